@@ -1,0 +1,65 @@
+import { createRequire } from "node:module";
+import type { PrismaClient as GeneratedClient } from "../prisma/generated/sqlite/index.js";
+import { env } from "~/env.server";
+import { providerOf, resolveDatabaseUrl, sqlitePath } from "../prisma/migrate.mjs";
+
+/**
+ * One Prisma client per process, on the engine DATABASE_URL names:
+ * unset or `file:` → SQLite through better-sqlite3 (WAL), `postgres(ql)://` → PostgreSQL through pg.
+ * Both generated clients come from the same schema, so they share one type.
+ *
+ * The generated clients load their WebAssembly query compiler from their own folder at run time,
+ * so they are required from disk (relative to this module: app/ in dev and tests, build/ in
+ * production, both one level below the project root) rather than bundled.
+ */
+export type PrismaClient = GeneratedClient;
+
+const requireFromHere = createRequire(import.meta.url);
+
+export const databaseUrl = resolveDatabaseUrl(env.DATABASE_URL);
+export const databaseProvider = providerOf(databaseUrl) as "sqlite" | "postgresql";
+
+function createClient(): PrismaClient {
+  const root = new URL("..", import.meta.url).pathname;
+  if (databaseProvider === "sqlite") {
+    const { PrismaBetterSQLite3 } = requireFromHere("@prisma/adapter-better-sqlite3");
+    const { PrismaClient } = requireFromHere(`${root}prisma/generated/sqlite/index.js`);
+    const adapter = new PrismaBetterSQLite3({ url: `file:${sqlitePath(databaseUrl)}` }, { timestampFormat: "unixepoch-ms" });
+    return new PrismaClient({ adapter });
+  }
+  const { PrismaPg } = requireFromHere("@prisma/adapter-pg");
+  const { PrismaClient } = requireFromHere(`${root}prisma/generated/postgresql/index.js`);
+  const adapter = new PrismaPg({ connectionString: databaseUrl, max: 10 });
+  return new PrismaClient({ adapter }) as PrismaClient;
+}
+
+declare global {
+  // eslint-disable-next-line no-var
+  var __codPrisma: PrismaClient | undefined;
+}
+
+/** Kept on globalThis so development reloads reuse one client (and one connection pool). */
+export const prisma: PrismaClient = globalThis.__codPrisma ?? (globalThis.__codPrisma = createClient());
+
+let pragmasApplied: Promise<void> | null = null;
+
+/** SQLite: WAL so readers never wait on the writer, and a busy timeout so writers queue instead of failing. */
+export function prepareDatabase(): Promise<void> {
+  if (databaseProvider !== "sqlite") return Promise.resolve();
+  pragmasApplied ??= (async () => {
+    await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+    await prisma.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
+    await prisma.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
+  })();
+  return pragmasApplied;
+}
+
+/** True when the database answers a trivial query. */
+export async function databaseIsUp(): Promise<boolean> {
+  try {
+    await prisma.$queryRawUnsafe("SELECT 1");
+    return true;
+  } catch {
+    return false;
+  }
+}

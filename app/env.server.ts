@@ -1,0 +1,92 @@
+import { z } from "zod";
+
+/**
+ * Configuration, validated once at start-up. Development and tests run with no secrets at all
+ * (local mode); production refuses to start without the secrets it needs, naming each one.
+ */
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => (v === undefined || v === "" ? undefined : v === "true" || v === "1"));
+
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  SHOPIFY_APP_URL: z.string().url().optional(),
+  SHOPIFY_API_KEY: z.string().min(1).optional(),
+  SHOPIFY_API_SECRET: z.string().min(1).optional(),
+  SCOPES: z.string().optional(),
+  SHOP_CUSTOM_DOMAIN: z.string().optional(),
+  DATABASE_URL: z.string().optional(),
+  /** Key of the HMAC under which one-time codes and tokens are stored. */
+  OTP_HASH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** `outbox` writes SMS to data/outbox.jsonl instead of sending them. */
+  SMS_PROVIDER: z.enum(["twilio", "outbox"]).optional(),
+  TWILIO_ACCOUNT_SID: z.string().optional(),
+  TWILIO_AUTH_TOKEN: z.string().optional(),
+  TWILIO_MESSAGING_SERVICE_SID: z.string().optional(),
+  TWILIO_FROM_NUMBER: z.string().optional(),
+  TWILIO_WHATSAPP_FROM: z.string().optional(),
+  /** The app-proxy subpath chosen in shopify.app.toml: https://<shop>/apps/<subpath>/... */
+  APP_PROXY_SUBPATH: z.string().regex(/^[a-z0-9-]+$/).default("cod"),
+  APP_PROXY_PREFIX: z.enum(["apps", "a", "community", "tools"]).default("apps"),
+  /** Local mode: a demo shop, SMS to the outbox, no Shopify store needed. Defaults on outside production. */
+  LOCAL_MODE: bool,
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Seconds a cached session or shop row may be served before it is read again. */
+  CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+});
+
+export type Env = ReturnType<typeof loadEnv>;
+
+const DEV_DEFAULTS = {
+  SHOPIFY_API_KEY: "local-dev-api-key",
+  SHOPIFY_API_SECRET: "local-dev-api-secret",
+  OTP_HASH_SECRET: "local-dev-otp-hash-secret-0123456789abcdef",
+};
+
+export const DEFAULT_SCOPES =
+  "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts";
+
+export function loadEnv(source: Record<string, string | undefined> = process.env) {
+  const parsed = schema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const e = parsed.data;
+  const production = e.NODE_ENV === "production";
+  const localMode = e.LOCAL_MODE ?? (!production && !e.SHOPIFY_API_KEY);
+
+  if (production) {
+    const required: (keyof typeof e)[] = ["SHOPIFY_API_KEY", "SHOPIFY_API_SECRET", "SHOPIFY_APP_URL", "OTP_HASH_SECRET"];
+    if (e.SMS_PROVIDER !== "outbox") required.push("TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN");
+    const missing = required.filter((k) => !e[k]);
+    if (e.SMS_PROVIDER !== "outbox" && !e.TWILIO_MESSAGING_SERVICE_SID && !e.TWILIO_FROM_NUMBER) {
+      missing.push("TWILIO_MESSAGING_SERVICE_SID" as keyof typeof e);
+    }
+    if (missing.length) {
+      throw new Error(
+        `Missing required configuration in production: ${missing.join(", ")}. ` +
+          "Set them in the environment (see .env.example).",
+      );
+    }
+  }
+  const hasTwilio = Boolean(e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN);
+  return {
+    ...e,
+    production,
+    localMode,
+    SHOPIFY_API_KEY: e.SHOPIFY_API_KEY ?? DEV_DEFAULTS.SHOPIFY_API_KEY,
+    SHOPIFY_API_SECRET: e.SHOPIFY_API_SECRET ?? DEV_DEFAULTS.SHOPIFY_API_SECRET,
+    OTP_HASH_SECRET: e.OTP_HASH_SECRET ?? DEV_DEFAULTS.OTP_HASH_SECRET,
+    SHOPIFY_APP_URL: e.SHOPIFY_APP_URL ?? `http://localhost:${e.PORT}`,
+    SCOPES: e.SCOPES ?? DEFAULT_SCOPES,
+    SMS_PROVIDER: e.SMS_PROVIDER ?? (hasTwilio && !localMode ? "twilio" : "outbox"),
+    /** The storefront path prefix of our proxy, e.g. /apps/cod */
+    proxyBasePath: `/${e.APP_PROXY_PREFIX}/${e.APP_PROXY_SUBPATH}`,
+  };
+}
+
+export const env = loadEnv();

@@ -1,0 +1,53 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useLoaderData } from "@remix-run/react";
+import { BlockStack, Button, Card, Layout, Page, Text } from "@shopify/polaris";
+import { authenticate, PLAN_PRO } from "~/shopify.server";
+import { getShop, upsertInstalledShop } from "~/shops/shop.server";
+import { env } from "~/env.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { session } = await authenticate.admin(request);
+  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  return {
+    domain: shop.domain,
+    subscriptionStatus: shop.subscriptionStatus,
+    otpEnabled: shop.otpEnabled,
+    proxyBasePath: env.proxyBasePath,
+  };
+}
+
+/** Starts the subscription: Shopify shows the merchant the plan to approve. */
+export async function action({ request }: ActionFunctionArgs) {
+  const { billing } = await authenticate.admin(request);
+  await billing.request({ plan: PLAN_PRO, isTest: !env.production, returnUrl: `${env.SHOPIFY_APP_URL}/app` });
+  return null;
+}
+
+export default function Home() {
+  const data = useLoaderData<typeof loader>();
+  return (
+    <Page title="COD Verify">
+      <Layout>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                {data.domain}
+              </Text>
+              <Text as="p">Subscription: {data.subscriptionStatus}</Text>
+              <Text as="p">One-time codes: {data.otpEnabled ? "on" : "off"}</Text>
+              <Text as="p">Storefront API: {data.proxyBasePath}</Text>
+              {data.subscriptionStatus !== "active" && (
+                <Form method="post">
+                  <Button submit variant="primary">
+                    Start the {PLAN_PRO} plan
+                  </Button>
+                </Form>
+              )}
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+      </Layout>
+    </Page>
+  );
+}

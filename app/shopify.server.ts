@@ -1,0 +1,59 @@
+import "@shopify/shopify-app-remix/adapters/node";
+import {
+  ApiVersion,
+  AppDistribution,
+  BillingInterval,
+  LogSeverity,
+  shopifyApp,
+} from "@shopify/shopify-app-remix/server";
+import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
+import { prisma } from "~/db.server";
+import { env } from "~/env.server";
+import { CachedSessionStorage } from "~/sessions/cached-session-storage.server";
+import { fetchShopDetails, upsertInstalledShop } from "~/shops/shop.server";
+
+/** The single billing plan. Its name is what `billing.require`/`request` and the webhook refer to. */
+export const PLAN_PRO = "COD Verify Pro";
+export const BILLING_PLANS = {
+  [PLAN_PRO]: {
+    trialDays: 7,
+    lineItems: [{ amount: 9.99, currencyCode: "USD", interval: BillingInterval.Every30Days as const }],
+  },
+};
+
+export const sessionStorage = new CachedSessionStorage(
+  // The library's Prisma storage, given our generated client (same `Session` model).
+  new PrismaSessionStorage(prisma as never),
+  env.CACHE_TTL_SECONDS * 1000,
+);
+
+const shopify = shopifyApp({
+  apiKey: env.SHOPIFY_API_KEY,
+  apiSecretKey: env.SHOPIFY_API_SECRET,
+  apiVersion: ApiVersion.October26,
+  scopes: env.SCOPES.split(","),
+  appUrl: env.SHOPIFY_APP_URL,
+  authPathPrefix: "/auth",
+  sessionStorage,
+  distribution: AppDistribution.AppStore,
+  billing: BILLING_PLANS,
+  // The library logs every app-proxy request at INFO; keep production logs to what matters.
+  logger: { level: env.production ? LogSeverity.Error : env.NODE_ENV === "test" ? LogSeverity.Error : LogSeverity.Warning },
+  hooks: {
+    // A (re)install: make sure the shop row exists and is marked installed, with its name and language.
+    afterAuth: async ({ session, admin }) => {
+      const details = await fetchShopDetails(admin).catch(() => ({}));
+      await upsertInstalledShop(session.shop, details);
+    },
+  },
+  future: {},
+  ...(env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [env.SHOP_CUSTOM_DOMAIN] } : {}),
+});
+
+export default shopify;
+export const apiVersion = ApiVersion.October26;
+export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
+export const authenticate = shopify.authenticate;
+export const unauthenticated = shopify.unauthenticated;
+export const login = shopify.login;
+export const registerWebhooks = shopify.registerWebhooks;

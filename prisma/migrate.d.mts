@@ -1,0 +1,4 @@
+export function resolveDatabaseUrl(raw: string | undefined): string;
+export function providerOf(url: string): "sqlite" | "postgresql";
+export function sqlitePath(url: string): string;
+export function applyMigrations(rawUrl: string | undefined): Promise<string[]>;

@@ -1,0 +1,55 @@
+-- CreateTable
+CREATE TABLE "Session" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "shop" TEXT NOT NULL,
+    "state" TEXT NOT NULL,
+    "isOnline" BOOLEAN NOT NULL DEFAULT false,
+    "scope" TEXT,
+    "expires" DATETIME,
+    "accessToken" TEXT NOT NULL,
+    "userId" BIGINT,
+    "firstName" TEXT,
+    "lastName" TEXT,
+    "email" TEXT,
+    "accountOwner" BOOLEAN NOT NULL DEFAULT false,
+    "locale" TEXT,
+    "collaborator" BOOLEAN DEFAULT false,
+    "emailVerified" BOOLEAN DEFAULT false,
+    "refreshToken" TEXT,
+    "refreshTokenExpires" DATETIME
+);
+
+-- CreateTable
+CREATE TABLE "Shop" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "domain" TEXT NOT NULL,
+    "name" TEXT,
+    "locale" TEXT NOT NULL DEFAULT 'en',
+    "currency" TEXT,
+    "installedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "uninstalledAt" DATETIME,
+    "subscriptionStatus" TEXT NOT NULL DEFAULT 'none',
+    "subscriptionId" TEXT,
+    "subscriptionPlan" TEXT,
+    "subscriptionTest" BOOLEAN NOT NULL DEFAULT false,
+    "otpEnabled" BOOLEAN NOT NULL DEFAULT true,
+    "returningSkipDays" INTEGER NOT NULL DEFAULT 90,
+    "otpSendLimit" INTEGER NOT NULL DEFAULT 3,
+    "otpSendWindowSeconds" INTEGER NOT NULL DEFAULT 600,
+    "otpTtlSeconds" INTEGER NOT NULL DEFAULT 600,
+    "otpResendCooldownSeconds" INTEGER NOT NULL DEFAULT 30,
+    "otpMaxAttempts" INTEGER NOT NULL DEFAULT 5,
+    "dailySendCap" INTEGER NOT NULL DEFAULT 1000,
+    "allowedCountries" TEXT NOT NULL DEFAULT '',
+    "smsChannel" TEXT NOT NULL DEFAULT 'sms',
+    "smsTemplate" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateIndex
+CREATE INDEX "Session_shop_idx" ON "Session"("shop");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Shop_domain_key" ON "Shop"("domain");
+
