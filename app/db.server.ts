@@ -34,7 +34,6 @@ function createClient(): PrismaClient {
 }
 
 declare global {
-  // eslint-disable-next-line no-var
   var __codPrisma: PrismaClient | undefined;
 }
 

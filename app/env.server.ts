@@ -11,7 +11,7 @@ const bool = z
 
 const schema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default("0.0.0.0"),
   SHOPIFY_APP_URL: z.string().url().optional(),
   SHOPIFY_API_KEY: z.string().min(1).optional(),
@@ -50,7 +50,9 @@ export const DEFAULT_SCOPES =
   "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts";
 
 export function loadEnv(source: Record<string, string | undefined> = process.env) {
-  const parsed = schema.safeParse(source);
+  // An empty variable counts as unset.
+  const present = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = schema.safeParse(present);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);

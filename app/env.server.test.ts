@@ -1,0 +1,39 @@
+import { loadEnv } from "~/env.server";
+
+describe("loadEnv", () => {
+  it("runs with no configuration at all outside production, in local mode with development secrets", () => {
+    const env = loadEnv({});
+    expect(env.localMode).toBe(true);
+    expect(env.SHOPIFY_API_SECRET).toBeTruthy();
+    expect(env.SMS_PROVIDER).toBe("outbox");
+    expect(env.proxyBasePath).toBe("/apps/cod");
+  });
+
+  it("refuses to start in production without its secrets and names each one", () => {
+    expect(() => loadEnv({ NODE_ENV: "production" })).toThrow(
+      /SHOPIFY_API_KEY, SHOPIFY_API_SECRET, SHOPIFY_APP_URL, OTP_HASH_SECRET, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_MESSAGING_SERVICE_SID/,
+    );
+  });
+
+  it("accepts a complete production configuration and uses Twilio", () => {
+    const env = loadEnv({
+      NODE_ENV: "production",
+      SHOPIFY_API_KEY: "k",
+      SHOPIFY_API_SECRET: "s",
+      SHOPIFY_APP_URL: "https://cod.example.com",
+      OTP_HASH_SECRET: "x".repeat(32),
+      TWILIO_ACCOUNT_SID: "AC1",
+      TWILIO_AUTH_TOKEN: "t",
+      TWILIO_FROM_NUMBER: "+15005550006",
+    });
+    expect(env.localMode).toBe(false);
+    expect(env.SMS_PROVIDER).toBe("twilio");
+  });
+
+  it("treats empty variables as unset and rejects malformed ones clearly", () => {
+    expect(loadEnv({ PORT: "" }).PORT).toBe(3000);
+    expect(() => loadEnv({ PORT: "eighty" })).toThrow(/PORT/);
+    expect(() => loadEnv({ OTP_HASH_SECRET: "short" })).toThrow(/OTP_HASH_SECRET: must be at least 32 characters/);
+    expect(() => loadEnv({ DATABASE_URL: "mysql://x" })).not.toThrow();
+  });
+});

@@ -1,0 +1,22 @@
+import { prisma } from "~/db.server";
+import type { Shop } from "~/shops/shop.server";
+
+export const SHOP = "test-shop.myshopify.com";
+
+/** A shop that installed the app: an offline session and a shop row (active subscription unless told). */
+export async function installShop(overrides: Partial<Shop> & { domain?: string } = {}) {
+  const domain = overrides.domain ?? SHOP;
+  await prisma.session.create({
+    data: {
+      id: `offline_${domain}`,
+      shop: domain,
+      state: "installed",
+      isOnline: false,
+      scope: "read_orders,write_orders,write_draft_orders,unauthenticated_write_checkouts",
+      accessToken: "shpat_test_token",
+    },
+  });
+  return prisma.shop.create({
+    data: { name: "Test Shop", subscriptionStatus: "active", ...overrides, domain },
+  });
+}

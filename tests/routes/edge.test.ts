@@ -1,0 +1,92 @@
+import * as ping from "~/routes/proxy.api.auth.ping";
+import * as config from "~/routes/proxy.api.config";
+import * as notFound from "~/routes/proxy.$";
+import { prisma } from "~/db.server";
+import { appProxySignature, signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
+import shopify from "~/shopify.server";
+import { env } from "~/env.server";
+import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
+import { describeProxyEdge } from "../helpers/proxy-edge";
+import { installShop, SHOP } from "../helpers/shops";
+
+describe("GET /proxy/api/auth/ping", () => {
+  it("answers 200 { status: ok } without a signature when the database answers", async () => {
+    const res = await callRoute(ping, new Request("https://app.example.com/proxy/api/auth/ping"));
+    expect(res.status).toBe(200);
+    expect(await jsonOf(res)).toEqual({ status: "ok" });
+    expect(res.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("answers 503 { status: unavailable } when the database does not", async () => {
+    // Once only: the spy calls through to the real client afterwards (a Prisma client cannot be restored).
+    vi.spyOn(prisma, "$queryRawUnsafe").mockRejectedValueOnce(new Error("connection refused"));
+    const res = await callRoute(ping, new Request("https://app.example.com/proxy/api/auth/ping"));
+    expect(res.status).toBe(503);
+    expect(await jsonOf(res)).toEqual({ status: "unavailable" });
+  });
+});
+
+describe("GET /proxy/api/config", () => {
+  it("gives the modal the shop's settings", async () => {
+    await installShop({ otpEnabled: false, otpResendCooldownSeconds: 45, locale: "fr" });
+    const res = await callRoute(config, signedRequest("/api/config"));
+    expect(res.status).toBe(200);
+    expect(await jsonOf(res)).toEqual({
+      otpEnabled: false,
+      codeLength: 6,
+      resendAfter: 45,
+      locale: "fr",
+      modes: ["cod", "prepaid", "partial"],
+    });
+  });
+
+  it("answers 403 once the shop has uninstalled, even with its session still cached", async () => {
+    await installShop();
+    expect((await callRoute(config, signedRequest("/api/config"))).status).toBe(200);
+    await prisma.shop.update({ where: { domain: SHOP }, data: { uninstalledAt: new Date() } });
+    const { forgetShop } = await import("~/shops/shop.server");
+    forgetShop(SHOP);
+    const res = await callRoute(config, signedRequest("/api/config"));
+    expect(res.status).toBe(403);
+  });
+});
+
+describeProxyEdge("GET /proxy/api/config", config, { path: "/api/config", method: "GET" });
+
+describe("unknown storefront routes", () => {
+  it("answer a JSON 404", async () => {
+    const res = await callRoute(notFound, signedRequest("/nope"));
+    expect(res.status).toBe(404);
+    expect((await jsonOf(res)).code).toBe("not_found");
+  });
+});
+
+describe("the request signer used by tests and `npm run proxy`", () => {
+  it("produces signatures the Shopify library accepts, and only those", async () => {
+    const params = signedProxyQuery({ shop: SHOP, secret: env.SHOPIFY_API_SECRET, extra: [["extra", "1"]] });
+    await expect(shopify.authenticate.public.appProxy(new Request(`https://x/proxy/a?${params}`))).resolves.toBeDefined();
+    params.set("extra", "2");
+    await expect(shopify.authenticate.public.appProxy(new Request(`https://x/proxy/a?${params}`))).rejects.toBeInstanceOf(
+      Response,
+    );
+  });
+
+  it("joins repeated values with commas, as Shopify does", () => {
+    const a = appProxySignature(
+      [
+        ["b", "1"],
+        ["a", "x"],
+        ["b", "2"],
+      ],
+      "s",
+    );
+    const b = appProxySignature(
+      [
+        ["a", "x"],
+        ["b", "1,2"],
+      ],
+      "s",
+    );
+    expect(a).toBe(b);
+  });
+});

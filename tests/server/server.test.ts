@@ -1,0 +1,97 @@
+import http from "node:http";
+import zlib from "node:zlib";
+import fs from "node:fs";
+import path from "node:path";
+import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
+import { startServer, type RunningServer } from "../helpers/server";
+import { ROOT } from "../setup/databases";
+
+function rawGet(url: string, headers: Record<string, string> = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on("error", reject);
+  });
+}
+
+describe("the production server (server.mjs over the build)", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("answers the public ping", async () => {
+    const res = await fetch(`${server.url}/proxy/api/auth/ping`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: "ok" });
+  });
+
+  it("serves a signed storefront request for the demo shop, and logs it without the query string", async () => {
+    const q = signedProxyQuery({ secret: "local-dev-api-secret" });
+    const res = await fetch(`${server.url}/proxy/api/config?${q}`);
+    expect(res.status).toBe(200);
+    expect((await res.json()).otpEnabled).toBe(true);
+    const bad = await fetch(`${server.url}/proxy/api/config?${q.toString().replace(/signature=\w+/, "signature=00")}`);
+    expect(bad.status).toBe(401);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.output()).toMatch(/"path":"\/proxy\/api\/config","status":200/);
+    expect(server.output()).not.toContain("signature=");
+    expect(server.output()).not.toContain(q.get("signature")!);
+  });
+
+  it("caches fingerprinted assets for a year and gzips them when asked", async () => {
+    const dir = path.join(ROOT, "public", "build");
+    const asset = fs.readdirSync(dir).find((f) => f.endsWith(".js"))!;
+    const res = await rawGet(`${server.url}/build/${asset}`, { "accept-encoding": "gzip" });
+    expect(res.status).toBe(200);
+    expect(res.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(res.headers["content-type"]).toMatch(/javascript/);
+    if (fs.statSync(path.join(dir, asset)).size > 1024) {
+      expect(res.headers["content-encoding"]).toBe("gzip");
+      expect(zlib.gunzipSync(res.body).length).toBe(fs.statSync(path.join(dir, asset)).size);
+    }
+  });
+
+  it("gzips HTML pages", async () => {
+    const res = await rawGet(`${server.url}/`, { "accept-encoding": "gzip" });
+    expect(res.status).toBe(200);
+    expect(res.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(res.body).toString()).toContain("COD Verify");
+  });
+
+  it("refuses request bodies over 1 MiB with a JSON 413", async () => {
+    const res = await fetch(`${server.url}/proxy/api/config`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "x".repeat(1024 * 1024 + 10),
+    });
+    expect(res.status).toBe(413);
+    expect((await res.json()).code).toBe("payload_too_large");
+  });
+});
+
+describe("start-up configuration", () => {
+  it("refuses to start in production without its secrets, naming them", async () => {
+    await expect(startServer({ SHOPIFY_API_SECRET: "", OTP_HASH_SECRET: "" })).rejects.toThrow(
+      /SHOPIFY_API_SECRET.*OTP_HASH_SECRET|Missing required configuration/,
+    );
+  });
+});
+
+describe("graceful shutdown", () => {
+  it("exits 0 on SIGTERM, closing idle keep-alive connections", async () => {
+    const server = await startServer();
+    const agent = new http.Agent({ keepAlive: true });
+    await new Promise((resolve) => http.get(`${server.url}/proxy/api/auth/ping`, { agent }, (res) => res.resume().on("end", resolve)));
+    const code = await server.stop("SIGTERM");
+    agent.destroy();
+    expect(code).toBe(0);
+  });
+});

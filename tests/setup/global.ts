@@ -1,0 +1,26 @@
+import type { TestProject } from "vitest/node";
+import {
+  createPostgresDatabases,
+  createSqliteDatabases,
+  removePostgresDatabases,
+  removeSqliteDatabases,
+} from "./databases";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    runId: string;
+  }
+}
+
+/** Creates this run's databases before any worker starts and removes them after the last one ends. */
+export default async function setup(project: TestProject) {
+  const runId = String(process.pid);
+  const kind = process.env.TEST_SUITE === "postgres" ? "postgres" : "sqlite";
+  if (kind === "postgres") await createPostgresDatabases(runId);
+  else await createSqliteDatabases(runId);
+  project.provide("runId", runId);
+  return async () => {
+    if (kind === "postgres") await removePostgresDatabases(runId);
+    else removeSqliteDatabases(runId);
+  };
+}

@@ -1,0 +1,34 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+/**
+ * One config, three suites chosen by TEST_SUITE (scripts/test.mjs runs them all):
+ *   sqlite    unit tests, route tests and server tests, on a SQLite file per worker
+ *   postgres  the route and database tests again, on a PostgreSQL database per worker
+ *   browser   Chromium driving the storefront pages against the built server
+ */
+const suite = process.env.TEST_SUITE ?? "sqlite";
+
+const include: Record<string, string[]> = {
+  sqlite: ["app/**/*.test.ts", "tests/**/*.test.ts"],
+  postgres: ["tests/routes/**/*.test.ts", "tests/db/**/*.test.ts"],
+  browser: ["tests/e2e/**/*.browser.test.ts"],
+};
+
+export default defineConfig({
+  resolve: { alias: { "~": path.resolve(__dirname, "app") } },
+  test: {
+    globals: true,
+    environment: "node",
+    include: include[suite],
+    exclude: suite === "browser" ? [] : ["tests/e2e/**/*.browser.test.ts", "node_modules/**"],
+    globalSetup: ["tests/setup/global.ts"],
+    setupFiles: ["tests/setup/worker.ts"],
+    pool: "forks",
+    maxWorkers: 2,
+    minWorkers: 1,
+    testTimeout: 20_000,
+    hookTimeout: 60_000,
+    env: { NODE_ENV: "test", TEST_DB: suite === "postgres" ? "postgres" : "sqlite", LOG_LEVEL: "error" },
+  },
+});
