@@ -47,9 +47,49 @@ CREATE TABLE "Shop" (
     "updatedAt" DATETIME NOT NULL
 );
 
+-- CreateTable
+CREATE TABLE "VerifiedCustomer" (
+    "shopId" TEXT NOT NULL,
+    "phone" TEXT NOT NULL,
+    "verifiedAt" DATETIME NOT NULL,
+
+    PRIMARY KEY ("shopId", "phone"),
+    CONSTRAINT "VerifiedCustomer_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "Selection" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "shopId" TEXT NOT NULL,
+    "phone" TEXT NOT NULL,
+    "mode" TEXT NOT NULL,
+    "verified" BOOLEAN NOT NULL DEFAULT false,
+    "verifiedAt" DATETIME,
+    "cartToken" TEXT,
+    "checkoutUrl" TEXT,
+    "draftOrderGid" TEXT,
+    "items" TEXT,
+    "source" TEXT NOT NULL,
+    "orderGid" TEXT,
+    "orderName" TEXT,
+    "linkedAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "Selection_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
 -- CreateIndex
 CREATE INDEX "Session_shop_idx" ON "Session"("shop");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "Shop_domain_key" ON "Shop"("domain");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Selection_orderGid_key" ON "Selection"("orderGid");
+
+-- CreateIndex
+CREATE INDEX "Selection_shopId_phone_createdAt_idx" ON "Selection"("shopId", "phone", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Selection_shopId_cartToken_idx" ON "Selection"("shopId", "cartToken");
 

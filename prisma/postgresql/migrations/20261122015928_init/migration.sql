@@ -54,9 +54,55 @@ CREATE TABLE "Shop" (
     CONSTRAINT "Shop_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "VerifiedCustomer" (
+    "shopId" TEXT NOT NULL,
+    "phone" TEXT NOT NULL,
+    "verifiedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "VerifiedCustomer_pkey" PRIMARY KEY ("shopId","phone")
+);
+
+-- CreateTable
+CREATE TABLE "Selection" (
+    "id" TEXT NOT NULL,
+    "shopId" TEXT NOT NULL,
+    "phone" TEXT NOT NULL,
+    "mode" TEXT NOT NULL,
+    "verified" BOOLEAN NOT NULL DEFAULT false,
+    "verifiedAt" TIMESTAMP(3),
+    "cartToken" TEXT,
+    "checkoutUrl" TEXT,
+    "draftOrderGid" TEXT,
+    "items" TEXT,
+    "source" TEXT NOT NULL,
+    "orderGid" TEXT,
+    "orderName" TEXT,
+    "linkedAt" TIMESTAMP(3),
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "Selection_pkey" PRIMARY KEY ("id")
+);
+
 -- CreateIndex
 CREATE INDEX "Session_shop_idx" ON "Session"("shop");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "Shop_domain_key" ON "Shop"("domain");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Selection_orderGid_key" ON "Selection"("orderGid");
+
+-- CreateIndex
+CREATE INDEX "Selection_shopId_phone_createdAt_idx" ON "Selection"("shopId", "phone", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "Selection_shopId_cartToken_idx" ON "Selection"("shopId", "cartToken");
+
+-- AddForeignKey
+ALTER TABLE "VerifiedCustomer" ADD CONSTRAINT "VerifiedCustomer_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "Selection" ADD CONSTRAINT "Selection_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
