@@ -33,6 +33,8 @@ const schema = z.object({
   APP_PROXY_PREFIX: z.enum(["apps", "a", "community", "tools"]).default("apps"),
   /** Local mode: a demo shop, SMS to the outbox, no Shopify store needed. Defaults on outside production. */
   LOCAL_MODE: bool,
+  /** Development and tests only: send Shopify API calls to this origin (the fake Shopify). */
+  SHOPIFY_API_ORIGIN: z.string().url().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Seconds a cached session or shop row may be served before it is read again. */
   CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
@@ -67,6 +69,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     const missing = required.filter((k) => !e[k]);
     if (e.SMS_PROVIDER !== "outbox" && !e.TWILIO_MESSAGING_SERVICE_SID && !e.TWILIO_FROM_NUMBER) {
       missing.push("TWILIO_MESSAGING_SERVICE_SID" as keyof typeof e);
+    }
+    if (e.SHOPIFY_API_ORIGIN) {
+      throw new Error("SHOPIFY_API_ORIGIN redirects Shopify API calls and is refused in production.");
     }
     if (missing.length) {
       throw new Error(

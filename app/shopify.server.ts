@@ -11,6 +11,9 @@ import { prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { CachedSessionStorage } from "~/sessions/cached-session-storage.server";
 import { fetchShopDetails, upsertInstalledShop } from "~/shops/shop.server";
+import { redirectShopifyApi } from "~/shopify-api-origin.server";
+
+if (env.SHOPIFY_API_ORIGIN) redirectShopifyApi(env.SHOPIFY_API_ORIGIN);
 
 /** The single billing plan. Its name is what `billing.require`/`request` and the webhook refer to. */
 export const PLAN_PRO = "COD Verify Pro";
