@@ -19,16 +19,14 @@ export type RunningServer = {
  * Starts the production server (server.mjs over the built app) on a free port with its own SQLite
  * database in local mode, as `npm run local` would. Requires `npm run build` (npm test builds first).
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { migrate?: boolean } = {},
+): Promise<RunningServer> {
   if (!fs.existsSync(path.join(ROOT, "build", "index.js"))) throw new Error("no build/: run `npm run build` first");
   const dataDir = fs.mkdtempSync(path.join(ROOT, "data", `server-${inject("runId")}-`));
   const databaseUrl = env.DATABASE_URL ?? `file:${path.join(dataDir, "app.db")}`;
-  await applyMigrations(databaseUrl);
-  const seed = spawn(process.execPath, [path.join(ROOT, "scripts", "setup.mjs")], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOCAL_MODE: "true", NODE_ENV: "development" },
-    stdio: "ignore",
-  });
-  await new Promise((resolve) => seed.once("exit", resolve));
+  if (options.migrate !== false) await prepareDatabase(databaseUrl);
 
   let output = "";
   const child = spawn(process.execPath, [path.join(ROOT, "server.mjs")], {
@@ -82,4 +80,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       return code;
     },
   };
+}
+
+/** Migrates the database and installs the demo shop, as `npm run setup` does in local mode. */
+async function prepareDatabase(databaseUrl: string) {
+  await applyMigrations(databaseUrl);
+  const seed = spawn(process.execPath, [path.join(ROOT, "scripts", "setup.mjs")], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOCAL_MODE: "true", NODE_ENV: "development" },
+    stdio: "ignore",
+  });
+  const code = await new Promise((resolve) => seed.once("exit", resolve));
+  if (code !== 0) throw new Error(`setup failed with ${code}`);
 }
