@@ -2,7 +2,7 @@ import {
   ADDRESS_FIELDS,
   COUNTRY_RULES,
   FORM_COUNTRIES,
-  formatAddress,
+  provinceListFor,
   type Address,
   type AddressField,
   type FieldProblem,
@@ -153,6 +153,27 @@ ${field("countryCode")}
   return layout(shell, t.title, body);
 }
 
+/** The address as the shopper reads it: state and country by name, in the page's language where known. */
+function displayAddress(a: Address, locale: Locale): string {
+  let country = a.countryCode;
+  try {
+    country = new Intl.DisplayNames([locale, "en"], { type: "region" }).of(a.countryCode) ?? a.countryCode;
+  } catch {
+    /* an unknown code stays as it is */
+  }
+  const province = provinceListFor(a.countryCode)?.[a.province] ?? a.province;
+  return [
+    `${a.firstName} ${a.lastName}`.trim(),
+    a.address1,
+    a.address2,
+    [a.zip, a.city].filter(Boolean).join(" "),
+    [province, country].filter(Boolean).join(", "),
+    a.phone,
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
 export type MessageKind = "done" | "used" | "expired" | "notFound" | "notEditable" | "forbidden" | "unavailable";
 
 /** A page with a heading and a sentence (and the address, on the confirmation and not-editable pages). */
@@ -160,7 +181,7 @@ export function renderMessage(shell: PageShell, kind: MessageKind, extra: { orde
   const t = TEXTS[shell.locale];
   const title = t[`${kind}Title`];
   const text = fill(t[`${kind}Body`], { order: extra.orderName ?? "" });
-  const address = extra.address ? `<p class="addr">${escapeHtml(formatAddress(extra.address))}</p>` : "";
+  const address = extra.address ? `<p class="addr">${escapeHtml(displayAddress(extra.address, shell.locale))}</p>` : "";
   const role = kind === "done" ? "status" : "alert";
   return layout(shell, title, `<div class="card" role="${role}"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${address}</div>`);
 }

@@ -312,6 +312,7 @@ describe("POST /ac/:token", () => {
     const html = await res.text();
     expect(html).toContain("Thank you, your address is saved");
     expect(html).toContain("Flat 12, Sunrise Apartments, 44 MG Road");
+    expect(html).toContain("Maharashtra, India");
 
     const [update] = fake.callsTo(OPERATION.orderUpdate);
     expect(update.variables).toEqual({
