@@ -52,7 +52,14 @@ export async function startServer(
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 15_000);
+    const fail = (error: Error) => {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      reject(error);
+    };
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      fail(new Error(`server did not start:\n${output}`));
+    }, 15_000);
     const onData = () => {
       const m = /listening on http:\/\/[^:]+:(\d+)/.exec(output);
       if (m) {
@@ -63,7 +70,7 @@ export async function startServer(
     child.stdout!.on("data", onData);
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
+      fail(new Error(`server exited with ${code}:\n${output}`));
     });
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
