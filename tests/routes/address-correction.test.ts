@@ -2,7 +2,7 @@ import fs from "node:fs";
 import * as requestRoute from "~/routes/proxy.api.address-correction[.]request";
 import * as statusRoute from "~/routes/proxy.api.address-correction[.]status";
 import * as formRoute from "~/routes/proxy.ac.$token";
-import { prisma } from "~/db.server";
+import { prisma, watchQueries } from "~/db.server";
 import { clock } from "~/utils/clock.server";
 import { FakeOrderStore, fakeOrder, orderUpdateUserErrors } from "~/dev/fake-shopify/handlers/orders";
 import { OPERATION } from "~/address-correction/shopify-orders.server";
@@ -401,5 +401,21 @@ describe("POST /ac/:token", () => {
     const results = await Promise.all([submitForm(token, { ...GOOD, nonce }), submitForm(token, { ...GOOD, city: "Mumbai", nonce })]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 410]);
     expect(fake.callsTo(OPERATION.orderUpdate)).toHaveLength(1);
+  });
+});
+
+describe("what the form costs the database", () => {
+  it("one read to open the form once warm; a submit adds the claim and the completion", async () => {
+    const { token } = await requested();
+    const html = await (await openForm(token)).text(); // warms the session and shop caches
+    const open = watchQueries();
+    expect((await openForm(token)).status).toBe(200);
+    open.stop();
+    expect(open.queries).toHaveLength(1);
+    const submit = watchQueries();
+    expect((await submitForm(token, { ...GOOD, nonce: nonceIn(html) })).status).toBe(200);
+    submit.stop();
+    // Find by token hash, the conditional claim, the completion (transaction markers aside).
+    expect(submit.queries.filter((q) => !/^(BEGIN|COMMIT)/.test(q))).toHaveLength(3);
   });
 });
