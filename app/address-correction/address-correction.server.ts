@@ -3,7 +3,7 @@ import { prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/rate-limit/rate-limit.server";
 import { sendSms } from "~/sms/sms.server";
-import type { Shop } from "~/shops/shop.server";
+import { hasActiveSubscription, type Shop } from "~/shops/shop.server";
 import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomToken } from "~/utils/crypto.server";
 import { log, maskPhone } from "~/utils/log.server";
@@ -49,7 +49,7 @@ export type RequestInput = { orderId?: string; phone?: string; locale?: string }
 
 export type RequestOutcome =
   | { ok: true; status: "sent" | "already_pending"; correctionId: string; expiresAt: Date }
-  | { ok: false; code: "order_not_found" | "order_has_no_phone" | "order_not_editable" | "shopify_unavailable" | "phone_unreachable" | "sms_unavailable" }
+  | { ok: false; code: "subscription_required" | "order_not_found" | "order_has_no_phone" | "order_not_editable" | "shopify_unavailable" | "phone_unreachable" | "sms_unavailable" }
   | { ok: false; code: "rate_limited"; retryAfter: number };
 
 /**
@@ -62,6 +62,8 @@ export async function requestAddressCorrection(
   input: RequestInput,
   options: { source?: "api" | "auto"; reason?: SuspectReason; pathPrefix?: string | null; order?: ShopifyOrder } = {},
 ): Promise<RequestOutcome> {
+  // Like the codes, the links are texts the merchant's plan pays for.
+  if (!hasActiveSubscription(shop)) return { ok: false, code: "subscription_required" };
   const hits: { key: string; hit: RateLimitResult }[] = [];
   const count = async (key: string, limit: { limit: number; windowSeconds: number }) => {
     const hit = await hitRateLimit(key, limit.limit, limit.windowSeconds);

@@ -73,18 +73,33 @@ const AUTOCOMPLETE: Record<AddressField, string> = {
   countryCode: "country",
 };
 
-function countryOptions(locale: Locale, selected: string): string {
-  let names: Intl.DisplayNames | null = null;
-  try {
-    names = new Intl.DisplayNames([locale, "en"], { type: "region" });
-  } catch {
-    names = null;
+/** Country codes and names sorted in a language, computed once per language (Intl is costly per request). */
+const countryNames = new Map<string, [string, string][]>();
+
+function sortedCountries(locale: Locale, extra: string | null): [string, string][] {
+  const key = `${locale}:${extra ?? ""}`;
+  let entries = countryNames.get(key);
+  if (!entries) {
+    let names: Intl.DisplayNames | null = null;
+    try {
+      names = new Intl.DisplayNames([locale, "en"], { type: "region" });
+    } catch {
+      names = null;
+    }
+    const codes = new Set(FORM_COUNTRIES);
+    if (extra) codes.add(extra);
+    const collator = new Intl.Collator(locale);
+    entries = [...codes].map((code): [string, string] => [code, names?.of(code) ?? code]);
+    entries.sort((a, b) => collator.compare(a[1], b[1]));
+    if (countryNames.size < 500) countryNames.set(key, entries);
   }
-  const codes = new Set(FORM_COUNTRIES);
-  if (/^[A-Z]{2}$/.test(selected)) codes.add(selected);
-  const entries = [...codes].map((code) => [code, names?.of(code) ?? code] as const);
-  entries.sort((a, b) => a[1].localeCompare(b[1], locale));
-  const none = selected && codes.has(selected) ? "" : `<option value=""></option>`;
+  return entries;
+}
+
+function countryOptions(locale: Locale, selected: string): string {
+  const known = FORM_COUNTRIES.includes(selected);
+  const entries = sortedCountries(locale, !known && /^[A-Z]{2}$/.test(selected) ? selected : null);
+  const none = known || /^[A-Z]{2}$/.test(selected) ? "" : `<option value=""></option>`;
   return (
     none +
     entries

@@ -41,6 +41,8 @@ export async function action({ request }: ActionFunctionArgs) {
     switch (outcome.code) {
       case "rate_limited":
         return jsonError(429, "rate_limited", "Too many correction requests for this order or number; try again later.", { retryAfter: outcome.retryAfter }, { "Retry-After": String(outcome.retryAfter) });
+      case "subscription_required":
+        return jsonError(402, "subscription_required", "The shop has no active subscription; a plan must be approved in the app.");
       case "order_not_found":
         return jsonError(404, "order_not_found", "No open order matches this order id or phone.");
       case "order_not_editable":

@@ -198,6 +198,16 @@ describe("POST /api/address-correction.request", () => {
     expect(readOutbox()).toHaveLength(3);
   });
 
+  it("answers 402 subscription_required for a shop without an active plan, before any lookup or SMS", async () => {
+    await installShop({ subscriptionStatus: "cancelled" });
+    const order = store.add(fakeOrder());
+    const res = await requestCorrection({ orderId: order.id });
+    expect(res.status).toBe(402);
+    expect((await jsonOf(res)).code).toBe("subscription_required");
+    expect(fake.calls).toHaveLength(0);
+    expect(readOutbox()).toEqual([]);
+  });
+
   it("answers 502 shopify_unavailable when the Admin API fails, and sends nothing", async () => {
     await installShop();
     fake.on(OPERATION.orderById, () => ({ status: 503 }), "admin");
