@@ -17,6 +17,17 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 }
 
+/** Fills a template as HTML: the text escaped, each value escaped and isolated (`<bdi>`), so "#1001" stays whole in right-to-left text. */
+function fillHtml(template: string, values: Record<string, string>): string {
+  return template
+    .split(/(\{\w+\})/)
+    .map((part) => {
+      const m = /^\{(\w+)\}$/.exec(part);
+      return m && m[1] in values ? `<bdi>${escapeHtml(values[m[1]])}</bdi>` : escapeHtml(part);
+    })
+    .join("");
+}
+
 const CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:#1a1a1a;background:#f6f6f7}
 main{max-width:34rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;line-height:1.25;margin:.5rem 0 .75rem}
 p{margin:.5rem 0 1rem}.shop{color:#555;font-size:.9rem;margin:0}
@@ -31,7 +42,7 @@ input:focus,select:focus{outline:3px solid #005bd3;outline-offset:1px}
 .summary ul{margin:.25rem 0 0;padding-inline-start:1.25rem}.summary a{color:#a21c00}
 button{width:100%;font:inherit;font-weight:600;padding:.85rem;border:0;border-radius:8px;background:#1a1a1a;color:#fff;min-height:48px;cursor:pointer}
 button:focus{outline:3px solid #005bd3;outline-offset:2px}
-.addr{white-space:pre-line;background:#f6f6f7;border-radius:8px;padding:.75rem 1rem;margin:0}
+.addr{white-space:pre-line;unicode-bidi:plaintext;background:#f6f6f7;border-radius:8px;padding:.75rem 1rem;margin:0}
 @media (max-width:360px){.row{display:block}}`;
 
 export type PageShell = { locale: Locale; shopName: string };
@@ -156,7 +167,7 @@ export function renderForm(shell: PageShell, state: FormState): string {
 
   const alert = state.alert ? `<div class="summary" role="alert"><strong>${escapeHtml(state.alert)}</strong></div>` : "";
   const body = `<h1>${escapeHtml(t.title)}</h1>
-<p>${escapeHtml(fill(t.intro, { order: state.orderName }))}</p>
+<p>${fillHtml(t.intro, { order: state.orderName })}</p>
 ${alert}${summary}<form method="post" class="card" novalidate>
 <input type="hidden" name="nonce" value="${escapeHtml(state.nonce)}">
 <div class="row">${field("firstName")}${field("lastName")}</div>
@@ -195,8 +206,8 @@ export type MessageKind = "done" | "used" | "expired" | "notFound" | "notEditabl
 export function renderMessage(shell: PageShell, kind: MessageKind, extra: { orderName?: string; address?: Address } = {}): string {
   const t = TEXTS[shell.locale];
   const title = t[`${kind}Title`];
-  const text = fill(t[`${kind}Body`], { order: extra.orderName ?? "" });
+  const text = fillHtml(t[`${kind}Body`], { order: extra.orderName ?? "" });
   const address = extra.address ? `<p class="addr">${escapeHtml(displayAddress(extra.address, shell.locale))}</p>` : "";
   const role = kind === "done" ? "status" : "alert";
-  return layout(shell, title, `<div class="card" role="${role}"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p>${address}</div>`);
+  return layout(shell, title, `<div class="card" role="${role}"><h1>${escapeHtml(title)}</h1><p>${text}</p>${address}</div>`);
 }

@@ -115,4 +115,24 @@ describe("address correction in Chromium on a phone", () => {
     expect(errors).toEqual([]);
     console.log(`address correction: request ${requestMs.toFixed(0)} ms, form load ${loadMs.toFixed(0)} ms, page ${pageBytes} bytes`);
   });
+
+  it("renders right to left in Arabic, with the first error focused", async () => {
+    const order = store.add(fakeOrder({ phone: "+971501234567", customer: null, shippingAddress: null }));
+    const res = await fetch(`${server.url}/proxy/api/address-correction.request?${signedProxyQuery(LOCAL)}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ orderId: order.id, locale: "ar" }),
+    });
+    expect(res.status).toBe(200);
+    const { token } = lastCorrectionLink("+971501234567", server.dataDir);
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+    await page.goto(`${server.url}/proxy/ac/${token}?${signedProxyQuery(LOCAL)}`);
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
+    const [wrong] = await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "حفظ العنوان" }).click()]);
+    expect(wrong!.status()).toBe(422);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("firstName");
+    const box = await page.getByLabel("الاسم الأول").boundingBox();
+    expect(box!.x + box!.width).toBeGreaterThan(300); // the first field of the row sits on the right
+    await page.screenshot({ path: path.join(ROOT, "data", "address-correction-ar.png"), fullPage: true });
+  });
 });
