@@ -1,16 +1,9 @@
-import fs from "node:fs";
 import { maybeRequestCorrectionForNewOrder, type OrderCreatedPayload } from "~/address-correction/address-correction.server";
 import { prisma } from "~/db.server";
-import { lastCorrectionLink, readOutbox } from "../helpers/outbox";
+import { lastCorrectionLink, readOutbox, useOutbox } from "../helpers/correction-sms";
 import { installShop } from "../helpers/shops";
 
-const outboxDir = vi.hoisted(() => {
-  const dir = `${process.env.TMPDIR ?? "/tmp"}/ac-auto-outbox-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  process.env.OUTBOX_DIR = dir;
-  return dir;
-});
-beforeEach(() => fs.rmSync(outboxDir, { recursive: true, force: true }));
-afterAll(() => fs.rmSync(outboxDir, { recursive: true, force: true }));
+const outbox = useOutbox();
 
 /** An orders/create payload (REST shape) as Shopify sends it. */
 function payload(address: Partial<NonNullable<OrderCreatedPayload["shipping_address"]>> = {}): OrderCreatedPayload {
@@ -42,7 +35,7 @@ describe("maybeRequestCorrectionForNewOrder (the orders/create hook)", () => {
   it("does nothing unless the shop turned automatic requests on", async () => {
     const shop = await installShop();
     expect(await maybeRequestCorrectionForNewOrder(shop, payload())).toEqual({ requested: false, reason: "disabled" });
-    expect(readOutbox()).toEqual([]);
+    expect(readOutbox(outbox.dir)).toEqual([]);
   });
 
   it("requests a correction for an address without a house number, with no extra Admin call", async () => {
@@ -52,10 +45,10 @@ describe("maybeRequestCorrectionForNewOrder (the orders/create hook)", () => {
     const row = await prisma.addressCorrection.findFirstOrThrow();
     expect(row).toMatchObject({ orderGid: "gid://shopify/Order/820982911946154508", source: "auto", reason: "missing_house_number", locale: "hi" });
     expect(JSON.parse(row.before)).toMatchObject({ address1: "MG Road", province: "MH", zip: "411001" });
-    const sms = readOutbox()[0];
+    const sms = readOutbox(outbox.dir)[0];
     expect(sms.to).toBe("+919876543210");
     expect(sms.body).toContain("डिलीवरी पता");
-    expect(lastCorrectionLink("+919876543210").token).toHaveLength(32);
+    expect(lastCorrectionLink(outbox.dir, "+919876543210").token).toHaveLength(32);
   });
 
   it("requests one for a postal code of the wrong pattern, and none for a good address or none at all", async () => {

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import * as requestRoute from "~/routes/proxy.api.address-correction[.]request";
 import * as statusRoute from "~/routes/proxy.api.address-correction[.]status";
 import * as formRoute from "~/routes/proxy.ac.$token";
@@ -11,23 +10,16 @@ import { useFakeShopify } from "../helpers/fake-shopify";
 import { callRoute, jsonOf, signedRequest, unsignedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";
 import { installShop, SHOP } from "../helpers/shops";
-import { lastCorrectionLink, readOutbox } from "../helpers/outbox";
+import { lastCorrectionLink, readOutbox, useOutbox } from "../helpers/correction-sms";
 
-// Each test file gets its own outbox, so parallel workers never read each other's SMS.
-const outboxDir = vi.hoisted(() => {
-  const dir = `${process.env.TMPDIR ?? "/tmp"}/ac-outbox-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  process.env.OUTBOX_DIR = dir;
-  return dir;
-});
 
 let store = new FakeOrderStore();
 const fake = useFakeShopify();
+const outbox = useOutbox();
 beforeEach(() => {
-  fs.rmSync(outboxDir, { recursive: true, force: true });
   store = new FakeOrderStore();
   store.install(fake);
 });
-afterAll(() => fs.rmSync(outboxDir, { recursive: true, force: true }));
 
 const PHONE = "+919876543210";
 
@@ -79,7 +71,7 @@ async function requested(orderOverrides: Parameters<typeof fakeOrder>[0] = {}, s
   const order = store.add(fakeOrder(orderOverrides));
   const res = await requestCorrection({ orderId: order.id });
   expect(res.status).toBe(200);
-  return { order, token: lastCorrectionLink(order.phone ?? PHONE).token };
+  return { order, token: lastCorrectionLink(outbox.dir, order.phone ?? PHONE).token };
 }
 
 describeProxyEdge("POST /api/address-correction.request", requestRoute, {
@@ -100,10 +92,10 @@ describe("POST /api/address-correction.request", () => {
     const body = await jsonOf(res);
     expect(body).toEqual({ status: "sent", expiresAt: expect.any(String) });
 
-    const [sms] = readOutbox();
+    const [sms] = readOutbox(outbox.dir);
     expect(sms.to).toBe(PHONE);
     expect(sms.body).toContain(order.name);
-    const { url, token } = lastCorrectionLink(PHONE);
+    const { url, token } = lastCorrectionLink(outbox.dir, PHONE);
     expect(url.pathname).toBe(`/apps/cod/ac/${token}`);
     expect(token).toMatch(/^[A-Za-z0-9_-]{32}$/); // 24 random bytes = 192 bits
     expect(JSON.stringify(body)).not.toContain(token);
@@ -151,7 +143,7 @@ describe("POST /api/address-correction.request", () => {
     const bad = await requestCorrection({ phone: "12345" });
     expect(bad.status).toBe(400);
     expect((await jsonOf(bad)).code).toBe("invalid_phone");
-    expect(readOutbox()).toEqual([]);
+    expect(readOutbox(outbox.dir)).toEqual([]);
   });
 
   it("does not duplicate a pending correction: already_pending, and no second SMS", async () => {
@@ -159,7 +151,7 @@ describe("POST /api/address-correction.request", () => {
     const again = await requestCorrection({ orderId: order.id });
     expect(again.status).toBe(200);
     expect((await jsonOf(again)).status).toBe("already_pending");
-    expect(readOutbox()).toHaveLength(1);
+    expect(readOutbox(outbox.dir)).toHaveLength(1);
     expect(await prisma.addressCorrection.count()).toBe(1);
   });
 
@@ -195,7 +187,7 @@ describe("POST /api/address-correction.request", () => {
     const fourth = store.add(fakeOrder());
     expect((await requestCorrection({ orderId: fourth.id })).status).toBe(429);
     expect((await requestCorrection({ phone: PHONE })).status).toBe(429);
-    expect(readOutbox()).toHaveLength(3);
+    expect(readOutbox(outbox.dir)).toHaveLength(3);
   });
 
   it("answers 402 subscription_required for a shop without an active plan, before any lookup or SMS", async () => {
@@ -205,7 +197,7 @@ describe("POST /api/address-correction.request", () => {
     expect(res.status).toBe(402);
     expect((await jsonOf(res)).code).toBe("subscription_required");
     expect(fake.calls).toHaveLength(0);
-    expect(readOutbox()).toEqual([]);
+    expect(readOutbox(outbox.dir)).toEqual([]);
   });
 
   it("answers 502 shopify_unavailable when the Admin API fails, and sends nothing", async () => {
