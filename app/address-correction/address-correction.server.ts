@@ -29,6 +29,8 @@ export const NOT_APPLIED_TAG = "address-correction-not-applied";
 export const REQUEST_LIMITS = {
   perPhone: { limit: 3, windowSeconds: 3600 },
   perOrder: { limit: 3, windowSeconds: 24 * 3600 },
+  /** Storefront requests per shop: bounds probing of order ids and phones through the public route. */
+  perShop: { limit: 300, windowSeconds: 3600 },
 };
 
 /** A submitted form is accepted for this long after the page was served. */
@@ -76,6 +78,8 @@ export async function requestAddressCorrection(
   // Count the request against what it names before asking Shopify anything.
   let order = options.order ?? null;
   if (!order) {
+    const limited = await count(`ac:shop:${shop.id}`, REQUEST_LIMITS.perShop);
+    if (limited) return limited;
     if (input.orderId) {
       const gid = toOrderGid(input.orderId);
       if (!gid) return { ok: false, code: "order_not_found" };

@@ -200,6 +200,15 @@ describe("POST /api/address-correction.request", () => {
     expect(readOutbox(outbox.dir)).toEqual([]);
   });
 
+  it("caps storefront requests per shop (300 an hour) whatever they name", async () => {
+    const shop = await installShop();
+    const { hitRateLimit } = await import("~/rate-limit/rate-limit.server");
+    for (let i = 0; i < 300; i++) await hitRateLimit(`ac:shop:${shop.id}`, 300, 3600);
+    const res = await requestCorrection({ orderId: "9" });
+    expect(res.status).toBe(429);
+    expect(fake.calls).toHaveLength(0);
+  });
+
   it("answers 502 shopify_unavailable when the Admin API fails, and sends nothing", async () => {
     await installShop();
     fake.on(OPERATION.orderById, () => ({ status: 503 }), "admin");
