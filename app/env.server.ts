@@ -38,6 +38,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Seconds a cached session or shop row may be served before it is read again. */
   CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /** Bound on each Shopify API call made while a shopper waits (create-checkout) or a tag job runs. */
+  SHOPIFY_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(30000).default(4000),
 });
 
 export type Env = ReturnType<typeof loadEnv>;
