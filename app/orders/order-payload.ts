@@ -35,7 +35,7 @@ export function normalizePhone(raw: string | null | undefined): string | null {
   const trimmed = raw.trim();
   const digits = trimmed.replace(/\D/g, "");
   let e164: string | null = null;
-  if (trimmed.startsWith("+")) e164 = `+${digits}`;
+  if (/^\(?\+/.test(trimmed)) e164 = `+${digits}`;
   else if (digits.startsWith("00")) e164 = `+${digits.slice(2)}`;
   return e164 && /^\+[0-9]{10,15}$/.test(e164) ? e164 : null;
 }

@@ -55,10 +55,10 @@ export function orderCreatedPayload(overrides: Record<string, unknown> = {}) {
     payment_gateway_names: ["Cash on Delivery (COD)"],
     note_attributes: [],
     tags: "",
-    customer: { id: 115310627314723950, email: "buyer@example.com", phone: null },
+    customer: { id: 1153106273, email: "buyer@example.com", phone: null },
     billing_address: { first_name: "Amina", phone: null, country_code: "MA" },
     shipping_address: { first_name: "Amina", phone: null, country_code: "MA" },
-    line_items: [{ id: 866550311766439020, variant_id: 808950810, quantity: 1, price: "199.00" }],
+    line_items: [{ id: 866550311, variant_id: 808950810, quantity: 1, price: "199.00" }],
     ...overrides,
   };
 }

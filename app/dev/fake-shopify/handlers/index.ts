@@ -20,10 +20,6 @@ export const FAKE_UNIT_PRICE = 25;
 
 type Line = { merchandiseId?: string; variantId?: string; quantity?: number };
 
-function idTail(gid: string | undefined) {
-  return String(gid ?? "").split("/").pop();
-}
-
 function money(amount: number, currencyCode = "USD") {
   return { shopMoney: { amount: amount.toFixed(2), currencyCode } };
 }
