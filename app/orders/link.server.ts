@@ -63,7 +63,8 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
     }
   }
 
-  const tags = tagsForOrder(shop, selection, order);
+  // An uninstalled shop has no token to tag with; the link is still kept for the merchant's return.
+  const tags = shop.uninstalledAt ? [] : tagsForOrder(shop, selection, order);
   if (tags.length) await enqueueOrderTags(shop.domain, orderGid, tags);
   log.info("orders/create handled", { shop: shop.domain, orderGid, linkedBy, selectionId: selection?.id ?? null, tags });
   return { selection, linkedBy, tags };

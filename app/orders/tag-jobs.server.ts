@@ -5,6 +5,7 @@ import { OPERATIONS } from "~/dev/fake-shopify/handlers";
 import { shopifyGraphql } from "~/shopify-calls/graphql.server";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
+import { pruneDeliveries } from "~/webhooks/deliveries.server";
 
 /**
  * Durable order tagging. orders/create writes a job row (one per order) and answers Shopify at once;
@@ -109,6 +110,18 @@ async function addTags(shop: string, orderGid: string, tags: string[]): Promise<
   return { ok: true };
 }
 
+/** Finished tag jobs are kept 30 days (for a merchant asking why an order has its tags), then deleted. */
+export const DONE_JOB_RETENTION_MS = 30 * 24 * 3600_000;
+
+/** Housekeeping: old delivery records and finished jobs. Safe to run on every instance at once. */
+export async function pruneOld(now: Date = clock.now()) {
+  const deliveries = await pruneDeliveries(now);
+  const { count: jobs } = await prisma.orderTagJob.deleteMany({
+    where: { doneAt: { lt: new Date(now.getTime() - DONE_JOB_RETENTION_MS) } },
+  });
+  return { deliveries, jobs };
+}
+
 /**
  * The in-process worker: a sweep every WORKER_INTERVAL_MS, plus a sweep right after a job is queued.
  * Not started under tests (they call runDueTagJobs and move the clock themselves).
@@ -117,13 +130,16 @@ const WORKER_INTERVAL_MS = 5_000;
 const workerEnabled = env.NODE_ENV !== "test";
 let running: Promise<unknown> | null = null;
 let again = false;
+let lastPrune = 0;
 
 function sweep() {
   if (running) {
     again = true;
     return;
   }
-  running = runDueTagJobs()
+  const prune = Date.now() - lastPrune > 3600_000;
+  if (prune) lastPrune = Date.now();
+  running = Promise.all([runDueTagJobs(), prune ? pruneOld() : null])
     .catch((error) => log.error("order tag worker sweep failed", { error: String(error) }))
     .finally(() => {
       running = null;

@@ -12,3 +12,11 @@ export async function deliveryHandled(webhookId: string): Promise<boolean> {
 export async function recordDelivery(webhookId: string, topic: string, shop: string): Promise<void> {
   await prisma.webhookDelivery.upsert({ where: { id: webhookId }, create: { id: webhookId, topic, shop }, update: {} });
 }
+
+/** Shopify retries a delivery for at most 4 hours (48 h for compliance topics); a week of records is plenty. */
+export const DELIVERY_RETENTION_MS = 7 * 24 * 3600_000;
+
+export async function pruneDeliveries(now: Date): Promise<number> {
+  const { count } = await prisma.webhookDelivery.deleteMany({ where: { receivedAt: { lt: new Date(now.getTime() - DELIVERY_RETENTION_MS) } } });
+  return count;
+}

@@ -237,3 +237,23 @@ describe("order tags: retried, not lost", () => {
     expect(SHOP).toBeTruthy();
   });
 });
+
+describe("housekeeping", () => {
+  it("an uninstalled shop's order is linked but not queued for tags", async () => {
+    const shop = await installShop({ uninstalledAt: new Date() });
+    const sel = await selectionFor(shop.id, "cod", true);
+    const order = orderCreatedPayload({ phone: PHONE });
+    await deliver(order);
+    expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
+    expect(await prisma.orderTagJob.count()).toBe(0);
+  });
+
+  it("prunes delivery records older than a week and finished jobs older than 30 days", async () => {
+    const { pruneOld } = await import("~/orders/tag-jobs.server");
+    await installShop();
+    await deliver(orderCreatedPayload(), { webhookId: "old" });
+    await runDueTagJobs();
+    expect(await pruneOld(new Date(Date.now() + 6 * 86_400_000))).toEqual({ deliveries: 0, jobs: 0 });
+    expect(await pruneOld(new Date(Date.now() + 31 * 86_400_000))).toEqual({ deliveries: 1, jobs: 1 });
+  });
+});
