@@ -100,13 +100,20 @@ export async function createCheckout(input: {
 
   await prisma.selection.update({
     where: { id: selection.id },
-    data: { checkoutUrl: built.checkoutUrl, ...(built.draftOrderGid ? { draftOrderGid: built.draftOrderGid } : {}) },
+    data: {
+      checkoutUrl: built.checkoutUrl,
+      ...(built.draftOrderGid ? { draftOrderGid: built.draftOrderGid } : {}),
+      // The new cart's token, which the order reports as cart_token: one more way to link it.
+      ...(built.cartToken && !body.cartToken ? { cartToken: built.cartToken } : {}),
+    },
   });
   log.info("create-checkout built a checkout", { shop: shop.domain, mode, selectionId: selection.id, draftOrderGid: built.draftOrderGid });
   return { kind: "checkout", checkoutUrl: built.checkoutUrl, selectionId: selection.id };
 }
 
-type Built = { ok: true; checkoutUrl: string; draftOrderGid?: string } | { ok: false; cause: FallbackCause; detail: string };
+type Built =
+  | { ok: true; checkoutUrl: string; draftOrderGid?: string; cartToken?: string | null }
+  | { ok: false; cause: FallbackCause; detail: string };
 
 const userError = z.object({ field: z.array(z.string()).nullish(), message: z.string(), code: z.string().nullish() });
 
@@ -137,7 +144,7 @@ async function buildCart(shop: string, items: CheckoutItem[], ctx: CheckoutConte
   if (!reply.success) return { ok: false, cause: "invalid_response", detail: reply.error.message.slice(0, 300) };
   const { cart, userErrors } = reply.data.cartCreate;
   if (userErrors.length || !cart) return { ok: false, cause: "user_errors", detail: JSON.stringify(userErrors).slice(0, 500) };
-  return { ok: true, checkoutUrl: cart.checkoutUrl };
+  return { ok: true, checkoutUrl: cart.checkoutUrl, cartToken: cartTokenOf(cart.id) };
 }
 
 const PAYMENT_TERMS = `#graphql
@@ -230,6 +237,15 @@ async function buildDepositDraftOrder(shop: Shop, items: CheckoutItem[], ctx: Ch
 /** Tests start each case with no cached template. */
 export function forgetPaymentTermsTemplate() {
   fulfillmentTemplateId = null;
+}
+
+/**
+ * gid://shopify/Cart/c1-abc?key=... → c1-abc. Only stored as a lookup key for linking (never used to
+ * build a URL), so if Shopify changes the shape, linking falls back to the attribute and phone.
+ */
+export function cartTokenOf(cartId: string): string | null {
+  const m = /^gid:\/\/shopify\/Cart\/([^?]+)/.exec(cartId);
+  return m ? m[1] : null;
 }
 
 /** The shopper's IP as Shopify's proxy forwards it (first X-Forwarded-For entry). */

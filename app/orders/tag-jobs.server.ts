@@ -24,7 +24,7 @@ export function backoffMs(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
 }
 
-/** Queues tags for an order; a second call for the same order adds any new tags to the same job. */
+/** Queues tags for an order; a second call for the same order adds any new tags to the same job. Call kickTagWorker once the response is ready. */
 export async function enqueueOrderTags(shop: string, orderGid: string, tags: string[]) {
   const now = clock.now();
   const existing = await prisma.orderTagJob.findUnique({ where: { shop_orderGid: { shop, orderGid } } });
@@ -44,7 +44,6 @@ export async function enqueueOrderTags(shop: string, orderGid: string, tags: str
       });
     }
   }
-  kickTagWorker();
 }
 
 const TAGS_ADD = `#graphql

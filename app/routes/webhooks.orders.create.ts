@@ -3,6 +3,7 @@ import { authenticate } from "~/shopify.server";
 import { getShop } from "~/shops/shop.server";
 import { orderPayload } from "~/orders/order-payload";
 import { linkOrderAndQueueTags } from "~/orders/link.server";
+import { kickTagWorker } from "~/orders/tag-jobs.server";
 import { deliveryHandled, recordDelivery } from "~/webhooks/deliveries.server";
 import { log } from "~/utils/log.server";
 
@@ -25,5 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
     await linkOrderAndQueueTags(shopRow, order.data);
   }
   await recordDelivery(webhookId, topic, shop);
+  // Tagging starts once this delivery's own database work is done, so it does not hold up the answer.
+  kickTagWorker();
   return new Response(null, { status: 200 });
 }

@@ -64,6 +64,7 @@ describe("POST /create-checkout: cod and prepaid build a Storefront cart", () =>
       verified: true,
       source: "create-checkout",
       checkoutUrl: body.checkoutUrl,
+      cartToken: expect.stringMatching(/^c1-[0-9a-f]+$/),
       items: JSON.stringify([{ variantId: "gid://shopify/ProductVariant/44556677", quantity: 2 }]),
     });
   });
