@@ -79,6 +79,7 @@ function classifyThrown(error: unknown): ShopifyFailureCause {
   const e = error as { name?: string; message?: string; response?: { code?: number; statusCode?: number } ; body?: unknown };
   const text = `${e?.name ?? ""} ${e?.message ?? ""} ${JSON.stringify(e?.body ?? e?.response ?? "")}`;
   if (/AbortError|TimeoutError|aborted/i.test(text)) return "timeout";
+  if (/no response available|fetch failed|ECONNRESET|ECONNREFUSED|socket hang up/i.test(text)) return "network_error";
   if (/THROTTLED|Throttl|429/i.test(text)) return "throttled";
   if (/HttpResponseError|HttpInternalError|HttpRetriableError|status code|5\d\d|4\d\d/i.test(text)) return "http_error";
   if (/GraphqlQueryError|GraphQL/i.test(text)) return "graphql_errors";

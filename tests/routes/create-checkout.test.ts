@@ -7,6 +7,7 @@ import { shopifyCallLimits } from "~/shopify-calls/graphql.server";
 import * as handlers from "~/dev/fake-shopify/handlers";
 import { OPERATIONS } from "~/dev/fake-shopify/handlers";
 import { clock } from "~/utils/clock.server";
+import { log } from "~/utils/log.server";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";
@@ -184,21 +185,24 @@ describe("POST /create-checkout: partial builds a draft order with Shopify's nat
 });
 
 describe("POST /create-checkout: every failure to build answers { fallback: true }", () => {
-  const cases: [string, () => void][] = [
-    ["user errors", () => fake.on(OPERATIONS.cartCreate, handlers.cartCreateUserErrors(), "storefront")],
-    ["GraphQL errors", () => fake.on(OPERATIONS.cartCreate, handlers.graphqlErrors("Field 'x' doesn't exist"), "storefront")],
-    ["throttling (GraphQL THROTTLED)", () => fake.on(OPERATIONS.cartCreate, handlers.throttled(), "storefront")],
-    ["HTTP 429", () => fake.on(OPERATIONS.cartCreate, handlers.tooManyRequests(), "storefront")],
-    ["HTTP 503", () => fake.on(OPERATIONS.cartCreate, handlers.serverError(503), "storefront")],
-    ["a dropped connection", () => fake.on(OPERATIONS.cartCreate, () => { throw new Error("drop"); }, "storefront")],
+  const cases: [string, string, () => void][] = [
+    ["user errors", "user_errors", () => fake.on(OPERATIONS.cartCreate, handlers.cartCreateUserErrors(), "storefront")],
+    ["GraphQL errors", "graphql_errors", () => fake.on(OPERATIONS.cartCreate, handlers.graphqlErrors("Field 'x' doesn't exist"), "storefront")],
+    ["throttling (GraphQL THROTTLED)", "throttled", () => fake.on(OPERATIONS.cartCreate, handlers.throttled(), "storefront")],
+    ["HTTP 429", "throttled", () => fake.on(OPERATIONS.cartCreate, handlers.tooManyRequests(), "storefront")],
+    ["HTTP 503", "http_error", () => fake.on(OPERATIONS.cartCreate, handlers.serverError(503), "storefront")],
+    ["a dropped connection", "network_error", () => fake.on(OPERATIONS.cartCreate, () => { throw new Error("drop"); }, "storefront")],
   ];
-  for (const [name, arrange] of cases) {
-    it(`on ${name}`, async () => {
+  for (const [name, cause, arrange] of cases) {
+    it(`on ${name} (logged as ${cause})`, async () => {
       await installShop();
       arrange();
+      const warn = vi.spyOn(log, "warn");
       const res = await post({ phone: PHONE, selectedMode: "prepaid", variantId: "1" });
       expect(res.status).toBe(200);
       expect(await jsonOf(res)).toEqual({ fallback: true });
+      expect(warn).toHaveBeenCalledWith("create-checkout fell back to the store's checkout", expect.objectContaining({ cause, mode: "prepaid" }));
+      warn.mockRestore();
       expect(fake.callsTo(OPERATIONS.cartCreate)).toHaveLength(1);
       // The selection is still recorded so the order that follows through the normal checkout can be linked.
       expect(await prisma.selection.count()).toBe(1);
