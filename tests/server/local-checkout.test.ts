@@ -1,5 +1,24 @@
+import crypto from "node:crypto";
+import path from "node:path";
+import Database from "better-sqlite3";
 import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
 import { startServer, type RunningServer } from "../helpers/server";
+
+function deliverOrder(server: RunningServer, payload: unknown) {
+  const body = JSON.stringify(payload);
+  return fetch(`${server.url}/webhooks/orders/create`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-shopify-hmac-sha256": crypto.createHmac("sha256", "local-dev-api-secret").update(body).digest("base64"),
+      "x-shopify-topic": "orders/create",
+      "x-shopify-shop-domain": "demo-shop.myshopify.com",
+      "x-shopify-api-version": "2026-10",
+      "x-shopify-webhook-id": crypto.randomUUID(),
+    },
+    body,
+  });
+}
 
 async function createCheckout(server: RunningServer, body: unknown) {
   const q = signedProxyQuery({ secret: "local-dev-api-secret" });
@@ -39,6 +58,32 @@ describe("local mode: create-checkout with no Shopify store", () => {
     const html = await (await fetch(`${server.url}${url.pathname}${url.search}`)).text();
     expect(html).toContain("Due now (deposit): <strong>10.00</strong>");
     expect(html).toContain("Due on delivery: <strong>40.00</strong>");
+  });
+
+  it("the order from that checkout is linked by its attribute and tagged by the running worker", async () => {
+    const { body } = await createCheckout(server, { phone: "+212600000010", selectedMode: "prepaid", variantId: "77" });
+    const preview = JSON.parse(Buffer.from(new URL(String(body.checkoutUrl)).searchParams.get("c")!, "base64url").toString("utf8"));
+    const selectionId = preview.attributes.find((a: { key: string }) => a.key === "_cod_selection").value;
+    const orderGid = "gid://shopify/Order/9007199254740993777";
+    const res = await deliverOrder(server, {
+      admin_graphql_api_id: orderGid,
+      name: "#1042",
+      payment_gateway_names: ["shopify_payments"],
+      note_attributes: preview.attributes.map((a: { key: string; value: string }) => ({ name: a.key, value: a.value })),
+    });
+    expect(res.status).toBe(200);
+    const db = new Database(path.join(server.dataDir, "app.db"), { readonly: true });
+    try {
+      expect(db.prepare(`SELECT "orderGid" FROM "Selection" WHERE id = ?`).get(selectionId)).toEqual({ orderGid });
+      let job: { doneAt: unknown; tags: string } | undefined;
+      for (let i = 0; i < 50 && !job?.doneAt; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        job = db.prepare(`SELECT "doneAt", tags FROM "OrderTagJob" WHERE "orderGid" = ?`).get(orderGid) as typeof job;
+      }
+      expect(job).toMatchObject({ doneAt: expect.anything(), tags: JSON.stringify(["payment-mode:prepaid"]) });
+    } finally {
+      db.close();
+    }
   });
 });
 
