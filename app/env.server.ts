@@ -38,6 +38,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Seconds a cached session or shop row may be served before it is read again. */
   CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /** Bound on each Shopify API call made while a shopper waits (create-checkout) or a tag job runs. */
+  SHOPIFY_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(30000).default(4000),
 });
 
 export type Env = ReturnType<typeof loadEnv>;
@@ -49,7 +51,7 @@ const DEV_DEFAULTS = {
 };
 
 export const DEFAULT_SCOPES =
-  "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts";
+  "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts,write_payment_terms";
 
 export function loadEnv(source: Record<string, string | undefined> = process.env) {
   // An empty variable counts as unset.

@@ -1,14 +1,11 @@
--- CreateSchema
-CREATE SCHEMA IF NOT EXISTS "public";
-
 -- CreateTable
 CREATE TABLE "Session" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "shop" TEXT NOT NULL,
     "state" TEXT NOT NULL,
     "isOnline" BOOLEAN NOT NULL DEFAULT false,
     "scope" TEXT,
-    "expires" TIMESTAMP(3),
+    "expires" DATETIME,
     "accessToken" TEXT NOT NULL,
     "userId" BIGINT,
     "firstName" TEXT,
@@ -19,20 +16,18 @@ CREATE TABLE "Session" (
     "collaborator" BOOLEAN DEFAULT false,
     "emailVerified" BOOLEAN DEFAULT false,
     "refreshToken" TEXT,
-    "refreshTokenExpires" TIMESTAMP(3),
-
-    CONSTRAINT "Session_pkey" PRIMARY KEY ("id")
+    "refreshTokenExpires" DATETIME
 );
 
 -- CreateTable
 CREATE TABLE "Shop" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "domain" TEXT NOT NULL,
     "name" TEXT,
     "locale" TEXT NOT NULL DEFAULT 'en',
     "currency" TEXT,
-    "installedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "uninstalledAt" TIMESTAMP(3),
+    "installedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "uninstalledAt" DATETIME,
     "subscriptionStatus" TEXT NOT NULL DEFAULT 'none',
     "subscriptionId" TEXT,
     "subscriptionPlan" TEXT,
@@ -48,29 +43,37 @@ CREATE TABLE "Shop" (
     "allowedCountries" TEXT NOT NULL DEFAULT '',
     "smsChannel" TEXT NOT NULL DEFAULT 'sms',
     "smsTemplate" TEXT,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "Shop_pkey" PRIMARY KEY ("id")
+    "discountCodeCod" TEXT,
+    "discountCodePrepaid" TEXT,
+    "discountCodePartial" TEXT,
+    "depositType" TEXT NOT NULL DEFAULT 'percentage',
+    "depositValue" REAL NOT NULL DEFAULT 20,
+    "tagOrders" BOOLEAN NOT NULL DEFAULT true,
+    "tagVerified" TEXT NOT NULL DEFAULT 'cod-verified',
+    "tagUnverified" TEXT NOT NULL DEFAULT 'cod-unverified',
+    "tagModePrefix" TEXT NOT NULL DEFAULT 'payment-mode:',
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
 CREATE TABLE "VerifiedCustomer" (
     "shopId" TEXT NOT NULL,
     "phone" TEXT NOT NULL,
-    "verifiedAt" TIMESTAMP(3) NOT NULL,
+    "verifiedAt" DATETIME NOT NULL,
 
-    CONSTRAINT "VerifiedCustomer_pkey" PRIMARY KEY ("shopId","phone")
+    PRIMARY KEY ("shopId", "phone"),
+    CONSTRAINT "VerifiedCustomer_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "Selection" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "shopId" TEXT NOT NULL,
     "phone" TEXT NOT NULL,
     "mode" TEXT NOT NULL,
     "verified" BOOLEAN NOT NULL DEFAULT false,
-    "verifiedAt" TIMESTAMP(3),
+    "verifiedAt" DATETIME,
     "cartToken" TEXT,
     "checkoutUrl" TEXT,
     "draftOrderGid" TEXT,
@@ -78,21 +81,42 @@ CREATE TABLE "Selection" (
     "source" TEXT NOT NULL,
     "orderGid" TEXT,
     "orderName" TEXT,
-    "linkedAt" TIMESTAMP(3),
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "Selection_pkey" PRIMARY KEY ("id")
+    "linkedAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "Selection_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "RateCounter" (
-    "key" TEXT NOT NULL,
+    "key" TEXT NOT NULL PRIMARY KEY,
     "windowStart" BIGINT NOT NULL,
     "count" INTEGER NOT NULL,
-    "expiresAt" BIGINT NOT NULL,
+    "expiresAt" BIGINT NOT NULL
+);
 
-    CONSTRAINT "RateCounter_pkey" PRIMARY KEY ("key")
+-- CreateTable
+CREATE TABLE "WebhookDelivery" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "topic" TEXT NOT NULL,
+    "shop" TEXT NOT NULL,
+    "receivedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
+-- CreateTable
+CREATE TABLE "OrderTagJob" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "shop" TEXT NOT NULL,
+    "orderGid" TEXT NOT NULL,
+    "tags" TEXT NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "nextAttemptAt" DATETIME NOT NULL,
+    "lockedUntil" DATETIME,
+    "lastError" TEXT,
+    "doneAt" DATETIME,
+    "failedAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateIndex
@@ -113,9 +137,12 @@ CREATE INDEX "Selection_shopId_cartToken_idx" ON "Selection"("shopId", "cartToke
 -- CreateIndex
 CREATE INDEX "RateCounter_expiresAt_idx" ON "RateCounter"("expiresAt");
 
--- AddForeignKey
-ALTER TABLE "VerifiedCustomer" ADD CONSTRAINT "VerifiedCustomer_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_shop_idx" ON "WebhookDelivery"("shop");
 
--- AddForeignKey
-ALTER TABLE "Selection" ADD CONSTRAINT "Selection_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+-- CreateIndex
+CREATE INDEX "OrderTagJob_nextAttemptAt_idx" ON "OrderTagJob"("nextAttemptAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "OrderTagJob_shop_orderGid_key" ON "OrderTagJob"("shop", "orderGid");
 

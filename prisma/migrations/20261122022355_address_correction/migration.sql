@@ -46,12 +46,21 @@ CREATE TABLE "new_Shop" (
     "allowedCountries" TEXT NOT NULL DEFAULT '',
     "smsChannel" TEXT NOT NULL DEFAULT 'sms',
     "smsTemplate" TEXT,
+    "discountCodeCod" TEXT,
+    "discountCodePrepaid" TEXT,
+    "discountCodePartial" TEXT,
+    "depositType" TEXT NOT NULL DEFAULT 'percentage',
+    "depositValue" REAL NOT NULL DEFAULT 20,
+    "tagOrders" BOOLEAN NOT NULL DEFAULT true,
+    "tagVerified" TEXT NOT NULL DEFAULT 'cod-verified',
+    "tagUnverified" TEXT NOT NULL DEFAULT 'cod-unverified',
+    "tagModePrefix" TEXT NOT NULL DEFAULT 'payment-mode:',
     "addressCorrectionTtlHours" INTEGER NOT NULL DEFAULT 72,
     "autoAddressCorrection" BOOLEAN NOT NULL DEFAULT false,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL
 );
-INSERT INTO "new_Shop" ("allowedCountries", "createdAt", "currency", "dailySendCap", "domain", "id", "installedAt", "locale", "name", "otpEnabled", "otpMaxAttempts", "otpResendCooldownSeconds", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "returningSkipDays", "smsChannel", "smsTemplate", "subscriptionId", "subscriptionPlan", "subscriptionStatus", "subscriptionTest", "uninstalledAt", "updatedAt") SELECT "allowedCountries", "createdAt", "currency", "dailySendCap", "domain", "id", "installedAt", "locale", "name", "otpEnabled", "otpMaxAttempts", "otpResendCooldownSeconds", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "returningSkipDays", "smsChannel", "smsTemplate", "subscriptionId", "subscriptionPlan", "subscriptionStatus", "subscriptionTest", "uninstalledAt", "updatedAt" FROM "Shop";
+INSERT INTO "new_Shop" ("allowedCountries", "createdAt", "currency", "dailySendCap", "depositType", "depositValue", "discountCodeCod", "discountCodePartial", "discountCodePrepaid", "domain", "id", "installedAt", "locale", "name", "otpEnabled", "otpMaxAttempts", "otpResendCooldownSeconds", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "returningSkipDays", "smsChannel", "smsTemplate", "subscriptionId", "subscriptionPlan", "subscriptionStatus", "subscriptionTest", "tagModePrefix", "tagOrders", "tagUnverified", "tagVerified", "uninstalledAt", "updatedAt") SELECT "allowedCountries", "createdAt", "currency", "dailySendCap", "depositType", "depositValue", "discountCodeCod", "discountCodePartial", "discountCodePrepaid", "domain", "id", "installedAt", "locale", "name", "otpEnabled", "otpMaxAttempts", "otpResendCooldownSeconds", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "returningSkipDays", "smsChannel", "smsTemplate", "subscriptionId", "subscriptionPlan", "subscriptionStatus", "subscriptionTest", "tagModePrefix", "tagOrders", "tagUnverified", "tagVerified", "uninstalledAt", "updatedAt" FROM "Shop";
 DROP TABLE "Shop";
 ALTER TABLE "new_Shop" RENAME TO "Shop";
 CREATE UNIQUE INDEX "Shop_domain_key" ON "Shop"("domain");
