@@ -347,3 +347,34 @@ export async function maybeRequestCorrectionForNewOrder(shop: Shop, payload: Ord
 }
 
 export { normalizePhone };
+
+const inFlight = new Set<Promise<unknown>>();
+
+/**
+ * The webhook's way in: runs `maybeRequestCorrectionForNewOrder` after the delivery is answered (an
+ * SMS provider can take seconds; Shopify waits 5 s at most). A redelivery is answered before this
+ * point by the webhook's own idempotency, and a correction still pending for the order is never
+ * duplicated. Failures are logged, never thrown.
+ */
+export function requestCorrectionForNewOrderLater(shop: Shop, payload: OrderCreatedPayload): void {
+  if (!shop.autoAddressCorrection) return;
+  const run = maybeRequestCorrectionForNewOrder(shop, payload)
+    .then((result) => {
+      if (result.requested) {
+        log.info("automatic address correction", {
+          shop: shop.domain,
+          order: payload.admin_graphql_api_id,
+          check: result.check,
+          outcome: result.outcome.ok ? result.outcome.status : result.outcome.code,
+        });
+      }
+    })
+    .catch((error) => log.error("automatic address correction failed", { shop: shop.domain, error: String(error) }))
+    .finally(() => inFlight.delete(run));
+  inFlight.add(run);
+}
+
+/** Tests and graceful shutdown: resolves when the automatic requests started so far have finished. */
+export async function automaticRequestsSettled(): Promise<void> {
+  await Promise.all([...inFlight]);
+}

@@ -2,8 +2,13 @@ import { maybeRequestCorrectionForNewOrder, type OrderCreatedPayload } from "~/a
 import { prisma } from "~/db.server";
 import { lastCorrectionLink, readOutbox, useOutbox } from "../helpers/correction-sms";
 import { installShop } from "../helpers/shops";
+import { useFakeShopify } from "../helpers/fake-shopify";
+import { installDefaultHandlers } from "~/dev/fake-shopify/handlers";
 
 const outbox = useOutbox();
+// The webhook's tag worker talks to Shopify: give it the fake's default answers.
+const fake = useFakeShopify();
+beforeEach(() => installDefaultHandlers(fake));
 
 /** An orders/create payload (REST shape) as Shopify sends it. */
 function payload(address: Partial<NonNullable<OrderCreatedPayload["shipping_address"]>> = {}): OrderCreatedPayload {
@@ -60,5 +65,35 @@ describe("maybeRequestCorrectionForNewOrder (the orders/create hook)", () => {
       requested: false,
       reason: "no_shipping_address",
     });
+  });
+});
+
+describe("orders/create delivers to the hook", () => {
+  it("answers the webhook, then texts a correction link for a suspect address when the shop turned it on", async () => {
+    const route = await import("~/routes/webhooks.orders.create");
+    const { automaticRequestsSettled } = await import("~/address-correction/address-correction.server");
+    const { signedWebhook, orderCreatedPayload } = await import("../helpers/webhooks");
+    const { callRoute } = await import("../helpers/proxy");
+    await installShop({ autoAddressCorrection: true });
+    const order = orderCreatedPayload({
+      phone: "+212600000002",
+      shipping_address: { first_name: "Amina", last_name: "B", address1: "Rue des Fleurs", city: "Casablanca", zip: "20000", country_code: "MA", phone: null },
+    });
+    const res = await callRoute(route, signedWebhook("orders/create", order));
+    expect(res.status).toBe(200);
+    await automaticRequestsSettled();
+    expect(readOutbox(outbox.dir).map((m) => m.to)).toEqual(["+212600000002"]);
+    expect(await prisma.addressCorrection.findFirstOrThrow()).toMatchObject({
+      orderGid: order.admin_graphql_api_id,
+      source: "auto",
+      reason: "missing_house_number",
+    });
+
+    // A redelivery of the same order, or a good address, sends nothing more.
+    await callRoute(route, signedWebhook("orders/create", order));
+    await callRoute(route, signedWebhook("orders/create", orderCreatedPayload({ phone: "+212600000003", shipping_address: { address1: "12 Rue des Fleurs", zip: "20000", country_code: "MA" } })));
+    await automaticRequestsSettled();
+    expect(readOutbox(outbox.dir)).toHaveLength(1);
+
   });
 });
