@@ -28,10 +28,9 @@ export function renderCodeMessage(input: {
 }): string {
   const template =
     input.template?.trim() || CODE_MESSAGES[input.locales.map(messageLocale).find((l) => l !== null) ?? "en"];
-  const text = template
-    .replaceAll("{shop}", input.shopName)
-    .replaceAll("{minutes}", String(input.minutes))
-    .replaceAll("{code}", input.code);
+  // One pass, so a shop name containing "{code}" stays text.
+  const values: Record<string, string> = { code: input.code, shop: input.shopName, minutes: String(input.minutes) };
+  const text = template.replace(/\{(code|shop|minutes)\}/g, (_, name: string) => values[name]);
   // A merchant template that forgot the code would send a useless message.
   return template.includes("{code}") ? text : `${input.code} ${text}`;
 }
