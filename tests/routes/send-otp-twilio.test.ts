@@ -16,7 +16,7 @@ describe("send-otp through Twilio (the real client against a fake Twilio)", () =
   it.each([
     ["invalid_number", 21211],
     ["landline", 21614],
-  ] as const)("maps Twilio's %s answer (%i) to 400 phone_unreachable, counted against the number", async (failure) => {
+  ] as const)("maps Twilio's %s answer (%i) to 400 phone_unreachable, counted against the number", async (failure, _code) => {
     const shop = await installShop({ otpResendCooldownSeconds: 0 });
     fake.twilio.fail(failure);
     const res = await send();
