@@ -27,12 +27,13 @@ export async function recordSubscriptionUpdate(
   subscription: { id: string; name?: string | null; status: string },
 ): Promise<boolean> {
   const status = subscriptionStatusOf(subscription.status);
-  const shop = await prisma.shop.findUnique({ where: { domain }, select: { subscriptionId: true } });
-  if (!shop) return false;
-  const sameOrNew = !shop.subscriptionId || shop.subscriptionId === subscription.id || status === "active";
-  if (!sameOrNew) return false;
-  await prisma.shop.update({
-    where: { domain },
+  // One conditional statement (no read first), so an old plan's CANCELLED racing a new plan's ACTIVE
+  // cannot overwrite it.
+  const { count } = await prisma.shop.updateMany({
+    where:
+      status === "active"
+        ? { domain }
+        : { domain, OR: [{ subscriptionId: null }, { subscriptionId: subscription.id }] },
     data: {
       subscriptionStatus: status,
       subscriptionId: subscription.id,
@@ -40,5 +41,5 @@ export async function recordSubscriptionUpdate(
     },
   });
   forgetShop(domain);
-  return true;
+  return count > 0;
 }

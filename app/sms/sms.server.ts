@@ -75,26 +75,30 @@ const UNREACHABLE_CODES = new Set([
 const twilioMessage = z.object({ sid: z.string().min(1) });
 
 type TwilioClient = ReturnType<typeof twilio>;
-let cached: { key: string; client: TwilioClient } | null = null;
 
-function twilioClient(): TwilioClient {
-  const key = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_API_BASE, env.SMS_TIMEOUT_MS].join("|");
-  if (cached?.key === key) return cached.client;
+const clients = new Map<string, TwilioClient>();
+
+/** One client per configuration and per-request timeout (the client takes its timeout at creation). */
+function twilioClient(timeoutMs: number): TwilioClient {
+  const key = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_API_BASE, timeoutMs].join("|");
+  const known = clients.get(key);
+  if (known) return known;
   const client = twilio(env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, {
     // The client's own HTTP timeout (axios), per request; sendSms also bounds the whole send.
-    timeout: env.SMS_TIMEOUT_MS,
+    timeout: timeoutMs,
     autoRetry: false,
   });
   // Development and tests: talk to a fake Twilio at the HTTP edge (the real client code still runs).
   if (env.TWILIO_API_BASE) client.api.baseUrl = env.TWILIO_API_BASE;
-  cached = { key, client };
+  if (clients.size > 8) clients.clear();
+  clients.set(key, client);
   return client;
 }
 
 type Attempt = { ok: true; sid: string } | { ok: false; unreachable: boolean; detail: string };
 
-async function createMessage(params: { to: string; body: string; channel: SmsChannel }): Promise<Attempt> {
-  const client = twilioClient();
+async function createMessage(params: { to: string; body: string; channel: SmsChannel; timeoutMs: number }): Promise<Attempt> {
+  const client = twilioClient(params.timeoutMs);
   const whatsapp = params.channel === "whatsapp";
   const sender = whatsapp
     ? { from: withPrefix(env.TWILIO_WHATSAPP_FROM!, "whatsapp:") }
@@ -151,12 +155,16 @@ async function sendWithTwilio(input: SmsInput): Promise<SmsResult> {
 }
 
 async function attemptChannels(input: SmsInput): Promise<SmsResult> {
+  const started = Date.now();
   if (input.channel === "whatsapp" && env.TWILIO_WHATSAPP_FROM) {
-    const viaWhatsapp = await createMessage({ to: input.to, body: input.body, channel: "whatsapp" });
+    // WhatsApp gets half the time, so a hanging WhatsApp still leaves time for the SMS fallback.
+    const timeoutMs = Math.floor(env.SMS_TIMEOUT_MS / 2);
+    const viaWhatsapp = await createMessage({ to: input.to, body: input.body, channel: "whatsapp", timeoutMs });
     if (viaWhatsapp.ok) return { ok: true, id: viaWhatsapp.sid, channel: "whatsapp" };
     log.info("sms: whatsapp failed, falling back to sms", { to: maskPhone(input.to), detail: viaWhatsapp.detail });
   }
-  const viaSms = await createMessage({ to: input.to, body: input.body, channel: "sms" });
+  const timeoutMs = Math.max(100, env.SMS_TIMEOUT_MS - (Date.now() - started) - 50);
+  const viaSms = await createMessage({ to: input.to, body: input.body, channel: "sms", timeoutMs });
   if (viaSms.ok) return { ok: true, id: viaSms.sid, channel: "sms" };
   return { ok: false, code: viaSms.unreachable ? "phone_unreachable" : "sms_unavailable", detail: viaSms.detail };
 }

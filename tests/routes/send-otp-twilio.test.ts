@@ -102,3 +102,15 @@ describe("send-otp through Twilio (the real client against a fake Twilio)", () =
     });
   });
 });
+
+describe("WhatsApp that hangs", () => {
+  const fake2 = useFakeTwilio({ SMS_TIMEOUT_MS: 1000, TWILIO_WHATSAPP_FROM: "+15005550007" });
+
+  it("still leaves time for the SMS fallback within SMS_TIMEOUT_MS", async () => {
+    await installShop({ smsChannel: "whatsapp" });
+    fake2.twilio.fail("hang", { when: (m) => m.channel === "whatsapp" });
+    const res = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE } }));
+    expect(res.status).toBe(200);
+    expect(fake2.twilio.messages.map((m) => m.channel)).toEqual(["sms"]);
+  });
+});
