@@ -21,10 +21,11 @@ const samePhone = args["same-phone"] === "true";
 const secret = process.env.SHOPIFY_API_SECRET ?? LOCAL_DEFAULTS.secret;
 const shop = process.env.DEMO_SHOP ?? LOCAL_DEFAULTS.shop;
 const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-const runTag = String(Date.now() % 1_000_000).padStart(6, "0");
+// A random 4-digit tag per run, so numbers from an earlier run (inside their limits' windows) are not reused.
+const runTag = String(Math.floor(Math.random() * 10_000)).padStart(4, "0");
 
 function phoneFor(i) {
-  return samePhone ? "+14155550000" : `+1415${runTag.slice(0, 2)}${String(i).padStart(6, "0")}`;
+  return samePhone ? "+14155550000" : `+19${runTag}${String(i).padStart(6, "0")}`;
 }
 
 function request(i) {
