@@ -2,10 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { env } from "~/env.server";
+import { readOutbox } from "./outbox";
 
-export type OutboxMessage = { time: string; to: string; body: string; channel: string; id: string; shop: unknown };
-
-type OutboxEnv = { OUTBOX_DIR?: string; SMS_PROVIDER?: string };
+export { readOutbox };
 
 /**
  * Gives this test file its own SMS outbox (a temporary folder, emptied before each test), so parallel
@@ -13,35 +12,17 @@ type OutboxEnv = { OUTBOX_DIR?: string; SMS_PROVIDER?: string };
  */
 export function useOutbox(): { dir: string } {
   const handle = { dir: "" };
-  const saved: OutboxEnv & { processOutboxDir?: string } = {};
+  const saved = { OUTBOX_DIR: env.OUTBOX_DIR, SMS_PROVIDER: env.SMS_PROVIDER };
   beforeAll(() => {
     handle.dir = fs.mkdtempSync(path.join(os.tmpdir(), "cod-outbox-"));
-    const e = env as unknown as OutboxEnv;
-    saved.OUTBOX_DIR = e.OUTBOX_DIR;
-    saved.SMS_PROVIDER = e.SMS_PROVIDER;
     Object.assign(env, { OUTBOX_DIR: handle.dir, SMS_PROVIDER: "outbox" });
-    saved.processOutboxDir = process.env.OUTBOX_DIR;
-    process.env.OUTBOX_DIR = handle.dir; // read by the outbox stand-in until the SMS module lands
   });
   beforeEach(() => fs.rmSync(path.join(handle.dir, "outbox.jsonl"), { force: true }));
   afterAll(() => {
-    Object.assign(env, { OUTBOX_DIR: saved.OUTBOX_DIR, SMS_PROVIDER: saved.SMS_PROVIDER });
-    if (saved.processOutboxDir === undefined) delete process.env.OUTBOX_DIR;
-    else process.env.OUTBOX_DIR = saved.processOutboxDir;
+    Object.assign(env, saved);
     fs.rmSync(handle.dir, { recursive: true, force: true });
   });
   return handle;
-}
-
-/** The SMS written to the outbox folder `dir` (`<dir>/outbox.jsonl`), oldest first. */
-export function readOutbox(dir: string): OutboxMessage[] {
-  const file = path.join(dir, "outbox.jsonl");
-  if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as OutboxMessage);
 }
 
 /** The path and token of the last address-correction link texted to `to`. */

@@ -132,6 +132,30 @@ CREATE TABLE "OrderTagJob" (
     CONSTRAINT "OrderTagJob_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateTable
+CREATE TABLE "OtpChallenge" (
+    "id" TEXT NOT NULL,
+    "shopId" TEXT NOT NULL,
+    "phone" TEXT NOT NULL,
+    "codeHash" TEXT NOT NULL,
+    "sentAt" BIGINT NOT NULL,
+    "expiresAt" BIGINT NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "maxAttempts" INTEGER NOT NULL,
+
+    CONSTRAINT "OtpChallenge_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "BlockedPhone" (
+    "shopId" TEXT NOT NULL,
+    "phone" TEXT NOT NULL,
+    "reason" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "BlockedPhone_pkey" PRIMARY KEY ("shopId","phone")
+);
+
 -- CreateIndex
 CREATE INDEX "Session_shop_idx" ON "Session"("shop");
 
@@ -158,6 +182,12 @@ CREATE INDEX "OrderTagJob_nextAttemptAt_idx" ON "OrderTagJob"("nextAttemptAt");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "OrderTagJob_shop_orderGid_key" ON "OrderTagJob"("shop", "orderGid");
+
+-- CreateIndex
+CREATE INDEX "OtpChallenge_expiresAt_idx" ON "OtpChallenge"("expiresAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "OtpChallenge_shopId_phone_key" ON "OtpChallenge"("shopId", "phone");
 
 -- AddForeignKey
 ALTER TABLE "VerifiedCustomer" ADD CONSTRAINT "VerifiedCustomer_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop"("id") ON DELETE CASCADE ON UPDATE CASCADE;
