@@ -1,19 +1,8 @@
-/*
- * COD Verify: the storefront modal. Loaded by the "cod-button" app block (deferred), dependency-free.
- *
- * Flow: phone -> POST {base}/send-otp -> code (+ payment mode) -> POST {base}/verify-otp
- *       -> POST {base}/create-checkout -> redirect to checkoutUrl.
- * A skipped OTP (otp disabled, returning customer) goes straight to the payment-mode choice. Whenever
- * the app cannot serve the shopper (no subscription, cart not buildable, app unreachable) the shopper
- * is sent to the store's normal checkout instead: a verification app must never cost the sale.
- *
- * The first half of this file is pure (no DOM) and exported as CodVerify.core for the unit tests,
- * which run this exact file in a sandbox without a document.
- */
+/* COD Verify storefront modal (dependency-free). How it works: README, "The storefront modal".
+   The pure half is exported as CodVerify.core and unit-tested by running this file without a document. */
 (function (global) {
   "use strict";
 
-  // ---------------------------------------------------------------- pure core
 
   var E164 = /^\+[0-9]{10,15}$/;
   var DIGIT_BLOCKS = [0x0660, 0x06f0, 0x0966, 0x09e6, 0xff10]; // Arabic-Indic, Persian, Devanagari, Bengali, full-width
@@ -29,10 +18,7 @@
     });
   }
 
-  /**
-   * The shopper's number in E.164, or null. `dialCode` (digits, e.g. "91") is used when the number is
-   * typed nationally; a national trunk "0" is dropped; "00" is the international prefix.
-   */
+  /** E.164 or null; national numbers take `dialCode`, a trunk "0" is dropped, "00" means "+". */
   function toE164(raw, dialCode) {
     var s = asciiDigits(raw).trim().replace(/[\s().\-\u00a0\u200e\u200f]/g, "");
     if (!s) return null;
@@ -46,7 +32,7 @@
     return E164.test(s) ? s : null;
   }
 
-  /** A pasted or autofilled message -> the code: a run of exactly `length` digits, else the first digits. */
+  /** The code in a pasted/autofilled text: a run of exactly `length` digits, else the first ones. */
   function extractCode(text, length) {
     var s = asciiDigits(text);
     var exact = s.match(new RegExp("(^|\\D)(\\d{" + length + "})(?!\\d)"));
@@ -65,7 +51,7 @@
     return m ? m[1] : null;
   }
 
-  /** The store's own checkout for these lines: a cart permalink (/cart/<variant>:<qty>,...) goes to checkout. */
+  /** The store's own checkout: a cart permalink /cart/<variant>:<qty>,... */
   function normalCheckoutUrl(root, lines) {
     var base = String(root || "/").replace(/\/+$/, "");
     var parts = [];
@@ -89,10 +75,7 @@
     return m + ":" + (s < 10 ? "0" : "") + s;
   }
 
-  /**
-   * Any answer of the storefront API, as one outcome the modal acts on. `status` 0 means the request
-   * never got an answer (offline, timeout). Unknown shapes become a generic error, never a crash.
-   */
+  /** Any API answer as one outcome; status 0 = no answer. Unknown shapes are an error, never a crash. */
   function interpret(status, body) {
     var b = body && typeof body === "object" ? body : {};
     if (status === 0) return { kind: "network" };
@@ -124,11 +107,7 @@
     return { kind: "error", code: String(b.code || status) };
   }
 
-  /**
-   * What the modal says and offers for a failure outcome: the message key (+ its values) and the way
-   * out: `newCode` (request another code), `checkout` (the store's normal checkout), `phone` (back to
-   * the number), `wait` (a countdown on the send button).
-   */
+  /** A failure's message and way out: newCode, checkout (normal checkout), step "phone", wait (countdown). */
   function failureMessage(outcome) {
     switch (outcome.kind) {
       case "invalid_phone":
@@ -162,10 +141,7 @@
     }
   }
 
-  /**
-   * A translated string. Plural forms live under `<key>_one` / `<key>_other` (CLDR categories of the
-   * language, falling back to `_other`); `{name}` placeholders are filled from `values`.
-   */
+  /** Text for `key`: plurals as key_<CLDR category> (else key_other), {name} placeholders filled. */
   function translate(strings, locale, key, values, count) {
     var text = strings[key];
     if (count != null) {
@@ -183,7 +159,7 @@
     });
   }
 
-  /** Liquid's `t` filter HTML-escapes its output; the strings are shown with textContent, so unescape. */
+  /** Liquid's t filter HTML-escapes; we render with textContent. */
   function unescapeHtml(text) {
     var named = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
     return String(text).replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, function (all, ent) {
@@ -199,10 +175,16 @@
     return RTL.indexOf(String(locale || "").toLowerCase().split("-")[0]) !== -1;
   }
 
-  /** "+919876543210" -> "+91 ••••• 43210"-style display with the last 4 digits, for "we sent a code to". */
+  /** "+919876543210" -> "+91 ••••••3210", isolated so it stays left to right in Arabic text. */
   function maskPhone(e164) {
     var s = String(e164 || "");
-    return s.length > 6 ? s.slice(0, s.length - 4).replace(/\d(?=\d{2})/g, "•") + s.slice(-4) : s;
+    if (s.length < 8) return s;
+    var dial = Object.keys(COUNTRIES)
+      .map(function (iso) { return COUNTRIES[iso]; })
+      .filter(function (d) { return s.indexOf("+" + d) === 0; })
+      .sort(function (a, b) { return b.length - a.length; })[0] || s.slice(1, 3);
+    var national = s.slice(1 + dial.length);
+    return "\u2066+" + dial + " " + national.slice(0, -4).replace(/\d/g, "\u2022") + national.slice(-4) + "\u2069";
   }
 
   var COUNTRIES = {
@@ -232,7 +214,6 @@
     MODES: MODES,
   };
 
-  // ---------------------------------------------------------------- the page
 
   var api = { core: core, navigate: function (url) { global.location.assign(url); } };
   global.CodVerify = api;
@@ -240,7 +221,7 @@
   var document = global.document;
   var REQUEST_TIMEOUT_MS = 20000;
 
-  /** A DOM node: h("button", { type: "button", class: "x", onclick: fn }, [children or text]). */
+  /** h("button", { class: "x", onclick: fn }, [children]) */
   function h(tag, attrs, children) {
     var el = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) {
@@ -395,7 +376,6 @@
     });
   };
 
-  // ------------------------------------------------------------ rendering
 
   CodModal.prototype.build = function () {
     var self = this;
@@ -572,7 +552,6 @@
     this.els.status.textContent = key ? this.t(key, values) : "";
   };
 
-  // ------------------------------------------------------------ open / close
 
   CodModal.prototype.open = function () {
     if (!this.els) {
@@ -626,9 +605,8 @@
     }
   };
 
-  // ------------------------------------------------------------ countdowns
 
-  /** A once-a-second countdown; `tick(remaining)` runs now and every second, `done()` at zero. */
+  /** tick(secondsLeft) now and every second, done() at zero. */
   CodModal.prototype.countdown = function (name, total, tick, done) {
     var self = this;
     clearInterval(this.timers[name]);
@@ -689,7 +667,6 @@
     );
   };
 
-  // ------------------------------------------------------------ the flow
 
   CodModal.prototype.sendCode = function (again) {
     var self = this;
