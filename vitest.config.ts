@@ -27,6 +27,7 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     minWorkers: 1,
+    restoreMocks: true,
     testTimeout: 20_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: "test", TEST_DB: suite === "postgres" ? "postgres" : "sqlite", LOG_LEVEL: "error" },

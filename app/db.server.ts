@@ -19,18 +19,39 @@ const requireFromHere = createRequire(import.meta.url);
 export const databaseUrl = resolveDatabaseUrl(env.DATABASE_URL);
 export const databaseProvider = providerOf(databaseUrl) as "sqlite" | "postgresql";
 
+// Tests count the queries a request makes (see `watchQueries`); production pays nothing for it.
+const logQueries = env.NODE_ENV === "test" ? { log: [{ emit: "event" as const, level: "query" as const }] } : {};
+const queryWatchers = new Set<(sql: string) => void>();
+
+function instrument(client: PrismaClient): PrismaClient {
+  if (logQueries.log) {
+    (client as unknown as { $on: (e: "query", cb: (q: { query: string }) => void) => void }).$on("query", (q) => {
+      for (const watch of queryWatchers) watch(q.query);
+    });
+  }
+  return client;
+}
+
+/** Test aid: records the SQL of every query until `stop()`. Only active when NODE_ENV=test. */
+export function watchQueries() {
+  const seen: string[] = [];
+  const watcher = (sql: string) => void seen.push(sql);
+  queryWatchers.add(watcher);
+  return { queries: seen, stop: () => void queryWatchers.delete(watcher) };
+}
+
 function createClient(): PrismaClient {
   const root = new URL("..", import.meta.url).pathname;
   if (databaseProvider === "sqlite") {
     const { PrismaBetterSQLite3 } = requireFromHere("@prisma/adapter-better-sqlite3");
     const { PrismaClient } = requireFromHere(`${root}prisma/generated/sqlite/index.js`);
     const adapter = new PrismaBetterSQLite3({ url: `file:${sqlitePath(databaseUrl)}` }, { timestampFormat: "unixepoch-ms" });
-    return new PrismaClient({ adapter });
+    return instrument(new PrismaClient({ adapter, ...logQueries }));
   }
   const { PrismaPg } = requireFromHere("@prisma/adapter-pg");
   const { PrismaClient } = requireFromHere(`${root}prisma/generated/postgresql/index.js`);
   const adapter = new PrismaPg({ connectionString: databaseUrl, max: 10 });
-  return new PrismaClient({ adapter }) as PrismaClient;
+  return instrument(new PrismaClient({ adapter, ...logQueries }) as PrismaClient);
 }
 
 declare global {

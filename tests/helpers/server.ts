@@ -19,16 +19,14 @@ export type RunningServer = {
  * Starts the production server (server.mjs over the built app) on a free port with its own SQLite
  * database in local mode, as `npm run local` would. Requires `npm run build` (npm test builds first).
  */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string> = {},
+  options: { migrate?: boolean } = {},
+): Promise<RunningServer> {
   if (!fs.existsSync(path.join(ROOT, "build", "index.js"))) throw new Error("no build/: run `npm run build` first");
   const dataDir = fs.mkdtempSync(path.join(ROOT, "data", `server-${inject("runId")}-`));
   const databaseUrl = env.DATABASE_URL ?? `file:${path.join(dataDir, "app.db")}`;
-  await applyMigrations(databaseUrl);
-  const seed = spawn(process.execPath, [path.join(ROOT, "scripts", "setup.mjs")], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, LOCAL_MODE: "true", NODE_ENV: "development" },
-    stdio: "ignore",
-  });
-  await new Promise((resolve) => seed.once("exit", resolve));
+  if (options.migrate !== false) await prepareDatabase(databaseUrl);
 
   let output = "";
   const child = spawn(process.execPath, [path.join(ROOT, "server.mjs")], {
@@ -54,7 +52,14 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stdout!.on("data", (d) => (output += d));
   child.stderr!.on("data", (d) => (output += d));
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 15_000);
+    const fail = (error: Error) => {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      reject(error);
+    };
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      fail(new Error(`server did not start:\n${output}`));
+    }, 15_000);
     const onData = () => {
       const m = /listening on http:\/\/[^:]+:(\d+)/.exec(output);
       if (m) {
@@ -65,7 +70,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     child.stdout!.on("data", onData);
     child.once("exit", (code) => {
       clearTimeout(timer);
-      reject(new Error(`server exited with ${code}:\n${output}`));
+      fail(new Error(`server exited with ${code}:\n${output}`));
     });
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
@@ -82,4 +87,15 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       return code;
     },
   };
+}
+
+/** Migrates the database and installs the demo shop, as `npm run setup` does in local mode. */
+async function prepareDatabase(databaseUrl: string) {
+  await applyMigrations(databaseUrl);
+  const seed = spawn(process.execPath, [path.join(ROOT, "scripts", "setup.mjs")], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOCAL_MODE: "true", NODE_ENV: "development" },
+    stdio: "ignore",
+  });
+  const code = await new Promise((resolve) => seed.once("exit", resolve));
+  if (code !== 0) throw new Error(`setup failed with ${code}`);
 }

@@ -95,3 +95,16 @@ describe("graceful shutdown", () => {
     expect(code).toBe(0);
   });
 });
+
+describe("the public ping when the database is down", () => {
+  it("answers 503 { status: unavailable } and reveals nothing else", async () => {
+    const server = await startServer({ DATABASE_URL: "postgresql://nobody@127.0.0.1:9/nothing" }, { migrate: false });
+    try {
+      const res = await fetch(`${server.url}/proxy/api/auth/ping`);
+      expect(res.status).toBe(503);
+      expect(await res.json()).toEqual({ status: "unavailable" });
+    } finally {
+      await server.stop();
+    }
+  });
+});

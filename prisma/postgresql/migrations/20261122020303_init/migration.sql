@@ -1,11 +1,14 @@
+-- CreateSchema
+CREATE SCHEMA IF NOT EXISTS "public";
+
 -- CreateTable
 CREATE TABLE "Session" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "shop" TEXT NOT NULL,
     "state" TEXT NOT NULL,
     "isOnline" BOOLEAN NOT NULL DEFAULT false,
     "scope" TEXT,
-    "expires" DATETIME,
+    "expires" TIMESTAMP(3),
     "accessToken" TEXT NOT NULL,
     "userId" BIGINT,
     "firstName" TEXT,
@@ -16,18 +19,20 @@ CREATE TABLE "Session" (
     "collaborator" BOOLEAN DEFAULT false,
     "emailVerified" BOOLEAN DEFAULT false,
     "refreshToken" TEXT,
-    "refreshTokenExpires" DATETIME
+    "refreshTokenExpires" TIMESTAMP(3),
+
+    CONSTRAINT "Session_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "Shop" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "domain" TEXT NOT NULL,
     "name" TEXT,
     "locale" TEXT NOT NULL DEFAULT 'en',
     "currency" TEXT,
-    "installedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "uninstalledAt" DATETIME,
+    "installedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "uninstalledAt" TIMESTAMP(3),
     "subscriptionStatus" TEXT NOT NULL DEFAULT 'none',
     "subscriptionId" TEXT,
     "subscriptionPlan" TEXT,
@@ -43,28 +48,29 @@ CREATE TABLE "Shop" (
     "allowedCountries" TEXT NOT NULL DEFAULT '',
     "smsChannel" TEXT NOT NULL DEFAULT 'sms',
     "smsTemplate" TEXT,
-    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" DATETIME NOT NULL
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "Shop_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateTable
 CREATE TABLE "VerifiedCustomer" (
     "shopId" TEXT NOT NULL,
     "phone" TEXT NOT NULL,
-    "verifiedAt" DATETIME NOT NULL,
+    "verifiedAt" TIMESTAMP(3) NOT NULL,
 
-    PRIMARY KEY ("shopId", "phone"),
-    CONSTRAINT "VerifiedCustomer_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+    CONSTRAINT "VerifiedCustomer_pkey" PRIMARY KEY ("shopId","phone")
 );
 
 -- CreateTable
 CREATE TABLE "Selection" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "shopId" TEXT NOT NULL,
     "phone" TEXT NOT NULL,
     "mode" TEXT NOT NULL,
     "verified" BOOLEAN NOT NULL DEFAULT false,
-    "verifiedAt" DATETIME,
+    "verifiedAt" TIMESTAMP(3),
     "cartToken" TEXT,
     "checkoutUrl" TEXT,
     "draftOrderGid" TEXT,
@@ -72,10 +78,21 @@ CREATE TABLE "Selection" (
     "source" TEXT NOT NULL,
     "orderGid" TEXT,
     "orderName" TEXT,
-    "linkedAt" DATETIME,
-    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" DATETIME NOT NULL,
-    CONSTRAINT "Selection_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+    "linkedAt" TIMESTAMP(3),
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "Selection_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "RateCounter" (
+    "key" TEXT NOT NULL,
+    "windowStart" BIGINT NOT NULL,
+    "count" INTEGER NOT NULL,
+    "expiresAt" BIGINT NOT NULL,
+
+    CONSTRAINT "RateCounter_pkey" PRIMARY KEY ("key")
 );
 
 -- CreateIndex
@@ -92,4 +109,13 @@ CREATE INDEX "Selection_shopId_phone_createdAt_idx" ON "Selection"("shopId", "ph
 
 -- CreateIndex
 CREATE INDEX "Selection_shopId_cartToken_idx" ON "Selection"("shopId", "cartToken");
+
+-- CreateIndex
+CREATE INDEX "RateCounter_expiresAt_idx" ON "RateCounter"("expiresAt");
+
+-- AddForeignKey
+ALTER TABLE "VerifiedCustomer" ADD CONSTRAINT "VerifiedCustomer_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "Selection" ADD CONSTRAINT "Selection_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 

@@ -1,14 +1,11 @@
--- CreateSchema
-CREATE SCHEMA IF NOT EXISTS "public";
-
 -- CreateTable
 CREATE TABLE "Session" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "shop" TEXT NOT NULL,
     "state" TEXT NOT NULL,
     "isOnline" BOOLEAN NOT NULL DEFAULT false,
     "scope" TEXT,
-    "expires" TIMESTAMP(3),
+    "expires" DATETIME,
     "accessToken" TEXT NOT NULL,
     "userId" BIGINT,
     "firstName" TEXT,
@@ -19,20 +16,18 @@ CREATE TABLE "Session" (
     "collaborator" BOOLEAN DEFAULT false,
     "emailVerified" BOOLEAN DEFAULT false,
     "refreshToken" TEXT,
-    "refreshTokenExpires" TIMESTAMP(3),
-
-    CONSTRAINT "Session_pkey" PRIMARY KEY ("id")
+    "refreshTokenExpires" DATETIME
 );
 
 -- CreateTable
 CREATE TABLE "Shop" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "domain" TEXT NOT NULL,
     "name" TEXT,
     "locale" TEXT NOT NULL DEFAULT 'en',
     "currency" TEXT,
-    "installedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "uninstalledAt" TIMESTAMP(3),
+    "installedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "uninstalledAt" DATETIME,
     "subscriptionStatus" TEXT NOT NULL DEFAULT 'none',
     "subscriptionId" TEXT,
     "subscriptionPlan" TEXT,
@@ -48,29 +43,28 @@ CREATE TABLE "Shop" (
     "allowedCountries" TEXT NOT NULL DEFAULT '',
     "smsChannel" TEXT NOT NULL DEFAULT 'sms',
     "smsTemplate" TEXT,
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "Shop_pkey" PRIMARY KEY ("id")
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
 );
 
 -- CreateTable
 CREATE TABLE "VerifiedCustomer" (
     "shopId" TEXT NOT NULL,
     "phone" TEXT NOT NULL,
-    "verifiedAt" TIMESTAMP(3) NOT NULL,
+    "verifiedAt" DATETIME NOT NULL,
 
-    CONSTRAINT "VerifiedCustomer_pkey" PRIMARY KEY ("shopId","phone")
+    PRIMARY KEY ("shopId", "phone"),
+    CONSTRAINT "VerifiedCustomer_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
 CREATE TABLE "Selection" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "shopId" TEXT NOT NULL,
     "phone" TEXT NOT NULL,
     "mode" TEXT NOT NULL,
     "verified" BOOLEAN NOT NULL DEFAULT false,
-    "verifiedAt" TIMESTAMP(3),
+    "verifiedAt" DATETIME,
     "cartToken" TEXT,
     "checkoutUrl" TEXT,
     "draftOrderGid" TEXT,
@@ -78,11 +72,18 @@ CREATE TABLE "Selection" (
     "source" TEXT NOT NULL,
     "orderGid" TEXT,
     "orderName" TEXT,
-    "linkedAt" TIMESTAMP(3),
-    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
+    "linkedAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "Selection_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
 
-    CONSTRAINT "Selection_pkey" PRIMARY KEY ("id")
+-- CreateTable
+CREATE TABLE "RateCounter" (
+    "key" TEXT NOT NULL PRIMARY KEY,
+    "windowStart" BIGINT NOT NULL,
+    "count" INTEGER NOT NULL,
+    "expiresAt" BIGINT NOT NULL
 );
 
 -- CreateIndex
@@ -100,9 +101,6 @@ CREATE INDEX "Selection_shopId_phone_createdAt_idx" ON "Selection"("shopId", "ph
 -- CreateIndex
 CREATE INDEX "Selection_shopId_cartToken_idx" ON "Selection"("shopId", "cartToken");
 
--- AddForeignKey
-ALTER TABLE "VerifiedCustomer" ADD CONSTRAINT "VerifiedCustomer_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop"("id") ON DELETE CASCADE ON UPDATE CASCADE;
-
--- AddForeignKey
-ALTER TABLE "Selection" ADD CONSTRAINT "Selection_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+-- CreateIndex
+CREATE INDEX "RateCounter_expiresAt_idx" ON "RateCounter"("expiresAt");
 

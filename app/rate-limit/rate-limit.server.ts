@@ -1,0 +1,63 @@
+import { prisma } from "~/db.server";
+import { clock } from "~/utils/clock.server";
+
+export type RateLimitResult = {
+  /** True when this hit is within the limit. */
+  allowed: boolean;
+  /** Hits counted in the current window, this one included. */
+  count: number;
+  limit: number;
+  /** Seconds until the window resets (at least 1 when denied). */
+  retryAfterSeconds: number;
+  windowStart: number;
+};
+
+/**
+ * Counts one hit against `key` in a fixed window of `windowSeconds` and says whether it is within
+ * `limit`. One atomic statement (valid on SQLite and PostgreSQL): concurrent hits from any number of
+ * app instances are each counted exactly once, so exactly `limit` of them are allowed per window.
+ */
+export async function hitRateLimit(key: string, limit: number, windowSeconds: number): Promise<RateLimitResult> {
+  const now = clock.now().getTime();
+  const windowMs = windowSeconds * 1000;
+  const staleBefore = now - windowMs;
+  const expiresAt = now + windowMs;
+  const rows = await prisma.$queryRaw<{ count: number | bigint; windowStart: number | bigint }[]>`
+    INSERT INTO "RateCounter" ("key", "windowStart", "count", "expiresAt")
+    VALUES (${key}, ${now}, 1, ${expiresAt})
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN "RateCounter"."windowStart" <= ${staleBefore} THEN 1 ELSE "RateCounter"."count" + 1 END,
+      "windowStart" = CASE WHEN "RateCounter"."windowStart" <= ${staleBefore} THEN ${now} ELSE "RateCounter"."windowStart" END,
+      "expiresAt" = CASE WHEN "RateCounter"."windowStart" <= ${staleBefore} THEN ${expiresAt} ELSE "RateCounter"."expiresAt" END
+    RETURNING "count", "windowStart"`;
+  const count = Number(rows[0].count);
+  const windowStart = Number(rows[0].windowStart);
+  const resetsAt = windowStart + windowMs;
+  return {
+    allowed: count <= limit,
+    count,
+    limit,
+    retryAfterSeconds: Math.max(1, Math.ceil((resetsAt - now) / 1000)),
+    windowStart,
+  };
+}
+
+/** Takes back one hit of the window it was counted in (e.g. the SMS provider was down). */
+export async function releaseRateLimit(key: string, hit: Pick<RateLimitResult, "windowStart">): Promise<void> {
+  await prisma.$executeRaw`
+    UPDATE "RateCounter" SET "count" = "count" - 1
+    WHERE "key" = ${key} AND "windowStart" = ${hit.windowStart} AND "count" > 0`;
+}
+
+/** Reads a counter without counting: hits in the current window (0 when none or expired). */
+export async function peekRateLimit(key: string, windowSeconds: number): Promise<number> {
+  const staleBefore = clock.now().getTime() - windowSeconds * 1000;
+  const rows = await prisma.$queryRaw<{ count: number | bigint }[]>`
+    SELECT "count" FROM "RateCounter" WHERE "key" = ${key} AND "windowStart" > ${staleBefore}`;
+  return rows.length ? Number(rows[0].count) : 0;
+}
+
+/** Deletes counters whose window is over; returns how many. */
+export async function purgeExpiredRateCounters(): Promise<number> {
+  return prisma.$executeRaw`DELETE FROM "RateCounter" WHERE "expiresAt" < ${clock.now().getTime()}`;
+}
