@@ -55,7 +55,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await expect(page.evaluate(() => Boolean(document.activeElement?.closest("[role=dialog]")))).resolves.toBe(true);
     await shot(page, "modal-phone-en");
     await page.keyboard.press("Escape");
-    await expect(dialog.isVisible()).resolves.toBe(false);
+    await dialog.waitFor({ state: "hidden" });
     await expect(page.evaluate(() => document.activeElement?.classList.contains("codv-buy"))).resolves.toBe(true);
     expect(errors).toEqual([]);
     await context.close();
@@ -67,7 +67,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await openModal(page);
     await page.getByLabel("Mobile number").fill("12345");
     await page.getByRole("button", { name: "Send code" }).click();
-    await expect(page.getByRole("alert").textContent()).resolves.toBe("Enter a valid mobile number with its country code.");
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("Enter a valid mobile number with its country code.");
     await expect(page.getByLabel("Mobile number").getAttribute("aria-invalid")).resolves.toBe("true");
     expect(calls["send-otp"]).toEqual([]);
     await context.close();
@@ -89,7 +89,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     expect(calls["send-otp"]).toEqual([{ phone: "+919876543210", locale: "en" }]);
     await expect(code.getAttribute("inputmode")).resolves.toBe("numeric");
     await expect(code.getAttribute("autocomplete")).resolves.toBe("one-time-code");
-    await expect(page.getByText(/Resend code in 0:(30|29)/).isVisible()).resolves.toBe(true);
+    await page.getByText(/Resend code in 0:(30|29)/).waitFor();
     await expect(page.getByRole("status").textContent()).resolves.toMatch(/Code sent to/);
     await code.fill("48291");
     await page.getByRole("radio", { name: /Pay now online/ }).check();
@@ -127,16 +127,16 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     });
     await expect(code.inputValue()).resolves.toBe("111111");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
-    await expect(page.getByRole("alert").textContent()).resolves.toBe("That code is not right. 1 attempt left.");
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("That code is not right. 1 attempt left.");
     await expect(code.inputValue()).resolves.toBe("");
     await shot(page, "modal-wrong-code-en");
     await code.fill("222222");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
-    await expect(page.getByRole("alert").textContent()).resolves.toBe("Too many wrong codes. Request a new code to try again.");
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("Too many wrong codes. Request a new code to try again.");
     await expect(code.isDisabled()).resolves.toBe(true);
     await page.getByRole("button", { name: "Send a new code" }).click();
     await expect.poll(() => calls["send-otp"].length).toBe(2);
-    await expect(code.isEnabled()).resolves.toBe(true);
+    await expect.poll(() => code.isEnabled()).toBe(true);
     expect(calls["send-otp"][1]).toEqual({ phone: "+212612345678", locale: "en" });
     await context.close();
   });
@@ -147,7 +147,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await openModal(page);
     await page.getByLabel("Mobile number").fill("9876543210");
     await page.getByRole("button", { name: "Send code" }).click();
-    await expect(page.getByRole("alert").textContent()).resolves.toBe("Too many codes were requested for this number. Try again in 1:15.");
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("Too many codes were requested for this number. Try again in 1:15.");
     const send = page.getByRole("button", { name: /Send code \(1:1\d\)/ });
     await expect(send.isDisabled()).resolves.toBe(true);
     await context.close();
@@ -163,7 +163,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await openModal(page);
     await page.getByLabel("Mobile number").fill("9876543210");
     await page.getByRole("button", { name: "Send code" }).click();
-    await expect(page.getByText("Welcome back! Your number is already verified.").isVisible()).resolves.toBe(true);
+    await page.getByText("Welcome back! Your number is already verified.").waitFor();
     await expect(page.getByLabel("Verification code").isVisible()).resolves.toBe(false);
     await page.getByRole("radio", { name: /Part now, rest on delivery/ }).check();
     await page.getByRole("button", { name: "Continue to checkout" }).click();
@@ -201,10 +201,10 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await openModal(page);
     await page.getByLabel("Mobile number").fill("+44 7911 123456");
     await page.getByRole("button", { name: "Send code" }).click();
-    await expect(page.getByRole("alert").textContent()).resolves.toBe("Cash on delivery is not available for numbers from this country.");
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("Cash on delivery is not available for numbers from this country.");
     await page.getByLabel("Mobile number").fill("9876543210");
     await page.getByRole("button", { name: "Send code" }).click();
-    await expect(page.getByRole("alert").textContent()).resolves.toBe("We cannot send codes right now. Please try again in a moment.");
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("We cannot send codes right now. Please try again in a moment.");
     await page.getByRole("button", { name: "Continue to regular checkout" }).click();
     await page.waitForURL(`${server.url}/cart/${DEMO_VARIANT}:1`);
     await context.close();
@@ -222,7 +222,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await expect(code.getAttribute("dir")).resolves.toBe("ltr");
     await code.fill("123456");
     await page.getByRole("button", { name: "تأكيد ومتابعة" }).click();
-    await expect(page.getByRole("alert").textContent()).resolves.toBe("الرمز غير صحيح. بقيت 3 محاولات.");
+    await expect.poll(() => page.getByRole("alert").textContent()).toBe("الرمز غير صحيح. بقيت 3 محاولات.");
     await shot(page, "modal-code-ar");
     expect(errors).toEqual([]);
     await context.close();

@@ -27,8 +27,8 @@ describe("the modal's phone handling", () => {
   });
 
   it("masks the number it shows, keeping the dial code and the last four digits, isolated for RTL text", () => {
-    expect(core.maskPhone("+919876543210")).toBe("\u2066+91 ••••••3210\u2069");
-    expect(core.maskPhone("+212612345678")).toBe("\u2066+212 •••••5678\u2069");
+    expect(core.maskPhone("+919876543210")).toBe("\u2066+91\u00a0••••••3210\u2069");
+    expect(core.maskPhone("+212612345678")).toBe("\u2066+212\u00a0•••••5678\u2069");
   });
 });
 

@@ -184,7 +184,7 @@
       .filter(function (d) { return s.indexOf("+" + d) === 0; })
       .sort(function (a, b) { return b.length - a.length; })[0] || s.slice(1, 3);
     var national = s.slice(1 + dial.length);
-    return "\u2066+" + dial + " " + national.slice(0, -4).replace(/\d/g, "\u2022") + national.slice(-4) + "\u2069";
+    return "\u2066+" + dial + "\u00a0" + national.slice(0, -4).replace(/\d/g, "\u2022") + national.slice(-4) + "\u2069";
   }
 
   var COUNTRIES = {
