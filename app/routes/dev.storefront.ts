@@ -6,7 +6,8 @@ import { env } from "~/env.server";
 
 /**
  * GET /dev/storefront: a local product page carrying the theme app extension's block, so the modal
- * can be tried (and tested in Chromium) with no Shopify store. ?locale=ar|fr|es|hi, ?country=MA.
+ * can be tried (and tested in Chromium) with no Shopify store. ?locale=ar|fr|es|hi, ?country=MA,
+ * ?source=cart (the block set to buy the whole cart).
  * Local mode only; a 404 in production.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -18,6 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     basePath: `/apps/${env.APP_PROXY_SUBPATH}`,
     assetBase: "/dev/assets",
     shopDomain: LOCAL_DEFAULTS.shop,
+    source: url.searchParams.get("source") === "cart" ? "cart" : "product",
   });
   return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" } });
 }

@@ -210,6 +210,57 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await context.close();
   });
 
+  it("buys the whole cart in cart mode: the cart's lines and token go to the app, the fallback keeps every line", async () => {
+    const { page, context } = await openStorefront(browser, server.url, "?source=cart");
+    await page.route("**/cart.js", (route) =>
+      route.fulfill({
+        contentType: "application/json",
+        body: JSON.stringify({ token: "c1-7f3a", items: [{ variant_id: 44000000000001, quantity: 2 }, { variant_id: 44000000000003, quantity: 1 }] }),
+      }),
+    );
+    const calls = await answerApi(page, { "send-otp": SENT, "verify-otp": { body: { success: true } }, "create-checkout": { body: { fallback: true } } });
+    await openModal(page);
+    await page.getByLabel("Mobile number").fill("9876543210");
+    await page.getByRole("button", { name: "Send code" }).click();
+    await page.getByLabel("Verification code").fill("123456");
+    await page.getByRole("button", { name: "Confirm and continue" }).click();
+    await page.waitForURL(`${server.url}/cart/44000000000001:2,44000000000003:1`);
+    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "123456", selectedMode: "cod", cartToken: "c1-7f3a" }]);
+    expect(calls["create-checkout"]).toEqual([
+      {
+        selectedMode: "cod",
+        phone: "+919876543210",
+        lines: [
+          { variantId: "44000000000001", quantity: 2 },
+          { variantId: "44000000000003", quantity: 1 },
+        ],
+      },
+    ]);
+    await context.close();
+  });
+
+  it("with one allowed mode, confirms as soon as the code is complete; reopening returns to the code without a new SMS", async () => {
+    const { page, context } = await openStorefront(browser, server.url);
+    await page.route("**/apps/cod/api/config", (route) =>
+      route.fulfill({ contentType: "application/json", body: JSON.stringify({ otpEnabled: true, codeLength: 6, resendAfter: 30, locale: "en", modes: ["cod"] }) }),
+    );
+    const calls = await answerApi(page, { "send-otp": SENT, "verify-otp": { body: { success: true } }, "create-checkout": { body: { checkoutUrl: CHECKOUT_URL } } });
+    await openModal(page);
+    await page.getByLabel("Mobile number").fill("9876543210");
+    await page.getByRole("button", { name: "Send code" }).click();
+    const code = page.getByLabel("Verification code");
+    await code.waitFor();
+    await expect(page.getByRole("radio").count()).resolves.toBe(0);
+    await page.keyboard.press("Escape");
+    await openModal(page);
+    await code.waitFor();
+    expect(calls["send-otp"]).toHaveLength(1);
+    await code.pressSequentially("654321");
+    await page.waitForURL(CHECKOUT_URL);
+    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "654321", selectedMode: "cod" }]);
+    await context.close();
+  });
+
   it("speaks Arabic right to left, with the number and the code left to right", async () => {
     const { page, context, errors } = await openStorefront(browser, server.url, "?locale=ar");
     await answerApi(page, { "send-otp": SENT, "verify-otp": { status: 400, body: { success: false, code: "invalid_code", attemptsRemaining: 3 } } });

@@ -12,6 +12,8 @@ export type StorefrontOptions = {
   /** Where the extension's assets are served (the dev stand-in for Shopify's CDN). */
   assetBase: string;
   shopDomain: string;
+  /** The block's "what the button buys" setting: this product, or the whole cart. */
+  source?: "product" | "cart";
 };
 
 const RTL = new Set(["ar", "he", "fa", "ur"]);
@@ -30,6 +32,7 @@ export function renderStorefrontPage(options: StorefrontOptions): string {
   const settings: Record<string, unknown> = {};
   for (const s of schema.settings ?? []) settings[s.id] = s.default ?? null;
   settings.proxy_path = options.basePath;
+  if (options.source) settings.source = options.source;
   const variant = DEMO_PRODUCT.variants[1];
   const block = renderLiquid(
     source,

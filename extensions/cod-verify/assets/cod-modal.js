@@ -410,7 +410,7 @@
     });
     els.sendButton = h("button", { type: "submit", class: "codv-primary" });
     els.phoneForm = h("form", { class: "codv-step", novalidate: true, onsubmit: function (e) { e.preventDefault(); self.sendCode(); } }, [
-      h("p", { class: "codv-intro", id: "codv-phone-hint-" + this.uid, text: t("phone_intro") }),
+      h("p", { class: "codv-intro", id: "codv-phone-hint-" + this.uid, text: t(this.config.otpEnabled ? "phone_intro" : "phone_intro_no_otp") }),
       h("div", { class: "codv-field" }, [h("label", { for: countryId, text: t("country_label") }), els.country]),
       h("div", { class: "codv-field" }, [h("label", { for: phoneId, text: t("phone_label") }), els.phone]),
       els.sendButton,
@@ -512,7 +512,8 @@
     els.modeForm.hidden = step !== "mode";
     els.busy.hidden = step !== "busy";
     this.step = step;
-    if (step !== "code") this.stopWebOtp();
+    if (step === "code") this.startWebOtp();
+    else this.stopWebOtp();
     if (step === "phone") {
       this.clearAlert();
       this.setSendLabel();
@@ -569,7 +570,9 @@
     document.documentElement.classList.add("codv-open");
     this.clearAlert();
     this.say("");
-    this.showStep(this.state.verified ? "mode" : "phone");
+    // Reopened while a sent code is still valid: back to the code, not to a second SMS.
+    var codeLive = this.step === "code" && this.state.codeExpires > Date.now();
+    this.showStep(this.state.verified ? "mode" : codeLive ? "code" : "phone");
     if (this.state.verified) this.renderModes(els.modeModes);
   };
 
@@ -695,6 +698,7 @@
       var outcome = interpret(r.status, r.body);
       if (outcome.kind === "ok") {
         self.state.verified = false;
+        self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1000;
         els.codeIntro.textContent = self.t("code_intro", { length: self.config.codeLength, phone: maskPhone(phone) });
         els.code.value = "";
         els.code.disabled = false;
@@ -705,7 +709,6 @@
         self.clearAlert();
         self.say(again ? "code_resent" : "code_sent", { phone: maskPhone(phone) });
         self.startResendTimer(outcome.resendAfter != null ? outcome.resendAfter : self.config.resendAfter);
-        self.startWebOtp();
       } else if (outcome.kind === "skipped") {
         self.state.verified = true;
         self.say("");
