@@ -9,7 +9,7 @@
   var MODES = ["cod", "prepaid", "partial"];
   var RTL = ["ar", "he", "fa", "ur"];
 
-  /** Shoppers type digits in their own script; the API wants ASCII. */
+  /** Digits typed in the shopper's own script -> ASCII. */
   function asciiDigits(text) {
     return String(text == null ? "" : text).replace(/[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef\uff10-\uff19]/g, function (d) {
       var c = d.charCodeAt(0);
@@ -123,7 +123,6 @@
       case "rate_limited":
         return { key: "error_rate_limited", values: { time: clock(outcome.retryAfter) }, wait: outcome.retryAfter };
       case "sms_unavailable":
-        return { key: "error_sms_unavailable", checkout: true };
       case "shop_daily_cap":
         return { key: "error_sms_unavailable", checkout: true };
       case "invalid_code":
@@ -188,7 +187,7 @@
   }
 
   var COUNTRIES = {
-    // Markets where cash on delivery is common first, then others; ISO 3166 alpha-2 -> dial code.
+    // ISO 3166 alpha-2 -> dial code; cash-on-delivery markets first.
     IN: "91", PK: "92", BD: "880", LK: "94", NP: "977", AE: "971", SA: "966", KW: "965", QA: "974", BH: "973",
     OM: "968", JO: "962", EG: "20", MA: "212", DZ: "213", TN: "216", IQ: "964", LB: "961", TR: "90", NG: "234",
     KE: "254", GH: "233", ZA: "27", ID: "62", MY: "60", PH: "63", TH: "66", VN: "84", FR: "33", BE: "32",
@@ -370,7 +369,7 @@
       self.busy = false;
       self.button.removeAttribute("aria-busy");
       self.state.lines = r[1];
-      // Without the app's config or anything to buy, the store's own checkout is the honest way on.
+      // No config or nothing to buy: the store's own checkout.
       if (!r[0] || !r[1].length) return self.normalCheckout();
       self.open();
     });
@@ -472,7 +471,7 @@
     ]);
     els.backdrop = h("div", { class: "codv-backdrop", hidden: true, onclick: function (e) { if (e.target === els.backdrop) self.close(); } }, [els.dialog]);
     els.dialog.addEventListener("keydown", function (e) { self.onKeydown(e); });
-    // The dialog lives at the end of <body>, outside the block: carry the block's colours over.
+    // The dialog sits outside the block: carry its colours over.
     var style = global.getComputedStyle(this.root);
     ["--codv-accent", "--codv-accent-text"].forEach(function (name) {
       var value = style.getPropertyValue(name).trim();
@@ -570,7 +569,7 @@
     document.documentElement.classList.add("codv-open");
     this.clearAlert();
     this.say("");
-    // Reopened while a sent code is still valid: back to the code, not to a second SMS.
+    // Reopened with a live code: back to it, not to a second SMS.
     var codeLive = this.step === "code" && this.state.codeExpires > Date.now();
     this.showStep(this.state.verified ? "mode" : codeLive ? "code" : "phone");
     if (this.state.verified) this.renderModes(els.modeModes);
@@ -810,7 +809,7 @@
     });
   };
 
-  /** WebOTP: Android Chrome offers the code from an SMS ending in "@<shop domain> #<code>". */
+  /** WebOTP (Android Chrome): an SMS ending "@<shop domain> #<code>". */
   CodModal.prototype.startWebOtp = function () {
     var self = this;
     this.stopWebOtp();
@@ -842,4 +841,11 @@
   else init();
   // The theme editor re-renders sections in place.
   document.addEventListener("shopify:section:load", init);
+  // Back from checkout (bfcache): not stuck on "redirecting".
+  global.addEventListener("pageshow", function (e) {
+    if (!e.persisted) return;
+    Array.prototype.forEach.call(document.querySelectorAll("[data-cod-verify]"), function (root) {
+      if (root.codVerify) root.codVerify.close();
+    });
+  });
 })(typeof window !== "undefined" ? window : globalThis);
