@@ -4,6 +4,10 @@ import { RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "~/shopify.server";
+import { startTagWorker } from "~/orders/tag-jobs.server";
+
+// Order tags queued by orders/create are added (and retried) by this instance's worker.
+startTagWorker();
 
 export const streamTimeout = 5000;
 

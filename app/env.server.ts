@@ -28,6 +28,12 @@ const schema = z.object({
   TWILIO_MESSAGING_SERVICE_SID: z.string().optional(),
   TWILIO_FROM_NUMBER: z.string().optional(),
   TWILIO_WHATSAPP_FROM: z.string().optional(),
+  /** Development and tests only: send Twilio API calls to this origin (the fake Twilio). */
+  TWILIO_API_BASE: z.string().url().optional(),
+  /** Bound on one SMS send (all Twilio calls of it, WhatsApp fallback included), in milliseconds. */
+  SMS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
+  /** Where the outbox SMS provider appends outbox.jsonl. */
+  OUTBOX_DIR: z.string().default("data"),
   /** The app-proxy subpath chosen in shopify.app.toml: https://<shop>/apps/<subpath>/... */
   APP_PROXY_SUBPATH: z.string().regex(/^[a-z0-9-]+$/).default("cod"),
   APP_PROXY_PREFIX: z.enum(["apps", "a", "community", "tools"]).default("apps"),
@@ -38,6 +44,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Seconds a cached session or shop row may be served before it is read again. */
   CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
+  /** Bound on each Shopify API call made while a shopper waits (create-checkout) or a tag job runs. */
+  SHOPIFY_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(30000).default(4000),
 });
 
 export type Env = ReturnType<typeof loadEnv>;
@@ -49,7 +57,7 @@ const DEV_DEFAULTS = {
 };
 
 export const DEFAULT_SCOPES =
-  "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts";
+  "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts,write_payment_terms";
 
 export function loadEnv(source: Record<string, string | undefined> = process.env) {
   // An empty variable counts as unset.
@@ -69,6 +77,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     const missing = required.filter((k) => !e[k]);
     if (e.SMS_PROVIDER !== "outbox" && !e.TWILIO_MESSAGING_SERVICE_SID && !e.TWILIO_FROM_NUMBER) {
       missing.push("TWILIO_MESSAGING_SERVICE_SID" as keyof typeof e);
+    }
+    if (e.TWILIO_API_BASE && !localMode) {
+      throw new Error("TWILIO_API_BASE redirects Twilio API calls and is refused in production.");
     }
     if (e.SHOPIFY_API_ORIGIN) {
       throw new Error("SHOPIFY_API_ORIGIN redirects Shopify API calls and is refused in production.");

@@ -49,7 +49,7 @@ async function installDemoShop(prisma, shop) {
     shop,
     state: "local",
     isOnline: false,
-    scope: "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts",
+    scope: "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts,write_payment_terms",
     accessToken: "shpat_local_demo_token",
   };
   await prisma.session.upsert({ where: { id: session.id }, create: session, update: session });

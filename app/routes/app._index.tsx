@@ -1,13 +1,22 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
-import { BlockStack, Button, Card, Layout, Page, Text } from "@shopify/polaris";
+import { BlockStack, Button, Card, Layout, Link, Page, Text } from "@shopify/polaris";
 import { authenticate, PLAN_PRO } from "~/shopify.server";
 import { getShop, upsertInstalledShop } from "~/shops/shop.server";
 import { env } from "~/env.server";
+import { recordSubscriptionUpdate } from "~/billing/subscription.server";
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { session } = await authenticate.admin(request);
-  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  const { session, billing } = await authenticate.admin(request);
+  let shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  // Back from approving the plan, the webhook may not have arrived yet: record what Shopify says now.
+  if (shop.subscriptionStatus !== "active") {
+    const check = await billing.check({ plans: [PLAN_PRO], isTest: !env.production }).catch(() => null);
+    const active = check?.appSubscriptions.find((s) => s.status === "ACTIVE");
+    if (active && (await recordSubscriptionUpdate(shop.domain, { id: active.id, name: active.name, status: active.status }))) {
+      shop = (await getShop(session.shop)) ?? shop;
+    }
+  }
   return {
     domain: shop.domain,
     subscriptionStatus: shop.subscriptionStatus,
@@ -37,6 +46,7 @@ export default function Home() {
               <Text as="p">Subscription: {data.subscriptionStatus}</Text>
               <Text as="p">One-time codes: {data.otpEnabled ? "on" : "off"}</Text>
               <Text as="p">Storefront API: {data.proxyBasePath}</Text>
+              <Link url="/app/blocklist">Blocked phone numbers</Link>
               {data.subscriptionStatus !== "active" && (
                 <Form method="post">
                   <Button submit variant="primary">

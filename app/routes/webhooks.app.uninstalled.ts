@@ -2,16 +2,20 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { authenticate, sessionStorage } from "~/shopify.server";
 import { prisma } from "~/db.server";
 import { forgetShop } from "~/shops/shop.server";
+import { recordDelivery } from "~/webhooks/deliveries.server";
+import { clock } from "~/utils/clock.server";
 
 /**
  * app/uninstalled: the shop's sessions are removed and the shop is marked uninstalled.
  * Its data stays until Shopify sends shop/redact (48 hours later), in case the merchant reinstalls.
+ * Idempotent: a redelivery (or a late one) keeps the first uninstall time.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const { shop } = await authenticate.webhook(request);
+  const { shop, topic, webhookId } = await authenticate.webhook(request);
   await prisma.session.deleteMany({ where: { shop } });
   sessionStorage.forgetShop(shop);
-  await prisma.shop.updateMany({ where: { domain: shop }, data: { uninstalledAt: new Date() } });
+  await prisma.shop.updateMany({ where: { domain: shop, uninstalledAt: null }, data: { uninstalledAt: clock.now() } });
   forgetShop(shop);
+  await recordDelivery(webhookId, topic, shop);
   return new Response(null, { status: 200 });
 }

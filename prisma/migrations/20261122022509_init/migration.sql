@@ -43,6 +43,15 @@ CREATE TABLE "Shop" (
     "allowedCountries" TEXT NOT NULL DEFAULT '',
     "smsChannel" TEXT NOT NULL DEFAULT 'sms',
     "smsTemplate" TEXT,
+    "discountCodeCod" TEXT,
+    "discountCodePrepaid" TEXT,
+    "discountCodePartial" TEXT,
+    "depositType" TEXT NOT NULL DEFAULT 'percentage',
+    "depositValue" REAL NOT NULL DEFAULT 20,
+    "tagOrders" BOOLEAN NOT NULL DEFAULT true,
+    "tagVerified" TEXT NOT NULL DEFAULT 'cod-verified',
+    "tagUnverified" TEXT NOT NULL DEFAULT 'cod-unverified',
+    "tagModePrefix" TEXT NOT NULL DEFAULT 'payment-mode:',
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL
 );
@@ -86,6 +95,52 @@ CREATE TABLE "RateCounter" (
     "expiresAt" BIGINT NOT NULL
 );
 
+-- CreateTable
+CREATE TABLE "WebhookDelivery" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "topic" TEXT NOT NULL,
+    "shop" TEXT NOT NULL,
+    "receivedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
+
+-- CreateTable
+CREATE TABLE "OrderTagJob" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "shop" TEXT NOT NULL,
+    "orderGid" TEXT NOT NULL,
+    "tags" TEXT NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "nextAttemptAt" DATETIME NOT NULL,
+    "lockedUntil" DATETIME,
+    "lastError" TEXT,
+    "doneAt" DATETIME,
+    "failedAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "OtpChallenge" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "shopId" TEXT NOT NULL,
+    "phone" TEXT NOT NULL,
+    "codeHash" TEXT NOT NULL,
+    "sentAt" BIGINT NOT NULL,
+    "expiresAt" BIGINT NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "maxAttempts" INTEGER NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "BlockedPhone" (
+    "shopId" TEXT NOT NULL,
+    "phone" TEXT NOT NULL,
+    "reason" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    PRIMARY KEY ("shopId", "phone")
+);
+
 -- CreateIndex
 CREATE INDEX "Session_shop_idx" ON "Session"("shop");
 
@@ -103,4 +158,19 @@ CREATE INDEX "Selection_shopId_cartToken_idx" ON "Selection"("shopId", "cartToke
 
 -- CreateIndex
 CREATE INDEX "RateCounter_expiresAt_idx" ON "RateCounter"("expiresAt");
+
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_shop_idx" ON "WebhookDelivery"("shop");
+
+-- CreateIndex
+CREATE INDEX "OrderTagJob_nextAttemptAt_idx" ON "OrderTagJob"("nextAttemptAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "OrderTagJob_shop_orderGid_key" ON "OrderTagJob"("shop", "orderGid");
+
+-- CreateIndex
+CREATE INDEX "OtpChallenge_expiresAt_idx" ON "OtpChallenge"("expiresAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "OtpChallenge_shopId_phone_key" ON "OtpChallenge"("shopId", "phone");
 

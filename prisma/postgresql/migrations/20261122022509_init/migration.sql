@@ -48,6 +48,15 @@ CREATE TABLE "Shop" (
     "allowedCountries" TEXT NOT NULL DEFAULT '',
     "smsChannel" TEXT NOT NULL DEFAULT 'sms',
     "smsTemplate" TEXT,
+    "discountCodeCod" TEXT,
+    "discountCodePrepaid" TEXT,
+    "discountCodePartial" TEXT,
+    "depositType" TEXT NOT NULL DEFAULT 'percentage',
+    "depositValue" DOUBLE PRECISION NOT NULL DEFAULT 20,
+    "tagOrders" BOOLEAN NOT NULL DEFAULT true,
+    "tagVerified" TEXT NOT NULL DEFAULT 'cod-verified',
+    "tagUnverified" TEXT NOT NULL DEFAULT 'cod-unverified',
+    "tagModePrefix" TEXT NOT NULL DEFAULT 'payment-mode:',
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
 
@@ -95,6 +104,58 @@ CREATE TABLE "RateCounter" (
     CONSTRAINT "RateCounter_pkey" PRIMARY KEY ("key")
 );
 
+-- CreateTable
+CREATE TABLE "WebhookDelivery" (
+    "id" TEXT NOT NULL,
+    "topic" TEXT NOT NULL,
+    "shop" TEXT NOT NULL,
+    "receivedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "WebhookDelivery_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "OrderTagJob" (
+    "id" TEXT NOT NULL,
+    "shop" TEXT NOT NULL,
+    "orderGid" TEXT NOT NULL,
+    "tags" TEXT NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "nextAttemptAt" TIMESTAMP(3) NOT NULL,
+    "lockedUntil" TIMESTAMP(3),
+    "lastError" TEXT,
+    "doneAt" TIMESTAMP(3),
+    "failedAt" TIMESTAMP(3),
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "OrderTagJob_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "OtpChallenge" (
+    "id" TEXT NOT NULL,
+    "shopId" TEXT NOT NULL,
+    "phone" TEXT NOT NULL,
+    "codeHash" TEXT NOT NULL,
+    "sentAt" BIGINT NOT NULL,
+    "expiresAt" BIGINT NOT NULL,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "maxAttempts" INTEGER NOT NULL,
+
+    CONSTRAINT "OtpChallenge_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "BlockedPhone" (
+    "shopId" TEXT NOT NULL,
+    "phone" TEXT NOT NULL,
+    "reason" TEXT,
+    "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "BlockedPhone_pkey" PRIMARY KEY ("shopId","phone")
+);
+
 -- CreateIndex
 CREATE INDEX "Session_shop_idx" ON "Session"("shop");
 
@@ -112,6 +173,21 @@ CREATE INDEX "Selection_shopId_cartToken_idx" ON "Selection"("shopId", "cartToke
 
 -- CreateIndex
 CREATE INDEX "RateCounter_expiresAt_idx" ON "RateCounter"("expiresAt");
+
+-- CreateIndex
+CREATE INDEX "WebhookDelivery_shop_idx" ON "WebhookDelivery"("shop");
+
+-- CreateIndex
+CREATE INDEX "OrderTagJob_nextAttemptAt_idx" ON "OrderTagJob"("nextAttemptAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "OrderTagJob_shop_orderGid_key" ON "OrderTagJob"("shop", "orderGid");
+
+-- CreateIndex
+CREATE INDEX "OtpChallenge_expiresAt_idx" ON "OtpChallenge"("expiresAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "OtpChallenge_shopId_phone_key" ON "OtpChallenge"("shopId", "phone");
 
 -- AddForeignKey
 ALTER TABLE "VerifiedCustomer" ADD CONSTRAINT "VerifiedCustomer_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop"("id") ON DELETE CASCADE ON UPDATE CASCADE;

@@ -1,6 +1,3 @@
-// PENDING until send-otp, verify-otp and create-checkout are on main: then `git mv` this file to
-// tests/e2e/modal.browser.test.ts (the browser suite runs tests/e2e/*.browser.test.ts). It passed against a
-// local merge of the issue-3 and issue-4 branches on 2026-11-22.
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, Page } from "playwright-core";

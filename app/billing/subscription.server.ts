@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { prisma } from "~/db.server";
+import { forgetShop } from "~/shops/shop.server";
+
+/** The part of the app_subscriptions/update payload we use. */
+export const appSubscriptionPayload = z.object({
+  app_subscription: z.object({
+    admin_graphql_api_id: z.string().min(1),
+    name: z.string().nullish(),
+    status: z.string().min(1),
+  }),
+});
+
+/** Shopify's AppSubscriptionStatus (ACTIVE, CANCELLED, ...) in our stored form (active, cancelled, ...). */
+export function subscriptionStatusOf(status: string): string {
+  const s = status.trim().toLowerCase();
+  return s === "canceled" ? "cancelled" : s;
+}
+
+/**
+ * Records a subscription's new state on the shop. A notice about another subscription than the one
+ * we hold only replaces ours when it is active, or when we hold none: approving a new plan sends
+ * ACTIVE for the new one and CANCELLED for the old one, in either order.
+ */
+export async function recordSubscriptionUpdate(
+  domain: string,
+  subscription: { id: string; name?: string | null; status: string },
+): Promise<boolean> {
+  const status = subscriptionStatusOf(subscription.status);
+  // One conditional statement (no read first), so an old plan's CANCELLED racing a new plan's ACTIVE
+  // cannot overwrite it.
+  const { count } = await prisma.shop.updateMany({
+    where:
+      status === "active"
+        ? { domain }
+        : { domain, OR: [{ subscriptionId: null }, { subscriptionId: subscription.id }] },
+    data: {
+      subscriptionStatus: status,
+      subscriptionId: subscription.id,
+      ...(subscription.name ? { subscriptionPlan: subscription.name } : {}),
+    },
+  });
+  forgetShop(domain);
+  return count > 0;
+}

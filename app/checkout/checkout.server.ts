@@ -1,0 +1,256 @@
+import { z } from "zod";
+import { prisma } from "~/db.server";
+import { lastVerifiedAt, verifiedWithin } from "~/customers/verified.server";
+import { recordSelection, SELECTION_REUSE_MS, type PaymentMode } from "~/selections/selection.server";
+import { hasActiveSubscription, type Shop } from "~/shops/shop.server";
+import { shopifyGraphql, type ShopifyFailureCause } from "~/shopify-calls/graphql.server";
+import { OPERATIONS } from "~/dev/fake-shopify/handlers";
+import { clock } from "~/utils/clock.server";
+import { log } from "~/utils/log.server";
+import {
+  buildCartInput,
+  buildDraftOrderInput,
+  depositPercentage,
+  discountCodeFor,
+  itemsOf,
+  type CheckoutContext,
+  type CheckoutItem,
+  type CreateCheckoutBody,
+} from "./checkout-request";
+
+export type FallbackCause =
+  | ShopifyFailureCause
+  | "subscription_inactive"
+  | "no_token"
+  | "user_errors"
+  | "deposit_not_configured"
+  | "no_payment_terms_template";
+
+export type CheckoutOutcome =
+  | { kind: "checkout"; checkoutUrl: string; selectionId: string }
+  | { kind: "fallback"; cause: FallbackCause; selectionId: string | null }
+  | { kind: "not_verified" };
+
+/**
+ * Whether the phone counts as verified for this shop now: it verified within the shop's
+ * returning-customer window (VerifiedCustomer, Shop.returningSkipDays), or the current journey (an
+ * unlinked selection of the last 24 hours) is verified.
+ */
+export async function phoneVerificationState(shop: Pick<Shop, "id" | "returningSkipDays">, phone: string) {
+  const now = clock.now();
+  const [verifiedAt, journey] = await Promise.all([
+    lastVerifiedAt(shop.id, phone),
+    prisma.selection.findFirst({
+      where: { shopId: shop.id, phone, orderGid: null, verified: true, createdAt: { gte: new Date(now.getTime() - SELECTION_REUSE_MS) } },
+      orderBy: { createdAt: "desc" },
+      select: { verifiedAt: true },
+    }),
+  ]);
+  if (journey) return { verified: true, verifiedAt: journey.verifiedAt ?? now };
+  if (verifiedWithin(verifiedAt, shop.returningSkipDays, now)) return { verified: true, verifiedAt };
+  return { verified: false, verifiedAt: null };
+}
+
+/**
+ * POST /create-checkout's work: the COD gate, the selection record, then a Storefront cart (cod,
+ * prepaid) or an Admin draft order with a deposit (partial). Any failure to build is a fallback with
+ * its cause logged; it never throws for Shopify's sake.
+ */
+export async function createCheckout(input: {
+  shop: Shop;
+  accessToken: string | undefined;
+  body: CreateCheckoutBody;
+  buyerIp: string | null;
+}): Promise<CheckoutOutcome> {
+  const { shop, body } = input;
+  const mode = body.selectedMode;
+  const items = itemsOf(body);
+  const state = await phoneVerificationState(shop, body.phone);
+  const subscribed = hasActiveSubscription(shop);
+
+  // An unpaid app never stands in the shopper's way: the store's own checkout takes over.
+  if (subscribed && mode === "cod" && shop.otpEnabled && !state.verified) return { kind: "not_verified" };
+
+  const selection = await recordSelection({
+    shopId: shop.id,
+    phone: body.phone,
+    mode,
+    source: "create-checkout",
+    verified: state.verified,
+    verifiedAt: state.verifiedAt,
+    cartToken: body.cartToken ?? null,
+    items,
+  });
+  const fallback = (cause: FallbackCause, detail?: string): CheckoutOutcome => {
+    log.warn("create-checkout fell back to the store's checkout", { shop: shop.domain, mode, cause, detail, selectionId: selection.id });
+    return { kind: "fallback", cause, selectionId: selection.id };
+  };
+  if (!subscribed) return fallback("subscription_inactive", `subscription status ${shop.subscriptionStatus}`);
+  if (!input.accessToken) return fallback("no_token");
+
+  const ctx: CheckoutContext = {
+    selectionId: selection.id,
+    mode,
+    phone: body.phone,
+    verified: state.verified,
+    discountCode: discountCodeFor(shop, mode),
+  };
+  const built = mode === "partial" ? await buildDepositDraftOrder(shop, items, ctx) : await buildCart(shop.domain, items, ctx, input.buyerIp);
+  if (!built.ok) return fallback(built.cause, built.detail);
+
+  await prisma.selection.update({
+    where: { id: selection.id },
+    data: {
+      checkoutUrl: built.checkoutUrl,
+      ...(built.draftOrderGid ? { draftOrderGid: built.draftOrderGid } : {}),
+      // The new cart's token, which the order reports as cart_token: one more way to link it.
+      ...(built.cartToken && !body.cartToken ? { cartToken: built.cartToken } : {}),
+    },
+  });
+  log.info("create-checkout built a checkout", { shop: shop.domain, mode, selectionId: selection.id, draftOrderGid: built.draftOrderGid });
+  return { kind: "checkout", checkoutUrl: built.checkoutUrl, selectionId: selection.id };
+}
+
+type Built =
+  | { ok: true; checkoutUrl: string; draftOrderGid?: string; cartToken?: string | null }
+  | { ok: false; cause: FallbackCause; detail: string };
+
+const userError = z.object({ field: z.array(z.string()).nullish(), message: z.string(), code: z.string().nullish() });
+
+const cartCreateReply = z.object({
+  cartCreate: z.object({
+    cart: z.object({ id: z.string(), checkoutUrl: z.string().url() }).nullable(),
+    userErrors: z.array(userError),
+  }),
+});
+
+const CART_CREATE = `#graphql
+mutation ${OPERATIONS.cartCreate}($input: CartInput!) {
+  cartCreate(input: $input) {
+    cart { id checkoutUrl }
+    userErrors { code field message }
+    warnings { code message target }
+  }
+}`;
+
+async function buildCart(shop: string, items: CheckoutItem[], ctx: CheckoutContext, buyerIp: string | null): Promise<Built> {
+  const result = await shopifyGraphql<unknown>("storefront", shop, CART_CREATE, {
+    variables: { input: buildCartInput(items, ctx) },
+    // Storefront limits are per buyer IP when the app passes it on.
+    headers: buyerIp ? { "Shopify-Storefront-Buyer-IP": buyerIp } : {},
+  });
+  if (!result.ok) return result;
+  const reply = cartCreateReply.safeParse(result.data);
+  if (!reply.success) return { ok: false, cause: "invalid_response", detail: reply.error.message.slice(0, 300) };
+  const { cart, userErrors } = reply.data.cartCreate;
+  if (userErrors.length || !cart) return { ok: false, cause: "user_errors", detail: JSON.stringify(userErrors).slice(0, 500) };
+  return { ok: true, checkoutUrl: cart.checkoutUrl, cartToken: cartTokenOf(cart.id) };
+}
+
+const PAYMENT_TERMS = `#graphql
+query ${OPERATIONS.paymentTermsTemplates} {
+  paymentTermsTemplates(paymentTermsType: FULFILLMENT) { id name paymentTermsType }
+}`;
+
+const DRAFT_ORDER_CALCULATE = `#graphql
+mutation ${OPERATIONS.draftOrderCalculate}($input: DraftOrderInput!) {
+  draftOrderCalculate(input: $input) {
+    calculatedDraftOrder { totalPriceSet { shopMoney { amount currencyCode } } }
+    userErrors { field message }
+  }
+}`;
+
+const DRAFT_ORDER_CREATE = `#graphql
+mutation ${OPERATIONS.draftOrderCreate}($input: DraftOrderInput!) {
+  draftOrderCreate(input: $input) {
+    draftOrder { id name invoiceUrl totalPriceSet { shopMoney { amount currencyCode } } }
+    userErrors { field message }
+  }
+}`;
+
+const templatesReply = z.object({ paymentTermsTemplates: z.array(z.object({ id: z.string(), paymentTermsType: z.string() })) });
+const calculateReply = z.object({
+  draftOrderCalculate: z.object({
+    calculatedDraftOrder: z.object({ totalPriceSet: z.object({ shopMoney: z.object({ amount: z.string(), currencyCode: z.string() }) }) }).nullable(),
+    userErrors: z.array(userError),
+  }),
+});
+const draftCreateReply = z.object({
+  draftOrderCreate: z.object({
+    draftOrder: z.object({ id: z.string(), invoiceUrl: z.string().url() }).nullable(),
+    userErrors: z.array(userError),
+  }),
+});
+
+/** Shopify's payment-terms templates are global; the FULFILLMENT one is looked up once per process. */
+let fulfillmentTemplateId: string | null = null;
+
+async function buildDepositDraftOrder(shop: Shop, items: CheckoutItem[], ctx: CheckoutContext): Promise<Built> {
+  if (!fulfillmentTemplateId) {
+    const t = await shopifyGraphql<unknown>("admin", shop.domain, PAYMENT_TERMS);
+    if (!t.ok) return t;
+    const parsed = templatesReply.safeParse(t.data);
+    const id = parsed.success ? parsed.data.paymentTermsTemplates.find((x) => x.paymentTermsType === "FULFILLMENT")?.id : undefined;
+    if (!id) return { ok: false, cause: "no_payment_terms_template", detail: "no FULFILLMENT payment terms template" };
+    fulfillmentTemplateId = id;
+  }
+
+  const lineItems = items.map((i) => ({ variantId: i.variantId, quantity: i.quantity }));
+  let total: number | null = null;
+  let currency = shop.currency ?? "";
+  if (shop.depositType === "fixed") {
+    // DepositInput takes a percentage only: price the order first to express the fixed amount as one.
+    const calc = await shopifyGraphql<unknown>("admin", shop.domain, DRAFT_ORDER_CALCULATE, {
+      variables: { input: { lineItems, ...(ctx.discountCode ? { discountCodes: [ctx.discountCode] } : {}) } },
+    });
+    if (!calc.ok) return calc;
+    const parsed = calculateReply.safeParse(calc.data);
+    if (!parsed.success) return { ok: false, cause: "invalid_response", detail: parsed.error.message.slice(0, 300) };
+    const { calculatedDraftOrder, userErrors } = parsed.data.draftOrderCalculate;
+    if (userErrors.length || !calculatedDraftOrder) return { ok: false, cause: "user_errors", detail: JSON.stringify(userErrors) };
+    total = Number(calculatedDraftOrder.totalPriceSet.shopMoney.amount);
+    currency = calculatedDraftOrder.totalPriceSet.shopMoney.currencyCode;
+  }
+  const percentage = depositPercentage(shop.depositType, shop.depositValue, total);
+  if (percentage === null) {
+    return { ok: false, cause: "deposit_not_configured", detail: `${shop.depositType} ${shop.depositValue} on a total of ${total}` };
+  }
+  const description =
+    shop.depositType === "fixed"
+      ? `${shop.depositValue.toFixed(2)} ${currency} due at checkout (${percentage}% of ${total!.toFixed(2)} ${currency})`
+      : `${percentage}% due at checkout`;
+  const input = buildDraftOrderInput(
+    items,
+    ctx,
+    { percentage, paymentTermsTemplateId: fulfillmentTemplateId, description },
+    [`${shop.tagModePrefix}${"partial" satisfies PaymentMode}`],
+  );
+  const created = await shopifyGraphql<unknown>("admin", shop.domain, DRAFT_ORDER_CREATE, { variables: { input } });
+  if (!created.ok) return created;
+  const parsed = draftCreateReply.safeParse(created.data);
+  if (!parsed.success) return { ok: false, cause: "invalid_response", detail: parsed.error.message.slice(0, 300) };
+  const { draftOrder, userErrors } = parsed.data.draftOrderCreate;
+  if (userErrors.length || !draftOrder) return { ok: false, cause: "user_errors", detail: JSON.stringify(userErrors).slice(0, 500) };
+  return { ok: true, checkoutUrl: draftOrder.invoiceUrl, draftOrderGid: draftOrder.id };
+}
+
+/** Tests start each case with no cached template. */
+export function forgetPaymentTermsTemplate() {
+  fulfillmentTemplateId = null;
+}
+
+/**
+ * gid://shopify/Cart/c1-abc?key=... → c1-abc. Only stored as a lookup key for linking (never used to
+ * build a URL), so if Shopify changes the shape, linking falls back to the attribute and phone.
+ */
+export function cartTokenOf(cartId: string): string | null {
+  const m = /^gid:\/\/shopify\/Cart\/([^?]+)/.exec(cartId);
+  return m ? m[1] : null;
+}
+
+/** The shopper's IP as Shopify's proxy forwards it (first X-Forwarded-For entry). */
+export function buyerIpOf(request: Request): string | null {
+  const forwarded = request.headers.get("x-forwarded-for");
+  const first = forwarded?.split(",")[0]?.trim();
+  return first && /^[0-9a-fA-F:.]{3,45}$/.test(first) ? first : null;
+}

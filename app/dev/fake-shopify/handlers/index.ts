@@ -1,0 +1,201 @@
+import crypto from "node:crypto";
+import type { FakeCall, FakeShopify, Handler, HandlerResult } from "../server";
+
+/**
+ * Reusable answers of the fake Shopify for the operations the app makes, shaped like Shopify's real
+ * payloads (Storefront `cartCreate`, Admin `draftOrderCreate`, `draftOrderCalculate`,
+ * `paymentTermsTemplates`, `tagsAdd`), plus the usual ways they fail: user errors, GraphQL errors,
+ * throttling, 5xx and slowness. Tests and local mode register them by operation name.
+ */
+export const OPERATIONS = {
+  cartCreate: "CreateCheckoutCart",
+  draftOrderCreate: "CreateDepositDraftOrder",
+  draftOrderCalculate: "CalculateDepositDraftOrder",
+  paymentTermsTemplates: "FulfillmentPaymentTerms",
+  tagsAdd: "AddOrderTags",
+} as const;
+
+/** The price the fake gives every variant (shop currency), so totals are predictable. */
+export const FAKE_UNIT_PRICE = 25;
+
+type Line = { merchandiseId?: string; variantId?: string; quantity?: number };
+
+function money(amount: number, currencyCode = "USD") {
+  return { shopMoney: { amount: amount.toFixed(2), currencyCode } };
+}
+
+/** Where the fake's checkouts point: Shopify's own domain by default, the local app's preview page in local mode. */
+export type CheckoutLinks = { checkoutBase?: string };
+
+function encodeForPreview(kind: string, payload: unknown) {
+  return Buffer.from(JSON.stringify({ kind, ...(payload as object) })).toString("base64url");
+}
+
+/** Storefront cartCreate: a cart whose checkoutUrl carries the lines, attributes and discount codes. */
+export function cartCreate(links: CheckoutLinks = {}): Handler {
+  return (call: FakeCall) => {
+    const input = (call.variables.input ?? {}) as {
+      lines?: Line[];
+      attributes?: { key: string; value: string }[];
+      discountCodes?: string[];
+      buyerIdentity?: unknown;
+    };
+    const token = crypto.randomBytes(12).toString("hex");
+    const lines = input.lines ?? [];
+    const subtotal = lines.reduce((s, l) => s + FAKE_UNIT_PRICE * (l.quantity ?? 1), 0);
+    const checkoutUrl = links.checkoutBase
+      ? `${links.checkoutBase}?c=${encodeForPreview("cart", { lines, attributes: input.attributes ?? [], discountCodes: input.discountCodes ?? [], subtotal })}`
+      : `https://${call.shop}/cart/c/${token}?key=${token.slice(0, 8)}`;
+    return {
+      data: {
+        cartCreate: {
+          cart: {
+            id: `gid://shopify/Cart/c1-${token}?key=${token.slice(0, 8)}`,
+            checkoutUrl,
+            attributes: input.attributes ?? [],
+            discountCodes: (input.discountCodes ?? []).map((code) => ({ code, applicable: true })),
+            cost: { subtotalAmount: { amount: subtotal.toFixed(2), currencyCode: "USD" } },
+          },
+          userErrors: [],
+          warnings: [],
+        },
+      },
+    };
+  };
+}
+
+/** cartCreate refused: e.g. an unknown variant (`INVALID`, field lines.0.merchandiseId). */
+export function cartCreateUserErrors(
+  errors: { code?: string; field?: string[]; message: string }[] = [
+    { code: "INVALID", field: ["input", "lines", "0", "merchandiseId"], message: "The merchandise with id gid://shopify/ProductVariant/1 does not exist." },
+  ],
+): Handler {
+  return () => ({ data: { cartCreate: { cart: null, userErrors: errors, warnings: [] } } });
+}
+
+/** Draft order totals for the given line items (the fake prices every unit at FAKE_UNIT_PRICE). */
+function totals(lines: Line[]) {
+  const subtotal = lines.reduce((s, l) => s + FAKE_UNIT_PRICE * (l.quantity ?? 1), 0);
+  return { subtotal, total: subtotal };
+}
+
+/** Admin draftOrderCalculate: the totals the draft order would have. */
+export function draftOrderCalculate(): Handler {
+  return (call) => {
+    const input = (call.variables.input ?? {}) as { lineItems?: Line[] };
+    const { subtotal, total } = totals(input.lineItems ?? []);
+    return {
+      data: {
+        draftOrderCalculate: {
+          calculatedDraftOrder: { subtotalPriceSet: money(subtotal), totalPriceSet: money(total) },
+          userErrors: [],
+        },
+      },
+    };
+  };
+}
+
+let draftCounter = 1000;
+
+/** Admin draftOrderCreate: a draft order with an invoice URL; a deposit, when asked, shows as amountDueNow. */
+export function draftOrderCreate(links: CheckoutLinks = {}): Handler {
+  return (call) => {
+    const input = (call.variables.input ?? {}) as {
+      lineItems?: Line[];
+      deposit?: { percentage: number };
+      customAttributes?: { key: string; value: string }[];
+      discountCodes?: string[];
+      note?: string;
+    };
+    const id = ++draftCounter;
+    const token = crypto.randomBytes(12).toString("hex");
+    const { total } = totals(input.lineItems ?? []);
+    const dueNow = input.deposit ? Math.round(total * input.deposit.percentage) / 100 : total;
+    const invoiceUrl = links.checkoutBase
+      ? `${links.checkoutBase}?c=${encodeForPreview("draft", { lines: input.lineItems ?? [], attributes: input.customAttributes ?? [], discountCodes: input.discountCodes ?? [], total, dueNow, note: input.note })}`
+      : `https://${call.shop}/${id}/invoices/${token}`;
+    return {
+      data: {
+        draftOrderCreate: {
+          draftOrder: {
+            id: `gid://shopify/DraftOrder/${id}`,
+            name: `#D${id}`,
+            invoiceUrl,
+            totalPriceSet: money(total),
+            paymentTerms: input.deposit ? { id: `gid://shopify/PaymentTerms/${id}`, paymentTermsType: "FULFILLMENT" } : null,
+          },
+          userErrors: [],
+        },
+      },
+    };
+  };
+}
+
+/** draftOrderCreate refused, as Shopify answers a shop that cannot take deposits (not on Plus). */
+export function draftOrderCreateUserErrors(
+  errors: { field?: string[]; message: string }[] = [{ field: ["deposit"], message: "Deposits are not available for this shop." }],
+): Handler {
+  return () => ({ data: { draftOrderCreate: { draftOrder: null, userErrors: errors } } });
+}
+
+/** paymentTermsTemplates(paymentTermsType: FULFILLMENT): Shopify's "Due on fulfillment" template. */
+export function paymentTermsTemplates(): Handler {
+  return () => ({
+    data: {
+      paymentTermsTemplates: [
+        { id: "gid://shopify/PaymentTermsTemplate/7", name: "Due on fulfillment", paymentTermsType: "FULFILLMENT", dueInDays: null },
+      ],
+    },
+  });
+}
+
+/** tagsAdd: accepted; the order's tags are remembered in `tagged` so local mode and tests can read them. */
+export function tagsAdd(tagged: Map<string, Set<string>> = new Map()): Handler {
+  return (call) => {
+    const id = String(call.variables.id ?? "");
+    const tags = (call.variables.tags ?? []) as string[];
+    const set = tagged.get(id) ?? new Set<string>();
+    for (const t of tags) set.add(t);
+    tagged.set(id, set);
+    return { data: { tagsAdd: { node: { id }, userErrors: [] } } };
+  };
+}
+
+/** A GraphQL-level throttle, as the Admin API answers when the cost bucket is empty. */
+export function throttled(): Handler {
+  return () => ({
+    data: null,
+    errors: [{ message: "Throttled", extensions: { code: "THROTTLED", documentation: "https://shopify.dev/api/usage/rate-limits" } }],
+    extensions: { cost: { requestedQueryCost: 10, actualQueryCost: null, throttleStatus: { maximumAvailable: 2000, currentlyAvailable: 0, restoreRate: 100 } } },
+  });
+}
+
+/** An HTTP-level 429 with Retry-After, as the Storefront API answers a buyer IP over its limit. */
+export function tooManyRequests(): Handler {
+  return () => ({ status: 429, body: { errors: "Too Many Requests" }, headers: { "Retry-After": "2" } });
+}
+
+/** A 5xx from Shopify. */
+export function serverError(status = 503): Handler {
+  return () => ({ status, body: { errors: "Service Unavailable" } });
+}
+
+/** GraphQL errors with a 200 (e.g. a query Shopify rejects). */
+export function graphqlErrors(message = "Field 'deposit' doesn't exist on type 'DraftOrderInput'"): Handler {
+  return () => ({ data: null, errors: [{ message, extensions: { code: "undefinedField" } }] });
+}
+
+/** Answers after `ms` milliseconds (to exceed the app's bound). */
+export function slow(ms: number, then: Handler): Handler {
+  return async (call) => ({ delayMs: ms, then: (await then(call)) as HandlerResult });
+}
+
+/** Every operation answered well: what local mode runs and what tests start from. */
+export function installDefaultHandlers(fake: FakeShopify, links: CheckoutLinks = {}, tagged = new Map<string, Set<string>>()) {
+  return fake
+    .on(OPERATIONS.cartCreate, cartCreate(links), "storefront")
+    .on(OPERATIONS.draftOrderCalculate, draftOrderCalculate(), "admin")
+    .on(OPERATIONS.draftOrderCreate, draftOrderCreate(links), "admin")
+    .on(OPERATIONS.paymentTermsTemplates, paymentTermsTemplates(), "admin")
+    .on(OPERATIONS.tagsAdd, tagsAdd(tagged), "admin");
+}

@@ -1,0 +1,86 @@
+import { z } from "zod";
+import { ATTRIBUTES } from "~/checkout/checkout-request";
+import type { PaymentMode } from "~/selections/selection.server";
+
+/**
+ * The fields of the orders/create payload (REST Order shape) the app reads. Everything else passes.
+ * Numeric ids exceed JavaScript's safe integers, so orders are keyed by admin_graphql_api_id.
+ */
+const attribute = z.object({ name: z.string(), value: z.union([z.string(), z.number(), z.boolean(), z.null()]) });
+const withPhone = z.object({ phone: z.string().nullish() }).passthrough().nullish();
+
+export const orderPayload = z
+  .object({
+    admin_graphql_api_id: z.string().regex(/^gid:\/\/shopify\/Order\/\d+$/),
+    name: z.string().nullish(),
+    created_at: z.string().nullish(),
+    cart_token: z.string().nullish(),
+    checkout_token: z.string().nullish(),
+    token: z.string().nullish(),
+    phone: z.string().nullish(),
+    note_attributes: z.array(attribute).nullish(),
+    payment_gateway_names: z.array(z.string()).nullish(),
+    gateway: z.string().nullish(),
+    customer: withPhone,
+    billing_address: withPhone,
+    shipping_address: withPhone,
+  })
+  .passthrough();
+
+export type OrderPayload = z.output<typeof orderPayload>;
+
+/** A phone as Shopify stores it ("+212 600-000-001", "00212600000001") → E.164, or null when no country code is given. */
+export function normalizePhone(raw: string | null | undefined): string | null {
+  if (!raw) return null;
+  const trimmed = raw.trim();
+  const digits = trimmed.replace(/\D/g, "");
+  let e164: string | null = null;
+  if (/^\(?\+/.test(trimmed)) e164 = `+${digits}`;
+  else if (digits.startsWith("00")) e164 = `+${digits.slice(2)}`;
+  return e164 && /^\+[0-9]{10,15}$/.test(e164) ? e164 : null;
+}
+
+/** Every phone the order carries, in order of trust: the order's own, the customer's, then the addresses'. */
+export function orderPhones(order: OrderPayload): string[] {
+  const raw = [order.phone, order.customer?.phone, order.shipping_address?.phone, order.billing_address?.phone];
+  return [...new Set(raw.map(normalizePhone).filter((p): p is string => !!p))];
+}
+
+export function attributeOf(order: OrderPayload, name: string): string | null {
+  const found = order.note_attributes?.find((a) => a.name === name);
+  return found?.value == null ? null : String(found.value);
+}
+
+/** Our selection id, as our cart or draft order attribute carried it (a pointer only: it proves nothing). */
+export function selectionIdOf(order: OrderPayload): string | null {
+  const id = attributeOf(order, ATTRIBUTES.selection);
+  return id && /^[a-z0-9]{10,40}$/i.test(id) ? id : null;
+}
+
+/** Cash on delivery, by the payment gateway Shopify names ("Cash on Delivery (COD)" is Shopify's manual method). */
+export function isCashOnDelivery(order: OrderPayload): boolean {
+  const names = [...(order.payment_gateway_names ?? []), order.gateway ?? ""];
+  return names.some((n) => /cash\s*on\s*delivery|\bcod\b|cash_on_delivery/i.test(n));
+}
+
+export type TagSettings = { tagOrders: boolean; tagVerified: string; tagUnverified: string; tagModePrefix: string };
+
+/**
+ * The tags an order gets. A linked selection gives `<prefix><mode>`, and for cod the verification
+ * tag (verified or not, as recorded server-side). An order with no selection is left alone, unless it
+ * is paid cash on delivery: then it is `cod-unverified`, since nobody verified its phone through us.
+ */
+export function tagsForOrder(
+  settings: TagSettings,
+  selection: { mode: string; verified: boolean } | null,
+  order: OrderPayload,
+): string[] {
+  if (!settings.tagOrders) return [];
+  if (selection) {
+    const mode = selection.mode as PaymentMode;
+    const tags = [`${settings.tagModePrefix}${mode}`];
+    if (mode === "cod") tags.unshift(selection.verified ? settings.tagVerified : settings.tagUnverified);
+    return tags.filter((t) => t.trim());
+  }
+  return isCashOnDelivery(order) && settings.tagUnverified.trim() ? [settings.tagUnverified] : [];
+}

@@ -1,0 +1,257 @@
+import { prisma } from "~/db.server";
+import { env } from "~/env.server";
+import { markPhoneVerified, verifiedWithin } from "~/customers/verified.server";
+import { hitRateLimit, purgeExpiredRateCounters, releaseRateLimit } from "~/rate-limit/rate-limit.server";
+import { recordSelection, type PaymentMode } from "~/selections/selection.server";
+import { hasActiveSubscription, type Shop } from "~/shops/shop.server";
+import { sendSms, type SmsChannel } from "~/sms/sms.server";
+import { renderCodeMessage } from "~/sms/templates";
+import { clock } from "~/utils/clock.server";
+import { hashesEqual, keyedHash, randomNumericCode, randomToken } from "~/utils/crypto.server";
+import { log } from "~/utils/log.server";
+import { countryAllowed } from "./phone";
+
+export const CODE_LENGTH = 6;
+
+type OtpShop = Pick<
+  Shop,
+  | "id"
+  | "domain"
+  | "name"
+  | "locale"
+  | "otpEnabled"
+  | "returningSkipDays"
+  | "otpSendLimit"
+  | "otpSendWindowSeconds"
+  | "otpTtlSeconds"
+  | "otpResendCooldownSeconds"
+  | "otpMaxAttempts"
+  | "dailySendCap"
+  | "allowedCountries"
+  | "smsChannel"
+  | "smsTemplate"
+  | "subscriptionStatus"
+>;
+
+export type SendOutcome =
+  | { ok: true; skipped: "otp_disabled" | "returning_customer" }
+  | { ok: true; skipped?: undefined; expiresIn: number; resendAfter: number; channel: SmsChannel }
+  | { ok: false; code: "country_not_allowed" | "phone_blocked" | "subscription_required" | "phone_unreachable" | "sms_unavailable" }
+  | { ok: false; code: "rate_limited" | "shop_daily_cap"; retryAfter: number };
+
+/** The stored form of a code: keyed, and bound to the shop and number it was sent for. */
+function codeHash(shopId: string, phone: string, code: string) {
+  return keyedHash("otp-code", `${shopId}\0${phone}\0${code}`);
+}
+
+const sendLimitKey = (shopId: string, phone: string) => `otp-send:${shopId}:${phone}`;
+
+function dailyCapKey(shopId: string, now: Date) {
+  return `otp-daily:${shopId}:${now.toISOString().slice(0, 10)}`;
+}
+
+function secondsToUtcMidnight(now: Date) {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
+}
+
+function toMillis(value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === "number" || typeof value === "bigint") return Number(value);
+  const parsed = Date.parse(String(value));
+  return Number.isNaN(parsed) ? null : parsed;
+}
+
+/** Whether the number is on the shop's blocklist and when it last verified: one round trip. */
+async function phoneStanding(shopId: string, phone: string) {
+  const rows = await prisma.$queryRaw<{ blocked: unknown; verifiedAt: unknown }[]>`
+    SELECT
+      (SELECT 1 FROM "BlockedPhone" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "blocked",
+      (SELECT "verifiedAt" FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verifiedAt"`;
+  const row = rows[0];
+  const verifiedAt = toMillis(row?.verifiedAt);
+  return { blocked: row?.blocked != null, verifiedAt: verifiedAt === null ? null : new Date(verifiedAt) };
+}
+
+/**
+ * POST /send-otp. `phone` is already normalised E.164. The checks run in this order (README):
+ * otpEnabled → country allow-list → blocklist → returning-customer skip → per-number rate limit →
+ * billing gate → shop's daily cap → resend cooldown (atomic with replacing the pending code) → send.
+ */
+export async function sendVerificationCode(input: { shop: OtpShop; phone: string; locale?: string | null }): Promise<SendOutcome> {
+  const { shop, phone } = input;
+  startPurging();
+
+  if (!shop.otpEnabled) return { ok: true, skipped: "otp_disabled" };
+  if (!countryAllowed(phone, shop.allowedCountries)) return { ok: false, code: "country_not_allowed" };
+  const standing = await phoneStanding(shop.id, phone);
+  if (standing.blocked) return { ok: false, code: "phone_blocked" };
+  if (verifiedWithin(standing.verifiedAt, shop.returningSkipDays)) return { ok: true, skipped: "returning_customer" };
+
+  const perNumberKey = sendLimitKey(shop.id, phone);
+  const perNumber = await hitRateLimit(perNumberKey, shop.otpSendLimit, shop.otpSendWindowSeconds);
+  if (!perNumber.allowed) return { ok: false, code: "rate_limited", retryAfter: perNumber.retryAfterSeconds };
+
+  if (!hasActiveSubscription(shop)) return { ok: false, code: "subscription_required" };
+
+  const now = clock.now();
+  const dailyKey = dailyCapKey(shop.id, now);
+  const daily = await hitRateLimit(dailyKey, shop.dailySendCap, 86_400);
+  if (!daily.allowed) {
+    await Promise.all([releaseRateLimit(perNumberKey, perNumber), releaseRateLimit(dailyKey, daily)]);
+    log.warn("otp: shop reached its daily send cap", { shop: shop.domain, cap: shop.dailySendCap });
+    return { ok: false, code: "shop_daily_cap", retryAfter: secondsToUtcMidnight(now) };
+  }
+
+  const code = randomNumericCode(CODE_LENGTH);
+  const challengeId = await replacePendingCode(shop, phone, code, now);
+  if (!challengeId) {
+    await Promise.all([releaseRateLimit(perNumberKey, perNumber), releaseRateLimit(dailyKey, daily)]);
+    return { ok: false, code: "rate_limited", retryAfter: await cooldownLeft(shop, phone, now) };
+  }
+
+  const result = await sendSms({
+    shop: { name: shop.name, domain: shop.domain },
+    to: phone,
+    body: renderCodeMessage({
+      code,
+      shopName: shop.name ?? shop.domain,
+      minutes: Math.max(1, Math.round(shop.otpTtlSeconds / 60)),
+      locales: [input.locale, shop.locale],
+      template: shop.smsTemplate,
+    }),
+    channel: shop.smsChannel === "whatsapp" ? "whatsapp" : "sms",
+  });
+  if (!result.ok) {
+    // Nothing reached the shopper: the reserved code goes, and the shop's cap gets its hit back.
+    // A provider outage is not the shopper's doing, so their own limit gets it back too.
+    const releases: Promise<unknown>[] = [
+      prisma.$executeRaw`DELETE FROM "OtpChallenge" WHERE "id" = ${challengeId}`,
+      releaseRateLimit(dailyKey, daily),
+    ];
+    if (result.code === "sms_unavailable") releases.push(releaseRateLimit(perNumberKey, perNumber));
+    await Promise.all(releases);
+    return { ok: false, code: result.code };
+  }
+  log.info("otp: code sent", { shop: shop.domain, phone, channel: result.channel });
+  return { ok: true, expiresIn: shop.otpTtlSeconds, resendAfter: shop.otpResendCooldownSeconds, channel: result.channel };
+}
+
+/**
+ * Stores the new code's hash as the shop+phone's one pending challenge, replacing the old one, in one
+ * atomic statement that only replaces a challenge sent before the resend cooldown. Returns the new
+ * challenge's id, or null when the cooldown is still running (the old code stays valid).
+ */
+async function replacePendingCode(shop: OtpShop, phone: string, code: string, now: Date): Promise<string | null> {
+  const id = randomToken(12);
+  const sentAt = now.getTime();
+  const expiresAt = sentAt + shop.otpTtlSeconds * 1000;
+  // With no cooldown every send replaces (requests racing with clocks a millisecond apart included).
+  const cooledBefore = shop.otpResendCooldownSeconds > 0 ? sentAt - shop.otpResendCooldownSeconds * 1000 : Number.MAX_SAFE_INTEGER;
+  const rows = await prisma.$queryRaw<{ id: string }[]>`
+    INSERT INTO "OtpChallenge" ("id", "shopId", "phone", "codeHash", "sentAt", "expiresAt", "attempts", "maxAttempts")
+    VALUES (${id}, ${shop.id}, ${phone}, ${codeHash(shop.id, phone, code)}, ${sentAt}, ${expiresAt}, 0, ${shop.otpMaxAttempts})
+    ON CONFLICT ("shopId", "phone") DO UPDATE SET
+      "id" = excluded."id",
+      "codeHash" = excluded."codeHash",
+      "sentAt" = excluded."sentAt",
+      "expiresAt" = excluded."expiresAt",
+      "attempts" = 0,
+      "maxAttempts" = excluded."maxAttempts"
+    WHERE "OtpChallenge"."sentAt" <= ${cooledBefore} OR "OtpChallenge"."expiresAt" <= ${sentAt}
+    RETURNING "id"`;
+  return rows[0]?.id ?? null;
+}
+
+async function cooldownLeft(shop: OtpShop, phone: string, now: Date): Promise<number> {
+  const rows = await prisma.$queryRaw<{ sentAt: number | bigint }[]>`
+    SELECT "sentAt" FROM "OtpChallenge" WHERE "shopId" = ${shop.id} AND "phone" = ${phone}`;
+  const sentAt = rows.length ? Number(rows[0].sentAt) : now.getTime();
+  return Math.max(1, Math.ceil((sentAt + shop.otpResendCooldownSeconds * 1000 - now.getTime()) / 1000));
+}
+
+export type VerifyOutcome =
+  | { ok: true }
+  | { ok: false; code: "invalid_code"; attemptsRemaining: number }
+  | { ok: false; code: "attempts_exhausted"; attemptsRemaining: 0 }
+  | { ok: false; code: "code_expired" };
+
+/**
+ * POST /verify-otp. Every guess is counted before it is compared, by one conditional UPDATE that
+ * never takes `attempts` past `maxAttempts`, so however many guesses arrive at once, at most
+ * `maxAttempts` codes are ever compared per challenge. A correct code is consumed by a DELETE that
+ * only one request can win; then the phone is marked verified and the selection recorded.
+ */
+export async function checkVerificationCode(input: {
+  shop: Pick<Shop, "id" | "domain">;
+  phone: string;
+  otp: string;
+  selectedMode?: PaymentMode | null;
+  cartToken?: string | null;
+}): Promise<VerifyOutcome> {
+  const { shop, phone } = input;
+  const now = clock.now().getTime();
+  const presented = codeHash(shop.id, phone, input.otp);
+  const counted = await prisma.$queryRaw<{ id: string; codeHash: string; attempts: number | bigint; maxAttempts: number | bigint }[]>`
+    UPDATE "OtpChallenge" SET "attempts" = "attempts" + 1
+    WHERE "shopId" = ${shop.id} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts"
+    RETURNING "id", "codeHash", "attempts", "maxAttempts"`;
+  const challenge = counted[0];
+  if (!challenge) return whyNoAttempt(shop.id, phone, now);
+
+  if (!hashesEqual(presented, challenge.codeHash)) {
+    const attemptsRemaining = Number(challenge.maxAttempts) - Number(challenge.attempts);
+    log.info("otp: wrong code", { shop: shop.domain, phone, attemptsRemaining });
+    return attemptsRemaining > 0 ? { ok: false, code: "invalid_code", attemptsRemaining } : { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 };
+  }
+
+  const consumed = await prisma.$executeRaw`DELETE FROM "OtpChallenge" WHERE "id" = ${challenge.id}`;
+  if (consumed !== 1) return { ok: false, code: "code_expired" };
+
+  const verifiedAt = new Date(now);
+  await markPhoneVerified(shop.id, phone, verifiedAt);
+  await recordSelection({
+    shopId: shop.id,
+    phone,
+    mode: input.selectedMode ?? "cod",
+    source: "verify-otp",
+    verified: true,
+    verifiedAt,
+    cartToken: input.cartToken ?? null,
+  });
+  log.info("otp: phone verified", { shop: shop.domain, phone });
+  return { ok: true };
+}
+
+async function whyNoAttempt(shopId: string, phone: string, now: number): Promise<VerifyOutcome> {
+  const rows = await prisma.$queryRaw<{ attempts: number | bigint; maxAttempts: number | bigint; expiresAt: number | bigint }[]>`
+    SELECT "attempts", "maxAttempts", "expiresAt" FROM "OtpChallenge" WHERE "shopId" = ${shopId} AND "phone" = ${phone}`;
+  const row = rows[0];
+  if (row && Number(row.expiresAt) > now && Number(row.attempts) >= Number(row.maxAttempts)) {
+    return { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 };
+  }
+  return { ok: false, code: "code_expired" };
+}
+
+/** Deletes challenges past their expiry (used ones are deleted when used); returns how many. */
+export async function purgeExpiredChallenges(): Promise<number> {
+  return prisma.$executeRaw`DELETE FROM "OtpChallenge" WHERE "expiresAt" <= ${clock.now().getTime()}`;
+}
+
+export const PURGE_INTERVAL_MS = 60_000;
+let purgeTimer: NodeJS.Timeout | null = null;
+
+/**
+ * Once per instance, from the first send on: every minute, expired challenges and rate counters are
+ * deleted. The timer is unref'd (it never keeps the process alive). Tests call the purges directly.
+ */
+function startPurging() {
+  if (purgeTimer || env.NODE_ENV === "test") return;
+  purgeTimer = setInterval(() => {
+    Promise.all([purgeExpiredChallenges(), purgeExpiredRateCounters()]).catch((error: unknown) =>
+      log.warn("otp: purge failed", { detail: String(error) }),
+    );
+  }, PURGE_INTERVAL_MS);
+  purgeTimer.unref();
+}

@@ -1,0 +1,29 @@
+import { countryAllowed, normalizePhone, parseCountryList, phoneCountry } from "./phone";
+
+describe("phone numbers", () => {
+  it("normalises separators and a 00 prefix to E.164", () => {
+    expect(normalizePhone(" +91 98765-43210 ")).toBe("+919876543210");
+    expect(normalizePhone("00 44 (20) 7946.0958")).toBe("+442079460958");
+  });
+
+  it("refuses what is not + and 10 to 15 digits", () => {
+    for (const bad of ["", "9876543210", "+12345", "+1234567890123456", "+91abc6543210", "++919876543210"]) {
+      expect(normalizePhone(bad), bad).toBeNull();
+    }
+    expect(normalizePhone("+1234567890")).toBe("+1234567890");
+    expect(normalizePhone("+123456789012345")).toBe("+123456789012345");
+  });
+
+  it("knows a number's country", () => {
+    expect(phoneCountry("+919876543210")).toBe("IN");
+    expect(phoneCountry("+971501234567")).toBe("AE");
+    expect(phoneCountry("+14155550123")).toBe("US");
+  });
+
+  it("applies a shop's allow-list, empty meaning all", () => {
+    expect(parseCountryList(" in, ae;US,xyz,")).toEqual(["IN", "AE", "US"]);
+    expect(countryAllowed("+14155550123", "")).toBe(true);
+    expect(countryAllowed("+919876543210", "IN,AE")).toBe(true);
+    expect(countryAllowed("+14155550123", "IN,AE")).toBe(false);
+  });
+});

@@ -1,0 +1,35 @@
+import { parsePhoneNumberFromString } from "libphonenumber-js/min";
+
+/** The storefront contract's phone format: `+` and 10 to 15 digits. */
+export const E164 = /^\+\d{10,15}$/;
+
+/**
+ * The one normalisation of a shopper's number, done once at the edge: spaces, dashes, dots and
+ * brackets go, a leading international `00` becomes `+`. What is left must be E.164 or it is refused
+ * (null); every record, counter and log after this point uses the normalised form.
+ */
+export function normalizePhone(raw: string): string | null {
+  let phone = raw.trim().replace(/[\s\-.()\u00a0]/g, "");
+  if (phone.startsWith("00")) phone = `+${phone.slice(2)}`;
+  return E164.test(phone) ? phone : null;
+}
+
+/** ISO 3166-1 alpha-2 country of an E.164 number, or null when the number belongs to no country. */
+export function phoneCountry(phone: string): string | null {
+  return parsePhoneNumberFromString(phone)?.country ?? null;
+}
+
+/** Shop.allowedCountries ("IN, ae,US") → ["IN", "AE", "US"]; empty means every country. */
+export function parseCountryList(value: string | null | undefined): string[] {
+  return (value ?? "")
+    .split(/[\s,;]+/)
+    .map((c) => c.trim().toUpperCase())
+    .filter((c) => /^[A-Z]{2}$/.test(c));
+}
+
+export function countryAllowed(phone: string, allowedCountries: string | null | undefined): boolean {
+  const allowed = parseCountryList(allowedCountries);
+  if (!allowed.length) return true;
+  const country = phoneCountry(phone);
+  return country !== null && allowed.includes(country);
+}

@@ -1,0 +1,28 @@
+import { z } from "zod";
+import { PAYMENT_MODES } from "~/selections/selection.server";
+
+/** Languages as the modal sends them ("fr", "pt-BR"); anything else is ignored rather than refused. */
+const locale = z
+  .string()
+  .max(35)
+  .optional()
+  .transform((v) => (v && /^[A-Za-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/.test(v) ? v : undefined));
+
+/** The phone is checked for E.164 after parsing, so a bad one gets its own code (invalid_phone). */
+const phone = z.string({ required_error: "required", invalid_type_error: "expected a string" }).max(40, "too long");
+
+export const sendOtpBody = z.object({ phone, locale });
+
+export const verifyOtpBody = z.object({
+  phone,
+  otp: z
+    .union([z.string(), z.number().int().nonnegative()], {
+      required_error: "required",
+      invalid_type_error: "expected a string of digits",
+    })
+    .transform((v) => String(v).trim())
+    .refine((v) => /^\d{6}$/.test(v), "expected the 6-digit code"),
+  selectedMode: z.enum(PAYMENT_MODES).optional(),
+  cartToken: z.string().min(1).max(255).optional(),
+  locale,
+});

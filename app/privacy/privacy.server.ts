@@ -1,0 +1,77 @@
+import { prisma } from "~/db.server";
+import { forgetShop } from "~/shops/shop.server";
+import { sessionStorage } from "~/shopify.server";
+import { normalizePhone } from "~/orders/order-payload";
+
+/**
+ * The mandatory compliance topics. What the app holds about a shopper is keyed by phone (the verified
+ * mark, payment-mode selections) and by order (selections linked to orders). Tag jobs hold only order
+ * ids and tags, no personal data.
+ */
+
+/** Numeric order ids of a compliance payload, read from the raw body as strings (they exceed 2^53). */
+export function orderIdsIn(rawBody: string, field: "orders_requested" | "orders_to_redact"): string[] {
+  const m = new RegExp(`"${field}"\\s*:\\s*\\[([^\\]]*)\\]`).exec(rawBody);
+  if (!m) return [];
+  return [...m[1].matchAll(/"?(\d{1,25})"?/g)].map((x) => x[1]);
+}
+
+export function orderGidsOf(ids: string[]): string[] {
+  return ids.map((id) => `gid://shopify/Order/${id}`);
+}
+
+async function matchingRecords(shopDomain: string, phone: string | null | undefined, orderGids: string[]) {
+  const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true } });
+  if (!shop) return null;
+  const e164 = normalizePhone(phone ?? null);
+  const or = [...(e164 ? [{ phone: e164 }] : []), ...(orderGids.length ? [{ orderGid: { in: orderGids } }] : [])];
+  const selections = or.length ? await prisma.selection.findMany({ where: { shopId: shop.id, OR: or }, orderBy: { createdAt: "asc" } }) : [];
+  const phones = [...new Set([...(e164 ? [e164] : []), ...selections.map((s) => s.phone)])];
+  const verified = phones.length ? await prisma.verifiedCustomer.findMany({ where: { shopId: shop.id, phone: { in: phones } } }) : [];
+  return { shopId: shop.id, phones, selections, verified };
+}
+
+/** customers/data_request: everything held for the customer's phone and orders, as a report. */
+export async function customerDataReport(shopDomain: string, phone: string | null | undefined, orderGids: string[]) {
+  const found = await matchingRecords(shopDomain, phone, orderGids);
+  return {
+    shop: shopDomain,
+    phones: found?.phones ?? [],
+    verifiedMarks: (found?.verified ?? []).map((v) => ({ phone: v.phone, verifiedAt: v.verifiedAt.toISOString() })),
+    selections: (found?.selections ?? []).map((s) => ({
+      id: s.id,
+      phone: s.phone,
+      mode: s.mode,
+      verified: s.verified,
+      verifiedAt: s.verifiedAt?.toISOString() ?? null,
+      items: s.items,
+      createdAt: s.createdAt.toISOString(),
+      orderGid: s.orderGid,
+      orderName: s.orderName,
+    })),
+  };
+}
+
+/** customers/redact: deletes the customer's verified mark and selections (by phone and by order). */
+export async function redactCustomer(shopDomain: string, phone: string | null | undefined, orderGids: string[]) {
+  const found = await matchingRecords(shopDomain, phone, orderGids);
+  if (!found) return { selections: 0, verifiedMarks: 0 };
+  // The phones found through the orders count as the customer's too.
+  const selections = await prisma.selection.deleteMany({
+    where: { shopId: found.shopId, OR: [{ id: { in: found.selections.map((s) => s.id) } }, { phone: { in: found.phones } }] },
+  });
+  const verifiedMarks = await prisma.verifiedCustomer.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
+  return { selections: selections.count, verifiedMarks: verifiedMarks.count };
+}
+
+/** shop/redact: deletes everything held for the shop (its row cascades to its customers' records). */
+export async function redactShop(shopDomain: string) {
+  await prisma.session.deleteMany({ where: { shop: shopDomain } });
+  sessionStorage.forgetShop(shopDomain);
+  await prisma.orderTagJob.deleteMany({ where: { shop: shopDomain } });
+  const shops = await prisma.shop.deleteMany({ where: { domain: shopDomain } });
+  forgetShop(shopDomain);
+  // Kept last: the delivery records are how a redelivery of this very webhook is recognised.
+  await prisma.webhookDelivery.deleteMany({ where: { shop: shopDomain, topic: { not: "SHOP_REDACT" } } });
+  return { shops: shops.count };
+}

@@ -1,0 +1,36 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { authenticateProxy } from "~/http/app-proxy.server";
+import { readJsonBody } from "~/http/json-body.server";
+import { answer, json, jsonError, methodNotAllowed } from "~/http/responses.server";
+import { createCheckoutBody } from "~/checkout/checkout-request";
+import { buyerIpOf, createCheckout } from "~/checkout/checkout.server";
+import { log } from "~/utils/log.server";
+
+/**
+ * POST /proxy/create-checkout { variantId | lines[], quantity?, selectedMode, phone, productTitle?, cartToken? }
+ * 200 { checkoutUrl } | 200 { fallback: true } | 400 invalid_request | 403 phone_not_verified.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  return answer(async () => {
+    if (request.method !== "POST") return methodNotAllowed(["POST"]);
+    const { shop, session } = await authenticateProxy(request);
+    const body = await readJsonBody(request, createCheckoutBody);
+    let outcome;
+    try {
+      outcome = await createCheckout({ shop, accessToken: session.accessToken, body, buyerIp: buyerIpOf(request) });
+    } catch (error) {
+      // Even our own failure (the database, a bug) must not stop the sale: the store's checkout takes over.
+      log.error("create-checkout failed unexpectedly; answering fallback", { shop: shop.domain, error: String(error) });
+      return json({ fallback: true });
+    }
+    if (outcome.kind === "not_verified") {
+      return jsonError(403, "phone_not_verified", "Verify this phone number with the code we send before paying on delivery.");
+    }
+    if (outcome.kind === "fallback") return json({ fallback: true });
+    return json({ checkoutUrl: outcome.checkoutUrl });
+  });
+}
+
+export async function loader(_args: LoaderFunctionArgs) {
+  return methodNotAllowed(["POST"]);
+}

@@ -1,0 +1,170 @@
+import fs from "node:fs";
+import path from "node:path";
+import twilio from "twilio";
+import { z } from "zod";
+import { env } from "~/env.server";
+import { log, maskPhone } from "~/utils/log.server";
+import { randomToken } from "~/utils/crypto.server";
+
+export type SmsChannel = "sms" | "whatsapp";
+
+export type SmsInput = {
+  shop: { name: string | null; domain: string };
+  /** E.164 */
+  to: string;
+  body: string;
+  /** `whatsapp` is tried first when a WhatsApp sender is configured; SMS is the fallback. */
+  channel?: SmsChannel;
+};
+
+export type SmsResult =
+  | { ok: true; id: string; channel: SmsChannel }
+  | { ok: false; code: "phone_unreachable" | "sms_unavailable"; detail: string };
+
+/**
+ * Sends one text message through the configured provider (env.SMS_PROVIDER):
+ * `twilio` (Programmable Messaging through the official client) or `outbox` (local mode: a line in
+ * `${OUTBOX_DIR}/outbox.jsonl` and on the console). Never throws for a provider failure: the result
+ * says whether the number was refused (`phone_unreachable`) or the provider failed (`sms_unavailable`).
+ */
+export async function sendSms(input: SmsInput): Promise<SmsResult> {
+  if (env.SMS_PROVIDER === "outbox") return sendToOutbox(input);
+  return sendWithTwilio(input);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outbox (local mode)
+
+export function outboxPath(): string {
+  return path.resolve(env.OUTBOX_DIR, "outbox.jsonl");
+}
+
+async function sendToOutbox(input: SmsInput): Promise<SmsResult> {
+  const channel = input.channel ?? "sms";
+  const id = `outbox_${randomToken(9)}`;
+  const line = { time: new Date().toISOString(), to: input.to, body: input.body, channel, id, shop: input.shop.domain };
+  const file = outboxPath();
+  await fs.promises.mkdir(path.dirname(file), { recursive: true });
+  await fs.promises.appendFile(file, `${JSON.stringify(line)}\n`);
+  // Local mode only: the developer is the shopper, so the console shows the whole message.
+  console.log(`[outbox] ${channel} to ${maskPhone(input.to)} from ${input.shop.name ?? input.shop.domain}: ${input.body}`);
+  return { ok: true, id, channel };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Twilio
+
+/** Twilio error codes that mean "this number cannot get our message", not "Twilio is down". */
+const UNREACHABLE_CODES = new Set([
+  21211, // invalid 'To' number
+  21214, // 'To' number cannot be reached
+  21217, // phone number does not appear to be valid
+  21219, // 'To' not verified (trial accounts)
+  21401, // invalid phone number
+  21407, // this phone number type does not support SMS
+  21408, // permission to send to this region is not enabled (geo permissions)
+  21421, // phone number is invalid
+  21610, // the recipient replied STOP
+  21612, // 'To' is not reachable from this sender
+  21614, // 'To' is not a valid mobile number (landline)
+  21635, // 'To' cannot receive WhatsApp messages / not a mobile number
+  60410, // Fraud Guard blocked this destination prefix
+  60605, // Verify geo permissions blocked this country
+]);
+
+const twilioMessage = z.object({ sid: z.string().min(1) });
+
+type TwilioClient = ReturnType<typeof twilio>;
+
+const clients = new Map<string, TwilioClient>();
+
+/** One client per configuration and per-request timeout (the client takes its timeout at creation). */
+function twilioClient(timeoutMs: number): TwilioClient {
+  const key = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_API_BASE, timeoutMs].join("|");
+  const known = clients.get(key);
+  if (known) return known;
+  const client = twilio(env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, {
+    // The client's own HTTP timeout (axios), per request; sendSms also bounds the whole send.
+    timeout: timeoutMs,
+    autoRetry: false,
+  });
+  // Development and tests: talk to a fake Twilio at the HTTP edge (the real client code still runs).
+  if (env.TWILIO_API_BASE) client.api.baseUrl = env.TWILIO_API_BASE;
+  if (clients.size > 8) clients.clear();
+  clients.set(key, client);
+  return client;
+}
+
+type Attempt = { ok: true; sid: string } | { ok: false; unreachable: boolean; detail: string };
+
+async function createMessage(params: { to: string; body: string; channel: SmsChannel; timeoutMs: number }): Promise<Attempt> {
+  const client = twilioClient(params.timeoutMs);
+  const whatsapp = params.channel === "whatsapp";
+  const sender = whatsapp
+    ? { from: withPrefix(env.TWILIO_WHATSAPP_FROM!, "whatsapp:") }
+    : env.TWILIO_MESSAGING_SERVICE_SID
+      ? { messagingServiceSid: env.TWILIO_MESSAGING_SERVICE_SID }
+      : { from: env.TWILIO_FROM_NUMBER };
+  try {
+    const message = await client.messages.create({
+      to: whatsapp ? `whatsapp:${params.to}` : params.to,
+      body: params.body,
+      ...sender,
+    });
+    const parsed = twilioMessage.safeParse(message);
+    if (!parsed.success) return { ok: false, unreachable: false, detail: "unexpected reply from Twilio" };
+    return { ok: true, sid: parsed.data.sid };
+  } catch (error) {
+    return classify(error);
+  }
+}
+
+function classify(error: unknown): Attempt {
+  const e = error as { status?: number; code?: number | string; message?: string };
+  if (typeof e?.status === "number") {
+    const code = typeof e.code === "number" ? e.code : Number(e.code);
+    const detail = `twilio ${e.status}${code ? ` code ${code}` : ""}`;
+    return { ok: false, unreachable: e.status < 500 && UNREACHABLE_CODES.has(code), detail };
+  }
+  // Network errors and timeouts (axios: ECONNABORTED, ETIMEDOUT, ECONNREFUSED ...).
+  return { ok: false, unreachable: false, detail: `twilio request failed: ${String(e?.code ?? e?.message ?? error)}` };
+}
+
+function withPrefix(value: string, prefix: string) {
+  return value.startsWith(prefix) ? value : `${prefix}${value}`;
+}
+
+async function sendWithTwilio(input: SmsInput): Promise<SmsResult> {
+  const deadline = new Promise<SmsResult>((resolve) => {
+    const timer = setTimeout(
+      () => resolve({ ok: false, code: "sms_unavailable", detail: `no answer from Twilio within ${env.SMS_TIMEOUT_MS} ms` }),
+      env.SMS_TIMEOUT_MS,
+    );
+    timer.unref();
+  });
+  const attempt = attemptChannels(input).catch(
+    (error: unknown): SmsResult => ({ ok: false, code: "sms_unavailable", detail: `twilio client error: ${String(error)}` }),
+  );
+  const result = await Promise.race([attempt, deadline]);
+  if (!result.ok) {
+    const fields = { to: maskPhone(input.to), shop: input.shop.domain, detail: result.detail };
+    if (result.code === "sms_unavailable") log.warn("sms: provider unavailable", fields);
+    else log.info("sms: number refused", fields);
+  }
+  return result;
+}
+
+async function attemptChannels(input: SmsInput): Promise<SmsResult> {
+  const started = Date.now();
+  if (input.channel === "whatsapp" && env.TWILIO_WHATSAPP_FROM) {
+    // WhatsApp gets half the time, so a hanging WhatsApp still leaves time for the SMS fallback.
+    const timeoutMs = Math.floor(env.SMS_TIMEOUT_MS / 2);
+    const viaWhatsapp = await createMessage({ to: input.to, body: input.body, channel: "whatsapp", timeoutMs });
+    if (viaWhatsapp.ok) return { ok: true, id: viaWhatsapp.sid, channel: "whatsapp" };
+    log.info("sms: whatsapp failed, falling back to sms", { to: maskPhone(input.to), detail: viaWhatsapp.detail });
+  }
+  const timeoutMs = Math.max(100, env.SMS_TIMEOUT_MS - (Date.now() - started) - 50);
+  const viaSms = await createMessage({ to: input.to, body: input.body, channel: "sms", timeoutMs });
+  if (viaSms.ok) return { ok: true, id: viaSms.sid, channel: "sms" };
+  return { ok: false, code: viaSms.unreachable ? "phone_unreachable" : "sms_unavailable", detail: viaSms.detail };
+}

@@ -1,0 +1,36 @@
+/**
+ * The text of a one-time-code SMS, in the shopper's language where we have it. A shop's own template
+ * (Shop.smsTemplate) wins over these; in every template `{code}`, `{shop}` and `{minutes}` are replaced.
+ */
+export const CODE_MESSAGES = {
+  en: "{code} is your {shop} verification code. It expires in {minutes} minutes. Do not share it.",
+  hi: "{code} आपका {shop} सत्यापन कोड है। यह {minutes} मिनट में समाप्त हो जाएगा। इसे किसी से साझा न करें।",
+  ar: "{code} هو رمز التحقق الخاص بك من {shop}. تنتهي صلاحيته خلال {minutes} دقائق. لا تشاركه مع أحد.",
+  fr: "{code} est votre code de vérification {shop}. Il expire dans {minutes} minutes. Ne le partagez pas.",
+  es: "{code} es tu código de verificación de {shop}. Caduca en {minutes} minutos. No lo compartas.",
+} as const;
+
+export type MessageLocale = keyof typeof CODE_MESSAGES;
+
+/** "fr-CA", "FR", "fr_ca" → "fr"; unknown or missing languages → null. */
+export function messageLocale(locale: string | null | undefined): MessageLocale | null {
+  const language = (locale ?? "").trim().toLowerCase().split(/[-_]/)[0];
+  return language in CODE_MESSAGES ? (language as MessageLocale) : null;
+}
+
+export function renderCodeMessage(input: {
+  code: string;
+  shopName: string;
+  minutes: number;
+  /** The shopper's language (from the modal), then the shop's, then English. */
+  locales: (string | null | undefined)[];
+  template?: string | null;
+}): string {
+  const template =
+    input.template?.trim() || CODE_MESSAGES[input.locales.map(messageLocale).find((l) => l !== null) ?? "en"];
+  // One pass, so a shop name containing "{code}" stays text.
+  const values: Record<string, string> = { code: input.code, shop: input.shopName, minutes: String(input.minutes) };
+  const text = template.replace(/\{(code|shop|minutes)\}/g, (_, name: string) => values[name]);
+  // A merchant template that forgot the code would send a useless message.
+  return template.includes("{code}") ? text : `${input.code} ${text}`;
+}

@@ -1,0 +1,127 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A loopback fake of Twilio's Programmable Messaging API (POST /2010-04-01/Accounts/{sid}/Messages.json)
+ * that the real `twilio` client talks to (env.TWILIO_API_BASE points it here). It records every
+ * message so a test can read the code that was "sent", and can be told to answer like Twilio does
+ * when a number is invalid (21211) or a landline (21614), to fail with a 5xx, or to hang.
+ */
+export type FakeMessage = {
+  sid: string;
+  accountSid: string;
+  to: string;
+  from: string | null;
+  messagingServiceSid: string | null;
+  body: string;
+  channel: "sms" | "whatsapp";
+  authorized: boolean;
+};
+
+export type Failure = "invalid_number" | "landline" | "server_error" | "rate_limited_by_twilio" | "bad_credentials" | "hang";
+
+type Rule = { when: (m: FakeMessage) => boolean; failure: Failure; times: number };
+
+const ANSWERS: Record<Exclude<Failure, "hang">, { status: number; code: number; message: string }> = {
+  invalid_number: { status: 400, code: 21211, message: "The 'To' number is not a valid phone number." },
+  landline: { status: 400, code: 21614, message: "'To' number is not a valid mobile number" },
+  server_error: { status: 503, code: 20500, message: "Service unavailable" },
+  rate_limited_by_twilio: { status: 429, code: 20429, message: "Too Many Requests" },
+  bad_credentials: { status: 401, code: 20003, message: "Authenticate" },
+};
+
+export type FakeTwilio = Awaited<ReturnType<typeof startFakeTwilio>>;
+
+export const FAKE_TWILIO_ACCOUNT = { sid: "ACfake00000000000000000000000000", token: "fake-twilio-token" };
+
+export async function startFakeTwilio() {
+  const messages: FakeMessage[] = [];
+  const attempts: FakeMessage[] = [];
+  let rules: Rule[] = [];
+  let counter = 0;
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(req.url ?? "");
+      if (req.method !== "POST" || !match) {
+        res.writeHead(404, { "content-type": "application/json" });
+        res.end(JSON.stringify({ code: 20404, message: "The requested resource was not found", status: 404 }));
+        return;
+      }
+      const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+      const expectedAuth = `Basic ${Buffer.from(`${FAKE_TWILIO_ACCOUNT.sid}:${FAKE_TWILIO_ACCOUNT.token}`).toString("base64")}`;
+      const rawTo = form.get("To") ?? "";
+      const message: FakeMessage = {
+        sid: `SM${(++counter).toString(16).padStart(32, "0")}`,
+        accountSid: match[1],
+        to: rawTo.replace(/^whatsapp:/, ""),
+        from: form.get("From"),
+        messagingServiceSid: form.get("MessagingServiceSid"),
+        body: form.get("Body") ?? "",
+        channel: rawTo.startsWith("whatsapp:") ? "whatsapp" : "sms",
+        authorized: req.headers.authorization === expectedAuth,
+      };
+      attempts.push(message);
+      const rule = rules.find((r) => r.times > 0 && r.when(message));
+      const failure: Failure | null = !message.authorized ? "bad_credentials" : (rule?.failure ?? null);
+      if (rule) rule.times -= 1;
+      if (failure === "hang") return; // never answers: the client's timeout must end it
+      if (failure) {
+        const a = ANSWERS[failure];
+        res.writeHead(a.status, { "content-type": "application/json" });
+        res.end(JSON.stringify({ code: a.code, message: a.message, more_info: `https://www.twilio.com/docs/errors/${a.code}`, status: a.status }));
+        return;
+      }
+      messages.push(message);
+      res.writeHead(201, { "content-type": "application/json" });
+      res.end(
+        JSON.stringify({
+          sid: message.sid,
+          account_sid: message.accountSid,
+          to: rawTo,
+          from: message.from,
+          messaging_service_sid: message.messagingServiceSid,
+          body: message.body,
+          status: "queued",
+          num_segments: "1",
+          direction: "outbound-api",
+          api_version: "2010-04-01",
+          date_created: new Date().toUTCString(),
+          uri: `/2010-04-01/Accounts/${message.accountSid}/Messages/${message.sid}.json`,
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    /** Messages Twilio accepted, in order. */
+    messages,
+    /** Every request, accepted or not. */
+    attempts,
+    /** The next `times` sends matching `when` (default: any) fail this way. */
+    fail(failure: Failure, options: { times?: number; when?: (m: FakeMessage) => boolean } = {}) {
+      rules.push({ failure, times: options.times ?? Infinity, when: options.when ?? (() => true) });
+    },
+    /** The 6-digit code in the latest message accepted for this number. */
+    codeFor(to: string): string {
+      const last = messages.filter((m) => m.to === to).at(-1);
+      const code = last && /\b(\d{6})\b/.exec(last.body)?.[1];
+      if (!code) throw new Error(`fake Twilio: no code was sent to ${to}`);
+      return code;
+    },
+    reset() {
+      messages.length = 0;
+      attempts.length = 0;
+      rules = [];
+    },
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

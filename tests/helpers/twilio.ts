@@ -1,0 +1,35 @@
+import { env } from "~/env.server";
+import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../fakes/twilio";
+
+type Settings = Partial<Pick<typeof env, "TWILIO_MESSAGING_SERVICE_SID" | "TWILIO_FROM_NUMBER" | "TWILIO_WHATSAPP_FROM" | "SMS_TIMEOUT_MS">>;
+
+/**
+ * Points the app's SMS sender at a fake Twilio for the tests of this file: the real `twilio` client
+ * runs and talks HTTP to the fake. Returns a handle whose `.twilio` is the fake (reset before each test).
+ */
+export function useFakeTwilio(settings: Settings = {}) {
+  const handle = {} as { twilio: FakeTwilio; configure: (s: Settings) => void };
+  const saved = { ...env };
+  const base = {
+    SMS_PROVIDER: "twilio" as const,
+    TWILIO_ACCOUNT_SID: FAKE_TWILIO_ACCOUNT.sid,
+    TWILIO_AUTH_TOKEN: FAKE_TWILIO_ACCOUNT.token,
+    TWILIO_MESSAGING_SERVICE_SID: "MGfake0000000000000000000000000000",
+    TWILIO_FROM_NUMBER: undefined,
+    TWILIO_WHATSAPP_FROM: undefined,
+    SMS_TIMEOUT_MS: 3000,
+  };
+  handle.configure = (s) => Object.assign(env, s);
+  beforeAll(async () => {
+    handle.twilio = await startFakeTwilio();
+  });
+  beforeEach(() => {
+    handle.twilio.reset();
+    Object.assign(env, base, { TWILIO_API_BASE: handle.twilio.url }, settings);
+  });
+  afterAll(async () => {
+    Object.assign(env, saved);
+    await handle.twilio?.close();
+  });
+  return handle;
+}

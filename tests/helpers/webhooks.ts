@@ -1,0 +1,64 @@
+import crypto from "node:crypto";
+import { env } from "~/env.server";
+import { SHOP } from "./shops";
+
+export type SignedWebhookOptions = {
+  shop?: string;
+  /** X-Shopify-Webhook-Id: the same id means the same delivery (a redelivery). */
+  webhookId?: string;
+  secret?: string;
+  apiVersion?: string;
+  /** Send this exact raw body (e.g. with numeric ids beyond 2^53) instead of JSON.stringify(payload). */
+  rawBody?: string;
+  /** Tamper with the request after signing. */
+  headers?: Record<string, string | null>;
+};
+
+/** A webhook delivery as Shopify sends it: base64 HMAC-SHA256 of the raw body under the app's secret, and the headers the library requires. */
+export function signedWebhook(topic: string, payload: unknown, options: SignedWebhookOptions = {}): Request {
+  const body = options.rawBody ?? JSON.stringify(payload);
+  const hmac = crypto.createHmac("sha256", options.secret ?? env.SHOPIFY_API_SECRET).update(body, "utf8").digest("base64");
+  const headers = new Headers({
+    "content-type": "application/json",
+    "x-shopify-hmac-sha256": hmac,
+    "x-shopify-topic": topic,
+    "x-shopify-shop-domain": options.shop ?? SHOP,
+    "x-shopify-api-version": options.apiVersion ?? "2026-10",
+    "x-shopify-webhook-id": options.webhookId ?? crypto.randomUUID(),
+    "x-shopify-event-id": crypto.randomUUID(),
+    "x-shopify-triggered-at": new Date().toISOString(),
+  });
+  for (const [k, v] of Object.entries(options.headers ?? {})) {
+    if (v === null) headers.delete(k);
+    else headers.set(k, v);
+  }
+  return new Request(`https://app.example.com/webhooks/${topic}`, { method: "POST", headers, body });
+}
+
+let orderSeq = 820982911946154500n;
+
+/** An orders/create payload shaped like Shopify's sample (REST Order), with a fresh id beyond 2^53. */
+export function orderCreatedPayload(overrides: Record<string, unknown> = {}) {
+  const id = (orderSeq += 1n);
+  return {
+    id: Number(id),
+    admin_graphql_api_id: `gid://shopify/Order/${id}`,
+    name: `#${1000 + Number(id % 1000n)}`,
+    created_at: new Date().toISOString(),
+    token: "b1946ac92492d2347c6235b4d2611184",
+    cart_token: null,
+    checkout_token: null,
+    phone: null,
+    email: "buyer@example.com",
+    financial_status: "pending",
+    gateway: "Cash on Delivery (COD)",
+    payment_gateway_names: ["Cash on Delivery (COD)"],
+    note_attributes: [],
+    tags: "",
+    customer: { id: 1153106273, email: "buyer@example.com", phone: null },
+    billing_address: { first_name: "Amina", phone: null, country_code: "MA" },
+    shipping_address: { first_name: "Amina", phone: null, country_code: "MA" },
+    line_items: [{ id: 866550311, variant_id: 808950810, quantity: 1, price: "199.00" }],
+    ...overrides,
+  };
+}

@@ -1,0 +1,258 @@
+import * as route from "~/routes/proxy.create-checkout";
+import { prisma } from "~/db.server";
+import { markPhoneVerified } from "~/customers/verified.server";
+import { recordSelection } from "~/selections/selection.server";
+import { forgetPaymentTermsTemplate } from "~/checkout/checkout.server";
+import { shopifyCallLimits } from "~/shopify-calls/graphql.server";
+import * as handlers from "~/dev/fake-shopify/handlers";
+import { OPERATIONS } from "~/dev/fake-shopify/handlers";
+import { clock } from "~/utils/clock.server";
+import { log } from "~/utils/log.server";
+import { useFakeShopify } from "../helpers/fake-shopify";
+import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
+import { describeProxyEdge } from "../helpers/proxy-edge";
+import { installShop } from "../helpers/shops";
+
+const PHONE = "+212600000001";
+const fake = useFakeShopify((f) => handlers.installDefaultHandlers(f));
+
+beforeEach(() => {
+  handlers.installDefaultHandlers(fake);
+  forgetPaymentTermsTemplate();
+  shopifyCallLimits.timeoutMs = 4000;
+});
+
+function post(body: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return callRoute(route, signedRequest("/create-checkout", { body, headers }));
+}
+
+describeProxyEdge("POST /create-checkout", route, {
+  path: "/create-checkout",
+  method: "POST",
+  validBody: { phone: PHONE, selectedMode: "prepaid", variantId: "123" },
+  requiredFields: ["phone", "selectedMode", "variantId"],
+});
+
+describe("POST /create-checkout: cod and prepaid build a Storefront cart", () => {
+  it("GIVEN a verified phone WHEN cod THEN cartCreate gets the items, our attributes, the cod discount and the buyer IP", async () => {
+    const shop = await installShop({ discountCodeCod: "COD5" });
+    await markPhoneVerified(shop.id, PHONE);
+    const res = await post(
+      { phone: PHONE, selectedMode: "cod", variantId: "44556677", quantity: 2, productTitle: "Mug" },
+      { "x-forwarded-for": "203.0.113.7, 10.0.0.1" },
+    );
+    expect(res.status).toBe(200);
+    const body = await jsonOf(res);
+    expect(body.checkoutUrl).toMatch(/^https:\/\/test-shop\.myshopify\.com\/cart\/c\//);
+
+    const [call] = fake.callsTo(OPERATIONS.cartCreate);
+    expect(call.api).toBe("storefront");
+    expect(call.headers["shopify-storefront-buyer-ip"]).toBe("203.0.113.7");
+    expect(call.headers["shopify-storefront-private-token"]).toBe("shpat_test_token");
+    const selection = await prisma.selection.findFirstOrThrow();
+    expect(call.variables.input).toEqual({
+      lines: [{ merchandiseId: "gid://shopify/ProductVariant/44556677", quantity: 2 }],
+      attributes: [
+        { key: "_cod_selection", value: selection.id },
+        { key: "_cod_payment_mode", value: "cod" },
+        { key: "_cod_phone_verified", value: "true" },
+        { key: "_cod_phone", value: PHONE },
+      ],
+      discountCodes: ["COD5"],
+    });
+    expect(selection).toMatchObject({
+      mode: "cod",
+      verified: true,
+      source: "create-checkout",
+      checkoutUrl: body.checkoutUrl,
+      cartToken: expect.stringMatching(/^c1-[0-9a-f]+$/),
+      items: JSON.stringify([{ variantId: "gid://shopify/ProductVariant/44556677", quantity: 2 }]),
+    });
+  });
+
+  it("prepaid needs no verification, applies the prepaid incentive code and takes lines[] (gids and numbers, merged)", async () => {
+    await installShop({ discountCodePrepaid: "PREPAID10" });
+    const res = await post({
+      phone: PHONE,
+      selectedMode: "prepaid",
+      cartToken: "cart-abc",
+      lines: [
+        { variantId: "gid://shopify/ProductVariant/1", quantity: 1 },
+        { variantId: 2, quantity: 3 },
+        { variantId: "1", quantity: 2 },
+      ],
+    });
+    expect(await jsonOf(res)).toEqual({ checkoutUrl: expect.any(String) });
+    const input = fake.callsTo(OPERATIONS.cartCreate)[0].variables.input as Record<string, unknown>;
+    expect(input.lines).toEqual([
+      { merchandiseId: "gid://shopify/ProductVariant/1", quantity: 3 },
+      { merchandiseId: "gid://shopify/ProductVariant/2", quantity: 3 },
+    ]);
+    expect(input.discountCodes).toEqual(["PREPAID10"]);
+    expect(input.attributes).toContainEqual({ key: "_cod_phone_verified", value: "false" });
+    expect(await prisma.selection.findFirstOrThrow()).toMatchObject({ mode: "prepaid", verified: false, cartToken: "cart-abc" });
+  });
+
+  it("sends no discountCodes when the shop configured none", async () => {
+    await installShop();
+    await post({ phone: PHONE, selectedMode: "prepaid", variantId: "9" });
+    expect(fake.callsTo(OPERATIONS.cartCreate)[0].variables.input).not.toHaveProperty("discountCodes");
+  });
+});
+
+describe("POST /create-checkout: the COD gate", () => {
+  it("answers 403 phone_not_verified for cod when OTP is on and the phone never verified, and calls no Shopify API", async () => {
+    await installShop();
+    const res = await post({ phone: PHONE, selectedMode: "cod", variantId: "1" });
+    expect(res.status).toBe(403);
+    expect(await jsonOf(res)).toMatchObject({ code: "phone_not_verified", error: expect.any(String) });
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it("lets cod through when the shop turned OTP off (selection recorded unverified)", async () => {
+    await installShop({ otpEnabled: false });
+    const res = await post({ phone: PHONE, selectedMode: "cod", variantId: "1" });
+    expect(await jsonOf(res)).toHaveProperty("checkoutUrl");
+    expect(await prisma.selection.findFirstOrThrow()).toMatchObject({ verified: false, mode: "cod" });
+  });
+
+  it("counts a verified selection of the current journey (verify-otp) even with the returning window off", async () => {
+    const shop = await installShop({ returningSkipDays: 0 });
+    await recordSelection({ shopId: shop.id, phone: PHONE, mode: "prepaid", source: "verify-otp", verified: true });
+    const res = await post({ phone: PHONE, selectedMode: "cod", variantId: "1" });
+    expect(await jsonOf(res)).toHaveProperty("checkoutUrl");
+    const rows = await prisma.selection.findMany();
+    expect(rows).toHaveLength(1); // the journey's selection is updated, not duplicated
+    expect(rows[0]).toMatchObject({ mode: "cod", verified: true, source: "create-checkout" });
+  });
+
+  it("counts a verification within the returning-customer window and not one older than it", async () => {
+    const shop = await installShop({ returningSkipDays: 30 });
+    const now = new Date();
+    await markPhoneVerified(shop.id, PHONE, new Date(now.getTime() - 29 * 86_400_000));
+    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "1" })).status).toBe(200);
+    await prisma.selection.deleteMany();
+    vi.spyOn(clock, "now").mockReturnValue(new Date(now.getTime() + 2 * 86_400_000));
+    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "1" })).status).toBe(403);
+    vi.restoreAllMocks();
+  });
+});
+
+describe("POST /create-checkout: partial builds a draft order with Shopify's native deposit", () => {
+  it("percentage deposit: draftOrderCreate with deposit, fulfillment payment terms, our attributes and tag", async () => {
+    const shop = await installShop({ depositType: "percentage", depositValue: 30, discountCodePartial: "DEP" });
+    await markPhoneVerified(shop.id, PHONE);
+    const res = await post({ phone: PHONE, selectedMode: "partial", lines: [{ variantId: "5", quantity: 2 }] });
+    const body = await jsonOf(res);
+    expect(body.checkoutUrl).toMatch(/\/invoices\//);
+    expect(fake.callsTo(OPERATIONS.paymentTermsTemplates)).toHaveLength(1);
+    expect(fake.callsTo(OPERATIONS.draftOrderCalculate)).toHaveLength(0);
+    const input = fake.callsTo(OPERATIONS.draftOrderCreate)[0].variables.input as Record<string, unknown>;
+    const selection = await prisma.selection.findFirstOrThrow();
+    expect(input).toMatchObject({
+      lineItems: [{ variantId: "gid://shopify/ProductVariant/5", quantity: 2 }],
+      phone: PHONE,
+      deposit: { percentage: 30 },
+      paymentTerms: { paymentTermsTemplateId: "gid://shopify/PaymentTermsTemplate/7" },
+      tags: ["payment-mode:partial"],
+      discountCodes: ["DEP"],
+      note: expect.stringContaining("30% due at checkout"),
+    });
+    expect(input.customAttributes).toContainEqual({ key: "_cod_selection", value: selection.id });
+    expect(input.customAttributes).toContainEqual({ key: "_cod_payment_mode", value: "partial" });
+    expect(selection).toMatchObject({ mode: "partial", draftOrderGid: expect.stringMatching(/^gid:\/\/shopify\/DraftOrder\//), checkoutUrl: body.checkoutUrl });
+  });
+
+  it("fixed deposit: prices the order first, then asks for the matching percentage (rounded up)", async () => {
+    await installShop({ depositType: "fixed", depositValue: 20, currency: "USD" });
+    // 3 units at the fake's 25.00 = 75.00; 20.00 of 75.00 = 26.67 %
+    await post({ phone: PHONE, selectedMode: "partial", variantId: "5", quantity: 3 });
+    expect(fake.callsTo(OPERATIONS.draftOrderCalculate)[0].variables.input).toMatchObject({
+      lineItems: [{ variantId: "gid://shopify/ProductVariant/5", quantity: 3 }],
+    });
+    const input = fake.callsTo(OPERATIONS.draftOrderCreate)[0].variables.input as Record<string, unknown>;
+    expect(input.deposit).toEqual({ percentage: 26.67 });
+    expect(input.customAttributes).toContainEqual({ key: "Deposit", value: "20.00 USD due at checkout (26.67% of 75.00 USD)" });
+  });
+
+  it("falls back when the shop cannot take deposits (Shopify's user error), logging the cause", async () => {
+    await installShop();
+    fake.on(OPERATIONS.draftOrderCreate, handlers.draftOrderCreateUserErrors(), "admin");
+    const res = await post({ phone: PHONE, selectedMode: "partial", variantId: "5" });
+    expect(await jsonOf(res)).toEqual({ fallback: true });
+    expect(await prisma.selection.findFirstOrThrow()).toMatchObject({ mode: "partial", checkoutUrl: null });
+  });
+});
+
+describe("POST /create-checkout: every failure to build answers { fallback: true }", () => {
+  const cases: [string, string, () => void][] = [
+    ["user errors", "user_errors", () => fake.on(OPERATIONS.cartCreate, handlers.cartCreateUserErrors(), "storefront")],
+    ["GraphQL errors", "graphql_errors", () => fake.on(OPERATIONS.cartCreate, handlers.graphqlErrors("Field 'x' doesn't exist"), "storefront")],
+    ["throttling (GraphQL THROTTLED)", "throttled", () => fake.on(OPERATIONS.cartCreate, handlers.throttled(), "storefront")],
+    ["HTTP 429", "throttled", () => fake.on(OPERATIONS.cartCreate, handlers.tooManyRequests(), "storefront")],
+    ["HTTP 503", "http_error", () => fake.on(OPERATIONS.cartCreate, handlers.serverError(503), "storefront")],
+    ["a dropped connection", "network_error", () => fake.on(OPERATIONS.cartCreate, () => { throw new Error("drop"); }, "storefront")],
+  ];
+  for (const [name, cause, arrange] of cases) {
+    it(`on ${name} (logged as ${cause})`, async () => {
+      await installShop();
+      arrange();
+      const warn = vi.spyOn(log, "warn");
+      const res = await post({ phone: PHONE, selectedMode: "prepaid", variantId: "1" });
+      expect(res.status).toBe(200);
+      expect(await jsonOf(res)).toEqual({ fallback: true });
+      expect(warn).toHaveBeenCalledWith("create-checkout fell back to the store's checkout", expect.objectContaining({ cause, mode: "prepaid" }));
+      warn.mockRestore();
+      expect(fake.callsTo(OPERATIONS.cartCreate)).toHaveLength(1);
+      // The selection is still recorded so the order that follows through the normal checkout can be linked.
+      expect(await prisma.selection.count()).toBe(1);
+    });
+  }
+
+  it("on a timeout, within the bound", async () => {
+    await installShop();
+    shopifyCallLimits.timeoutMs = 300;
+    fake.on(OPERATIONS.cartCreate, handlers.slow(2000, handlers.cartCreate()), "storefront");
+    const started = Date.now();
+    const res = await post({ phone: PHONE, selectedMode: "prepaid", variantId: "1" });
+    expect(await jsonOf(res)).toEqual({ fallback: true });
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it("for a shop without an active subscription, without calling Shopify (even cod for an unverified phone)", async () => {
+    await installShop({ subscriptionStatus: "cancelled" });
+    const res = await post({ phone: PHONE, selectedMode: "cod", variantId: "1" });
+    expect(await jsonOf(res)).toEqual({ fallback: true });
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it("for a shop whose session has no access token", async () => {
+    await installShop();
+    await prisma.session.updateMany({ data: { accessToken: "" } });
+    const res = await post({ phone: PHONE, selectedMode: "prepaid", variantId: "1" });
+    expect(await jsonOf(res)).toEqual({ fallback: true });
+    expect(fake.calls).toHaveLength(0);
+  });
+});
+
+describe("POST /create-checkout: bad input", () => {
+  const bad: [string, Record<string, unknown>, string][] = [
+    ["a phone that is not E.164", { phone: "0600000001", selectedMode: "prepaid", variantId: "1" }, "phone"],
+    ["an unknown mode", { phone: PHONE, selectedMode: "cash", variantId: "1" }, "selectedMode"],
+    ["a variant id that is neither a number nor a variant gid", { phone: PHONE, selectedMode: "prepaid", variantId: "gid://shopify/Product/1" }, "variantId"],
+    ["a quantity of 0", { phone: PHONE, selectedMode: "prepaid", variantId: "1", quantity: 0 }, "quantity"],
+    ["an empty lines[]", { phone: PHONE, selectedMode: "prepaid", lines: [] }, "lines"],
+    ["both variantId and lines", { phone: PHONE, selectedMode: "prepaid", variantId: "1", lines: [{ variantId: "2" }] }, "lines"],
+  ];
+  for (const [name, body, field] of bad) {
+    it(`answers 400 invalid_request naming ${field} for ${name}`, async () => {
+      await installShop();
+      const res = await post(body);
+      expect(res.status).toBe(400);
+      const json = await jsonOf(res);
+      expect(json.code).toBe("invalid_request");
+      expect(Object.keys(json.fields as object)).toContain(field);
+      expect(fake.calls).toHaveLength(0);
+    });
+  }
+});

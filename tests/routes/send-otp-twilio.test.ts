@@ -1,0 +1,116 @@
+import * as sendOtp from "~/routes/proxy.send-otp";
+import { prisma } from "~/db.server";
+import { sendSms } from "~/sms/sms.server";
+import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
+import { installShop } from "../helpers/shops";
+import { useFakeTwilio } from "../helpers/twilio";
+
+const PHONE = "+14155550123";
+const fake = useFakeTwilio();
+
+function send(phone = PHONE) {
+  return callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone } }));
+}
+
+describe("send-otp through Twilio (the real client against a fake Twilio)", () => {
+  it.each([
+    ["invalid_number", 21211],
+    ["landline", 21614],
+  ] as const)("maps Twilio's %s answer (%i) to 400 phone_unreachable, counted against the number", async (failure, _code) => {
+    const shop = await installShop({ otpResendCooldownSeconds: 0 });
+    fake.twilio.fail(failure);
+    const res = await send();
+    expect(res.status).toBe(400);
+    expect(await jsonOf(res)).toMatchObject({ success: false, code: "phone_unreachable" });
+    expect(await prisma.otpChallenge.count()).toBe(0);
+    const counter = await prisma.rateCounter.findUnique({ where: { key: `otp-send:${shop.id}:${PHONE}` } });
+    expect(counter?.count).toBe(1);
+  });
+
+  it.each(["server_error", "rate_limited_by_twilio"] as const)(
+    "maps Twilio's %s to 502 sms_unavailable, not counted against the shopper's limit",
+    async (failure) => {
+      await installShop({ otpResendCooldownSeconds: 0, otpSendLimit: 1 });
+      fake.twilio.fail(failure, { times: 3 });
+      for (let i = 0; i < 3; i++) {
+        const res = await send();
+        expect(res.status).toBe(502);
+        expect(await jsonOf(res)).toMatchObject({ code: "sms_unavailable" });
+      }
+      expect(await prisma.otpChallenge.count()).toBe(0);
+      expect((await send()).status).toBe(200);
+      expect(fake.twilio.messages).toHaveLength(1);
+    },
+  );
+
+  it("gives up on a Twilio that does not answer within SMS_TIMEOUT_MS: 502, and the shopper can retry at once", async () => {
+    fake.configure({ SMS_TIMEOUT_MS: 300 });
+    await installShop({ otpSendLimit: 1 });
+    fake.twilio.fail("hang", { times: 1 });
+    const started = Date.now();
+    const res = await send();
+    expect(res.status).toBe(502);
+    expect(await jsonOf(res)).toMatchObject({ code: "sms_unavailable" });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect((await send()).status).toBe(200);
+  });
+
+  it("treats wrong credentials as sms_unavailable (our problem, not the shopper's number)", async () => {
+    fake.configure({ TWILIO_AUTH_TOKEN: "wrong" } as never);
+    await installShop();
+    const res = await send();
+    expect(res.status).toBe(502);
+  });
+
+  it("sends from a From number when no Messaging Service is configured", async () => {
+    fake.configure({ TWILIO_MESSAGING_SERVICE_SID: undefined, TWILIO_FROM_NUMBER: "+15005550006" });
+    await installShop();
+    expect((await send()).status).toBe(200);
+    expect(fake.twilio.messages[0]).toMatchObject({ from: "+15005550006", messagingServiceSid: null, channel: "sms" });
+  });
+
+  it("sends on WhatsApp for a shop that chose it", async () => {
+    fake.configure({ TWILIO_WHATSAPP_FROM: "+15005550007" });
+    await installShop({ smsChannel: "whatsapp" });
+    expect((await send()).status).toBe(200);
+    expect(fake.twilio.messages).toHaveLength(1);
+    expect(fake.twilio.messages[0]).toMatchObject({ channel: "whatsapp", from: "whatsapp:+15005550007", to: PHONE });
+  });
+
+  it("falls back to SMS when WhatsApp fails", async () => {
+    fake.configure({ TWILIO_WHATSAPP_FROM: "whatsapp:+15005550007" });
+    await installShop({ smsChannel: "whatsapp" });
+    fake.twilio.fail("invalid_number", { when: (m) => m.channel === "whatsapp" });
+    expect((await send()).status).toBe(200);
+    expect(fake.twilio.attempts.map((m) => m.channel)).toEqual(["whatsapp", "sms"]);
+    expect(fake.twilio.messages[0].channel).toBe("sms");
+  });
+
+  it("uses SMS for a WhatsApp shop when no WhatsApp sender is configured", async () => {
+    await installShop({ smsChannel: "whatsapp" });
+    expect((await send()).status).toBe(200);
+    expect(fake.twilio.attempts.map((m) => m.channel)).toEqual(["sms"]);
+  });
+
+  it("sendSms is usable on its own (address correction sends its link through it)", async () => {
+    const result = await sendSms({ shop: { name: "Acme", domain: "acme.myshopify.com" }, to: PHONE, body: "Fix your address: https://x" });
+    expect(result).toEqual({ ok: true, id: fake.twilio.messages[0].sid, channel: "sms" });
+    fake.twilio.fail("landline", { times: 1 });
+    expect(await sendSms({ shop: { name: null, domain: "acme.myshopify.com" }, to: PHONE, body: "x" })).toMatchObject({
+      ok: false,
+      code: "phone_unreachable",
+    });
+  });
+});
+
+describe("WhatsApp that hangs", () => {
+  const fake2 = useFakeTwilio({ SMS_TIMEOUT_MS: 1000, TWILIO_WHATSAPP_FROM: "+15005550007" });
+
+  it("still leaves time for the SMS fallback within SMS_TIMEOUT_MS", async () => {
+    await installShop({ smsChannel: "whatsapp" });
+    fake2.twilio.fail("hang", { when: (m) => m.channel === "whatsapp" });
+    const res = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE } }));
+    expect(res.status).toBe(200);
+    expect(fake2.twilio.messages.map((m) => m.channel)).toEqual(["sms"]);
+  });
+});

@@ -1,0 +1,122 @@
+import * as uninstalled from "~/routes/webhooks.app.uninstalled";
+import * as dataRequest from "~/routes/webhooks.customers.data_request";
+import * as customersRedact from "~/routes/webhooks.customers.redact";
+import * as shopRedact from "~/routes/webhooks.shop.redact";
+import { prisma } from "~/db.server";
+import { markPhoneVerified } from "~/customers/verified.server";
+import { sessionStorage } from "~/shopify.server";
+import { clock } from "~/utils/clock.server";
+import { log } from "~/utils/log.server";
+import { callRoute } from "../helpers/proxy";
+import { installShop, SHOP } from "../helpers/shops";
+import { signedWebhook } from "../helpers/webhooks";
+
+const PHONE = "+212600000003";
+const OTHER = "+212600000004";
+
+afterEach(() => vi.restoreAllMocks());
+
+async function shopWithCustomers() {
+  const shop = await installShop();
+  await markPhoneVerified(shop.id, PHONE);
+  await markPhoneVerified(shop.id, OTHER);
+  await prisma.selection.create({ data: { shopId: shop.id, phone: PHONE, mode: "cod", verified: true, source: "verify-otp", orderGid: "gid://shopify/Order/9007199254740993001", orderName: "#1001" } });
+  await prisma.selection.create({ data: { shopId: shop.id, phone: PHONE, mode: "prepaid", source: "create-checkout" } });
+  await prisma.selection.create({ data: { shopId: shop.id, phone: OTHER, mode: "cod", source: "create-checkout" } });
+  await prisma.orderTagJob.create({ data: { shop: SHOP, orderGid: "gid://shopify/Order/1", tags: "[]", nextAttemptAt: new Date() } });
+  return shop;
+}
+
+describe("every webhook route refuses a bad HMAC with 401", () => {
+  const routes: [string, Parameters<typeof callRoute>[0]][] = [
+    ["app/uninstalled", uninstalled],
+    ["customers/data_request", dataRequest],
+    ["customers/redact", customersRedact],
+    ["shop/redact", shopRedact],
+  ];
+  for (const [topic, route] of routes) {
+    it(topic, async () => {
+      await shopWithCustomers();
+      const res = await callRoute(route, signedWebhook(topic, { shop_domain: SHOP }, { secret: "not-the-secret" }));
+      expect(res.status).toBe(401);
+      expect(await prisma.selection.count()).toBe(3);
+      expect(await prisma.session.count()).toBe(1);
+    });
+  }
+});
+
+describe("app/uninstalled", () => {
+  it("removes the sessions, marks the shop uninstalled and keeps its data; a redelivery keeps the first time", async () => {
+    await shopWithCustomers();
+    await sessionStorage.loadSession(`offline_${SHOP}`); // warm the cache, which must be dropped too
+    const first = new Date("2026-11-01T10:00:00Z");
+    vi.spyOn(clock, "now").mockReturnValue(first);
+    expect((await callRoute(uninstalled, signedWebhook("app/uninstalled", { id: 1, domain: SHOP }, { webhookId: "u1" }))).status).toBe(200);
+    vi.spyOn(clock, "now").mockReturnValue(new Date("2026-11-01T11:00:00Z"));
+    expect((await callRoute(uninstalled, signedWebhook("app/uninstalled", { id: 1, domain: SHOP }, { webhookId: "u1" }))).status).toBe(200);
+    expect((await callRoute(uninstalled, signedWebhook("app/uninstalled", { id: 1, domain: SHOP }, { webhookId: "u2" }))).status).toBe(200);
+
+    expect(await prisma.session.count()).toBe(0);
+    expect(await sessionStorage.loadSession(`offline_${SHOP}`)).toBeUndefined();
+    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).uninstalledAt).toEqual(first);
+    expect(await prisma.selection.count()).toBe(3);
+    expect(await prisma.verifiedCustomer.count()).toBe(2);
+  });
+});
+
+describe("customers/data_request", () => {
+  it("logs a report of what is held for the customer's phone and requested orders (phones masked)", async () => {
+    await shopWithCustomers();
+    const info = vi.spyOn(log, "info");
+    const raw = `{"shop_id":954889,"shop_domain":"${SHOP}","orders_requested":[9007199254740993001],"customer":{"id":191167,"email":"john@example.com","phone":"+212 600 000 003"},"data_request":{"id":9999}}`;
+    const res = await callRoute(dataRequest, signedWebhook("customers/data_request", null, { rawBody: raw }));
+    expect(res.status).toBe(200);
+    const [, fields] = info.mock.calls.find(([m]) => m === "customers/data_request report")!;
+    expect(fields).toMatchObject({ shop: SHOP, dataRequestId: 9999, records: { verifiedMarks: 1, selections: 2 } });
+    expect(String(fields!.report)).toContain("gid://shopify/Order/9007199254740993001");
+    expect(String(fields!.report)).not.toContain(PHONE);
+    expect(await prisma.selection.count()).toBe(3); // a report changes nothing
+  });
+});
+
+describe("customers/redact", () => {
+  it("deletes the customer's verified mark and selections (by phone and by order), leaving other customers", async () => {
+    const shop = await shopWithCustomers();
+    const raw = `{"shop_id":954889,"shop_domain":"${SHOP}","customer":{"id":191167,"email":"john@example.com","phone":"${PHONE}"},"orders_to_redact":[9007199254740993001]}`;
+    expect((await callRoute(customersRedact, signedWebhook("customers/redact", null, { rawBody: raw, webhookId: "r1" }))).status).toBe(200);
+    expect(await prisma.selection.findMany({ select: { phone: true } })).toEqual([{ phone: OTHER }]);
+    expect(await prisma.verifiedCustomer.findMany({ where: { shopId: shop.id }, select: { phone: true } })).toEqual([{ phone: OTHER }]);
+    // A redelivery is harmless.
+    expect((await callRoute(customersRedact, signedWebhook("customers/redact", null, { rawBody: raw, webhookId: "r1" }))).status).toBe(200);
+    expect(await prisma.selection.count()).toBe(1);
+  });
+
+  it("finds the customer by order alone when the payload has no phone", async () => {
+    await shopWithCustomers();
+    const raw = `{"shop_id":954889,"shop_domain":"${SHOP}","customer":{"id":191167,"email":"john@example.com","phone":null},"orders_to_redact":[9007199254740993001]}`;
+    await callRoute(customersRedact, signedWebhook("customers/redact", null, { rawBody: raw }));
+    // The linked selection goes, and with it the phone's verified mark; the phone's unlinked selection too.
+    expect(await prisma.verifiedCustomer.count({ where: { phone: PHONE } })).toBe(0);
+    expect(await prisma.selection.count({ where: { phone: PHONE } })).toBe(0);
+    expect(await prisma.selection.count({ where: { phone: OTHER } })).toBe(1);
+  });
+});
+
+describe("shop/redact", () => {
+  it("deletes everything held for the shop and nothing of another shop", async () => {
+    await shopWithCustomers();
+    const other = await installShop({ domain: "other-shop.myshopify.com" });
+    await markPhoneVerified(other.id, PHONE);
+    await callRoute(uninstalled, signedWebhook("app/uninstalled", { domain: SHOP }));
+    const res = await callRoute(shopRedact, signedWebhook("shop/redact", { shop_id: 954889, shop_domain: SHOP }, { webhookId: "s1" }));
+    expect(res.status).toBe(200);
+    expect(await prisma.shop.findUnique({ where: { domain: SHOP } })).toBeNull();
+    expect(await prisma.selection.count()).toBe(0);
+    expect(await prisma.verifiedCustomer.findMany({ select: { shopId: true } })).toEqual([{ shopId: other.id }]);
+    expect(await prisma.orderTagJob.count()).toBe(0);
+    expect(await prisma.session.findMany({ select: { shop: true } })).toEqual([{ shop: "other-shop.myshopify.com" }]);
+    expect(await prisma.webhookDelivery.findMany({ select: { id: true } })).toEqual([{ id: "s1" }]);
+    // Again (a redelivery): still 200.
+    expect((await callRoute(shopRedact, signedWebhook("shop/redact", { shop_domain: SHOP }, { webhookId: "s1" }))).status).toBe(200);
+  });
+});

@@ -1,0 +1,259 @@
+import * as route from "~/routes/webhooks.orders.create";
+import { prisma } from "~/db.server";
+import { recordSelection } from "~/selections/selection.server";
+import { MAX_ATTEMPTS, runDueTagJobs } from "~/orders/tag-jobs.server";
+import * as handlers from "~/dev/fake-shopify/handlers";
+import { OPERATIONS } from "~/dev/fake-shopify/handlers";
+import { clock } from "~/utils/clock.server";
+import { useFakeShopify } from "../helpers/fake-shopify";
+import { callRoute } from "../helpers/proxy";
+import { installShop, SHOP } from "../helpers/shops";
+import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+
+const PHONE = "+212600000002";
+const tagged = new Map<string, Set<string>>();
+const fake = useFakeShopify();
+
+beforeEach(() => {
+  tagged.clear();
+  handlers.installDefaultHandlers(fake, {}, tagged);
+});
+afterEach(() => vi.restoreAllMocks());
+
+function deliver(payload: unknown, options: Parameters<typeof signedWebhook>[2] = {}) {
+  return callRoute(route, signedWebhook("orders/create", payload, options));
+}
+
+async function selectionFor(shopId: string, mode: "cod" | "prepaid" | "partial", verified: boolean, extra: { cartToken?: string } = {}) {
+  return recordSelection({ shopId, phone: PHONE, mode, source: verified ? "verify-otp" : "create-checkout", verified, ...extra });
+}
+
+describe("orders/create: authenticity", () => {
+  it("answers 401 to a wrong HMAC and changes nothing", async () => {
+    const shop = await installShop();
+    await selectionFor(shop.id, "cod", true);
+    const res = await deliver(orderCreatedPayload({ phone: PHONE }), { secret: "wrong" });
+    expect(res.status).toBe(401);
+    expect(await prisma.selection.count({ where: { orderGid: { not: null } } })).toBe(0);
+    expect(await prisma.orderTagJob.count()).toBe(0);
+  });
+
+  it("answers 400 when a required header (X-Shopify-Webhook-Id) is missing", async () => {
+    await installShop();
+    const res = await deliver(orderCreatedPayload(), { headers: { "x-shopify-webhook-id": null } });
+    expect(res.status).toBe(400);
+  });
+});
+
+describe("orders/create: linking the order to the selection", () => {
+  it("links by our attribute first (even when the phone points at another selection) and tags cod-verified", async () => {
+    const shop = await installShop();
+    const mine = await selectionFor(shop.id, "cod", true);
+    const other = await prisma.selection.create({ data: { shopId: shop.id, phone: "+212611111111", mode: "prepaid", source: "create-checkout" } });
+    const order = orderCreatedPayload({ phone: "+212611111111", note_attributes: [{ name: "_cod_selection", value: mine.id }] });
+    const res = await deliver(order);
+    expect(res.status).toBe(200);
+    expect(await prisma.selection.findUniqueOrThrow({ where: { id: mine.id } })).toMatchObject({
+      orderGid: order.admin_graphql_api_id,
+      orderName: order.name,
+      linkedAt: expect.any(Date),
+    });
+    expect((await prisma.selection.findUniqueOrThrow({ where: { id: other.id } })).orderGid).toBeNull();
+
+    // The webhook answered without calling Shopify; the worker adds the tags.
+    expect(fake.callsTo(OPERATIONS.tagsAdd)).toHaveLength(0);
+    expect(await runDueTagJobs()).toMatchObject({ done: 1 });
+    const [call] = fake.callsTo(OPERATIONS.tagsAdd);
+    expect(call.variables).toEqual({ id: order.admin_graphql_api_id, tags: ["cod-verified", "payment-mode:cod"] });
+    expect(call.headers["x-shopify-access-token"]).toBe("shpat_test_token");
+    expect(await prisma.orderTagJob.findFirstOrThrow()).toMatchObject({ doneAt: expect.any(Date), attempts: 1 });
+  });
+
+  it("never takes an attribute naming another shop's selection as a link", async () => {
+    const shop = await installShop();
+    const stranger = await installShop({ domain: "other-shop.myshopify.com" });
+    const theirs = await prisma.selection.create({ data: { shopId: stranger.id, phone: PHONE, mode: "cod", verified: true, source: "verify-otp" } });
+    await deliver(orderCreatedPayload({ note_attributes: [{ name: "_cod_selection", value: theirs.id }] }));
+    expect((await prisma.selection.findUniqueOrThrow({ where: { id: theirs.id } })).orderGid).toBeNull();
+    await runDueTagJobs();
+    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["cod-unverified"]);
+    expect(shop.id).not.toBe(stranger.id);
+  });
+
+  it("links by cart token, then by checkout token", async () => {
+    const shop = await installShop();
+    const byCart = await selectionFor(shop.id, "prepaid", false, { cartToken: "cart-123" });
+    const order = orderCreatedPayload({ cart_token: "cart-123", payment_gateway_names: ["shopify_payments"], gateway: "shopify_payments" });
+    await deliver(order);
+    expect((await prisma.selection.findUniqueOrThrow({ where: { id: byCart.id } })).orderGid).toBe(order.admin_graphql_api_id);
+    await runDueTagJobs();
+    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["payment-mode:prepaid"]);
+  });
+
+  it("links by phone (in any of the order's phone fields, formatted as Shopify stores it) within the recent window", async () => {
+    const shop = await installShop();
+    const sel = await selectionFor(shop.id, "cod", false);
+    const order = orderCreatedPayload({ shipping_address: { phone: "+212 600-000-002" } });
+    await deliver(order);
+    expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
+    await runDueTagJobs();
+    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["cod-unverified", "payment-mode:cod"]);
+  });
+
+  it("does not link by phone a selection older than the window", async () => {
+    const shop = await installShop();
+    const sel = await selectionFor(shop.id, "cod", true);
+    const later = new Date(Date.now() + 25 * 3600_000);
+    await deliver(orderCreatedPayload({ phone: PHONE, created_at: later.toISOString() }));
+    expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBeNull();
+  });
+
+  it("leaves an order with no selection and no COD gateway alone (no tag job)", async () => {
+    await installShop();
+    await deliver(orderCreatedPayload({ payment_gateway_names: ["shopify_payments"], gateway: "shopify_payments" }));
+    expect(await prisma.orderTagJob.count()).toBe(0);
+  });
+
+  it("uses the shop's own tag names, and none when tagging is off", async () => {
+    const shop = await installShop({ tagVerified: "phone-ok", tagModePrefix: "mode/" });
+    await selectionFor(shop.id, "cod", true);
+    await deliver(orderCreatedPayload({ phone: PHONE }));
+    await runDueTagJobs();
+    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["phone-ok", "mode/cod"]);
+
+    await prisma.shop.update({ where: { id: shop.id }, data: { tagOrders: false } });
+    const { clearShopCache } = await import("~/shops/shop.server");
+    clearShopCache();
+    await deliver(orderCreatedPayload());
+    expect(await prisma.orderTagJob.count()).toBe(1);
+  });
+});
+
+describe("orders/create: duplicates and out-of-order deliveries", () => {
+  it("a redelivery with the same webhook id does nothing more", async () => {
+    const shop = await installShop();
+    await selectionFor(shop.id, "cod", true);
+    const order = orderCreatedPayload({ phone: PHONE });
+    expect((await deliver(order, { webhookId: "wh-1" })).status).toBe(200);
+    expect((await deliver(order, { webhookId: "wh-1" })).status).toBe(200);
+    expect(await prisma.webhookDelivery.count()).toBe(1);
+    expect(await prisma.orderTagJob.count()).toBe(1);
+    await runDueTagJobs();
+    await runDueTagJobs();
+    expect(fake.callsTo(OPERATIONS.tagsAdd)).toHaveLength(1);
+  });
+
+  it("the same order under two webhook ids (two subscriptions) links once and tags once", async () => {
+    const shop = await installShop();
+    const sel = await selectionFor(shop.id, "cod", true);
+    await selectionFor(shop.id, "cod", true); // updates the same journey row
+    const order = orderCreatedPayload({ phone: PHONE });
+    await Promise.all([deliver(order, { webhookId: "a" }), deliver(order, { webhookId: "b" })]);
+    expect(await prisma.selection.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
+    expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
+    expect(await prisma.orderTagJob.count()).toBe(1);
+  });
+
+  it("a second order by the same phone does not steal the first order's selection; it gets only what its own facts say", async () => {
+    const shop = await installShop();
+    const sel = await selectionFor(shop.id, "cod", true);
+    const first = orderCreatedPayload({ phone: PHONE });
+    const second = orderCreatedPayload({ phone: PHONE });
+    await deliver(second, { webhookId: "second" }); // out of order: the later order arrives first
+    await deliver(first, { webhookId: "first" });
+    expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(second.admin_graphql_api_id);
+    await runDueTagJobs();
+    const byOrder = Object.fromEntries(fake.callsTo(OPERATIONS.tagsAdd).map((c) => [c.variables.id, c.variables.tags]));
+    expect(byOrder[second.admin_graphql_api_id]).toEqual(["cod-verified", "payment-mode:cod"]);
+    expect(byOrder[first.admin_graphql_api_id]).toEqual(["cod-unverified"]);
+  });
+
+  it("reads an order whose numeric ids exceed 2^53 by its GraphQL id", async () => {
+    const shop = await installShop();
+    const sel = await selectionFor(shop.id, "cod", true);
+    const raw = `{"id":9007199254740993123,"admin_graphql_api_id":"gid://shopify/Order/9007199254740993123","name":"#1001","phone":"${PHONE}","payment_gateway_names":["Cash on Delivery (COD)"],"note_attributes":[]}`;
+    expect((await deliver(null, { rawBody: raw })).status).toBe(200);
+    expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe("gid://shopify/Order/9007199254740993123");
+  });
+
+  it("answers 200 to a payload it cannot read, and to an unknown shop", async () => {
+    await installShop();
+    expect((await deliver({ id: 1 })).status).toBe(200);
+    expect((await deliver(orderCreatedPayload(), { shop: "unknown.myshopify.com" })).status).toBe(200);
+    expect(await prisma.orderTagJob.count()).toBe(0);
+  });
+});
+
+describe("order tags: retried, not lost", () => {
+  it("retries a failed tagsAdd with backoff, then succeeds", async () => {
+    const shop = await installShop();
+    await selectionFor(shop.id, "prepaid", true);
+    await deliver(orderCreatedPayload({ phone: PHONE }));
+    fake.on(OPERATIONS.tagsAdd, handlers.serverError(502), "admin");
+    expect(await runDueTagJobs()).toMatchObject({ retried: 1 });
+    let job = await prisma.orderTagJob.findFirstOrThrow();
+    expect(job).toMatchObject({ attempts: 1, doneAt: null, lastError: expect.stringMatching(/http_error|network/) });
+    expect(job.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 25_000);
+
+    // Not due yet: nothing runs.
+    expect(await runDueTagJobs()).toMatchObject({ claimed: 0 });
+
+    fake.on(OPERATIONS.tagsAdd, handlers.throttled(), "admin");
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 31_000));
+    expect(await runDueTagJobs()).toMatchObject({ retried: 1 });
+    job = await prisma.orderTagJob.findFirstOrThrow();
+    expect(job.lastError).toMatch(/throttled/);
+
+    handlers.installDefaultHandlers(fake, {}, tagged);
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 200_000));
+    expect(await runDueTagJobs()).toMatchObject({ done: 1 });
+    expect(await prisma.orderTagJob.findFirstOrThrow()).toMatchObject({ attempts: 3, doneAt: expect.any(Date) });
+    expect([...(tagged.values().next().value ?? [])]).toEqual(["payment-mode:prepaid"]);
+  });
+
+  it("gives up after MAX_ATTEMPTS and keeps the job and its last error", async () => {
+    await installShop();
+    await deliver(orderCreatedPayload());
+    fake.on(OPERATIONS.tagsAdd, () => ({ data: { tagsAdd: { node: null, userErrors: [{ field: ["id"], message: "Order does not exist" }] } } }), "admin");
+    let t = Date.now();
+    for (let i = 0; i < MAX_ATTEMPTS; i++) {
+      t += 2 * 3600_000;
+      vi.spyOn(clock, "now").mockReturnValue(new Date(t));
+      await runDueTagJobs();
+    }
+    const job = await prisma.orderTagJob.findFirstOrThrow();
+    expect(job).toMatchObject({ attempts: MAX_ATTEMPTS, failedAt: expect.any(Date), lastError: expect.stringContaining("Order does not exist") });
+    t += 2 * 3600_000;
+    vi.spyOn(clock, "now").mockReturnValue(new Date(t));
+    expect(await runDueTagJobs()).toMatchObject({ claimed: 0 });
+  });
+
+  it("two workers sweeping at once run a job once", async () => {
+    await installShop();
+    for (let i = 0; i < 5; i++) await deliver(orderCreatedPayload());
+    const [a, b] = await Promise.all([runDueTagJobs(), runDueTagJobs()]);
+    expect(a.claimed + b.claimed).toBe(5);
+    expect(fake.callsTo(OPERATIONS.tagsAdd)).toHaveLength(5);
+    expect(SHOP).toBeTruthy();
+  });
+});
+
+describe("housekeeping", () => {
+  it("an uninstalled shop's order is linked but not queued for tags", async () => {
+    const shop = await installShop({ uninstalledAt: new Date() });
+    const sel = await selectionFor(shop.id, "cod", true);
+    const order = orderCreatedPayload({ phone: PHONE });
+    await deliver(order);
+    expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
+    expect(await prisma.orderTagJob.count()).toBe(0);
+  });
+
+  it("prunes delivery records older than a week and finished jobs older than 30 days", async () => {
+    const { pruneOld } = await import("~/orders/tag-jobs.server");
+    await installShop();
+    await deliver(orderCreatedPayload(), { webhookId: "old" });
+    await runDueTagJobs();
+    expect(await pruneOld(new Date(Date.now() + 6 * 86_400_000))).toEqual({ deliveries: 0, jobs: 0 });
+    expect(await pruneOld(new Date(Date.now() + 31 * 86_400_000))).toEqual({ deliveries: 1, jobs: 1 });
+  });
+});

@@ -1,0 +1,100 @@
+import crypto from "node:crypto";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
+import { startServer, type RunningServer } from "../helpers/server";
+
+function deliverOrder(server: RunningServer, payload: unknown) {
+  const body = JSON.stringify(payload);
+  return fetch(`${server.url}/webhooks/orders/create`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-shopify-hmac-sha256": crypto.createHmac("sha256", "local-dev-api-secret").update(body).digest("base64"),
+      "x-shopify-topic": "orders/create",
+      "x-shopify-shop-domain": "demo-shop.myshopify.com",
+      "x-shopify-api-version": "2026-10",
+      "x-shopify-webhook-id": crypto.randomUUID(),
+    },
+    body,
+  });
+}
+
+async function createCheckout(server: RunningServer, body: unknown) {
+  const q = signedProxyQuery({ secret: "local-dev-api-secret" });
+  const res = await fetch(`${server.url}/proxy/create-checkout?${q}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-forwarded-for": "198.51.100.4" },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+describe("local mode: create-checkout with no Shopify store", () => {
+  let server: RunningServer;
+  beforeAll(async () => {
+    server = await startServer({ NODE_ENV: "development" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("the in-process fake Shopify builds a cart whose checkout URL is the local preview page", async () => {
+    const { status, body } = await createCheckout(server, { phone: "+212600000009", selectedMode: "prepaid", variantId: "123", quantity: 2 });
+    expect(status).toBe(200);
+    expect(server.output()).toMatch(/local mode: fake Shopify at http:\/\/127\.0\.0\.1:\d+/);
+    const url = new URL(String(body.checkoutUrl));
+    expect(url.pathname).toBe("/local/checkout");
+    const page = await fetch(`${server.url}${url.pathname}${url.search}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("gid://shopify/ProductVariant/123 × 2");
+    expect(html).toContain("_cod_payment_mode");
+  });
+
+  it("partial gives a draft-order preview with the deposit due now and the rest on delivery", async () => {
+    const { body } = await createCheckout(server, { phone: "+212600000009", selectedMode: "partial", variantId: "123", quantity: 2 });
+    const url = new URL(String(body.checkoutUrl));
+    const html = await (await fetch(`${server.url}${url.pathname}${url.search}`)).text();
+    expect(html).toContain("Due now (deposit): <strong>10.00</strong>");
+    expect(html).toContain("Due on delivery: <strong>40.00</strong>");
+  });
+
+  it("the order from that checkout is linked by its attribute and tagged by the running worker", async () => {
+    const { body } = await createCheckout(server, { phone: "+212600000010", selectedMode: "prepaid", variantId: "77" });
+    const preview = JSON.parse(Buffer.from(new URL(String(body.checkoutUrl)).searchParams.get("c")!, "base64url").toString("utf8"));
+    const selectionId = preview.attributes.find((a: { key: string }) => a.key === "_cod_selection").value;
+    const orderGid = "gid://shopify/Order/9007199254740993777";
+    const res = await deliverOrder(server, {
+      admin_graphql_api_id: orderGid,
+      name: "#1042",
+      payment_gateway_names: ["shopify_payments"],
+      note_attributes: preview.attributes.map((a: { key: string; value: string }) => ({ name: a.key, value: a.value })),
+    });
+    expect(res.status).toBe(200);
+    const db = new Database(path.join(server.dataDir, "app.db"), { readonly: true });
+    try {
+      expect(db.prepare(`SELECT "orderGid" FROM "Selection" WHERE id = ?`).get(selectionId)).toEqual({ orderGid });
+      let job: { doneAt: unknown; tags: string } | undefined;
+      for (let i = 0; i < 50 && !job?.doneAt; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        job = db.prepare(`SELECT "doneAt", tags FROM "OrderTagJob" WHERE "orderGid" = ?`).get(orderGid) as typeof job;
+      }
+      expect(job).toMatchObject({ doneAt: expect.anything(), tags: JSON.stringify(["payment-mode:prepaid"]) });
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe("production never starts the fake Shopify", () => {
+  it("a production server in local mode has no fake and no preview page", async () => {
+    const server = await startServer();
+    try {
+      expect(server.output()).not.toContain("fake Shopify");
+      expect((await fetch(`${server.url}/local/checkout?c=e30`)).status).toBe(404);
+    } finally {
+      await server.stop();
+    }
+  });
+});
