@@ -234,6 +234,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
           { variantId: "44000000000001", quantity: 2 },
           { variantId: "44000000000003", quantity: 1 },
         ],
+        cartToken: "c1-7f3a",
       },
     ]);
     await context.close();

@@ -794,6 +794,7 @@
       if (this.state.title) body.productTitle = this.state.title;
     } else {
       body.lines = lines;
+      if (this.state.cartToken) body.cartToken = this.state.cartToken;
     }
     this.showBusy(this.t("redirecting"));
     call(this.base, "/create-checkout", body).then(function (r) {
