@@ -71,6 +71,7 @@ describe("the storefront modal, end to end in local mode (Chromium, phone viewpo
     await shot(page, "modal-flow-wrong-code");
 
     await codeInput.fill(code);
+    await expect(page.getByRole("alert").count()).resolves.toBe(0); // typing again clears the old error
     await page.getByRole("radio", { name: /Cash on delivery/ }).check();
     await shot(page, "modal-flow-code");
     await page.getByRole("button", { name: "Confirm and continue" }).click();

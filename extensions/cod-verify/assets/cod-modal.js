@@ -736,6 +736,7 @@
     var clean = extractCode(code.value, this.config.codeLength);
     if (clean !== code.value) code.value = clean;
     code.removeAttribute("aria-invalid");
+    if (clean) this.els.alert.hidden = true;
     // With one mode there is nothing left to choose: a complete code confirms at once.
     if (clean.length === this.config.codeLength && this.config.modes.length < 2) this.verify();
   };
