@@ -11,6 +11,8 @@ import { env } from "~/env.server";
  */
 async function emulate({ request, params }: LoaderFunctionArgs | ActionFunctionArgs) {
   if (!devToolsEnabled() || params.subpath !== env.APP_PROXY_SUBPATH) return devToolsRefused();
+  // Only ever forward under /proxy: no dot segments that would climb out of it.
+  if ((params["*"] ?? "").split("/").some((segment) => segment === ".." || segment === ".")) return devToolsRefused();
   return forwardThroughProxy(request, params["*"] ?? "", { appOrigin: selfOrigin(request) });
 }
 

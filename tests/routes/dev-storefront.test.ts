@@ -58,9 +58,11 @@ describe("the emulated app proxy (/apps/cod/* in local mode)", () => {
     expect((await jsonOf(await callRoute(notFound, forwarded))).code).toBe("not_found");
   });
 
-  it("answers 404 for another subpath than the app's", async () => {
+  it("answers 404 for another subpath than the app's, and for a path that would leave /proxy", async () => {
     const res = await callRoute(emulation, new Request("http://localhost:3000/apps/other/api/config"), { subpath: "other", "*": "api/config" });
     expect(res.status).toBe(404);
+    const climbing = await callRoute(emulation, new Request("http://localhost:3000/apps/cod/x"), { subpath: "cod", "*": "../app" });
+    expect(climbing.status).toBe(404);
   });
 });
 
