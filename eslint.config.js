@@ -13,4 +13,10 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  {
+    // The storefront modal is a classic browser script shipped as is to themes (no build step).
+    files: ["extensions/*/assets/**/*.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.browser } },
+    rules: { "@typescript-eslint/no-this-alias": "off" },
+  },
 );

@@ -11,6 +11,7 @@ const suite = process.env.TEST_SUITE ?? "sqlite";
 
 const include: Record<string, string[]> = {
   sqlite: ["app/**/*.test.ts", "tests/**/*.test.ts"],
+  // *.pg.test.ts: PostgreSQL only (several app instances on one database).
   postgres: ["tests/routes/**/*.test.ts", "tests/db/**/*.test.ts"],
   browser: ["tests/e2e/**/*.browser.test.ts"],
 };
@@ -21,7 +22,11 @@ export default defineConfig({
     globals: true,
     environment: "node",
     include: include[suite],
-    exclude: suite === "browser" ? [] : ["tests/e2e/**/*.browser.test.ts", "node_modules/**"],
+    exclude: [
+      "node_modules/**",
+      ...(suite === "browser" ? [] : ["tests/e2e/**/*.browser.test.ts"]),
+      ...(suite === "postgres" ? [] : ["**/*.pg.test.ts"]),
+    ],
     globalSetup: ["tests/setup/global.ts"],
     setupFiles: ["tests/setup/worker.ts"],
     pool: "forks",

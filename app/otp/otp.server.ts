@@ -44,7 +44,7 @@ function codeHash(shopId: string, phone: string, code: string) {
   return keyedHash("otp-code", `${shopId}\0${phone}\0${code}`);
 }
 
-const sendLimitKey = (shopId: string, phone: string) => `otp-send:${shopId}:${phone}`;
+export const sendLimitKey = (shopId: string, phone: string) => `otp-send:${shopId}:${phone}`;
 
 function dailyCapKey(shopId: string, now: Date) {
   return `otp-daily:${shopId}:${now.toISOString().slice(0, 10)}`;

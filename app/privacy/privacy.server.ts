@@ -2,11 +2,13 @@ import { prisma } from "~/db.server";
 import { forgetShop } from "~/shops/shop.server";
 import { sessionStorage } from "~/shopify.server";
 import { normalizePhone } from "~/orders/order-payload";
+import { sendLimitKey } from "~/otp/otp.server";
 
 /**
  * The mandatory compliance topics. What the app holds about a shopper is keyed by phone (the verified
- * mark, payment-mode selections, address corrections) and by order (selections linked to orders,
- * address corrections). Tag jobs hold only order ids and tags, no personal data.
+ * mark, payment-mode selections, a pending one-time code's hash, a blocklist entry, send counters,
+ * address corrections) and by order (selections linked to orders, address corrections). Tag jobs hold
+ * only order ids and tags, no personal data.
  */
 
 /** Numeric order ids of a compliance payload, read from the raw body as strings (they exceed 2^53). */
@@ -73,26 +75,39 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
   };
 }
 
-/** customers/redact: deletes the customer's verified mark and selections (by phone and by order). */
+/** customers/redact: deletes the customer's verified mark, selections, pending code, blocklist entry and address corrections (by phone and by order). */
 export async function redactCustomer(shopDomain: string, phone: string | null | undefined, orderGids: string[]) {
   const found = await matchingRecords(shopDomain, phone, orderGids);
-  if (!found) return { selections: 0, verifiedMarks: 0, addressCorrections: 0 };
+  if (!found) return { selections: 0, verifiedMarks: 0, pendingCodes: 0, blocklistEntries: 0, addressCorrections: 0 };
   // The phones found through the orders count as the customer's too.
   const selections = await prisma.selection.deleteMany({
     where: { shopId: found.shopId, OR: [{ id: { in: found.selections.map((s) => s.id) } }, { phone: { in: found.phones } }] },
   });
   const verifiedMarks = await prisma.verifiedCustomer.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
+  const pendingCodes = await prisma.otpChallenge.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
+  // A merchant's blocklist entry names the person too; redaction removes it (documented in the README).
+  const blocklistEntries = await prisma.blockedPhone.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
+  await prisma.rateCounter.deleteMany({ where: { key: { in: found.phones.map((p) => sendLimitKey(found.shopId, p)) } } });
   const addressCorrections = await prisma.addressCorrection.deleteMany({
     where: { shopId: found.shopId, OR: [{ id: { in: found.corrections.map((c) => c.id) } }, { phone: { in: found.phones } }] },
   });
-  return { selections: selections.count, verifiedMarks: verifiedMarks.count, addressCorrections: addressCorrections.count };
+  return {
+    selections: selections.count,
+    verifiedMarks: verifiedMarks.count,
+    pendingCodes: pendingCodes.count,
+    blocklistEntries: blocklistEntries.count,
+    addressCorrections: addressCorrections.count,
+  };
 }
 
-/** shop/redact: deletes everything held for the shop (its row cascades to its customers' records). */
+/** shop/redact: deletes everything held for the shop (its row cascades to its customers' records, pending codes and blocklist). */
 export async function redactShop(shopDomain: string) {
   await prisma.session.deleteMany({ where: { shop: shopDomain } });
   sessionStorage.forgetShop(shopDomain);
   await prisma.orderTagJob.deleteMany({ where: { shop: shopDomain } });
+  const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true } });
+  // Counter keys name the shop's id between colons (e.g. otp-send:<shopId>:<phone>).
+  if (shop) await prisma.rateCounter.deleteMany({ where: { key: { contains: `:${shop.id}:` } } });
   const shops = await prisma.shop.deleteMany({ where: { domain: shopDomain } });
   forgetShop(shopDomain);
   // Kept last: the delivery records are how a redelivery of this very webhook is recognised.

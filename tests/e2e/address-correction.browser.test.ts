@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Browser } from "playwright-core";
 import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
 import { FakeShopify } from "~/dev/fake-shopify/server";
@@ -8,7 +6,7 @@ import { OPERATION } from "~/address-correction/shopify-orders.server";
 import { launchBrowser } from "../helpers/browser";
 import { lastCorrectionLink } from "../helpers/correction-sms";
 import { startServer, type RunningServer } from "../helpers/server";
-import { ROOT } from "../setup/databases";
+import { PHONE, shot } from "./modal-helpers";
 
 const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
 
@@ -48,11 +46,12 @@ describe("address correction in Chromium on a phone", () => {
     const { url, token } = lastCorrectionLink(server.dataDir, order.phone!);
     expect(url.pathname).toBe(`/apps/cod/ac/${token}`);
 
-    // 3. The form on a phone-sized screen, through the proxy path with a fresh signature.
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    // 3. The link's path on a phone-sized screen, through the local storefront's app-proxy emulation,
+    //    which signs every GET and POST as Shopify does.
+    const page = await browser.newPage(PHONE);
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    const formUrl = `${server.url}/proxy/ac/${token}?${signedProxyQuery(LOCAL)}`;
+    const formUrl = `${server.url}${url.pathname}`;
     const loadStarted = performance.now();
     const first = await page.goto(formUrl);
     const loadMs = performance.now() - loadStarted;
@@ -74,8 +73,7 @@ describe("address correction in Chromium on a phone", () => {
     await expect(page.locator("#zip-error").textContent()).resolves.toContain("postal code does not look right");
     expect(await page.getByLabel("Address (house number and street)").inputValue()).toBe("Flat 12, 44 MG Road");
     expect(await page.getByLabel("Phone").inputValue()).toBe("98765 43210");
-    fs.mkdirSync(path.join(ROOT, "data"), { recursive: true });
-    await page.screenshot({ path: path.join(ROOT, "data", "address-correction-errors.png"), fullPage: true });
+    await shot(page, "address-correction-errors");
     expect(fake.callsTo(OPERATION.orderUpdate)).toHaveLength(0);
 
     // 5. Right.
@@ -84,7 +82,7 @@ describe("address correction in Chromium on a phone", () => {
     const [right] = await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save address" }).click()]);
     expect(right!.status()).toBe(200);
     await expect(page.getByRole("heading", { name: "Thank you, your address is saved" }).isVisible()).resolves.toBe(true);
-    await page.screenshot({ path: path.join(ROOT, "data", "address-correction-done.png"), fullPage: true });
+    await shot(page, "address-correction-done");
 
     // 6. What Shopify received.
     const [update] = fake.callsTo(OPERATION.orderUpdate);
@@ -108,17 +106,18 @@ describe("address correction in Chromium on a phone", () => {
     expect(fake.callsTo(OPERATION.tagsAdd)[0].variables).toEqual({ id: order.id, tags: ["address-corrected"] });
 
     // 7. The link is spent, and the token never reached the logs.
-    const again = await page.goto(`${server.url}/proxy/ac/${token}?${signedProxyQuery(LOCAL)}`);
+    const again = await page.goto(formUrl);
     expect(again!.status()).toBe(410);
     // (Local mode's outbox prints the message itself to the console: that is the delivery, not a log.)
     const logLines = server.output().split("\n").filter((l) => !l.startsWith("[outbox]"));
     expect(logLines.filter((l) => l.includes(token))).toEqual([]);
     expect(server.output()).toContain('"path":"/proxy/ac/:token"');
+    expect(server.output()).toContain('"path":"/apps/cod/ac/:token"');
     expect(errors).toEqual([]);
     console.log(`address correction: request ${requestMs.toFixed(0)} ms, form load ${loadMs.toFixed(0)} ms, page ${pageBytes} bytes`);
   });
 
-  it("renders right to left in Arabic, with the first error focused", async () => {
+  it("renders right to left in Arabic, with the first error focused (opened by a hand-signed /proxy URL)", async () => {
     const order = store.add(fakeOrder({ phone: "+971501234567", customer: null, shippingAddress: null }));
     const res = await fetch(`${server.url}/proxy/api/address-correction.request?${signedProxyQuery(LOCAL)}`, {
       method: "POST",
@@ -127,7 +126,7 @@ describe("address correction in Chromium on a phone", () => {
     });
     expect(res.status).toBe(200);
     const { token } = lastCorrectionLink(server.dataDir, "+971501234567");
-    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const page = await browser.newPage(PHONE);
     await page.goto(`${server.url}/proxy/ac/${token}?${signedProxyQuery(LOCAL)}`);
     expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
     const [wrong] = await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "حفظ العنوان" }).click()]);
@@ -135,6 +134,6 @@ describe("address correction in Chromium on a phone", () => {
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("firstName");
     const box = await page.getByLabel("الاسم الأول").boundingBox();
     expect(box!.x + box!.width).toBeGreaterThan(300); // the first field of the row sits on the right
-    await page.screenshot({ path: path.join(ROOT, "data", "address-correction-ar.png"), fullPage: true });
+    await shot(page, "address-correction-ar");
   });
 });

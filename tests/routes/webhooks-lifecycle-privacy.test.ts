@@ -10,6 +10,8 @@ import { log } from "~/utils/log.server";
 import { callRoute } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
 import { signedWebhook } from "../helpers/webhooks";
+import { hitRateLimit } from "~/rate-limit/rate-limit.server";
+import { sendLimitKey } from "~/otp/otp.server";
 
 const PHONE = "+212600000003";
 const OTHER = "+212600000004";
@@ -24,6 +26,14 @@ async function shopWithCustomers() {
   await prisma.selection.create({ data: { shopId: shop.id, phone: PHONE, mode: "prepaid", source: "create-checkout" } });
   await prisma.selection.create({ data: { shopId: shop.id, phone: OTHER, mode: "cod", source: "create-checkout" } });
   await prisma.orderTagJob.create({ data: { shop: SHOP, orderGid: "gid://shopify/Order/1", tags: "[]", nextAttemptAt: new Date() } });
+  // What the one-time codes keep per phone: a pending code's hash, send counters, a blocklist entry.
+  for (const phone of [PHONE, OTHER]) {
+    await prisma.otpChallenge.create({
+      data: { id: `c-${phone}`, shopId: shop.id, phone, codeHash: "00", sentAt: 1n, expiresAt: 2n, maxAttempts: 5 },
+    });
+    await hitRateLimit(sendLimitKey(shop.id, phone), 3, 600);
+    await prisma.blockedPhone.create({ data: { shopId: shop.id, phone } });
+  }
   return shop;
 }
 
@@ -86,6 +96,9 @@ describe("customers/redact", () => {
     expect((await callRoute(customersRedact, signedWebhook("customers/redact", null, { rawBody: raw, webhookId: "r1" }))).status).toBe(200);
     expect(await prisma.selection.findMany({ select: { phone: true } })).toEqual([{ phone: OTHER }]);
     expect(await prisma.verifiedCustomer.findMany({ where: { shopId: shop.id }, select: { phone: true } })).toEqual([{ phone: OTHER }]);
+    expect(await prisma.otpChallenge.findMany({ select: { phone: true } })).toEqual([{ phone: OTHER }]);
+    expect(await prisma.blockedPhone.findMany({ select: { phone: true } })).toEqual([{ phone: OTHER }]);
+    expect(await prisma.rateCounter.findMany({ select: { key: true } })).toEqual([{ key: sendLimitKey(shop.id, OTHER) }]);
     // A redelivery is harmless.
     expect((await callRoute(customersRedact, signedWebhook("customers/redact", null, { rawBody: raw, webhookId: "r1" }))).status).toBe(200);
     expect(await prisma.selection.count()).toBe(1);
@@ -114,6 +127,9 @@ describe("shop/redact", () => {
     expect(await prisma.selection.count()).toBe(0);
     expect(await prisma.verifiedCustomer.findMany({ select: { shopId: true } })).toEqual([{ shopId: other.id }]);
     expect(await prisma.orderTagJob.count()).toBe(0);
+    expect(await prisma.otpChallenge.count()).toBe(0);
+    expect(await prisma.blockedPhone.count()).toBe(0);
+    expect(await prisma.rateCounter.count()).toBe(0);
     expect(await prisma.session.findMany({ select: { shop: true } })).toEqual([{ shop: "other-shop.myshopify.com" }]);
     expect(await prisma.webhookDelivery.findMany({ select: { id: true } })).toEqual([{ id: "s1" }]);
     // Again (a redelivery): still 200.

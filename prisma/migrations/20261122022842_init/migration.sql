@@ -128,7 +128,8 @@ CREATE TABLE "OtpChallenge" (
     "sentAt" BIGINT NOT NULL,
     "expiresAt" BIGINT NOT NULL,
     "attempts" INTEGER NOT NULL DEFAULT 0,
-    "maxAttempts" INTEGER NOT NULL
+    "maxAttempts" INTEGER NOT NULL,
+    CONSTRAINT "OtpChallenge_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateTable
@@ -138,7 +139,8 @@ CREATE TABLE "BlockedPhone" (
     "reason" TEXT,
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    PRIMARY KEY ("shopId", "phone")
+    PRIMARY KEY ("shopId", "phone"),
+    CONSTRAINT "BlockedPhone_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
 
 -- CreateIndex

@@ -9,7 +9,7 @@ import { createScratchPostgresDatabase } from "../setup/databases";
  * The limits hold across app instances: two built servers share one PostgreSQL database and take a
  * burst of requests between them. Needs the build (npm test builds first) and the postgres suite.
  */
-describe.skipIf(process.env.TEST_DB !== "postgres")("two app instances on one PostgreSQL database", () => {
+describe("two app instances on one PostgreSQL database", () => {
   let a: RunningServer;
   let b: RunningServer;
   let databaseUrl: string;

@@ -1,0 +1,13 @@
+/** The product the local storefront sells. Its variant ids are what the local fake Shopify knows. */
+export const DEMO_PRODUCT = {
+  title: "Handwoven Cotton Kurta",
+  vendor: "Demo Shop",
+  price: "₹1,299.00",
+  compareAtPrice: "₹1,599.00",
+  description: "Breathable handwoven cotton, cut for everyday wear. Cash on delivery available across the country.",
+  variants: [
+    { id: 44000000000001, title: "S" },
+    { id: 44000000000002, title: "M" },
+    { id: 44000000000003, title: "L" },
+  ],
+};

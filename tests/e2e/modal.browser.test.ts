@@ -1,0 +1,110 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser } from "../helpers/browser";
+import { startServer, type RunningServer } from "../helpers/server";
+import { DEMO_VARIANT, openModal, openStorefront, shot } from "./modal-helpers";
+
+/**
+ * The whole storefront flow in Chromium on a phone viewport, against the real app in local mode:
+ * the block on /dev/storefront -> the emulated, signed app proxy -> send-otp (the code lands in the
+ * local outbox) -> verify-otp -> create-checkout (the local fake Shopify builds the cart) -> redirect.
+ */
+type OutboxLine = { to: string; body: string };
+
+/** Lets the page's create-checkout calls through to the app and keeps their answers (the page navigates away). */
+async function recordCheckouts(page: Page): Promise<{ checkoutUrl?: string; fallback?: boolean }[]> {
+  const answers: { checkoutUrl?: string; fallback?: boolean }[] = [];
+  await page.route("**/apps/cod/create-checkout", async (route) => {
+    const response = await route.fetch();
+    answers.push(await response.json());
+    await route.fulfill({ response });
+  });
+  return answers;
+}
+
+function outbox(server: RunningServer): OutboxLine[] {
+  const file = path.join(server.dataDir, "outbox.jsonl");
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+/** The code of the newest SMS to `phone`, once there are `count` of them. */
+async function codeSentTo(server: RunningServer, phone: string, count = 1): Promise<string> {
+  await expect.poll(() => outbox(server).filter((m) => m.to === phone).length, { timeout: 5000 }).toBeGreaterThanOrEqual(count);
+  const body = outbox(server).filter((m) => m.to === phone).at(-1)!.body;
+  const code = /\b(\d{6})\b/.exec(body)?.[1];
+  expect(code, body).toBeDefined();
+  return code!;
+}
+
+describe("the storefront modal, end to end in local mode (Chromium, phone viewport)", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("verifies the phone with the texted code, reports a wrong code, and redirects to the checkout the app built", async () => {
+    const phone = "+919876543210";
+    const { page, context, errors } = await openStorefront(browser, server.url);
+    const checkouts = await recordCheckouts(page);
+    await openModal(page);
+    await page.getByLabel("Mobile number").fill("98765 43210");
+    await page.getByRole("button", { name: "Send code" }).click();
+    const codeInput = page.getByLabel("Verification code");
+    await codeInput.waitFor();
+    const code = await codeSentTo(server, phone);
+
+    const wrong = code === "000000" ? "111111" : "000000";
+    await codeInput.fill(wrong);
+    await page.getByRole("button", { name: "Confirm and continue" }).click();
+    await expect.poll(() => page.getByRole("alert").textContent()).toMatch(/^That code is not right\. \d+ attempts? left\.$/);
+    await shot(page, "modal-flow-wrong-code");
+
+    await codeInput.fill(code);
+    await expect(page.getByRole("alert").count()).resolves.toBe(0); // typing again clears the old error
+    await page.getByRole("radio", { name: /Cash on delivery/ }).check();
+    await shot(page, "modal-flow-code");
+    await page.getByRole("button", { name: "Confirm and continue" }).click();
+    await expect.poll(() => checkouts.length).toBe(1);
+    const answer = checkouts[0];
+    expect(answer.checkoutUrl).toEqual(expect.stringMatching(/^https?:\/\//));
+    await page.waitForURL(answer.checkoutUrl!);
+
+    // The local checkout the fake Shopify's cart points at carries our line.
+    const checkout = new URL(answer.checkoutUrl!);
+    const preview = await fetch(`${server.url}${checkout.pathname}${checkout.search}`);
+    expect(preview.status).toBe(200);
+    expect(await preview.text()).toContain(DEMO_VARIANT);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it("lets a returning customer skip the code and choose how to pay", async () => {
+    // The previous test verified this number for the demo shop.
+    const { page, context } = await openStorefront(browser, server.url);
+    const checkouts = await recordCheckouts(page);
+    await openModal(page);
+    await page.getByLabel("Mobile number").fill("+91 98765 43210");
+    const before = outbox(server).length;
+    await page.getByRole("button", { name: "Send code" }).click();
+    await page.getByText("Welcome back! Your number is already verified.").waitFor();
+    expect(outbox(server).length).toBe(before);
+    await page.getByRole("radio", { name: /Pay now online/ }).check();
+    await shot(page, "modal-flow-returning");
+    await page.getByRole("button", { name: "Continue to checkout" }).click();
+    await expect.poll(() => checkouts.length).toBe(1);
+    expect(checkouts[0].checkoutUrl).toEqual(expect.stringMatching(/^https?:\/\//));
+    await page.waitForURL(checkouts[0].checkoutUrl!);
+    await context.close();
+  });
+});

@@ -1,0 +1,129 @@
+import { loadModalCore, localeFiles, readLocale } from "./load-modal";
+
+const core = loadModalCore();
+const en = readLocale("en.default.json");
+
+describe("the modal's phone handling", () => {
+  it("turns what shoppers type into E.164 with the selected country's dial code", () => {
+    expect(core.toE164("98765 43210", "91")).toBe("+919876543210");
+    expect(core.toE164("098765-43210", "91")).toBe("+919876543210"); // national trunk 0
+    expect(core.toE164("(06) 12 34 56 78", "33")).toBe("+33612345678");
+    expect(core.toE164("+212 612-345678", "91")).toBe("+212612345678"); // an explicit + wins over the selector
+    expect(core.toE164("00212612345678", "91")).toBe("+212612345678"); // 00 international prefix
+    expect(core.toE164("919876543210", "91")).toBe("+919876543210"); // country code typed without +
+  });
+
+  it("accepts digits typed in Arabic-Indic, Persian and Devanagari scripts", () => {
+    expect(core.toE164("٠٦١٢٣٤٥٦٧٨", "212")).toBe("+212612345678");
+    expect(core.toE164("۹۸۷۶۵۴۳۲۱۰", "91")).toBe("+919876543210");
+    expect(core.toE164("९८७६५४३२१०", "91")).toBe("+919876543210");
+  });
+
+  it("refuses what the API would refuse: fewer than 10 or more than 15 digits, letters", () => {
+    expect(core.toE164("", "91")).toBeNull();
+    expect(core.toE164("12345", "91")).toBeNull();
+    expect(core.toE164("+1234567890123456", "91")).toBeNull();
+    expect(core.toE164("98765abc10", "91")).toBeNull();
+  });
+
+  it("masks the number it shows, keeping the dial code and the last four digits, isolated for RTL text", () => {
+    expect(core.maskPhone("+919876543210")).toBe("\u2066+91\u00a0••••••3210\u2069");
+    expect(core.maskPhone("+212612345678")).toBe("\u2066+212\u00a0•••••5678\u2069");
+  });
+});
+
+describe("the modal's code entry", () => {
+  it("takes the code out of a pasted SMS, preferring a run of exactly the code's length", () => {
+    expect(core.extractCode("123456", 6)).toBe("123456");
+    expect(core.extractCode("Your Demo Shop code is 482913. Valid 10 min.", 6)).toBe("482913");
+    expect(core.extractCode("12 34 56", 6)).toBe("123456");
+    expect(core.extractCode("١٢٣٤٥٦", 6)).toBe("123456");
+    expect(core.extractCode("1234567890", 6)).toBe("123456");
+    expect(core.extractCode("@shop.myshopify.com #654321", 6)).toBe("654321"); // WebOTP's format
+  });
+});
+
+describe("the modal's reading of every storefront API answer", () => {
+  const cases: [string, number, unknown, Record<string, unknown>][] = [
+    ["code sent", 200, { success: true, expiresIn: 600, resendAfter: 30 }, { kind: "ok", resendAfter: 30, expiresIn: 600 }],
+    ["verified", 200, { success: true }, { kind: "ok", resendAfter: null, expiresIn: null }],
+    ["otp disabled", 200, { success: true, skipped: true, reason: "otp_disabled" }, { kind: "skipped", reason: "otp_disabled" }],
+    ["returning customer", 200, { success: true, skipped: true, reason: "returning_customer" }, { kind: "skipped", reason: "returning_customer" }],
+    ["checkout", 200, { checkoutUrl: "https://shop.example/cart/c/1" }, { kind: "checkout", url: "https://shop.example/cart/c/1" }],
+    ["fallback", 200, { fallback: true }, { kind: "fallback" }],
+    ["402", 402, { error: "x", code: "subscription_required" }, { kind: "fallback" }],
+    ["rate limited", 429, { error: "x", code: "rate_limited", retryAfter: 412 }, { kind: "rate_limited", retryAfter: 412 }],
+    ["wrong code", 400, { success: false, code: "invalid_code", attemptsRemaining: 4 }, { kind: "invalid_code", attemptsRemaining: 4 }],
+    ["attempts exhausted", 429, { code: "attempts_exhausted", attemptsRemaining: 0 }, { kind: "attempts_exhausted" }],
+    ["code expired", 400, { code: "code_expired" }, { kind: "code_expired" }],
+    ["invalid phone", 400, { code: "invalid_phone" }, { kind: "invalid_phone" }],
+    ["unreachable", 400, { code: "phone_unreachable" }, { kind: "phone_unreachable" }],
+    ["sms down", 502, { code: "sms_unavailable" }, { kind: "sms_unavailable" }],
+    ["gateway without a body", 502, null, { kind: "sms_unavailable" }],
+    ["country", 403, { code: "country_not_allowed" }, { kind: "country_not_allowed" }],
+    ["blocked", 403, { code: "phone_blocked" }, { kind: "phone_blocked" }],
+    ["not verified", 403, { code: "phone_not_verified" }, { kind: "phone_not_verified" }],
+    ["daily cap", 429, { code: "shop_daily_cap" }, { kind: "shop_daily_cap" }],
+    ["offline", 0, null, { kind: "network" }],
+    ["not installed", 403, { code: "app_not_installed" }, { kind: "error", code: "app_not_installed" }],
+    ["HTML error page", 500, null, { kind: "error", code: "500" }],
+    ["a 200 without a known shape", 200, { hello: 1 }, { kind: "error", code: "unexpected" }],
+    ["a checkoutUrl that is not http(s)", 200, { checkoutUrl: "javascript:alert(1)" }, { kind: "error", code: "unexpected" }],
+  ];
+  it.each(cases)("%s", (_name, status, body, expected) => {
+    expect(core.interpret(status, body)).toEqual(expected);
+  });
+
+  it("has a message in every language for every failure, with the right way out", () => {
+    const failures = cases.map(([, status, body]) => core.interpret(status, body)).filter((o) => !["ok", "skipped", "checkout", "fallback"].includes(o.kind));
+    for (const file of localeFiles()) {
+      const strings = readLocale(file);
+      for (const outcome of failures) {
+        const message = core.failureMessage(outcome);
+        const key = message.count != null ? `${message.key}_other` : message.key;
+        expect(strings[key], `${file}: ${key}`).toEqual(expect.any(String));
+      }
+    }
+    expect(core.failureMessage({ kind: "attempts_exhausted" })).toMatchObject({ newCode: true });
+    expect(core.failureMessage({ kind: "code_expired" })).toMatchObject({ newCode: true });
+    expect(core.failureMessage({ kind: "rate_limited", retryAfter: 75 })).toMatchObject({ wait: 75, values: { time: "1:15" } });
+    expect(core.failureMessage({ kind: "sms_unavailable" })).toMatchObject({ checkout: true });
+    expect(core.failureMessage({ kind: "invalid_phone" })).toMatchObject({ step: "phone" });
+    expect(core.failureMessage({ kind: "phone_not_verified" })).toMatchObject({ step: "phone" });
+  });
+});
+
+describe("the modal's texts", () => {
+  it("fill placeholders and pick plural forms by the language's rules", () => {
+    expect(core.translate(en, "en", "error_attempts_left", { count: 1 }, 1)).toBe("That code is not right. 1 attempt left.");
+    expect(core.translate(en, "en", "error_attempts_left", { count: 3 }, 3)).toBe("That code is not right. 3 attempts left.");
+    const ar = readLocale("ar.json");
+    expect(core.translate(ar, "ar", "error_attempts_left", { count: 2 }, 2)).toBe("الرمز غير صحيح. بقيت محاولتان.");
+    expect(core.translate(ar, "ar", "error_attempts_left", { count: 4 }, 4)).toBe("الرمز غير صحيح. بقيت 4 محاولات.");
+    expect(core.translate(en, "en", "resend_in", { time: core.clock(27) })).toBe("Resend code in 0:27");
+  });
+
+  it("undo the HTML escaping of Liquid's t filter", () => {
+    expect(core.unescapeHtml("Impossible d&#39;envoyer &amp; &quot;x&quot; &lt;b&gt; &#x2019;")).toBe("Impossible d'envoyer & \"x\" <b> \u2019");
+  });
+
+  it("are right to left in Arabic only among the shipped languages", () => {
+    expect(localeFiles().map((f) => f.split(".")[0]).filter((l) => core.isRtl(l))).toEqual(["ar"]);
+  });
+});
+
+describe("the modal's way to the store's normal checkout", () => {
+  it("is a cart permalink of the lines, under the storefront's language root", () => {
+    expect(core.normalCheckoutUrl("/", [{ variantId: "44000000000002", quantity: 2 }])).toBe("/cart/44000000000002:2");
+    expect(core.normalCheckoutUrl("/fr", [{ variantId: "gid://shopify/ProductVariant/7", quantity: 1 }, { variantId: "8", quantity: 0 }])).toBe(
+      "/fr/cart/7:1,8:1",
+    );
+    expect(core.normalCheckoutUrl("/", [])).toBe("/checkout");
+  });
+
+  it("offers only the modes the shop allows, in a fixed order, and COD when the config says nothing usable", () => {
+    expect(core.allowedModes(["partial", "cod"])).toEqual(["cod", "partial"]);
+    expect(core.allowedModes(["bitcoin"])).toEqual(["cod"]);
+    expect(core.allowedModes(undefined)).toEqual(["cod"]);
+  });
+});

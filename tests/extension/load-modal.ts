@@ -1,0 +1,48 @@
+import fs from "node:fs";
+import path from "node:path";
+import vm from "node:vm";
+import { ROOT } from "../setup/databases";
+
+export const EXTENSION = path.join(ROOT, "extensions", "cod-verify");
+
+export type ModalCore = {
+  asciiDigits(text: string): string;
+  toE164(raw: string, dialCode?: string): string | null;
+  extractCode(text: string, length: number): string;
+  allowedModes(modes: unknown): string[];
+  numericVariantId(id: unknown): string | null;
+  normalCheckoutUrl(root: string, lines: { variantId: string; quantity: number }[]): string;
+  clock(seconds: number): string;
+  interpret(status: number, body: unknown): { kind: string; [k: string]: unknown };
+  failureMessage(outcome: { kind: string; [k: string]: unknown }): {
+    key: string;
+    values?: Record<string, unknown>;
+    count?: number;
+    step?: string;
+    checkout?: boolean;
+    newCode?: boolean;
+    wait?: number;
+  };
+  translate(strings: Record<string, string>, locale: string, key: string, values?: Record<string, unknown>, count?: number): string;
+  unescapeHtml(text: string): string;
+  isRtl(locale: string): boolean;
+  maskPhone(e164: string): string;
+  COUNTRIES: Record<string, string>;
+};
+
+/** The shipped assets/cod-modal.js, run as a classic script in a sandbox with no document: only its pure core. */
+export function loadModalCore(): ModalCore {
+  const source = fs.readFileSync(path.join(EXTENSION, "assets", "cod-modal.js"), "utf8");
+  const sandbox: Record<string, unknown> = { Intl };
+  sandbox.window = sandbox;
+  vm.runInNewContext(source, sandbox, { filename: "cod-modal.js" });
+  return (sandbox.CodVerify as { core: ModalCore }).core;
+}
+
+export function readLocale(file: string): Record<string, string> {
+  return JSON.parse(fs.readFileSync(path.join(EXTENSION, "locales", file), "utf8")).cod_verify;
+}
+
+export function localeFiles(): string[] {
+  return fs.readdirSync(path.join(EXTENSION, "locales")).filter((f) => f.endsWith(".json"));
+}
