@@ -7,7 +7,7 @@ import { hasActiveSubscription, type Shop } from "~/shops/shop.server";
 import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomToken } from "~/utils/crypto.server";
 import { log, maskPhone } from "~/utils/log.server";
-import { fromMailingAddress, normalizePhone, suspectAddressReason, type Address, type SuspectReason } from "./address";
+import { fromMailingAddress, suspectAddressReason, type Address, type SuspectReason } from "./address";
 import { fill, pickLocale, TEXTS } from "./i18n";
 import {
   fetchOrder,
@@ -346,7 +346,6 @@ export async function maybeRequestCorrectionForNewOrder(shop: Shop, payload: Ord
   return { requested: true, check, outcome };
 }
 
-export { normalizePhone };
 
 const inFlight = new Set<Promise<unknown>>();
 

@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { unauthenticated } from "~/shopify.server";
+import { shopifyGraphql } from "~/shopify-calls/graphql.server";
 import { log } from "~/utils/log.server";
 import { mailingAddressSchema, normalizePhone, type Address, toMailingAddressInput, formatAddress } from "./address";
 
 /**
- * The Admin API calls of address correction, through the library's GraphQL client. Replies are
- * parsed with zod; every failure (network, HTTP, GraphQL errors, a reply of the wrong shape) is the
- * value `{ ok: false, code: "shopify_unavailable" }`, never a throw.
+ * The Admin API calls of address correction, through the library's GraphQL client (bounded in time
+ * by `shopifyGraphql`). Replies are parsed with zod; every failure (timeout, network, HTTP, GraphQL
+ * errors, a reply of the wrong shape) is the value `{ ok: false, code: "shopify_unavailable" }`.
  */
 
 export const OPERATION = {
@@ -50,18 +50,15 @@ async function call<S extends z.ZodTypeAny>(
   variables: Record<string, unknown>,
   schema: S,
 ): Promise<{ ok: true; data: z.infer<S> } | Unavailable> {
-  try {
-    const { admin } = await unauthenticated.admin(shop);
-    const response = await admin.graphql(query, { variables });
-    const body = (await response.json()) as { data?: unknown };
-    const parsed = schema.safeParse(body.data);
-    if (!parsed.success) return { ok: false, code: "shopify_unavailable", detail: "unexpected reply shape" };
-    return { ok: true, data: parsed.data };
-  } catch (error) {
-    const detail = error instanceof Error ? error.message : String(error);
-    log.warn("address correction: Shopify call failed", { shop, detail: detail.slice(0, 200) });
-    return { ok: false, code: "shopify_unavailable", detail };
+  // The shared bounded call: the library's Admin client, a time limit, every failure as a value.
+  const result = await shopifyGraphql<unknown>("admin", shop, query, { variables });
+  if (!result.ok) {
+    log.warn("address correction: Shopify call failed", { shop, cause: result.cause, detail: result.detail.slice(0, 200) });
+    return { ok: false, code: "shopify_unavailable", detail: result.cause };
   }
+  const parsed = schema.safeParse(result.data);
+  if (!parsed.success) return { ok: false, code: "shopify_unavailable", detail: "unexpected reply shape" };
+  return { ok: true, data: parsed.data };
 }
 
 /** `123`, `gid://shopify/Order/123` → `gid://shopify/Order/123`; anything else → null. Ids stay strings (they exceed JS safe integers). */

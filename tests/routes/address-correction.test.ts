@@ -406,6 +406,19 @@ describe("POST /ac/:token", () => {
     expect(await jsonOf(await status(token))).toMatchObject({ status: "pending" });
   });
 
+  it("gives up on a Shopify that does not answer in time: 503, the form kept, the link still pending", async () => {
+    const { shopifyCallLimits } = await import("~/shopify-calls/graphql.server");
+    vi.spyOn(shopifyCallLimits, "timeoutMs", "get").mockReturnValue(200);
+    const { token } = await requested();
+    // A late but successful answer: only the time limit can turn it into a 503.
+    const update = store.orderUpdate();
+    fake.on(OPERATION.orderUpdate, async (call) => ({ delayMs: 1000, then: await update(call) }), "admin");
+    const nonce = nonceIn(await (await openForm(token)).text());
+    const res = await submitForm(token, { ...GOOD, nonce });
+    expect(res.status).toBe(503);
+    expect(await jsonOf(await status(token))).toMatchObject({ status: "pending" });
+  });
+
   it("applies one of two simultaneous submits; the other gets the used-link page", async () => {
     const { token } = await requested();
     const nonce = nonceIn(await (await openForm(token)).text());
