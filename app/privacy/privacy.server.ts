@@ -6,8 +6,9 @@ import { sendLimitKey } from "~/otp/otp.server";
 
 /**
  * The mandatory compliance topics. What the app holds about a shopper is keyed by phone (the verified
- * mark, payment-mode selections, a pending one-time code's hash, a blocklist entry, send counters) and
- * by order (selections linked to orders). Tag jobs hold only order ids and tags, no personal data.
+ * mark, payment-mode selections, a pending one-time code's hash, a blocklist entry, send counters,
+ * address corrections) and by order (selections linked to orders, address corrections). Tag jobs hold
+ * only order ids and tags, no personal data.
  */
 
 /** Numeric order ids of a compliance payload, read from the raw body as strings (they exceed 2^53). */
@@ -27,9 +28,19 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
   const e164 = normalizePhone(phone ?? null);
   const or = [...(e164 ? [{ phone: e164 }] : []), ...(orderGids.length ? [{ orderGid: { in: orderGids } }] : [])];
   const selections = or.length ? await prisma.selection.findMany({ where: { shopId: shop.id, OR: or }, orderBy: { createdAt: "asc" } }) : [];
-  const phones = [...new Set([...(e164 ? [e164] : []), ...selections.map((s) => s.phone)])];
+  const byOrder = or.length
+    ? await prisma.addressCorrection.findMany({ where: { shopId: shop.id, OR: or }, orderBy: { createdAt: "asc" } })
+    : [];
+  // The phones found through the orders (selections, address corrections) count as the customer's too.
+  const phones = [...new Set([...(e164 ? [e164] : []), ...selections.map((s) => s.phone), ...byOrder.map((c) => c.phone)])];
   const verified = phones.length ? await prisma.verifiedCustomer.findMany({ where: { shopId: shop.id, phone: { in: phones } } }) : [];
-  return { shopId: shop.id, phones, selections, verified };
+  const corrections = phones.length
+    ? await prisma.addressCorrection.findMany({
+        where: { shopId: shop.id, OR: [{ id: { in: byOrder.map((c) => c.id) } }, { phone: { in: phones } }] },
+        orderBy: { createdAt: "asc" },
+      })
+    : byOrder;
+  return { shopId: shop.id, phones, selections, verified, corrections };
 }
 
 /** customers/data_request: everything held for the customer's phone and orders, as a report. */
@@ -50,13 +61,24 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       orderGid: s.orderGid,
       orderName: s.orderName,
     })),
+    addressCorrections: (found?.corrections ?? []).map((c) => ({
+      id: c.id,
+      phone: c.phone,
+      orderGid: c.orderGid,
+      orderName: c.orderName,
+      status: c.status,
+      before: c.before,
+      after: c.after,
+      createdAt: c.createdAt.toISOString(),
+      completedAt: c.completedAt?.toISOString() ?? null,
+    })),
   };
 }
 
-/** customers/redact: deletes the customer's verified mark and selections (by phone and by order). */
+/** customers/redact: deletes the customer's verified mark, selections, pending code, blocklist entry and address corrections (by phone and by order). */
 export async function redactCustomer(shopDomain: string, phone: string | null | undefined, orderGids: string[]) {
   const found = await matchingRecords(shopDomain, phone, orderGids);
-  if (!found) return { selections: 0, verifiedMarks: 0 };
+  if (!found) return { selections: 0, verifiedMarks: 0, pendingCodes: 0, blocklistEntries: 0, addressCorrections: 0 };
   // The phones found through the orders count as the customer's too.
   const selections = await prisma.selection.deleteMany({
     where: { shopId: found.shopId, OR: [{ id: { in: found.selections.map((s) => s.id) } }, { phone: { in: found.phones } }] },
@@ -66,11 +88,15 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   // A merchant's blocklist entry names the person too; redaction removes it (documented in the README).
   const blocklistEntries = await prisma.blockedPhone.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   await prisma.rateCounter.deleteMany({ where: { key: { in: found.phones.map((p) => sendLimitKey(found.shopId, p)) } } });
+  const addressCorrections = await prisma.addressCorrection.deleteMany({
+    where: { shopId: found.shopId, OR: [{ id: { in: found.corrections.map((c) => c.id) } }, { phone: { in: found.phones } }] },
+  });
   return {
     selections: selections.count,
     verifiedMarks: verifiedMarks.count,
     pendingCodes: pendingCodes.count,
     blocklistEntries: blocklistEntries.count,
+    addressCorrections: addressCorrections.count,
   };
 }
 

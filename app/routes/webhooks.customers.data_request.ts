@@ -17,7 +17,7 @@ export async function action({ request }: ActionFunctionArgs) {
     shop,
     dataRequestId: body.data_request?.id ?? null,
     webhookId,
-    records: { verifiedMarks: report.verifiedMarks.length, selections: report.selections.length },
+    records: { verifiedMarks: report.verifiedMarks.length, selections: report.selections.length, addressCorrections: report.addressCorrections.length },
     report: JSON.stringify(report).replace(/\+\d{6,15}/g, (p) => `${p.slice(0, 5)}•••${p.slice(-4)}`),
   });
   await recordDelivery(webhookId, topic, shop);

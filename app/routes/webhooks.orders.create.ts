@@ -6,6 +6,7 @@ import { linkOrderAndQueueTags } from "~/orders/link.server";
 import { kickTagWorker } from "~/orders/tag-jobs.server";
 import { deliveryHandled, recordDelivery } from "~/webhooks/deliveries.server";
 import { log } from "~/utils/log.server";
+import { requestCorrectionForNewOrderLater, type OrderCreatedPayload } from "~/address-correction/address-correction.server";
 
 /**
  * orders/create: verified by the library (bad HMAC 401), idempotent on X-Shopify-Webhook-Id. Links the
@@ -28,5 +29,7 @@ export async function action({ request }: ActionFunctionArgs) {
   await recordDelivery(webhookId, topic, shop);
   // Tagging starts once this delivery's own database work is done, so it does not hold up the answer.
   kickTagWorker();
+  // So does the optional address check (an SMS when the shop turned it on and the address looks wrong).
+  if (shopRow && order.success) requestCorrectionForNewOrderLater(shopRow, order.data as OrderCreatedPayload);
   return new Response(null, { status: 200 });
 }

@@ -1,0 +1,379 @@
+import crypto from "node:crypto";
+import { prisma } from "~/db.server";
+import { env } from "~/env.server";
+import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/rate-limit/rate-limit.server";
+import { sendSms } from "~/sms/sms.server";
+import { hasActiveSubscription, type Shop } from "~/shops/shop.server";
+import { clock } from "~/utils/clock.server";
+import { hashesEqual, keyedHash, randomToken } from "~/utils/crypto.server";
+import { log, maskPhone } from "~/utils/log.server";
+import { fromMailingAddress, suspectAddressReason, type Address, type SuspectReason } from "./address";
+import { fill, pickLocale, TEXTS } from "./i18n";
+import {
+  fetchOrder,
+  findLatestOpenOrderByPhone,
+  orderIsEditable,
+  orderPhone,
+  recordRequestedAddress,
+  tagOrder,
+  toOrderGid,
+  updateOrderShippingAddress,
+  type ShopifyOrder,
+  type UserError,
+} from "./shopify-orders.server";
+
+export const CORRECTED_TAG = "address-corrected";
+export const NOT_APPLIED_TAG = "address-correction-not-applied";
+
+/** Limits on the request route: SMS to one number and requests for one order. */
+export const REQUEST_LIMITS = {
+  perPhone: { limit: 3, windowSeconds: 3600 },
+  perOrder: { limit: 3, windowSeconds: 24 * 3600 },
+  /** Storefront requests per shop: bounds probing of order ids and phones through the public route. */
+  perShop: { limit: 300, windowSeconds: 3600 },
+};
+
+/** A submitted form is accepted for this long after the page was served. */
+export const NONCE_TTL_SECONDS = 2 * 3600;
+/** A claim on a correction (a submit in flight) that is older than this is considered abandoned. */
+const CLAIM_STALE_MS = 2 * 60 * 1000;
+
+const TOKEN_BYTES = 24; // 192 bits
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+
+export function hashToken(token: string): string {
+  return keyedHash("address-correction-token", token);
+}
+
+type Correction = NonNullable<Awaited<ReturnType<typeof prisma.addressCorrection.findUnique>>>;
+
+export type RequestInput = { orderId?: string; phone?: string; locale?: string };
+
+export type RequestOutcome =
+  | { ok: true; status: "sent" | "already_pending"; correctionId: string; expiresAt: Date }
+  | { ok: false; code: "subscription_required" | "order_not_found" | "order_has_no_phone" | "order_not_editable" | "shopify_unavailable" | "phone_unreachable" | "sms_unavailable" }
+  | { ok: false; code: "rate_limited"; retryAfter: number };
+
+/**
+ * Creates a correction for an order (given by id, or the latest open order for a phone) and texts
+ * the shopper a single-use link to the form. The token exists only in that SMS; the database keeps
+ * its keyed hash. A correction still pending for the order is not duplicated (`already_pending`).
+ */
+export async function requestAddressCorrection(
+  shop: Shop,
+  input: RequestInput,
+  options: { source?: "api" | "auto"; reason?: SuspectReason; pathPrefix?: string | null; order?: ShopifyOrder } = {},
+): Promise<RequestOutcome> {
+  // Like the codes, the links are texts the merchant's plan pays for.
+  if (!hasActiveSubscription(shop)) return { ok: false, code: "subscription_required" };
+  const hits: { key: string; hit: RateLimitResult }[] = [];
+  const count = async (key: string, limit: { limit: number; windowSeconds: number }) => {
+    const hit = await hitRateLimit(key, limit.limit, limit.windowSeconds);
+    hits.push({ key, hit });
+    return hit.allowed ? null : ({ ok: false, code: "rate_limited", retryAfter: hit.retryAfterSeconds } as const);
+  };
+  const phoneKey = (p: string) => `ac:phone:${shop.id}:${p}`;
+  const orderKey = (gid: string) => `ac:order:${shop.id}:${gid}`;
+
+  // Count the request against what it names before asking Shopify anything.
+  let order = options.order ?? null;
+  if (!order) {
+    const limited = await count(`ac:shop:${shop.id}`, REQUEST_LIMITS.perShop);
+    if (limited) return limited;
+    if (input.orderId) {
+      const gid = toOrderGid(input.orderId);
+      if (!gid) return { ok: false, code: "order_not_found" };
+      const limited = await count(orderKey(gid), REQUEST_LIMITS.perOrder);
+      if (limited) return limited;
+      const found = await fetchOrder(shop.domain, gid);
+      if (!found.ok) return { ok: false, code: "shopify_unavailable" };
+      order = found.order;
+    } else if (input.phone) {
+      const limited = await count(phoneKey(input.phone), REQUEST_LIMITS.perPhone);
+      if (limited) return limited;
+      const found = await findLatestOpenOrderByPhone(shop.domain, input.phone);
+      if (!found.ok) return { ok: false, code: "shopify_unavailable" };
+      order = found.order;
+    }
+  }
+  if (!order) return { ok: false, code: "order_not_found" };
+  if (!orderIsEditable(order)) return { ok: false, code: "order_not_editable" };
+  const phone = orderPhone(order);
+  if (!phone) return { ok: false, code: "order_has_no_phone" };
+
+  const now = clock.now();
+  const pending = await prisma.addressCorrection.findFirst({
+    where: { shopId: shop.id, orderGid: order.id, status: "pending", expiresAt: { gt: now } },
+    orderBy: { createdAt: "desc" },
+  });
+  if (pending) return { ok: true, status: "already_pending", correctionId: pending.id, expiresAt: pending.expiresAt };
+
+  // The other key of the pair: the order's number for a request by id, the order for a request by phone.
+  if (!hits.some((h) => h.key === phoneKey(phone))) {
+    const limited = await count(phoneKey(phone), REQUEST_LIMITS.perPhone);
+    if (limited) return limited;
+  }
+  if (!hits.some((h) => h.key === orderKey(order.id))) {
+    const limited = await count(orderKey(order.id), REQUEST_LIMITS.perOrder);
+    if (limited) return limited;
+  }
+
+  const token = randomToken(TOKEN_BYTES);
+  const locale = pickLocale(input.locale, shop.locale);
+  const expiresAt = new Date(now.getTime() + shop.addressCorrectionTtlHours * 3600 * 1000);
+  const correction = await prisma.addressCorrection.create({
+    data: {
+      shopId: shop.id,
+      orderGid: order.id,
+      orderName: order.name,
+      phone,
+      tokenHash: hashToken(token),
+      source: options.source ?? "api",
+      reason: options.reason ?? null,
+      locale,
+      before: JSON.stringify(fromMailingAddress(order.shippingAddress)),
+      expiresAt,
+    },
+  });
+
+  const link = correctionLink(shop, token, options.pathPrefix);
+  const body = fill(TEXTS[locale].sms, { shop: shop.name ?? shop.domain, order: order.name, link });
+  const sms = await sendSms({ shop: { name: shop.name, domain: shop.domain }, to: phone, body, channel: shop.smsChannel === "whatsapp" ? "whatsapp" : "sms" });
+  if (!sms.ok) {
+    // No link reached the shopper: forget the correction, and a provider outage does not count against them.
+    await prisma.addressCorrection.delete({ where: { id: correction.id } });
+    if (sms.code === "sms_unavailable") for (const { key, hit } of hits) await releaseRateLimit(key, hit);
+    log.warn("address correction: SMS not sent", { shop: shop.domain, phone: maskPhone(phone), code: sms.code });
+    return { ok: false, code: sms.code };
+  }
+  log.info("address correction requested", { shop: shop.domain, order: order.id, phone, source: options.source ?? "api" });
+  return { ok: true, status: "sent", correctionId: correction.id, expiresAt };
+}
+
+/**
+ * The link in the SMS. On a real store it is the storefront's app-proxy URL, so Shopify signs every
+ * request to the form; in local mode the local server's storefront emulation plays that part.
+ */
+export function correctionLink(shop: Pick<Shop, "domain">, token: string, pathPrefix?: string | null): string {
+  const prefix = pathPrefix && /^\/[a-z]+\/[A-Za-z0-9_-]{1,30}$/.test(pathPrefix) ? pathPrefix : env.proxyBasePath;
+  const origin = env.localMode ? env.SHOPIFY_APP_URL.replace(/\/$/, "") : `https://${shop.domain}`;
+  return `${origin}${prefix}/ac/${token}`;
+}
+
+export type CorrectionState = "pending" | "completed" | "expired";
+
+export function stateOf(correction: Pick<Correction, "status" | "expiresAt">, now = clock.now()): CorrectionState {
+  if (correction.status === "completed" || correction.status === "not_editable") return "completed";
+  return correction.expiresAt.getTime() <= now.getTime() ? "expired" : "pending";
+}
+
+/** The correction a token opens, for this shop; null for a malformed or unknown token. */
+export async function findCorrectionByToken(shop: Pick<Shop, "id">, token: string): Promise<Correction | null> {
+  if (!TOKEN_PATTERN.test(token)) return null;
+  const tokenHash = hashToken(token);
+  const correction = await prisma.addressCorrection.findUnique({ where: { tokenHash } });
+  // The lookup is by hash; the comparison below is constant-time and also pins the shop.
+  if (!correction || correction.shopId !== shop.id || !hashesEqual(correction.tokenHash, tokenHash)) return null;
+  return correction;
+}
+
+export function snapshotOf(correction: Pick<Correction, "before">): Address {
+  return JSON.parse(correction.before) as Address;
+}
+
+/* ---------- the per-form nonce ---------- */
+
+/** A hidden-field nonce: the issue time and an HMAC binding it to this correction's token hash. */
+export function issueFormNonce(correction: Pick<Correction, "tokenHash">, now = clock.now()): string {
+  const issued = Math.floor(now.getTime() / 1000);
+  return `${issued}.${keyedHash("address-correction-form", `${correction.tokenHash}.${issued}`)}`;
+}
+
+export function formNonceIsValid(correction: Pick<Correction, "tokenHash">, nonce: string | null, now = clock.now()): boolean {
+  const m = /^(\d{1,12})\.([0-9a-f]{64})$/.exec(nonce ?? "");
+  if (!m) return false;
+  const issued = Number(m[1]);
+  const age = Math.floor(now.getTime() / 1000) - issued;
+  if (age < -60 || age > NONCE_TTL_SECONDS) return false;
+  return hashesEqual(m[2], keyedHash("address-correction-form", `${correction.tokenHash}.${issued}`));
+}
+
+/* ---------- submitting the form ---------- */
+
+export type SubmitOutcome =
+  | { kind: "done"; address: Address }
+  | { kind: "not_editable"; address: Address }
+  | { kind: "gone"; state: "completed" | "expired" }
+  | { kind: "field_errors"; errors: UserError[] }
+  | { kind: "unavailable" };
+
+/**
+ * Applies a validated address: claims the correction (one submit wins), re-reads the order, updates
+ * its shipping address with `orderUpdate`, tags it and marks the correction completed with the
+ * before/after kept. An order that can no longer be edited keeps its address; the shopper's address
+ * is stored and put on the order for the merchant. A Shopify outage releases the claim: the shopper
+ * can submit again.
+ */
+export async function submitAddressCorrection(shop: Shop, correction: Correction, address: Address): Promise<SubmitOutcome> {
+  const now = clock.now();
+  const claimId = crypto.randomUUID();
+  const claimed = await prisma.addressCorrection.updateMany({
+    where: {
+      id: correction.id,
+      expiresAt: { gt: now },
+      OR: [{ status: "pending" }, { status: "submitting", updatedAt: { lt: new Date(now.getTime() - CLAIM_STALE_MS) } }],
+    },
+    // `failure` holds the claim's id while it is in flight, so only this submit can release it.
+    data: { status: "submitting", failure: claimId },
+  });
+  if (claimed.count !== 1) {
+    const current = await prisma.addressCorrection.findUnique({ where: { id: correction.id } });
+    return { kind: "gone", state: current && stateOf(current, now) === "expired" ? "expired" : "completed" };
+  }
+  const release = () =>
+    prisma.addressCorrection.updateMany({ where: { id: correction.id, status: "submitting", failure: claimId }, data: { status: "pending", failure: null } });
+
+  const found = await fetchOrder(shop.domain, correction.orderGid);
+  if (!found.ok) {
+    await release();
+    return { kind: "unavailable" };
+  }
+  if (!found.order || !orderIsEditable(found.order)) {
+    await finish(correction.id, "not_editable", address, found.order ? "order_not_editable" : "order_not_found");
+    await recordRequestedAddress(shop.domain, correction.orderGid, address);
+    await tagOrder(shop.domain, correction.orderGid, [NOT_APPLIED_TAG]);
+    log.info("address correction not applied: order not editable", { shop: shop.domain, order: correction.orderGid });
+    return { kind: "not_editable", address };
+  }
+
+  const updated = await updateOrderShippingAddress(shop.domain, correction.orderGid, address);
+  if (!updated.ok) {
+    await release();
+    return { kind: "unavailable" };
+  }
+  if (updated.userErrors.length) {
+    const onFields = updated.userErrors.filter((e) => e.field?.includes("shippingAddress"));
+    if (onFields.length === updated.userErrors.length) {
+      await release();
+      return { kind: "field_errors", errors: onFields };
+    }
+    // Shopify refused the change for the order itself (e.g. it was fulfilled meanwhile).
+    await finish(correction.id, "not_editable", address, updated.userErrors.map((e) => e.message).join("; ").slice(0, 500));
+    await recordRequestedAddress(shop.domain, correction.orderGid, address);
+    await tagOrder(shop.domain, correction.orderGid, [NOT_APPLIED_TAG]);
+    return { kind: "not_editable", address };
+  }
+  await finish(correction.id, "completed", address, null);
+  await tagOrder(shop.domain, correction.orderGid, [CORRECTED_TAG]);
+  log.info("address corrected", { shop: shop.domain, order: correction.orderGid });
+  return { kind: "done", address };
+}
+
+async function finish(id: string, status: "completed" | "not_editable", address: Address, failure: string | null) {
+  await prisma.addressCorrection.update({
+    where: { id },
+    data: { status, after: JSON.stringify(address), failure, completedAt: clock.now() },
+  });
+}
+
+/* ---------- the orders/create hook ---------- */
+
+/** The fields of the orders/create payload (REST shape) this hook reads. */
+export type OrderCreatedPayload = {
+  admin_graphql_api_id?: string | null;
+  name?: string | null;
+  phone?: string | null;
+  cancelled_at?: string | null;
+  closed_at?: string | null;
+  fulfillment_status?: string | null;
+  customer?: { phone?: string | null } | null;
+  shipping_address?: {
+    first_name?: string | null;
+    last_name?: string | null;
+    phone?: string | null;
+    address1?: string | null;
+    address2?: string | null;
+    city?: string | null;
+    province?: string | null;
+    province_code?: string | null;
+    zip?: string | null;
+    country_code?: string | null;
+  } | null;
+};
+
+export type AutoRequestOutcome =
+  | { requested: false; reason: "disabled" | "no_shipping_address" | "address_ok" }
+  | { requested: true; check: SuspectReason; outcome: RequestOutcome };
+
+/**
+ * For the orders/create webhook: when the shop turned automatic requests on and the new order's
+ * shipping address fails the basic checks (no house number, postal code missing or of the wrong
+ * pattern for the country), requests a correction, exactly as the request route would.
+ */
+export async function maybeRequestCorrectionForNewOrder(shop: Shop, payload: OrderCreatedPayload): Promise<AutoRequestOutcome> {
+  if (!shop.autoAddressCorrection) return { requested: false, reason: "disabled" };
+  const a = payload.shipping_address;
+  if (!a || !payload.admin_graphql_api_id) return { requested: false, reason: "no_shipping_address" };
+  const check = suspectAddressReason({
+    address1: a.address1 ?? "",
+    address2: a.address2 ?? "",
+    zip: a.zip ?? "",
+    countryCode: a.country_code ?? "",
+  });
+  if (!check) return { requested: false, reason: "address_ok" };
+  const order: ShopifyOrder = {
+    id: payload.admin_graphql_api_id,
+    name: payload.name ?? "",
+    phone: payload.phone ?? null,
+    cancelledAt: payload.cancelled_at ?? null,
+    closed: Boolean(payload.closed_at),
+    displayFulfillmentStatus: payload.fulfillment_status === "fulfilled" ? "FULFILLED" : payload.fulfillment_status === "partial" ? "PARTIALLY_FULFILLED" : "UNFULFILLED",
+    customer: payload.customer ? { phone: payload.customer.phone ?? null } : null,
+    shippingAddress: {
+      firstName: a.first_name,
+      lastName: a.last_name,
+      phone: a.phone,
+      address1: a.address1,
+      address2: a.address2,
+      city: a.city,
+      province: a.province,
+      provinceCode: a.province_code,
+      zip: a.zip,
+      countryCodeV2: a.country_code,
+    },
+  };
+  const outcome = await requestAddressCorrection(shop, {}, { source: "auto", reason: check, order });
+  return { requested: true, check, outcome };
+}
+
+
+const inFlight = new Set<Promise<unknown>>();
+
+/**
+ * The webhook's way in: runs `maybeRequestCorrectionForNewOrder` after the delivery is answered (an
+ * SMS provider can take seconds; Shopify waits 5 s at most). A redelivery is answered before this
+ * point by the webhook's own idempotency, and a correction still pending for the order is never
+ * duplicated. Failures are logged, never thrown.
+ */
+export function requestCorrectionForNewOrderLater(shop: Shop, payload: OrderCreatedPayload): void {
+  if (!shop.autoAddressCorrection) return;
+  const run = maybeRequestCorrectionForNewOrder(shop, payload)
+    .then((result) => {
+      if (result.requested) {
+        log.info("automatic address correction", {
+          shop: shop.domain,
+          order: payload.admin_graphql_api_id,
+          check: result.check,
+          outcome: result.outcome.ok ? result.outcome.status : result.outcome.code,
+        });
+      }
+    })
+    .catch((error) => log.error("automatic address correction failed", { shop: shop.domain, error: String(error) }))
+    .finally(() => inFlight.delete(run));
+  inFlight.add(run);
+}
+
+/** Tests and graceful shutdown: resolves when the automatic requests started so far have finished. */
+export async function automaticRequestsSettled(): Promise<void> {
+  await Promise.all([...inFlight]);
+}

@@ -1,0 +1,38 @@
+import { EMPTY_ADDRESS } from "./address";
+import { escapeHtml, renderForm, renderMessage } from "./page";
+
+const state = { orderName: "#1001", values: { ...EMPTY_ADDRESS, countryCode: "IN" }, errors: {}, nonce: "1.abc" };
+
+describe("the correction pages", () => {
+  it("escapes everything it prints", () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;");
+    const html = renderForm({ locale: "en", shopName: `<script>alert(1)</script>` }, { ...state, orderName: `"><img src=x>` });
+    expect(html).not.toContain("<script>");
+    expect(html).not.toContain(`"><img`);
+  });
+
+  it("labels every control and marks the optional one", () => {
+    const html = renderForm({ locale: "en", shopName: "Shop" }, state);
+    for (const id of ["firstName", "lastName", "phone", "address1", "address2", "city", "province", "zip", "countryCode"]) {
+      expect(html).toContain(`<label for="${id}">`);
+    }
+    expect(html).toMatch(/<label for="address2">[^<]*<span class="opt">\(optional\)<\/span>/);
+    expect(html).toMatch(/id="phone"[^>]*autocomplete="tel"/);
+    expect(html).not.toContain("autofocus");
+  });
+
+  it("ties each error to its field and focuses the first invalid field in form order", () => {
+    const html = renderForm({ locale: "en", shopName: "Shop" }, { ...state, errors: { zip: "invalid_zip", city: "required" } });
+    expect(html).toMatch(/id="city"[^>]*aria-invalid="true"[^>]*aria-describedby="city-error"[^>]*autofocus/);
+    expect(html).toMatch(/id="zip"[^>]*aria-describedby="zip-hint zip-error"/);
+    expect(html).toContain(`<a href="#city">`);
+  });
+
+  it("renders right to left in Arabic and lists countries in the page's language", () => {
+    const html = renderForm({ locale: "ar", shopName: "Shop" }, state);
+    expect(html).toContain(`dir="rtl"`);
+    expect(html).toMatch(/<option value="IN" selected>الهند<\/option>/);
+    const es = renderMessage({ locale: "es", shopName: "Shop" }, "expired");
+    expect(es).toContain("Este enlace ha caducado");
+  });
+});

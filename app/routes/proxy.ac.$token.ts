@@ -1,0 +1,150 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import {
+  findCorrectionByToken,
+  formNonceIsValid,
+  issueFormNonce,
+  snapshotOf,
+  stateOf,
+  submitAddressCorrection,
+} from "~/address-correction/address-correction.server";
+import { ADDRESS_FIELDS, EMPTY_ADDRESS, validateAddress, type Address, type AddressField, type FieldProblem } from "~/address-correction/address";
+import { pickLocale, TEXTS } from "~/address-correction/i18n";
+import { renderForm, renderMessage, type MessageKind, type PageShell } from "~/address-correction/page";
+import { authenticateProxy, type ProxyContext } from "~/http/app-proxy.server";
+
+/**
+ * GET and POST /proxy/ac/:token, the hosted address form (storefront: /apps/cod/ac/:token).
+ *
+ * Plain HTML, not `application/liquid`: the page must look the same on every theme and fit a phone,
+ * it is opened from an SMS (no need for the shop's navigation), and nothing the shopper typed is ever
+ * handed to Liquid (Shopify's APP_PROXY_LIQUID_INJECTION check). Every request must carry the app-proxy
+ * signature, which Shopify adds to every GET and POST through the storefront; a form POST must also
+ * carry the page's nonce, so a post from another site is refused even though the proxy signs it.
+ */
+
+const MAX_FORM_BYTES = 16 * 1024;
+
+function html(body: string, status = 200): Response {
+  return new Response(body, {
+    status,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      // The token is in the URL: never send it to another site.
+      "Referrer-Policy": "no-referrer",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'",
+    },
+  });
+}
+
+function message(shell: PageShell, kind: MessageKind, status: number, extra: { orderName?: string; address?: Address } = {}) {
+  return html(renderMessage(shell, kind, extra), status);
+}
+
+type Opened =
+  | { ok: true; ctx: ProxyContext; shell: PageShell; correction: NonNullable<Awaited<ReturnType<typeof findCorrectionByToken>>> }
+  | { ok: false; response: Response };
+
+/** Signature, shop, token: each failure as a friendly page with the JSON API's status. */
+async function open(request: Request, token: string | undefined): Promise<Opened> {
+  const queryLocale = new URL(request.url).searchParams.get("locale");
+  let ctx: ProxyContext;
+  try {
+    ctx = await authenticateProxy(request);
+  } catch (thrown) {
+    if (thrown instanceof Response) {
+      const shell = { locale: pickLocale(queryLocale), shopName: "" };
+      return { ok: false, response: message(shell, "forbidden", thrown.status) };
+    }
+    throw thrown;
+  }
+  const correction = token ? await findCorrectionByToken(ctx.shop, token) : null;
+  const shell: PageShell = {
+    locale: pickLocale(queryLocale, correction?.locale, ctx.shop.locale),
+    shopName: ctx.shop.name ?? ctx.shop.domain,
+  };
+  if (!correction) return { ok: false, response: message(shell, "notFound", 404) };
+  const state = stateOf(correction);
+  if (state !== "pending") {
+    return { ok: false, response: message(shell, state === "expired" ? "expired" : "used", 410) };
+  }
+  return { ok: true, ctx, shell, correction };
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const opened = await open(request, params.token);
+  if (!opened.ok) return opened.response;
+  const { shell, correction } = opened;
+  return html(
+    renderForm(shell, {
+      orderName: correction.orderName ?? "",
+      values: { ...EMPTY_ADDRESS, ...snapshotOf(correction) },
+      errors: {},
+      nonce: issueFormNonce(correction),
+    }),
+  );
+}
+
+const SHOPIFY_FIELD: Record<string, AddressField> = {
+  firstName: "firstName",
+  lastName: "lastName",
+  phone: "phone",
+  address1: "address1",
+  address2: "address2",
+  city: "city",
+  provinceCode: "province",
+  province: "province",
+  zip: "zip",
+  countryCode: "countryCode",
+  country: "countryCode",
+};
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const opened = await open(request, params.token);
+  if (!opened.ok) return opened.response;
+  const { ctx, shell, correction } = opened;
+
+  const type = request.headers.get("content-type") ?? "";
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (!/^application\/x-www-form-urlencoded\b/i.test(type) || declared > MAX_FORM_BYTES) {
+    return message(shell, "forbidden", declared > MAX_FORM_BYTES ? 413 : 400);
+  }
+  const text = await request.text();
+  if (text.length > MAX_FORM_BYTES) return message(shell, "forbidden", 413);
+  const form = new URLSearchParams(text);
+  if (!formNonceIsValid(correction, form.get("nonce"))) return message(shell, "forbidden", 403);
+
+  const typed = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, (form.get(f) ?? "").slice(0, 200)])) as Address;
+  const rerender = (errors: Partial<Record<AddressField, FieldProblem>>, zipExample?: string, status = 422, alert?: string) =>
+    html(
+      renderForm(shell, { orderName: correction.orderName ?? "", values: typed, errors, zipExample, nonce: issueFormNonce(correction), alert }),
+      status,
+    );
+
+  const valid = validateAddress(typed);
+  if (!valid.ok) return rerender(valid.errors, valid.zipExample);
+
+  const outcome = await submitAddressCorrection(ctx.shop, correction, valid.address);
+  const orderName = correction.orderName ?? "";
+  switch (outcome.kind) {
+    case "done":
+      return message(shell, "done", 200, { orderName, address: outcome.address });
+    case "not_editable":
+      return message(shell, "notEditable", 409, { orderName, address: outcome.address });
+    case "gone":
+      return message(shell, outcome.state === "expired" ? "expired" : "used", 410);
+    case "unavailable": {
+      const t = TEXTS[shell.locale];
+      return rerender({}, undefined, 503, `${t.unavailableTitle}. ${t.unavailableBody}`);
+    }
+    case "field_errors": {
+      const errors: Partial<Record<AddressField, FieldProblem>> = {};
+      for (const e of outcome.errors) {
+        const f = SHOPIFY_FIELD[e.field?.[e.field.length - 1] ?? ""] ?? "address1";
+        errors[f] ??= "rejected";
+      }
+      return rerender(errors);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { findCorrectionByToken, stateOf } from "~/address-correction/address-correction.server";
+import { authenticateProxy } from "~/http/app-proxy.server";
+import { answer, json, jsonError } from "~/http/responses.server";
+
+/**
+ * GET /proxy/api/address-correction.status?token=...: 200 { status: "pending" | "completed" | "expired" },
+ * 404 not_found for an unknown token.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return answer(async () => {
+    const { shop } = await authenticateProxy(request);
+    const token = new URL(request.url).searchParams.get("token");
+    if (!token) return jsonError(400, "invalid_request", "Give the token.", { fields: { token: "required" } });
+    const correction = await findCorrectionByToken(shop, token);
+    if (!correction) return jsonError(404, "not_found", "No address correction has this token.");
+    const status = stateOf(correction);
+    return json({
+      status,
+      expiresAt: correction.expiresAt.toISOString(),
+      ...(status === "completed" ? { orderUpdated: correction.status === "completed" } : {}),
+    });
+  });
+}
