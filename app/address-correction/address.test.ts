@@ -1,4 +1,5 @@
-import { normalizePhone, resolveProvince, suspectAddressReason, validateAddress, zipIsValid } from "./address";
+import { normalizePhone } from "~/otp/phone";
+import { resolveProvince, suspectAddressReason, validateAddress, zipIsValid } from "./address";
 
 const base = {
   firstName: "Asha",

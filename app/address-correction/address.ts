@@ -1,3 +1,4 @@
+import { normalizePhone } from "~/otp/phone";
 import { z } from "zod";
 
 /**
@@ -156,13 +157,6 @@ export function zipIsValid(countryCode: string, zip: string): boolean {
   if (!z) return Boolean(rule?.zipOptional) || (!rule?.zip && !rule);
   if (rule?.zip) return rule.zip.test(z);
   return /^[A-Z0-9][A-Z0-9 -]{1,10}$/.test(z);
-}
-
-/** "+91 98765-43210" → "+919876543210"; null when it is not E.164 (+ and 10–15 digits). */
-export function normalizePhone(value: string | null | undefined): string | null {
-  if (!value) return null;
-  const compact = value.trim().replace(/[\s().-]/g, "");
-  return /^\+\d{10,15}$/.test(compact) ? compact : null;
 }
 
 const MAX = { firstName: 60, lastName: 60, phone: 20, address1: 120, address2: 120, city: 60, province: 60, zip: 12, countryCode: 2 };

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { shopifyGraphql } from "~/shopify-calls/graphql.server";
 import { log } from "~/utils/log.server";
-import { mailingAddressSchema, normalizePhone, type Address, toMailingAddressInput, formatAddress } from "./address";
+import { mailingAddressSchema, type Address, toMailingAddressInput, formatAddress } from "./address";
+import { normalizePhone } from "~/otp/phone";
 
 /**
  * The Admin API calls of address correction, through the library's GraphQL client (bounded in time

@@ -1,9 +1,10 @@
-import { isCashOnDelivery, normalizePhone, orderPayload, orderPhones, selectionIdOf, tagsForOrder } from "./order-payload";
+import { isCashOnDelivery, orderPayload, orderPhones, selectionIdOf, tagsForOrder } from "./order-payload";
+import { normalizePhone } from "~/otp/phone";
 
 const base = { admin_graphql_api_id: "gid://shopify/Order/1" };
 const settings = { tagOrders: true, tagVerified: "cod-verified", tagUnverified: "cod-unverified", tagModePrefix: "payment-mode:" };
 
-describe("normalizePhone", () => {
+describe("normalizePhone on phones as Shopify stores them", () => {
   it.each([
     ["+212 600-000-001", "+212600000001"],
     ["00212600000001", "+212600000001"],

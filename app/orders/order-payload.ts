@@ -1,3 +1,4 @@
+import { normalizePhone } from "~/otp/phone";
 import { z } from "zod";
 import { ATTRIBUTES } from "~/checkout/checkout-request";
 import type { PaymentMode } from "~/selections/selection.server";
@@ -28,17 +29,6 @@ export const orderPayload = z
   .passthrough();
 
 export type OrderPayload = z.output<typeof orderPayload>;
-
-/** A phone as Shopify stores it ("+212 600-000-001", "00212600000001") → E.164, or null when no country code is given. */
-export function normalizePhone(raw: string | null | undefined): string | null {
-  if (!raw) return null;
-  const trimmed = raw.trim();
-  const digits = trimmed.replace(/\D/g, "");
-  let e164: string | null = null;
-  if (/^\(?\+/.test(trimmed)) e164 = `+${digits}`;
-  else if (digits.startsWith("00")) e164 = `+${digits.slice(2)}`;
-  return e164 && /^\+[0-9]{10,15}$/.test(e164) ? e164 : null;
-}
 
 /** Every phone the order carries, in order of trust: the order's own, the customer's, then the addresses'. */
 export function orderPhones(order: OrderPayload): string[] {

@@ -8,7 +8,8 @@ export const E164 = /^\+\d{10,15}$/;
  * brackets go, a leading international `00` becomes `+`. What is left must be E.164 or it is refused
  * (null); every record, counter and log after this point uses the normalised form.
  */
-export function normalizePhone(raw: string): string | null {
+export function normalizePhone(raw: string | null | undefined): string | null {
+  if (!raw) return null;
   let phone = raw.trim().replace(/[\s\-.()\u00a0]/g, "");
   if (phone.startsWith("00")) phone = `+${phone.slice(2)}`;
   return E164.test(phone) ? phone : null;

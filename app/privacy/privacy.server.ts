@@ -1,7 +1,7 @@
 import { prisma } from "~/db.server";
 import { forgetShop } from "~/shops/shop.server";
 import { sessionStorage } from "~/shopify.server";
-import { normalizePhone } from "~/orders/order-payload";
+import { normalizePhone } from "~/otp/phone";
 import { sendLimitKey } from "~/otp/otp.server";
 
 /**

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requestAddressCorrection } from "~/address-correction/address-correction.server";
-import { normalizePhone } from "~/address-correction/address";
+import { normalizePhone } from "~/otp/phone";
 import { authenticateProxy } from "~/http/app-proxy.server";
 import { readJsonBody } from "~/http/json-body.server";
 import { answer, json, jsonError, methodNotAllowed } from "~/http/responses.server";

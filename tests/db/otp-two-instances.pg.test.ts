@@ -1,7 +1,6 @@
 import pg from "pg";
 import { inject } from "vitest";
-import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
-import { startServer, type RunningServer } from "../helpers/server";
+import { postSigned, startServer, type RunningServer } from "../helpers/server";
 import { outboxCode, readOutbox } from "../helpers/outbox";
 import { createScratchPostgresDatabase } from "../setup/databases";
 
@@ -30,18 +29,9 @@ describe("two app instances on one PostgreSQL database", () => {
     await b?.stop();
   });
 
-  function post(server: RunningServer, path: string, body: unknown) {
-    const q = signedProxyQuery({ secret: "local-dev-api-secret" });
-    return fetch(`${server.url}/proxy${path}?${q}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  }
-
   it("accepts exactly 3 of 20 concurrent sends for one number, split across the instances", async () => {
     const phone = "+14155550100";
-    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => post(i % 2 ? a : b, "/send-otp", { phone })));
+    const responses = await Promise.all(Array.from({ length: 20 }, (_, i) => postSigned(i % 2 ? a : b, "/send-otp", { phone })));
     const statuses = responses.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(17);
@@ -50,15 +40,15 @@ describe("two app instances on one PostgreSQL database", () => {
 
   it("counts at most 5 of 20 concurrent wrong guesses, split across the instances", async () => {
     const phone = "+14155550101";
-    expect((await post(a, "/send-otp", { phone })).status).toBe(200);
+    expect((await postSigned(a, "/send-otp", { phone })).status).toBe(200);
     const code = outboxCode(a.dataDir, phone);
     const guesses = Array.from({ length: 20 }, (_, i) => String((Number(code) + i + 1) % 1_000_000).padStart(6, "0"));
-    const responses = await Promise.all(guesses.map((otp, i) => post(i % 2 ? a : b, "/verify-otp", { phone, otp })));
+    const responses = await Promise.all(guesses.map((otp, i) => postSigned(i % 2 ? a : b, "/verify-otp", { phone, otp })));
     const bodies = await Promise.all(responses.map((r) => r.json()));
     expect(responses.filter((r) => r.status === 400)).toHaveLength(4);
     expect(responses.filter((r) => r.status === 429)).toHaveLength(16);
     expect(bodies.filter((x) => x.code === "invalid_code").map((x) => x.attemptsRemaining).sort()).toEqual([1, 2, 3, 4]);
-    const right = await post(b, "/verify-otp", { phone, otp: code });
+    const right = await postSigned(b, "/verify-otp", { phone, otp: code });
     expect(right.status).toBe(429);
   });
 });

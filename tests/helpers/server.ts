@@ -4,6 +4,7 @@ import path from "node:path";
 import { inject } from "vitest";
 import { applyMigrations } from "../../prisma/migrate.mjs";
 import { ROOT } from "../setup/databases";
+import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
 
 export type RunningServer = {
   url: string;
@@ -98,4 +99,14 @@ async function prepareDatabase(databaseUrl: string) {
   });
   const code = await new Promise((resolve) => seed.once("exit", resolve));
   if (code !== 0) throw new Error(`setup failed with ${code}`);
+}
+
+/** A JSON POST to a running server's /proxy<path>, signed as Shopify's app proxy signs it for local mode's demo shop. */
+export function postSigned(server: Pick<RunningServer, "url">, path: string, body: unknown, headers: Record<string, string> = {}) {
+  const q = signedProxyQuery({ secret: "local-dev-api-secret" });
+  return fetch(`${server.url}/proxy${path}?${q}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }

@@ -1,8 +1,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
-import { startServer, type RunningServer } from "../helpers/server";
+import { postSigned, startServer, type RunningServer } from "../helpers/server";
 
 function deliverOrder(server: RunningServer, payload: unknown) {
   const body = JSON.stringify(payload);
@@ -21,12 +20,7 @@ function deliverOrder(server: RunningServer, payload: unknown) {
 }
 
 async function createCheckout(server: RunningServer, body: unknown) {
-  const q = signedProxyQuery({ secret: "local-dev-api-secret" });
-  const res = await fetch(`${server.url}/proxy/create-checkout?${q}`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-forwarded-for": "198.51.100.4" },
-    body: JSON.stringify(body),
-  });
+  const res = await postSigned(server, "/create-checkout", body, { "x-forwarded-for": "198.51.100.4" });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 

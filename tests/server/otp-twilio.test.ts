@@ -1,5 +1,4 @@
-import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
-import { startServer, type RunningServer } from "../helpers/server";
+import { postSigned, startServer, type RunningServer } from "../helpers/server";
 import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../fakes/twilio";
 
 /** The production build's Twilio sender (the real client, bundled as the server runs it) against the fake Twilio. */
@@ -22,13 +21,7 @@ describe("one-time codes through Twilio on the built server", () => {
     await twilio?.close();
   });
 
-  function post(path: string, body: unknown) {
-    return fetch(`${server.url}/proxy${path}?${signedProxyQuery({ secret: "local-dev-api-secret" })}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  }
+  const post = (path: string, body: unknown) => postSigned(server, path, body);
 
   it("sends through Twilio and verifies the code Twilio carried", async () => {
     const phone = "+919876543210";

@@ -1,17 +1,7 @@
-import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
-import { startServer, type RunningServer } from "../helpers/server";
+import { postSigned, startServer, type RunningServer } from "../helpers/server";
 import { outboxCode, readOutbox } from "../helpers/outbox";
 
 const PHONE = "+14155550123";
-
-function post(server: RunningServer, path: string, body: unknown) {
-  const q = signedProxyQuery({ secret: "local-dev-api-secret" });
-  return fetch(`${server.url}/proxy${path}?${q}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-}
 
 describe("one-time codes in local mode (built server, outbox SMS)", () => {
   let server: RunningServer;
@@ -23,7 +13,7 @@ describe("one-time codes in local mode (built server, outbox SMS)", () => {
   });
 
   it("sends a code to the outbox, verifies it, then skips the returning customer", async () => {
-    const sent = await post(server, "/send-otp", { phone: PHONE, locale: "es" });
+    const sent = await postSigned(server, "/send-otp", { phone: PHONE, locale: "es" });
     expect(sent.status).toBe(200);
     expect(await sent.json()).toEqual({ success: true, expiresIn: 600, resendAfter: 30 });
 
@@ -32,17 +22,17 @@ describe("one-time codes in local mode (built server, outbox SMS)", () => {
     expect(line.body).toMatch(/^\d{6} es tu código de verificación de Demo Shop/);
 
     const code = outboxCode(server.dataDir, PHONE);
-    const verified = await post(server, "/verify-otp", { phone: PHONE, otp: code, selectedMode: "cod", cartToken: "tok" });
+    const verified = await postSigned(server, "/verify-otp", { phone: PHONE, otp: code, selectedMode: "cod", cartToken: "tok" });
     expect(verified.status).toBe(200);
     expect(await verified.json()).toEqual({ success: true });
 
-    const again = await post(server, "/send-otp", { phone: PHONE });
+    const again = await postSigned(server, "/send-otp", { phone: PHONE });
     expect(await again.json()).toEqual({ success: true, skipped: true, reason: "returning_customer" });
   });
 
   it("prints the message on the console with the number masked, and logs no code or full number", async () => {
     const phone = "+14155550199";
-    await post(server, "/send-otp", { phone });
+    await postSigned(server, "/send-otp", { phone });
     const code = outboxCode(server.dataDir, phone);
     await new Promise((r) => setTimeout(r, 50));
     const output = server.output();
