@@ -4,6 +4,7 @@
 // same build; this keeps what production needs: static assets with long-lived caching, gzip for
 // HTML/CSS/JS, one log line per request without query strings (signed URLs) or tokens, and a
 // graceful SIGTERM that finishes in-flight requests.
+import "./scripts/lib/load-env.mjs";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";

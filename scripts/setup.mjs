@@ -2,6 +2,7 @@
 // Prepares the database: generates the Prisma clients when missing, applies pending migrations to
 // DATABASE_URL (SQLite at data/app.db by default), and in local mode installs the demo shop
 // (an offline session and an active subscription) so the storefront API works with no Shopify store.
+import "./lib/load-env.mjs";
 import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
