@@ -33,12 +33,14 @@ describe("the local storefront emulation in production", () => {
     await server?.stop();
   });
 
-  it("does not exist: the page, the assets and the signing proxy all answer 404", async () => {
+  it("does not exist: the page, the assets, the signing proxy and the fake Shopify's controls all answer 404", async () => {
     for (const [path, method] of [
       ["/dev/storefront", "GET"],
       ["/dev/assets/cod-modal.js", "GET"],
       ["/apps/cod/api/config", "GET"],
       ["/apps/cod/send-otp", "POST"],
+      ["/dev/fake-shopify", "GET"],
+      ["/dev/fake-shopify", "POST"],
     ]) {
       const res = await fetch(`${server.url}${path}`, { method, ...(method === "POST" ? { body: "{}", headers: { "content-type": "application/json" } } : {}) });
       expect(res.status, `${method} ${path}`).toBe(404);

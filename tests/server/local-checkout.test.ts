@@ -33,6 +33,27 @@ describe("local mode: create-checkout with no Shopify store", () => {
     await server?.stop();
   });
 
+  it("answers as /dev/fake-shopify tells it: a throttled or slow cartCreate gives { fallback: true }, then a checkout again", async () => {
+    const set = (operation: string, answer: string) =>
+      fetch(`${server.url}/dev/fake-shopify`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ operation, answer }),
+      });
+    const order = { phone: "+14155550142", selectedMode: "prepaid", variantId: "44000000000002", quantity: 1 };
+    expect((await set("cartCreate", "throttled")).status).toBe(200);
+    expect(await createCheckout(server, order)).toEqual({ status: 200, body: { fallback: true } });
+    expect((await set("cartCreate", "user_errors")).status).toBe(200);
+    expect(await createCheckout(server, order)).toEqual({ status: 200, body: { fallback: true } });
+    expect((await set("cartCreate", "ok")).status).toBe(200);
+    expect((await createCheckout(server, order)).body.checkoutUrl).toMatch(/\/local\/checkout\?c=/);
+    const bad = await set("cartCreate", "sometimes");
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { code: string }).code).toBe("invalid_request");
+    const state = (await (await fetch(`${server.url}/dev/fake-shopify`)).json()) as { answers: Record<string, string> };
+    expect(state.answers.cartCreate).toBe("ok");
+  });
+
   it("the in-process fake Shopify builds a cart whose checkout URL is the local preview page", async () => {
     const { status, body } = await createCheckout(server, { phone: "+212600000009", selectedMode: "prepaid", variantId: "123", quantity: 2 });
     expect(status).toBe(200);
