@@ -86,6 +86,39 @@ describe("start-up configuration", () => {
 });
 
 describe("graceful shutdown", () => {
+  it("on SIGTERM finishes a request already in flight, then exits 0", async () => {
+    const server = await startServer();
+    const q = signedProxyQuery({ secret: "local-dev-api-secret" });
+    const body = JSON.stringify({ phone: "+14155550160" });
+    let answer: { status: number; body: string } | null = null;
+    const done = new Promise<void>((resolve, reject) => {
+      const req = http.request(
+        `${server.url}/proxy/send-otp?${q}`,
+        { method: "POST", headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c));
+          res.on("end", () => {
+            answer = { status: res.statusCode!, body: text };
+            resolve();
+          });
+        },
+      );
+      req.on("error", reject);
+      // Half the body now; SIGTERM arrives while the server is still reading it.
+      req.write(body.slice(0, 10));
+      setTimeout(() => {
+        server.process.kill("SIGTERM");
+        setTimeout(() => req.end(body.slice(10)), 300);
+      }, 200);
+    });
+    await done;
+    expect(answer).toMatchObject({ status: 200 });
+    expect(JSON.parse(answer!.body)).toMatchObject({ success: true });
+    expect(await server.stop()).toBe(0);
+    expect(server.output()).toMatch(/SIGTERM, finishing 1 in-flight request/);
+  });
+
   it("exits 0 on SIGTERM, closing idle keep-alive connections", async () => {
     const server = await startServer();
     const agent = new http.Agent({ keepAlive: true });
