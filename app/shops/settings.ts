@@ -59,12 +59,15 @@ function wholeNumber(min: number, max: number) {
     .refine((n) => n >= min && n <= max, message);
 }
 
+/** Line breaks, tabs and other control characters: never part of a code or a tag. */
+const hasControlCharacter = (v: string) => [...v].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127);
+
 /** Empty means "none" (null in the database). */
 function optionalText(max: number, what: string) {
   return text(`Enter ${what} or leave it empty.`)
     .trim()
     .refine((v) => v.length <= max, `Keep ${what} to ${max} characters.`)
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), `${what[0].toUpperCase()}${what.slice(1)} cannot contain line breaks or control characters.`)
+    .refine((v) => !hasControlCharacter(v), `${what[0].toUpperCase()}${what.slice(1)} cannot contain line breaks or control characters.`)
     .transform((v) => (v === "" ? null : v));
 }
 
@@ -74,7 +77,7 @@ function tag(max: number, what: string) {
     .refine((v) => v.length > 0, `Enter ${what}.`)
     .refine((v) => !v.includes(","), "Shopify separates tags with commas, so a tag cannot contain one.")
     .refine((v) => v.length <= max, `Keep ${what} to ${max} characters (Shopify's limit for a tag${max < L.tagMaxLength ? ", with the mode added" : ""}).`)
-    .refine((v) => !/[\u0000-\u001f\u007f]/.test(v), "A tag cannot contain line breaks or control characters.");
+    .refine((v) => !hasControlCharacter(v), "A tag cannot contain line breaks or control characters.");
 }
 
 const countryList = text("Enter country codes, or leave empty to allow every country.").transform((raw, ctx) => {
@@ -86,7 +89,7 @@ const countryList = text("Enter country codes, or leave empty to allow every cou
   if (unknown.length) {
     ctx.addIssue({
       code: z.ZodIssueCode.custom,
-      message: `Not a two-letter country code (ISO 3166, such as IN, AE or US): ${unknown.join(", ")}.`,
+      message: `Not a country code phone numbers belong to (two letters, ISO 3166, such as IN, AE or US): ${unknown.join(", ")}.`,
     });
     return z.NEVER;
   }
