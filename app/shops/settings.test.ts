@@ -186,6 +186,14 @@ describe("the settings schema", () => {
       expect(errors.depositValue).toMatch(message);
     });
 
+    it("is reported together with the other fields' errors", () => {
+      expect(Object.keys(errorsOf({ depositValue: "150", otpTtlSeconds: "1", tagVerified: "" })).sort()).toEqual([
+        "depositValue",
+        "otpTtlSeconds",
+        "tagVerified",
+      ]);
+    });
+
     it("refuses an unknown deposit type on that field", () => {
       expect(Object.keys(errorsOf({ depositType: "half" }))).toEqual(["depositType"]);
     });

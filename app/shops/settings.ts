@@ -108,6 +108,30 @@ const decimal = text("Enter an amount.")
   // A merchant may type a decimal comma ("12,50").
   .transform((v) => v.replace(/^(\d+),(\d+)$/, "$1.$2"));
 
+/** The deposit's value is read against its type; checked on its own so its error shows beside the others'. */
+const depositSchema = z
+  .object({
+    depositType: z.enum(["percentage", "fixed"], { errorMap: () => ({ message: "Choose a percentage or a fixed amount." }) }),
+    depositValue: decimal,
+  })
+  .transform((s, ctx) => {
+    const { min, max } = L.depositPercentage;
+    const amount = /^\d+(\.\d{1,2})?$/.test(s.depositValue) ? Number(s.depositValue) : NaN;
+    const ok = s.depositType === "percentage" ? amount >= min && amount <= max : amount > 0 && amount <= L.depositFixedMax;
+    if (!ok) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ["depositValue"],
+        message:
+          s.depositType === "percentage"
+            ? `Enter a percentage from ${min} to ${max} (up to two decimals).`
+            : "Enter an amount above 0 in your store's currency (up to two decimals).",
+      });
+      return z.NEVER;
+    }
+    return { depositType: s.depositType, depositValue: amount };
+  });
+
 export const settingsSchema = z
   .object({
     otpEnabled: onOff,
@@ -125,8 +149,6 @@ export const settingsSchema = z
     discountCodeCod: optionalText(L.discountCodeMaxLength, "a discount code"),
     discountCodePrepaid: optionalText(L.discountCodeMaxLength, "a discount code"),
     discountCodePartial: optionalText(L.discountCodeMaxLength, "a discount code"),
-    depositType: z.enum(["percentage", "fixed"], { errorMap: () => ({ message: "Choose a percentage or a fixed amount." }) }),
-    depositValue: decimal,
     tagOrders: onOff,
     tagVerified: tag(L.tagMaxLength, "a tag"),
     tagUnverified: tag(L.tagMaxLength, "a tag"),
@@ -134,23 +156,8 @@ export const settingsSchema = z
     addressCorrectionTtlHours: wholeNumber(L.addressCorrectionTtlHours.min, L.addressCorrectionTtlHours.max),
     autoAddressCorrection: onOff,
   })
-  .transform((s, ctx) => {
-    const { min, max } = L.depositPercentage;
-    const amount = /^\d+(\.\d{1,2})?$/.test(s.depositValue) ? Number(s.depositValue) : NaN;
-    const ok = s.depositType === "percentage" ? amount >= min && amount <= max : amount > 0 && amount <= L.depositFixedMax;
-    if (!ok) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ["depositValue"],
-        message:
-          s.depositType === "percentage"
-            ? `Enter a percentage from ${min} to ${max} (up to two decimals).`
-            : "Enter an amount above 0 in your store's currency (up to two decimals).",
-      });
-      return z.NEVER;
-    }
-    return { ...s, depositValue: amount };
-  });
+  // Both sides are read in full, so every field's error is reported at once.
+  .and(depositSchema);
 
 export type SettingsUpdate = z.output<typeof settingsSchema>;
 
