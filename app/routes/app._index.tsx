@@ -46,6 +46,7 @@ export default function Home() {
               <Text as="p">Subscription: {data.subscriptionStatus}</Text>
               <Text as="p">One-time codes: {data.otpEnabled ? "on" : "off"}</Text>
               <Text as="p">Storefront API: {data.proxyBasePath}</Text>
+              <Link url="/app/settings">Settings</Link>
               <Link url="/app/blocklist">Blocked phone numbers</Link>
               {data.subscriptionStatus !== "active" && (
                 <Form method="post">

@@ -28,12 +28,17 @@ export function clearShopCache(): void {
   cache.clear();
 }
 
-/** Creates the shop row on install, or re-activates it on reinstall. */
+/**
+ * Creates the shop row on install, or re-activates it on reinstall. The store's language only seeds
+ * `locale` on the first install: after that it is the merchant's setting (the settings page), which a
+ * reinstall or a new OAuth grant must not undo.
+ */
 export async function upsertInstalledShop(domain: string, data: Partial<Pick<Shop, "name" | "locale" | "currency">> = {}) {
+  const { locale: _storeLanguage, ...refreshed } = data;
   const shop = await prisma.shop.upsert({
     where: { domain },
     create: { domain, ...data },
-    update: { ...data, uninstalledAt: null },
+    update: { ...refreshed, uninstalledAt: null },
   });
   forgetShop(domain);
   return shop;

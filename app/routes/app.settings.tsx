@@ -1,0 +1,338 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import {
+  Banner,
+  BlockStack,
+  Button,
+  Card,
+  Checkbox,
+  FormLayout,
+  InlineStack,
+  Layout,
+  List,
+  Page,
+  Select,
+  Text,
+  TextField,
+} from "@shopify/polaris";
+import { useState } from "react";
+import { authenticate } from "~/shopify.server";
+import { getShop, updateShop, upsertInstalledShop } from "~/shops/shop.server";
+import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsField, type SettingsFormValues } from "~/shops/settings";
+import { SETTINGS_LANGUAGES, SETTINGS_LIMITS as L } from "~/shops/settings-limits";
+
+/** The merchant's settings: one-time codes, checkout, order tags, address correction, language. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { session } = await authenticate.admin(request);
+  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  return { values: settingsFormValues(shop), currency: shop.currency };
+}
+
+type ActionData =
+  | { status: "invalid"; errors: SettingsErrors; values: SettingsFormValues }
+  | { status: "saved"; errors: SettingsErrors; values: SettingsFormValues; savedAt: string };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { session } = await authenticate.admin(request);
+  if (!(await getShop(session.shop))) await upsertInstalledShop(session.shop);
+  const result = parseSettings(await request.formData());
+  if (!result.ok) return data<ActionData>({ status: "invalid", errors: result.errors, values: result.values }, { status: 422 });
+  // Only the schema's columns: parseSettings yields nothing else.
+  const shop = await updateShop(session.shop, result.data);
+  return { status: "saved", errors: {}, values: settingsFormValues(shop), savedAt: shop.updatedAt.toISOString() } satisfies ActionData;
+}
+
+export default function Settings() {
+  const loaded = useLoaderData<typeof loader>();
+  // Typed by hand: without the single-fetch type augmentation, `typeof action` does not unwrap data().
+  const result = useActionData<ActionData>();
+  // A save remounts the form with what was stored; a refused one keeps what the merchant typed.
+  const key = result?.status === "saved" ? result.savedAt : "loaded";
+  return (
+    <SettingsForm
+      key={key}
+      initial={result?.values ?? loaded.values}
+      errors={result?.errors ?? {}}
+      saved={result?.status === "saved"}
+      currency={loaded.currency}
+    />
+  );
+}
+
+const FIELD_NAMES: Record<SettingsField, string> = {
+  otpEnabled: "Verify phone numbers with a code",
+  returningSkipDays: "Skip the code for returning customers",
+  otpSendLimit: "Codes per number",
+  otpSendWindowSeconds: "Per how many seconds",
+  otpTtlSeconds: "Code lifetime",
+  otpResendCooldownSeconds: "Wait before a new code",
+  otpMaxAttempts: "Attempts per code",
+  dailySendCap: "Codes per day for the store",
+  allowedCountries: "Countries allowed",
+  smsChannel: "Send codes by",
+  smsTemplate: "Message",
+  locale: "Language",
+  discountCodeCod: "Cash on delivery",
+  discountCodePrepaid: "Prepaid",
+  discountCodePartial: "Partial payment",
+  depositType: "Deposit type",
+  depositValue: "Deposit",
+  tagOrders: "Tag orders",
+  tagVerified: "Verified tag",
+  tagUnverified: "Unverified tag",
+  tagModePrefix: "Payment mode tag prefix",
+  addressCorrectionTtlHours: "Link valid for",
+  autoAddressCorrection: "Ask automatically",
+};
+
+function SettingsForm(props: {
+  initial: SettingsFormValues;
+  errors: SettingsErrors;
+  saved: boolean;
+  currency: string | null;
+}) {
+  const { errors } = props;
+  const [values, setValues] = useState(props.initial);
+  const navigation = useNavigation();
+  const set = (field: SettingsField) => (value: string) => setValues((v) => ({ ...v, [field]: value }));
+  const toggle = (field: SettingsField) => (checked: boolean) => setValues((v) => ({ ...v, [field]: String(checked) }));
+  const field = (name: SettingsField) => ({ name, value: values[name], onChange: set(name), error: errors[name], autoComplete: "off" });
+  const number = (name: SettingsField, suffix?: string) => ({ ...field(name), type: "number" as const, suffix });
+  const invalid = (Object.keys(errors) as SettingsField[]).filter((f) => errors[f]);
+
+  return (
+    <Page title="Settings" backAction={{ url: "/app" }}>
+      <Form method="post">
+        {/* Checkboxes post "true"/"false" so a missing field is refused rather than read as off. */}
+        <input type="hidden" name="otpEnabled" value={values.otpEnabled} />
+        <input type="hidden" name="tagOrders" value={values.tagOrders} />
+        <input type="hidden" name="autoAddressCorrection" value={values.autoAddressCorrection} />
+        <Layout>
+          <Layout.Section>
+            {props.saved && (
+              <Banner tone="success" title="Settings saved">
+                <p>Your storefront uses them from now on.</p>
+              </Banner>
+            )}
+            {invalid.length > 0 && (
+              <Banner tone="critical" title={`${invalid.length === 1 ? "One setting needs" : `${invalid.length} settings need`} a change before saving`}>
+                <List>
+                  {invalid.map((f) => (
+                    <List.Item key={f}>
+                      {FIELD_NAMES[f]}: {errors[f]}
+                    </List.Item>
+                  ))}
+                </List>
+                <p>Nothing was saved.</p>
+              </Banner>
+            )}
+          </Layout.Section>
+
+          <Layout.AnnotatedSection
+            title="One-time codes"
+            description="Before a cash-on-delivery order, the shopper confirms their phone number with a code sent by text message."
+          >
+            <Card>
+              <FormLayout>
+                <Checkbox
+                  label={FIELD_NAMES.otpEnabled}
+                  helpText="When off, shoppers go straight to choosing how to pay, without a code. Default: on."
+                  checked={values.otpEnabled === "true"}
+                  onChange={toggle("otpEnabled")}
+                  error={errors.otpEnabled}
+                />
+                <TextField
+                  label={FIELD_NAMES.returningSkipDays}
+                  {...number("returningSkipDays", "days")}
+                  helpText={`A number that was verified in this many days does not need a new code. 0 always asks for one. From ${L.returningSkipDays.min} to ${L.returningSkipDays.max}. Default: 90.`}
+                />
+                <FormLayout.Group>
+                  <TextField
+                    label={FIELD_NAMES.otpSendLimit}
+                    {...number("otpSendLimit", "codes")}
+                    helpText={`How many codes one phone number can receive in the period beside. From ${L.otpSendLimit.min} to ${L.otpSendLimit.max}. Default: 3.`}
+                  />
+                  <TextField
+                    label={FIELD_NAMES.otpSendWindowSeconds}
+                    {...number("otpSendWindowSeconds", "seconds")}
+                    helpText={`The period of that limit. From ${L.otpSendWindowSeconds.min} to ${L.otpSendWindowSeconds.max.toLocaleString("en")}. Default: 600 (10 minutes).`}
+                  />
+                </FormLayout.Group>
+                <FormLayout.Group>
+                  <TextField
+                    label={FIELD_NAMES.otpTtlSeconds}
+                    {...number("otpTtlSeconds", "seconds")}
+                    helpText={`How long a code can be used. From ${L.otpTtlSeconds.min} to ${L.otpTtlSeconds.max.toLocaleString("en")}. Default: 600 (10 minutes).`}
+                  />
+                  <TextField
+                    label={FIELD_NAMES.otpResendCooldownSeconds}
+                    {...number("otpResendCooldownSeconds", "seconds")}
+                    helpText={`How long a shopper waits before asking for another code. From ${L.otpResendCooldownSeconds.min} to ${L.otpResendCooldownSeconds.max}. Default: 30.`}
+                  />
+                </FormLayout.Group>
+                <FormLayout.Group>
+                  <TextField
+                    label={FIELD_NAMES.otpMaxAttempts}
+                    {...number("otpMaxAttempts", "tries")}
+                    helpText={`Wrong guesses allowed before the shopper needs a new code. From ${L.otpMaxAttempts.min} to ${L.otpMaxAttempts.max}. Default: 5.`}
+                  />
+                  <TextField
+                    label={FIELD_NAMES.dailySendCap}
+                    {...number("dailySendCap", "codes")}
+                    helpText="The most codes your store sends in a day (UTC), a guard against abuse. Default: 1,000."
+                  />
+                </FormLayout.Group>
+                <TextField
+                  label={FIELD_NAMES.allowedCountries}
+                  {...field("allowedCountries")}
+                  placeholder="Every country"
+                  helpText="Two-letter country codes separated by commas, such as IN, AE. Only numbers from these countries get a code. Empty (the default) allows every country."
+                />
+                <Select
+                  label={FIELD_NAMES.smsChannel}
+                  name="smsChannel"
+                  options={[
+                    { label: "SMS", value: "sms" },
+                    { label: "WhatsApp (SMS when WhatsApp fails)", value: "whatsapp" },
+                  ]}
+                  value={values.smsChannel}
+                  onChange={set("smsChannel")}
+                  error={errors.smsChannel}
+                  helpText="Default: SMS."
+                />
+                <TextField
+                  label={FIELD_NAMES.smsTemplate}
+                  {...field("smsTemplate")}
+                  multiline={3}
+                  placeholder="482913 is your store's verification code. It expires in 10 minutes. Do not share it."
+                  helpText={`Your own text for the code message. It must contain {code}; {shop} becomes your store's name and {minutes} the code's lifetime. Empty (the default) sends our message in the shopper's language.`}
+                />
+              </FormLayout>
+            </Card>
+          </Layout.AnnotatedSection>
+
+          <Layout.AnnotatedSection title="Language" description="For messages and pages when the shopper's own language is not known.">
+            <Card>
+              <Select
+                label={FIELD_NAMES.locale}
+                name="locale"
+                options={SETTINGS_LANGUAGES.map((l) => ({ label: l.label, value: l.value }))}
+                value={values.locale}
+                onChange={set("locale")}
+                error={errors.locale}
+                helpText="The language of texts and the address form when the shopper's is not one of these. Default: your store's language, else English."
+              />
+            </Card>
+          </Layout.AnnotatedSection>
+
+          <Layout.AnnotatedSection
+            title="Checkout"
+            description="Discount codes applied for each way of paying, and the deposit asked for a partial payment."
+          >
+            <Card>
+              <FormLayout>
+                <Text as="h3" variant="headingSm">
+                  Discount codes
+                </Text>
+                <TextField label={FIELD_NAMES.discountCodeCod} {...field("discountCodeCod")} helpText="Applied when the shopper pays in cash on delivery. Empty (the default): none." />
+                <TextField label={FIELD_NAMES.discountCodePrepaid} {...field("discountCodePrepaid")} helpText="Applied when the shopper pays everything online, e.g. an incentive to prepay. Empty (the default): none." />
+                <TextField label={FIELD_NAMES.discountCodePartial} {...field("discountCodePartial")} helpText="Applied to the order when the shopper pays a deposit now and the rest on delivery. Empty (the default): none." />
+                <Text as="p" tone="subdued">
+                  Create the codes under Discounts first: a code Shopify does not know is ignored.
+                </Text>
+                <FormLayout.Group>
+                  <Select
+                    label={FIELD_NAMES.depositType}
+                    name="depositType"
+                    options={[
+                      { label: "Percentage of the order", value: "percentage" },
+                      { label: "Fixed amount", value: "fixed" },
+                    ]}
+                    value={values.depositType}
+                    onChange={set("depositType")}
+                    error={errors.depositType}
+                    helpText="Default: percentage."
+                  />
+                  <TextField
+                    label={FIELD_NAMES.depositValue}
+                    {...field("depositValue")}
+                    inputMode="decimal"
+                    suffix={values.depositType === "fixed" ? (props.currency ?? "") : "%"}
+                    helpText={
+                      values.depositType === "fixed"
+                        ? "The amount paid online, in your store's currency; the rest is paid on delivery."
+                        : `The share paid online, from ${L.depositPercentage.min} to ${L.depositPercentage.max} %; the rest is paid on delivery. Default: 20 %.`
+                    }
+                  />
+                </FormLayout.Group>
+                <Text as="p" tone="subdued">
+                  Shopify offers deposits only on plans with payment terms (Shopify Plus at the time of writing); elsewhere shoppers who choose a partial payment use your normal checkout.
+                </Text>
+              </FormLayout>
+            </Card>
+          </Layout.AnnotatedSection>
+
+          <Layout.AnnotatedSection title="Order tags" description="Tags added to new orders so you can see at a glance which ones were verified and how they are paid.">
+            <Card>
+              <FormLayout>
+                <Checkbox
+                  label={FIELD_NAMES.tagOrders}
+                  helpText="When off, orders are left untagged. Default: on."
+                  checked={values.tagOrders === "true"}
+                  onChange={toggle("tagOrders")}
+                  error={errors.tagOrders}
+                />
+                <FormLayout.Group>
+                  <TextField label={FIELD_NAMES.tagVerified} {...field("tagVerified")} helpText="Cash-on-delivery orders whose phone was verified. Default: cod-verified." />
+                  <TextField
+                    label={FIELD_NAMES.tagUnverified}
+                    {...field("tagUnverified")}
+                    helpText="Cash-on-delivery orders whose phone was not verified. Default: cod-unverified."
+                  />
+                </FormLayout.Group>
+                <TextField
+                  label={FIELD_NAMES.tagModePrefix}
+                  {...field("tagModePrefix")}
+                  helpText="Followed by cod, prepaid or partial, e.g. payment-mode:cod. Default: payment-mode:. Tags cannot contain commas."
+                />
+              </FormLayout>
+            </Card>
+          </Layout.AnnotatedSection>
+
+          <Layout.AnnotatedSection
+            title="Address correction"
+            description="A shopper whose order has a doubtful address gets a text with a link to correct it."
+          >
+            <Card>
+              <FormLayout>
+                <Checkbox
+                  label={FIELD_NAMES.autoAddressCorrection}
+                  helpText="Text the link as soon as a new order arrives with an address that looks incomplete (no house number, a wrong postal code). Default: off."
+                  checked={values.autoAddressCorrection === "true"}
+                  onChange={toggle("autoAddressCorrection")}
+                  error={errors.autoAddressCorrection}
+                />
+                <TextField
+                  label={FIELD_NAMES.addressCorrectionTtlHours}
+                  {...number("addressCorrectionTtlHours", "hours")}
+                  helpText={`How long the link works. From ${L.addressCorrectionTtlHours.min} to ${L.addressCorrectionTtlHours.max} (a week). Default: 72.`}
+                />
+              </FormLayout>
+            </Card>
+          </Layout.AnnotatedSection>
+
+          <Layout.Section>
+            <BlockStack gap="400">
+              <InlineStack align="end">
+                <Button submit variant="primary" loading={navigation.state === "submitting"}>
+                  Save
+                </Button>
+              </InlineStack>
+            </BlockStack>
+          </Layout.Section>
+        </Layout>
+      </Form>
+    </Page>
+  );
+}

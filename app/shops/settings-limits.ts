@@ -1,0 +1,30 @@
+/**
+ * Bounds of the merchant's settings, shared by the validation (settings.ts) and the help texts of
+ * the settings page, so the page never states a limit the server does not apply.
+ */
+export const SETTINGS_LIMITS = {
+  returningSkipDays: { min: 0, max: 365 },
+  otpSendLimit: { min: 1, max: 20 },
+  otpSendWindowSeconds: { min: 60, max: 86_400 },
+  otpTtlSeconds: { min: 60, max: 3600 },
+  otpResendCooldownSeconds: { min: 0, max: 600 },
+  otpMaxAttempts: { min: 1, max: 10 },
+  dailySendCap: { min: 1, max: 1_000_000 },
+  addressCorrectionTtlHours: { min: 1, max: 168 },
+  depositPercentage: { min: 1, max: 99 },
+  depositFixedMax: 1_000_000,
+  smsTemplateMaxLength: 320,
+  discountCodeMaxLength: 255,
+  // Shopify keeps at most 40 characters of a tag; the mode tag is the prefix plus "prepaid".
+  tagMaxLength: 40,
+  tagModePrefixMaxLength: 40 - "prepaid".length,
+} as const;
+
+/** Languages the SMS and the address-correction page are written in (app/address-correction/i18n.ts). */
+export const SETTINGS_LANGUAGES = [
+  { value: "en", label: "English" },
+  { value: "hi", label: "Hindi" },
+  { value: "ar", label: "Arabic" },
+  { value: "fr", label: "French" },
+  { value: "es", label: "Spanish" },
+] as const;

@@ -1,0 +1,248 @@
+import { parseSettings, SETTINGS_FIELDS, settingsFormValues, settingsSchema, type SettingsFormValues } from "./settings";
+
+/** The form as the page posts it for a shop with every default. */
+const DEFAULTS: SettingsFormValues = {
+  otpEnabled: "true",
+  returningSkipDays: "90",
+  otpSendLimit: "3",
+  otpSendWindowSeconds: "600",
+  otpTtlSeconds: "600",
+  otpResendCooldownSeconds: "30",
+  otpMaxAttempts: "5",
+  dailySendCap: "1000",
+  allowedCountries: "",
+  smsChannel: "sms",
+  smsTemplate: "",
+  locale: "en",
+  discountCodeCod: "",
+  discountCodePrepaid: "",
+  discountCodePartial: "",
+  depositType: "percentage",
+  depositValue: "20",
+  tagOrders: "true",
+  tagVerified: "cod-verified",
+  tagUnverified: "cod-unverified",
+  tagModePrefix: "payment-mode:",
+  addressCorrectionTtlHours: "72",
+  autoAddressCorrection: "false",
+};
+
+function errorsOf(changes: Partial<Record<string, unknown>>) {
+  const result = parseSettings({ ...DEFAULTS, ...changes });
+  return result.ok ? {} : result.errors;
+}
+
+function dataOf(changes: Partial<Record<string, unknown>>) {
+  const result = parseSettings({ ...DEFAULTS, ...changes });
+  if (!result.ok) throw new Error(`refused: ${JSON.stringify(result.errors)}`);
+  return result.data;
+}
+
+describe("the settings schema", () => {
+  it("reads the defaults as the columns' defaults, and yields exactly the form's fields", () => {
+    const data = dataOf({});
+    expect(data).toEqual({
+      otpEnabled: true,
+      returningSkipDays: 90,
+      otpSendLimit: 3,
+      otpSendWindowSeconds: 600,
+      otpTtlSeconds: 600,
+      otpResendCooldownSeconds: 30,
+      otpMaxAttempts: 5,
+      dailySendCap: 1000,
+      allowedCountries: "",
+      smsChannel: "sms",
+      smsTemplate: null,
+      locale: "en",
+      discountCodeCod: null,
+      discountCodePrepaid: null,
+      discountCodePartial: null,
+      depositType: "percentage",
+      depositValue: 20,
+      tagOrders: true,
+      tagVerified: "cod-verified",
+      tagUnverified: "cod-unverified",
+      tagModePrefix: "payment-mode:",
+      addressCorrectionTtlHours: 72,
+      autoAddressCorrection: false,
+    });
+    expect(Object.keys(data).sort()).toEqual([...SETTINGS_FIELDS].sort());
+  });
+
+  it("drops every key that is not a setting", () => {
+    const data = dataOf({ id: "x", domain: "evil.myshopify.com", subscriptionStatus: "active", uninstalledAt: "2020-01-01" });
+    expect(data).not.toHaveProperty("domain");
+    expect(data).not.toHaveProperty("subscriptionStatus");
+    expect(data).not.toHaveProperty("id");
+    expect(data).not.toHaveProperty("uninstalledAt");
+    expect(settingsSchema.safeParse({ ...DEFAULTS, domain: "x" }).data).not.toHaveProperty("domain");
+  });
+
+  it.each([
+    ["otpTtlSeconds", "60", 60],
+    ["otpTtlSeconds", "3600", 3600],
+    ["otpMaxAttempts", "1", 1],
+    ["otpMaxAttempts", "10", 10],
+    ["otpResendCooldownSeconds", "0", 0],
+    ["otpResendCooldownSeconds", "600", 600],
+    ["returningSkipDays", "0", 0],
+    ["otpSendLimit", " 4 ", 4],
+    ["dailySendCap", "1", 1],
+    ["addressCorrectionTtlHours", "168", 168],
+  ])("accepts %s = %j at its bounds", (field, value, expected) => {
+    expect(dataOf({ [field]: value })[field as keyof ReturnType<typeof dataOf>]).toBe(expected);
+  });
+
+  it.each([
+    ["otpTtlSeconds", "59"],
+    ["otpTtlSeconds", "3601"],
+    ["otpMaxAttempts", "0"],
+    ["otpMaxAttempts", "11"],
+    ["otpResendCooldownSeconds", "-1"],
+    ["otpResendCooldownSeconds", "601"],
+    ["otpSendLimit", "0"],
+    ["otpSendWindowSeconds", "59"],
+    ["dailySendCap", "0"],
+    ["returningSkipDays", "366"],
+    ["addressCorrectionTtlHours", "0"],
+    ["otpTtlSeconds", "1e3"],
+    ["otpTtlSeconds", "600.5"],
+    ["otpTtlSeconds", ""],
+    ["otpTtlSeconds", undefined],
+    ["otpTtlSeconds", 600],
+  ])("refuses %s = %j with that field's error only", (field, value) => {
+    const errors = errorsOf({ [field]: value });
+    expect(Object.keys(errors)).toEqual([field]);
+    expect(errors[field as keyof typeof errors]).toMatch(/Enter a whole number from/);
+  });
+
+  it("reads on/off as the page posts them and refuses anything else", () => {
+    expect(dataOf({ otpEnabled: "false", tagOrders: "false", autoAddressCorrection: "true" })).toMatchObject({
+      otpEnabled: false,
+      tagOrders: false,
+      autoAddressCorrection: true,
+    });
+    expect(errorsOf({ otpEnabled: "on" })).toEqual({ otpEnabled: "Choose on or off." });
+    expect(errorsOf({ tagOrders: undefined })).toEqual({ tagOrders: "Choose on or off." });
+  });
+
+  describe("allowed countries", () => {
+    it("takes ISO alpha-2 codes in any case, separated by commas, semicolons or spaces, and stores them once, upper-cased", () => {
+      expect(dataOf({ allowedCountries: " in, ae;US  ma,IN " }).allowedCountries).toBe("IN,AE,US,MA");
+      expect(dataOf({ allowedCountries: "   " }).allowedCountries).toBe("");
+    });
+
+    it.each([
+      ["XX", "XX"],
+      ["IND", "IND"],
+      ["India", "India"],
+      ["I", "I"],
+      ["12", "12"],
+      ["IN,ZZ, aq", "ZZ, aq"],
+    ])("refuses %j, naming what is not a code", (value, named) => {
+      const errors = errorsOf({ allowedCountries: value });
+      expect(errors.allowedCountries).toMatch(/Not a country code phone numbers belong to/);
+      expect(errors.allowedCountries?.endsWith(`: ${named}.`)).toBe(true);
+    });
+  });
+
+  describe("the SMS template", () => {
+    it("must contain {code}; empty means the built-in message", () => {
+      expect(dataOf({ smsTemplate: "{shop}: {code} ({minutes} min)" }).smsTemplate).toBe("{shop}: {code} ({minutes} min)");
+      expect(dataOf({ smsTemplate: "  " }).smsTemplate).toBeNull();
+      expect(errorsOf({ smsTemplate: "Your code: {CODE}" }).smsTemplate).toMatch(/must contain \{code\}/);
+      expect(errorsOf({ smsTemplate: `{code}${"x".repeat(320)}` }).smsTemplate).toMatch(/320 characters/);
+    });
+  });
+
+  it("knows the channels and the languages the texts exist in", () => {
+    expect(dataOf({ smsChannel: "whatsapp", locale: "ar" })).toMatchObject({ smsChannel: "whatsapp", locale: "ar" });
+    expect(Object.keys(errorsOf({ smsChannel: "email", locale: "de" })).sort()).toEqual(["locale", "smsChannel"]);
+  });
+
+  describe("the deposit", () => {
+    it.each([
+      ["percentage", "1", 1],
+      ["percentage", "99", 99],
+      ["percentage", "12.5", 12.5],
+      ["percentage", "12,5", 12.5],
+      ["fixed", "0.01", 0.01],
+      ["fixed", "1500", 1500],
+    ])("accepts a %s of %j", (depositType, depositValue, expected) => {
+      expect(dataOf({ depositType, depositValue })).toMatchObject({ depositType, depositValue: expected });
+    });
+
+    it.each([
+      ["percentage", "0", /from 1 to 99/],
+      ["percentage", "100", /from 1 to 99/],
+      ["percentage", "20.555", /two decimals/],
+      ["percentage", "-5", /from 1 to 99/],
+      ["fixed", "0", /above 0/],
+      ["fixed", "ten", /above 0/],
+      ["fixed", "", /above 0/],
+    ])("refuses a %s of %j on the deposit's value", (depositType, depositValue, message) => {
+      const errors = errorsOf({ depositType, depositValue });
+      expect(Object.keys(errors)).toEqual(["depositValue"]);
+      expect(errors.depositValue).toMatch(message);
+    });
+
+    it("is reported together with the other fields' errors", () => {
+      expect(Object.keys(errorsOf({ depositValue: "150", otpTtlSeconds: "1", tagVerified: "" })).sort()).toEqual([
+        "depositValue",
+        "otpTtlSeconds",
+        "tagVerified",
+      ]);
+    });
+
+    it("refuses an unknown deposit type on that field", () => {
+      expect(Object.keys(errorsOf({ depositType: "half" }))).toEqual(["depositType"]);
+    });
+  });
+
+  describe("tags and discount codes", () => {
+    it("trims them; an empty discount code means none", () => {
+      expect(dataOf({ tagVerified: "  ok  ", discountCodeCod: " COD10 ", discountCodePartial: "" })).toMatchObject({
+        tagVerified: "ok",
+        discountCodeCod: "COD10",
+        discountCodePartial: null,
+      });
+    });
+
+    it.each([
+      ["tagVerified", "", /Enter a tag/],
+      ["tagUnverified", "a,b", /comma/],
+      ["tagVerified", "t".repeat(41), /40 characters/],
+      ["tagModePrefix", "p".repeat(34), /33 characters/],
+      ["tagModePrefix", "", /Enter a prefix/],
+      ["tagUnverified", "two\nlines", /line breaks/],
+      ["discountCodeCod", "C".repeat(256), /255 characters/],
+      ["discountCodePrepaid", "A\tB", /line breaks/],
+    ])("refuses %s = %j", (field, value, message) => {
+      const errors = errorsOf({ [field]: value });
+      expect(Object.keys(errors)).toEqual([field]);
+      expect(errors[field as keyof typeof errors]).toMatch(message);
+    });
+
+    it("allows a mode prefix that leaves room for the longest mode within Shopify's 40 characters", () => {
+      expect(dataOf({ tagModePrefix: "p".repeat(33) }).tagModePrefix).toHaveLength(33);
+    });
+  });
+
+  it("gives back every value as typed when it refuses, reading a FormData as the route does", () => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ ...DEFAULTS, otpTtlSeconds: "9", dailySendCap: "lots" })) form.set(k, v);
+    form.delete("tagVerified");
+    const result = parseSettings(form);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(Object.keys(result.errors).sort()).toEqual(["dailySendCap", "otpTtlSeconds", "tagVerified"]);
+    expect(result.values).toEqual({ ...DEFAULTS, otpTtlSeconds: "9", dailySendCap: "lots", tagVerified: "" });
+  });
+
+  it("shows a stored shop as the form posts it, so an unchanged form saves the same row", () => {
+    const shop = { ...dataOf({ allowedCountries: "IN,AE", smsTemplate: "{code}", depositValue: "12.5" }) };
+    const form = settingsFormValues(shop);
+    expect(form).toMatchObject({ allowedCountries: "IN, AE", smsTemplate: "{code}", depositValue: "12.5", otpEnabled: "true" });
+    expect(dataOf(form)).toEqual(shop);
+  });
+});

@@ -1,0 +1,268 @@
+import * as settings from "~/routes/app.settings";
+import * as config from "~/routes/proxy.api.config";
+import { prisma } from "~/db.server";
+import { settingsFormValues, type SettingsField, type SettingsFormValues } from "~/shops/settings";
+import { adminRequest, callAdminRoute } from "../helpers/admin";
+import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
+import { installShop, SHOP } from "../helpers/shops";
+
+type Answer = { status?: string; values: SettingsFormValues; errors: Partial<Record<SettingsField, string>> };
+
+async function load(options: Parameters<typeof adminRequest>[1] = {}) {
+  return callAdminRoute<Answer>(settings, await adminRequest("/app/settings", options));
+}
+
+async function save(form: Record<string, string>, options: Parameters<typeof adminRequest>[1] = {}) {
+  return callAdminRoute<Answer>(settings, await adminRequest("/app/settings", { ...options, form }));
+}
+
+/** The settings columns and the ones the page must never touch, as stored. */
+async function row(domain = SHOP) {
+  return prisma.shop.findUniqueOrThrow({ where: { domain } });
+}
+
+/** The form exactly as the page posts it for the shop as stored, with some fields changed. */
+async function formWith(changes: Partial<SettingsFormValues> = {}): Promise<Record<string, string>> {
+  return { ...settingsFormValues(await row()), ...changes };
+}
+
+describe("GET /app/settings", () => {
+  it("shows the shop's current settings to an authenticated admin", async () => {
+    await installShop({ otpTtlSeconds: 900, allowedCountries: "IN,AE", smsTemplate: "{code} at {shop}", depositType: "fixed", depositValue: 150, tagVerified: "ok-cod" });
+    const res = await load();
+    expect(res.status).toBe(200);
+    expect(res.data?.values).toMatchObject({
+      otpEnabled: "true",
+      otpTtlSeconds: "900",
+      otpResendCooldownSeconds: "30",
+      allowedCountries: "IN, AE",
+      smsChannel: "sms",
+      smsTemplate: "{code} at {shop}",
+      locale: "en",
+      discountCodeCod: "",
+      depositType: "fixed",
+      depositValue: "150",
+      tagOrders: "true",
+      tagVerified: "ok-cod",
+      tagModePrefix: "payment-mode:",
+      addressCorrectionTtlHours: "72",
+      autoAddressCorrection: "false",
+    });
+  });
+
+  it("shows the language the texts are written in when the stored one has none", async () => {
+    await installShop({ locale: "de" });
+    expect((await load()).data?.values.locale).toBe("en");
+  });
+});
+
+describe("POST /app/settings", () => {
+  it("saves every setting and shows the page again with what was stored", async () => {
+    await installShop();
+    const res = await save(
+      await formWith({
+        otpEnabled: "false",
+        returningSkipDays: "0",
+        otpSendLimit: "5",
+        otpSendWindowSeconds: "3600",
+        otpTtlSeconds: "300",
+        otpResendCooldownSeconds: "45",
+        otpMaxAttempts: "3",
+        dailySendCap: "200",
+        allowedCountries: "in; ae ma, IN",
+        smsChannel: "whatsapp",
+        smsTemplate: "  {code} is your {shop} code  ",
+        locale: "fr",
+        discountCodeCod: "COD5",
+        discountCodePrepaid: "PREPAID10",
+        discountCodePartial: "",
+        depositType: "percentage",
+        depositValue: "33,5",
+        tagOrders: "false",
+        tagVerified: "verified",
+        tagUnverified: "not verified",
+        tagModePrefix: "mode-",
+        addressCorrectionTtlHours: "24",
+        autoAddressCorrection: "true",
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.data?.status).toBe("saved");
+    expect(await row()).toMatchObject({
+      otpEnabled: false,
+      returningSkipDays: 0,
+      otpSendLimit: 5,
+      otpSendWindowSeconds: 3600,
+      otpTtlSeconds: 300,
+      otpResendCooldownSeconds: 45,
+      otpMaxAttempts: 3,
+      dailySendCap: 200,
+      allowedCountries: "IN,AE,MA",
+      smsChannel: "whatsapp",
+      smsTemplate: "{code} is your {shop} code",
+      locale: "fr",
+      discountCodeCod: "COD5",
+      discountCodePrepaid: "PREPAID10",
+      discountCodePartial: null,
+      depositType: "percentage",
+      depositValue: 33.5,
+      tagOrders: false,
+      tagVerified: "verified",
+      tagUnverified: "not verified",
+      tagModePrefix: "mode-",
+      addressCorrectionTtlHours: 24,
+      autoAddressCorrection: true,
+    });
+    expect(res.data?.values).toMatchObject({ allowedCountries: "IN, AE, MA", depositValue: "33.5", smsTemplate: "{code} is your {shop} code" });
+    expect(res.data?.errors).toEqual({});
+  });
+
+  it("is seen by the storefront at once: /proxy/api/config follows the save", async () => {
+    await installShop();
+    // GIVEN the storefront has read (and cached) the shop's settings
+    expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ otpEnabled: true, resendAfter: 30 });
+    // WHEN the merchant turns the codes off and changes the resend wait
+    expect((await save(await formWith({ otpEnabled: "false", otpResendCooldownSeconds: "90" }))).status).toBe(200);
+    // THEN the next storefront request sees both
+    expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ otpEnabled: false, resendAfter: 90 });
+  });
+
+  it("clears optional texts left empty", async () => {
+    await installShop({ smsTemplate: "{code}", discountCodeCod: "COD5", allowedCountries: "IN" });
+    expect((await save(await formWith({ smsTemplate: " ", discountCodeCod: "", allowedCountries: "" }))).status).toBe(200);
+    expect(await row()).toMatchObject({ smsTemplate: null, discountCodeCod: null, allowedCountries: "" });
+  });
+
+  const invalid: [SettingsField, string, RegExp][] = [
+    ["otpEnabled", "yes", /on or off/],
+    ["returningSkipDays", "-1", /from 0 to 365/],
+    ["otpSendLimit", "0", /from 1 to 20/],
+    ["otpSendWindowSeconds", "30", /from 60 to 86,400/],
+    ["otpTtlSeconds", "59", /from 60 to 3,600/],
+    ["otpTtlSeconds", "3601", /from 60 to 3,600/],
+    ["otpResendCooldownSeconds", "601", /from 0 to 600/],
+    ["otpMaxAttempts", "11", /from 1 to 10/],
+    ["otpMaxAttempts", "2.5", /whole number/],
+    ["dailySendCap", "0", /from 1 to/],
+    ["dailySendCap", "lots", /whole number/],
+    ["allowedCountries", "IN, XX, India", /XX, India/],
+    ["smsChannel", "pigeon", /SMS or WhatsApp/],
+    ["smsTemplate", "Your code is below", /\{code\}/],
+    ["locale", "de", /listed languages/],
+    ["discountCodeCod", "A".repeat(256), /255 characters/],
+    ["depositType", "half", /percentage or a fixed amount/],
+    ["depositValue", "100", /from 1 to 99/],
+    ["depositValue", "0", /from 1 to 99/],
+    ["depositValue", "abc", /percentage/],
+    ["tagOrders", "", /on or off/],
+    ["tagVerified", "  ", /Enter a tag/],
+    ["tagUnverified", "cod,unverified", /comma/],
+    ["tagModePrefix", "p".repeat(34), /33 characters/],
+    ["addressCorrectionTtlHours", "0", /from 1 to 168/],
+  ];
+
+  it.each(invalid)("refuses %s = %j with 422 naming the field, keeps what was typed and changes nothing", async (field, value, message) => {
+    await installShop();
+    const before = await row();
+    const form = await formWith({ otpTtlSeconds: "900", [field]: value });
+    const res = await save(form);
+    expect(res.status).toBe(422);
+    expect(res.data?.status).toBe("invalid");
+    expect(Object.keys(res.data?.errors ?? {})).toEqual([field]);
+    expect(res.data?.errors[field]).toMatch(message);
+    // Every value comes back exactly as typed, the valid change included.
+    expect(res.data?.values).toEqual(form);
+    expect(await row()).toEqual(before);
+  });
+
+  it("refuses a fixed deposit of 0 and accepts any positive amount", async () => {
+    await installShop();
+    const refused = await save(await formWith({ depositType: "fixed", depositValue: "0" }));
+    expect(refused.status).toBe(422);
+    expect(refused.data?.errors.depositValue).toMatch(/above 0/);
+    expect((await save(await formWith({ depositType: "fixed", depositValue: "250.50" }))).status).toBe(200);
+    expect(await row()).toMatchObject({ depositType: "fixed", depositValue: 250.5 });
+  });
+
+  it("names every missing field when the form is incomplete, and writes nothing", async () => {
+    await installShop();
+    const before = await row();
+    const { otpEnabled: _a, tagVerified: _b, ...partial } = await formWith();
+    const res = await save({ ...partial, otpTtlSeconds: "120" });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.data?.errors ?? {}).sort()).toEqual(["otpEnabled", "tagVerified"]);
+    expect(await row()).toEqual(before);
+  });
+
+  it("writes only the settings: the shop's domain, subscription and install state cannot be set through the form", async () => {
+    await installShop({ subscriptionStatus: "cancelled" });
+    const before = await row();
+    const res = await save({
+      ...(await formWith({ otpMaxAttempts: "7" })),
+      domain: "evil.myshopify.com",
+      subscriptionStatus: "active",
+      subscriptionPlan: "Free forever",
+      id: "other",
+      uninstalledAt: "2020-01-01T00:00:00Z",
+      name: "Renamed",
+    });
+    expect(res.status).toBe(200);
+    const after = await row();
+    expect(after.otpMaxAttempts).toBe(7);
+    expect(after).toMatchObject({
+      id: before.id,
+      domain: SHOP,
+      name: before.name,
+      subscriptionStatus: "cancelled",
+      subscriptionPlan: null,
+      uninstalledAt: null,
+      installedAt: before.installedAt,
+    });
+    expect(await prisma.shop.count()).toBe(1);
+  });
+
+  it("changes only the shop named by the session token", async () => {
+    await installShop();
+    await installShop({ domain: "other-shop.myshopify.com" });
+    const res = await save(await formWith({ otpMaxAttempts: "2" }), { shop: "other-shop.myshopify.com" });
+    expect(res.status).toBe(200);
+    expect((await row("other-shop.myshopify.com")).otpMaxAttempts).toBe(2);
+    expect((await row()).otpMaxAttempts).toBe(5);
+  });
+});
+
+describe("/app/settings without a valid admin session", () => {
+  // No token: the library sends the browser to log in; a bad token: 401, and App Bridge retries with a fresh one.
+  const cases: [string, Parameters<typeof adminRequest>[1], number][] = [
+    ["no session token", { unauthenticated: true }, 302],
+    ["a token signed with another secret", { secret: "not-the-app-secret-at-all" }, 401],
+    ["an expired token", { token: { exp: Math.floor(Date.now() / 1000) - 60 } }, 401],
+    ["a token for another app", { token: { aud: "someone-elses-api-key" } }, 401],
+  ];
+
+  it.each(cases)("%s: GET shows no settings", async (_name, options, status) => {
+    await installShop({ smsTemplate: "{code} secret-template" });
+    const res = await load(options);
+    expect(res.data).toBeNull();
+    expect(res.status).toBe(status);
+    expect(await res.response!.text()).not.toContain("secret-template");
+  });
+
+  it.each(cases)("%s: POST changes nothing", async (_name, options, status) => {
+    await installShop();
+    const before = await row();
+    const res = await save(await formWith({ otpEnabled: "false", otpMaxAttempts: "9" }), options);
+    expect(res.data).toBeNull();
+    expect(res.status).toBe(status);
+    expect(await row()).toEqual(before);
+  });
+
+  it("a valid token for a shop that has not installed the app reads and writes nothing", async () => {
+    await installShop();
+    const res = await save(await formWith({ otpMaxAttempts: "9" }), { shop: "stranger.myshopify.com" });
+    expect(res.data).toBeNull();
+    expect(res.status).toBe(401);
+    expect(await prisma.shop.findUnique({ where: { domain: "stranger.myshopify.com" } })).toBeNull();
+    expect((await row()).otpMaxAttempts).toBe(5);
+  });
+});
