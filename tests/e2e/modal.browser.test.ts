@@ -1,7 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser";
+import { outboxCode, readOutbox } from "../helpers/outbox";
 import { startServer, type RunningServer } from "../helpers/server";
 import { DEMO_VARIANT, openModal, openStorefront, shot } from "./modal-helpers";
 
@@ -10,8 +9,6 @@ import { DEMO_VARIANT, openModal, openStorefront, shot } from "./modal-helpers";
  * the block on /dev/storefront -> the emulated, signed app proxy -> send-otp (the code lands in the
  * local outbox) -> verify-otp -> create-checkout (the local fake Shopify builds the cart) -> redirect.
  */
-type OutboxLine = { to: string; body: string };
-
 /** Lets the page's create-checkout calls through to the app and keeps their answers (the page navigates away). */
 async function recordCheckouts(page: Page): Promise<{ checkoutUrl?: string; fallback?: boolean }[]> {
   const answers: { checkoutUrl?: string; fallback?: boolean }[] = [];
@@ -23,23 +20,10 @@ async function recordCheckouts(page: Page): Promise<{ checkoutUrl?: string; fall
   return answers;
 }
 
-function outbox(server: RunningServer): OutboxLine[] {
-  const file = path.join(server.dataDir, "outbox.jsonl");
-  if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
-}
-
 /** The code of the newest SMS to `phone`, once there are `count` of them. */
 async function codeSentTo(server: RunningServer, phone: string, count = 1): Promise<string> {
-  await expect.poll(() => outbox(server).filter((m) => m.to === phone).length, { timeout: 5000 }).toBeGreaterThanOrEqual(count);
-  const body = outbox(server).filter((m) => m.to === phone).at(-1)!.body;
-  const code = /\b(\d{6})\b/.exec(body)?.[1];
-  expect(code, body).toBeDefined();
-  return code!;
+  await expect.poll(() => readOutbox(server.dataDir).filter((m) => m.to === phone).length, { timeout: 5000 }).toBeGreaterThanOrEqual(count);
+  return outboxCode(server.dataDir, phone);
 }
 
 describe("the storefront modal, end to end in local mode (Chromium, phone viewport)", () => {
@@ -95,10 +79,10 @@ describe("the storefront modal, end to end in local mode (Chromium, phone viewpo
     const checkouts = await recordCheckouts(page);
     await openModal(page);
     await page.getByLabel("Mobile number").fill("+91 98765 43210");
-    const before = outbox(server).length;
+    const before = readOutbox(server.dataDir).length;
     await page.getByRole("button", { name: "Send code" }).click();
     await page.getByText("Welcome back! Your number is already verified.").waitFor();
-    expect(outbox(server).length).toBe(before);
+    expect(readOutbox(server.dataDir).length).toBe(before);
     await page.getByRole("radio", { name: /Pay now online/ }).check();
     await shot(page, "modal-flow-returning");
     await page.getByRole("button", { name: "Continue to checkout" }).click();
