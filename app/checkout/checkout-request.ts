@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { PAYMENT_MODES, type PaymentMode } from "~/selections/selection.server";
+import { issuedToken } from "~/otp/schemas";
+import { PROOF_ATTRIBUTE } from "../../extensions/cod-payment-customization/src/proof-format";
 
 /** E.164: a leading + and 10 to 15 digits (the seed's limit). */
 export const E164 = /^\+[0-9]{10,15}$/;
@@ -26,6 +28,9 @@ export const createCheckoutBody = z
     lines: z.array(z.object({ variantId, quantity: quantity.default(1) })).min(1).max(100).optional(),
     productTitle: z.string().max(255).optional(),
     cartToken: z.string().max(255).optional(),
+    /** The proof verify-otp gave, or the remembered-device token: how the caller shows it proved `phone`. */
+    proof: issuedToken,
+    deviceToken: issuedToken,
   })
   .superRefine((body, ctx) => {
     if (!body.variantId && !body.lines) {
@@ -61,6 +66,8 @@ export const ATTRIBUTES = {
   mode: "_cod_payment_mode",
   verified: "_cod_phone_verified",
   phone: "_cod_phone",
+  /** The verification proof the payment customization function reads (present only when the phone was proven). */
+  proof: PROOF_ATTRIBUTE,
 } as const;
 
 export type CheckoutContext = {
@@ -68,6 +75,8 @@ export type CheckoutContext = {
   mode: PaymentMode;
   phone: string;
   verified: boolean;
+  /** The signed proof for this checkout, when the caller proved the phone. */
+  proof: string | null;
   discountCode: string | null;
 };
 
@@ -77,6 +86,7 @@ function attributes(ctx: CheckoutContext) {
     { key: ATTRIBUTES.mode, value: ctx.mode },
     { key: ATTRIBUTES.verified, value: ctx.verified ? "true" : "false" },
     { key: ATTRIBUTES.phone, value: ctx.phone },
+    ...(ctx.proof ? [{ key: ATTRIBUTES.proof, value: ctx.proof }] : []),
   ];
 }
 

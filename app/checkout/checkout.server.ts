@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { prisma } from "~/db.server";
 import { lastVerifiedAt, verifiedWithin } from "~/customers/verified.server";
-import { recordSelection, SELECTION_REUSE_MS, type PaymentMode } from "~/selections/selection.server";
+import { recordSelection, type PaymentMode } from "~/selections/selection.server";
 import { hasActiveSubscription, type Shop } from "~/shops/shop.server";
 import { shopifyGraphql, type ShopifyFailureCause } from "~/shopify-calls/graphql.server";
 import { OPERATIONS } from "~/dev/fake-shopify/handlers";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
+import { checkProof, deviceTokenValid, issueProof } from "~/verification/proof.server";
 import {
   buildCartInput,
   buildDraftOrderInput,
@@ -28,26 +29,27 @@ export type FallbackCause =
 
 export type CheckoutOutcome =
   | { kind: "checkout"; checkoutUrl: string; selectionId: string }
-  | { kind: "fallback"; cause: FallbackCause; selectionId: string | null }
+  | { kind: "fallback"; cause: FallbackCause; selectionId: string | null; proof: string | null }
   | { kind: "not_verified" };
 
 /**
- * Whether the phone counts as verified for this shop now: it verified within the shop's
- * returning-customer window (VerifiedCustomer, Shop.returningSkipDays), or the current journey (an
- * unlinked selection of the last 24 hours) is verified.
+ * Whether the caller proved this phone: a valid proof (verify-otp gave it, minutes ago) for this
+ * shop and number, or this browser's remembered-device token while the number is within the shop's
+ * returning-customer window. A phone someone else verified, however recently, does not count: the
+ * journey's selection is never looked up by phone alone.
  */
-export async function phoneVerificationState(shop: Pick<Shop, "id" | "returningSkipDays">, phone: string) {
+export async function callerProvedPhone(
+  shop: Pick<Shop, "id" | "domain" | "returningSkipDays">,
+  phone: string,
+  tokens: { proof?: string | null; deviceToken?: string | null },
+): Promise<{ verified: boolean; verifiedAt: Date | null }> {
   const now = clock.now();
-  const [verifiedAt, journey] = await Promise.all([
-    lastVerifiedAt(shop.id, phone),
-    prisma.selection.findFirst({
-      where: { shopId: shop.id, phone, orderGid: null, verified: true, createdAt: { gte: new Date(now.getTime() - SELECTION_REUSE_MS) } },
-      orderBy: { createdAt: "desc" },
-      select: { verifiedAt: true },
-    }),
-  ]);
-  if (journey) return { verified: true, verifiedAt: journey.verifiedAt ?? now };
-  if (verifiedWithin(verifiedAt, shop.returningSkipDays, now)) return { verified: true, verifiedAt };
+  const checked = tokens.proof ? checkProof(shop.domain, tokens.proof, now) : null;
+  if (checked?.ok && checked.proof.phone === phone) return { verified: true, verifiedAt: now };
+  if (tokens.deviceToken && deviceTokenValid(shop.domain, phone, tokens.deviceToken, now)) {
+    const verifiedAt = await lastVerifiedAt(shop.id, phone);
+    if (verifiedWithin(verifiedAt, shop.returningSkipDays, now)) return { verified: true, verifiedAt: now };
+  }
   return { verified: false, verifiedAt: null };
 }
 
@@ -65,7 +67,7 @@ export async function createCheckout(input: {
   const { shop, body } = input;
   const mode = body.selectedMode;
   const items = itemsOf(body);
-  const state = await phoneVerificationState(shop, body.phone);
+  const state = await callerProvedPhone(shop, body.phone, { proof: body.proof, deviceToken: body.deviceToken });
   const subscribed = hasActiveSubscription(shop);
 
   // An unpaid app never stands in the shopper's way: the store's own checkout takes over.
@@ -81,9 +83,12 @@ export async function createCheckout(input: {
     cartToken: body.cartToken ?? null,
     items,
   });
+  // A fresh proof for this selection and mode: on the cart we build, or for the modal to write onto the
+  // theme's own cart when the store's checkout takes over.
+  const proof = state.verified ? issueProof(shop.domain, { phone: body.phone, mode, selectionId: selection.id }).token : null;
   const fallback = (cause: FallbackCause, detail?: string): CheckoutOutcome => {
     log.warn("create-checkout fell back to the store's checkout", { shop: shop.domain, mode, cause, detail, selectionId: selection.id });
-    return { kind: "fallback", cause, selectionId: selection.id };
+    return { kind: "fallback", cause, selectionId: selection.id, proof };
   };
   if (!subscribed) return fallback("subscription_inactive", `subscription status ${shop.subscriptionStatus}`);
   if (!input.accessToken) return fallback("no_token");
@@ -93,6 +98,7 @@ export async function createCheckout(input: {
     mode,
     phone: body.phone,
     verified: state.verified,
+    proof,
     discountCode: discountCodeFor(shop, mode),
   };
   const built = mode === "partial" ? await buildDepositDraftOrder(shop, items, ctx) : await buildCart(shop.domain, items, ctx, input.buyerIp);

@@ -4,6 +4,8 @@ import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
 import { orderPhones, selectionIdOf, tagsForOrder, type OrderPayload } from "./order-payload";
 import { enqueueOrderTags } from "./tag-jobs.server";
+import { checkOrderVerification } from "./order-verification.server";
+import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
 
 /** How far before the order a selection found by phone alone may have been made. */
 export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -63,11 +65,26 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
     }
   }
 
+  const verification = await checkOrderVerification(shop, order, selection, orderTime(order));
   // An uninstalled shop has no token to tag with; the link is still kept for the merchant's return.
-  const tags = shop.uninstalledAt ? [] : tagsForOrder(shop, selection, order);
+  const tags = shop.uninstalledAt ? [] : tagsForOrder(shop, selection, order, verification.verified);
   if (tags.length) await enqueueOrderTags(shop.domain, orderGid, tags);
-  log.info("orders/create handled", { shop: shop.domain, orderGid, linkedBy, selectionId: selection?.id ?? null, tags });
-  return { selection, linkedBy, tags };
+  // The customer tag the payment customization function reads: a returning verified customer keeps
+  // cash on delivery at checkout (and the next order is re-checked against their verified phone).
+  const customerGid = order.customer?.admin_graphql_api_id;
+  if (verification.verified && !shop.uninstalledAt && customerGid?.startsWith("gid://shopify/Customer/")) {
+    await enqueueOrderTags(shop.domain, customerGid, [VERIFIED_CUSTOMER_TAG]);
+  }
+  log.info("orders/create handled", {
+    shop: shop.domain,
+    orderGid,
+    linkedBy,
+    selectionId: selection?.id ?? null,
+    verifiedBy: verification.verified ? verification.by : null,
+    notVerifiedBecause: verification.verified ? null : verification.reason,
+    tags,
+  });
+  return { selection, linkedBy, tags, verification };
 }
 
 async function claimSelection(id: string, orderGid: string, orderName: string | null): Promise<boolean> {

@@ -41,18 +41,19 @@ describe("the orders/create payload", () => {
 describe("tagsForOrder", () => {
   const cod = orderPayload.parse({ ...base, payment_gateway_names: ["Cash on Delivery (COD)"] });
   const card = orderPayload.parse({ ...base, payment_gateway_names: ["shopify_payments"] });
-  it("tags a linked cod order by its verification and mode", () => {
-    expect(tagsForOrder(settings, { mode: "cod", verified: true }, cod)).toEqual(["cod-verified", "payment-mode:cod"]);
-    expect(tagsForOrder(settings, { mode: "cod", verified: false }, cod)).toEqual(["cod-unverified", "payment-mode:cod"]);
+  it("tags a linked cod order by the order's re-check and its mode", () => {
+    expect(tagsForOrder(settings, { mode: "cod" }, cod, true)).toEqual(["cod-verified", "payment-mode:cod"]);
+    expect(tagsForOrder(settings, { mode: "cod" }, cod, false)).toEqual(["cod-unverified", "payment-mode:cod"]);
   });
   it("tags other linked modes by mode only", () => {
-    expect(tagsForOrder(settings, { mode: "partial", verified: true }, card)).toEqual(["payment-mode:partial"]);
+    expect(tagsForOrder(settings, { mode: "partial" }, card, true)).toEqual(["payment-mode:partial"]);
   });
-  it("tags an unlinked cod order unverified and leaves other unlinked orders alone", () => {
-    expect(tagsForOrder(settings, null, cod)).toEqual(["cod-unverified"]);
-    expect(tagsForOrder(settings, null, card)).toEqual([]);
+  it("tags an unlinked cod order by its re-check and leaves other unlinked orders alone", () => {
+    expect(tagsForOrder(settings, null, cod, false)).toEqual(["cod-unverified"]);
+    expect(tagsForOrder(settings, null, cod, true)).toEqual(["cod-verified"]);
+    expect(tagsForOrder(settings, null, card, false)).toEqual([]);
   });
   it("tags nothing when the shop turned tagging off", () => {
-    expect(tagsForOrder({ ...settings, tagOrders: false }, { mode: "cod", verified: true }, cod)).toEqual([]);
+    expect(tagsForOrder({ ...settings, tagOrders: false }, { mode: "cod" }, cod, true)).toEqual([]);
   });
 });

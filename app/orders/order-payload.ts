@@ -9,6 +9,10 @@ import type { PaymentMode } from "~/selections/selection.server";
  */
 const attribute = z.object({ name: z.string(), value: z.union([z.string(), z.number(), z.boolean(), z.null()]) });
 const withPhone = z.object({ phone: z.string().nullish() }).passthrough().nullish();
+const customer = z
+  .object({ phone: z.string().nullish(), tags: z.string().nullish(), admin_graphql_api_id: z.string().nullish() })
+  .passthrough()
+  .nullish();
 
 export const orderPayload = z
   .object({
@@ -22,7 +26,7 @@ export const orderPayload = z
     note_attributes: z.array(attribute).nullish(),
     payment_gateway_names: z.array(z.string()).nullish(),
     gateway: z.string().nullish(),
-    customer: withPhone,
+    customer,
     billing_address: withPhone,
     shipping_address: withPhone,
   })
@@ -55,22 +59,30 @@ export function isCashOnDelivery(order: OrderPayload): boolean {
 
 export type TagSettings = { tagOrders: boolean; tagVerified: string; tagUnverified: string; tagModePrefix: string };
 
+/** The customer's tags as the REST payload gives them ("a, b"). */
+export function customerTags(order: OrderPayload): string[] {
+  return (order.customer?.tags ?? "").split(",").map((t) => t.trim()).filter(Boolean);
+}
+
 /**
- * The tags an order gets. A linked selection gives `<prefix><mode>`, and for cod the verification
- * tag (verified or not, as recorded server-side). An order with no selection is left alone, unless it
- * is paid cash on delivery: then it is `cod-unverified`, since nobody verified its phone through us.
+ * The tags an order gets. `verified` is the order's re-check (one of its phones proven through us,
+ * app/orders/order-verification.server.ts), never the selection's own flag. A linked selection gives
+ * `<prefix><mode>`, and for cod the verification tag. An order with no selection gets only the
+ * verification tag, and only when it is paid cash on delivery.
  */
 export function tagsForOrder(
   settings: TagSettings,
-  selection: { mode: string; verified: boolean } | null,
+  selection: { mode: string } | null,
   order: OrderPayload,
+  verified: boolean,
 ): string[] {
   if (!settings.tagOrders) return [];
+  const verification = verified ? settings.tagVerified : settings.tagUnverified;
   if (selection) {
     const mode = selection.mode as PaymentMode;
     const tags = [`${settings.tagModePrefix}${mode}`];
-    if (mode === "cod") tags.unshift(selection.verified ? settings.tagVerified : settings.tagUnverified);
+    if (mode === "cod") tags.unshift(verification);
     return tags.filter((t) => t.trim());
   }
-  return isCashOnDelivery(order) && settings.tagUnverified.trim() ? [settings.tagUnverified] : [];
+  return isCashOnDelivery(order) && verification.trim() ? [verification] : [];
 }

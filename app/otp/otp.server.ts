@@ -9,6 +9,7 @@ import { renderCodeMessage } from "~/sms/templates";
 import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomNumericCode, randomToken } from "~/utils/crypto.server";
 import { log } from "~/utils/log.server";
+import { deviceTokenValid, issueDeviceToken, issueProof } from "~/verification/proof.server";
 import { countryAllowed } from "./phone";
 
 export const CODE_LENGTH = 6;
@@ -79,7 +80,13 @@ async function phoneStanding(shopId: string, phone: string) {
  * otpEnabled → country allow-list → blocklist → returning-customer skip → per-number rate limit →
  * billing gate → shop's daily cap → resend cooldown (atomic with replacing the pending code) → send.
  */
-export async function sendVerificationCode(input: { shop: OtpShop; phone: string; locale?: string | null }): Promise<SendOutcome> {
+export async function sendVerificationCode(input: {
+  shop: OtpShop;
+  phone: string;
+  locale?: string | null;
+  /** The remembered-device token verify-otp gave this browser for this phone, if any. */
+  deviceToken?: string | null;
+}): Promise<SendOutcome> {
   const { shop, phone } = input;
   startPurging();
 
@@ -87,7 +94,11 @@ export async function sendVerificationCode(input: { shop: OtpShop; phone: string
   if (!countryAllowed(phone, shop.allowedCountries)) return { ok: false, code: "country_not_allowed" };
   const standing = await phoneStanding(shop.id, phone);
   if (standing.blocked) return { ok: false, code: "phone_blocked" };
-  if (verifiedWithin(standing.verifiedAt, shop.returningSkipDays)) return { ok: true, skipped: "returning_customer" };
+  // The skip is only for the browser that proved this number (its remembered-device token): to anyone
+  // else a verified number looks like any other and gets a code, so nobody learns it was verified.
+  if (verifiedWithin(standing.verifiedAt, shop.returningSkipDays) && deviceTokenValid(shop.domain, phone, input.deviceToken)) {
+    return { ok: true, skipped: "returning_customer" };
+  }
 
   const perNumberKey = sendLimitKey(shop.id, phone);
   const perNumber = await hitRateLimit(perNumberKey, shop.otpSendLimit, shop.otpSendWindowSeconds);
@@ -172,7 +183,7 @@ async function cooldownLeft(shop: OtpShop, phone: string, now: Date): Promise<nu
 }
 
 export type VerifyOutcome =
-  | { ok: true }
+  | { ok: true; proof: string; proofExpiresAt: Date; deviceToken: string | null }
   | { ok: false; code: "invalid_code"; attemptsRemaining: number }
   | { ok: false; code: "attempts_exhausted"; attemptsRemaining: 0 }
   | { ok: false; code: "code_expired" };
@@ -184,7 +195,7 @@ export type VerifyOutcome =
  * only one request can win; then the phone is marked verified and the selection recorded.
  */
 export async function checkVerificationCode(input: {
-  shop: Pick<Shop, "id" | "domain">;
+  shop: Pick<Shop, "id" | "domain" | "returningSkipDays">;
   phone: string;
   otp: string;
   selectedMode?: PaymentMode | null;
@@ -211,17 +222,24 @@ export async function checkVerificationCode(input: {
 
   const verifiedAt = new Date(now);
   await markPhoneVerified(shop.id, phone, verifiedAt);
-  await recordSelection({
+  const mode = input.selectedMode ?? "cod";
+  const selection = await recordSelection({
     shopId: shop.id,
     phone,
-    mode: input.selectedMode ?? "cod",
+    mode,
     source: "verify-otp",
     verified: true,
     verifiedAt,
     cartToken: input.cartToken ?? null,
   });
   log.info("otp: phone verified", { shop: shop.domain, phone });
-  return { ok: true };
+  const proof = issueProof(shop.domain, { phone, mode, selectionId: selection.id }, verifiedAt);
+  return {
+    ok: true,
+    proof: proof.token,
+    proofExpiresAt: proof.expiresAt,
+    deviceToken: issueDeviceToken(shop.domain, phone, shop.returningSkipDays, verifiedAt),
+  };
 }
 
 async function whyNoAttempt(shopId: string, phone: string, now: number): Promise<VerifyOutcome> {

@@ -11,7 +11,14 @@ const locale = z
 /** The phone is checked for E.164 after parsing, so a bad one gets its own code (invalid_phone). */
 const phone = z.string({ required_error: "required", invalid_type_error: "expected a string" }).max(40, "too long");
 
-export const sendOtpBody = z.object({ phone, locale });
+/** A token the app issued (proof or remembered device); a malformed one is treated as absent, never refused. */
+export const issuedToken = z
+  .string()
+  .max(200)
+  .optional()
+  .catch(undefined);
+
+export const sendOtpBody = z.object({ phone, locale, deviceToken: issuedToken });
 
 export const verifyOtpBody = z.object({
   phone,

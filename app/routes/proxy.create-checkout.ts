@@ -7,8 +7,8 @@ import { buyerIpOf, createCheckout } from "~/checkout/checkout.server";
 import { log } from "~/utils/log.server";
 
 /**
- * POST /proxy/create-checkout { variantId | lines[], quantity?, selectedMode, phone, productTitle?, cartToken? }
- * 200 { checkoutUrl } | 200 { fallback: true } | 400 invalid_request | 403 phone_not_verified.
+ * POST /proxy/create-checkout { variantId | lines[], quantity?, selectedMode, phone, productTitle?, cartToken?, proof?, deviceToken? }
+ * 200 { checkoutUrl } | 200 { fallback: true, proof? } | 400 invalid_request | 403 phone_not_verified.
  */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
@@ -26,7 +26,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (outcome.kind === "not_verified") {
       return jsonError(403, "phone_not_verified", "Verify this phone number with the code we send before paying on delivery.");
     }
-    if (outcome.kind === "fallback") return json({ fallback: true });
+    if (outcome.kind === "fallback") return json({ fallback: true, ...(outcome.proof ? { proof: outcome.proof } : {}) });
     return json({ checkoutUrl: outcome.checkoutUrl });
   });
 }

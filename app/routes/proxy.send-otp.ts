@@ -6,7 +6,7 @@ import { sendVerificationCode, type SendOutcome } from "~/otp/otp.server";
 import { normalizePhone } from "~/otp/phone";
 import { sendOtpBody } from "~/otp/schemas";
 
-/** POST /proxy/send-otp { phone, locale? }: sends a one-time code (check order in the README). */
+/** POST /proxy/send-otp { phone, locale?, deviceToken? }: sends a one-time code (check order in the README). */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
@@ -14,7 +14,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const body = await readJsonBody(request, sendOtpBody);
     const phone = normalizePhone(body.phone);
     if (!phone) return invalidPhone();
-    return respond(await sendVerificationCode({ shop, phone, locale: body.locale }));
+    return respond(await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken }));
   });
 }
 

@@ -5,6 +5,7 @@ import { answer, json, jsonError, methodNotAllowed } from "~/http/responses.serv
 import { checkVerificationCode, type VerifyOutcome } from "~/otp/otp.server";
 import { normalizePhone } from "~/otp/phone";
 import { verifyOtpBody } from "~/otp/schemas";
+import { PROOF_TTL_SECONDS } from "~/verification/proof.server";
 import { invalidPhone } from "./proxy.send-otp";
 
 /** POST /proxy/verify-otp { phone, otp, selectedMode?, cartToken?, locale? }: checks a one-time code. */
@@ -26,7 +27,15 @@ export async function loader() {
 }
 
 function respond(outcome: VerifyOutcome): Response {
-  if (outcome.ok) return json({ success: true });
+  if (outcome.ok) {
+    return json({
+      success: true,
+      // Evidence for checkout (a cart attribute) and, for this browser only, the returning-customer skip.
+      proof: outcome.proof,
+      proofExpiresIn: PROOF_TTL_SECONDS,
+      ...(outcome.deviceToken ? { deviceToken: outcome.deviceToken } : {}),
+    });
+  }
   switch (outcome.code) {
     case "invalid_code":
       return jsonError(400, "invalid_code", "That code is not right.", { success: false, attemptsRemaining: outcome.attemptsRemaining });

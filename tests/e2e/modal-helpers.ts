@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { Browser, Page, Route } from "playwright-core";
+import type { Browser, BrowserContext, Page, Route } from "playwright-core";
 import { ROOT } from "../setup/databases";
 
 /** Screenshots are kept only when asked for (SCREENSHOT_DIR=data/screenshots npm test), so a run leaves no files. */
@@ -18,8 +18,14 @@ export async function shot(page: Page, name: string) {
 }
 
 /** A page on the local storefront, failing the test on any script error. */
-export async function openStorefront(browser: Browser, baseUrl: string, query = "") {
-  const context = await browser.newContext(PHONE);
+export async function openStorefront(
+  browser: Browser,
+  baseUrl: string,
+  query = "",
+  /** A browser's saved storage (e.g. the remembered-device token of an earlier verification). */
+  storageState?: Awaited<ReturnType<BrowserContext["storageState"]>>,
+) {
+  const context = await browser.newContext({ ...PHONE, storageState });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on("pageerror", (e) => errors.push(e.message));

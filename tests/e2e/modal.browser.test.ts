@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser";
 import { outboxCode, readOutbox } from "../helpers/outbox";
 import { startServer, type RunningServer } from "../helpers/server";
@@ -29,6 +29,7 @@ async function codeSentTo(server: RunningServer, phone: string, count = 1): Prom
 describe("the storefront modal, end to end in local mode (Chromium, phone viewport)", () => {
   let server: RunningServer;
   let browser: Browser;
+  let verifiedBrowser: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined;
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
   });
@@ -68,14 +69,17 @@ describe("the storefront modal, end to end in local mode (Chromium, phone viewpo
     const checkout = new URL(answer.checkoutUrl!);
     const preview = await fetch(`${server.url}${checkout.pathname}${checkout.search}`);
     expect(preview.status).toBe(200);
-    expect(await preview.text()).toContain(DEMO_VARIANT);
+    const previewHtml = await preview.text();
+    expect(previewHtml).toContain(DEMO_VARIANT);
+    expect(previewHtml).toMatch(/<code>_cod_proof<\/code> = v1\.919876543210\.cod\./); // the proof checkout reads
     expect(errors).toEqual([]);
+    verifiedBrowser = await context.storageState();
     await context.close();
   });
 
-  it("lets a returning customer skip the code and choose how to pay", async () => {
-    // The previous test verified this number for the demo shop.
-    const { page, context } = await openStorefront(browser, server.url);
+  it("lets a returning customer skip the code and choose how to pay, on the browser that verified", async () => {
+    // The previous test verified this number for the demo shop; only its browser holds the device token.
+    const { page, context } = await openStorefront(browser, server.url, "", verifiedBrowser);
     const checkouts = await recordCheckouts(page);
     await openModal(page);
     await page.getByLabel("Mobile number").fill("+91 98765 43210");
@@ -90,5 +94,13 @@ describe("the storefront modal, end to end in local mode (Chromium, phone viewpo
     expect(checkouts[0].checkoutUrl).toEqual(expect.stringMatching(/^https?:\/\//));
     await page.waitForURL(checkouts[0].checkoutUrl!);
     await context.close();
+
+    // Another browser typing the same number is not told it was verified: it gets a code.
+    const stranger = await openStorefront(browser, server.url);
+    await openModal(stranger.page);
+    await stranger.page.getByLabel("Mobile number").fill("+91 98765 43210");
+    await stranger.page.getByRole("button", { name: "Send code" }).click();
+    await stranger.page.getByLabel("Verification code").waitFor();
+    await stranger.context.close();
   });
 });

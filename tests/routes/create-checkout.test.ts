@@ -11,7 +11,8 @@ import { log } from "~/utils/log.server";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";
-import { installShop } from "../helpers/shops";
+import { installShop, SHOP } from "../helpers/shops";
+import { checkProof, issueDeviceToken, issueProof } from "~/verification/proof.server";
 
 const PHONE = "+212600000001";
 const fake = useFakeShopify((f) => handlers.installDefaultHandlers(f));
@@ -35,10 +36,10 @@ describeProxyEdge("POST /create-checkout", route, {
 
 describe("POST /create-checkout: cod and prepaid build a Storefront cart", () => {
   it("GIVEN a verified phone WHEN cod THEN cartCreate gets the items, our attributes, the cod discount and the buyer IP", async () => {
-    const shop = await installShop({ discountCodeCod: "COD5" });
-    await markPhoneVerified(shop.id, PHONE);
+    await installShop({ discountCodeCod: "COD5" });
+    const proof = issueProof(SHOP, { phone: PHONE, mode: "cod", selectionId: "fromverifyotp" }).token;
     const res = await post(
-      { phone: PHONE, selectedMode: "cod", variantId: "44556677", quantity: 2, productTitle: "Mug" },
+      { phone: PHONE, selectedMode: "cod", variantId: "44556677", quantity: 2, productTitle: "Mug", proof },
       { "x-forwarded-for": "203.0.113.7, 10.0.0.1" },
     );
     expect(res.status).toBe(200);
@@ -57,9 +58,14 @@ describe("POST /create-checkout: cod and prepaid build a Storefront cart", () =>
         { key: "_cod_payment_mode", value: "cod" },
         { key: "_cod_phone_verified", value: "true" },
         { key: "_cod_phone", value: PHONE },
+        { key: "_cod_proof", value: expect.stringMatching(/^v1\.212600000001\.cod\.\d+\.[a-z0-9]+\.[0-9a-f]{32}$/) },
       ],
       discountCodes: ["COD5"],
     });
+    // A fresh proof, bound to this checkout's selection, that the app itself accepts.
+    const attrs = (call.variables.input as { attributes: { key: string; value: string }[] }).attributes;
+    const onCart = checkProof(SHOP, attrs.find((a) => a.key === "_cod_proof")!.value);
+    expect(onCart).toMatchObject({ ok: true, proof: { phone: PHONE, mode: "cod", selectionId: selection.id } });
     expect(selection).toMatchObject({
       mode: "cod",
       verified: true,
@@ -116,25 +122,64 @@ describe("POST /create-checkout: the COD gate", () => {
     expect(await prisma.selection.findFirstOrThrow()).toMatchObject({ verified: false, mode: "cod" });
   });
 
-  it("counts a verified selection of the current journey (verify-otp) even with the returning window off", async () => {
+  it("accepts cod with the proof verify-otp gave this caller, even with the returning window off", async () => {
     const shop = await installShop({ returningSkipDays: 0 });
-    await recordSelection({ shopId: shop.id, phone: PHONE, mode: "prepaid", source: "verify-otp", verified: true });
-    const res = await post({ phone: PHONE, selectedMode: "cod", variantId: "1" });
+    const selection = await recordSelection({ shopId: shop.id, phone: PHONE, mode: "prepaid", source: "verify-otp", verified: true });
+    const proof = issueProof(SHOP, { phone: PHONE, mode: "prepaid", selectionId: selection.id }).token;
+    const res = await post({ phone: PHONE, selectedMode: "cod", variantId: "1", proof });
     expect(await jsonOf(res)).toHaveProperty("checkoutUrl");
     const rows = await prisma.selection.findMany();
     expect(rows).toHaveLength(1); // the journey's selection is updated, not duplicated
     expect(rows[0]).toMatchObject({ mode: "cod", verified: true, source: "create-checkout" });
   });
 
-  it("counts a verification within the returning-customer window and not one older than it", async () => {
+  it("does not let a caller ride on someone else's verification: a verified phone without this caller's proof is refused", async () => {
+    const shop = await installShop();
+    // The owner of PHONE verified minutes ago and again long ago (returning customer).
+    await recordSelection({ shopId: shop.id, phone: PHONE, mode: "cod", source: "verify-otp", verified: true });
+    await markPhoneVerified(shop.id, PHONE);
+    const stranger = await post({ phone: PHONE, selectedMode: "cod", variantId: "1" });
+    expect(stranger.status).toBe(403);
+    expect(await jsonOf(stranger)).toMatchObject({ code: "phone_not_verified" });
+    expect(fake.calls).toHaveLength(0);
+    // Tokens that are not for this phone, this shop or this purpose prove nothing either.
+    const otherPhone = issueProof(SHOP, { phone: "+212600000009", mode: "cod", selectionId: "abc" }).token;
+    const otherShop = issueProof("other-shop.myshopify.com", { phone: PHONE, mode: "cod", selectionId: "abc" }).token;
+    const forged = otherPhone.replace("212600000009", "212600000001");
+    for (const proof of [otherPhone, otherShop, forged, "v1.garbage", issueDeviceToken(SHOP, PHONE, 90)!]) {
+      expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "1", proof })).status).toBe(403);
+    }
+    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "1", deviceToken: issueDeviceToken(SHOP, "+212600000009", 90)! })).status).toBe(403);
+  });
+
+  it("refuses an expired proof", async () => {
+    await installShop();
+    const proof = issueProof(SHOP, { phone: PHONE, mode: "cod", selectionId: "abc" }, new Date(Date.now() - 3 * 3600_000)).token;
+    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "1", proof })).status).toBe(403);
+  });
+
+  it("counts this browser's remembered device within the returning-customer window and not after it", async () => {
     const shop = await installShop({ returningSkipDays: 30 });
     const now = new Date();
-    await markPhoneVerified(shop.id, PHONE, new Date(now.getTime() - 29 * 86_400_000));
-    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "1" })).status).toBe(200);
+    const verifiedAt = new Date(now.getTime() - 29 * 86_400_000);
+    await markPhoneVerified(shop.id, PHONE, verifiedAt);
+    const deviceToken = issueDeviceToken(SHOP, PHONE, 30, verifiedAt)!;
+    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "1", deviceToken })).status).toBe(200);
     await prisma.selection.deleteMany();
     vi.spyOn(clock, "now").mockReturnValue(new Date(now.getTime() + 2 * 86_400_000));
-    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "1" })).status).toBe(403);
+    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "1", deviceToken })).status).toBe(403);
     vi.restoreAllMocks();
+  });
+
+  it("a fallback for a proven phone carries a proof for the theme's own cart; an unproven one carries none", async () => {
+    await installShop();
+    fake.on(OPERATIONS.cartCreate, handlers.serverError(503), "storefront");
+    const proof = issueProof(SHOP, { phone: PHONE, mode: "cod", selectionId: "abc" }).token;
+    const proven = await jsonOf(await post({ phone: PHONE, selectedMode: "cod", variantId: "1", proof }));
+    expect(proven).toMatchObject({ fallback: true, proof: expect.stringMatching(/^v1\.212600000001\.cod\./) });
+    expect(checkProof(SHOP, proven.proof as string).ok).toBe(true);
+    const prepaid = await jsonOf(await post({ phone: "+212600000002", selectedMode: "prepaid", variantId: "1" }));
+    expect(prepaid).toEqual({ fallback: true });
   });
 });
 

@@ -1,6 +1,7 @@
 import * as sendOtp from "~/routes/proxy.send-otp";
 import { prisma } from "~/db.server";
 import { markPhoneVerified } from "~/customers/verified.server";
+import { issueDeviceToken } from "~/verification/proof.server";
 import { blockPhone } from "~/otp/blocklist.server";
 import { purgeExpiredChallenges } from "~/otp/otp.server";
 import { clock } from "~/utils/clock.server";
@@ -83,13 +84,24 @@ describe("POST /send-otp", () => {
       expect(fake.twilio.attempts).toHaveLength(0);
     });
 
-    it("skips a customer verified within the shop's window (default 90 days), even without a subscription", async () => {
+    it("skips a customer verified within the shop's window (default 90 days) on the device that verified, even without a subscription", async () => {
       const shop = await installShop({ subscriptionStatus: "cancelled" });
-      await markPhoneVerified(shop.id, PHONE, new Date(Date.now() - 89 * 86_400_000));
-      const res = await send();
+      const verifiedAt = new Date(Date.now() - 89 * 86_400_000);
+      await markPhoneVerified(shop.id, PHONE, verifiedAt);
+      const res = await send({ phone: PHONE, deviceToken: issueDeviceToken(shop.domain, PHONE, 90, verifiedAt) });
       expect(res.status).toBe(200);
       expect(await jsonOf(res)).toEqual({ success: true, skipped: true, reason: "returning_customer" });
       expect(fake.twilio.attempts).toHaveLength(0);
+    });
+
+    it("treats a verified number like any other for a caller without its device token (no skip, nothing revealed)", async () => {
+      const shop = await installShop({ otpSendLimit: 10 });
+      await markPhoneVerified(shop.id, PHONE);
+      for (const deviceToken of [undefined, "d1.9999999999.00000000000000000000000000000000", 42, issueDeviceToken(shop.domain, "+919876500000", 90)]) {
+        await prisma.otpChallenge.deleteMany();
+        const res = await send({ phone: PHONE, deviceToken });
+        expect(await jsonOf(res)).toMatchObject({ success: true, expiresIn: 600 });
+      }
     });
 
     it("sends again to a customer verified longer ago than the window, and never skips when the window is 0", async () => {

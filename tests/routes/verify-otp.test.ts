@@ -5,7 +5,8 @@ import { lastVerifiedAt } from "~/customers/verified.server";
 import { clock } from "~/utils/clock.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";
-import { installShop } from "../helpers/shops";
+import { installShop, SHOP } from "../helpers/shops";
+import { checkProof } from "~/verification/proof.server";
 import { useFakeTwilio } from "../helpers/twilio";
 
 const PHONE = "+971501234567";
@@ -37,18 +38,33 @@ describe("POST /verify-otp", () => {
     const code = await sendCode();
     const res = await verify({ phone: PHONE, otp: code, selectedMode: "prepaid", cartToken: "c1-abc" });
     expect(res.status).toBe(200);
-    expect(await jsonOf(res)).toEqual({ success: true });
+    const body = await jsonOf(res);
+    expect(body).toEqual({
+      success: true,
+      proof: expect.stringMatching(/^v1\.971501234567\.prepaid\.\d+\.[a-z0-9]+\.[0-9a-f]{32}$/),
+      proofExpiresIn: 7200,
+      deviceToken: expect.stringMatching(/^d1\.\d+\.[0-9a-f]{32}$/),
+    });
     expect(await lastVerifiedAt(shop.id, PHONE)).toBeInstanceOf(Date);
     const selections = await prisma.selection.findMany();
     expect(selections).toHaveLength(1);
     expect(selections[0]).toMatchObject({ shopId: shop.id, phone: PHONE, mode: "prepaid", cartToken: "c1-abc", verified: true, source: "verify-otp" });
+    // The proof is bound to this shop, number, mode and selection.
+    expect(checkProof(SHOP, body.proof as string)).toMatchObject({ ok: true, proof: { phone: PHONE, mode: "prepaid", selectionId: selections[0].id } });
+    expect(checkProof("other-shop.myshopify.com", body.proof as string).ok).toBe(false);
   });
 
-  it("the verified mark makes the next send-otp skip (returning customer)", async () => {
+  it("the verified mark makes the next send-otp skip only for the browser holding the device token", async () => {
     await installShop();
-    await verify({ phone: PHONE, otp: await sendCode() });
-    const res = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE } }));
-    expect(await jsonOf(res)).toEqual({ success: true, skipped: true, reason: "returning_customer" });
+    const { deviceToken } = await jsonOf(await verify({ phone: PHONE, otp: await sendCode() }));
+    const sendWith = (body: Record<string, unknown>) => callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body }));
+    expect(await jsonOf(await sendWith({ phone: PHONE, deviceToken }))).toEqual({ success: true, skipped: true, reason: "returning_customer" });
+    // Anyone else (no token, a token for another number, garbage) gets a code like for any number:
+    // the answer does not say the number was ever verified.
+    const sendsBefore = fake.twilio.attempts.length;
+    const other = await jsonOf(await sendWith({ phone: PHONE }));
+    expect(other).toEqual({ success: true, expiresIn: 600, resendAfter: 30 });
+    expect(fake.twilio.attempts.length).toBe(sendsBefore + 1);
   });
 
   it("records cod when the modal did not say which mode", async () => {

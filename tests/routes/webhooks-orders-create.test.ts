@@ -46,11 +46,15 @@ describe("orders/create: authenticity", () => {
 });
 
 describe("orders/create: linking the order to the selection", () => {
-  it("links by our attribute first (even when the phone points at another selection) and tags cod-verified", async () => {
+  it("links by our attribute first (even when the phone points at another selection) and tags cod-verified when a phone of the order is the verified one", async () => {
     const shop = await installShop();
     const mine = await selectionFor(shop.id, "cod", true);
     const other = await prisma.selection.create({ data: { shopId: shop.id, phone: "+212611111111", mode: "prepaid", source: "create-checkout" } });
-    const order = orderCreatedPayload({ phone: "+212611111111", note_attributes: [{ name: "_cod_selection", value: mine.id }] });
+    const order = orderCreatedPayload({
+      phone: "+212611111111",
+      shipping_address: { phone: PHONE },
+      note_attributes: [{ name: "_cod_selection", value: mine.id }],
+    });
     const res = await deliver(order);
     expect(res.status).toBe(200);
     expect(await prisma.selection.findUniqueOrThrow({ where: { id: mine.id } })).toMatchObject({

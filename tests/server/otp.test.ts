@@ -24,9 +24,11 @@ describe("one-time codes in local mode (built server, outbox SMS)", () => {
     const code = outboxCode(server.dataDir, PHONE);
     const verified = await postSigned(server, "/verify-otp", { phone: PHONE, otp: code, selectedMode: "cod", cartToken: "tok" });
     expect(verified.status).toBe(200);
-    expect(await verified.json()).toEqual({ success: true });
+    const { success, proof, deviceToken } = await verified.json();
+    expect(success).toBe(true);
+    expect(proof).toMatch(/^v1\.14155550123\.cod\./);
 
-    const again = await postSigned(server, "/send-otp", { phone: PHONE });
+    const again = await postSigned(server, "/send-otp", { phone: PHONE, deviceToken });
     expect(await again.json()).toEqual({ success: true, skipped: true, reason: "returning_customer" });
   });
 

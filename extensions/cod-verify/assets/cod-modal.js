@@ -18,7 +18,7 @@
     });
   }
 
-  /** E.164 or null; national numbers take `dialCode`, a trunk "0" is dropped, "00" means "+". */
+  /** E.164 or null; national numbers take `dialCode`. */
   function toE164(raw, dialCode) {
     var s = asciiDigits(raw).trim().replace(/[\s().\-\u00a0\u200e\u200f]/g, "");
     if (!s) return null;
@@ -32,7 +32,7 @@
     return E164.test(s) ? s : null;
   }
 
-  /** The code in a pasted/autofilled text: a run of exactly `length` digits, else the first ones. */
+  /** The code in a pasted/autofilled text. */
   function extractCode(text, length) {
     var s = asciiDigits(text);
     var exact = s.match(new RegExp("(^|\\D)(\\d{" + length + "})(?!\\d)"));
@@ -40,7 +40,7 @@
     return s.replace(/\D/g, "").slice(0, length);
   }
 
-  /** The modes to offer: the shop's allowed ones, in our order; COD when the config says nothing usable. */
+  /** The shop's modes, in our order; COD by default. */
   function allowedModes(modes) {
     var list = Array.isArray(modes) ? MODES.filter(function (m) { return modes.indexOf(m) !== -1; }) : [];
     return list.length ? list : ["cod"];
@@ -75,7 +75,7 @@
     return m + ":" + (s < 10 ? "0" : "") + s;
   }
 
-  /** Any API answer as one outcome; status 0 = no answer. Unknown shapes are an error, never a crash. */
+  /** Any API answer as one outcome; status 0 = no answer. */
   function interpret(status, body) {
     var b = body && typeof body === "object" ? body : {};
     if (status === 0) return { kind: "network" };
@@ -107,7 +107,7 @@
     return { kind: "error", code: String(b.code || status) };
   }
 
-  /** A failure's message and way out: newCode, checkout (normal checkout), step "phone", wait (countdown). */
+  /** A failure's message and way out. */
   function failureMessage(outcome) {
     switch (outcome.kind) {
       case "invalid_phone":
@@ -140,7 +140,7 @@
     }
   }
 
-  /** Text for `key`: plurals as key_<CLDR category> (else key_other), {name} placeholders filled. */
+  /** Text for `key`: plurals as key_<CLDR category>, {name} filled. */
   function translate(strings, locale, key, values, count) {
     var text = strings[key];
     if (count != null) {
@@ -174,7 +174,7 @@
     return RTL.indexOf(String(locale || "").toLowerCase().split("-")[0]) !== -1;
   }
 
-  /** "+919876543210" -> "+91 ••••••3210", isolated so it stays left to right in Arabic text. */
+  /** "+919876543210" -> "+91 ••••••3210", kept left to right. */
   function maskPhone(e164) {
     var s = String(e164 || "");
     if (s.length < 8) return s;
@@ -252,7 +252,7 @@
     return iso.replace(/./g, function (c) { return String.fromCodePoint(127397 + c.charCodeAt(0)); });
   }
 
-  /** POST/GET JSON through the app proxy; resolves to an outcome, never rejects. */
+  /** POST/GET JSON; never rejects. */
   function call(base, path, body) {
     var controller = typeof AbortController === "function" ? new AbortController() : null;
     var timer = setTimeout(function () { if (controller) controller.abort(); }, REQUEST_TIMEOUT_MS);
@@ -278,6 +278,14 @@
       });
   }
 
+  /** This browser's device token for a number. */
+  function device(phone, token) {
+    try {
+      if (token) global.localStorage.setItem("codv:" + phone, token);
+      return global.localStorage.getItem("codv:" + phone);
+    } catch { return null; }
+  }
+
   /** One modal per block on the page. */
   function CodModal(root) {
     var data = root.dataset;
@@ -292,7 +300,7 @@
     this.configPromise = null;
     this.timers = {};
     this.busy = false;
-    this.state = { phone: null, mode: null, lines: [], cartToken: null, title: data.productTitle || "" };
+    this.state = { phone: null, mode: null, lines: [], cartToken: null, proof: null, title: data.productTitle || "" };
     var self = this;
     var button = root.querySelector("[data-cod-open]");
     if (!button) return;
@@ -333,7 +341,7 @@
     return this.configPromise;
   };
 
-  /** The lines being bought: the product form's current variant and quantity, or the cart's items. */
+  /** The lines being bought: the product form's, or the cart's. */
   CodModal.prototype.readLines = function () {
     var self = this;
     if (this.source === "cart") {
@@ -356,8 +364,12 @@
   };
 
   CodModal.prototype.normalCheckout = function () {
+    var self = this;
     this.showBusy(this.t("redirecting"));
-    api.navigate(normalCheckoutUrl(this.shopRoot, this.state.lines));
+    // Checkout reads the proof on the cart.
+    (this.state.proof ? call(this.shopRoot.replace(/\/+$/, ""), "/cart/update.js", { attributes: { _cod_proof: this.state.proof } }) : Promise.resolve()).then(function () {
+      api.navigate(normalCheckoutUrl(self.shopRoot, self.state.lines));
+    });
   };
 
   CodModal.prototype.start = function () {
@@ -480,7 +492,7 @@
     document.body.appendChild(els.backdrop);
   };
 
-  /** The payment-mode radio cards, shared by the code step and the skipped step. */
+  /** The payment-mode radio cards. */
   CodModal.prototype.renderModes = function (slot) {
     var self = this;
     var modes = this.config.modes;
@@ -689,6 +701,7 @@
     var button = again ? els.resend : els.sendButton;
     button.disabled = true;
     var body = { phone: phone };
+    body.deviceToken = device(phone) || undefined;
     var smsLocale = (this.locale || this.config.locale || "").split("-")[0];
     if (smsLocale) body.locale = smsLocale;
     call(this.base, "/send-otp", body).then(function (r) {
@@ -697,6 +710,7 @@
       var outcome = interpret(r.status, r.body);
       if (outcome.kind === "ok") {
         self.state.verified = false;
+        self.state.proof = null;
         self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1000;
         els.codeIntro.textContent = self.t("code_intro", { length: self.config.codeLength, phone: maskPhone(phone) });
         els.code.value = "";
@@ -737,7 +751,7 @@
     if (clean !== code.value) code.value = clean;
     code.removeAttribute("aria-invalid");
     if (clean) this.els.alert.hidden = true;
-    // With one mode there is nothing left to choose: a complete code confirms at once.
+    // One mode: a complete code confirms at once.
     if (clean.length === this.config.codeLength && this.config.modes.length < 2) this.verify();
   };
 
@@ -763,6 +777,8 @@
       var outcome = interpret(r.status, r.body);
       if (outcome.kind === "ok") {
         self.state.verified = true;
+        self.state.proof = r.body.proof || null;
+        device(self.state.phone, r.body.deviceToken);
         self.stopWebOtp();
         self.say("verified");
         return self.checkout();
@@ -789,6 +805,8 @@
     this.busy = true;
     var lines = this.state.lines;
     var body = { selectedMode: this.state.mode, phone: this.state.phone };
+    body.proof = this.state.proof || undefined;
+    body.deviceToken = device(this.state.phone) || undefined;
     if (this.source === "product" && lines.length === 1) {
       body.variantId = lines[0].variantId;
       body.quantity = lines[0].quantity;
@@ -802,7 +820,10 @@
       self.busy = false;
       var outcome = interpret(r.status, r.body);
       if (outcome.kind === "checkout") return api.navigate(outcome.url);
-      if (outcome.kind === "fallback") return self.normalCheckout();
+      if (outcome.kind === "fallback") {
+        self.state.proof = r.body.proof || self.state.proof;
+        return self.normalCheckout();
+      }
       var message = failureMessage(outcome);
       if (outcome.kind === "phone_not_verified") self.state.verified = false;
       self.showStep(message.step === "phone" ? "phone" : self.state.verified ? "mode" : "phone");

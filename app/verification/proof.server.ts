@@ -1,0 +1,77 @@
+import crypto from "node:crypto";
+import { env } from "~/env.server";
+import { clock } from "~/utils/clock.server";
+import {
+  parseProof,
+  proofBody,
+  PROOF_ATTRIBUTE,
+  type ProofFields,
+} from "../../extensions/cod-payment-customization/src/proof-format";
+
+export { PROOF_ATTRIBUTE };
+
+/**
+ * Verification proofs (short-lived, ride on carts: checkout reads them) and remembered-device tokens
+ * (long-lived, kept by the shopper's browser: the returning-customer skip needs one). Both are
+ * stateless: an HMAC under OTP_HASH_SECRET, with a purpose label, over the shop and the fields, so a
+ * token made for one shop, phone or purpose never passes for another. Neither is trusted alone: the
+ * server re-checks what it stands for (docs/decisions/checkout-enforcement.md).
+ */
+
+/** How long a proof stays valid after the phone was proven (verify-otp, create-checkout). */
+export const PROOF_TTL_SECONDS = 2 * 3600;
+
+function mac(purpose: string, shopDomain: string, body: string): string {
+  return crypto.createHmac("sha256", env.OTP_HASH_SECRET).update(`${purpose}\0${shopDomain}\0${body}`).digest("hex").slice(0, 32);
+}
+
+function sameMac(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+export type Proof = ProofFields & { phone: string };
+
+/** A proof that `phone` was proven for `mode` in `selectionId`, valid PROOF_TTL_SECONDS from now. */
+export function issueProof(shopDomain: string, input: { phone: string; mode: string; selectionId: string }, now: Date = clock.now()) {
+  const fields: ProofFields = {
+    phoneDigits: input.phone.replace(/^\+/, ""),
+    mode: input.mode,
+    expiresAt: Math.floor(now.getTime() / 1000) + PROOF_TTL_SECONDS,
+    selectionId: input.selectionId,
+  };
+  const body = proofBody(fields);
+  return { token: `${body}.${mac("proof", shopDomain, body)}`, expiresAt: new Date(fields.expiresAt * 1000) };
+}
+
+export type ProofCheck = { ok: true; proof: Proof } | { ok: false; reason: "malformed" | "bad_signature" | "expired" };
+
+/** Checks a proof's signature and expiry at `at` (e.g. when the order was placed). */
+export function checkProof(shopDomain: string, token: string | null | undefined, at: Date = clock.now()): ProofCheck {
+  const parsed = parseProof(token);
+  if (!parsed) return { ok: false, reason: "malformed" };
+  if (!sameMac(parsed.signature, mac("proof", shopDomain, parsed.signed))) return { ok: false, reason: "bad_signature" };
+  if (parsed.expiresAt * 1000 < at.getTime()) return { ok: false, reason: "expired" };
+  const { signature: _s, signed: _b, ...fields } = parsed;
+  return { ok: true, proof: { ...fields, phone: `+${fields.phoneDigits}` } };
+}
+
+/**
+ * A remembered device: the browser that proved `phone` keeps this token for the shop's
+ * returning-customer window, and only a request carrying it may skip the code.
+ */
+export function issueDeviceToken(shopDomain: string, phone: string, days: number, now: Date = clock.now()): string | null {
+  if (days <= 0) return null;
+  const exp = Math.floor(now.getTime() / 1000) + days * 86_400;
+  const body = `d1.${exp}`;
+  return `${body}.${mac("device", shopDomain, `${phone}\0${body}`)}`;
+}
+
+export function deviceTokenValid(shopDomain: string, phone: string, token: string | null | undefined, now: Date = clock.now()): boolean {
+  if (!token || token.length > 100) return false;
+  const m = /^(d1\.(\d{9,11}))\.([0-9a-f]{32})$/.exec(token);
+  if (!m) return false;
+  if (!sameMac(m[3], mac("device", shopDomain, `${phone}\0${m[1]}`))) return false;
+  return Number(m[2]) * 1000 >= now.getTime();
+}

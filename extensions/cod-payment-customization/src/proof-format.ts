@@ -1,0 +1,52 @@
+/**
+ * The verification proof as it rides on a cart (attribute `_cod_proof`), shared by the function
+ * (which reads it without checking the signature: docs/decisions/checkout-enforcement.md) and the app (which signs it
+ * and re-checks it on the order). Kept free of Node APIs so it compiles into the function.
+ *
+ *   v1.<phone digits>.<mode>.<expiry, epoch seconds>.<selection id>.<signature>
+ *
+ * The signature is a truncated HMAC-SHA256 made by the app under its secret over the shop and the
+ * other fields; only the app can make or check it.
+ */
+export const PROOF_ATTRIBUTE = "_cod_proof";
+export const PROOF_VERSION = "v1";
+/** The customer tag the app maintains on customers whose COD order was verified. */
+export const VERIFIED_CUSTOMER_TAG = "cod-verified-customer";
+
+export type ProofFields = { phoneDigits: string; mode: string; expiresAt: number; selectionId: string };
+export type ParsedProof = ProofFields & { signature: string; signed: string };
+
+/** The fields the signature covers, in the order they appear. */
+export function proofBody(p: ProofFields): string {
+  return `${PROOF_VERSION}.${p.phoneDigits}.${p.mode}.${p.expiresAt}.${p.selectionId}`;
+}
+
+/** Splits a proof without checking its signature; null when it is not one. */
+export function parseProof(value: string | null | undefined): ParsedProof | null {
+  if (!value || value.length > 200) return null;
+  const parts = value.split(".");
+  if (parts.length !== 6 || parts[0] !== PROOF_VERSION) return null;
+  const [, phoneDigits, mode, exp, selectionId, signature] = parts;
+  if (!/^\d{10,15}$/.test(phoneDigits) || !/^[a-z]{3,10}$/.test(mode) || !/^\d{9,11}$/.test(exp)) return null;
+  if (!/^[A-Za-z0-9_-]{1,40}$/.test(selectionId) || !/^[0-9a-f]{32}$/.test(signature)) return null;
+  return { phoneDigits, mode, expiresAt: Number(exp), selectionId, signature, signed: parts.slice(0, 5).join(".") };
+}
+
+/**
+ * Whether a phone typed at checkout is the proof's number. Checkout phones come as typed: "+212 600-000002",
+ * "00212600000002", or national ("0600000002") with the country implied by the address. International
+ * forms must match exactly; a national form must be the end of the proof's number (its trunk 0 dropped)
+ * with at least 7 digits. The app re-checks the order's phones exactly (E.164) on orders/create.
+ */
+export function phoneMatchesProof(phoneDigits: string, typed: string | null | undefined): boolean {
+  if (!typed) return false;
+  const trimmed = typed.trim();
+  let digits = "";
+  for (const c of trimmed) if (c >= "0" && c <= "9") digits += c;
+  if (!digits) return false;
+  if (trimmed.startsWith("+")) return digits === phoneDigits;
+  if (digits.startsWith("00")) return digits.slice(2) === phoneDigits;
+  if (digits === phoneDigits) return true;
+  const national = digits.replace(/^0+/, "");
+  return national.length >= 7 && phoneDigits.endsWith(national);
+}

@@ -1,0 +1,61 @@
+import { parseProof, phoneMatchesProof } from "./proof-format";
+
+/**
+ * Hides the merchant's cash-on-delivery payment methods unless the checkout is verified: the cart
+ * carries an unexpired `cod` proof whose phone is the buyer's or a delivery address's phone, or the
+ * buyer is a customer the app tagged as verified. The proof's signature is not checked here (no
+ * affordable HMAC under the instruction limit); the app re-checks every COD order on orders/create
+ * and sends an unverified one to verification after purchase. docs/decisions/checkout-enforcement.md
+ */
+
+/** The input as src/run.graphql asks for it (Shopify's `shopify app function typegen` would generate the same shape). */
+export type RunInput = {
+  cart: {
+    proof: { value: string | null } | null;
+    buyerIdentity: { phone: string | null; customer: { verified: boolean } | null } | null;
+    deliveryGroups: { deliveryAddress: { phone: string | null } | null }[];
+  };
+  paymentMethods: { id: string; name: string }[];
+  paymentCustomization: { metafield: { jsonValue: unknown } | null };
+  shop: { localTime: { date: string } };
+};
+
+export type FunctionRunResult = { operations: { hide: { paymentMethodId: string } }[] };
+
+/** What the app writes into the payment customization's metafield `$app:cod-verify.function-configuration`. */
+export type FunctionConfiguration = { codMethodNames: string[] };
+
+export const DEFAULT_COD_METHOD_NAMES = ["Cash on Delivery (COD)"];
+
+const NO_CHANGES: FunctionRunResult = { operations: [] };
+
+export function normalizeMethodName(name: string): string {
+  return name.trim().replace(/\s+/g, " ").toLowerCase();
+}
+
+function configuredNames(jsonValue: unknown): string[] {
+  const names = (jsonValue as { codMethodNames?: unknown } | null)?.codMethodNames;
+  if (!Array.isArray(names)) return DEFAULT_COD_METHOD_NAMES;
+  const clean = names.filter((n): n is string => typeof n === "string" && n.trim() !== "");
+  return clean.length ? clean : DEFAULT_COD_METHOD_NAMES;
+}
+
+/** Why COD stays visible, or null when it must be hidden. */
+export function verifiedBy(input: RunInput): "proof" | "returning_customer" | null {
+  const { cart } = input;
+  if (cart.buyerIdentity?.customer?.verified) return "returning_customer";
+  const proof = parseProof(cart.proof?.value);
+  if (!proof || proof.mode !== "cod") return null;
+  // The function has no clock, only the shop's local date: a proof counts until the end of the UTC
+  // day it expires (the app checks the exact time on the order).
+  if (new Date(proof.expiresAt * 1000).toISOString().slice(0, 10) < input.shop.localTime.date) return null;
+  const phones = [cart.buyerIdentity?.phone, ...cart.deliveryGroups.map((g) => g.deliveryAddress?.phone)];
+  return phones.some((p) => phoneMatchesProof(proof.phoneDigits, p)) ? "proof" : null;
+}
+
+export function run(input: RunInput): FunctionRunResult {
+  const names = new Set(configuredNames(input.paymentCustomization.metafield?.jsonValue).map(normalizeMethodName));
+  const cod = input.paymentMethods.filter((m) => names.has(normalizeMethodName(m.name)));
+  if (!cod.length || verifiedBy(input)) return NO_CHANGES;
+  return { operations: cod.map((m) => ({ hide: { paymentMethodId: m.id } })) };
+}

@@ -1,0 +1,139 @@
+import fs from "node:fs";
+import path from "node:path";
+import { buildSchema, coerceInputValue, GraphQLInputObjectType, parse, validate, type GraphQLSchema } from "graphql";
+import { run, verifiedBy, type RunInput } from "../../extensions/cod-payment-customization/src/run";
+import { phoneMatchesProof } from "../../extensions/cod-payment-customization/src/proof-format";
+import { issueProof } from "~/verification/proof.server";
+
+/**
+ * The payment customization function: its input query checked against Shopify's published schema,
+ * its logic run on inputs shaped by that schema, and every output checked against the schema's
+ * output type (FunctionRunResult), as Shopify's CLI would before deploying it.
+ */
+const DIR = path.resolve(__dirname, "../../extensions/cod-payment-customization");
+const SHOP = "test-shop.myshopify.com";
+const PHONE = "+212600000001";
+
+let schema: GraphQLSchema;
+beforeAll(() => {
+  schema = buildSchema(fs.readFileSync(path.join(DIR, "schema.graphql"), "utf8"));
+});
+
+/** Coerces `value` to the schema's FunctionRunResult; returns the errors (none when it is valid output). */
+function outputErrors(value: unknown): string[] {
+  const type = schema.getType("FunctionRunResult") as GraphQLInputObjectType;
+  const errors: string[] = [];
+  coerceInputValue(value, type, (p, _v, error) => errors.push(`${p.join(".")}: ${error.message}`));
+  return errors;
+}
+
+const COD = { id: "gid://shopify/PaymentCustomizationPaymentMethod/1", name: "Cash on Delivery (COD)" };
+const CARD = { id: "gid://shopify/PaymentCustomizationPaymentMethod/2", name: "Credit card" };
+const POD = { id: "gid://shopify/PaymentCustomizationPaymentMethod/3", name: "Pay on delivery" };
+
+function input(overrides: { proof?: string | null; buyerPhone?: string | null; addressPhones?: (string | null)[]; customerVerified?: boolean; names?: string[] | null; date?: string; methods?: { id: string; name: string }[] } = {}): RunInput {
+  return {
+    cart: {
+      proof: overrides.proof === undefined ? null : { value: overrides.proof },
+      buyerIdentity: {
+        phone: overrides.buyerPhone ?? null,
+        customer: overrides.customerVerified === undefined ? null : { verified: overrides.customerVerified },
+      },
+      deliveryGroups: (overrides.addressPhones ?? [null]).map((phone) => ({ deliveryAddress: { phone } })),
+    },
+    paymentMethods: overrides.methods ?? [CARD, COD, POD],
+    paymentCustomization: { metafield: overrides.names === null ? null : { jsonValue: { codMethodNames: overrides.names ?? ["Cash on Delivery (COD)"] } } },
+    shop: { localTime: { date: overrides.date ?? new Date().toISOString().slice(0, 10) } },
+  };
+}
+
+const proof = (phone = PHONE, mode = "cod", at = new Date()) => issueProof(SHOP, { phone, mode, selectionId: "sel123" }, at).token;
+const hideCod = { operations: [{ hide: { paymentMethodId: COD.id } }] };
+
+describe("the input query", () => {
+  it("is valid against Shopify's published payment customization schema", () => {
+    const query = parse(fs.readFileSync(path.join(DIR, "src/run.graphql"), "utf8"));
+    expect(validate(schema, query).map((e) => e.message)).toEqual([]);
+  });
+
+  it("the schema check is real: a field the schema lacks is refused", () => {
+    const query = parse(`query { cart { selectedPaymentMethod { id } } }`);
+    expect(validate(schema, query).length).toBeGreaterThan(0);
+  });
+
+  it("the extension is declared as Shopify's template declares it", () => {
+    const toml = fs.readFileSync(path.join(DIR, "shopify.extension.toml"), "utf8");
+    expect(toml).toMatch(/type = "function"/);
+    expect(toml).toMatch(/target = "purchase\.payment-customization\.run"/);
+    expect(toml).toMatch(/input_query = "src\/run\.graphql"/);
+    expect(toml).toMatch(/export = "run"/);
+  });
+});
+
+describe("run: which payment methods the shopper is offered", () => {
+  it("hides COD when the cart has no proof, and only COD", () => {
+    const out = run(input({ buyerPhone: PHONE }));
+    expect(out).toEqual(hideCod);
+    expect(outputErrors(out)).toEqual([]);
+  });
+
+  it("keeps COD for a valid cod proof whose phone is the buyer's or a delivery address's (as typed at checkout)", () => {
+    for (const typed of [PHONE, "+212 600-000001", "00212600000001", "0600000001", "212600000001"]) {
+      expect(run(input({ proof: proof(), buyerPhone: typed })), typed).toEqual({ operations: [] });
+    }
+    expect(run(input({ proof: proof(), buyerPhone: "+212699999999", addressPhones: [null, "06 00 00 00 01"] }))).toEqual({ operations: [] });
+    expect(verifiedBy(input({ proof: proof(), buyerPhone: PHONE }))).toBe("proof");
+  });
+
+  it("hides COD when the proof is for another phone, another mode, expired (by the shop's date), or not a proof", () => {
+    const yesterday = new Date(Date.now() - 26 * 3600_000);
+    const cases = [
+      input({ proof: proof(), buyerPhone: "+212600000002", addressPhones: ["0600000002"] }),
+      input({ proof: proof(), buyerPhone: null }),
+      input({ proof: proof(PHONE, "prepaid"), buyerPhone: PHONE }),
+      input({ proof: proof(PHONE, "cod", yesterday), buyerPhone: PHONE, date: new Date().toISOString().slice(0, 10) }),
+      input({ proof: "true", buyerPhone: PHONE }),
+      input({ proof: "", buyerPhone: PHONE }),
+      input({ proof: `${proof()}.extra`, buyerPhone: PHONE }),
+    ];
+    for (const c of cases) {
+      const out = run(c);
+      expect(out).toEqual(hideCod);
+      expect(outputErrors(out)).toEqual([]);
+    }
+  });
+
+  it("keeps COD for a returning customer the app tagged as verified", () => {
+    expect(run(input({ customerVerified: true }))).toEqual({ operations: [] });
+    expect(verifiedBy(input({ customerVerified: true }))).toBe("returning_customer");
+    expect(run(input({ customerVerified: false }))).toEqual(hideCod);
+  });
+
+  it("hides every method the merchant named (case and spacing aside), and falls back to Shopify's COD name without configuration", () => {
+    const out = run(input({ names: ["cash on delivery (cod)", "  Pay   on delivery "] }));
+    expect(out).toEqual({ operations: [{ hide: { paymentMethodId: COD.id } }, { hide: { paymentMethodId: POD.id } }] });
+    expect(outputErrors(out)).toEqual([]);
+    expect(run(input({ names: null }))).toEqual(hideCod);
+    expect(run(input({ names: [] }))).toEqual(hideCod);
+  });
+
+  it("changes nothing when the store has no COD method", () => {
+    expect(run(input({ methods: [CARD] }))).toEqual({ operations: [] });
+  });
+
+  it("the output check is real: a wrong operation is refused", () => {
+    expect(outputErrors({ operations: [{ hide: {} }] }).length).toBeGreaterThan(0);
+    expect(outputErrors({ operations: [{ hide: { paymentMethodId: "1" }, rename: { paymentMethodId: "1", name: "x" } }] }).length).toBeGreaterThan(0);
+  });
+});
+
+describe("phoneMatchesProof", () => {
+  it("matches international forms exactly and national forms by their ending (7 digits or more)", () => {
+    expect(phoneMatchesProof("212600000001", "+212600000001")).toBe(true);
+    expect(phoneMatchesProof("212600000001", "+213600000001")).toBe(false);
+    expect(phoneMatchesProof("212600000001", "0600000001")).toBe(true);
+    expect(phoneMatchesProof("212600000001", "000001")).toBe(false);
+    expect(phoneMatchesProof("212600000001", "")).toBe(false);
+    expect(phoneMatchesProof("212600000001", null)).toBe(false);
+  });
+});
