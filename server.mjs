@@ -90,7 +90,7 @@ async function serveStatic(req, res, pathname) {
   return true;
 }
 
-function toRequest(req, res, controller) {
+function toRequest(req, controller) {
   const proto = req.headers["x-forwarded-proto"]?.split(",")[0]?.trim() || "http";
   const host = req.headers["x-forwarded-host"] ?? req.headers.host ?? "localhost";
   const url = new URL(req.url, `${proto}://${host}`);
@@ -98,7 +98,7 @@ function toRequest(req, res, controller) {
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
   const init = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = requestBody(req, res);
+    init.body = requestBody(req);
     init.duplex = "half";
   }
   return new Request(url, init);
@@ -139,7 +139,7 @@ async function drainAbandonedBody(req) {
  * discarded as it arrives and the connection is marked to close after the answer; nothing is ever
  * enqueued into a stream that was cancelled or errored.
  */
-function requestBody(req, res) {
+function requestBody(req) {
   let seen = 0;
   let open = true;
   const stop = () => {
@@ -232,7 +232,7 @@ const server = http.createServer(async (req, res) => {
       res.writeHead(413, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
       res.end(JSON.stringify({ error: "The request body is too large.", code: "payload_too_large" }));
     } else if (!(await serveStatic(req, res, pathname))) {
-      const response = await handle(toRequest(req, res, controller));
+      const response = await handle(toRequest(req, controller));
       // The route answered without reading the whole body (a declared length over its limit).
       if (!req.complete) req.abandonBody?.();
       // A body cut off at MAX_BODY_BYTES is a 413 whatever the route made of the truncated stream.
