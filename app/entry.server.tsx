@@ -5,8 +5,10 @@ import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "~/shopify.server";
 import { startTagWorker } from "~/orders/tag-jobs.server";
+// Registers the steps of verification after purchase with the order job worker.
+import "~/order-confirmation/jobs.server";
 
-// Order tags queued by orders/create are added (and retried) by this instance's worker.
+// Order jobs (tags queued by orders/create, confirmation steps) are run (and retried) by this instance's worker.
 startTagWorker();
 
 export const streamTimeout = 5000;

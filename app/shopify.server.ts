@@ -12,6 +12,8 @@ import { env } from "~/env.server";
 import { CachedSessionStorage } from "~/sessions/cached-session-storage.server";
 import { fetchShopDetails, upsertInstalledShop } from "~/shops/shop.server";
 import { redirectShopifyApi } from "~/shopify-api-origin.server";
+import { syncPaymentCustomization } from "~/enforcement/payment-customization.server";
+import { log } from "~/utils/log.server";
 
 if (env.SHOPIFY_API_ORIGIN) redirectShopifyApi(env.SHOPIFY_API_ORIGIN);
 
@@ -46,7 +48,9 @@ const shopify = shopifyApp({
     // A (re)install: make sure the shop row exists and is marked installed, with its name and language.
     afterAuth: async ({ session, admin }) => {
       const details = await fetchShopDetails(admin).catch(() => ({}));
-      await upsertInstalledShop(session.shop, details);
+      const shop = await upsertInstalledShop(session.shop, details);
+      // The checkout function's payment customization: created on install, kept in step afterwards.
+      await syncPaymentCustomization(shop).catch((error: unknown) => log.warn("payment customization not saved at install", { shop: session.shop, error: String(error) }));
     },
   },
   future: {},

@@ -47,7 +47,7 @@ button:focus{outline:3px solid #005bd3;outline-offset:2px}
 
 export type PageShell = { locale: Locale; shopName: string };
 
-function layout(shell: PageShell, title: string, body: string): string {
+export function layout(shell: PageShell, title: string, body: string): string {
   const dir = RTL.has(shell.locale) ? "rtl" : "ltr";
   return `<!doctype html>
 <html lang="${shell.locale}" dir="${dir}"><head><meta charset="utf-8">

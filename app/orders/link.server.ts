@@ -2,7 +2,9 @@ import { prisma } from "~/db.server";
 import type { Shop } from "~/shops/shop.server";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
-import { orderPhones, selectionIdOf, tagsForOrder, type OrderPayload } from "./order-payload";
+import { isCashOnDelivery, orderPhones, selectionIdOf, tagsForOrder, type OrderPayload } from "./order-payload";
+import { confirmsAfterPurchase, openConfirmation } from "~/order-confirmation/confirmation.server";
+import { PENDING_TAG } from "~/order-confirmation/texts";
 import { enqueueOrderTags } from "./tag-jobs.server";
 import { checkOrderVerification } from "./order-verification.server";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
@@ -66,9 +68,25 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
   }
 
   const verification = await checkOrderVerification(shop, order, selection, orderTime(order));
+  // A COD order nobody verified goes to verification after purchase (when the shop verifies phones):
+  // tagged cod-pending rather than unverified until the shopper confirms or the deadline passes.
+  const cod = isCashOnDelivery(order) || selection?.mode === "cod";
+  const confirmAfter = cod && !verification.verified && confirmsAfterPurchase(shop);
   // An uninstalled shop has no token to tag with; the link is still kept for the merchant's return.
-  const tags = shop.uninstalledAt ? [] : tagsForOrder(shop, selection, order, verification.verified);
+  const tags = (shop.uninstalledAt ? [] : tagsForOrder(shop, selection, order, verification.verified)).map((t) =>
+    confirmAfter && t === shop.tagUnverified ? PENDING_TAG : t,
+  );
   if (tags.length) await enqueueOrderTags(shop.domain, orderGid, tags);
+  if (confirmAfter) {
+    const customerGid = order.customer?.admin_graphql_api_id;
+    await openConfirmation(shop, {
+      gid: orderGid,
+      name: order.name ?? null,
+      phone: orderPhones(order)[0] ?? null,
+      customerGid: customerGid?.startsWith("gid://shopify/Customer/") ? customerGid : null,
+      locale: order.customer_locale ?? null,
+    });
+  }
   // The customer tag the payment customization function reads: a returning verified customer keeps
   // cash on delivery at checkout (and the next order is re-checked against their verified phone).
   const customerGid = order.customer?.admin_graphql_api_id;

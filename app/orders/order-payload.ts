@@ -24,6 +24,7 @@ export const orderPayload = z
     token: z.string().nullish(),
     phone: z.string().nullish(),
     note_attributes: z.array(attribute).nullish(),
+    customer_locale: z.string().nullish(),
     payment_gateway_names: z.array(z.string()).nullish(),
     gateway: z.string().nullish(),
     customer,

@@ -8,6 +8,10 @@ import { log } from "~/utils/log.server";
 import { pruneDeliveries } from "~/webhooks/deliveries.server";
 
 /**
+ * Durable order jobs. A row is one job of one kind for one order: "tags" (below), or a step of
+ * verification after purchase ("confirmation:<step>", app/order-confirmation/), run by a handler the
+ * domain registers (registerOrderJobKind). The same claim, backoff and retry rules apply to every kind.
+ *
  * Durable order tagging. orders/create writes a job row (one per order) and answers Shopify at once;
  * a worker in every app instance adds the tags with `tagsAdd` and retries failures with exponential
  * backoff (30 s doubling to 1 h, MAX_ATTEMPTS tries, about 2 h in all). Instances sharing a
@@ -24,11 +28,45 @@ export function backoffMs(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
 }
 
-/** Queues tags for an order; a second call for the same order adds any new tags to the same job. Call kickTagWorker once the response is ready. */
-export async function enqueueOrderTags(shop: string, orderGid: string, tags: string[]) {
+/** The result of one run of a job of another kind than "tags": done, retry later, or give up now. */
+export type OrderJobResult = { ok: true; note?: string } | { ok: false; retry: boolean; error: string };
+type OrderJobHandler = (job: { shop: string; orderGid: string; kind: string; payload: string | null }) => Promise<OrderJobResult>;
+const handlers = new Map<string, OrderJobHandler>();
+
+/** A domain's job kinds (by prefix: "confirmation" handles "confirmation:notify", ...). */
+export function registerOrderJobKind(prefix: string, handler: OrderJobHandler) {
+  handlers.set(prefix, handler);
+}
+
+/**
+ * Schedules a job of a registered kind for an order at `runAt` (once per order and kind: scheduling
+ * it again moves a job not yet done to the new time and payload).
+ */
+export async function scheduleOrderJob(shop: string, orderGid: string, kind: string, payload: string, runAt: Date) {
+  const key = { shop_orderGid_kind: { shop, orderGid, kind } };
+  const existing = await prisma.orderTagJob.findUnique({ where: key });
+  if (existing?.doneAt) return;
+  if (existing) {
+    await prisma.orderTagJob.update({ where: key, data: { payload, nextAttemptAt: runAt, failedAt: null, attempts: 0 } });
+    return;
+  }
+  try {
+    await prisma.orderTagJob.create({ data: { shop, orderGid, kind, payload, tags: "[]", nextAttemptAt: runAt } });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "P2002") throw error; // scheduled concurrently: the same job
+  }
+}
+
+/**
+ * Queues tags for an order; a second call for the same order adds any new tags to the same job. Tags
+ * in `withdraw` leave the job's list (the caller removes them from the order itself), so a later run
+ * does not add them back. Call kickTagWorker once the response is ready.
+ */
+export async function enqueueOrderTags(shop: string, orderGid: string, tags: string[], withdraw: string[] = []) {
   const now = clock.now();
-  const existing = await prisma.orderTagJob.findUnique({ where: { shop_orderGid: { shop, orderGid } } });
+  const existing = await prisma.orderTagJob.findUnique({ where: { shop_orderGid_kind: { shop, orderGid, kind: "tags" } } });
   if (!existing) {
+    if (!tags.length) return;
     try {
       await prisma.orderTagJob.create({ data: { shop, orderGid, tags: JSON.stringify(tags), nextAttemptAt: now } });
     } catch (error) {
@@ -37,10 +75,11 @@ export async function enqueueOrderTags(shop: string, orderGid: string, tags: str
   } else {
     const had = new Set<string>(JSON.parse(existing.tags));
     const fresh = tags.filter((t) => !had.has(t));
-    if (fresh.length) {
+    const kept = [...had].filter((t) => !withdraw.includes(t));
+    if (fresh.length || kept.length !== had.size) {
       await prisma.orderTagJob.update({
         where: { id: existing.id },
-        data: { tags: JSON.stringify([...had, ...fresh]), doneAt: null, failedAt: null, attempts: 0, nextAttemptAt: now },
+        data: { tags: JSON.stringify([...kept, ...fresh]), doneAt: null, failedAt: null, attempts: 0, nextAttemptAt: now },
       });
     }
   }
@@ -79,25 +118,51 @@ export async function runDueTagJobs(limit = 20): Promise<TagRunSummary> {
     if (count !== 1) continue; // another worker took it
     summary.claimed++;
     const job = await prisma.orderTagJob.findUniqueOrThrow({ where: { id } });
-    const outcome = await addTags(job.shop, job.orderGid, JSON.parse(job.tags));
+    const outcome = await runJob(job);
     const at = clock.now();
     if (outcome.ok) {
       await prisma.orderTagJob.update({ where: { id }, data: { doneAt: at, lockedUntil: null, lastError: null } });
       summary.done++;
-    } else if (job.attempts >= MAX_ATTEMPTS) {
+    } else if (job.attempts >= MAX_ATTEMPTS || !outcome.retry) {
       await prisma.orderTagJob.update({ where: { id }, data: { failedAt: at, lockedUntil: null, lastError: outcome.error } });
-      log.error("order tags could not be added; giving up", { shop: job.shop, orderGid: job.orderGid, attempts: job.attempts, error: outcome.error });
+      log.error(job.kind === "tags" ? "order tags could not be added; giving up" : "order job failed; giving up", {
+        shop: job.shop,
+        orderGid: job.orderGid,
+        kind: job.kind,
+        attempts: job.attempts,
+        error: outcome.error,
+      });
       summary.failed++;
     } else {
       await prisma.orderTagJob.update({
         where: { id },
         data: { nextAttemptAt: new Date(at.getTime() + backoffMs(job.attempts)), lockedUntil: null, lastError: outcome.error },
       });
-      log.warn("order tags not added yet; will retry", { shop: job.shop, orderGid: job.orderGid, attempts: job.attempts, error: outcome.error });
+      log.warn(job.kind === "tags" ? "order tags not added yet; will retry" : "order job not done yet; will retry", {
+        shop: job.shop,
+        orderGid: job.orderGid,
+        kind: job.kind,
+        attempts: job.attempts,
+        error: outcome.error,
+      });
       summary.retried++;
     }
   }
   return summary;
+}
+
+async function runJob(job: { shop: string; orderGid: string; kind: string; tags: string; payload: string | null }): Promise<{ ok: true } | { ok: false; retry: boolean; error: string }> {
+  if (job.kind === "tags") {
+    const added = await addTags(job.shop, job.orderGid, JSON.parse(job.tags));
+    return added.ok ? added : { ...added, retry: true };
+  }
+  const handler = handlers.get(job.kind.split(":")[0]);
+  if (!handler) return { ok: false, retry: true, error: `no handler for job kind ${job.kind} in this instance` };
+  try {
+    return await handler(job);
+  } catch (error) {
+    return { ok: false, retry: true, error: `threw: ${String(error)}`.slice(0, 500) };
+  }
 }
 
 async function addTags(shop: string, orderGid: string, tags: string[]): Promise<{ ok: true } | { ok: false; error: string }> {

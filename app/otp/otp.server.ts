@@ -200,6 +200,8 @@ export async function checkVerificationCode(input: {
   otp: string;
   selectedMode?: PaymentMode | null;
   cartToken?: string | null;
+  /** False after purchase: the order exists, there is no shopping journey to record. */
+  recordSelection?: boolean;
 }): Promise<VerifyOutcome> {
   const { shop, phone } = input;
   const now = clock.now().getTime();
@@ -223,17 +225,20 @@ export async function checkVerificationCode(input: {
   const verifiedAt = new Date(now);
   await markPhoneVerified(shop.id, phone, verifiedAt);
   const mode = input.selectedMode ?? "cod";
-  const selection = await recordSelection({
-    shopId: shop.id,
-    phone,
-    mode,
-    source: "verify-otp",
-    verified: true,
-    verifiedAt,
-    cartToken: input.cartToken ?? null,
-  });
+  const selection =
+    input.recordSelection === false
+      ? null
+      : await recordSelection({
+          shopId: shop.id,
+          phone,
+          mode,
+          source: "verify-otp",
+          verified: true,
+          verifiedAt,
+          cartToken: input.cartToken ?? null,
+        });
   log.info("otp: phone verified", { shop: shop.domain, phone });
-  const proof = issueProof(shop.domain, { phone, mode, selectionId: selection.id }, verifiedAt);
+  const proof = issueProof(shop.domain, { phone, mode, selectionId: selection?.id ?? "none" }, verifiedAt);
   return {
     ok: true,
     proof: proof.token,

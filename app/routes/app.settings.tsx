@@ -21,17 +21,18 @@ import { authenticate } from "~/shopify.server";
 import { getShop, updateShop, upsertInstalledShop } from "~/shops/shop.server";
 import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsField, type SettingsFormValues } from "~/shops/settings";
 import { SETTINGS_LANGUAGES, SETTINGS_LIMITS as L } from "~/shops/settings-limits";
+import { enforcementState, syncPaymentCustomization, type EnforcementState } from "~/enforcement/payment-customization.server";
 
 /** The merchant's settings: one-time codes, checkout, order tags, address correction, language. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
-  return { values: settingsFormValues(shop), currency: shop.currency };
+  return { values: settingsFormValues(shop), currency: shop.currency, enforcement: enforcementState(shop) };
 }
 
 type ActionData =
   | { status: "invalid"; errors: SettingsErrors; values: SettingsFormValues }
-  | { status: "saved"; errors: SettingsErrors; values: SettingsFormValues; savedAt: string };
+  | { status: "saved"; errors: SettingsErrors; values: SettingsFormValues; savedAt: string; enforcement: EnforcementState };
 
 export async function action({ request }: ActionFunctionArgs) {
   const { session } = await authenticate.admin(request);
@@ -39,8 +40,17 @@ export async function action({ request }: ActionFunctionArgs) {
   const result = parseSettings(await request.formData());
   if (!result.ok) return data<ActionData>({ status: "invalid", errors: result.errors, values: result.values }, { status: 422 });
   // Only the schema's columns: parseSettings yields nothing else.
-  const shop = await updateShop(session.shop, result.data);
-  return { status: "saved", errors: {}, values: settingsFormValues(shop), savedAt: shop.updatedAt.toISOString() } satisfies ActionData;
+  const saved = await updateShop(session.shop, result.data);
+  // The checkout function follows the settings at once (COD names, on or off); a failure is shown, the settings stay saved.
+  await syncPaymentCustomization(saved);
+  const shop = (await getShop(session.shop)) ?? saved;
+  return {
+    status: "saved",
+    errors: {},
+    values: settingsFormValues(shop),
+    savedAt: shop.updatedAt.toISOString(),
+    enforcement: enforcementState(shop),
+  } satisfies ActionData;
 }
 
 export default function Settings() {
@@ -56,6 +66,7 @@ export default function Settings() {
       errors={result?.errors ?? {}}
       saved={result?.status === "saved"}
       currency={loaded.currency}
+      enforcement={result?.status === "saved" ? result.enforcement : loaded.enforcement}
     />
   );
 }
@@ -84,13 +95,46 @@ const FIELD_NAMES: Record<SettingsField, string> = {
   tagModePrefix: "Payment mode tag prefix",
   addressCorrectionTtlHours: "Link valid for",
   autoAddressCorrection: "Ask automatically",
+  enforceAtCheckout: "Hide cash on delivery at checkout unless verified",
+  codMethodNames: "Cash-on-delivery payment methods",
+  holdUnverifiedCod: "Hold fulfillment until the shopper confirms",
+  confirmDeadlineHours: "Time to confirm",
+  cancelUnconfirmed: "Cancel orders not confirmed in time",
 };
+
+/** What the merchant reads about checkout enforcement (enforcementState). */
+export function enforcementSummary(e: EnforcementState): { tone: "success" | "info" | "warning" | "critical"; title: string; body: string } {
+  switch (e.state) {
+    case "active":
+      return { tone: "success", title: "Enforcement active", body: "Shopify's checkout hides cash on delivery from shoppers who have not verified their phone." };
+    case "off":
+      return {
+        tone: "info",
+        title: "Enforcement off",
+        body:
+          e.why === "setting_off"
+            ? "Cash on delivery is offered at checkout to everyone; unverified orders are still re-checked and confirmed after purchase."
+            : e.why === "otp_off"
+              ? "Phone verification is off, so cash on delivery is not hidden at checkout."
+              : "Your plan is not active, so cash on delivery is not hidden at checkout.",
+      };
+    case "not_set_up":
+      return {
+        tone: "warning",
+        title: "Enforcement not set up yet",
+        body: e.error ? `Shopify refused the payment customization: ${e.error}` : "Save the settings to create the payment customization in Shopify.",
+      };
+    case "error":
+      return { tone: "critical", title: "Enforcement could not be updated", body: `Shopify answered: ${e.error}. Save again to retry.` };
+  }
+}
 
 function SettingsForm(props: {
   initial: SettingsFormValues;
   errors: SettingsErrors;
   saved: boolean;
   currency: string | null;
+  enforcement: EnforcementState;
 }) {
   const { errors } = props;
   const [values, setValues] = useState(props.initial);
@@ -108,6 +152,9 @@ function SettingsForm(props: {
         <input type="hidden" name="otpEnabled" value={values.otpEnabled} />
         <input type="hidden" name="tagOrders" value={values.tagOrders} />
         <input type="hidden" name="autoAddressCorrection" value={values.autoAddressCorrection} />
+        <input type="hidden" name="enforceAtCheckout" value={values.enforceAtCheckout} />
+        <input type="hidden" name="holdUnverifiedCod" value={values.holdUnverifiedCod} />
+        <input type="hidden" name="cancelUnconfirmed" value={values.cancelUnconfirmed} />
         <Layout>
           <Layout.Section>
             {props.saved && (
@@ -269,6 +316,62 @@ function SettingsForm(props: {
                 <Text as="p" tone="subdued">
                   Shopify offers deposits only on plans with payment terms (Shopify Plus at the time of writing); elsewhere shoppers who choose a partial payment use your normal checkout.
                 </Text>
+              </FormLayout>
+            </Card>
+          </Layout.AnnotatedSection>
+
+          <Layout.AnnotatedSection
+            title="Enforcement"
+            description="Cash on delivery only for verified phones: hidden at checkout unless verified, every order re-checked, and a confirmation by text message after purchase when neither worked."
+          >
+            <Card>
+              <FormLayout>
+                {(() => {
+                  const summary = enforcementSummary(props.enforcement);
+                  return (
+                    <Banner tone={summary.tone} title={summary.title}>
+                      <p>{summary.body}</p>
+                    </Banner>
+                  );
+                })()}
+                <Checkbox
+                  label={FIELD_NAMES.enforceAtCheckout}
+                  helpText="Shopify's checkout offers your cash-on-delivery methods only to shoppers who verified their phone (or returning verified customers). Default: on."
+                  checked={values.enforceAtCheckout === "true"}
+                  onChange={toggle("enforceAtCheckout")}
+                  error={errors.enforceAtCheckout}
+                />
+                <TextField
+                  label={FIELD_NAMES.codMethodNames}
+                  {...field("codMethodNames")}
+                  multiline={3}
+                  helpText={`The names of your cash-on-delivery payment methods exactly as checkout shows them, one a line (up to ${L.codMethodNamesMax}). Default: Cash on Delivery (COD).`}
+                />
+                <Text as="h3" variant="headingSm">
+                  After purchase
+                </Text>
+                <Text as="p" tone="subdued">
+                  A cash-on-delivery order that arrives without a verified phone is tagged cod-pending and the shopper gets a text with a link to confirm it with a code. Confirmed orders get your verified tag; the others become cod-unconfirmed after the time below.
+                </Text>
+                <Checkbox
+                  label={FIELD_NAMES.holdUnverifiedCod}
+                  helpText="Puts the order's fulfillment on hold until the shopper confirms, so it is not shipped by mistake. Default: off."
+                  checked={values.holdUnverifiedCod === "true"}
+                  onChange={toggle("holdUnverifiedCod")}
+                  error={errors.holdUnverifiedCod}
+                />
+                <TextField
+                  label={FIELD_NAMES.confirmDeadlineHours}
+                  {...number("confirmDeadlineHours", "hours")}
+                  helpText={`How long the shopper has to confirm. From ${L.confirmDeadlineHours.min} to ${L.confirmDeadlineHours.max}. Default: 24.`}
+                />
+                <Checkbox
+                  label={FIELD_NAMES.cancelUnconfirmed}
+                  helpText="Cancels an order that was not confirmed in time (restocked, the shopper notified). Default: off."
+                  checked={values.cancelUnconfirmed === "true"}
+                  onChange={toggle("cancelUnconfirmed")}
+                  error={errors.cancelUnconfirmed}
+                />
               </FormLayout>
             </Card>
           </Layout.AnnotatedSection>

@@ -2,6 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { authenticate } from "~/shopify.server";
 import { appSubscriptionPayload, recordSubscriptionUpdate } from "~/billing/subscription.server";
 import { log } from "~/utils/log.server";
+import { syncPaymentCustomizationLater } from "~/enforcement/payment-customization.server";
 
 /**
  * app_subscriptions/update: keeps Shop.subscriptionStatus current, which send-otp's billing gate
@@ -17,5 +18,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const { admin_graphql_api_id: id, name, status } = parsed.data.app_subscription;
   const applied = await recordSubscriptionUpdate(shop, { id, name, status });
   log.info("webhook: subscription updated", { shop, status, applied });
+  // Hiding COD follows the plan (no plan, no codes, so COD must not be hidden): after the answer.
+  if (applied) syncPaymentCustomizationLater(shop);
   return new Response(null, { status: 200 });
 }

@@ -25,6 +25,11 @@ const DEFAULTS: SettingsFormValues = {
   tagModePrefix: "payment-mode:",
   addressCorrectionTtlHours: "72",
   autoAddressCorrection: "false",
+  enforceAtCheckout: "true",
+  codMethodNames: "Cash on Delivery (COD)",
+  holdUnverifiedCod: "false",
+  confirmDeadlineHours: "24",
+  cancelUnconfirmed: "false",
 };
 
 function errorsOf(changes: Partial<Record<string, unknown>>) {
@@ -65,6 +70,11 @@ describe("the settings schema", () => {
       tagModePrefix: "payment-mode:",
       addressCorrectionTtlHours: 72,
       autoAddressCorrection: false,
+      enforceAtCheckout: true,
+      codMethodNames: "Cash on Delivery (COD)",
+      holdUnverifiedCod: false,
+      confirmDeadlineHours: 24,
+      cancelUnconfirmed: false,
     });
     expect(Object.keys(data).sort()).toEqual([...SETTINGS_FIELDS].sort());
   });
@@ -244,5 +254,31 @@ describe("the settings schema", () => {
     const form = settingsFormValues(shop);
     expect(form).toMatchObject({ allowedCountries: "IN, AE", smsTemplate: "{code}", depositValue: "12.5", otpEnabled: "true" });
     expect(dataOf(form)).toEqual(shop);
+  });
+});
+
+describe("enforcement settings", () => {
+  it("defaults are safe for a new install: COD hidden unless verified, no hold, 24 hours, no cancellation", () => {
+    expect(dataOf({})).toMatchObject({
+      enforceAtCheckout: true,
+      codMethodNames: "Cash on Delivery (COD)",
+      holdUnverifiedCod: false,
+      confirmDeadlineHours: 24,
+      cancelUnconfirmed: false,
+    });
+  });
+
+  it("takes the COD method names one a line, trimmed and each once; empty means Shopify's COD method", () => {
+    expect(dataOf({ codMethodNames: "  Pay on delivery \r\nCash on Delivery (COD)\n\nPay on delivery" }).codMethodNames).toBe("Pay on delivery\nCash on Delivery (COD)");
+    expect(dataOf({ codMethodNames: "  " }).codMethodNames).toBe("Cash on Delivery (COD)");
+  });
+
+  it("refuses too many names, a name too long, control characters, and a deadline out of bounds", () => {
+    expect(errorsOf({ codMethodNames: Array.from({ length: 11 }, (_, i) => `Method ${i}`).join("\n") })).toHaveProperty("codMethodNames");
+    expect(errorsOf({ codMethodNames: "x".repeat(101) })).toHaveProperty("codMethodNames");
+    expect(errorsOf({ codMethodNames: "Cash\ton delivery" })).toHaveProperty("codMethodNames");
+    expect(errorsOf({ confirmDeadlineHours: "0" })).toHaveProperty("confirmDeadlineHours");
+    expect(errorsOf({ confirmDeadlineHours: "169" })).toHaveProperty("confirmDeadlineHours");
+    expect(errorsOf({ holdUnverifiedCod: undefined })).toHaveProperty("holdUnverifiedCod");
   });
 });

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { LOCALES, pickLocale } from "~/address-correction/i18n";
 import { parseCountryList } from "~/otp/phone";
 import { SETTINGS_LIMITS as L } from "./settings-limits";
+import { codMethodNameList, DEFAULT_COD_METHOD_NAMES_TEXT } from "~/enforcement/cod-methods";
 import type { Shop } from "./shop.server";
 
 /**
@@ -36,6 +37,11 @@ export const SETTINGS_FIELDS = [
   "tagModePrefix",
   "addressCorrectionTtlHours",
   "autoAddressCorrection",
+  "enforceAtCheckout",
+  "codMethodNames",
+  "holdUnverifiedCod",
+  "confirmDeadlineHours",
+  "cancelUnconfirmed",
 ] as const;
 
 export type SettingsField = (typeof SETTINGS_FIELDS)[number];
@@ -97,6 +103,20 @@ const countryList = text("Enter country codes, or leave empty to allow every cou
   return [...new Set(parseCountryList(raw))].join(",");
 });
 
+/** Payment method names, one a line, as the checkout shows them; empty means Shopify's "Cash on Delivery (COD)". */
+const codMethodNames = text("Enter the names of your cash-on-delivery payment methods, one a line.").transform((raw, ctx) => {
+  const names = codMethodNameList(raw);
+  const tooLong = names.find((n) => n.length > L.codMethodNameMaxLength);
+  if (tooLong || names.length > L.codMethodNamesMax || [...raw].some((c) => c !== "\n" && c !== "\r" && (c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127))) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      message: `Up to ${L.codMethodNamesMax} names, one a line, each up to ${L.codMethodNameMaxLength} characters.`,
+    });
+    return z.NEVER;
+  }
+  return (names.length ? names : codMethodNameList(DEFAULT_COD_METHOD_NAMES_TEXT)).join("\n");
+});
+
 const smsTemplate = text("Enter a message or leave it empty.")
   .trim()
   .refine((v) => v === "" || v.includes("{code}"), "The message must contain {code}, where the code goes.")
@@ -155,6 +175,11 @@ export const settingsSchema = z
     tagModePrefix: tag(L.tagModePrefixMaxLength, "a prefix"),
     addressCorrectionTtlHours: wholeNumber(L.addressCorrectionTtlHours.min, L.addressCorrectionTtlHours.max),
     autoAddressCorrection: onOff,
+    enforceAtCheckout: onOff,
+    codMethodNames,
+    holdUnverifiedCod: onOff,
+    confirmDeadlineHours: wholeNumber(L.confirmDeadlineHours.min, L.confirmDeadlineHours.max),
+    cancelUnconfirmed: onOff,
   })
   // Both sides are read in full, so every field's error is reported at once.
   .and(depositSchema);
@@ -211,5 +236,10 @@ export function settingsFormValues(shop: Pick<Shop, SettingsField>): SettingsFor
     tagModePrefix: shop.tagModePrefix,
     addressCorrectionTtlHours: String(shop.addressCorrectionTtlHours),
     autoAddressCorrection: String(shop.autoAddressCorrection),
+    enforceAtCheckout: String(shop.enforceAtCheckout),
+    codMethodNames: codMethodNameList(shop.codMethodNames).join("\n"),
+    holdUnverifiedCod: String(shop.holdUnverifiedCod),
+    confirmDeadlineHours: String(shop.confirmDeadlineHours),
+    cancelUnconfirmed: String(shop.cancelUnconfirmed),
   };
 }

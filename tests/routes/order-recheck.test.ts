@@ -69,7 +69,7 @@ describe("replaying the reuse of someone else's verification", () => {
     });
     const tags = await deliverAndTag(order);
     expect(tags).not.toContain("cod-verified");
-    expect(tags).toContain("cod-unverified");
+    expect(tags).toContain("cod-pending");
   });
 
   it("the owner's own order (same proof, V on the shipping address) is cod-verified and their customer gets the verified tag", async () => {
@@ -104,7 +104,7 @@ describe("orders/create: what counts as verification", () => {
     ];
     for (const proof of proofs) {
       const order = orderCreatedPayload({ phone: V, note_attributes: [{ name: "_cod_proof", value: proof }] });
-      expect(await deliverAndTag(order)).toEqual(["cod-unverified"]);
+      expect(await deliverAndTag(order)).toEqual(["cod-pending"]);
     }
   });
 
@@ -113,7 +113,7 @@ describe("orders/create: what counts as verification", () => {
     const old = new Date(Date.now() - 25 * 3600_000);
     const selection = await recordSelection({ shopId: shop.id, phone: V, mode: "cod", source: "verify-otp", verified: true, verifiedAt: old });
     const order = orderCreatedPayload({ phone: V, note_attributes: [{ name: "_cod_selection", value: selection.id }] });
-    expect(await deliverAndTag(order)).toEqual(["cod-unverified", "payment-mode:cod"]);
+    expect(await deliverAndTag(order)).toEqual(["cod-pending", "payment-mode:cod"]);
   });
 
   it("a returning customer the app tagged, ordering with their verified phone within the window: cod-verified; with another phone: not", async () => {
@@ -122,10 +122,10 @@ describe("orders/create: what counts as verification", () => {
     const customer = { id: 78, admin_graphql_api_id: "gid://shopify/Customer/78", phone: V, tags: "vip, cod-verified-customer" };
     expect(await deliverAndTag(orderCreatedPayload({ customer }))).toEqual(["cod-verified"]);
     const elsewhere = { ...customer, phone: Q };
-    expect(await deliverAndTag(orderCreatedPayload({ customer: elsewhere, shipping_address: { phone: Q } }))).toEqual(["cod-unverified"]);
+    expect(await deliverAndTag(orderCreatedPayload({ customer: elsewhere, shipping_address: { phone: Q } }))).toEqual(["cod-pending"]);
     // The tag alone, without a verified phone on the order, is not enough either.
     await prisma.verifiedCustomer.deleteMany();
-    expect(await deliverAndTag(orderCreatedPayload({ customer }))).toEqual(["cod-unverified"]);
+    expect(await deliverAndTag(orderCreatedPayload({ customer }))).toEqual(["cod-pending"]);
     expect(shopify.callsTo(OPERATIONS.tagsAdd).length).toBeGreaterThan(0);
   });
 });

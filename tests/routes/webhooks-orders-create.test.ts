@@ -35,7 +35,7 @@ describe("orders/create: authenticity", () => {
     const res = await deliver(orderCreatedPayload({ phone: PHONE }), { secret: "wrong" });
     expect(res.status).toBe(401);
     expect(await prisma.selection.count({ where: { orderGid: { not: null } } })).toBe(0);
-    expect(await prisma.orderTagJob.count()).toBe(0);
+    expect(await prisma.orderTagJob.count({ where: { kind: "tags" } })).toBe(0);
   });
 
   it("answers 400 when a required header (X-Shopify-Webhook-Id) is missing", async () => {
@@ -80,7 +80,7 @@ describe("orders/create: linking the order to the selection", () => {
     await deliver(orderCreatedPayload({ note_attributes: [{ name: "_cod_selection", value: theirs.id }] }));
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: theirs.id } })).orderGid).toBeNull();
     await runDueTagJobs();
-    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["cod-unverified"]);
+    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["cod-pending"]);
     expect(shop.id).not.toBe(stranger.id);
   });
 
@@ -101,7 +101,7 @@ describe("orders/create: linking the order to the selection", () => {
     await deliver(order);
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
     await runDueTagJobs();
-    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["cod-unverified", "payment-mode:cod"]);
+    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["cod-pending", "payment-mode:cod"]);
   });
 
   it("does not link by phone a selection older than the window", async () => {
@@ -115,7 +115,7 @@ describe("orders/create: linking the order to the selection", () => {
   it("leaves an order with no selection and no COD gateway alone (no tag job)", async () => {
     await installShop();
     await deliver(orderCreatedPayload({ payment_gateway_names: ["shopify_payments"], gateway: "shopify_payments" }));
-    expect(await prisma.orderTagJob.count()).toBe(0);
+    expect(await prisma.orderTagJob.count({ where: { kind: "tags" } })).toBe(0);
   });
 
   it("uses the shop's own tag names, and none when tagging is off", async () => {
@@ -129,7 +129,7 @@ describe("orders/create: linking the order to the selection", () => {
     const { clearShopCache } = await import("~/shops/shop.server");
     clearShopCache();
     await deliver(orderCreatedPayload());
-    expect(await prisma.orderTagJob.count()).toBe(1);
+    expect(await prisma.orderTagJob.count({ where: { kind: "tags" } })).toBe(1);
   });
 });
 
@@ -141,7 +141,7 @@ describe("orders/create: duplicates and out-of-order deliveries", () => {
     expect((await deliver(order, { webhookId: "wh-1" })).status).toBe(200);
     expect((await deliver(order, { webhookId: "wh-1" })).status).toBe(200);
     expect(await prisma.webhookDelivery.count()).toBe(1);
-    expect(await prisma.orderTagJob.count()).toBe(1);
+    expect(await prisma.orderTagJob.count({ where: { kind: "tags" } })).toBe(1);
     await runDueTagJobs();
     await runDueTagJobs();
     expect(fake.callsTo(OPERATIONS.tagsAdd)).toHaveLength(1);
@@ -155,7 +155,7 @@ describe("orders/create: duplicates and out-of-order deliveries", () => {
     await Promise.all([deliver(order, { webhookId: "a" }), deliver(order, { webhookId: "b" })]);
     expect(await prisma.selection.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
-    expect(await prisma.orderTagJob.count()).toBe(1);
+    expect(await prisma.orderTagJob.count({ where: { kind: "tags" } })).toBe(1);
   });
 
   it("a second order by the same phone does not steal the first order's selection; it gets only what its own facts say", async () => {
@@ -169,7 +169,7 @@ describe("orders/create: duplicates and out-of-order deliveries", () => {
     await runDueTagJobs();
     const byOrder = Object.fromEntries(fake.callsTo(OPERATIONS.tagsAdd).map((c) => [c.variables.id, c.variables.tags]));
     expect(byOrder[second.admin_graphql_api_id]).toEqual(["cod-verified", "payment-mode:cod"]);
-    expect(byOrder[first.admin_graphql_api_id]).toEqual(["cod-unverified"]);
+    expect(byOrder[first.admin_graphql_api_id]).toEqual(["cod-pending"]);
   });
 
   it("reads an order whose numeric ids exceed 2^53 by its GraphQL id", async () => {
@@ -184,7 +184,7 @@ describe("orders/create: duplicates and out-of-order deliveries", () => {
     await installShop();
     expect((await deliver({ id: 1 })).status).toBe(200);
     expect((await deliver(orderCreatedPayload(), { shop: "unknown.myshopify.com" })).status).toBe(200);
-    expect(await prisma.orderTagJob.count()).toBe(0);
+    expect(await prisma.orderTagJob.count({ where: { kind: "tags" } })).toBe(0);
   });
 });
 
@@ -249,7 +249,7 @@ describe("housekeeping", () => {
     const order = orderCreatedPayload({ phone: PHONE });
     await deliver(order);
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
-    expect(await prisma.orderTagJob.count()).toBe(0);
+    expect(await prisma.orderTagJob.count({ where: { kind: "tags" } })).toBe(0);
   });
 
   it("prunes delivery records older than a week and finished jobs older than 30 days", async () => {

@@ -30,7 +30,7 @@ describe("one-time codes through Twilio on the built server", () => {
     expect(twilio.messages[0]).toMatchObject({ to: phone, from: "+15005550006", channel: "sms" });
     expect(twilio.messages[0].body).toContain("सत्यापन कोड");
     const verified = await post("/verify-otp", { phone, otp: twilio.codeFor(phone) });
-    expect(await verified.json()).toEqual({ success: true });
+    expect(await verified.json()).toMatchObject({ success: true, proof: expect.stringMatching(/^v1\./) });
   });
 
   it("answers 502 sms_unavailable when Twilio hangs past SMS_TIMEOUT_MS, and 400 phone_unreachable for a landline", async () => {

@@ -19,6 +19,7 @@ import {
 import type { Handler } from "~/dev/fake-shopify/server";
 import { FakeOrderStore, fakeOrder } from "~/dev/fake-shopify/handlers/orders";
 import { redirectShopifyApi } from "~/shopify-api-origin.server";
+import { ENFORCEMENT_USER_ERRORS, FakeEnforcementStore } from "~/dev/fake-shopify/handlers/enforcement";
 
 /** The local checkout preview page that the fake's checkout URLs point at (app/routes/local.checkout.ts). */
 export const LOCAL_CHECKOUT_PATH = "/local/checkout";
@@ -37,12 +38,15 @@ declare global {
 
 const links = () => ({ checkoutBase: `${env.SHOPIFY_APP_URL}${LOCAL_CHECKOUT_PATH}` });
 const tagged = new Map<string, Set<string>>();
+/** Payment customizations, fulfillment holds and cancellations the app made in local mode (shown by GET /dev/fake-shopify). */
+export const localEnforcement = new FakeEnforcementStore(tagged);
 
 export const localShopifyReady: Promise<unknown> = localFakeShopifyWanted
   ? (globalThis.__codLocalShopify ??= (async () => {
       const fake = installDefaultHandlers(new FakeShopify(), links(), tagged);
       // A demo order (#1001, id 1001) whose address the address-correction flow can fix.
       new FakeOrderStore([fakeOrder({ id: "gid://shopify/Order/1001", name: "#1001" })]).install(fake);
+      localEnforcement.install(fake);
       const origin = await fake.start();
       redirectShopifyApi(origin);
       process.stdout.write(`local mode: fake Shopify at ${origin} answers Admin and Storefront calls\n`);
@@ -69,6 +73,20 @@ function goodAnswer(operation: keyof typeof OPERATIONS): Handler {
       return paymentTermsTemplates();
     case "tagsAdd":
       return tagsAdd(tagged);
+    case "paymentCustomizationCreate":
+      return localEnforcement.paymentCustomizationCreate();
+    case "paymentCustomizationUpdate":
+      return localEnforcement.paymentCustomizationUpdate();
+    case "orderFulfillmentOrders":
+      return localEnforcement.fulfillmentOrders();
+    case "fulfillmentOrderHold":
+      return localEnforcement.hold();
+    case "fulfillmentOrderReleaseHold":
+      return localEnforcement.releaseHold();
+    case "orderCancel":
+      return localEnforcement.orderCancel();
+    case "tagsRemove":
+      return localEnforcement.tagsRemove();
   }
 }
 
@@ -83,8 +101,10 @@ function userErrors(operation: keyof typeof OPERATIONS): Handler {
       data: { draftOrderCalculate: { calculatedDraftOrder: null, userErrors: [{ field: ["input", "lineItems"], message: "Variant is not available" }] } },
     });
   }
-  // paymentTermsTemplates is a query: it has no user errors, only GraphQL errors.
-  return graphqlErrors("Access denied for paymentTermsTemplates field.");
+  const refusal = ENFORCEMENT_USER_ERRORS[operation as keyof typeof ENFORCEMENT_USER_ERRORS];
+  if (refusal) return refusal;
+  // Queries (paymentTermsTemplates, orderFulfillmentOrders) have no user errors, only GraphQL errors.
+  return graphqlErrors(`Access denied for ${operation} field.`);
 }
 
 function handlerFor(operation: keyof typeof OPERATIONS, answer: LocalFakeAnswer): Handler {

@@ -13,6 +13,14 @@ export const OPERATIONS = {
   draftOrderCalculate: "CalculateDepositDraftOrder",
   paymentTermsTemplates: "FulfillmentPaymentTerms",
   tagsAdd: "AddOrderTags",
+  // Enforcement: the checkout function's payment customization, and verification after purchase.
+  paymentCustomizationCreate: "CreateCodPaymentCustomization",
+  paymentCustomizationUpdate: "UpdateCodPaymentCustomization",
+  orderFulfillmentOrders: "UnconfirmedOrderFulfillmentOrders",
+  fulfillmentOrderHold: "HoldUnconfirmedOrder",
+  fulfillmentOrderReleaseHold: "ReleaseConfirmedOrder",
+  orderCancel: "CancelUnconfirmedOrder",
+  tagsRemove: "RemoveOrderTags",
 } as const;
 
 /** The price the fake gives every variant (shop currency), so totals are predictable. */

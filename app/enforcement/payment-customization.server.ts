@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { prisma } from "~/db.server";
+import { OPERATIONS } from "~/dev/fake-shopify/handlers";
+import { hasActiveSubscription, type Shop } from "~/shops/shop.server";
+import { shopifyGraphql } from "~/shopify-calls/graphql.server";
+import { clock } from "~/utils/clock.server";
+import { log } from "~/utils/log.server";
+import { FUNCTION_HANDLE, functionConfiguration, PAYMENT_CUSTOMIZATION_TITLE } from "./cod-methods";
+
+/**
+ * The payment customization that runs our checkout function for a shop: created through the Admin API
+ * on install and kept in step with the settings (enabled or not, which methods are COD). Its id and
+ * the last outcome are kept on the shop row, so the admin can show whether enforcement is active.
+ */
+type EnforcementShop = Pick<
+  Shop,
+  "id" | "domain" | "codMethodNames" | "enforceAtCheckout" | "otpEnabled" | "subscriptionStatus" | "paymentCustomizationId" | "uninstalledAt"
+>;
+
+/** Hiding COD only makes sense when shoppers can verify: codes on, plan active, merchant asked for it. */
+export function enforcementWanted(shop: Pick<Shop, "enforceAtCheckout" | "otpEnabled" | "subscriptionStatus">): boolean {
+  return shop.enforceAtCheckout && shop.otpEnabled && hasActiveSubscription(shop);
+}
+
+const METAFIELD = { namespace: "$app:cod-verify", key: "function-configuration", type: "json" } as const;
+
+const userErrors = z.array(z.object({ field: z.array(z.string()).nullish(), message: z.string(), code: z.string().nullish() }));
+const customization = z.object({ id: z.string(), enabled: z.boolean() }).nullable();
+const createReply = z.object({ paymentCustomizationCreate: z.object({ paymentCustomization: customization, userErrors }) });
+const updateReply = z.object({ paymentCustomizationUpdate: z.object({ paymentCustomization: customization, userErrors }) });
+
+const CREATE = `#graphql
+mutation ${OPERATIONS.paymentCustomizationCreate}($input: PaymentCustomizationInput!) {
+  paymentCustomizationCreate(paymentCustomization: $input) {
+    paymentCustomization { id enabled }
+    userErrors { code field message }
+  }
+}`;
+
+const UPDATE = `#graphql
+mutation ${OPERATIONS.paymentCustomizationUpdate}($id: ID!, $input: PaymentCustomizationInput!) {
+  paymentCustomizationUpdate(id: $id, paymentCustomization: $input) {
+    paymentCustomization { id enabled }
+    userErrors { code field message }
+  }
+}`;
+
+export type SyncOutcome = { ok: true; id: string; enabled: boolean } | { ok: false; error: string };
+
+/** Creates or updates the shop's payment customization to match its settings; records the outcome. */
+export async function syncPaymentCustomization(shop: EnforcementShop): Promise<SyncOutcome> {
+  if (shop.uninstalledAt) return { ok: false, error: "the app is not installed" };
+  const enabled = enforcementWanted(shop);
+  const input = {
+    title: PAYMENT_CUSTOMIZATION_TITLE,
+    enabled,
+    metafields: [{ ...METAFIELD, value: JSON.stringify(functionConfiguration(shop.codMethodNames)) }],
+  };
+  let outcome = shop.paymentCustomizationId ? await update(shop.domain, shop.paymentCustomizationId, input) : null;
+  // Gone (the merchant deleted it in Shopify's settings) or never made: make a new one.
+  if (!outcome || (!outcome.ok && outcome.notFound)) outcome = await create(shop.domain, { ...input, functionHandle: FUNCTION_HANDLE });
+  const at = clock.now();
+  if (outcome.ok) {
+    await prisma.shop.update({
+      where: { id: shop.id },
+      data: { paymentCustomizationId: outcome.id, paymentCustomizationEnabled: outcome.enabled, paymentCustomizationSyncedAt: at, paymentCustomizationError: null },
+    });
+    log.info("payment customization in step with settings", { shop: shop.domain, id: outcome.id, enabled: outcome.enabled });
+    return { ok: true, id: outcome.id, enabled: outcome.enabled };
+  }
+  await prisma.shop.update({ where: { id: shop.id }, data: { paymentCustomizationError: outcome.error, paymentCustomizationSyncedAt: at } });
+  log.warn("payment customization could not be saved", { shop: shop.domain, error: outcome.error });
+  return { ok: false, error: outcome.error };
+}
+
+type Attempt = { ok: true; id: string; enabled: boolean } | { ok: false; error: string; notFound?: boolean };
+
+function outcomeOf(reply: z.infer<typeof customization>, errors: z.infer<typeof userErrors>): Attempt {
+  if (!errors.length && reply) return { ok: true, ...reply };
+  const notFound = errors.some((e) => e.code === "CUSTOMIZATION_NOT_FOUND" || /not found|could not find|does not exist/i.test(e.message));
+  return { ok: false, error: `user_errors: ${errors.map((e) => e.message).join("; ") || "no customization returned"}`.slice(0, 500), notFound };
+}
+
+async function create(shop: string, input: Record<string, unknown>): Promise<Attempt> {
+  const result = await shopifyGraphql<unknown>("admin", shop, CREATE, { variables: { input } });
+  if (!result.ok) return { ok: false, error: `${result.cause}: ${result.detail}`.slice(0, 500) };
+  const parsed = createReply.safeParse(result.data);
+  if (!parsed.success) return { ok: false, error: `invalid_response: ${parsed.error.message.slice(0, 200)}` };
+  return outcomeOf(parsed.data.paymentCustomizationCreate.paymentCustomization, parsed.data.paymentCustomizationCreate.userErrors);
+}
+
+async function update(shop: string, id: string, input: Record<string, unknown>): Promise<Attempt> {
+  const result = await shopifyGraphql<unknown>("admin", shop, UPDATE, { variables: { id, input } });
+  if (!result.ok) return { ok: false, error: `${result.cause}: ${result.detail}`.slice(0, 500) };
+  const parsed = updateReply.safeParse(result.data);
+  if (!parsed.success) return { ok: false, error: `invalid_response: ${parsed.error.message.slice(0, 200)}` };
+  return outcomeOf(parsed.data.paymentCustomizationUpdate.paymentCustomization, parsed.data.paymentCustomizationUpdate.userErrors);
+}
+
+/** After a webhook's answer: syncs with the shop row as it is then; failures are recorded and logged. */
+export function syncPaymentCustomizationLater(domain: string): void {
+  setImmediate(() => {
+    prisma.shop
+      .findUnique({ where: { domain } })
+      .then((shop) => (shop ? syncPaymentCustomization(shop) : null))
+      .catch((error: unknown) => log.warn("payment customization sync failed", { shop: domain, error: String(error) }));
+  });
+}
+
+export type EnforcementState =
+  | { state: "active"; id: string; syncedAt: string | null }
+  | { state: "off"; why: "setting_off" | "otp_off" | "no_subscription"; id: string | null }
+  | { state: "not_set_up"; error: string | null }
+  | { state: "error"; error: string; id: string | null };
+
+/**
+ * What the admin shows about checkout enforcement: active (Shopify runs our function and it hides
+ * COD for unverified carts), off (and why), not set up yet, or the last save failed.
+ */
+export function enforcementState(
+  shop: Pick<
+    Shop,
+    "enforceAtCheckout" | "otpEnabled" | "subscriptionStatus" | "paymentCustomizationId" | "paymentCustomizationEnabled" | "paymentCustomizationError" | "paymentCustomizationSyncedAt"
+  >,
+): EnforcementState {
+  const id = shop.paymentCustomizationId;
+  if (shop.paymentCustomizationError) return id ? { state: "error", error: shop.paymentCustomizationError, id } : { state: "not_set_up", error: shop.paymentCustomizationError };
+  if (!id) return { state: "not_set_up", error: null };
+  if (!shop.enforceAtCheckout) return { state: "off", why: "setting_off", id };
+  if (!shop.otpEnabled) return { state: "off", why: "otp_off", id };
+  if (!hasActiveSubscription(shop)) return { state: "off", why: "no_subscription", id };
+  return shop.paymentCustomizationEnabled ? { state: "active", id, syncedAt: shop.paymentCustomizationSyncedAt?.toISOString() ?? null } : { state: "error", error: "Shopify reports the customization disabled", id };
+}

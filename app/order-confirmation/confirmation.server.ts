@@ -1,0 +1,342 @@
+import crypto from "node:crypto";
+import { z } from "zod";
+import { prisma } from "~/db.server";
+import { env } from "~/env.server";
+import { OPERATIONS } from "~/dev/fake-shopify/handlers";
+import { checkVerificationCode, sendVerificationCode, type SendOutcome, type VerifyOutcome } from "~/otp/otp.server";
+import { hasActiveSubscription, type Shop } from "~/shops/shop.server";
+import { shopifyGraphql } from "~/shopify-calls/graphql.server";
+import { sendSms } from "~/sms/sms.server";
+import { clock } from "~/utils/clock.server";
+import { keyedHash } from "~/utils/crypto.server";
+import { log } from "~/utils/log.server";
+import { enqueueOrderTags } from "~/orders/tag-jobs.server";
+import { scheduleConfirmationStep } from "./jobs.server";
+import { confirmationSms, PENDING_TAG, UNCONFIRMED_TAG } from "./texts";
+import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
+
+/**
+ * Verification after purchase. A cash-on-delivery order that arrives without a matching verification
+ * gets a confirmation: tagged `cod-pending`, its fulfillment held if the merchant wants it, and the
+ * shopper texted a link to /apps/<subpath>/vc/<token> where they confirm the order's phone with a
+ * one-time code. Confirmed: the verified tag, the hold released. Not by the deadline: `cod-unconfirmed`,
+ * and the order cancelled if the merchant enabled it. Each step is a durable job, safe to run twice.
+ */
+export type Confirmation = NonNullable<Awaited<ReturnType<typeof prisma.orderConfirmation.findUnique>>>;
+export type ConfirmationStep = "notify" | "hold" | "deadline" | "confirmed";
+export type StepResult = { ok: true; note?: string } | { ok: false; retry: boolean; error: string };
+
+type ConfirmationShop = Pick<
+  Shop,
+  "id" | "domain" | "name" | "locale" | "otpEnabled" | "subscriptionStatus" | "holdUnverifiedCod" | "confirmDeadlineHours" | "cancelUnconfirmed" | "uninstalledAt"
+>;
+
+/** The link's token: derived from the confirmation's id under the app's secret, so a retried SMS job can rebuild it; only its hash is stored. */
+export function linkToken(confirmationId: string): string {
+  return crypto.createHmac("sha256", env.OTP_HASH_SECRET).update(`order-confirmation-link\0${confirmationId}`).digest("base64url").slice(0, 32);
+}
+
+export function hashLinkToken(token: string): string {
+  return keyedHash("order-confirmation-token", token);
+}
+
+/** The link in the SMS (the storefront's app proxy; the local server's emulation in local mode). */
+export function confirmationLink(shop: Pick<Shop, "domain">, token: string): string {
+  const origin = env.localMode ? env.SHOPIFY_APP_URL.replace(/\/$/, "") : `https://${shop.domain}`;
+  return `${origin}${env.proxyBasePath}/vc/${token}`;
+}
+
+/** Whether an unverified COD order goes to verification after purchase: the shop verifies phones and its plan is active. */
+export function confirmsAfterPurchase(shop: Pick<Shop, "otpEnabled" | "subscriptionStatus" | "uninstalledAt">): boolean {
+  return shop.otpEnabled && hasActiveSubscription(shop) && !shop.uninstalledAt;
+}
+
+/**
+ * Opens the confirmation of an order (once: a redelivery finds the same row) and schedules its steps:
+ * the SMS now, the hold now if the shop holds unverified orders, the deadline at `deadlineAt`.
+ */
+export async function openConfirmation(
+  shop: ConfirmationShop,
+  order: { gid: string; name: string | null; phone: string | null; customerGid?: string | null; locale?: string | null },
+): Promise<Confirmation> {
+  const existing = await prisma.orderConfirmation.findUnique({ where: { shopId_orderGid: { shopId: shop.id, orderGid: order.gid } } });
+  if (existing) return existing;
+  const now = clock.now();
+  const id = crypto.randomUUID().replace(/-/g, "");
+  let created: Confirmation;
+  try {
+    created = await prisma.orderConfirmation.create({
+      data: {
+        id,
+        shopId: shop.id,
+        orderGid: order.gid,
+        orderName: order.name,
+        customerGid: order.customerGid ?? null,
+        phone: order.phone,
+        tokenHash: hashLinkToken(linkToken(id)),
+        hold: shop.holdUnverifiedCod,
+        locale: order.locale ?? null,
+        deadlineAt: new Date(now.getTime() + shop.confirmDeadlineHours * 3600_000),
+      },
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code !== "P2002") throw error;
+    return prisma.orderConfirmation.findUniqueOrThrow({ where: { shopId_orderGid: { shopId: shop.id, orderGid: order.gid } } });
+  }
+  if (created.phone) await scheduleConfirmationStep(shop.domain, created.id, "notify", now);
+  if (created.hold) await scheduleConfirmationStep(shop.domain, created.id, "hold", now);
+  await scheduleConfirmationStep(shop.domain, created.id, "deadline", created.deadlineAt);
+  log.info("order confirmation opened", { shop: shop.domain, orderGid: order.gid, hold: created.hold, deadlineAt: created.deadlineAt.toISOString() });
+  return created;
+}
+
+export type ConfirmationState = "pending" | "confirmed" | "unconfirmed";
+
+/** A pending confirmation past its deadline reads as unconfirmed even before the deadline job ran. */
+export function stateOf(c: Pick<Confirmation, "status" | "deadlineAt">, now = clock.now()): ConfirmationState {
+  if (c.status === "confirmed") return "confirmed";
+  if (c.status === "unconfirmed" || c.deadlineAt.getTime() <= now.getTime()) return "unconfirmed";
+  return "pending";
+}
+
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{32}$/;
+
+export async function findConfirmationByToken(shop: Pick<Shop, "id">, token: string): Promise<Confirmation | null> {
+  if (!TOKEN_PATTERN.test(token)) return null;
+  return prisma.orderConfirmation.findFirst({ where: { shopId: shop.id, tokenHash: hashLinkToken(token) } });
+}
+
+/** The hosted page's "send me a code": a one-time code to the order's phone, with send-otp's limits. */
+export async function sendConfirmationCode(shop: Parameters<typeof sendVerificationCode>[0]["shop"], c: Confirmation, locale: string | null): Promise<SendOutcome> {
+  if (!c.phone) return { ok: false, code: "phone_unreachable" };
+  // No device token: after purchase the code is always asked for.
+  return sendVerificationCode({ shop, phone: c.phone, locale });
+}
+
+export type ConfirmOutcome = VerifyOutcome | { ok: false; code: "closed" };
+
+/** The hosted page's code: on success the confirmation is confirmed (once) and its effects scheduled. */
+export async function confirmWithCode(shop: ConfirmationShop & { returningSkipDays: number }, c: Confirmation, otp: string): Promise<ConfirmOutcome> {
+  if (!c.phone || stateOf(c) !== "pending") return { ok: false, code: "closed" };
+  const verified = await checkVerificationCode({ shop, phone: c.phone, otp, recordSelection: false });
+  if (!verified.ok) return verified;
+  const now = clock.now();
+  const { count } = await prisma.orderConfirmation.updateMany({
+    where: { id: c.id, status: "pending", deadlineAt: { gt: now } },
+    data: { status: "confirmed", confirmedAt: now },
+  });
+  if (count !== 1) return { ok: false, code: "closed" };
+  await scheduleConfirmationStep(shop.domain, c.id, "confirmed", now);
+  log.info("order confirmed after purchase", { shop: shop.domain, orderGid: c.orderGid });
+  return verified;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The steps, run by the job worker. Each one reads the row again and does only what is left.
+
+type StepShop = ConfirmationShop & Pick<Shop, "tagVerified" | "tagOrders">;
+
+export async function runConfirmationStep(confirmationId: string, step: ConfirmationStep): Promise<StepResult> {
+  const c = await prisma.orderConfirmation.findUnique({ where: { id: confirmationId }, include: { shop: true } });
+  if (!c) return { ok: true, note: "confirmation deleted" };
+  if (c.shop.uninstalledAt) return { ok: true, note: "app uninstalled" };
+  switch (step) {
+    case "notify":
+      return notify(c.shop, c);
+    case "hold":
+      return hold(c.shop, c);
+    case "deadline":
+      return deadline(c.shop, c);
+    case "confirmed":
+      return confirmed(c.shop, c);
+  }
+}
+
+async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
+  if (stateOf(c) !== "pending" || !c.phone || c.notifiedAt) return { ok: true, note: "nothing to send" };
+  const link = confirmationLink(shop, linkToken(c.id));
+  const result = await sendSms({
+    shop: { name: shop.name, domain: shop.domain },
+    to: c.phone,
+    body: confirmationSms([c.locale, shop.locale], { shop: shop.name ?? shop.domain, order: c.orderName ?? "", link }),
+    channel: "sms",
+  });
+  if (!result.ok) return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
+  await prisma.orderConfirmation.update({ where: { id: c.id }, data: { notifiedAt: clock.now() } });
+  return { ok: true };
+}
+
+type HeldOrder = { fulfillmentOrderId: string; holdId: string };
+const heldList = z.array(z.object({ fulfillmentOrderId: z.string(), holdId: z.string() }));
+function holdsOf(c: Confirmation): HeldOrder[] {
+  try {
+    const parsed = heldList.safeParse(JSON.parse(c.holds ?? "[]"));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
+const userErrors = z.array(z.object({ field: z.array(z.string()).nullish(), message: z.string(), code: z.string().nullish() }));
+
+export const FULFILLMENT_ORDERS = `#graphql
+query ${OPERATIONS.orderFulfillmentOrders}($id: ID!) {
+  order(id: $id) { id fulfillmentOrders(first: 20) { nodes { id status } } }
+}`;
+const fulfillmentOrdersReply = z.object({
+  order: z.object({ id: z.string(), fulfillmentOrders: z.object({ nodes: z.array(z.object({ id: z.string(), status: z.string() })) }) }).nullable(),
+});
+
+export const HOLD = `#graphql
+mutation ${OPERATIONS.fulfillmentOrderHold}($id: ID!, $fulfillmentHold: FulfillmentOrderHoldInput!) {
+  fulfillmentOrderHold(id: $id, fulfillmentHold: $fulfillmentHold) {
+    fulfillmentHold { id }
+    fulfillmentOrder { id status }
+    userErrors { field message code }
+  }
+}`;
+const holdReply = z.object({
+  fulfillmentOrderHold: z.object({ fulfillmentHold: z.object({ id: z.string() }).nullable(), userErrors }),
+});
+
+export const RELEASE = `#graphql
+mutation ${OPERATIONS.fulfillmentOrderReleaseHold}($id: ID!, $holdIds: [ID!]) {
+  fulfillmentOrderReleaseHold(id: $id, holdIds: $holdIds) {
+    fulfillmentOrder { id status }
+    userErrors { field message code }
+  }
+}`;
+const releaseReply = z.object({ fulfillmentOrderReleaseHold: z.object({ userErrors }) });
+
+export const TAGS_REMOVE = `#graphql
+mutation ${OPERATIONS.tagsRemove}($id: ID!, $tags: [String!]!) {
+  tagsRemove(id: $id, tags: $tags) { node { id } userErrors { field message } }
+}`;
+const tagsRemoveReply = z.object({ tagsRemove: z.object({ userErrors: z.array(z.object({ message: z.string() })) }) });
+
+export const ORDER_CANCEL = `#graphql
+mutation ${OPERATIONS.orderCancel}($orderId: ID!, $reason: OrderCancelReason!, $refundMethod: OrderCancelRefundMethodInput!, $restock: Boolean!, $notifyCustomer: Boolean, $staffNote: String) {
+  orderCancel(orderId: $orderId, reason: $reason, refundMethod: $refundMethod, restock: $restock, notifyCustomer: $notifyCustomer, staffNote: $staffNote) {
+    job { id done }
+    orderCancelUserErrors { field message code }
+  }
+}`;
+const cancelReply = z.object({
+  orderCancel: z.object({ job: z.object({ id: z.string() }).nullable(), orderCancelUserErrors: userErrors }),
+});
+
+type Call<T> = { ok: true; data: T } | { ok: false; error: string; userError?: boolean };
+
+async function admin<T>(shop: string, query: string, variables: Record<string, unknown>, schema: z.ZodType<T>): Promise<Call<T>> {
+  const result = await shopifyGraphql<unknown>("admin", shop, query, { variables });
+  if (!result.ok) return { ok: false, error: `${result.cause}: ${result.detail}`.slice(0, 500) };
+  const parsed = schema.safeParse(result.data);
+  if (!parsed.success) return { ok: false, error: `invalid_response: ${parsed.error.message.slice(0, 200)}` };
+  return { ok: true, data: parsed.data };
+}
+
+const fail = (error: string, retry = true): StepResult => ({ ok: false, retry, error });
+
+async function hold(shop: StepShop, c: Confirmation): Promise<StepResult> {
+  if (stateOf(c) !== "pending") return { ok: true, note: "no longer pending" };
+  if (holdsOf(c).length) return { ok: true, note: "already held" };
+  const orders = await admin(shop.domain, FULFILLMENT_ORDERS, { id: c.orderGid }, fulfillmentOrdersReply);
+  if (!orders.ok) return fail(orders.error);
+  if (!orders.data.order) return fail("order not found", false);
+  const held: HeldOrder[] = [];
+  for (const fo of orders.data.order.fulfillmentOrders.nodes.filter((f) => f.status === "OPEN" || f.status === "SCHEDULED")) {
+    const result = await admin(
+      shop.domain,
+      HOLD,
+      {
+        id: fo.id,
+        fulfillmentHold: {
+          reason: "OTHER",
+          reasonNotes: "Cash on delivery: waiting for the shopper to confirm the order's phone number.",
+          handle: "cod-verify",
+          notifyMerchant: false,
+        },
+      },
+      holdReply,
+    );
+    if (!result.ok) return fail(result.error);
+    const { fulfillmentHold, userErrors: errors } = result.data.fulfillmentOrderHold;
+    if (errors.length || !fulfillmentHold) return fail(`user_errors: ${errors.map((e) => e.message).join("; ")}`, false);
+    held.push({ fulfillmentOrderId: fo.id, holdId: fulfillmentHold.id });
+  }
+  await prisma.orderConfirmation.update({ where: { id: c.id }, data: { holds: JSON.stringify(held) } });
+  // Confirmed while we were holding: release at once.
+  const now = await prisma.orderConfirmation.findUniqueOrThrow({ where: { id: c.id } });
+  if (now.status === "confirmed") return releaseHolds(shop, now);
+  return { ok: true, note: `${held.length} fulfillment order(s) held` };
+}
+
+async function releaseHolds(shop: StepShop, c: Confirmation): Promise<StepResult> {
+  if (c.holdsReleasedAt) return { ok: true };
+  for (const h of holdsOf(c)) {
+    const result = await admin(shop.domain, RELEASE, { id: h.fulfillmentOrderId, holdIds: [h.holdId] }, releaseReply);
+    if (!result.ok) return fail(result.error);
+    const errors = result.data.fulfillmentOrderReleaseHold.userErrors;
+    // A hold the merchant already released, or an order since fulfilled or cancelled, is not ours to retry.
+    if (errors.length) log.warn("fulfillment hold not released", { shop: shop.domain, orderGid: c.orderGid, errors: errors.map((e) => e.message) });
+  }
+  await prisma.orderConfirmation.update({ where: { id: c.id }, data: { holdsReleasedAt: clock.now() } });
+  return { ok: true };
+}
+
+/** Adds tags through the durable tag jobs (app/orders/tag-jobs.server.ts) and removes `remove` at once. */
+async function swapTags(shop: StepShop, id: string, add: string[], remove: string[]): Promise<StepResult | null> {
+  if (!shop.tagOrders) return null;
+  const fresh = add.filter((t) => t.trim());
+  if (fresh.length || remove.length) await enqueueOrderTags(shop.domain, id, fresh, remove);
+  if (remove.length) {
+    const removed = await admin(shop.domain, TAGS_REMOVE, { id, tags: remove }, tagsRemoveReply);
+    if (!removed.ok) return fail(removed.error);
+    if (removed.data.tagsRemove.userErrors.length) return fail(`user_errors: ${removed.data.tagsRemove.userErrors.map((e) => e.message).join("; ")}`, false);
+  }
+  return null;
+}
+
+async function confirmed(shop: StepShop, c: Confirmation): Promise<StepResult> {
+  if (c.status !== "confirmed") return { ok: true, note: "not confirmed" };
+  const tagged = await swapTags(shop, c.orderGid, [shop.tagVerified], [PENDING_TAG]);
+  if (tagged) return tagged;
+  if (c.customerGid) {
+    const customer = await swapTags(shop, c.customerGid, [VERIFIED_CUSTOMER_TAG], []);
+    if (customer) return customer;
+  }
+  return releaseHolds(shop, c);
+}
+
+async function deadline(shop: StepShop, c: Confirmation): Promise<StepResult> {
+  const now = clock.now();
+  if (c.status === "pending") {
+    if (c.deadlineAt.getTime() > now.getTime()) return fail("deadline not reached", true);
+    await prisma.orderConfirmation.updateMany({ where: { id: c.id, status: "pending" }, data: { status: "unconfirmed", closedAt: now } });
+    c = await prisma.orderConfirmation.findUniqueOrThrow({ where: { id: c.id } });
+  }
+  if (c.status !== "unconfirmed") return { ok: true, note: "confirmed in time" };
+  const tagged = await swapTags(shop, c.orderGid, [UNCONFIRMED_TAG], [PENDING_TAG]);
+  if (tagged) return tagged;
+  if (shop.cancelUnconfirmed && !c.cancelledAt) {
+    const result = await admin(
+      shop.domain,
+      ORDER_CANCEL,
+      {
+        orderId: c.orderGid,
+        reason: "OTHER",
+        refundMethod: { originalPaymentMethodsRefund: true },
+        restock: true,
+        notifyCustomer: true,
+        staffNote: `Cash on delivery not confirmed: the shopper did not confirm the order's phone within ${shop.confirmDeadlineHours} hours.`,
+      },
+      cancelReply,
+    );
+    if (!result.ok) return fail(result.error);
+    const errors = result.data.orderCancel.orderCancelUserErrors;
+    if (errors.length) return fail(`user_errors: ${errors.map((e) => e.message).join("; ")}`, false);
+    await prisma.orderConfirmation.update({ where: { id: c.id }, data: { cancelledAt: clock.now() } });
+    return { ok: true, note: "order cancelled" };
+  }
+  return { ok: true, note: "marked unconfirmed" };
+}

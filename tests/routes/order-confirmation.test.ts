@@ -1,0 +1,190 @@
+import * as ordersCreate from "~/routes/webhooks.orders.create";
+import * as confirmPage from "~/routes/proxy.vc.$token";
+import { prisma } from "~/db.server";
+import { runDueTagJobs } from "~/orders/tag-jobs.server";
+import { runDueConfirmationJobs } from "~/order-confirmation/jobs.server";
+import * as handlers from "~/dev/fake-shopify/handlers";
+import { OPERATIONS } from "~/dev/fake-shopify/handlers";
+import { FakeEnforcementStore } from "~/dev/fake-shopify/handlers/enforcement";
+import { clock } from "~/utils/clock.server";
+import { useFakeShopify } from "../helpers/fake-shopify";
+import { useFakeTwilio } from "../helpers/twilio";
+import { callRoute, signedRequest } from "../helpers/proxy";
+import { installShop } from "../helpers/shops";
+import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+
+/**
+ * Verification after purchase, from outside: an unverified COD order arrives, is tagged cod-pending,
+ * held (when the shop wants), and the shopper is texted a link; the hosted page confirms it with a
+ * code; or the deadline passes and it becomes cod-unconfirmed (cancelled when the shop wants).
+ */
+const PHONE = "+212600000031";
+const shopify = useFakeShopify();
+const twilio = useFakeTwilio();
+let tagged: Map<string, Set<string>>;
+let store: FakeEnforcementStore;
+
+beforeEach(() => {
+  tagged = new Map();
+  store = new FakeEnforcementStore(tagged);
+  handlers.installDefaultHandlers(shopify, {}, tagged);
+  store.install(shopify);
+});
+afterEach(() => vi.restoreAllMocks());
+
+async function placeUnverifiedOrder(overrides: Record<string, unknown> = {}) {
+  const order = orderCreatedPayload({ phone: PHONE, customer: { id: 90, admin_graphql_api_id: "gid://shopify/Customer/90", phone: PHONE, tags: "" }, ...overrides });
+  expect((await callRoute(ordersCreate, signedWebhook("orders/create", order))).status).toBe(200);
+  return order;
+}
+
+/** Runs every due job (confirmation steps, then the tags they queued). */
+async function work() {
+  await runDueConfirmationJobs();
+  await runDueTagJobs();
+}
+
+const tagsOf = (gid: string) => [...(tagged.get(gid) ?? [])].sort();
+
+/** The link texted to the shopper, and its token. */
+function textedLink() {
+  const sms = twilio.twilio.messages.filter((m) => m.to === PHONE && /\/vc\//.test(m.body));
+  expect(sms.length).toBeGreaterThan(0);
+  const link = /https?:\/\/\S+\/vc\/([A-Za-z0-9_-]{32})/.exec(sms[sms.length - 1].body)!;
+  return { url: link[0], token: link[1] };
+}
+
+function page(token: string, form?: Record<string, string>) {
+  return callRoute(
+    confirmPage,
+    signedRequest(`/vc/${token}`, form ? { method: "POST", body: new URLSearchParams(form).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } } : {}),
+    { token },
+  );
+}
+
+const nonceOf = (html: string) => /name="nonce" value="([^"]+)"/.exec(html)![1];
+
+describe("an unverified COD order", () => {
+  it("is tagged cod-pending, held when the shop holds, and the shopper gets an SMS link to the hosted page", async () => {
+    await installShop({ holdUnverifiedCod: true });
+    const order = await placeUnverifiedOrder();
+    await work();
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-pending"]);
+    const row = await prisma.orderConfirmation.findFirstOrThrow();
+    expect(row).toMatchObject({ orderGid: order.admin_graphql_api_id, phone: PHONE, status: "pending", hold: true, notifiedAt: expect.any(Date) });
+    expect(row.deadlineAt.getTime() - row.createdAt.getTime()).toBeCloseTo(24 * 3600_000, -4);
+    const { url, token } = textedLink();
+    expect(url).toMatch(/\/apps\/cod\/vc\//);
+    expect(row.tokenHash).not.toContain(token);
+    const held = store.order(order.admin_graphql_api_id).fulfillmentOrders[0];
+    expect(held).toMatchObject({ status: "ON_HOLD", holds: [expect.objectContaining({ handle: "cod-verify", reason: "OTHER" })] });
+    expect(shopify.callsTo(OPERATIONS.fulfillmentOrderHold)).toHaveLength(1);
+  });
+
+  it("is not held when the shop does not hold (the default), and a redelivery opens nothing more", async () => {
+    await installShop();
+    const order = await placeUnverifiedOrder();
+    await callRoute(ordersCreate, signedWebhook("orders/create", order));
+    await work();
+    expect(await prisma.orderConfirmation.count()).toBe(1);
+    expect(shopify.callsTo(OPERATIONS.fulfillmentOrderHold)).toHaveLength(0);
+    expect(twilio.twilio.messages.filter((m) => /\/vc\//.test(m.body))).toHaveLength(1);
+  });
+
+  it("is left cod-unverified with no link when the shop does not verify phones", async () => {
+    await installShop({ otpEnabled: false });
+    const order = await placeUnverifiedOrder();
+    await work();
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-unverified"]);
+    expect(await prisma.orderConfirmation.count()).toBe(0);
+  });
+});
+
+describe("the hosted confirmation page", () => {
+  it("texts a code, refuses a wrong one, and on the right one tags cod-verified, removes cod-pending and releases the hold", async () => {
+    await installShop({ holdUnverifiedCod: true });
+    const order = await placeUnverifiedOrder();
+    await work();
+    const { token } = textedLink();
+
+    const opened = await page(token);
+    expect(opened.status).toBe(200);
+    const html = await opened.text();
+    expect(html).toContain(order.name);
+    expect(html).toContain("+2126•••0031");
+    expect(html).not.toContain(PHONE);
+
+    const sent = await page(token, { intent: "send", nonce: nonceOf(html) });
+    expect(sent.status).toBe(200);
+    const codeForm = await sent.text();
+    expect(codeForm).toContain('autocomplete="one-time-code"');
+    const code = twilio.twilio.codeFor(PHONE);
+
+    const wrong = await page(token, { intent: "confirm", nonce: nonceOf(codeForm), code: code === "000000" ? "111111" : "000000" });
+    expect(wrong.status).toBe(422);
+    expect(await wrong.text()).toMatch(/That code is not right\. 4 attempts left\./);
+
+    const right = await page(token, { intent: "confirm", nonce: nonceOf(codeForm), code });
+    expect(right.status).toBe(200);
+    expect(await right.text()).toContain("Order confirmed");
+    await work();
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-verified"]);
+    expect(tagsOf("gid://shopify/Customer/90")).toEqual(["cod-verified-customer"]);
+    expect(store.order(order.admin_graphql_api_id).fulfillmentOrders[0]).toMatchObject({ status: "OPEN", holds: [] });
+    expect(await prisma.orderConfirmation.findFirstOrThrow()).toMatchObject({ status: "confirmed", holdsReleasedAt: expect.any(Date) });
+
+    // The link now only says the order is confirmed; the deadline does nothing.
+    expect(await (await page(token)).text()).toContain("Order confirmed");
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 25 * 3600_000));
+    await work();
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-verified"]);
+  });
+
+  it("answers an unknown token 404, an unsigned request 401/400 and a post without the page's nonce 403", async () => {
+    await installShop();
+    await placeUnverifiedOrder();
+    await work();
+    const { token } = textedLink();
+    expect((await page("A".repeat(32))).status).toBe(404);
+    const unsigned = await callRoute(confirmPage, new Request(`https://app.example.com/proxy/vc/${token}?shop=test-shop.myshopify.com`), { token });
+    expect([400, 401]).toContain(unsigned.status);
+    expect((await page(token, { intent: "send", nonce: "forged" })).status).toBe(403);
+    expect(twilio.twilio.attempts.filter((a) => a.to === PHONE && !/\/vc\//.test(a.body))).toHaveLength(0);
+  });
+});
+
+describe("the deadline", () => {
+  it("marks an unconfirmed order cod-unconfirmed and cancels it when the shop enabled it", async () => {
+    await installShop({ cancelUnconfirmed: true, confirmDeadlineHours: 12 });
+    const order = await placeUnverifiedOrder();
+    await work();
+    const { token } = textedLink();
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 11 * 3600_000));
+    await work();
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-pending"]);
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 13 * 3600_000));
+    await work();
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-unconfirmed"]);
+    const [cancel] = shopify.callsTo(OPERATIONS.orderCancel);
+    expect(cancel.variables).toMatchObject({ orderId: order.admin_graphql_api_id, reason: "OTHER", restock: true, staffNote: expect.stringContaining("12 hours") });
+    expect(store.order(order.admin_graphql_api_id).cancelled).not.toBeNull();
+    expect((await page(token)).status).toBe(410);
+    await work();
+    expect(shopify.callsTo(OPERATIONS.orderCancel)).toHaveLength(1);
+  });
+
+  it("does not cancel by default, and retries a step Shopify failed", async () => {
+    await installShop();
+    const order = await placeUnverifiedOrder();
+    await work();
+    shopify.on(OPERATIONS.tagsRemove, handlers.serverError(503), "admin");
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 25 * 3600_000));
+    await work();
+    expect(await prisma.orderConfirmation.findFirstOrThrow()).toMatchObject({ status: "unconfirmed" });
+    store.install(shopify);
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 27 * 3600_000));
+    await work();
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-unconfirmed"]);
+    expect(shopify.callsTo(OPERATIONS.orderCancel)).toHaveLength(0);
+  });
+});

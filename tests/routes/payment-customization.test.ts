@@ -1,0 +1,123 @@
+import * as settings from "~/routes/app.settings";
+import { prisma } from "~/db.server";
+import { enforcementState, syncPaymentCustomization } from "~/enforcement/payment-customization.server";
+import * as handlers from "~/dev/fake-shopify/handlers";
+import { OPERATIONS } from "~/dev/fake-shopify/handlers";
+import { FakeEnforcementStore } from "~/dev/fake-shopify/handlers/enforcement";
+import { settingsFormValues, type SettingsFormValues } from "~/shops/settings";
+import { run } from "../../extensions/cod-payment-customization/src/run";
+import { adminRequest, callAdminRoute } from "../helpers/admin";
+import { useFakeShopify } from "../helpers/fake-shopify";
+import { installShop, SHOP } from "../helpers/shops";
+
+/**
+ * The payment customization that runs the checkout function: created through the Admin API, kept in
+ * step with the settings (on/off, COD method names in its configuration metafield), and its state
+ * shown to the merchant.
+ */
+const shopify = useFakeShopify();
+let store: FakeEnforcementStore;
+
+beforeEach(() => {
+  store = new FakeEnforcementStore();
+  handlers.installDefaultHandlers(shopify);
+  store.install(shopify);
+});
+
+const row = () => prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } });
+const only = () => {
+  expect(store.customizations.size).toBe(1);
+  return [...store.customizations.values()][0];
+};
+const config = (c: ReturnType<typeof only>) => JSON.parse(c.metafields.find((m) => m.namespace === "$app:cod-verify" && m.key === "function-configuration")!.value);
+
+describe("syncPaymentCustomization", () => {
+  it("creates the customization with our function's handle, enabled, configured with the shop's COD names; state active", async () => {
+    await installShop();
+    expect(enforcementState(await row())).toEqual({ state: "not_set_up", error: null });
+    expect(await syncPaymentCustomization(await row())).toMatchObject({ ok: true, enabled: true });
+    const c = only();
+    expect(c).toMatchObject({ functionHandle: "cod-payment-customization", enabled: true, title: expect.stringContaining("COD Verify") });
+    expect(config(c)).toEqual({ codMethodNames: ["Cash on Delivery (COD)"] });
+    const shop = await row();
+    expect(shop.paymentCustomizationId).toBe(c.id);
+    expect(enforcementState(shop)).toMatchObject({ state: "active", id: c.id });
+  });
+
+  it("updates the same customization when settings change, and disables it when codes or the plan are off", async () => {
+    await installShop();
+    await syncPaymentCustomization(await row());
+    await prisma.shop.update({ where: { domain: SHOP }, data: { codMethodNames: "Pay on delivery\nCash on Delivery (COD)" } });
+    await syncPaymentCustomization(await row());
+    expect(config(only())).toEqual({ codMethodNames: ["Pay on delivery", "Cash on Delivery (COD)"] });
+    expect(shopify.callsTo(OPERATIONS.paymentCustomizationCreate)).toHaveLength(1);
+    expect(shopify.callsTo(OPERATIONS.paymentCustomizationUpdate)).toHaveLength(1);
+
+    for (const [data, why] of [
+      [{ enforceAtCheckout: false }, "setting_off"],
+      [{ enforceAtCheckout: true, otpEnabled: false }, "otp_off"],
+      [{ otpEnabled: true, subscriptionStatus: "cancelled" }, "no_subscription"],
+    ] as const) {
+      await prisma.shop.update({ where: { domain: SHOP }, data });
+      await syncPaymentCustomization(await row());
+      expect(only().enabled).toBe(false);
+      expect(enforcementState(await row())).toMatchObject({ state: "off", why });
+    }
+  });
+
+  it("makes a new customization when the merchant deleted ours in Shopify", async () => {
+    await installShop();
+    await syncPaymentCustomization(await row());
+    store.customizations.clear();
+    expect(await syncPaymentCustomization(await row())).toMatchObject({ ok: true });
+    expect((await row()).paymentCustomizationId).toBe(only().id);
+  });
+
+  it("records Shopify's refusal or outage as the state, and never throws", async () => {
+    await installShop();
+    shopify.on(OPERATIONS.paymentCustomizationCreate, () => ({
+      data: { paymentCustomizationCreate: { paymentCustomization: null, userErrors: [{ field: ["paymentCustomization"], message: "Maximum number of payment customizations reached.", code: "MAXIMUM" }] } },
+    }), "admin");
+    expect(await syncPaymentCustomization(await row())).toMatchObject({ ok: false, error: expect.stringContaining("Maximum number") });
+    expect(enforcementState(await row())).toMatchObject({ state: "not_set_up", error: expect.stringContaining("Maximum number") });
+
+    store.install(shopify);
+    await syncPaymentCustomization(await row());
+    shopify.on(OPERATIONS.paymentCustomizationUpdate, handlers.serverError(503), "admin");
+    expect(await syncPaymentCustomization(await row())).toMatchObject({ ok: false });
+    expect(enforcementState(await row())).toMatchObject({ state: "error", error: expect.stringMatching(/http_error|network_error|503/) });
+  });
+
+  it("the configuration it writes is what the function reads: the merchant's own COD method is hidden", async () => {
+    await installShop({ codMethodNames: "Pay on delivery" });
+    await syncPaymentCustomization(await row());
+    const out = run({
+      cart: { proof: null, buyerIdentity: null, deliveryGroups: [] },
+      paymentMethods: [
+        { id: "gid://shopify/PaymentCustomizationPaymentMethod/1", name: "Pay on delivery" },
+        { id: "gid://shopify/PaymentCustomizationPaymentMethod/2", name: "Card" },
+      ],
+      paymentCustomization: { metafield: { jsonValue: config(only()) } },
+      shop: { localTime: { date: "2026-11-22" } },
+    });
+    expect(out).toEqual({ operations: [{ hide: { paymentMethodId: "gid://shopify/PaymentCustomizationPaymentMethod/1" } }] });
+  });
+});
+
+describe("the settings page", () => {
+  type Answer = { status?: string; values: SettingsFormValues; enforcement: ReturnType<typeof enforcementState> };
+
+  it("shows the enforcement state, and a save updates the customization at once", async () => {
+    await installShop();
+    const loaded = await callAdminRoute<Answer>(settings, await adminRequest("/app/settings"));
+    expect(loaded.data?.enforcement).toEqual({ state: "not_set_up", error: null });
+    expect(loaded.data?.values).toMatchObject({ enforceAtCheckout: "true", codMethodNames: "Cash on Delivery (COD)", holdUnverifiedCod: "false", confirmDeadlineHours: "24", cancelUnconfirmed: "false" });
+
+    const form = { ...settingsFormValues(await row()), codMethodNames: "Cash on delivery\nPay at the door", holdUnverifiedCod: "true", confirmDeadlineHours: "48" };
+    const saved = await callAdminRoute<Answer>(settings, await adminRequest("/app/settings", { form }));
+    expect(saved.status).toBe(200);
+    expect(saved.data?.enforcement).toMatchObject({ state: "active" });
+    expect(config(only())).toEqual({ codMethodNames: ["Cash on delivery", "Pay at the door"] });
+    expect(await row()).toMatchObject({ holdUnverifiedCod: true, confirmDeadlineHours: 48 });
+  });
+});
