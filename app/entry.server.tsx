@@ -3,10 +3,12 @@ import { renderToPipeableStream } from "react-dom/server";
 import { RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
-import { addDocumentResponseHeaders } from "~/shopify.server";
+import { addDocumentResponseHeaders } from "~/shopify/app.server";
 import { startTagWorker } from "~/orders/tag-jobs.server";
 // Registers the steps of verification after purchase with the order job worker.
 import "~/order-confirmation/jobs.server";
+// Registers the payment customization's creation with the install hook.
+import "~/enforcement/payment-customization.server";
 
 // Order jobs (tags queued by orders/create, confirmation steps) are run (and retried) by this instance's worker.
 startTagWorker();

@@ -1,10 +1,7 @@
 import { z } from "zod";
-import { PAYMENT_MODES, type PaymentMode } from "~/selections/selection.server";
+import { ATTRIBUTES, PAYMENT_MODES, type PaymentMode } from "~/shared/payment-modes";
+import { E164 } from "~/shared/phone";
 import { issuedToken } from "~/otp/schemas";
-import { PROOF_ATTRIBUTE } from "../../extensions/cod-payment-customization/src/proof-format";
-
-/** E.164: a leading + and 10 to 15 digits (the seed's limit). */
-export const E164 = /^\+[0-9]{10,15}$/;
 
 const variantId = z
   .union([z.string().trim().min(1).max(100), z.number().int().positive()])
@@ -60,15 +57,6 @@ export function itemsOf(body: Pick<CreateCheckoutBody, "variantId" | "quantity" 
   return [...merged].map(([variantId, quantity]) => ({ variantId, quantity }));
 }
 
-/** Attribute keys we put on carts and draft orders; they reach the order as note attributes. The leading _ hides them from buyers. */
-export const ATTRIBUTES = {
-  selection: "_cod_selection",
-  mode: "_cod_payment_mode",
-  verified: "_cod_phone_verified",
-  phone: "_cod_phone",
-  /** The verification proof the payment customization function reads (present only when the phone was proven). */
-  proof: PROOF_ATTRIBUTE,
-} as const;
 
 export type CheckoutContext = {
   selectionId: string;

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { prisma } from "~/db.server";
-import { OPERATIONS } from "~/dev/fake-shopify/handlers";
-import { hasActiveSubscription, type Shop } from "~/shops/shop.server";
-import { shopifyGraphql } from "~/shopify-calls/graphql.server";
+import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
+import { shopifyGraphql } from "~/shopify/graphql.server";
+import { PAYMENT_CUSTOMIZATION_CREATE, PAYMENT_CUSTOMIZATION_UPDATE } from "~/shopify/operations";
+import { onShopInstalled } from "~/shopify/app.server";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
 import { FUNCTION_HANDLE, functionConfiguration, PAYMENT_CUSTOMIZATION_TITLE } from "./cod-methods";
@@ -29,21 +30,8 @@ const customization = z.object({ id: z.string(), enabled: z.boolean() }).nullabl
 const createReply = z.object({ paymentCustomizationCreate: z.object({ paymentCustomization: customization, userErrors }) });
 const updateReply = z.object({ paymentCustomizationUpdate: z.object({ paymentCustomization: customization, userErrors }) });
 
-const CREATE = `#graphql
-mutation ${OPERATIONS.paymentCustomizationCreate}($input: PaymentCustomizationInput!) {
-  paymentCustomizationCreate(paymentCustomization: $input) {
-    paymentCustomization { id enabled }
-    userErrors { code field message }
-  }
-}`;
-
-const UPDATE = `#graphql
-mutation ${OPERATIONS.paymentCustomizationUpdate}($id: ID!, $input: PaymentCustomizationInput!) {
-  paymentCustomizationUpdate(id: $id, paymentCustomization: $input) {
-    paymentCustomization { id enabled }
-    userErrors { code field message }
-  }
-}`;
+// Created on install (and re-checked on every new authorization), kept in step by the settings page.
+onShopInstalled(syncPaymentCustomization);
 
 export type SyncOutcome = { ok: true; id: string; enabled: boolean } | { ok: false; error: string };
 
@@ -82,7 +70,7 @@ function outcomeOf(reply: z.infer<typeof customization>, errors: z.infer<typeof 
 }
 
 async function create(shop: string, input: Record<string, unknown>): Promise<Attempt> {
-  const result = await shopifyGraphql<unknown>("admin", shop, CREATE, { variables: { input } });
+  const result = await shopifyGraphql<unknown>("admin", shop, PAYMENT_CUSTOMIZATION_CREATE, { variables: { input } });
   if (!result.ok) return { ok: false, error: `${result.cause}: ${result.detail}`.slice(0, 500) };
   const parsed = createReply.safeParse(result.data);
   if (!parsed.success) return { ok: false, error: `invalid_response: ${parsed.error.message.slice(0, 200)}` };
@@ -90,7 +78,7 @@ async function create(shop: string, input: Record<string, unknown>): Promise<Att
 }
 
 async function update(shop: string, id: string, input: Record<string, unknown>): Promise<Attempt> {
-  const result = await shopifyGraphql<unknown>("admin", shop, UPDATE, { variables: { id, input } });
+  const result = await shopifyGraphql<unknown>("admin", shop, PAYMENT_CUSTOMIZATION_UPDATE, { variables: { id, input } });
   if (!result.ok) return { ok: false, error: `${result.cause}: ${result.detail}`.slice(0, 500) };
   const parsed = updateReply.safeParse(result.data);
   if (!parsed.success) return { ok: false, error: `invalid_response: ${parsed.error.message.slice(0, 200)}` };

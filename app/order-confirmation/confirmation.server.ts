@@ -2,10 +2,16 @@ import crypto from "node:crypto";
 import { z } from "zod";
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
-import { OPERATIONS } from "~/dev/fake-shopify/handlers";
+import {
+  FULFILLMENT_ORDER_HOLD,
+  FULFILLMENT_ORDER_RELEASE_HOLD,
+  ORDER_CANCEL,
+  ORDER_FULFILLMENT_ORDERS,
+  TAGS_REMOVE,
+} from "~/shopify/operations";
 import { checkVerificationCode, sendVerificationCode, type SendOutcome, type VerifyOutcome } from "~/otp/otp.server";
-import { hasActiveSubscription, type Shop } from "~/shops/shop.server";
-import { shopifyGraphql } from "~/shopify-calls/graphql.server";
+import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
+import { shopifyGraphql } from "~/shopify/graphql.server";
 import { sendSms } from "~/sms/sms.server";
 import { clock } from "~/utils/clock.server";
 import { keyedHash } from "~/utils/crypto.server";
@@ -179,48 +185,18 @@ function holdsOf(c: Confirmation): HeldOrder[] {
 
 const userErrors = z.array(z.object({ field: z.array(z.string()).nullish(), message: z.string(), code: z.string().nullish() }));
 
-export const FULFILLMENT_ORDERS = `#graphql
-query ${OPERATIONS.orderFulfillmentOrders}($id: ID!) {
-  order(id: $id) { id fulfillmentOrders(first: 20) { nodes { id status } } }
-}`;
 const fulfillmentOrdersReply = z.object({
   order: z.object({ id: z.string(), fulfillmentOrders: z.object({ nodes: z.array(z.object({ id: z.string(), status: z.string() })) }) }).nullable(),
 });
 
-export const HOLD = `#graphql
-mutation ${OPERATIONS.fulfillmentOrderHold}($id: ID!, $fulfillmentHold: FulfillmentOrderHoldInput!) {
-  fulfillmentOrderHold(id: $id, fulfillmentHold: $fulfillmentHold) {
-    fulfillmentHold { id }
-    fulfillmentOrder { id status }
-    userErrors { field message code }
-  }
-}`;
 const holdReply = z.object({
   fulfillmentOrderHold: z.object({ fulfillmentHold: z.object({ id: z.string() }).nullable(), userErrors }),
 });
 
-export const RELEASE = `#graphql
-mutation ${OPERATIONS.fulfillmentOrderReleaseHold}($id: ID!, $holdIds: [ID!]) {
-  fulfillmentOrderReleaseHold(id: $id, holdIds: $holdIds) {
-    fulfillmentOrder { id status }
-    userErrors { field message code }
-  }
-}`;
 const releaseReply = z.object({ fulfillmentOrderReleaseHold: z.object({ userErrors }) });
 
-export const TAGS_REMOVE = `#graphql
-mutation ${OPERATIONS.tagsRemove}($id: ID!, $tags: [String!]!) {
-  tagsRemove(id: $id, tags: $tags) { node { id } userErrors { field message } }
-}`;
 const tagsRemoveReply = z.object({ tagsRemove: z.object({ userErrors: z.array(z.object({ message: z.string() })) }) });
 
-export const ORDER_CANCEL = `#graphql
-mutation ${OPERATIONS.orderCancel}($orderId: ID!, $reason: OrderCancelReason!, $refundMethod: OrderCancelRefundMethodInput!, $restock: Boolean!, $notifyCustomer: Boolean, $staffNote: String) {
-  orderCancel(orderId: $orderId, reason: $reason, refundMethod: $refundMethod, restock: $restock, notifyCustomer: $notifyCustomer, staffNote: $staffNote) {
-    job { id done }
-    orderCancelUserErrors { field message code }
-  }
-}`;
 const cancelReply = z.object({
   orderCancel: z.object({ job: z.object({ id: z.string() }).nullable(), orderCancelUserErrors: userErrors }),
 });
@@ -240,14 +216,14 @@ const fail = (error: string, retry = true): StepResult => ({ ok: false, retry, e
 async function hold(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (stateOf(c) !== "pending") return { ok: true, note: "no longer pending" };
   if (holdsOf(c).length) return { ok: true, note: "already held" };
-  const orders = await admin(shop.domain, FULFILLMENT_ORDERS, { id: c.orderGid }, fulfillmentOrdersReply);
+  const orders = await admin(shop.domain, ORDER_FULFILLMENT_ORDERS, { id: c.orderGid }, fulfillmentOrdersReply);
   if (!orders.ok) return fail(orders.error);
   if (!orders.data.order) return fail("order not found", false);
   const held: HeldOrder[] = [];
   for (const fo of orders.data.order.fulfillmentOrders.nodes.filter((f) => f.status === "OPEN" || f.status === "SCHEDULED")) {
     const result = await admin(
       shop.domain,
-      HOLD,
+      FULFILLMENT_ORDER_HOLD,
       {
         id: fo.id,
         fulfillmentHold: {
@@ -274,7 +250,7 @@ async function hold(shop: StepShop, c: Confirmation): Promise<StepResult> {
 async function releaseHolds(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (c.holdsReleasedAt) return { ok: true };
   for (const h of holdsOf(c)) {
-    const result = await admin(shop.domain, RELEASE, { id: h.fulfillmentOrderId, holdIds: [h.holdId] }, releaseReply);
+    const result = await admin(shop.domain, FULFILLMENT_ORDER_RELEASE_HOLD, { id: h.fulfillmentOrderId, holdIds: [h.holdId] }, releaseReply);
     if (!result.ok) return fail(result.error);
     const errors = result.data.fulfillmentOrderReleaseHold.userErrors;
     // A hold the merchant already released, or an order since fulfilled or cancelled, is not ours to retry.

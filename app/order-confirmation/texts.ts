@@ -1,4 +1,5 @@
-import { fill, pickLocale } from "~/address-correction/i18n";
+import { fill } from "~/address-correction/i18n";
+import { pickLocale } from "~/shared/locales";
 
 /** The order tags of verification after purchase (the verified tag is the shop's own setting). */
 export const PENDING_TAG = "cod-pending";

@@ -1,7 +1,7 @@
-import { lastVerifiedAt, verifiedWithin } from "~/customers/verified.server";
-import { SELECTION_REUSE_MS } from "~/selections/selection.server";
-import type { Shop } from "~/shops/shop.server";
-import { checkProof, PROOF_ATTRIBUTE } from "~/verification/proof.server";
+import { lastVerifiedAt, verifiedWithin } from "~/otp/verified-phones.server";
+import { SELECTION_REUSE_MS } from "~/otp/selection.server";
+import type { Shop } from "~/settings/shop.server";
+import { checkProof, PROOF_ATTRIBUTE } from "~/otp/proof.server";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
 import { attributeOf, customerTags, orderPhones, type OrderPayload } from "./order-payload";
 

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { formNonceIsValid, issueFormNonce } from "~/address-correction/address-correction.server";
-import { pickLocale } from "~/address-correction/i18n";
+import { pickLocale } from "~/shared/locales";
 import { authenticateProxy, type ProxyContext } from "~/http/app-proxy.server";
 import {
   confirmWithCode,

@@ -2,8 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { buildSchema, coerceInputValue, GraphQLInputObjectType, parse, validate, type GraphQLSchema } from "graphql";
 import { run, verifiedBy, type RunInput } from "../../extensions/cod-payment-customization/src/run";
-import { phoneMatchesProof } from "../../extensions/cod-payment-customization/src/proof-format";
-import { issueProof } from "~/verification/proof.server";
+import { phoneMatchesProof, PROOF_ATTRIBUTE } from "../../extensions/cod-payment-customization/src/proof-format";
+import { ATTRIBUTES } from "~/shared/payment-modes";
+import { issueProof } from "~/otp/proof.server";
 
 /**
  * The payment customization function: its input query checked against Shopify's published schema,
@@ -59,6 +60,11 @@ describe("the input query", () => {
   it("the schema check is real: a field the schema lacks is refused", () => {
     const query = parse(`query { cart { selectedPaymentMethod { id } } }`);
     expect(validate(schema, query).length).toBeGreaterThan(0);
+  });
+
+  it("reads the cart attribute the app writes the proof into", () => {
+    expect(ATTRIBUTES.proof).toBe(PROOF_ATTRIBUTE);
+    expect(fs.readFileSync(path.join(DIR, "src/run.graphql"), "utf8")).toContain(`attribute(key: "${PROOF_ATTRIBUTE}")`);
   });
 
   it("the extension is declared as Shopify's template declares it", () => {

@@ -1,12 +1,12 @@
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
 import { prisma } from "~/db.server";
-import { lastVerifiedAt } from "~/customers/verified.server";
+import { lastVerifiedAt } from "~/otp/verified-phones.server";
 import { clock } from "~/utils/clock.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";
 import { installShop, SHOP } from "../helpers/shops";
-import { checkProof } from "~/verification/proof.server";
+import { checkProof } from "~/otp/proof.server";
 import { useFakeTwilio } from "../helpers/twilio";
 
 const PHONE = "+971501234567";

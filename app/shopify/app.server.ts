@@ -9,13 +9,19 @@ import {
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
-import { CachedSessionStorage } from "~/sessions/cached-session-storage.server";
-import { fetchShopDetails, upsertInstalledShop } from "~/shops/shop.server";
-import { redirectShopifyApi } from "~/shopify-api-origin.server";
-import { syncPaymentCustomization } from "~/enforcement/payment-customization.server";
+import { CachedSessionStorage } from "~/shopify/session-storage.server";
+import { upsertInstalledShop, type Shop } from "~/settings/shop.server";
+import { SHOP_DETAILS } from "~/shopify/operations";
+import { redirectShopifyApi } from "~/shopify/api-origin.server";
 import { log } from "~/utils/log.server";
 
 if (env.SHOPIFY_API_ORIGIN) redirectShopifyApi(env.SHOPIFY_API_ORIGIN);
+
+/** Work a domain wants done when a shop installs the app (or authorizes it again), once its row exists. */
+const installHooks: ((shop: Shop) => Promise<unknown>)[] = [];
+export function onShopInstalled(hook: (shop: Shop) => Promise<unknown>): void {
+  if (!installHooks.includes(hook)) installHooks.push(hook);
+}
 
 /** The single billing plan. Its name is what `billing.require`/`request` and the webhook refer to. */
 export const PLAN_PRO = "COD Verify Pro";
@@ -49,8 +55,10 @@ const shopify = shopifyApp({
     afterAuth: async ({ session, admin }) => {
       const details = await fetchShopDetails(admin).catch(() => ({}));
       const shop = await upsertInstalledShop(session.shop, details);
-      // The checkout function's payment customization: created on install, kept in step afterwards.
-      await syncPaymentCustomization(shop).catch((error: unknown) => log.warn("payment customization not saved at install", { shop: session.shop, error: String(error) }));
+      // What domains asked to do on install (e.g. the checkout function's payment customization).
+      for (const hook of installHooks) {
+        await hook(shop).catch((error: unknown) => log.warn("an install step failed", { shop: session.shop, error: String(error) }));
+      }
     },
   },
   future: {},
@@ -64,3 +72,19 @@ export const authenticate = shopify.authenticate;
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;
+
+type GraphqlClient = { graphql: (query: string) => Promise<Response> };
+
+/** Name, currency and primary language of a shop, read at install so storefront pages need no Admin call. */
+async function fetchShopDetails(admin: GraphqlClient): Promise<Partial<Pick<Shop, "name" | "locale" | "currency">>> {
+  const response = await admin.graphql(SHOP_DETAILS);
+  const body = (await response.json()) as {
+    data?: { shop?: { name?: string; currencyCode?: string }; shopLocales?: { locale: string; primary: boolean }[] };
+  };
+  const primary = body.data?.shopLocales?.find((l) => l.primary)?.locale;
+  return {
+    ...(body.data?.shop?.name ? { name: body.data.shop.name } : {}),
+    ...(body.data?.shop?.currencyCode ? { currency: body.data.shop.currencyCode } : {}),
+    ...(primary ? { locale: primary.split("-")[0] } : {}),
+  };
+}
