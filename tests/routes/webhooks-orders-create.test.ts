@@ -70,7 +70,7 @@ describe("orders/create: linking the order to the selection", () => {
     const [call] = fake.callsTo(OPERATIONS.tagsAdd);
     expect(call.variables).toEqual({ id: order.admin_graphql_api_id, tags: ["cod-verified", "payment-mode:cod"] });
     expect(call.headers["x-shopify-access-token"]).toBe("shpat_test_token");
-    expect(await prisma.orderTagJob.findFirstOrThrow()).toMatchObject({ doneAt: expect.any(Date), attempts: 1 });
+    expect(await prisma.orderTagJob.findFirstOrThrow({ where: { kind: "tags" } })).toMatchObject({ doneAt: expect.any(Date), attempts: 1 });
   });
 
   it("never takes an attribute naming another shop's selection as a link", async () => {
@@ -195,7 +195,7 @@ describe("order tags: retried, not lost", () => {
     await deliver(orderCreatedPayload({ phone: PHONE }));
     fake.on(OPERATIONS.tagsAdd, handlers.serverError(502), "admin");
     expect(await runDueTagJobs()).toMatchObject({ retried: 1 });
-    let job = await prisma.orderTagJob.findFirstOrThrow();
+    let job = await prisma.orderTagJob.findFirstOrThrow({ where: { kind: "tags" } });
     expect(job).toMatchObject({ attempts: 1, doneAt: null, lastError: expect.stringMatching(/http_error|network/) });
     expect(job.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 25_000);
 
@@ -205,13 +205,13 @@ describe("order tags: retried, not lost", () => {
     fake.on(OPERATIONS.tagsAdd, handlers.throttled(), "admin");
     vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 31_000));
     expect(await runDueTagJobs()).toMatchObject({ retried: 1 });
-    job = await prisma.orderTagJob.findFirstOrThrow();
+    job = await prisma.orderTagJob.findFirstOrThrow({ where: { kind: "tags" } });
     expect(job.lastError).toMatch(/throttled/);
 
     handlers.installDefaultHandlers(fake, {}, tagged);
     vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 200_000));
     expect(await runDueTagJobs()).toMatchObject({ done: 1 });
-    expect(await prisma.orderTagJob.findFirstOrThrow()).toMatchObject({ attempts: 3, doneAt: expect.any(Date) });
+    expect(await prisma.orderTagJob.findFirstOrThrow({ where: { kind: "tags" } })).toMatchObject({ attempts: 3, doneAt: expect.any(Date) });
     expect([...(tagged.values().next().value ?? [])]).toEqual(["payment-mode:prepaid"]);
   });
 
@@ -225,7 +225,7 @@ describe("order tags: retried, not lost", () => {
       vi.spyOn(clock, "now").mockReturnValue(new Date(t));
       await runDueTagJobs();
     }
-    const job = await prisma.orderTagJob.findFirstOrThrow();
+    const job = await prisma.orderTagJob.findFirstOrThrow({ where: { kind: "tags" } });
     expect(job).toMatchObject({ attempts: MAX_ATTEMPTS, failedAt: expect.any(Date), lastError: expect.stringContaining("Order does not exist") });
     t += 2 * 3600_000;
     vi.spyOn(clock, "now").mockReturnValue(new Date(t));

@@ -147,18 +147,22 @@ function storePaymentMethods(config: FunctionConfiguration | null) {
   return [{ id: "gid://shopify/PaymentCustomizationPaymentMethod/1", name: "Credit card" }, ...cod.map((name, i) => ({ id: `gid://shopify/PaymentCustomizationPaymentMethod/${i + 2}`, name }))];
 }
 
-/** The newest enabled customization's configuration, as Shopify would hand it to the function. */
-function activeConfiguration(enforcement: FakeEnforcementStore): { enabled: boolean; config: FunctionConfiguration | null } {
+/**
+ * The newest customization's state and configuration, as Shopify would hand it to the function. With
+ * none yet (local mode's demo shop is seeded, not installed through OAuth; saving the settings creates
+ * it), the function is shown with its default configuration.
+ */
+function activeConfiguration(enforcement: FakeEnforcementStore): { enabled: boolean; created: boolean; config: FunctionConfiguration | null } {
   const list = [...enforcement.customizations.values()];
   const c = list[list.length - 1];
-  if (!c) return { enabled: false, config: null };
+  if (!c) return { enabled: true, created: false, config: null };
   const m = c.metafields.find((x) => x.namespace === "$app:cod-verify" && x.key === "function-configuration");
-  return { enabled: c.enabled, config: m ? (JSON.parse(m.value) as FunctionConfiguration) : null };
+  return { enabled: c.enabled, created: true, config: m ? (JSON.parse(m.value) as FunctionConfiguration) : null };
 }
 
 /** The checkout function run on this cart for a checkout phone: which methods are offered, which hidden. */
 function paymentSection(attributes: { key: string; value: string }[], phone: string, enforcement: FakeEnforcementStore, url: URL): string {
-  const { enabled, config } = activeConfiguration(enforcement);
+  const { enabled, created, config } = activeConfiguration(enforcement);
   const methods = storePaymentMethods(config);
   const proof = attributes.find((a) => a.key === "_cod_proof")?.value ?? null;
   const out = enabled
@@ -175,8 +179,9 @@ function paymentSection(attributes: { key: string; value: string }[], phone: str
     ? proof
       ? "This cart carries a verification proof; cash on delivery is offered only when the checkout phone is the verified one."
       : "This cart carries no verification proof: cash on delivery is hidden."
-    : "The app has not enabled its payment customization in this store (settings, plan or OTP off): the checkout function does not run.";
-  return `<h2>Payment methods at checkout</h2><p>${esc(status)}</p>
+    : "The app has disabled its payment customization in this store (setting, plan or phone verification off): the checkout function does not run.";
+  const note = created ? "" : " (The app has not created its payment customization here yet: saving the settings does; shown with the default configuration.)";
+  return `<h2>Payment methods at checkout</h2><p>${esc(status + note)}</p>
 <form method="get"><input type="hidden" name="c" value="${esc(url.searchParams.get("c") ?? "")}"><label>Phone typed at checkout <input name="phone" value="${esc(phone)}"></label> <button>Run the checkout function</button></form>
 <ul>${rows}</ul>`;
 }

@@ -1,0 +1,98 @@
+import crypto from "node:crypto";
+import type { Browser } from "playwright-core";
+import { FakeShopify } from "../mocks/shopify/server";
+import { installDefaultHandlers } from "../mocks/shopify/handlers";
+import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
+import { launchBrowser } from "../helpers/browser";
+import { readOutbox } from "../helpers/outbox";
+import { startServer, type RunningServer } from "../helpers/server";
+import { orderCreatedPayload } from "../helpers/webhooks";
+import { PHONE, shot } from "./modal-helpers";
+
+/**
+ * Verification after purchase from outside, on the built server: an unverified COD order arrives
+ * (a signed orders/create), the shopper gets a text with a link, opens it on a phone, asks for a code,
+ * types it, and the order's tags change in the store.
+ */
+const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
+const BUYER = "+919812345678";
+
+function signedOrder(server: RunningServer, payload: unknown) {
+  const body = JSON.stringify(payload);
+  return fetch(`${server.url}/webhooks/orders/create`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-shopify-hmac-sha256": crypto.createHmac("sha256", LOCAL.secret).update(body, "utf8").digest("base64"),
+      "x-shopify-topic": "orders/create",
+      "x-shopify-shop-domain": LOCAL.shop,
+      "x-shopify-api-version": "2026-10",
+      "x-shopify-webhook-id": crypto.randomUUID(),
+      "x-shopify-event-id": crypto.randomUUID(),
+      "x-shopify-triggered-at": new Date().toISOString(),
+    },
+    body,
+  });
+}
+
+describe("an unverified COD order confirmed by the shopper in Chromium on a phone", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  const fake = new FakeShopify();
+  const tagged = new Map<string, Set<string>>();
+  const store = new FakeEnforcementStore(tagged);
+  installDefaultHandlers(fake, {}, tagged);
+  store.install(fake);
+
+  beforeAll(async () => {
+    const origin = await fake.start();
+    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", SHOPIFY_API_ORIGIN: origin }), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    await fake.stop();
+  });
+
+  it("is tagged cod-pending, texted a link, confirmed with a code on the hosted page, then tagged cod-verified", async () => {
+    const order = orderCreatedPayload({ phone: BUYER, shipping_address: { phone: BUYER, country_code: "IN" } });
+    expect((await signedOrder(server, order)).status).toBe(200);
+
+    // The worker (every few seconds, and right after the webhook) tags the order and texts the link.
+    await expect.poll(() => [...(tagged.get(order.admin_graphql_api_id) ?? [])], { timeout: 20_000 }).toEqual(["cod-pending"]);
+    const linkSms = () => readOutbox(server.dataDir).filter((m) => m.to === BUYER && /\/vc\//.test(m.body));
+    await expect.poll(() => linkSms().length, { timeout: 20_000 }).toBe(1);
+    const url = new URL(/https?:\/\/\S+/.exec(linkSms()[0].body)![0]);
+    expect(url.pathname).toMatch(/^\/apps\/cod\/vc\/[A-Za-z0-9_-]{32}$/);
+
+    const page = await browser.newPage(PHONE);
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    const first = await page.goto(`${server.url}${url.pathname}`);
+    expect(first!.status()).toBe(200);
+    await expect(page.getByRole("heading", { name: "Confirm your order" }).isVisible()).resolves.toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shot(page, "order-confirmation-start");
+
+    await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Text me a code" }).click()]);
+    const codeSms = () => readOutbox(server.dataDir).filter((m) => m.to === BUYER && !/\/vc\//.test(m.body));
+    await expect.poll(() => codeSms().length, { timeout: 10_000 }).toBe(1);
+    const code = /\b(\d{6})\b/.exec(codeSms()[0].body)![1];
+
+    await page.getByLabel("6-digit code").fill(code === "000000" ? "111111" : "000000");
+    const [wrong] = await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Confirm my order" }).click()]);
+    expect(wrong!.status()).toBe(422);
+    await expect(page.getByRole("alert").textContent()).resolves.toContain("That code is not right");
+    await shot(page, "order-confirmation-wrong-code");
+
+    await page.getByLabel("6-digit code").fill(code);
+    const [right] = await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Confirm my order" }).click()]);
+    expect(right!.status()).toBe(200);
+    await expect(page.getByRole("heading", { name: "Order confirmed" }).isVisible()).resolves.toBe(true);
+    await shot(page, "order-confirmation-done");
+
+    await expect.poll(() => [...(tagged.get(order.admin_graphql_api_id) ?? [])], { timeout: 20_000 }).toEqual(["cod-verified"]);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
