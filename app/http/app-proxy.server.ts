@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Session } from "@shopify/shopify-api";
-import { authenticate, sessionStorage } from "~/shopify.server";
+import { authenticate, sessionStorage } from "~/shopify/app.server";
 import { env } from "~/env.server";
 import { jsonError } from "~/http/responses.server";
-import { getShop, type Shop } from "~/shops/shop.server";
+import { getShop, type Shop } from "~/settings/shop.server";
 import { prepareDatabase } from "~/db.server";
 
 export type ProxyContext = {

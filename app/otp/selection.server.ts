@@ -2,8 +2,7 @@ import { randomBytes } from "node:crypto";
 import { query, execute, sql } from "~/db/sql.server";
 import { clock } from "~/utils/clock.server";
 
-export const PAYMENT_MODES = ["cod", "prepaid", "partial"] as const;
-export type PaymentMode = (typeof PAYMENT_MODES)[number];
+import type { PaymentMode } from "~/shared/payment-modes";
 
 export type SelectionInput = {
   shopId: string;
