@@ -4,14 +4,19 @@ import { RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "~/shopify/app.server";
-import { startTagWorker } from "~/orders/tag-jobs.server";
-// Registers the steps of verification after purchase with the order job worker.
-import "~/order-confirmation/jobs.server";
+import { addressCheckJob } from "~/address-correction/address-correction.server";
+import { pruneFinishedJobs } from "~/jobs/queue.server";
+import { startJobWorker } from "~/jobs/worker.server";
+import { orderTagsJob } from "~/orders/tag-jobs.server";
+import { CONFIRMATION_JOBS } from "~/order-confirmation/confirmation.server";
 // Registers the payment customization's creation with the install hook.
 import "~/enforcement/payment-customization.server";
+import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
+import { clock } from "~/utils/clock.server";
 
-// Order jobs (tags queued by orders/create, confirmation steps) are run (and retried) by this instance's worker.
-startTagWorker();
+// The background jobs this instance runs (and retries): every kind is declared by its domain.
+export const JOB_KINDS = [orderTagsJob, addressCheckJob, ...CONFIRMATION_JOBS];
+startJobWorker({ housekeeping: [() => pruneDeliveries(clock.now()), () => pruneFinishedJobs()] });
 
 export const streamTimeout = 5000;
 

@@ -17,7 +17,7 @@ import { clock } from "~/utils/clock.server";
 import { keyedHash } from "~/utils/crypto.server";
 import { log } from "~/utils/log.server";
 import { enqueueOrderTags } from "~/orders/tag-jobs.server";
-import { scheduleConfirmationStep } from "./jobs.server";
+import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/jobs/queue.server";
 import { confirmationSms, PENDING_TAG, UNCONFIRMED_TAG } from "./texts";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
 
@@ -31,6 +31,28 @@ import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customizatio
 export type Confirmation = NonNullable<Awaited<ReturnType<typeof prisma.orderConfirmation.findUnique>>>;
 export type ConfirmationStep = "notify" | "hold" | "deadline" | "confirmed";
 export type StepResult = { ok: true; note?: string } | { ok: false; retry: boolean; error: string };
+
+/**
+ * The steps as background jobs (app/jobs): one kind per step, keyed by the order (so customers/redact
+ * deletes them with the order's other jobs), payload the confirmation's id. Each step reads the row
+ * again and does only what is left, so it is safe to run twice.
+ */
+const stepJob = (step: ConfirmationStep) =>
+  defineJob({
+    kind: `order-confirmation.${step}`,
+    payload: z.object({ confirmationId: z.string().min(1) }),
+    run: async ({ confirmationId }): Promise<JobResult> => {
+      const result = await runConfirmationStep(confirmationId, step);
+      return result.ok ? { ok: true } : { ok: false, error: result.error, retry: result.retry };
+    },
+  });
+const JOBS = { notify: stepJob("notify"), hold: stepJob("hold"), deadline: stepJob("deadline"), confirmed: stepJob("confirmed") };
+/** The kinds the worker runs (app/entry.server.tsx JOB_KINDS). */
+export const CONFIRMATION_JOBS = Object.values(JOBS);
+
+async function scheduleConfirmationStep(shop: string, c: Pick<Confirmation, "id" | "orderGid">, step: ConfirmationStep, at: Date) {
+  await enqueueJob(JOBS[step], { shop, key: orderJobKey(shop, c.orderGid), payload: { confirmationId: c.id }, runAt: at });
+}
 
 type ConfirmationShop = Pick<
   Shop,
@@ -89,9 +111,9 @@ export async function openConfirmation(
     if ((error as { code?: string }).code !== "P2002") throw error;
     return prisma.orderConfirmation.findUniqueOrThrow({ where: { shopId_orderGid: { shopId: shop.id, orderGid: order.gid } } });
   }
-  if (created.phone) await scheduleConfirmationStep(shop.domain, created.id, "notify", now);
-  if (created.hold) await scheduleConfirmationStep(shop.domain, created.id, "hold", now);
-  await scheduleConfirmationStep(shop.domain, created.id, "deadline", created.deadlineAt);
+  if (created.phone) await scheduleConfirmationStep(shop.domain, created, "notify", now);
+  if (created.hold) await scheduleConfirmationStep(shop.domain, created, "hold", now);
+  await scheduleConfirmationStep(shop.domain, created, "deadline", created.deadlineAt);
   log.info("order confirmation opened", { shop: shop.domain, orderGid: order.gid, hold: created.hold, deadlineAt: created.deadlineAt.toISOString() });
   return created;
 }
@@ -132,7 +154,7 @@ export async function confirmWithCode(shop: ConfirmationShop & { returningSkipDa
     data: { status: "confirmed", confirmedAt: now },
   });
   if (count !== 1) return { ok: false, code: "closed" };
-  await scheduleConfirmationStep(shop.domain, c.id, "confirmed", now);
+  await scheduleConfirmationStep(shop.domain, c, "confirmed", now);
   log.info("order confirmed after purchase", { shop: shop.domain, orderGid: c.orderGid });
   return verified;
 }

@@ -1,8 +1,7 @@
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as confirmPage from "~/routes/proxy.vc.$token";
 import { prisma } from "~/db.server";
-import { runDueTagJobs } from "~/orders/tag-jobs.server";
-import { runDueConfirmationJobs } from "~/order-confirmation/jobs.server";
+import { runDueJobs } from "~/jobs/queue.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
@@ -40,8 +39,8 @@ async function placeUnverifiedOrder(overrides: Record<string, unknown> = {}) {
 
 /** Runs every due job (confirmation steps, then the tags they queued). */
 async function work() {
-  await runDueConfirmationJobs();
-  await runDueTagJobs();
+  await runDueJobs();
+  await runDueJobs();
 }
 
 const tagsOf = (gid: string) => [...(tagged.get(gid) ?? [])].sort();

@@ -5,7 +5,7 @@ import * as ordersCreate from "~/routes/webhooks.orders.create";
 import { prisma } from "~/db.server";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
 import { recordSelection } from "~/otp/selection.server";
-import { runDueTagJobs } from "~/orders/tag-jobs.server";
+import { runDueJobs } from "~/jobs/queue.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { issueProof } from "~/otp/proof.server";
@@ -36,7 +36,7 @@ const post = (route: Parameters<typeof callRoute>[0], path: string, body: Record
 
 async function deliverAndTag(payload: ReturnType<typeof orderCreatedPayload>) {
   expect((await callRoute(ordersCreate, signedWebhook("orders/create", payload))).status).toBe(200);
-  await runDueTagJobs();
+  await runDueJobs();
   return [...(tagged.get(payload.admin_graphql_api_id) ?? [])];
 }
 

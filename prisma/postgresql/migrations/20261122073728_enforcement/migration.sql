@@ -1,6 +1,3 @@
--- DropIndex
-DROP INDEX "OrderTagJob_shop_orderGid_key";
-
 -- AlterTable
 ALTER TABLE "Shop" ADD COLUMN     "cancelUnconfirmed" BOOLEAN NOT NULL DEFAULT false,
 ADD COLUMN     "codMethodNames" TEXT NOT NULL DEFAULT 'Cash on Delivery (COD)',
@@ -11,10 +8,6 @@ ADD COLUMN     "paymentCustomizationEnabled" BOOLEAN NOT NULL DEFAULT false,
 ADD COLUMN     "paymentCustomizationError" TEXT,
 ADD COLUMN     "paymentCustomizationId" TEXT,
 ADD COLUMN     "paymentCustomizationSyncedAt" TIMESTAMP(3);
-
--- AlterTable
-ALTER TABLE "OrderTagJob" ADD COLUMN     "kind" TEXT NOT NULL DEFAULT 'tags',
-ADD COLUMN     "payload" TEXT;
 
 -- CreateTable
 CREATE TABLE "OrderConfirmation" (
@@ -49,9 +42,6 @@ CREATE INDEX "OrderConfirmation_status_deadlineAt_idx" ON "OrderConfirmation"("s
 
 -- CreateIndex
 CREATE UNIQUE INDEX "OrderConfirmation_shopId_orderGid_key" ON "OrderConfirmation"("shopId", "orderGid");
-
--- CreateIndex
-CREATE UNIQUE INDEX "OrderTagJob_shop_orderGid_kind_key" ON "OrderTagJob"("shop", "orderGid", "kind");
 
 -- AddForeignKey
 ALTER TABLE "OrderConfirmation" ADD CONSTRAINT "OrderConfirmation_shopId_fkey" FOREIGN KEY ("shopId") REFERENCES "Shop"("id") ON DELETE CASCADE ON UPDATE CASCADE;

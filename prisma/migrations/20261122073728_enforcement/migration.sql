@@ -75,27 +75,6 @@ INSERT INTO "new_Shop" ("addressCorrectionTtlHours", "allowedCountries", "autoAd
 DROP TABLE "Shop";
 ALTER TABLE "new_Shop" RENAME TO "Shop";
 CREATE UNIQUE INDEX "Shop_domain_key" ON "Shop"("domain");
-CREATE TABLE "new_OrderTagJob" (
-    "id" TEXT NOT NULL PRIMARY KEY,
-    "shop" TEXT NOT NULL,
-    "orderGid" TEXT NOT NULL,
-    "kind" TEXT NOT NULL DEFAULT 'tags',
-    "payload" TEXT,
-    "tags" TEXT NOT NULL,
-    "attempts" INTEGER NOT NULL DEFAULT 0,
-    "nextAttemptAt" DATETIME NOT NULL,
-    "lockedUntil" DATETIME,
-    "lastError" TEXT,
-    "doneAt" DATETIME,
-    "failedAt" DATETIME,
-    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" DATETIME NOT NULL
-);
-INSERT INTO "new_OrderTagJob" ("attempts", "createdAt", "doneAt", "failedAt", "id", "lastError", "lockedUntil", "nextAttemptAt", "orderGid", "shop", "tags", "updatedAt") SELECT "attempts", "createdAt", "doneAt", "failedAt", "id", "lastError", "lockedUntil", "nextAttemptAt", "orderGid", "shop", "tags", "updatedAt" FROM "OrderTagJob";
-DROP TABLE "OrderTagJob";
-ALTER TABLE "new_OrderTagJob" RENAME TO "OrderTagJob";
-CREATE INDEX "OrderTagJob_nextAttemptAt_idx" ON "OrderTagJob"("nextAttemptAt");
-CREATE UNIQUE INDEX "OrderTagJob_shop_orderGid_kind_key" ON "OrderTagJob"("shop", "orderGid", "kind");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
 
