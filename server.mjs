@@ -190,6 +190,25 @@ function requestBody(req) {
   });
 }
 
+/**
+ * Remix answers an error no route caught with a plain-text 500 (in development with the error and
+ * file paths in it). The app's handleError (app/entry.server.tsx) marks such requests; their answer
+ * becomes the contract's JSON: 503 `unavailable` with Retry-After when the database failed, else
+ * 500 `internal_error`. Pages with their own error boundary (HTML) are left as they are.
+ */
+function lastResortAsJson(request, response) {
+  const failure = request[Symbol.for("cod.failure")];
+  if (!failure || response.status < 500 || /text\/html/.test(response.headers.get("content-type") ?? "")) return response;
+  const headers = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+  if (failure === "unavailable") {
+    return new Response(JSON.stringify({ error: "The service is briefly unavailable. Try again in a moment.", code: "unavailable" }), {
+      status: 503,
+      headers: { ...headers, "retry-after": "5" },
+    });
+  }
+  return new Response(JSON.stringify({ error: "Something went wrong on our side.", code: "internal_error" }), { status: 500, headers });
+}
+
 async function writeResponse(req, res, response) {
   const headers = {};
   for (const [k, v] of response.headers) if (k !== "set-cookie") headers[k] = v;
@@ -232,7 +251,8 @@ const server = http.createServer(async (req, res) => {
       res.writeHead(413, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
       res.end(JSON.stringify({ error: "The request body is too large.", code: "payload_too_large" }));
     } else if (!(await serveStatic(req, res, pathname))) {
-      const response = await handle(toRequest(req, controller));
+      const request = toRequest(req, controller);
+      const response = lastResortAsJson(request, await handle(request));
       // The route answered without reading the whole body (a declared length over its limit).
       if (!req.complete) req.abandonBody?.();
       // A body cut off at MAX_BODY_BYTES is a 413 whatever the route made of the truncated stream.

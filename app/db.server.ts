@@ -50,7 +50,16 @@ function createClient(): PrismaClient {
   }
   const { PrismaPg } = requireFromHere("@prisma/adapter-pg");
   const { PrismaClient } = requireFromHere(`${root}prisma/generated/postgresql/index.js`);
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: 10 });
+  // Bounded waits, so a database that stops answering turns into a 503 within seconds instead of
+  // requests queueing forever: a connection attempt gives up after 5 s, a query after 10 s, and a
+  // request waiting for a free pooled connection gives up with the connection timeout too.
+  const adapter = new PrismaPg({
+    connectionString: databaseUrl,
+    max: 10,
+    connectionTimeoutMillis: 5_000,
+    query_timeout: 10_000,
+    keepAlive: true,
+  });
   return instrument(new PrismaClient({ adapter, ...logQueries }) as PrismaClient);
 }
 
@@ -70,7 +79,11 @@ export function prepareDatabase(): Promise<void> {
     await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
     await prisma.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
     await prisma.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
-  })();
+  })().catch((error) => {
+    // Try again on the next request: a database that was briefly unusable must not stay so.
+    pragmasApplied = null;
+    throw error;
+  });
   return pragmasApplied;
 }
 

@@ -5,11 +5,28 @@ import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "~/shopify.server";
 import { startTagWorker } from "~/orders/tag-jobs.server";
+import { isDatabaseUnavailable } from "~/http/database-errors";
+import { log } from "~/utils/log.server";
 
 // Order tags queued by orders/create are added (and retried) by this instance's worker.
 startTagWorker();
 
 export const streamTimeout = 5000;
+
+/**
+ * Errors no route caught (Remix then answers its own plain-text 500). Logged without the URL (signed
+ * query strings, tokens), and marked on the request so the server (server.mjs) answers with the
+ * contract's JSON instead: 503 `unavailable` for a database failure, 500 `internal_error` otherwise.
+ */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  const down = isDatabaseUnavailable(error);
+  (request as unknown as Record<symbol, string>)[Symbol.for("cod.failure")] = down ? "unavailable" : "internal";
+  const e = error as { name?: string; message?: string; stack?: string };
+  const fields = { path: new URL(request.url).pathname.replace(/\/ac\/[^/]+/, "/ac/:token"), error: e?.name, message: String(e?.message ?? error).slice(0, 300) };
+  if (down) log.warn("database unavailable", fields);
+  else log.error("unhandled error", { ...fields, stack: String(e?.stack ?? "").slice(0, 2000) });
+}
 
 export default async function handleRequest(
   request: Request,

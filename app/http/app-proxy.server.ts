@@ -1,4 +1,4 @@
-import type { Session } from "@shopify/shopify-api";
+import { InvalidShopError, type Session } from "@shopify/shopify-api";
 import { authenticate } from "~/shopify.server";
 import { jsonError } from "~/http/responses.server";
 import { getShop, type Shop } from "~/shops/shop.server";
@@ -27,7 +27,11 @@ export async function authenticateProxy(request: Request): Promise<ProxyContext>
   try {
     ({ session } = await authenticate.public.appProxy(request));
   } catch (thrown) {
-    if (thrown instanceof Response && thrown.status >= 400 && thrown.status < 500) {
+    // A correctly signed request can still name something that is not a shop domain (empty,
+    // `evil.com`, control characters): the library refuses it with InvalidShopError once the
+    // signature is checked. That is a bad signature as far as the contract goes.
+    const badShop = thrown instanceof InvalidShopError || (thrown as Error)?.name === "InvalidShopError";
+    if (badShop || (thrown instanceof Response && thrown.status >= 400 && thrown.status < 500)) {
       throw jsonError(401, "invalid_signature", "The request's app-proxy signature is missing, invalid or expired.");
     }
     throw thrown;

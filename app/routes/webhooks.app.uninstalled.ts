@@ -1,5 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate, sessionStorage } from "~/shopify.server";
+import { answer, methodNotAllowed } from "~/http/responses.server";
+import { authenticateWebhook } from "~/webhooks/authenticate.server";
+import { sessionStorage } from "~/shopify.server";
 import { prisma } from "~/db.server";
 import { forgetShop } from "~/shops/shop.server";
 import { recordDelivery } from "~/webhooks/deliveries.server";
@@ -11,11 +13,17 @@ import { clock } from "~/utils/clock.server";
  * Idempotent: a redelivery (or a late one) keeps the first uninstall time.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const { shop, topic, webhookId } = await authenticate.webhook(request);
-  await prisma.session.deleteMany({ where: { shop } });
-  sessionStorage.forgetShop(shop);
-  await prisma.shop.updateMany({ where: { domain: shop, uninstalledAt: null }, data: { uninstalledAt: clock.now() } });
-  forgetShop(shop);
-  await recordDelivery(webhookId, topic, shop);
-  return new Response(null, { status: 200 });
+  return answer(async () => {
+    const { shop, topic, webhookId } = await authenticateWebhook(request);
+    await prisma.session.deleteMany({ where: { shop } });
+    sessionStorage.forgetShop(shop);
+    await prisma.shop.updateMany({ where: { domain: shop, uninstalledAt: null }, data: { uninstalledAt: clock.now() } });
+    forgetShop(shop);
+    await recordDelivery(webhookId, topic, shop);
+    return new Response(null, { status: 200 });
+  }, "webhooks/app/uninstalled");
+}
+
+export async function loader() {
+  return methodNotAllowed(["POST"]);
 }

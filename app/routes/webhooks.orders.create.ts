@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate } from "~/shopify.server";
+import { answer, methodNotAllowed } from "~/http/responses.server";
+import { authenticateWebhook } from "~/webhooks/authenticate.server";
 import { getShop } from "~/shops/shop.server";
 import { orderPayload } from "~/orders/order-payload";
 import { linkOrderAndQueueTags } from "~/orders/link.server";
@@ -14,22 +15,28 @@ import { requestCorrectionForNewOrderLater, type OrderCreatedPayload } from "~/a
  * the tagging itself runs in the tag worker (app/orders/tag-jobs.server.ts).
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const { shop, topic, webhookId, payload } = await authenticate.webhook(request);
-  if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
-  const shopRow = await getShop(shop);
-  const order = orderPayload.safeParse(payload);
-  if (!shopRow) {
-    log.warn("orders/create for a shop we do not know; ignored", { shop });
-  } else if (!order.success) {
-    // Retrying cannot fix a payload we cannot read: record it and answer 200.
-    log.warn("orders/create payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
-  } else {
-    await linkOrderAndQueueTags(shopRow, order.data);
-  }
-  await recordDelivery(webhookId, topic, shop);
-  // Tagging starts once this delivery's own database work is done, so it does not hold up the answer.
-  kickTagWorker();
-  // So does the optional address check (an SMS when the shop turned it on and the address looks wrong).
-  if (shopRow && order.success) requestCorrectionForNewOrderLater(shopRow, order.data as OrderCreatedPayload);
-  return new Response(null, { status: 200 });
+  return answer(async () => {
+    const { shop, topic, webhookId, payload } = await authenticateWebhook(request);
+    if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
+    const shopRow = await getShop(shop);
+    const order = orderPayload.safeParse(payload);
+    if (!shopRow) {
+      log.warn("orders/create for a shop we do not know; ignored", { shop });
+    } else if (!order.success) {
+      // Retrying cannot fix a payload we cannot read: record it and answer 200.
+      log.warn("orders/create payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
+    } else {
+      await linkOrderAndQueueTags(shopRow, order.data);
+    }
+    await recordDelivery(webhookId, topic, shop);
+    // Tagging starts once this delivery's own database work is done, so it does not hold up the answer.
+    kickTagWorker();
+    // So does the optional address check (an SMS when the shop turned it on and the address looks wrong).
+    if (shopRow && order.success) requestCorrectionForNewOrderLater(shopRow, order.data as OrderCreatedPayload);
+    return new Response(null, { status: 200 });
+  }, "webhooks/orders/create");
+}
+
+export async function loader() {
+  return methodNotAllowed(["POST"]);
 }
