@@ -7,7 +7,7 @@
 //
 // What it does, in one process:
 //  - builds the app (`npm run build`, unless --no-build) and starts a zero-latency fake Shopify
-//    (the app's own app/dev/fake-shopify, bundled with esbuild);
+//    (the tests' own tests/mocks/shopify, bundled with esbuild);
 //  - per engine: a fresh database (a temp SQLite file, or a new PostgreSQL database on
 //    BENCH_POSTGRES_URL, default postgresql://postgres@127.0.0.1:5432/postgres), migrated and holding
 //    the local demo shop; the production server (NODE_ENV=production, local mode, outbox SMS) started
@@ -71,8 +71,8 @@ async function startFakeShopify() {
   const outfile = path.join(tmp, "fake-shopify.mjs");
   await esbuild({
     stdin: {
-      contents: `export { FakeShopify } from "./app/dev/fake-shopify/server";
-                 export { installDefaultHandlers } from "./app/dev/fake-shopify/handlers/index";`,
+      contents: `export { FakeShopify } from "./tests/mocks/shopify/server";
+                 export { installDefaultHandlers } from "./tests/mocks/shopify/handlers";`,
       resolveDir: root,
       loader: "ts",
     },

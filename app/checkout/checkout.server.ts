@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { prisma } from "~/db.server";
-import { lastVerifiedAt, verifiedWithin } from "~/customers/verified.server";
-import { recordSelection, SELECTION_REUSE_MS, type PaymentMode } from "~/selections/selection.server";
-import { hasActiveSubscription, type Shop } from "~/shops/shop.server";
-import { shopifyGraphql, type ShopifyFailureCause } from "~/shopify-calls/graphql.server";
-import { OPERATIONS } from "~/dev/fake-shopify/handlers";
+import { lastVerifiedAt, verifiedWithin } from "~/otp/verified-phones.server";
+import { recordSelection, SELECTION_REUSE_MS } from "~/otp/selection.server";
+import type { PaymentMode } from "~/shared/payment-modes";
+import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
+import { shopifyGraphql, type ShopifyFailureCause } from "~/shopify/graphql.server";
+import { CART_CREATE, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREATE, PAYMENT_TERMS_TEMPLATES } from "~/shopify/operations";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
 import {
@@ -124,14 +125,6 @@ const cartCreateReply = z.object({
   }),
 });
 
-const CART_CREATE = `#graphql
-mutation ${OPERATIONS.cartCreate}($input: CartInput!) {
-  cartCreate(input: $input) {
-    cart { id checkoutUrl }
-    userErrors { code field message }
-    warnings { code message target }
-  }
-}`;
 
 async function buildCart(shop: string, items: CheckoutItem[], ctx: CheckoutContext, buyerIp: string | null): Promise<Built> {
   const result = await shopifyGraphql<unknown>("storefront", shop, CART_CREATE, {
@@ -147,26 +140,8 @@ async function buildCart(shop: string, items: CheckoutItem[], ctx: CheckoutConte
   return { ok: true, checkoutUrl: cart.checkoutUrl, cartToken: cartTokenOf(cart.id) };
 }
 
-const PAYMENT_TERMS = `#graphql
-query ${OPERATIONS.paymentTermsTemplates} {
-  paymentTermsTemplates(paymentTermsType: FULFILLMENT) { id name paymentTermsType }
-}`;
 
-const DRAFT_ORDER_CALCULATE = `#graphql
-mutation ${OPERATIONS.draftOrderCalculate}($input: DraftOrderInput!) {
-  draftOrderCalculate(input: $input) {
-    calculatedDraftOrder { totalPriceSet { shopMoney { amount currencyCode } } }
-    userErrors { field message }
-  }
-}`;
 
-const DRAFT_ORDER_CREATE = `#graphql
-mutation ${OPERATIONS.draftOrderCreate}($input: DraftOrderInput!) {
-  draftOrderCreate(input: $input) {
-    draftOrder { id name invoiceUrl totalPriceSet { shopMoney { amount currencyCode } } }
-    userErrors { field message }
-  }
-}`;
 
 const templatesReply = z.object({ paymentTermsTemplates: z.array(z.object({ id: z.string(), paymentTermsType: z.string() })) });
 const calculateReply = z.object({
@@ -187,7 +162,7 @@ let fulfillmentTemplateId: string | null = null;
 
 async function buildDepositDraftOrder(shop: Shop, items: CheckoutItem[], ctx: CheckoutContext): Promise<Built> {
   if (!fulfillmentTemplateId) {
-    const t = await shopifyGraphql<unknown>("admin", shop.domain, PAYMENT_TERMS);
+    const t = await shopifyGraphql<unknown>("admin", shop.domain, PAYMENT_TERMS_TEMPLATES);
     if (!t.ok) return t;
     const parsed = templatesReply.safeParse(t.data);
     const id = parsed.success ? parsed.data.paymentTermsTemplates.find((x) => x.paymentTermsType === "FULFILLMENT")?.id : undefined;

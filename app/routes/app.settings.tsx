@@ -17,10 +17,11 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useState } from "react";
-import { authenticate } from "~/shopify.server";
-import { getShop, updateShop, upsertInstalledShop } from "~/shops/shop.server";
-import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsField, type SettingsFormValues } from "~/shops/settings";
-import { SETTINGS_LANGUAGES, SETTINGS_LIMITS as L } from "~/shops/settings-limits";
+import { authenticate } from "~/shopify/app.server";
+import { getShop, updateShop, upsertInstalledShop } from "~/settings/shop.server";
+import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsField, type SettingsFormValues } from "~/settings/settings";
+import { SETTINGS_LIMITS as L } from "~/settings/limits";
+import { LANGUAGES } from "~/shared/locales";
 
 /** The merchant's settings: one-time codes, checkout, order tags, address correction, language. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -217,7 +218,7 @@ function SettingsForm(props: {
               <Select
                 label={FIELD_NAMES.locale}
                 name="locale"
-                options={SETTINGS_LANGUAGES.map((l) => ({ label: l.label, value: l.value }))}
+                options={LANGUAGES.map((l) => ({ label: l.label, value: l.code }))}
                 value={values.locale}
                 onChange={set("locale")}
                 error={errors.locale}

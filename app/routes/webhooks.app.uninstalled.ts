@@ -1,11 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, methodNotAllowed } from "~/http/responses.server";
-import { authenticateWebhook } from "~/webhooks/authenticate.server";
-import { sessionStorage } from "~/shopify.server";
-import { prisma } from "~/db.server";
-import { forgetShop } from "~/shops/shop.server";
-import { recordDelivery } from "~/webhooks/deliveries.server";
-import { clock } from "~/utils/clock.server";
+import { authenticateWebhook } from "~/http/webhook.server";
+import { uninstallShop } from "~/privacy/privacy.server";
+import { recordDelivery } from "~/shopify/webhook-deliveries.server";
 
 /**
  * app/uninstalled: the shop's sessions are removed and the shop is marked uninstalled.
@@ -15,10 +12,7 @@ import { clock } from "~/utils/clock.server";
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
     const { shop, topic, webhookId } = await authenticateWebhook(request);
-    await prisma.session.deleteMany({ where: { shop } });
-    sessionStorage.forgetShop(shop);
-    await prisma.shop.updateMany({ where: { domain: shop, uninstalledAt: null }, data: { uninstalledAt: clock.now() } });
-    forgetShop(shop);
+    await uninstallShop(shop);
     await recordDelivery(webhookId, topic, shop);
     return new Response(null, { status: 200 });
   }, "webhooks/app/uninstalled");

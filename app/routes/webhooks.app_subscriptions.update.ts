@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, methodNotAllowed } from "~/http/responses.server";
-import { authenticateWebhook } from "~/webhooks/authenticate.server";
+import { authenticateWebhook } from "~/http/webhook.server";
 import { appSubscriptionPayload, recordSubscriptionUpdate } from "~/billing/subscription.server";
 import { log } from "~/utils/log.server";
 

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, methodNotAllowed } from "~/http/responses.server";
-import { authenticateWebhook } from "~/webhooks/authenticate.server";
+import { authenticateWebhook } from "~/http/webhook.server";
 import { orderGidsOf, orderIdsIn, redactCustomer } from "~/privacy/privacy.server";
-import { recordDelivery } from "~/webhooks/deliveries.server";
+import { recordDelivery } from "~/shopify/webhook-deliveries.server";
 import { log } from "~/utils/log.server";
 
 /** customers/redact (mandatory): deletes the customer's verified mark and selections, by phone and by order. Idempotent. */

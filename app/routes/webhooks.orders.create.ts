@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, methodNotAllowed } from "~/http/responses.server";
-import { authenticateWebhook } from "~/webhooks/authenticate.server";
-import { getShop } from "~/shops/shop.server";
+import { authenticateWebhook } from "~/http/webhook.server";
+import { getShop } from "~/settings/shop.server";
 import { orderPayload } from "~/orders/order-payload";
 import { linkOrderAndQueueTags } from "~/orders/link.server";
 import { kickTagWorker } from "~/orders/tag-jobs.server";
-import { deliveryHandled, recordDelivery } from "~/webhooks/deliveries.server";
+import { deliveryHandled, recordDelivery } from "~/shopify/webhook-deliveries.server";
 import { log } from "~/utils/log.server";
 import { requestCorrectionForNewOrderLater, type OrderCreatedPayload } from "~/address-correction/address-correction.server";
 

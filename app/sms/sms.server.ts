@@ -88,7 +88,7 @@ function twilioClient(timeoutMs: number): TwilioClient {
     timeout: timeoutMs,
     autoRetry: false,
   });
-  // Development and tests: talk to a fake Twilio at the HTTP edge (the real client code still runs).
+  // Development and tests: talk to a stand-in Twilio at the HTTP edge (the real client code still runs).
   if (env.TWILIO_API_BASE) client.api.baseUrl = env.TWILIO_API_BASE;
   if (clients.size > 8) clients.clear();
   clients.set(key, client);

@@ -1,5 +1,5 @@
 import { env } from "~/env.server";
-import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../fakes/twilio";
+import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../mocks/twilio";
 
 type Settings = Partial<Pick<typeof env, "TWILIO_MESSAGING_SERVICE_SID" | "TWILIO_FROM_NUMBER" | "TWILIO_WHATSAPP_FROM" | "SMS_TIMEOUT_MS">>;
 

@@ -1,11 +1,11 @@
 import * as route from "~/routes/proxy.create-checkout";
 import { prisma } from "~/db.server";
-import { markPhoneVerified } from "~/customers/verified.server";
-import { recordSelection } from "~/selections/selection.server";
+import { markPhoneVerified } from "~/otp/verified-phones.server";
+import { recordSelection } from "~/otp/selection.server";
 import { forgetPaymentTermsTemplate } from "~/checkout/checkout.server";
-import { shopifyCallLimits } from "~/shopify-calls/graphql.server";
-import * as handlers from "~/dev/fake-shopify/handlers";
-import { OPERATIONS } from "~/dev/fake-shopify/handlers";
+import { shopifyCallLimits } from "~/shopify/graphql.server";
+import * as handlers from "../mocks/shopify/handlers";
+import { OPERATIONS } from "../mocks/shopify/handlers";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
 import { useFakeShopify } from "../helpers/fake-shopify";

@@ -55,22 +55,3 @@ export async function updateShop(domain: string, data: ShopSettingsUpdate) {
 export function hasActiveSubscription(shop: Pick<Shop, "subscriptionStatus">): boolean {
   return shop.subscriptionStatus === "active";
 }
-
-type GraphqlClient = { graphql: (query: string) => Promise<Response> };
-
-/** Name, currency and primary language of a shop, read at install so storefront pages need no Admin call. */
-export async function fetchShopDetails(admin: GraphqlClient): Promise<Partial<Pick<Shop, "name" | "locale" | "currency">>> {
-  const response = await admin.graphql(
-    `#graphql
-    query ShopDetails { shop { name currencyCode } shopLocales(published: true) { locale primary } }`,
-  );
-  const body = (await response.json()) as {
-    data?: { shop?: { name?: string; currencyCode?: string }; shopLocales?: { locale: string; primary: boolean }[] };
-  };
-  const primary = body.data?.shopLocales?.find((l) => l.primary)?.locale;
-  return {
-    ...(body.data?.shop?.name ? { name: body.data.shop.name } : {}),
-    ...(body.data?.shop?.currencyCode ? { currency: body.data.shop.currencyCode } : {}),
-    ...(primary ? { locale: primary.split("-")[0] } : {}),
-  };
-}

@@ -9,10 +9,11 @@ import {
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
-import { CachedSessionStorage } from "~/sessions/cached-session-storage.server";
-import { RecoveringSessionStorage } from "~/sessions/recovering-session-storage.server";
-import { fetchShopDetails, upsertInstalledShop } from "~/shops/shop.server";
-import { redirectShopifyApi } from "~/shopify-api-origin.server";
+import { CachedSessionStorage } from "~/shopify/session-storage.server";
+import { RecoveringSessionStorage } from "~/shopify/recovering-session-storage.server";
+import { upsertInstalledShop, type Shop } from "~/settings/shop.server";
+import { SHOP_DETAILS } from "~/shopify/operations";
+import { redirectShopifyApi } from "~/shopify/api-origin.server";
 
 if (env.SHOPIFY_API_ORIGIN) redirectShopifyApi(env.SHOPIFY_API_ORIGIN);
 
@@ -63,3 +64,19 @@ export const authenticate = shopify.authenticate;
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;
+
+type GraphqlClient = { graphql: (query: string) => Promise<Response> };
+
+/** Name, currency and primary language of a shop, read at install so storefront pages need no Admin call. */
+async function fetchShopDetails(admin: GraphqlClient): Promise<Partial<Pick<Shop, "name" | "locale" | "currency">>> {
+  const response = await admin.graphql(SHOP_DETAILS);
+  const body = (await response.json()) as {
+    data?: { shop?: { name?: string; currencyCode?: string }; shopLocales?: { locale: string; primary: boolean }[] };
+  };
+  const primary = body.data?.shopLocales?.find((l) => l.primary)?.locale;
+  return {
+    ...(body.data?.shop?.name ? { name: body.data.shop.name } : {}),
+    ...(body.data?.shop?.currencyCode ? { currency: body.data.shop.currencyCode } : {}),
+    ...(primary ? { locale: primary.split("-")[0] } : {}),
+  };
+}

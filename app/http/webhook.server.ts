@@ -1,5 +1,5 @@
 import { InvalidShopError } from "@shopify/shopify-api";
-import { authenticate } from "~/shopify.server";
+import { authenticate } from "~/shopify/app.server";
 import { jsonError, methodNotAllowed } from "~/http/responses.server";
 
 export type WebhookContext = Awaited<ReturnType<typeof authenticate.webhook>> & { payload: Record<string, unknown> };
