@@ -13,13 +13,14 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { createRequestHandler } from "@remix-run/node";
+import { pendingMigrations } from "./prisma/migrate.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const publicDir = path.join(root, "public");
 const MAX_BODY_BYTES = 1024 * 1024;
 const DRAIN_BYTES = 64 * 1024 * 1024;
 const DRAIN_MS = 5_000;
-const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
+const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS || 10_000);
 
 let build;
 try {
@@ -313,9 +314,27 @@ process.on("unhandledRejection", (err) => {
 });
 process.on("SIGINT", () => shutdown("SIGINT"));
 
-const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST ?? "0.0.0.0";
+const port = Number(process.env.PORT || 3000);
+const host = process.env.HOST || "0.0.0.0";
 server.listen(port, host, () => {
   const shown = host === "0.0.0.0" ? "localhost" : host;
   console.log(JSON.stringify({ level: "info", msg: `server: listening on http://${shown}:${server.address().port}` }));
+  void checkMigrations();
 });
+
+/** One line at start-up when the database lacks migrations (every signed route would fail), naming the fix. */
+async function checkMigrations() {
+  try {
+    const pending = await pendingMigrations(process.env.DATABASE_URL);
+    if (pending.length) {
+      console.error(
+        JSON.stringify({
+          level: "error",
+          msg: `server: the database is missing ${pending.length} migration(s) (${pending.join(", ")}); run \`npm run setup\` (or \`npm run db:migrate\`) to apply them. Until then ping answers 503.`,
+        }),
+      );
+    }
+  } catch (err) {
+    console.error(JSON.stringify({ level: "warn", msg: `server: could not check the database's migrations: ${err?.message ?? err}` }));
+  }
+}

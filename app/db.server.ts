@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { PrismaClient as GeneratedClient } from "../prisma/generated/sqlite/index.js";
 import { env } from "~/env.server";
-import { providerOf, resolveDatabaseUrl, sqlitePath } from "../prisma/migrate.mjs";
+import { expectedMigrationNames, providerOf, resolveDatabaseUrl, sqlitePath } from "../prisma/migrate.mjs";
 
 /**
  * One Prisma client per process, on the engine DATABASE_URL names:
@@ -85,6 +85,27 @@ export function prepareDatabase(): Promise<void> {
     throw error;
   });
   return pragmasApplied;
+}
+
+let schemaCurrent = false;
+
+/**
+ * True when the database has applied every committed migration (a database never migrated answers
+ * queries but fails every route). Once true it stays true for the process: new migrations come with
+ * a new release, which restarts it.
+ */
+export async function schemaIsCurrent(): Promise<boolean> {
+  if (schemaCurrent) return true;
+  try {
+    const rows = await prisma.$queryRawUnsafe<{ migration_name: string }[]>(
+      `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
+    const applied = new Set(rows.map((r) => r.migration_name));
+    schemaCurrent = expectedMigrationNames(databaseProvider).every((name: string) => applied.has(name));
+  } catch {
+    return false;
+  }
+  return schemaCurrent;
 }
 
 /** True when the database answers a trivial query. */

@@ -113,6 +113,32 @@ describe("refused requests on a working server", () => {
     });
   }
 
+  it("GET /auth/login shows the library's login form; a shop domain posted to it starts OAuth for that shop", async () => {
+    const page = await fetch(`${server.url}/auth/login`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toMatch(/Shop domain/);
+    expect(html).toMatch(/<form[^>]*method="post"/i);
+
+    const invalid = await fetch(`${server.url}/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "shop=not%20a%20shop",
+      redirect: "manual",
+    });
+    expect(invalid.status).toBe(200);
+    expect(await invalid.text()).toMatch(/valid shop domain/);
+
+    const ok = await fetch(`${server.url}/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "shop=demo-shop",
+      redirect: "manual",
+    });
+    expect(ok.status).toBe(302);
+    expect(ok.headers.get("location")).toMatch(/demo-shop\.myshopify\.com/);
+  });
+
   it("webhooks refuse other methods with a JSON 405 and Allow: POST", async () => {
     const res = await fetch(`${server.url}/webhooks/orders/create`);
     await expectJsonError(res, 405, "method_not_allowed");
