@@ -277,6 +277,23 @@ const server = http.createServer(async (req, res) => {
     if (shuttingDown && inFlight === 0) finishShutdown();
   }
 });
+// Requests Node's HTTP parser refuses (malformed framing, oversized headers, a client too slow to
+// send its headers) never reach the app; their answer is still the contract's JSON error.
+server.on("clientError", (err, socket) => {
+  if (err.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+  const [status, reason, code, message] =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "Request Header Fields Too Large", "invalid_request", "The request's headers are too large."]
+      : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", "request_timeout", "The request took too long to arrive."]
+        : [400, "Bad Request", "invalid_request", "The request could not be parsed."];
+  console.error(JSON.stringify({ level: "warn", msg: "client error", status, error: err.code ?? String(err.message) }));
+  const body = JSON.stringify({ error: message, code });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+});
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 server.requestTimeout = 30_000;
