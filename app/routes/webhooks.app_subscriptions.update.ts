@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
-import { appSubscriptionPayload, recordSubscriptionUpdate } from "~/billing/subscription.server";
+import { recordSubscriptionUpdate } from "~/billing/subscription.server";
+import { appSubscriptionPayload } from "~/shopify/webhook-payloads";
 import { log } from "~/utils/log.server";
 
 /**

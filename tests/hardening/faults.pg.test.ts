@@ -110,7 +110,7 @@ describe("faults under load on PostgreSQL", () => {
       const w = await direct.query(`SELECT 1 FROM "WebhookDelivery" WHERE id = $1`, [d.id]);
       expect(w.rowCount, `delivery ${d.id}`).toBe(1);
       // A COD order is always tagged (cod-verified or cod-unverified): its tag job must exist.
-      const j = await direct.query(`SELECT 1 FROM "OrderTagJob" WHERE "orderGid" = $1`, [d.orderGid]);
+      const j = await direct.query(`SELECT 1 FROM "Job" WHERE kind = 'order-tags' AND key = $1`, [`demo-shop.myshopify.com|${d.orderGid}`]);
       expect(j.rowCount, `tag job ${d.orderGid}`).toBe(1);
     }
   }

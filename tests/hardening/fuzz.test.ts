@@ -23,7 +23,7 @@ const TIME_LIMIT_MS = 60_000 * RUNS;
 
 const PROXY_STATUSES = new Set([200, 400, 401, 402, 403, 404, 405, 409, 410, 413, 422, 429]);
 const WEBHOOK_STATUSES = new Set([200, 400, 401, 405, 413]);
-const TABLES = ["Session", "Shop", "VerifiedCustomer", "Selection", "RateCounter", "WebhookDelivery", "OrderTagJob", "OtpChallenge", "BlockedPhone", "AddressCorrection"];
+const TABLES = ["Session", "Shop", "VerifiedCustomer", "Selection", "RateCounter", "WebhookDelivery", "Job", "OtpChallenge", "BlockedPhone", "AddressCorrection"];
 
 type Sent = { method: string; path: string; headers: Record<string, string>; body?: Buffer; chunked?: boolean };
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
