@@ -6,7 +6,7 @@ import { signedProxyUrl } from "./requests";
 describe("the outbox SMS provider outside local development", () => {
   it("is refused in production unless local mode is asked for, and the refusal says why", async () => {
     await expect(startServer({ LOCAL_MODE: "false", SMS_PROVIDER: "outbox" })).rejects.toThrow(/SMS_PROVIDER=outbox is refused in production/);
-  });
+  }, 60_000);
 
   it("with LOCAL_MODE=true in production it warns loudly and never prints a code or a token", async () => {
     const server = await startServer({ LOCAL_MODE: "true", SMS_PROVIDER: "outbox" });
@@ -26,5 +26,5 @@ describe("the outbox SMS provider outside local development", () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 60_000);
 });
