@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { authenticateProxy } from "~/http/app-proxy.server";
-import { answer, json } from "~/http/responses.server";
+import { answer, json, methodNotAllowed } from "~/http/responses.server";
 
 /**
  * GET /proxy/api/config: what the storefront modal needs to render for this shop
@@ -17,4 +17,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       modes: ["cod", "prepaid", "partial"],
     });
   });
+}
+
+/** Read-only: any other method gets the contract's 405. */
+export async function action() {
+  return methodNotAllowed(["GET"]);
 }
