@@ -49,7 +49,7 @@ export function hashToken(token: string): string {
   return keyedHash("address-correction-token", token);
 }
 
-type Correction = NonNullable<Awaited<ReturnType<typeof prisma.addressCorrection.findUnique>>>;
+export type Correction = NonNullable<Awaited<ReturnType<typeof prisma.addressCorrection.findUnique>>>;
 
 export type RequestInput = { orderId?: string; phone?: string; locale?: string };
 
