@@ -1,5 +1,31 @@
-import { escapeHtml, layout, type PageShell } from "~/address-correction/page";
+import type { PageShell } from "~/address-correction/page";
+import { directionOf } from "~/shared/locales";
 import { PAGE } from "./texts";
+
+function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+}
+
+const CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:#1a1a1a;background:#f6f6f7}
+main{max-width:34rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;line-height:1.25;margin:.5rem 0 .75rem}p{margin:.5rem 0 1rem}.shop{color:#555;font-size:.9rem;margin:0}
+.card{background:#fff;border-radius:12px;padding:1rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}.field{margin:0 0 1rem}label{display:block;font-weight:600;margin:0 0 .25rem}
+.hint{display:block;color:#555;font-size:.875rem;margin:0 0 .25rem}input{width:100%;font:inherit;padding:.7rem .75rem;border:1px solid #8a8a8a;border-radius:8px;min-height:48px}
+input:focus{outline:3px solid #005bd3;outline-offset:1px}[aria-invalid=true]{border:2px solid #c5280c}
+.summary{border:2px solid #c5280c;border-radius:8px;padding:.75rem 1rem;background:#fff4f2;margin:0 0 1rem}
+button{width:100%;font:inherit;font-weight:600;padding:.85rem;border:0;border-radius:8px;background:#1a1a1a;color:#fff;min-height:48px;cursor:pointer}button:focus{outline:3px solid #005bd3;outline-offset:2px}`;
+
+function layout(shell: PageShell, title: string, body: string): string {
+  return `<!doctype html>
+<html lang="${shell.locale}" dir="${directionOf(shell.locale)}"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="robots" content="noindex,nofollow">
+<title>${escapeHtml(title)} · ${escapeHtml(shell.shopName)}</title>
+<style>${CSS}</style></head>
+<body><main>
+<p class="shop">${escapeHtml(shell.shopName)}</p>
+${body}
+</main></body></html>`;
+}
 
 /**
  * The hosted confirmation page (GET/POST /proxy/vc/:token): plain, self-contained HTML like the

@@ -6,6 +6,7 @@ import {
   LogSeverity,
   shopifyApp,
 } from "@shopify/shopify-app-remix/server";
+import { z } from "zod";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
@@ -78,12 +79,20 @@ export const registerWebhooks = shopify.registerWebhooks;
 
 type GraphqlClient = { graphql: (query: string) => Promise<Response> };
 
+const shopDetailsReply = z.object({
+  data: z
+    .object({
+      shop: z.object({ name: z.string().nullish(), currencyCode: z.string().nullish() }).nullish(),
+      shopLocales: z.array(z.object({ locale: z.string(), primary: z.boolean() })).nullish(),
+    })
+    .nullish(),
+});
+
 /** Name, currency and primary language of a shop, read at install so storefront pages need no Admin call. */
 async function fetchShopDetails(admin: GraphqlClient): Promise<Partial<Pick<Shop, "name" | "locale" | "currency">>> {
   const response = await admin.graphql(SHOP_DETAILS);
-  const body = (await response.json()) as {
-    data?: { shop?: { name?: string; currencyCode?: string }; shopLocales?: { locale: string; primary: boolean }[] };
-  };
+  const parsed = shopDetailsReply.safeParse(await response.json());
+  const body = parsed.success ? parsed.data : {};
   const primary = body.data?.shopLocales?.find((l) => l.primary)?.locale;
   return {
     ...(body.data?.shop?.name ? { name: body.data.shop.name } : {}),
