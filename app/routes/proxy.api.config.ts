@@ -1,10 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { authenticateProxy } from "~/http/app-proxy.server";
 import { answer, json } from "~/http/responses.server";
+import { phoneCountries } from "~/storefront/countries";
 
 /**
  * GET /proxy/api/config: what the storefront modal needs to render for this shop
- * (whether OTP is on, the code length, the resend cooldown and the shop's language).
+ * (whether OTP is on, the code length, the resend cooldown, the shop's language and the phone
+ * countries: libphonenumber-js's list with the shop's allowed countries first).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   return answer(async () => {
@@ -15,6 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       resendAfter: shop.otpResendCooldownSeconds,
       locale: shop.locale,
       modes: ["cod", "prepaid", "partial"],
+      countries: phoneCountries(shop.allowedCountries),
     });
   });
 }

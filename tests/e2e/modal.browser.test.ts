@@ -59,7 +59,7 @@ describe("the storefront modal, end to end in local mode (Chromium, phone viewpo
     await page.getByRole("radio", { name: /Cash on delivery/ }).check();
     await shot(page, "modal-flow-code");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
-    await expect.poll(() => checkouts.length).toBe(1);
+    await expect.poll(() => checkouts.length, { timeout: 10_000 }).toBe(1);
     const answer = checkouts[0];
     expect(answer.checkoutUrl).toEqual(expect.stringMatching(/^https?:\/\//));
     await page.waitForURL(answer.checkoutUrl!);
@@ -86,7 +86,7 @@ describe("the storefront modal, end to end in local mode (Chromium, phone viewpo
     await page.getByRole("radio", { name: /Pay now online/ }).check();
     await shot(page, "modal-flow-returning");
     await page.getByRole("button", { name: "Continue to checkout" }).click();
-    await expect.poll(() => checkouts.length).toBe(1);
+    await expect.poll(() => checkouts.length, { timeout: 10_000 }).toBe(1);
     expect(checkouts[0].checkoutUrl).toEqual(expect.stringMatching(/^https?:\/\//));
     await page.waitForURL(checkouts[0].checkoutUrl!);
     await context.close();

@@ -26,9 +26,16 @@ describe("the modal's phone handling", () => {
     expect(core.toE164("98765abc10", "91")).toBeNull();
   });
 
-  it("masks the number it shows, keeping the dial code and the last four digits, isolated for RTL text", () => {
-    expect(core.maskPhone("+919876543210")).toBe("\u2066+91\u00a0••••••3210\u2069");
-    expect(core.maskPhone("+212612345678")).toBe("\u2066+212\u00a0•••••5678\u2069");
+  it("shows the shopper's number in full, the calling code set apart (the longest one that matches)", () => {
+    expect(core.displayPhone("+919876543210", ["1", "91", "212"])).toBe("+91\u00a09876543210");
+    expect(core.displayPhone("+212612345678", ["1", "91", "212", "2"])).toBe("+212\u00a0612345678");
+    expect(core.displayPhone("+4915112345678", [])).toBe("+4915112345678"); // unknown calling code: as typed
+  });
+
+  it("keeps only well-formed countries from the config, each once", () => {
+    const list = core.countryList([{ iso: "IN", dial: "91", allowed: true }, { iso: "IN", dial: "91" }, { iso: "x", dial: "1" }, { iso: "MA", dial: "2a" }, null, { iso: "MA", dial: "212" }]);
+    expect(list.map((c) => c.iso)).toEqual(["IN", "MA"]);
+    expect(core.countryList("nope")).toEqual([]);
   });
 });
 

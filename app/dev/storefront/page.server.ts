@@ -44,7 +44,7 @@ export function renderStorefrontPage(options: StorefrontOptions): string {
       localization: { country: { iso_code: options.country ?? "IN" } },
       shop: { permanent_domain: options.shopDomain },
     },
-    { translations: [locales[locale], locales[fallback]].filter(Boolean) },
+    { translations: [locales[locale], locales[fallback]].filter(Boolean), assetBase: options.assetBase },
   );
   const asset = (name: string) => `${options.assetBase}/${encodeURIComponent(name)}`;
   const head = [
