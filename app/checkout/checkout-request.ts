@@ -61,6 +61,8 @@ export const ATTRIBUTES = {
   mode: "_cod_payment_mode",
   verified: "_cod_phone_verified",
   phone: "_cod_phone",
+  /** The COD fee the cart carries (an amount in the shop's currency, or "<n>%" of the items). */
+  codFee: "_cod_fee",
 } as const;
 
 export type CheckoutContext = {
@@ -71,7 +73,7 @@ export type CheckoutContext = {
   discountCode: string | null;
 };
 
-function attributes(ctx: CheckoutContext) {
+function attributes(ctx: CheckoutContext): { key: string; value: string }[] {
   return [
     { key: ATTRIBUTES.selection, value: ctx.selectionId },
     { key: ATTRIBUTES.mode, value: ctx.mode },

@@ -226,6 +226,65 @@ describe("the shopper's modal (Chromium, phone viewport)", () => {
     await context.close();
   });
 
+  it("shows what each way to pay costs: items, COD fee, prepaid saving, deposit now and the rest on delivery (en, hi, ar)", async () => {
+    const config = {
+      otpEnabled: true,
+      codeLength: 6,
+      resendAfter: 30,
+      locale: "en",
+      modes: ["cod", "prepaid", "partial"],
+      countries: [{ iso: "IN", dial: "91" }],
+      pricing: { currency: "INR", codFee: { type: "fixed", value: 49 }, prepaidDiscount: { type: "percentage", value: 5 }, deposit: { type: "percentage", value: 20 } },
+    };
+    for (const [locale, button, send, expected] of [
+      [
+        "en",
+        "Buy with Cash on Delivery",
+        "Send code",
+        [
+          "Items: ₹1,299.00",
+          "₹1,348.00 in cash on delivery, including a ₹49.00 cash-on-delivery fee",
+          "₹1,234.05 now, you save ₹64.95",
+          "₹259.80 now, ₹1,039.20 in cash on delivery",
+        ],
+      ],
+      ["hi", "कैश ऑन डिलीवरी से खरीदें", "कोड भेजें", ["सामान: ₹1,299.00", "अभी ₹1,234.05, आपकी बचत ₹64.95"]],
+      ["ar", "اشترِ والدفع عند الاستلام", "أرسل الرمز", []],
+    ] as const) {
+      const { page, context, errors } = await openStorefront(browser, server.url, `?locale=${locale}`);
+      await page.route("**/apps/cod/api/config", (route) => route.fulfill({ contentType: "application/json", body: JSON.stringify(config) }));
+      await answerApi(page, { "send-otp": SENT });
+      await openModal(page, button);
+      await page.locator(".codv-dialog input[type=tel]").fill("9876543210");
+      await page.getByRole("button", { name: send }).click();
+      await page.locator(".codv-amount").first().waitFor();
+      const texts = [await page.locator(".codv-summary").textContent(), ...(await page.locator(".codv-amount").allTextContents())];
+      for (const text of expected) expect(texts.some((t) => t?.includes(text)), `${locale}: ${text} in ${JSON.stringify(texts)}`).toBe(true);
+      expect(await page.locator(".codv-amount").count()).toBe(3);
+      await shot(page, `modal-amounts-${locale}`);
+      expect(errors).toEqual([]);
+      await context.close();
+    }
+  }, 60_000);
+
+  it("offers a single way to pay with its amount and no choice to make", async () => {
+    const { page, context } = await openStorefront(browser, server.url);
+    await page.route("**/apps/cod/api/config", (route) =>
+      route.fulfill({
+        contentType: "application/json",
+        body: JSON.stringify({ otpEnabled: true, codeLength: 6, resendAfter: 30, locale: "en", modes: ["cod"], countries: [{ iso: "IN", dial: "91" }], pricing: { currency: "INR", codFee: { type: "percentage", value: 2 }, prepaidDiscount: null, deposit: null } }),
+      }),
+    );
+    await answerApi(page, { "send-otp": SENT });
+    await page.getByLabel("Quantity").fill("2");
+    await openModal(page);
+    await page.getByLabel("Mobile number").fill("9876543210");
+    await page.getByRole("button", { name: "Send code" }).click();
+    await expect(page.locator(".codv-amount-only").textContent()).resolves.toBe("₹2,649.96 in cash on delivery, including a ₹51.96 cash-on-delivery fee");
+    await expect(page.getByRole("radio").count()).resolves.toBe(0);
+    await context.close();
+  });
+
   it("lists the countries the config gives, the shop's allowed ones first", async () => {
     const { page, context } = await openStorefront(browser, server.url, "?country=AE");
     await page.route("**/apps/cod/api/config", (route) =>

@@ -134,3 +134,43 @@ describe("the modal's way to the store's normal checkout", () => {
     expect(core.allowedModes(undefined)).toEqual(["cod"]);
   });
 });
+
+describe("the modal's amounts", () => {
+  const pricing = {
+    currency: "INR",
+    codFee: { type: "fixed", value: 49 },
+    prepaidDiscount: { type: "percentage", value: 5 },
+    deposit: { type: "percentage", value: 20 },
+  };
+
+  it("says what each mode costs: the COD total with its fee, the prepaid price and saving, the deposit now and the rest later", () => {
+    expect(core.quote(1000, "INR", pricing)).toEqual({
+      total: 1000,
+      currency: "INR",
+      cod: { later: 1049, fee: 49 },
+      prepaid: { now: 950, saving: 50 },
+      partial: { now: 200, later: 800 },
+    });
+    const fixed = core.quote(2598, "INR", { ...pricing, codFee: { type: "percentage", value: 2 }, prepaidDiscount: { type: "fixed", value: 100 }, deposit: { type: "fixed", value: 300 } });
+    expect(fixed).toMatchObject({ cod: { later: 2649.96, fee: 51.96 }, prepaid: { now: 2498, saving: 100 }, partial: { now: 300, later: 2298 } });
+  });
+
+  it("shows no fixed amount in another currency than the shop's, and nothing without a total", () => {
+    expect(core.quote(100, "EUR", pricing)).toMatchObject({ cod: null, prepaid: { now: 95, saving: 5 }, partial: { now: 20, later: 80 } });
+    expect(core.quote(null, "INR", pricing)).toBeNull();
+    expect(core.quote(100, null, pricing)).toBeNull();
+    expect(core.quote(100, "INR", null)).toMatchObject({ cod: { later: 100, fee: 0 }, prepaid: { now: 100, saving: 0 }, partial: null });
+  });
+
+  it("words each amount in the shopper's language and currency format", () => {
+    const q = core.quote(1000, "INR", pricing);
+    expect(core.amountText("cod", q, "en")).toEqual({ key: "amount_cod_fee", values: { amount: "₹1,049.00", fee: "₹49.00" } });
+    expect(core.amountText("prepaid", q, "en")).toEqual({ key: "amount_prepaid_saving", values: { amount: "₹950.00", saving: "₹50.00" } });
+    expect(core.amountText("partial", q, "en")).toEqual({ key: "amount_partial", values: { now: "₹200.00", later: "₹800.00" } });
+    expect(core.amountText("cod", core.quote(1000, "INR", {}), "en")).toEqual({ key: "amount_cod", values: { amount: "₹1,000.00" } });
+    expect(core.money(1049, "INR", "hi")).toBe("₹1,049.00");
+    for (const [key, value] of Object.entries({ amount_items: "Items: {amount}", amount_partial: "{now} now, {later} in cash on delivery" })) {
+      expect(en[key]).toBe(value);
+    }
+  });
+});

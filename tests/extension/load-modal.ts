@@ -28,6 +28,9 @@ export type ModalCore = {
   isRtl(locale: string): boolean;
   displayPhone(e164: string, dialCodes: string[]): string;
   countryList(list: unknown): { iso: string; dial: string; allowed?: boolean }[];
+  quote(total: number | null, currency: string | null, pricing: unknown): Record<string, unknown> | null;
+  money(amount: number, currency: string, locale: string): string;
+  amountText(mode: string, quote: unknown, locale: string): { key: string; values: Record<string, string> } | null;
 };
 
 /** The shipped assets/cod-modal-ui.js, run as a classic script in a sandbox with no document: only its pure core. */

@@ -3,6 +3,7 @@ import { FakeShopify } from "~/dev/fake-shopify/server";
 import {
   cartCreate,
   cartCreateUserErrors,
+  cartLinesUpdate,
   draftOrderCalculate,
   draftOrderCreate,
   draftOrderCreateUserErrors,
@@ -69,12 +70,17 @@ function goodAnswer(operation: keyof typeof OPERATIONS): Handler {
       return paymentTermsTemplates();
     case "tagsAdd":
       return tagsAdd(tagged);
+    case "cartLinesUpdate":
+      return cartLinesUpdate();
   }
 }
 
 function userErrors(operation: keyof typeof OPERATIONS): Handler {
   if (operation === "cartCreate") return cartCreateUserErrors();
   if (operation === "draftOrderCreate") return draftOrderCreateUserErrors();
+  if (operation === "cartLinesUpdate") {
+    return () => ({ data: { cartLinesUpdate: { cart: null, userErrors: [{ field: ["lines", "0", "quantity"], message: "Quantity is invalid" }] } } });
+  }
   if (operation === "tagsAdd") {
     return () => ({ data: { tagsAdd: { node: null, userErrors: [{ field: ["id"], message: "Order does not exist" }] } } });
   }
@@ -115,7 +121,7 @@ function handlerFor(operation: keyof typeof OPERATIONS, answer: LocalFakeAnswer)
 export async function setLocalFakeAnswer(operation: keyof typeof OPERATIONS, answer: LocalFakeAnswer) {
   const fake = await globalThis.__codLocalShopify;
   if (!fake) throw new Error("local mode's fake Shopify is not running");
-  fake.on(OPERATIONS[operation], handlerFor(operation, answer), operation === "cartCreate" ? "storefront" : "admin");
+  fake.on(OPERATIONS[operation], handlerFor(operation, answer), operation === "cartCreate" || operation === "cartLinesUpdate" ? "storefront" : "admin");
   current.set(operation, answer);
 }
 

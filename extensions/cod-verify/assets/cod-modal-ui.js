@@ -197,6 +197,56 @@
     });
   }
 
+  function cents(amount) {
+    return Math.round(amount * 100) / 100;
+  }
+
+  /**
+   * What each mode costs for items worth `total` in `currency`, from the config's pricing (COD fee,
+   * prepaid saving, deposit: a percentage, or a fixed amount in the shop's currency). A fixed amount
+   * counts only when the shopper pays in the shop's currency; otherwise that mode shows no amount
+   * (null). Shipping is not known here: these are the items' amounts.
+   */
+  function quote(total, currency, pricing) {
+    if (!(total > 0) || !/^[A-Z]{3}$/.test(String(currency))) return null;
+    var p = pricing && typeof pricing === "object" ? pricing : {};
+    var sameCurrency = !p.currency || p.currency === currency;
+    var part = function (adj) {
+      if (!adj || !(adj.value > 0)) return 0;
+      if (adj.type === "percentage") return cents((total * adj.value) / 100);
+      return adj.type === "fixed" && sameCurrency ? cents(adj.value) : null;
+    };
+    var fee = part(p.codFee);
+    var saving = part(p.prepaidDiscount);
+    var deposit = p.deposit ? part(p.deposit) : null;
+    return {
+      total: cents(total),
+      currency: currency,
+      cod: fee === null ? null : { later: cents(total + fee), fee: fee },
+      prepaid: saving === null ? null : { now: cents(Math.max(0, total - saving)), saving: Math.min(saving, cents(total)) },
+      partial: !deposit ? null : { now: Math.min(deposit, cents(total)), later: cents(Math.max(0, total - deposit)) },
+    };
+  }
+
+  /** 1049 "INR" "hi" -> "₹1,049.00" in the shopper's language; plain "1049.00 INR" where Intl cannot. */
+  function money(amount, currency, locale) {
+    try {
+      return new Intl.NumberFormat(locale || "en", { style: "currency", currency: currency }).format(amount);
+    } catch {
+      return amount.toFixed(2) + " " + currency;
+    }
+  }
+
+  /** The translation key and values that say what a mode costs, or null. */
+  function amountText(mode, q, locale) {
+    var m = q && q[mode];
+    if (!m) return null;
+    var f = function (n) { return money(n, q.currency, locale); };
+    if (mode === "cod") return m.fee > 0 ? { key: "amount_cod_fee", values: { amount: f(m.later), fee: f(m.fee) } } : { key: "amount_cod", values: { amount: f(m.later) } };
+    if (mode === "prepaid") return m.saving > 0 ? { key: "amount_prepaid_saving", values: { amount: f(m.now), saving: f(m.saving) } } : { key: "amount_prepaid", values: { amount: f(m.now) } };
+    return { key: "amount_partial", values: { now: f(m.now), later: f(m.later) } };
+  }
+
   var core = {
     asciiDigits: asciiDigits,
     toE164: toE164,
@@ -212,6 +262,9 @@
     isRtl: isRtl,
     displayPhone: displayPhone,
     countryList: countryList,
+    quote: quote,
+    money: money,
+    amountText: amountText,
     MODES: MODES,
   };
 
@@ -236,6 +289,15 @@
       if (c != null) el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
     });
     return el;
+  }
+
+  function readJson(root, selector) {
+    var node = root.querySelector(selector);
+    try {
+      return node ? JSON.parse(node.textContent) : null;
+    } catch {
+      return null;
+    }
   }
 
   function readStrings(root) {
@@ -314,6 +376,7 @@
             modes: allowedModes(r.body.modes),
             locale: r.body.locale || null,
             countries: countryList(r.body.countries),
+            pricing: r.body.pricing && typeof r.body.pricing === "object" ? r.body.pricing : null,
           };
           self.dial = {};
           self.config.countries.forEach(function (c) { self.dial[c.iso] = c.dial; });
@@ -335,6 +398,8 @@
         .then(function (res) { return res.json(); })
         .then(function (cart) {
           self.state.cartToken = cart.token || null;
+          self.state.total = Number(cart.total_price) / 100;
+          self.state.currency = cart.currency || null;
           return (cart.items || []).map(function (i) { return { variantId: String(i.variant_id), quantity: i.quantity }; });
         })
         .catch(function () { return []; });
@@ -345,6 +410,11 @@
     var qtyField = (form && form.querySelector('[name="quantity"]')) || document.querySelector('[name="quantity"][form]');
     var variantId = (idField && idField.value) || this.root.dataset.variantId;
     var quantity = Math.max(1, Math.floor(Number(qtyField && qtyField.value) || 1));
+    var prices = readJson(this.root, "script[data-cod-prices]");
+    var index = prices && Array.isArray(prices.ids) ? prices.ids.map(String).indexOf(String(variantId)) : -1;
+    var unit = index !== -1 && Array.isArray(prices.prices) ? Number(prices.prices[index]) / 100 : NaN;
+    this.state.total = isFinite(unit) ? unit * quantity : null;
+    this.state.currency = prices && prices.currency ? String(prices.currency) : null;
     return Promise.resolve(variantId ? [{ variantId: String(variantId), quantity: quantity }] : []);
   };
 
@@ -483,7 +553,12 @@
     var self = this;
     var modes = this.config.modes;
     slot.textContent = "";
-    if (modes.length < 2) return;
+    if (modes.length < 2) {
+      // One way to pay: nothing to choose, but the shopper still sees what it costs.
+      var only = amountText(modes[0], this.quote, this.locale);
+      if (only) slot.appendChild(h("p", { class: "codv-amount codv-amount-only", text: this.t(only.key, only.values) }));
+      return;
+    }
     var name = "codv-mode-" + this.uid;
     var fieldset = h("fieldset", { class: "codv-modes" }, [h("legend", { text: this.t("mode_legend") })]);
     modes.forEach(function (mode) {
@@ -495,6 +570,10 @@
           h("span", { class: "codv-mode-text" }, [
             h("strong", { text: self.t("mode_" + mode) }),
             h("small", { text: self.t("mode_" + mode + "_hint") }),
+            (function () {
+              var a = amountText(mode, self.quote, self.locale);
+              return a ? h("span", { class: "codv-amount", text: self.t(a.key, a.values) }) : null;
+            })(),
           ]),
         ]),
       );
@@ -582,7 +661,10 @@
     var cfg = this.config;
     if (!this.state.mode || cfg.modes.indexOf(this.state.mode) === -1) this.state.mode = cfg.modes[0];
     var line = this.state.lines[0];
-    els.summary.textContent = this.source === "product" && this.state.title ? this.state.title + (line && line.quantity > 1 ? " \u00d7 " + line.quantity : "") : "";
+    this.quote = quote(this.state.total, this.state.currency, cfg.pricing);
+    var what = this.source === "product" && this.state.title ? this.state.title + (line && line.quantity > 1 ? " \u00d7 " + line.quantity : "") : "";
+    var items = this.quote ? this.t("amount_items", { amount: money(this.quote.total, this.quote.currency, this.locale) }) : "";
+    els.summary.textContent = [what, items].filter(Boolean).join(" \u00b7 ");
     els.summary.hidden = !els.summary.textContent;
     this.returnFocus = document.activeElement;
     els.backdrop.hidden = false;
