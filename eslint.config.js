@@ -13,6 +13,38 @@ export default tseslint.config(
       "no-console": "off",
     },
   },
+  // The layout's import rules (docs/architecture.md): production code never reaches the test doubles;
+  // routes answer through one domain call and neither import each other nor the database; the shared
+  // vocabulary at the bottom imports nothing of the app.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    ignores: ["app/**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: "(^|/)tests/", message: "Production code never imports the tests' mocks or helpers." }] }],
+    },
+  },
+  {
+    files: ["app/routes/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "(^|/)tests/", message: "Production code never imports the tests' mocks or helpers." },
+            { regex: "^\\./|^~/routes/", message: "A route never imports another route: move what they share into a domain or app/http." },
+          ],
+          paths: [{ name: "~/db.server", importNames: ["prisma"], message: "A route never reaches for prisma: call a domain function." }],
+        },
+      ],
+    },
+  },
+  {
+    files: ["app/shared/**/*.ts"],
+    ignores: ["app/shared/**/*.test.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^~/(?!shared/)|^\\.\\./", message: "The shared vocabulary imports nothing of the app above it." }] }],
+    },
+  },
   {
     // The storefront modal is a classic browser script shipped as is to themes (no build step).
     files: ["extensions/*/assets/**/*.js"],

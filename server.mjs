@@ -17,6 +17,8 @@ import { createRequestHandler } from "@remix-run/node";
 const root = path.dirname(fileURLToPath(import.meta.url));
 const publicDir = path.join(root, "public");
 const MAX_BODY_BYTES = 1024 * 1024;
+const DRAIN_BYTES = 64 * 1024 * 1024;
+const DRAIN_MS = 5_000;
 const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
 
 let build;
@@ -96,15 +98,96 @@ function toRequest(req, controller) {
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
   const init = { method: req.method, headers, signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
-    let seen = 0;
-    const limited = req.on("data", (chunk) => {
-      seen += chunk.length;
-      if (seen > MAX_BODY_BYTES) req.destroy(Object.assign(new Error("body too large"), { code: "BODY_TOO_LARGE" }));
-    });
-    init.body = Readable.toWeb(limited);
+    init.body = requestBody(req);
     init.duplex = "half";
   }
   return new Request(url, init);
+}
+
+/** Reads and drops a body nobody will read (up to DRAIN_BYTES, then the connection is cut). */
+function discardBody(req) {
+  let seen = 0;
+  req.bodyAbandoned = true;
+  req.on("data", (chunk) => {
+    seen += chunk.length;
+    if (seen > DRAIN_BYTES) req.socket?.destroy();
+  });
+}
+
+/**
+ * Before answering a request whose body the app stopped reading: wait (up to DRAIN_MS) for the rest
+ * of the body to arrive and be discarded. Node closes a connection whose request was not read to
+ * the end, and closing while the client still uploads resets the connection, which can lose the
+ * answer on the client's side; after draining, the answer arrives and the connection stays usable.
+ */
+async function drainAbandonedBody(req) {
+  if (!req.bodyAbandoned || req.complete || req.destroyed) return;
+  await new Promise((resolve) => {
+    const timer = setTimeout(done, DRAIN_MS);
+    function done() {
+      clearTimeout(timer);
+      req.off("end", done).off("close", done);
+      resolve();
+    }
+    req.once("end", done).once("close", done);
+  });
+}
+
+/**
+ * The request body as a web stream, read only as fast as the app reads it. When the app stops
+ * early (a route refuses a body over its own limit) or the body passes MAX_BODY_BYTES, the rest is
+ * discarded as it arrives and the connection is marked to close after the answer; nothing is ever
+ * enqueued into a stream that was cancelled or errored.
+ */
+function requestBody(req) {
+  let seen = 0;
+  let open = true;
+  const stop = () => {
+    open = false;
+    req.bodyAbandoned = true;
+    req.resume();
+  };
+  req.abandonBody = () => {
+    if (open) stop();
+  };
+  return new ReadableStream({
+    start(stream) {
+      req.on("data", (chunk) => {
+        seen += chunk.length;
+        if (!open) {
+          // Discarding. A client that keeps sending past DRAIN_BYTES is cut off.
+          if (seen > DRAIN_BYTES) req.socket?.destroy();
+          return;
+        }
+        if (seen > MAX_BODY_BYTES) {
+          req.bodyTooLarge = true;
+          stop();
+          stream.error(Object.assign(new Error("body too large"), { code: "BODY_TOO_LARGE" }));
+          return;
+        }
+        stream.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if (stream.desiredSize !== null && stream.desiredSize <= 0) req.pause();
+      });
+      req.once("end", () => {
+        if (open) {
+          open = false;
+          stream.close();
+        }
+      });
+      req.once("error", (err) => {
+        if (open) {
+          open = false;
+          stream.error(err);
+        }
+      });
+    },
+    pull() {
+      if (open) req.resume();
+    },
+    cancel() {
+      if (open) stop();
+    },
+  });
 }
 
 async function writeResponse(req, res, response) {
@@ -123,6 +206,7 @@ async function writeResponse(req, res, response) {
     delete headers["content-length"];
     headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
   }
+  await drainAbandonedBody(req);
   res.writeHead(response.status, response.statusText || undefined, headers);
   if (!response.body || req.method === "HEAD") return void res.end();
   const body = Readable.fromWeb(response.body);
@@ -143,17 +227,25 @@ const server = http.createServer(async (req, res) => {
   try {
     if (shuttingDown) res.setHeader("Connection", "close");
     if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+      discardBody(req);
+      await drainAbandonedBody(req);
       res.writeHead(413, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
       res.end(JSON.stringify({ error: "The request body is too large.", code: "payload_too_large" }));
     } else if (!(await serveStatic(req, res, pathname))) {
-      await writeResponse(req, res, await handle(toRequest(req, controller)));
+      const response = await handle(toRequest(req, controller));
+      // The route answered without reading the whole body (a declared length over its limit).
+      if (!req.complete) req.abandonBody?.();
+      // A body cut off at MAX_BODY_BYTES is a 413 whatever the route made of the truncated stream.
+      if (req.bodyTooLarge) throw Object.assign(new Error("body too large"), { code: "BODY_TOO_LARGE" });
+      await writeResponse(req, res, response);
     }
   } catch (err) {
-    if (err?.code !== "ERR_STREAM_PREMATURE_CLOSE") {
+    if (err?.code !== "ERR_STREAM_PREMATURE_CLOSE" && err?.code !== "BODY_TOO_LARGE") {
       console.error(JSON.stringify({ level: "error", msg: "request failed", path: loggablePath(pathname), error: String(err?.message ?? err) }));
     }
     if (!res.headersSent) {
       const tooLarge = err?.code === "BODY_TOO_LARGE";
+      await drainAbandonedBody(req);
       res.writeHead(tooLarge ? 413 : 500, { "content-type": "application/json", "cache-control": "no-store" });
       res.end(JSON.stringify(tooLarge ? { error: "The request body is too large.", code: "payload_too_large" } : { error: "Something went wrong on our side.", code: "internal_error" }));
     } else res.destroy();
@@ -189,6 +281,16 @@ function shutdown(signal) {
   exitTimer.unref();
 }
 process.on("SIGTERM", () => shutdown("SIGTERM"));
+// Last line of defence: an error that escapes every request handler (a bug in a stream callback, a
+// rejected promise nobody awaited) is logged and the process keeps serving the other requests.
+// Each request's own errors are answered 500 JSON above; a supervisor restarts the process if it
+// ever exits (see the README's deploy section).
+process.on("uncaughtException", (err) => {
+  console.error(JSON.stringify({ level: "error", msg: "uncaught exception", error: String(err?.stack ?? err) }));
+});
+process.on("unhandledRejection", (err) => {
+  console.error(JSON.stringify({ level: "error", msg: "unhandled rejection", error: String(err?.stack ?? err) }));
+});
 process.on("SIGINT", () => shutdown("SIGINT"));
 
 const port = Number(process.env.PORT ?? 3000);

@@ -3,7 +3,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
-import { addDocumentResponseHeaders } from "~/shopify.server";
+import { addDocumentResponseHeaders } from "~/shopify/app.server";
 import { startTagWorker } from "~/orders/tag-jobs.server";
 
 // Order tags queued by orders/create are added (and retried) by this instance's worker.

@@ -34,7 +34,7 @@ const schema = z.object({
    * codes go by SMS. Optional per language: "HXaaa" or "en:HXaaa,ar:HXbbb,*:HXccc".
    */
   TWILIO_WHATSAPP_CONTENT_SID: z.string().regex(/^([a-z*]{1,3}:)?HX[0-9a-fA-F]{32}(,([a-z*]{1,3}:)?HX[0-9a-fA-F]{32})*$/, "HX... content SIDs, optionally per language (en:HX...,ar:HX...)").optional(),
-  /** Development and tests only: send Twilio API calls to this origin (the fake Twilio). */
+  /** Development and tests only: send Twilio API calls to this origin instead of Twilio's. */
   TWILIO_API_BASE: z.string().url().optional(),
   /** Bound on one SMS send (all Twilio calls of it, WhatsApp fallback included), in milliseconds. */
   SMS_TIMEOUT_MS: z.coerce.number().int().min(100).max(30_000).default(5000),
@@ -45,7 +45,7 @@ const schema = z.object({
   APP_PROXY_PREFIX: z.enum(["apps", "a", "community", "tools"]).default("apps"),
   /** Local mode: a demo shop, SMS to the outbox, no Shopify store needed. Defaults on outside production. */
   LOCAL_MODE: bool,
-  /** Development and tests only: send Shopify API calls to this origin (the fake Shopify). */
+  /** Development and tests only: send Shopify API calls to this origin instead of the shop's. */
   SHOPIFY_API_ORIGIN: z.string().url().optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   /** Seconds a cached session or shop row may be served before it is read again. */

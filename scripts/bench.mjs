@@ -1,125 +1,595 @@
 #!/usr/bin/env node
-// Load benchmark for signed storefront requests. Prints numbers; asserts nothing.
-//   node scripts/bench.mjs [--path /api/config] [--method GET] [--body '{...}']
-//                          [--connections 16] [--requests 4000]
-// Without APP_URL it builds nothing: it starts server.mjs over the existing build (run `npm run build`
-// first) on a free port with a fresh SQLite database in local mode, and stops it afterwards.
-// With APP_URL it loads that server instead (SHOPIFY_API_SECRET/DEMO_SHOP as for `npm run proxy`).
+// `npm run bench`: the storefront routes and the orders/create webhook under load, on SQLite and on
+// PostgreSQL, next to a bare floor server measured in the same run. Prints one table; asserts nothing.
+//
+//   npm run bench [-- --engines sqlite,postgresql] [--duration 3] [--warmup 1] [--connections 16]
+//                 [--no-build] [--profile DIR] [--only send-otp,config]
+//
+// What it does, in one process:
+//  - builds the app (`npm run build`, unless --no-build) and starts a zero-latency fake Shopify
+//    (the tests' own tests/mocks/shopify, bundled with esbuild);
+//  - per engine: a fresh database (a temp SQLite file, or a new PostgreSQL database on
+//    BENCH_POSTGRES_URL, default postgresql://postgres@127.0.0.1:5432/postgres), migrated and holding
+//    the local demo shop; the production server (NODE_ENV=production, local mode, outbox SMS) started
+//    with scripts/lib/bench-probe.mjs, which counts database statements and sends Shopify calls to the
+//    fake; and the floor server (scripts/bench-floor.mjs: node:http + the bare driver doing send-otp's
+//    essential work);
+//  - drives each route with autocannon (16 connections; a fresh number per send-otp), alternating
+//    with floor runs, and reads the server's statement count and resident memory around every run.
+// Ratios: × floor is against the mean of the floor runs just before and after the route (same
+// engine); × no-op is against signed GET /proxy/api/config (the app's signed route with no
+// database work) in the same run. `db/req` is statements executed per request (SQLite) or queries
+// sent (PostgreSQL), background work the requests caused (tag jobs) included.
 import { spawn, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
-import http from "node:http";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import autocannon from "autocannon";
 import { LOCAL_DEFAULTS, signedProxyQuery } from "./lib/app-proxy-signature.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i > 0 ? process.argv[i + 1] : fallback;
+const require = createRequire(import.meta.url);
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(`--${name}`);
+const option = (name, fallback) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
 };
-const routePath = arg("path", "/api/config");
-const method = arg("method", "GET").toUpperCase();
-const body = arg("body", undefined);
-const connections = Number(arg("connections", 16));
-const total = Number(arg("requests", 4000));
-const warmup = Math.min(200, Math.floor(total / 10));
+const engines = option("engines", "sqlite,postgresql").split(",").filter(Boolean);
+const duration = Number(option("duration", 3));
+const warmup = Number(option("warmup", 1));
+const connections = Number(option("connections", 16));
+const only = option("only", "")?.split(",").filter(Boolean);
+const profileDir = option("profile", null);
+const pgBase = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const secret = LOCAL_DEFAULTS.secret;
+const shopDomain = LOCAL_DEFAULTS.shop;
+const OTP_HASH_SECRET = "bench-otp-hash-secret-0123456789abcdef0123";
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cod-bench-"));
+const started = Date.now();
+const say = (line) => process.stderr.write(`bench: ${line}\n`);
 
-async function startOwnServer() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cod-bench-"));
-  const env = {
-    ...process.env,
-    DATABASE_URL: `file:${path.join(dir, "bench.db")}`,
-    LOCAL_MODE: "true",
-    NODE_ENV: "production",
-    SHOPIFY_API_KEY: "local-dev-api-key",
-    SHOPIFY_API_SECRET: LOCAL_DEFAULTS.secret,
-    SHOPIFY_APP_URL: "http://127.0.0.1",
-    OTP_HASH_SECRET: "bench-otp-hash-secret-0123456789abcdef0123",
-    SMS_PROVIDER: "outbox",
-    OUTBOX_DIR: dir,
-    PORT: "0",
-    HOST: "127.0.0.1",
-    LOG_LEVEL: "warn",
-  };
-  const setup = spawnSync(process.execPath, [path.join(root, "scripts", "setup.mjs")], { env: { ...env, NODE_ENV: "development" } });
-  if (setup.status !== 0) throw new Error(`setup failed: ${setup.stderr}`);
-  const child = spawn(process.execPath, [path.join(root, "server.mjs")], { env, stdio: ["ignore", "pipe", "inherit"] });
-  let out = "";
-  const port = await new Promise((resolve, reject) => {
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once("exit", (c) => reject(new Error(`server exited ${c}`)));
+// ---------------------------------------------------------------------------------------------
+// Set-up
+
+function build() {
+  say("building (npm run build)");
+  const result = spawnSync(process.execPath, [path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, NODE_ENV: "production" },
   });
-  child.stdout.resume();
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: async () => {
-      child.kill("SIGTERM");
-      await new Promise((r) => child.once("exit", r));
-      fs.rmSync(dir, { recursive: true, force: true });
+  if (result.status !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+}
+
+async function startFakeShopify() {
+  const { build: esbuild } = await import("esbuild");
+  const outfile = path.join(tmp, "fake-shopify.mjs");
+  await esbuild({
+    stdin: {
+      contents: `export { FakeShopify } from "./tests/mocks/shopify/server";
+                 export { installDefaultHandlers } from "./tests/mocks/shopify/handlers";`,
+      resolveDir: root,
+      loader: "ts",
     },
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    outfile,
+    logLevel: "silent",
+  });
+  const { FakeShopify, installDefaultHandlers } = await import(pathToFileURL(outfile).href);
+  const fake = installDefaultHandlers(new FakeShopify(), { checkoutBase: `https://${shopDomain}/checkouts` });
+  await fake.start();
+  return fake;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+// better-sqlite3 takes named parameters: $1 → @p1.
+const named = (sql) => sql.replaceAll(/\$(\d+)/g, "@p$1");
+const byName = (params) => Object.fromEntries(params.map((v, i) => [`p${i + 1}`, v]));
+
+/** A direct connection for the bench's own set-up and checks (never the app's). */
+async function directDb(url) {
+  if (url.startsWith("file:")) {
+    const Database = require("better-sqlite3");
+    const db = new Database(url.slice("file:".length));
+    db.pragma("busy_timeout = 5000");
+    return {
+      query: async (sql, params = []) => db.prepare(named(sql)).all(byName(params)),
+      run: async (sql, params = []) => void db.prepare(named(sql)).run(byName(params)),
+      close: async () => db.close(),
+    };
+  }
+  const { Client } = require("pg");
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  return {
+    query: async (sql, params = []) => (await client.query(sql, params)).rows,
+    run: async (sql, params = []) => void (await client.query(sql, params)),
+    close: () => client.end(),
   };
 }
 
-function request(agent, base, i) {
-  const [p, q = ""] = routePath.split("?");
-  const params = signedProxyQuery({
-    shop: process.env.DEMO_SHOP ?? LOCAL_DEFAULTS.shop,
-    secret: process.env.SHOPIFY_API_SECRET ?? LOCAL_DEFAULTS.secret,
-    extra: new URLSearchParams(q),
+async function prepareDatabase(engine) {
+  let url;
+  let drop = async () => {};
+  if (engine === "sqlite") {
+    url = `file:${path.join(tmp, "bench.db")}`;
+  } else {
+    const name = `cod_bench_${process.pid}`;
+    const admin = await directDb(pgBase);
+    await admin.run(`DROP DATABASE IF EXISTS ${name}`);
+    await admin.run(`CREATE DATABASE ${name}`);
+    await admin.close();
+    const u = new URL(pgBase);
+    u.pathname = `/${name}`;
+    url = u.href;
+    drop = async () => {
+      const again = await directDb(pgBase);
+      await again.run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
+      await again.close();
+    };
+  }
+  const setup = spawnSync(process.execPath, [path.join(root, "scripts", "setup.mjs")], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, DATABASE_URL: url, LOCAL_MODE: "true", NODE_ENV: "development", DEMO_SHOP: shopDomain },
   });
-  const payload = body?.replaceAll("{i}", String(i));
-  return new Promise((resolve) => {
-    const started = process.hrtime.bigint();
-    const req = http.request(
-      `${base}/proxy${p}?${params}`,
-      { method, agent, headers: payload ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) } : {} },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve({ status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-      },
-    );
-    req.on("error", () => resolve({ status: 0, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-    if (payload) req.write(payload);
-    req.end();
-  });
-}
-
-async function run(base, count, offset) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-  const results = [];
-  let next = 0;
-  const started = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (next < count) {
-        const i = next++;
-        results.push(await request(agent, base, offset + i));
-      }
-    }),
+  if (setup.status !== 0) throw new Error(`setup failed: ${setup.stdout}${setup.stderr}`);
+  const db = await directDb(url);
+  // Load runs send far more codes than a shop's daily cap allows; the bench shop's cap is lifted.
+  await db.run(`UPDATE "Shop" SET "dailySendCap" = 100000000 WHERE "domain" = $1`, [shopDomain]);
+  const [{ id: shopId }] = await db.query(`SELECT "id" FROM "Shop" WHERE "domain" = $1`, [shopDomain]);
+  // One pending address correction whose link token the status route is asked about.
+  const token = crypto.randomBytes(24).toString("base64url");
+  const tokenHash = crypto.createHmac("sha256", OTP_HASH_SECRET).update(`address-correction-token\0${token}`).digest("hex");
+  const expires = Date.now() + 86_400_000;
+  const dateValue = (ms) => (engine === "sqlite" ? ms : new Date(ms));
+  await db.run(
+    `INSERT INTO "AddressCorrection" ("id", "shopId", "orderGid", "orderName", "phone", "tokenHash", "status", "source", "before", "expiresAt", "createdAt", "updatedAt")
+     VALUES ($1, $2, 'gid://shopify/Order/1001', '#1001', '+14155550100', $3, 'pending', 'api', '{}', $4, $5, $5)`,
+    [`bench-${crypto.randomUUID()}`, shopId, tokenHash, dateValue(expires), dateValue(Date.now())],
   );
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-  agent.destroy();
-  return { results, seconds };
+  return { url, db, shopId, correctionToken: token, drop };
 }
 
-const own = process.env.APP_URL ? null : await startOwnServer();
-const base = process.env.APP_URL ?? own.url;
+async function waitForHttp(port, pathName, child, label) {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`${label} exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}${pathName}`);
+      await res.arrayBuffer();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`${label} did not answer on port ${port}`);
+}
+
+function tail(stream) {
+  let text = "";
+  stream?.on("data", (d) => {
+    text = (text + d).slice(-4000);
+  });
+  return () => text;
+}
+
+async function startApp(db, fake) {
+  const port = await freePort();
+  const outbox = path.join(tmp, `outbox-${port}`);
+  const args = ["--import", pathToFileURL(path.join(root, "scripts", "lib", "bench-probe.mjs")).href];
+  if (profileDir) args.push("--cpu-prof", "--cpu-prof-dir", profileDir);
+  const child = spawn(process.execPath, [...args, path.join(root, "server.mjs")], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      LOCAL_MODE: "true",
+      DATABASE_URL: db.url,
+      SHOPIFY_API_KEY: "local-dev-api-key",
+      SHOPIFY_API_SECRET: secret,
+      SHOPIFY_APP_URL: "http://127.0.0.1",
+      OTP_HASH_SECRET,
+      SMS_PROVIDER: "outbox",
+      OUTBOX_DIR: outbox,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      LOG_LEVEL: "warn",
+      BENCH_SHOPIFY_ORIGIN: fake.origin,
+    },
+    stdio: ["ignore", "ignore", "pipe", "ipc"],
+  });
+  const errors = tail(child.stderr);
+  await waitForHttp(port, "/proxy/api/auth/ping", child, "the app").catch((e) => {
+    throw new Error(`${e.message}\n${errors()}`);
+  });
+  const stats = () =>
+    new Promise((resolve) => {
+      child.once("message", resolve);
+      child.send("stats");
+    });
+  return { port, child, outbox: path.join(outbox, "outbox.jsonl"), stats, errors, stop: () => stop(child) };
+}
+
+async function startFloor(db) {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(root, "scripts", "bench-floor.mjs")], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: db.url, SHOPIFY_API_SECRET: secret, OTP_HASH_SECRET, FLOOR_SHOP_ID: db.shopId, PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const errors = tail(child.stderr);
+  await waitForHttp(port, "/", child, "the floor server").catch((e) => {
+    throw new Error(`${e.message}\n${errors()}`);
+  });
+  return { port, child, stop: () => stop(child) };
+}
+
+function stop(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", resolve);
+    child.kill("SIGTERM");
+    setTimeout(() => child.kill("SIGKILL"), 15_000).unref();
+  });
+}
+
+function rssOf(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load
+
+/** Signed app-proxy query strings, re-signed every second (Shopify signs each request; 90 s window). */
+function signer(extra = []) {
+  let at = 0;
+  let query = "";
+  return () => {
+    const now = Math.floor(Date.now() / 1000);
+    if (now !== at) {
+      at = now;
+      query = signedProxyQuery({ shop: shopDomain, secret, timestamp: now, extra }).toString();
+    }
+    return query;
+  };
+}
+
+/**
+ * One autocannon run. `next(i)` gives request i's { path, body?, headers? }. Returns req/s, p50, p99,
+ * statuses, the process's peak RSS and its database statements during the run.
+ */
+async function load(target, { method = "GET", next, amount, rate, seconds = duration, settle, counter = { i: 0 } }) {
+  const headers = method === "GET" ? {} : { "content-type": "application/json" };
+  const answers = {};
+  const requests = [
+    {
+      method,
+      setupRequest(req) {
+        const r = next(counter.i++);
+        return { ...req, path: r.path, body: r.body, headers: { ...req.headers, ...headers, ...(r.headers ?? {}) } };
+      },
+      // Tallies each answer by status and error code, so a run that measured the wrong path shows it.
+      onResponse(status, body) {
+        const code = /"code":"([a-z_]+)"/.exec(body ?? "")?.[1];
+        const key = code ? `${status} ${code}` : String(status);
+        answers[key] = (answers[key] ?? 0) + 1;
+      },
+    },
+  ];
+  const before = target.stats ? await target.stats() : null;
+  let peak = rssOf(target.child.pid);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(target.child.pid));
+  }, 100);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${target.port}`,
+    connections,
+    requests,
+    ...(amount ? { amount } : { duration: seconds }),
+    ...(rate ? { overallRate: rate } : {}),
+  });
+  if (settle) await settle();
+  clearInterval(sampler);
+  peak = Math.max(peak, rssOf(target.child.pid));
+  const after = target.stats ? await target.stats() : null;
+  const total = result.requests.total;
+  const statuses = answers;
+  if (result.errors) statuses.errors = result.errors;
+  if (result.timeouts) statuses.timeouts = result.timeouts;
+  return {
+    rps: total / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total,
+    statuses,
+    peakRss: peak,
+    dbPerRequest: before && after && total ? (after.statements - before.statements) / total : null,
+  };
+}
+
+/** A warm-up run (not counted), then the measured run; both draw from one request counter. */
+async function run(target, spec) {
+  const counter = { i: 0 };
+  if (warmup > 0 && !spec.amount) await load(target, { ...spec, counter, seconds: warmup, settle: undefined });
+  return load(target, { ...spec, counter });
+}
+
+function readCodes(file, prefix) {
+  const pairs = [];
+  if (!fs.existsSync(file)) return pairs;
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    if (!line.includes(prefix)) continue;
+    try {
+      const { to, body } = JSON.parse(line);
+      const code = /(?<!\d)\d{6}(?!\d)/.exec(body)?.[0];
+      if (to.startsWith(prefix) && code) pairs.push({ phone: to, code });
+    } catch {
+      // a partial line: skip
+    }
+  }
+  return pairs;
+}
+
+const wanted = (name) => !only?.length || only.includes(name);
+
+async function benchEngine(engine, fake) {
+  say(`${engine}: preparing the database`);
+  const db = await prepareDatabase(engine);
+  const app = await startApp(db, fake);
+  const floor = await startFloor(db);
+  const rows = [];
+  const floors = [];
+  const runTag = String(200 + Math.floor(Math.random() * 700));
+  const phone = (group, i) => `+1${runTag}${group}${String(i).padStart(6, "0")}`;
+  const signed = signer();
+  let phoneGroup = 0;
+
+  const measureFloor = async () => {
+    const group = phoneGroup++;
+    const r = await run(floor, {
+      method: "POST",
+      next: (i) => ({ path: `/proxy/send-otp?${signed()}`, body: JSON.stringify({ phone: phone(group, i) }) }),
+    });
+    floors.push({ index: rows.length, ...r });
+    say(`${engine}: floor ${r.rps.toFixed(0)} req/s`);
+  };
+  const add = (name, r) => {
+    rows.push({ engine, name, ...r });
+    say(`${engine}: ${name} ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms ${JSON.stringify(r.statuses)}`);
+  };
+
+  try {
+    await measureFloor();
+    if (wanted("ping")) add("GET /proxy/api/auth/ping (unsigned)", await run(app, { next: () => ({ path: "/proxy/api/auth/ping" }) }));
+    if (wanted("config")) add("GET /proxy/api/config (signed no-op)", await run(app, { next: () => ({ path: `/proxy/api/config?${signed()}` }) }));
+    await measureFloor();
+
+    // send-otp: a fresh number per request; its codes (from the outbox) feed verify-otp below.
+    const sendGroup = phoneGroup++;
+    const sendPrefix = `+1${runTag}${sendGroup}`;
+    if (wanted("send-otp") || wanted("verify-otp")) {
+      add(
+        "POST /proxy/send-otp",
+        await run(app, {
+          method: "POST",
+          next: (i) => ({ path: `/proxy/send-otp?${signed()}`, body: JSON.stringify({ phone: phone(sendGroup, i) }) }),
+        }),
+      );
+    }
+    if (wanted("send-otp")) {
+      const group = phoneGroup++;
+      add(
+        "POST /proxy/send-otp at 400 req/s",
+        await load(app, {
+          method: "POST",
+          rate: 400,
+          next: (i) => ({ path: `/proxy/send-otp?${signed()}`, body: JSON.stringify({ phone: phone(group, i) }) }),
+        }),
+      );
+    }
+    if (wanted("verify-otp")) {
+      const pairs = readCodes(app.outbox, sendPrefix);
+      const right = pairs.filter((_, i) => i % 2 === 0);
+      const wrong = pairs.filter((_, i) => i % 2 === 1);
+      if (right.length) {
+        add(
+          "POST /proxy/verify-otp (right code)",
+          await load(app, {
+            method: "POST",
+            amount: right.length,
+            next: (i) => {
+              const p = right[i % right.length];
+              return { path: `/proxy/verify-otp?${signed()}`, body: JSON.stringify({ phone: p.phone, otp: p.code, selectedMode: "cod" }) };
+            },
+          }),
+        );
+      }
+      if (wrong.length) {
+        // Four wrong guesses per code (the fifth would use up its last attempt): every answer is invalid_code.
+        add(
+          "POST /proxy/verify-otp (wrong code)",
+          await load(app, {
+            method: "POST",
+            amount: wrong.length * 4,
+            next: (i) => {
+              const p = wrong[i % wrong.length];
+              const otp = String((Number(p.code) + 1) % 1_000_000).padStart(6, "0");
+              return { path: `/proxy/verify-otp?${signed()}`, body: JSON.stringify({ phone: p.phone, otp }) };
+            },
+          }),
+        );
+      }
+    }
+    await measureFloor();
+
+    if (wanted("create-checkout")) {
+      add(
+        "POST /proxy/create-checkout (prepaid, fake Shopify)",
+        await run(app, {
+          method: "POST",
+          next: (i) => ({
+            path: `/proxy/create-checkout?${signed()}`,
+            body: JSON.stringify({ phone: phone(sendGroup, i % 1000), selectedMode: "prepaid", variantId: String(1000 + (i % 50)), quantity: 1 }),
+          }),
+          settle: async () => fake.reset(),
+        }),
+      );
+    }
+    if (wanted("address-correction")) {
+      const signedStatus = signer([["token", db.correctionToken]]);
+      add(
+        "GET /proxy/api/address-correction.status",
+        await run(app, { next: () => ({ path: `/proxy/api/address-correction.status?${signedStatus()}` }) }),
+      );
+    }
+    if (wanted("orders-create")) {
+      const deliveries = 1000;
+      const prefix = `bench-${runTag}-`;
+      const verified = readCodes(app.outbox, sendPrefix).filter((_, i) => i % 2 === 0);
+      const r = await load(app, {
+        method: "POST",
+        amount: deliveries,
+        next: (i) => {
+          const body = JSON.stringify({
+            id: 5_000_000 + i,
+            admin_graphql_api_id: `gid://shopify/Order/${runTag}${String(i).padStart(6, "0")}`,
+            name: `#B${i}`,
+            phone: verified.length ? verified[i % verified.length].phone : phone(sendGroup, i),
+            payment_gateway_names: ["Cash on Delivery (COD)"],
+            note_attributes: [],
+            created_at: new Date().toISOString(),
+          });
+          return {
+            path: "/webhooks/orders/create",
+            body,
+            headers: {
+              "x-shopify-hmac-sha256": crypto.createHmac("sha256", secret).update(body).digest("base64"),
+              "x-shopify-topic": "orders/create",
+              "x-shopify-shop-domain": shopDomain,
+              "x-shopify-api-version": "2026-10",
+              "x-shopify-webhook-id": `${prefix}${i}`,
+            },
+          };
+        },
+        // The deliveries' background work (tag jobs) belongs to them: wait until it is done.
+        settle: async () => {
+          for (let t = 0; t < 100; t++) {
+            const [{ n }] = await db.db.query(`SELECT COUNT(*) AS n FROM "OrderTagJob" WHERE "doneAt" IS NULL AND "failedAt" IS NULL`);
+            if (Number(n) === 0) break;
+            await new Promise((res) => setTimeout(res, 200));
+          }
+        },
+      });
+      const [{ n: recorded }] = await db.db.query(`SELECT COUNT(*) AS n FROM "WebhookDelivery" WHERE "id" LIKE $1`, [`${prefix}%`]);
+      const [{ n: queued }] = await db.db.query(`SELECT COUNT(*) AS n FROM "OrderTagJob"`);
+      const [{ n: tagged }] = await db.db.query(`SELECT COUNT(*) AS n FROM "OrderTagJob" WHERE "doneAt" IS NOT NULL`);
+      r.note = `${deliveries} sent, ${recorded} recorded, ${deliveries - Number(recorded)} lost; ${queued} tag jobs, ${tagged} done`;
+      add("POST /webhooks/orders/create (1,000 deliveries)", r);
+      fake.reset();
+    }
+    await measureFloor();
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${app.child.pid}/status`, "utf8"));
+    return { rows, floors, peakRss: hwm ? Number(hwm[1]) * 1024 : null, errors: app.errors() };
+  } finally {
+    await app.stop();
+    await floor.stop();
+    await db.db.close();
+    await db.drop();
+    fs.rmSync(path.join(tmp, "bench.db"), { force: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+function floorFor(floors, index) {
+  // The floor runs measured just before and just after this row (rows are numbered in run order).
+  const before = [...floors].reverse().find((f) => f.index <= index);
+  const after = floors.find((f) => f.index > index);
+  const near = [before, after].filter(Boolean);
+  return near.reduce((s, f) => s + f.rps, 0) / near.length;
+}
+
+function table(results) {
+  const head = ["engine", "route", "req/s", "p50 ms", "p99 ms", "peak RSS MB", "db/req", "× floor", "× no-op", "answers"];
+  const lines = [head];
+  for (const { engine, rows, floors } of results) {
+    const floorMean = floors.reduce((s, f) => s + f.rps, 0) / floors.length;
+    const floorP50 = floors.map((f) => f.p50).sort((a, b) => a - b)[Math.floor(floors.length / 2)];
+    const floorP99 = floors.map((f) => f.p99).sort((a, b) => a - b)[Math.floor(floors.length / 2)];
+    const floorRss = Math.max(...floors.map((f) => f.peakRss));
+    lines.push([engine, `floor: send-otp's essential work (${floors.length} runs)`, floorMean.toFixed(0), floorP50, floorP99, (floorRss / 2 ** 20).toFixed(0), "2", "1.00", "", floors.map((f) => f.rps.toFixed(0)).join(" / ")]);
+    const noop = rows.find((r) => r.name.includes("signed no-op"))?.rps;
+    rows.forEach((r, index) => {
+      const fixedRate = r.name.includes("at 400");
+      lines.push([
+        engine,
+        r.name,
+        r.rps.toFixed(0),
+        r.p50,
+        r.p99,
+        (r.peakRss / 2 ** 20).toFixed(0),
+        r.dbPerRequest === null ? "" : r.dbPerRequest.toFixed(2),
+        fixedRate ? "" : (r.rps / floorFor(floors, index)).toFixed(3),
+        fixedRate || !noop ? "" : (r.rps / noop).toFixed(2),
+        r.note ?? Object.entries(r.statuses).map(([k, v]) => `${k}:${v}`).join(" "),
+      ]);
+    });
+  }
+  const widths = head.map((_, c) => Math.max(...lines.map((l) => String(l[c]).length)));
+  const fmt = (l) => `| ${l.map((v, c) => String(v).padEnd(widths[c])).join(" | ")} |`;
+  return [fmt(lines[0]), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...lines.slice(1).map(fmt)].join("\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const results = [];
+let fake;
 try {
-  await run(base, warmup, 0);
-  const { results, seconds } = await run(base, total, warmup);
-  const ms = results.map((r) => r.ms).sort((a, b) => a - b);
-  const pct = (p) => ms[Math.min(ms.length - 1, Math.floor((p / 100) * ms.length))].toFixed(1);
-  const statuses = {};
-  for (const r of results) statuses[r.status] = (statuses[r.status] ?? 0) + 1;
-  console.log(`${method} /proxy${routePath}: ${total} requests, ${connections} connections, ${os.cpus().length} cores`);
-  console.log(`  throughput ${(total / seconds).toFixed(0)} req/s`);
-  console.log(`  latency ms p50 ${pct(50)}  p95 ${pct(95)}  p99 ${pct(99)}  max ${ms[ms.length - 1].toFixed(1)}`);
-  console.log(`  statuses ${JSON.stringify(statuses)}`);
+  if (!flag("no-build")) build();
+  fake = await startFakeShopify();
+  for (const engine of engines) {
+    try {
+      results.push({ engine, ...(await benchEngine(engine, fake)) });
+    } catch (error) {
+      say(`${engine}: not measured: ${error?.message ?? error}`);
+    }
+  }
 } finally {
-  await own?.stop();
+  await fake?.stop();
+  fs.rmSync(tmp, { recursive: true, force: true });
+}
+
+console.log(
+  `\n${connections} connections, ${duration} s per run after ${warmup} s of warm-up, ${os.cpus().length} cores, Node ${process.version}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")}, ${((Date.now() - started) / 1000).toFixed(0)} s in all\n`,
+);
+console.log(table(results));
+for (const r of results) {
+  console.log(`${r.engine}: the app's peak RSS over the whole run ${r.peakRss ? (r.peakRss / 2 ** 20).toFixed(0) : "?"} MB`);
+  if (r.errors.trim()) console.log(`${r.engine}: the app wrote to stderr:\n${r.errors.trim().split("\n").slice(-5).join("\n")}`);
 }

@@ -3,12 +3,13 @@ import { prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/rate-limit/rate-limit.server";
 import { sendSms } from "~/sms/sms.server";
-import { hasActiveSubscription, type Shop } from "~/shops/shop.server";
+import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
 import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomToken } from "~/utils/crypto.server";
 import { log, maskPhone } from "~/utils/log.server";
 import { fromMailingAddress, suspectAddressReason, type Address, type SuspectReason } from "./address";
-import { fill, pickLocale, TEXTS } from "./i18n";
+import { pickLocale } from "~/shared/locales";
+import { fill, TEXTS } from "./i18n";
 import {
   fetchOrder,
   findLatestOpenOrderByPhone,

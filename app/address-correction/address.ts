@@ -1,4 +1,4 @@
-import { normalizePhone } from "~/otp/phone";
+import { normalizePhone } from "~/shared/phone";
 import { z } from "zod";
 
 /**

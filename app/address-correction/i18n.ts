@@ -1,21 +1,10 @@
+import type { Locale } from "~/shared/locales";
 import type { AddressField, FieldProblem } from "./address";
 
 /**
  * Texts of the correction page and its SMS in the five languages the shops ask for. The page picks
  * `?locale=`, then the language stored with the request, then the shop's, then English.
  */
-export const LOCALES = ["en", "hi", "ar", "fr", "es"] as const;
-export type Locale = (typeof LOCALES)[number];
-
-export function pickLocale(...candidates: (string | null | undefined)[]): Locale {
-  for (const c of candidates) {
-    const base = c?.toLowerCase().split(/[-_]/)[0];
-    if (base && (LOCALES as readonly string[]).includes(base)) return base as Locale;
-  }
-  return "en";
-}
-
-export const RTL: ReadonlySet<Locale> = new Set(["ar"]);
 
 type Texts = {
   title: string;

@@ -7,7 +7,8 @@ import {
   type AddressField,
   type FieldProblem,
 } from "./address";
-import { fill, RTL, TEXTS, type Locale } from "./i18n";
+import { directionOf, type Locale } from "~/shared/locales";
+import { fill, TEXTS } from "./i18n";
 
 /**
  * The hosted correction pages as plain, self-contained HTML: inline CSS, no script, no external
@@ -48,7 +49,7 @@ button:focus{outline:3px solid #005bd3;outline-offset:2px}
 export type PageShell = { locale: Locale; shopName: string };
 
 function layout(shell: PageShell, title: string, body: string): string {
-  const dir = RTL.has(shell.locale) ? "rtl" : "ltr";
+  const dir = directionOf(shell.locale);
   return `<!doctype html>
 <html lang="${shell.locale}" dir="${dir}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">

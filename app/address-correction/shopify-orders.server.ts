@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { shopifyGraphql } from "~/shopify-calls/graphql.server";
+import { shopifyGraphql } from "~/shopify/graphql.server";
+import { LATEST_OPEN_ORDERS, METAFIELDS_SET, ORDER_BY_ID, ORDER_UPDATE, TAGS_ADD } from "~/shopify/operations";
 import { log } from "~/utils/log.server";
 import { mailingAddressSchema, type Address, toMailingAddressInput, formatAddress } from "./address";
-import { normalizePhone } from "~/otp/phone";
+import { normalizePhone } from "~/shared/phone";
 
 /**
  * The Admin API calls of address correction, through the library's GraphQL client (bounded in time
@@ -10,23 +11,7 @@ import { normalizePhone } from "~/otp/phone";
  * errors, a reply of the wrong shape) is the value `{ ok: false, code: "shopify_unavailable" }`.
  */
 
-export const OPERATION = {
-  orderById: "AddressCorrectionOrder",
-  latestOpenOrders: "AddressCorrectionOrdersByPhone",
-  orderUpdate: "AddressCorrectionUpdateOrder",
-  tagsAdd: "AddressCorrectionTagOrder",
-  metafieldsSet: "AddressCorrectionRequestedAddress",
-} as const;
 
-const ORDER_FIELDS = `
-  id
-  name
-  phone
-  cancelledAt
-  closed
-  displayFulfillmentStatus
-  customer { phone }
-  shippingAddress { firstName lastName phone address1 address2 city province provinceCode zip countryCodeV2 }`;
 
 const orderSchema = z.object({
   id: z.string(),
@@ -73,8 +58,7 @@ export function toOrderGid(value: string): string | null {
 export async function fetchOrder(shop: string, orderGid: string) {
   const result = await call(
     shop,
-    `#graphql
-    query ${OPERATION.orderById}($id: ID!) { order(id: $id) { ${ORDER_FIELDS} } }`,
+    ORDER_BY_ID,
     { id: orderGid },
     z.object({ order: orderSchema.nullable() }),
   );
@@ -89,10 +73,7 @@ export async function fetchOrder(shop: string, orderGid: string) {
 export async function findLatestOpenOrderByPhone(shop: string, phone: string) {
   const result = await call(
     shop,
-    `#graphql
-    query ${OPERATION.latestOpenOrders}($query: String!) {
-      orders(first: 5, sortKey: CREATED_AT, reverse: true, query: $query) { nodes { ${ORDER_FIELDS} } }
-    }`,
+    LATEST_OPEN_ORDERS,
     { query: `status:open "${phone}"` },
     z.object({ orders: z.object({ nodes: z.array(orderSchema) }) }),
   );
@@ -122,13 +103,7 @@ export function orderIsEditable(order: ShopifyOrder): boolean {
 export async function updateOrderShippingAddress(shop: string, orderGid: string, address: Address) {
   const result = await call(
     shop,
-    `#graphql
-    mutation ${OPERATION.orderUpdate}($input: OrderInput!) {
-      orderUpdate(input: $input) {
-        order { id shippingAddress { address1 city zip countryCodeV2 } }
-        userErrors { field message }
-      }
-    }`,
+    ORDER_UPDATE,
     { input: { id: orderGid, shippingAddress: toMailingAddressInput(address) } },
     z.object({ orderUpdate: z.object({ order: z.object({ id: z.string() }).passthrough().nullish(), userErrors: userErrorsSchema }) }),
   );
@@ -139,10 +114,7 @@ export async function updateOrderShippingAddress(shop: string, orderGid: string,
 export async function tagOrder(shop: string, orderGid: string, tags: string[]) {
   const result = await call(
     shop,
-    `#graphql
-    mutation ${OPERATION.tagsAdd}($id: ID!, $tags: [String!]!) {
-      tagsAdd(id: $id, tags: $tags) { node { id } userErrors { field message } }
-    }`,
+    TAGS_ADD,
     { id: orderGid, tags },
     z.object({ tagsAdd: z.object({ userErrors: userErrorsSchema }) }),
   );
@@ -156,10 +128,7 @@ export async function tagOrder(shop: string, orderGid: string, tags: string[]) {
 export async function recordRequestedAddress(shop: string, orderGid: string, address: Address) {
   const result = await call(
     shop,
-    `#graphql
-    mutation ${OPERATION.metafieldsSet}($metafields: [MetafieldsSetInput!]!) {
-      metafieldsSet(metafields: $metafields) { metafields { id } userErrors { field message } }
-    }`,
+    METAFIELDS_SET,
     {
       metafields: [
         {

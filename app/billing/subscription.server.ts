@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { prisma } from "~/db.server";
-import { forgetShop } from "~/shops/shop.server";
+import { forgetShop } from "~/settings/shop.server";
 
 /** The part of the app_subscriptions/update payload we use. */
 export const appSubscriptionPayload = z.object({

@@ -1,8 +1,6 @@
 import { z } from "zod";
-import { PAYMENT_MODES, type PaymentMode } from "~/selections/selection.server";
-
-/** E.164: a leading + and 10 to 15 digits (the seed's limit). */
-export const E164 = /^\+[0-9]{10,15}$/;
+import { ATTRIBUTES, PAYMENT_MODES, type PaymentMode } from "~/shared/payment-modes";
+import { E164 } from "~/shared/phone";
 
 const variantId = z
   .union([z.string().trim().min(1).max(100), z.number().int().positive()])
@@ -55,15 +53,6 @@ export function itemsOf(body: Pick<CreateCheckoutBody, "variantId" | "quantity" 
   return [...merged].map(([variantId, quantity]) => ({ variantId, quantity }));
 }
 
-/** Attribute keys we put on carts and draft orders; they reach the order as note attributes. The leading _ hides them from buyers. */
-export const ATTRIBUTES = {
-  selection: "_cod_selection",
-  mode: "_cod_payment_mode",
-  verified: "_cod_phone_verified",
-  phone: "_cod_phone",
-  /** The COD fee the cart carries (an amount in the shop's currency, or "<n>%" of the items). */
-  codFee: "_cod_fee",
-} as const;
 
 export type CheckoutContext = {
   selectionId: string;

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { prisma } from "~/db.server";
-import { lastVerifiedAt, verifiedWithin } from "~/customers/verified.server";
-import { recordSelection, SELECTION_REUSE_MS, type PaymentMode } from "~/selections/selection.server";
-import { hasActiveSubscription, updateShop, type Shop } from "~/shops/shop.server";
-import { shopifyGraphql, type ShopifyFailureCause } from "~/shopify-calls/graphql.server";
-import { OPERATIONS } from "~/dev/fake-shopify/handlers";
+import { lastVerifiedAt, verifiedWithin } from "~/otp/verified-phones.server";
+import { recordSelection, SELECTION_REUSE_MS } from "~/otp/selection.server";
+import type { PaymentMode } from "~/shared/payment-modes";
+import { hasActiveSubscription, updateShop, type Shop } from "~/settings/shop.server";
+import { shopifyGraphql, type ShopifyFailureCause } from "~/shopify/graphql.server";
+import { CART_CREATE, CART_LINES_UPDATE, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREATE, PAYMENT_TERMS_TEMPLATES } from "~/shopify/operations";
 import { clock } from "~/utils/clock.server";
 import { codFeeAmount, pricing } from "~/storefront/offer";
 import { log } from "~/utils/log.server";
+import { ATTRIBUTES } from "~/shared/payment-modes";
 import {
-  ATTRIBUTES,
   buildCartInput,
   buildDraftOrderInput,
   depositPercentage,
@@ -139,26 +140,6 @@ const cartCreateReply = z.object({
   }),
 });
 
-const CART_CREATE = `#graphql
-mutation ${OPERATIONS.cartCreate}($input: CartInput!) {
-  cartCreate(input: $input) {
-    cart {
-      id
-      checkoutUrl
-      lines(first: 101) { nodes { id quantity merchandise { ... on ProductVariant { id price { amount } } } } }
-    }
-    userErrors { code field message }
-    warnings { code message target }
-  }
-}`;
-
-const CART_LINES_UPDATE = `#graphql
-mutation ${OPERATIONS.cartLinesUpdate}($cartId: ID!, $lines: [CartLineUpdateInput!]!) {
-  cartLinesUpdate(cartId: $cartId, lines: $lines) {
-    cart { id }
-    userErrors { code field message }
-  }
-}`;
 
 const linesUpdateReply = z.object({ cartLinesUpdate: z.object({ userErrors: z.array(userError) }) });
 
@@ -208,6 +189,23 @@ async function buildCart(shop: string, items: CheckoutItem[], ctx: CheckoutConte
   return { ok: true, checkoutUrl: cart.checkoutUrl, cartToken: cartTokenOf(cart.id) };
 }
 
+
+
+
+const templatesReply = z.object({ paymentTermsTemplates: z.array(z.object({ id: z.string(), paymentTermsType: z.string() })) });
+const calculateReply = z.object({
+  draftOrderCalculate: z.object({
+    calculatedDraftOrder: z.object({ totalPriceSet: z.object({ shopMoney: z.object({ amount: z.string(), currencyCode: z.string() }) }) }).nullable(),
+    userErrors: z.array(userError),
+  }),
+});
+const draftCreateReply = z.object({
+  draftOrderCreate: z.object({
+    draftOrder: z.object({ id: z.string(), invoiceUrl: z.string().url() }).nullable(),
+    userErrors: z.array(userError),
+  }),
+});
+
 /**
  * How many fee units carry the fee: the fee (fixed, or a percentage of the items' total as the cart
  * priced them) over the fee variant's price, at least one. Null when the cart gave no prices.
@@ -229,47 +227,12 @@ export function feeQuantity(fee: CodFee, items: CheckoutItem[], lines: z.infer<t
   return Math.min(999, Math.max(1, Math.round(amount / unit)));
 }
 
-const PAYMENT_TERMS = `#graphql
-query ${OPERATIONS.paymentTermsTemplates} {
-  paymentTermsTemplates(paymentTermsType: FULFILLMENT) { id name paymentTermsType }
-}`;
-
-const DRAFT_ORDER_CALCULATE = `#graphql
-mutation ${OPERATIONS.draftOrderCalculate}($input: DraftOrderInput!) {
-  draftOrderCalculate(input: $input) {
-    calculatedDraftOrder { totalPriceSet { shopMoney { amount currencyCode } } }
-    userErrors { field message }
-  }
-}`;
-
-const DRAFT_ORDER_CREATE = `#graphql
-mutation ${OPERATIONS.draftOrderCreate}($input: DraftOrderInput!) {
-  draftOrderCreate(input: $input) {
-    draftOrder { id name invoiceUrl totalPriceSet { shopMoney { amount currencyCode } } }
-    userErrors { field message }
-  }
-}`;
-
-const templatesReply = z.object({ paymentTermsTemplates: z.array(z.object({ id: z.string(), paymentTermsType: z.string() })) });
-const calculateReply = z.object({
-  draftOrderCalculate: z.object({
-    calculatedDraftOrder: z.object({ totalPriceSet: z.object({ shopMoney: z.object({ amount: z.string(), currencyCode: z.string() }) }) }).nullable(),
-    userErrors: z.array(userError),
-  }),
-});
-const draftCreateReply = z.object({
-  draftOrderCreate: z.object({
-    draftOrder: z.object({ id: z.string(), invoiceUrl: z.string().url() }).nullable(),
-    userErrors: z.array(userError),
-  }),
-});
-
 /** Shopify's payment-terms templates are global; the FULFILLMENT one is looked up once per process. */
 let fulfillmentTemplateId: string | null = null;
 
 async function buildDepositDraftOrder(shop: Shop, items: CheckoutItem[], ctx: CheckoutContext): Promise<Built> {
   if (!fulfillmentTemplateId) {
-    const t = await shopifyGraphql<unknown>("admin", shop.domain, PAYMENT_TERMS);
+    const t = await shopifyGraphql<unknown>("admin", shop.domain, PAYMENT_TERMS_TEMPLATES);
     if (!t.ok) return t;
     const parsed = templatesReply.safeParse(t.data);
     const id = parsed.success ? parsed.data.paymentTermsTemplates.find((x) => x.paymentTermsType === "FULFILLMENT")?.id : undefined;

@@ -1,7 +1,7 @@
 import type { Session } from "@shopify/shopify-api";
-import { authenticate } from "~/shopify.server";
+import { authenticate } from "~/shopify/app.server";
 import { jsonError } from "~/http/responses.server";
-import { getShop, type Shop } from "~/shops/shop.server";
+import { getShop, type Shop } from "~/settings/shop.server";
 import { prepareDatabase } from "~/db.server";
 
 export type ProxyContext = {

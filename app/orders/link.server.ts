@@ -1,5 +1,5 @@
 import { prisma } from "~/db.server";
-import type { Shop } from "~/shops/shop.server";
+import type { Shop } from "~/settings/shop.server";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
 import { orderPhones, selectionIdOf, tagsForOrder, type OrderPayload } from "./order-payload";

@@ -1,5 +1,5 @@
 import { isCashOnDelivery, orderPayload, orderPhones, selectionIdOf, tagsForOrder } from "./order-payload";
-import { normalizePhone } from "~/otp/phone";
+import { normalizePhone } from "~/shared/phone";
 
 const base = { admin_graphql_api_id: "gid://shopify/Order/1" };
 const settings = { tagOrders: true, tagVerified: "cod-verified", tagUnverified: "cod-unverified", tagModePrefix: "payment-mode:" };

@@ -1,7 +1,7 @@
-import { normalizePhone } from "~/otp/phone";
+import { normalizePhone } from "~/shared/phone";
 import { z } from "zod";
-import { ATTRIBUTES } from "~/checkout/checkout-request";
-import type { PaymentMode } from "~/selections/selection.server";
+import { ATTRIBUTES } from "~/shared/payment-modes";
+import type { PaymentMode } from "~/shared/payment-modes";
 
 /**
  * The fields of the orders/create payload (REST Order shape) the app reads. Everything else passes.

@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
-import { OPERATIONS } from "~/dev/fake-shopify/handlers";
-import { shopifyGraphql } from "~/shopify-calls/graphql.server";
+import { TAGS_ADD } from "~/shopify/operations";
+import { shopifyGraphql } from "~/shopify/graphql.server";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
-import { pruneDeliveries } from "~/webhooks/deliveries.server";
+import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
 
 /**
  * Durable order tagging. orders/create writes a job row (one per order) and answers Shopify at once;
@@ -46,13 +46,6 @@ export async function enqueueOrderTags(shop: string, orderGid: string, tags: str
   }
 }
 
-const TAGS_ADD = `#graphql
-mutation ${OPERATIONS.tagsAdd}($id: ID!, $tags: [String!]!) {
-  tagsAdd(id: $id, tags: $tags) {
-    node { id }
-    userErrors { field message }
-  }
-}`;
 
 const tagsAddReply = z.object({
   tagsAdd: z.object({ node: z.object({ id: z.string() }).nullable(), userErrors: z.array(z.object({ message: z.string() })) }),

@@ -1,5 +1,5 @@
 import { prisma } from "~/db.server";
-import { normalizePhone } from "./phone";
+import { normalizePhone } from "~/shared/phone";
 
 /**
  * A shop's phone blocklist: send-otp answers 403 phone_blocked to these numbers before anything is

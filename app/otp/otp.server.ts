@@ -1,16 +1,17 @@
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
-import { markPhoneVerified, verifiedWithin } from "~/customers/verified.server";
+import { markPhoneVerified, verifiedWithin } from "~/otp/verified-phones.server";
 import { hitRateLimit, purgeExpiredRateCounters, releaseRateLimit } from "~/rate-limit/rate-limit.server";
-import { recordSelection, type PaymentMode } from "~/selections/selection.server";
-import { hasActiveSubscription, type Shop } from "~/shops/shop.server";
+import { recordSelection } from "~/otp/selection.server";
+import type { PaymentMode } from "~/shared/payment-modes";
+import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
 import { sendSms, type SmsChannel } from "~/sms/sms.server";
 import { renderCodeMessage } from "~/sms/templates";
 import { whatsappCodeTemplate } from "~/sms/whatsapp";
 import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomNumericCode, randomToken } from "~/utils/crypto.server";
 import { log } from "~/utils/log.server";
-import { countryAllowed } from "./phone";
+import { countryAllowed } from "~/shared/phone";
 
 export const CODE_LENGTH = 6;
 

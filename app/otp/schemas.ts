@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PAYMENT_MODES } from "~/selections/selection.server";
+import { PAYMENT_MODES } from "~/shared/payment-modes";
 
 /** Languages as the modal sends them ("fr", "pt-BR"); anything else is ignored rather than refused. */
 const locale = z

@@ -1,7 +1,8 @@
 import { prisma } from "~/db.server";
-import { forgetShop } from "~/shops/shop.server";
-import { sessionStorage } from "~/shopify.server";
-import { normalizePhone } from "~/otp/phone";
+import { forgetShop } from "~/settings/shop.server";
+import { sessionStorage } from "~/shopify/app.server";
+import { clock } from "~/utils/clock.server";
+import { normalizePhone } from "~/shared/phone";
 import { sendLimitKey } from "~/otp/otp.server";
 
 /**
@@ -126,4 +127,16 @@ export async function redactShop(shopDomain: string) {
   // Kept last: the delivery records are how a redelivery of this very webhook is recognised.
   await prisma.webhookDelivery.deleteMany({ where: { shop: shopDomain, topic: { not: "SHOP_REDACT" } } });
   return { shops: shops.count };
+}
+
+/**
+ * app/uninstalled: the shop's sessions are removed and the shop is marked uninstalled. Its data stays
+ * until shop/redact (48 hours later), in case the merchant reinstalls. A redelivery (or a late one)
+ * keeps the first uninstall time.
+ */
+export async function uninstallShop(shopDomain: string) {
+  await prisma.session.deleteMany({ where: { shop: shopDomain } });
+  sessionStorage.forgetShop(shopDomain);
+  await prisma.shop.updateMany({ where: { domain: shopDomain, uninstalledAt: null }, data: { uninstalledAt: clock.now() } });
+  forgetShop(shopDomain);
 }

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useLoaderData } from "@remix-run/react";
 import { BlockStack, Button, Card, Layout, Link, Page, Text } from "@shopify/polaris";
-import { authenticate, PLAN_PRO } from "~/shopify.server";
-import { getShop, upsertInstalledShop } from "~/shops/shop.server";
+import { authenticate, PLAN_PRO } from "~/shopify/app.server";
+import { getShop, upsertInstalledShop } from "~/settings/shop.server";
 import { env } from "~/env.server";
 import { recordSubscriptionUpdate } from "~/billing/subscription.server";
 

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { BlockStack, Button, Card, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
-import { authenticate } from "~/shopify.server";
-import { getShop, upsertInstalledShop } from "~/shops/shop.server";
+import { authenticate } from "~/shopify/app.server";
+import { getShop, upsertInstalledShop } from "~/settings/shop.server";
 import { blockPhone, listBlockedPhones, unblockPhone } from "~/otp/blocklist.server";
 import { maskPhone } from "~/utils/log.server";
 

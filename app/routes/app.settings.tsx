@@ -17,10 +17,11 @@ import {
   TextField,
 } from "@shopify/polaris";
 import { useState } from "react";
-import { authenticate } from "~/shopify.server";
-import { getShop, updateShop, upsertInstalledShop } from "~/shops/shop.server";
-import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsField, type SettingsFormValues } from "~/shops/settings";
-import { SETTINGS_LANGUAGES, SETTINGS_LIMITS as L } from "~/shops/settings-limits";
+import { authenticate } from "~/shopify/app.server";
+import { getShop, updateShop, upsertInstalledShop } from "~/settings/shop.server";
+import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsField, type SettingsFormValues } from "~/settings/settings";
+import { SETTINGS_LIMITS as L } from "~/settings/limits";
+import { LANGUAGES } from "~/shared/locales";
 
 /** The merchant's settings: one-time codes, checkout, order tags, address correction, language. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -226,7 +227,7 @@ function SettingsForm(props: {
               <Select
                 label={FIELD_NAMES.locale}
                 name="locale"
-                options={SETTINGS_LANGUAGES.map((l) => ({ label: l.label, value: l.value }))}
+                options={LANGUAGES.map((l) => ({ label: l.label, value: l.code }))}
                 value={values.locale}
                 onChange={set("locale")}
                 error={errors.locale}
@@ -297,7 +298,6 @@ function SettingsForm(props: {
                     label={FIELD_NAMES.prepaidDiscountValue}
                     {...field("prepaidDiscountValue")}
                     inputMode="decimal"
-                    disabled={values.prepaidDiscountType === "none"}
                     suffix={values.prepaidDiscountType === "fixed" ? (props.currency ?? "") : "%"}
                   />
                 </FormLayout.Group>
@@ -322,14 +322,12 @@ function SettingsForm(props: {
                     label={FIELD_NAMES.codFeeValue}
                     {...field("codFeeValue")}
                     inputMode="decimal"
-                    disabled={values.codFeeType === "none"}
                     suffix={values.codFeeType === "fixed" ? (props.currency ?? "") : "%"}
                   />
                 </FormLayout.Group>
                 <TextField
                   label={FIELD_NAMES.codFeeVariantId}
                   {...field("codFeeVariantId")}
-                  disabled={values.codFeeType === "none"}
                   helpText="The fee is added to cash-on-delivery carts as this product, so it works on every plan and shows in the order. Create a product such as 'Cash on delivery fee' priced at the fixed fee (or at 1.00 for a percentage fee: the app sets the quantity that makes up the fee), not shipped, and paste its variant ID."
                 />
                 <Text as="p" tone="subdued">

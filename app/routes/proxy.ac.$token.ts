@@ -8,7 +8,8 @@ import {
   submitAddressCorrection,
 } from "~/address-correction/address-correction.server";
 import { ADDRESS_FIELDS, EMPTY_ADDRESS, validateAddress, type Address, type AddressField, type FieldProblem } from "~/address-correction/address";
-import { pickLocale, TEXTS } from "~/address-correction/i18n";
+import { TEXTS } from "~/address-correction/i18n";
+import { pickLocale } from "~/shared/locales";
 import { renderForm, renderMessage, type MessageKind, type PageShell } from "~/address-correction/page";
 import { authenticateProxy, type ProxyContext } from "~/http/app-proxy.server";
 

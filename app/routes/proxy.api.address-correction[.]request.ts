@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requestAddressCorrection } from "~/address-correction/address-correction.server";
-import { normalizePhone } from "~/otp/phone";
+import { normalizePhone } from "~/shared/phone";
 import { authenticateProxy } from "~/http/app-proxy.server";
 import { readJsonBody } from "~/http/json-body.server";
-import { answer, json, jsonError, methodNotAllowed } from "~/http/responses.server";
+import { outcomeResponse } from "~/http/outcomes.server";
+import { answer, json, methodNotAllowed } from "~/http/responses.server";
 
 const body = z
   .object({
@@ -30,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
     let phone: string | undefined;
     if (input.orderId === undefined && input.phone !== undefined) {
       phone = normalizePhone(input.phone) ?? undefined;
-      if (!phone) return jsonError(400, "invalid_phone", "The phone number must be in E.164 form: + and 10 to 15 digits.");
+      if (!phone) return outcomeResponse("invalid_phone", { wording: "correction" });
     }
     const outcome = await requestAddressCorrection(
       shop,
@@ -38,24 +39,8 @@ export async function action({ request }: ActionFunctionArgs) {
       { pathPrefix },
     );
     if (outcome.ok) return json({ status: outcome.status, expiresAt: outcome.expiresAt.toISOString() });
-    switch (outcome.code) {
-      case "rate_limited":
-        return jsonError(429, "rate_limited", "Too many correction requests for this order or number; try again later.", { retryAfter: outcome.retryAfter }, { "Retry-After": String(outcome.retryAfter) });
-      case "subscription_required":
-        return jsonError(402, "subscription_required", "The shop has no active subscription; a plan must be approved in the app.");
-      case "order_not_found":
-        return jsonError(404, "order_not_found", "No open order matches this order id or phone.");
-      case "order_not_editable":
-        return jsonError(409, "order_not_editable", "The order is fulfilled, cancelled or closed; its address can no longer change.");
-      case "order_has_no_phone":
-        return jsonError(422, "order_has_no_phone", "The order has no phone number to send the link to.");
-      case "phone_unreachable":
-        return jsonError(400, "phone_unreachable", "The SMS provider cannot reach the order's phone number.");
-      case "sms_unavailable":
-        return jsonError(502, "sms_unavailable", "The SMS provider is unavailable; try again shortly.");
-      case "shopify_unavailable":
-        return jsonError(502, "shopify_unavailable", "Shopify did not answer; try again shortly.");
-    }
+    const retryAfter = outcome.code === "rate_limited" ? outcome.retryAfter : undefined;
+    return outcomeResponse(outcome.code, { retryAfter, wording: "correction" });
   });
 }
 

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { authenticateProxy } from "~/http/app-proxy.server";
 import { readJsonBody } from "~/http/json-body.server";
-import { answer, json, jsonError, methodNotAllowed } from "~/http/responses.server";
+import { outcomeResponse } from "~/http/outcomes.server";
+import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { createCheckoutBody } from "~/checkout/checkout-request";
 import { buyerIpOf, createCheckout } from "~/checkout/checkout.server";
 import { log } from "~/utils/log.server";
@@ -24,7 +25,7 @@ export async function action({ request }: ActionFunctionArgs) {
       return json({ fallback: true });
     }
     if (outcome.kind === "not_verified") {
-      return jsonError(403, "phone_not_verified", "Verify this phone number with the code we send before paying on delivery.");
+      return outcomeResponse("phone_not_verified");
     }
     if (outcome.kind === "fallback") return json({ fallback: true });
     return json({ checkoutUrl: outcome.checkoutUrl });

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { authenticateProxy } from "~/http/app-proxy.server";
 import { readJsonBody } from "~/http/json-body.server";
-import { answer, json, jsonError, methodNotAllowed } from "~/http/responses.server";
+import { outcomeResponse } from "~/http/outcomes.server";
+import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { checkVerificationCode, type VerifyOutcome } from "~/otp/otp.server";
-import { normalizePhone } from "~/otp/phone";
+import { normalizePhone } from "~/shared/phone";
 import { verifyOtpBody } from "~/otp/schemas";
-import { invalidPhone } from "./proxy.send-otp";
 
 /** POST /proxy/verify-otp { phone, otp, selectedMode?, cartToken?, locale? }: checks a one-time code. */
 export async function action({ request }: ActionFunctionArgs) {
@@ -14,7 +14,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const { shop } = await authenticateProxy(request);
     const body = await readJsonBody(request, verifyOtpBody);
     const phone = normalizePhone(body.phone);
-    if (!phone) return invalidPhone();
+    if (!phone) return outcomeResponse("invalid_phone", { extra: { success: false } });
     return respond(
       await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken }),
     );
@@ -27,12 +27,6 @@ export async function loader() {
 
 function respond(outcome: VerifyOutcome): Response {
   if (outcome.ok) return json({ success: true });
-  switch (outcome.code) {
-    case "invalid_code":
-      return jsonError(400, "invalid_code", "That code is not right.", { success: false, attemptsRemaining: outcome.attemptsRemaining });
-    case "attempts_exhausted":
-      return jsonError(429, "attempts_exhausted", "Too many wrong codes. Request a new code.", { success: false, attemptsRemaining: 0 });
-    case "code_expired":
-      return jsonError(400, "code_expired", "This code has expired or was already used. Request a new code.", { success: false });
-  }
+  const attemptsRemaining = outcome.code === "invalid_code" ? outcome.attemptsRemaining : outcome.code === "attempts_exhausted" ? 0 : undefined;
+  return outcomeResponse(outcome.code, { extra: { success: false, ...(attemptsRemaining === undefined ? {} : { attemptsRemaining }) } });
 }

@@ -1,9 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate, sessionStorage } from "~/shopify.server";
-import { prisma } from "~/db.server";
-import { forgetShop } from "~/shops/shop.server";
-import { recordDelivery } from "~/webhooks/deliveries.server";
-import { clock } from "~/utils/clock.server";
+import { uninstallShop } from "~/privacy/privacy.server";
+import { authenticate } from "~/shopify/app.server";
+import { recordDelivery } from "~/shopify/webhook-deliveries.server";
 
 /**
  * app/uninstalled: the shop's sessions are removed and the shop is marked uninstalled.
@@ -12,10 +10,7 @@ import { clock } from "~/utils/clock.server";
  */
 export async function action({ request }: ActionFunctionArgs) {
   const { shop, topic, webhookId } = await authenticate.webhook(request);
-  await prisma.session.deleteMany({ where: { shop } });
-  sessionStorage.forgetShop(shop);
-  await prisma.shop.updateMany({ where: { domain: shop, uninstalledAt: null }, data: { uninstalledAt: clock.now() } });
-  forgetShop(shop);
+  await uninstallShop(shop);
   await recordDelivery(webhookId, topic, shop);
   return new Response(null, { status: 200 });
 }

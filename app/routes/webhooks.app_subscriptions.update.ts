@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate } from "~/shopify.server";
+import { authenticate } from "~/shopify/app.server";
 import { appSubscriptionPayload, recordSubscriptionUpdate } from "~/billing/subscription.server";
 import { log } from "~/utils/log.server";
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate } from "~/shopify.server";
+import { authenticate } from "~/shopify/app.server";
 import { orderGidsOf, orderIdsIn, redactCustomer } from "~/privacy/privacy.server";
-import { recordDelivery } from "~/webhooks/deliveries.server";
+import { recordDelivery } from "~/shopify/webhook-deliveries.server";
 import { log } from "~/utils/log.server";
 
 /** customers/redact (mandatory): deletes the customer's verified mark and selections, by phone and by order. Idempotent. */

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate } from "~/shopify.server";
-import { getShop } from "~/shops/shop.server";
+import { authenticate } from "~/shopify/app.server";
+import { getShop } from "~/settings/shop.server";
 import { orderPayload } from "~/orders/order-payload";
 import { linkOrderAndQueueTags } from "~/orders/link.server";
 import { kickTagWorker } from "~/orders/tag-jobs.server";
-import { deliveryHandled, recordDelivery } from "~/webhooks/deliveries.server";
+import { deliveryHandled, recordDelivery } from "~/shopify/webhook-deliveries.server";
 import { log } from "~/utils/log.server";
 import { requestCorrectionForNewOrderLater, type OrderCreatedPayload } from "~/address-correction/address-correction.server";
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate } from "~/shopify.server";
+import { authenticate } from "~/shopify/app.server";
 import { redactShop } from "~/privacy/privacy.server";
-import { recordDelivery } from "~/webhooks/deliveries.server";
+import { recordDelivery } from "~/shopify/webhook-deliveries.server";
 import { log } from "~/utils/log.server";
 
 /** shop/redact (mandatory, 48 h after uninstall): deletes everything the app holds for the shop. Idempotent. */

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate } from "~/shopify.server";
-import { applyShopUpdate } from "~/shops/shop.server";
+import { authenticate } from "~/shopify/app.server";
+import { applyShopUpdate } from "~/settings/shop.server";
 import { log } from "~/utils/log.server";
 
 /**

@@ -70,7 +70,7 @@ async function sendToOutbox(input: SmsInput): Promise<SmsResult> {
   await fs.promises.mkdir(path.dirname(file), { recursive: true });
   await fs.promises.appendFile(file, `${JSON.stringify(line)}\n`);
   // Local mode only: the developer is the shopper, so the console shows the whole message.
-  console.log(`[outbox] ${channel} to ${maskPhone(input.to)} from ${input.shop.name ?? input.shop.domain}: ${input.body}`);
+  console.log(`[outbox] ${channel} to ${maskPhone(input.to)} from ${input.shop.name ?? input.shop.domain}: ${input.body.replace(/\n+/g, " ⏎ ")}`);
   return { ok: true, id, channel };
 }
 
@@ -111,7 +111,7 @@ function twilioClient(timeoutMs: number): TwilioClient {
     timeout: timeoutMs,
     autoRetry: false,
   });
-  // Development and tests: talk to a fake Twilio at the HTTP edge (the real client code still runs).
+  // Development and tests: talk to a stand-in Twilio at the HTTP edge (the real client code still runs).
   if (env.TWILIO_API_BASE) client.api.baseUrl = env.TWILIO_API_BASE;
   if (clients.size > 8) clients.clear();
   clients.set(key, client);

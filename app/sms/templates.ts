@@ -1,23 +1,27 @@
+import { originHost } from "~/shared/host";
+
+import { languageOf, type Locale } from "~/shared/locales";
+
 /**
  * The text of a one-time-code SMS, in the shopper's language where we have it. A shop's own template
  * (Shop.smsTemplate) wins over these; in every template `{code}`, `{shop}` and `{minutes}` are replaced.
  * Every code SMS, a merchant's template included, ends with the line `@<shop's domain> #<code>`: the
  * origin-bound format Chrome's WebOTP and Apple's security-code autofill read.
  */
-export const CODE_MESSAGES = {
+export const CODE_MESSAGES: Record<Locale, string> = {
   en: "{code} is your {shop} verification code. It expires in {minutes} minutes. Do not share it.",
   hi: "{code} आपका {shop} सत्यापन कोड है। यह {minutes} मिनट में समाप्त हो जाएगा। इसे किसी से साझा न करें।",
   ar: "{code} هو رمز التحقق الخاص بك من {shop}. تنتهي صلاحيته خلال {minutes} دقائق. لا تشاركه مع أحد.",
   fr: "{code} est votre code de vérification {shop}. Il expire dans {minutes} minutes. Ne le partagez pas.",
   es: "{code} es tu código de verificación de {shop}. Caduca en {minutes} minutos. No lo compartas.",
-} as const;
+};
 
-export type MessageLocale = keyof typeof CODE_MESSAGES;
+export type MessageLocale = Locale;
 
 /** "fr-CA", "FR", "fr_ca" → "fr"; unknown or missing languages → null. */
 export function messageLocale(locale: string | null | undefined): MessageLocale | null {
-  const language = (locale ?? "").trim().toLowerCase().split(/[-_]/)[0];
-  return language in CODE_MESSAGES ? (language as MessageLocale) : null;
+  const language = languageOf(locale);
+  return Object.hasOwn(CODE_MESSAGES, language) ? (language as MessageLocale) : null;
 }
 
 export function renderCodeMessage(input: {
@@ -46,8 +50,4 @@ function stripOriginLine(template: string): string {
   return template.replace(/\n*\s*@[^\s#]+\s+#\{code\}\s*$/, "").trim();
 }
 
-/** "Shop.Example.com" → "shop.example.com"; anything that is not a plain host name → null. */
-export function originHost(domain: string | null | undefined): string | null {
-  const host = (domain ?? "").trim().toLowerCase().replace(/\.$/, "");
-  return /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/.test(host) ? host : null;
-}
+export { originHost };

@@ -1,5 +1,5 @@
 import { getCountries, getCountryCallingCode } from "libphonenumber-js/min";
-import { parseCountryList } from "~/otp/phone";
+import { parseCountryList } from "~/shared/phone";
 
 export type PhoneCountry = { iso: string; dial: string; allowed?: true };
 

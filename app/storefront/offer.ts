@@ -1,7 +1,7 @@
-import type { Shop } from "~/shops/shop.server";
+import type { Shop } from "~/settings/shop.server";
+import { chosenModes, type PaymentMode } from "~/shared/payment-modes";
 
-export const PAYMENT_MODES = ["cod", "prepaid", "partial"] as const;
-export type OfferedMode = (typeof PAYMENT_MODES)[number];
+export type OfferedMode = PaymentMode;
 
 type OfferShop = Pick<
   Shop,
@@ -17,12 +17,6 @@ type OfferShop = Pick<
   | "depositType"
   | "depositValue"
 >;
-
-/** Shop.paymentModes ("cod, partial") → the known modes, in the fixed order, each once. */
-export function chosenModes(value: string | null | undefined): OfferedMode[] {
-  const words = (value ?? "").split(/[\s,]+/).map((w) => w.trim().toLowerCase());
-  return PAYMENT_MODES.filter((m) => words.includes(m));
-}
 
 /**
  * The modes the modal offers: the merchant's choice, without `partial` where the store cannot take

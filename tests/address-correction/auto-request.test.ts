@@ -3,7 +3,7 @@ import { prisma } from "~/db.server";
 import { lastCorrectionLink, readOutbox, useOutbox } from "../helpers/correction-sms";
 import { installShop } from "../helpers/shops";
 import { useFakeShopify } from "../helpers/fake-shopify";
-import { installDefaultHandlers } from "~/dev/fake-shopify/handlers";
+import { installDefaultHandlers } from "../mocks/shopify/handlers";
 
 const outbox = useOutbox();
 // The webhook's tag worker talks to Shopify: give it the fake's default answers.

@@ -1,8 +1,8 @@
 import type { Browser } from "playwright-core";
 import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
-import { FakeShopify } from "~/dev/fake-shopify/server";
-import { FakeOrderStore, fakeOrder } from "~/dev/fake-shopify/handlers/orders";
-import { OPERATION } from "~/address-correction/shopify-orders.server";
+import { FakeShopify } from "../mocks/shopify/server";
+import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
+import { OPERATIONS } from "~/shopify/operations";
 import { launchBrowser } from "../helpers/browser";
 import { lastCorrectionLink } from "../helpers/correction-sms";
 import { startServer, type RunningServer } from "../helpers/server";
@@ -74,7 +74,7 @@ describe("address correction in Chromium on a phone", () => {
     expect(await page.getByLabel("Address (house number and street)").inputValue()).toBe("Flat 12, 44 MG Road");
     expect(await page.getByLabel("Phone").inputValue()).toBe("98765 43210");
     await shot(page, "address-correction-errors");
-    expect(fake.callsTo(OPERATION.orderUpdate)).toHaveLength(0);
+    expect(fake.callsTo(OPERATIONS.orderUpdate)).toHaveLength(0);
 
     // 5. Right.
     await page.getByLabel("Phone").fill("+91 98765 43210");
@@ -85,7 +85,7 @@ describe("address correction in Chromium on a phone", () => {
     await shot(page, "address-correction-done");
 
     // 6. What Shopify received.
-    const [update] = fake.callsTo(OPERATION.orderUpdate);
+    const [update] = fake.callsTo(OPERATIONS.orderUpdate);
     expect(update.shop).toBe(LOCAL.shop);
     expect(update.variables).toEqual({
       input: {
@@ -103,7 +103,7 @@ describe("address correction in Chromium on a phone", () => {
         },
       },
     });
-    expect(fake.callsTo(OPERATION.tagsAdd)[0].variables).toEqual({ id: order.id, tags: ["address-corrected"] });
+    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables).toEqual({ id: order.id, tags: ["address-corrected"] });
 
     // 7. The link is spent, and the token never reached the logs.
     const again = await page.goto(formUrl);

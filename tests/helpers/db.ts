@@ -1,6 +1,6 @@
 import { prisma, databaseProvider } from "~/db.server";
-import { clearShopCache } from "~/shops/shop.server";
-import { sessionStorage } from "~/shopify.server";
+import { clearShopCache } from "~/settings/shop.server";
+import { sessionStorage } from "~/shopify/app.server";
 
 let tables: string[] | null = null;
 

@@ -5,6 +5,7 @@ import { inject } from "vitest";
 import { applyMigrations } from "../../prisma/migrate.mjs";
 import { ROOT } from "../setup/databases";
 import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
+import { startLocalShopify, type LocalShopify } from "../mocks/shopify/local";
 
 export type RunningServer = {
   url: string;
@@ -14,11 +15,15 @@ export type RunningServer = {
   output: () => string;
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
   dataDir: string;
+  /** Local mode's fake Shopify, started beside a development server that was given no SHOPIFY_API_ORIGIN. */
+  shopify: LocalShopify | null;
 };
 
 /**
  * Starts the production server (server.mjs over the built app) on a free port with its own SQLite
- * database in local mode, as `npm run local` would. Requires `npm run build` (npm test builds first).
+ * database in local mode, as `npm run local` would: a development server (NODE_ENV=development) with
+ * no SHOPIFY_API_ORIGIN gets local mode's fake Shopify as its own HTTP server beside it. Requires
+ * `npm run build` (npm test builds first).
  */
 export async function startServer(
   env: Record<string, string> = {},
@@ -28,6 +33,7 @@ export async function startServer(
   const dataDir = fs.mkdtempSync(path.join(ROOT, "data", `server-${inject("runId")}-`));
   const databaseUrl = env.DATABASE_URL ?? `file:${path.join(dataDir, "app.db")}`;
   if (options.migrate !== false) await prepareDatabase(databaseUrl);
+  const shopify = env.NODE_ENV === "development" && !env.SHOPIFY_API_ORIGIN ? await startLocalShopify() : null;
 
   let output = "";
   const child = spawn(process.execPath, [path.join(ROOT, "server.mjs")], {
@@ -46,6 +52,7 @@ export async function startServer(
       SMS_PROVIDER: "outbox",
       OUTBOX_DIR: dataDir,
       LOG_LEVEL: "info",
+      ...(shopify ? { SHOPIFY_API_ORIGIN: shopify.origin } : {}),
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -55,6 +62,7 @@ export async function startServer(
   const port = await new Promise<number>((resolve, reject) => {
     const fail = (error: Error) => {
       fs.rmSync(dataDir, { recursive: true, force: true });
+      void shopify?.stop();
       reject(error);
     };
     const timer = setTimeout(() => {
@@ -81,9 +89,11 @@ export async function startServer(
     process: child,
     output: () => output,
     dataDir,
+    shopify,
     async stop(signal = "SIGTERM") {
       if (child.exitCode === null) child.kill(signal);
       const code = await exited;
+      await shopify?.stop();
       fs.rmSync(dataDir, { recursive: true, force: true });
       return code;
     },

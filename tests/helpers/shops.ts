@@ -1,6 +1,6 @@
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
-import type { Shop } from "~/shops/shop.server";
+import type { Shop } from "~/settings/shop.server";
 
 export const SHOP = "test-shop.myshopify.com";
 

@@ -1,6 +1,6 @@
 import twilio from "twilio";
 import { env } from "~/env.server";
-import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../fakes/twilio";
+import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../mocks/twilio";
 
 type Settings = Partial<
   Pick<typeof env, "TWILIO_MESSAGING_SERVICE_SID" | "TWILIO_FROM_NUMBER" | "TWILIO_WHATSAPP_FROM" | "TWILIO_WHATSAPP_CONTENT_SID" | "SMS_TIMEOUT_MS">

@@ -3,8 +3,8 @@ import * as statusRoute from "~/routes/proxy.api.address-correction[.]status";
 import * as formRoute from "~/routes/proxy.ac.$token";
 import { prisma, watchQueries } from "~/db.server";
 import { clock } from "~/utils/clock.server";
-import { FakeOrderStore, fakeOrder, orderUpdateUserErrors } from "~/dev/fake-shopify/handlers/orders";
-import { OPERATION } from "~/address-correction/shopify-orders.server";
+import { FakeOrderStore, fakeOrder, orderUpdateUserErrors } from "../mocks/shopify/orders";
+import { OPERATIONS } from "~/shopify/operations";
 import { hashToken } from "~/address-correction/address-correction.server";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { callRoute, jsonOf, signedRequest, unsignedRequest } from "../helpers/proxy";
@@ -107,7 +107,7 @@ describe("POST /api/address-correction.request", () => {
     expect(JSON.parse(row.before)).toMatchObject({ address1: "MG Road", zip: "41100", province: "MH", countryCode: "IN" });
     // Valid 72 hours by default.
     expect(row.expiresAt.getTime() - row.createdAt.getTime()).toBeGreaterThan(72 * 3600_000 - 5000);
-    expect(fake.callsTo(OPERATION.orderById)[0].variables).toEqual({ id: order.id });
+    expect(fake.callsTo(OPERATIONS.orderById)[0].variables).toEqual({ id: order.id });
   });
 
   it("accepts a gid and honours the shop's link lifetime", async () => {
@@ -131,7 +131,7 @@ describe("POST /api/address-correction.request", () => {
     const res = await requestCorrection({ phone: "+91 98765 43210" });
     expect(res.status).toBe(200);
     expect((await prisma.addressCorrection.findFirstOrThrow()).orderGid).toBe(newest.id);
-    expect(fake.callsTo(OPERATION.latestOpenOrders)[0].variables.query).toBe(`status:open "${PHONE}"`);
+    expect(fake.callsTo(OPERATIONS.latestOpenOrders)[0].variables.query).toBe(`status:open "${PHONE}"`);
   });
 
   it("answers 404 order_not_found for an unknown order or phone, and 400 invalid_phone for a malformed number", async () => {
@@ -175,7 +175,7 @@ describe("POST /api/address-correction.request", () => {
     const body = await jsonOf(res);
     expect(body).toMatchObject({ code: "rate_limited", retryAfter: expect.any(Number) });
     expect(res.headers.get("retry-after")).toBe(String(body.retryAfter));
-    expect(fake.callsTo(OPERATION.orderById)).toHaveLength(3);
+    expect(fake.callsTo(OPERATIONS.orderById)).toHaveLength(3);
   });
 
   it("rate-limits requests per phone (3 an hour), whichever way the order was named", async () => {
@@ -211,7 +211,7 @@ describe("POST /api/address-correction.request", () => {
 
   it("answers 502 shopify_unavailable when the Admin API fails, and sends nothing", async () => {
     await installShop();
-    fake.on(OPERATION.orderById, () => ({ status: 503 }), "admin");
+    fake.on(OPERATIONS.orderById, () => ({ status: 503 }), "admin");
     const res = await requestCorrection({ orderId: "77" });
     expect(res.status).toBe(502);
     expect((await jsonOf(res)).code).toBe("shopify_unavailable");
@@ -312,7 +312,7 @@ describe("POST /ac/:token", () => {
     expect(html).toContain(`value="12 &lt;b&gt;MG&lt;/b&gt; Road"`);
     expect(html).toMatch(/id="phone"[^>]*value="98765"/);
     expect(html).toContain(`role="alert"`);
-    expect(fake.callsTo(OPERATION.orderUpdate)).toHaveLength(0);
+    expect(fake.callsTo(OPERATIONS.orderUpdate)).toHaveLength(0);
   });
 
   it("updates the order's shipping address with the full address, tags it, keeps before/after and confirms", async () => {
@@ -325,7 +325,7 @@ describe("POST /ac/:token", () => {
     expect(html).toContain("Flat 12, Sunrise Apartments, 44 MG Road");
     expect(html).toContain("Maharashtra, India");
 
-    const [update] = fake.callsTo(OPERATION.orderUpdate);
+    const [update] = fake.callsTo(OPERATIONS.orderUpdate);
     expect(update.variables).toEqual({
       input: {
         id: order.id,
@@ -352,7 +352,7 @@ describe("POST /ac/:token", () => {
     expect(again.status).toBe(410);
     expect(await again.text()).toContain("already been used");
     expect((await openForm(token)).status).toBe(410);
-    expect(fake.callsTo(OPERATION.orderUpdate)).toHaveLength(1);
+    expect(fake.callsTo(OPERATIONS.orderUpdate)).toHaveLength(1);
   });
 
   it("refuses a post without the page's nonce (cross-site), even when signed", async () => {
@@ -364,7 +364,7 @@ describe("POST /ac/:token", () => {
     const other = await requested({ phone: "+919811111111", customer: null, shippingAddress: null });
     const otherNonce = nonceIn(await (await openForm(other.token)).text());
     expect((await submitForm(token, { ...GOOD, nonce: otherNonce })).status).toBe(403);
-    expect(fake.callsTo(OPERATION.orderUpdate)).toHaveLength(0);
+    expect(fake.callsTo(OPERATIONS.orderUpdate)).toHaveLength(0);
     expect((await prisma.addressCorrection.findFirstOrThrow({ where: { tokenHash: hashToken(token) } })).status).toBe("pending");
   });
 
@@ -375,7 +375,7 @@ describe("POST /ac/:token", () => {
     const res = await submitForm(token, { ...GOOD, nonce });
     expect(res.status).toBe(409);
     expect(await res.text()).toContain("can no longer be changed");
-    expect(fake.callsTo(OPERATION.orderUpdate)).toHaveLength(0);
+    expect(fake.callsTo(OPERATIONS.orderUpdate)).toHaveLength(0);
     const row = await prisma.addressCorrection.findFirstOrThrow();
     expect(row).toMatchObject({ status: "not_editable", failure: "order_not_editable" });
     expect(JSON.parse(row.after!).address1).toBe(GOOD.address1);
@@ -388,7 +388,7 @@ describe("POST /ac/:token", () => {
 
   it("shows Shopify's refusal of a field as a form error and keeps the link usable", async () => {
     const { token } = await requested();
-    fake.on(OPERATION.orderUpdate, orderUpdateUserErrors(), "admin");
+    fake.on(OPERATIONS.orderUpdate, orderUpdateUserErrors(), "admin");
     const nonce = nonceIn(await (await openForm(token)).text());
     const res = await submitForm(token, { ...GOOD, nonce });
     expect(res.status).toBe(422);
@@ -398,7 +398,7 @@ describe("POST /ac/:token", () => {
 
   it("keeps what was typed and the link pending when Shopify is down (503)", async () => {
     const { token } = await requested();
-    fake.on(OPERATION.orderUpdate, () => ({ status: 502 }), "admin");
+    fake.on(OPERATIONS.orderUpdate, () => ({ status: 502 }), "admin");
     const nonce = nonceIn(await (await openForm(token)).text());
     const res = await submitForm(token, { ...GOOD, nonce });
     expect(res.status).toBe(503);
@@ -407,12 +407,12 @@ describe("POST /ac/:token", () => {
   });
 
   it("gives up on a Shopify that does not answer in time: 503, the form kept, the link still pending", async () => {
-    const { shopifyCallLimits } = await import("~/shopify-calls/graphql.server");
+    const { shopifyCallLimits } = await import("~/shopify/graphql.server");
     vi.spyOn(shopifyCallLimits, "timeoutMs", "get").mockReturnValue(200);
     const { token } = await requested();
     // A late but successful answer: only the time limit can turn it into a 503.
     const update = store.orderUpdate();
-    fake.on(OPERATION.orderUpdate, async (call) => ({ delayMs: 1000, then: await update(call) }), "admin");
+    fake.on(OPERATIONS.orderUpdate, async (call) => ({ delayMs: 1000, then: await update(call) }), "admin");
     const nonce = nonceIn(await (await openForm(token)).text());
     const res = await submitForm(token, { ...GOOD, nonce });
     expect(res.status).toBe(503);
@@ -424,7 +424,7 @@ describe("POST /ac/:token", () => {
     const nonce = nonceIn(await (await openForm(token)).text());
     const results = await Promise.all([submitForm(token, { ...GOOD, nonce }), submitForm(token, { ...GOOD, city: "Mumbai", nonce })]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 410]);
-    expect(fake.callsTo(OPERATION.orderUpdate)).toHaveLength(1);
+    expect(fake.callsTo(OPERATIONS.orderUpdate)).toHaveLength(1);
   });
 });
 

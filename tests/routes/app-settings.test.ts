@@ -1,7 +1,7 @@
 import * as settings from "~/routes/app.settings";
 import * as config from "~/routes/proxy.api.config";
 import { prisma } from "~/db.server";
-import { settingsFormValues, type SettingsField, type SettingsFormValues } from "~/shops/settings";
+import { settingsFormValues, type SettingsField, type SettingsFormValues } from "~/settings/settings";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";

@@ -1,11 +1,11 @@
 import * as route from "~/routes/proxy.create-checkout";
 import { prisma } from "~/db.server";
-import { markPhoneVerified } from "~/customers/verified.server";
-import { recordSelection } from "~/selections/selection.server";
+import { markPhoneVerified } from "~/otp/verified-phones.server";
+import { recordSelection } from "~/otp/selection.server";
 import { forgetPaymentTermsTemplate } from "~/checkout/checkout.server";
-import { shopifyCallLimits } from "~/shopify-calls/graphql.server";
-import * as handlers from "~/dev/fake-shopify/handlers";
-import { OPERATIONS } from "~/dev/fake-shopify/handlers";
+import { shopifyCallLimits } from "~/shopify/graphql.server";
+import * as handlers from "../mocks/shopify/handlers";
+import { OPERATIONS } from "../mocks/shopify/handlers";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
 import { useFakeShopify } from "../helpers/fake-shopify";
@@ -220,7 +220,7 @@ describe("POST /create-checkout: the COD fee is a line of the merchant's fee pro
     await markPhoneVerified(shop.id, PHONE);
     await post({ phone: PHONE, selectedMode: "prepaid", variantId: "7" });
     await prisma.shop.update({ where: { id: shop.id }, data: { codFeeVariantId: null } });
-    const { forgetShop } = await import("~/shops/shop.server");
+    const { forgetShop } = await import("~/settings/shop.server");
     forgetShop(shop.domain);
     await post({ phone: PHONE, selectedMode: "cod", variantId: "7" });
     for (const call of fake.callsTo(OPERATIONS.cartCreate)) {

@@ -3,7 +3,7 @@ import * as config from "~/routes/proxy.api.config";
 import * as notFound from "~/routes/proxy.$";
 import { prisma, watchQueries } from "~/db.server";
 import { appProxySignature, signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
-import shopify from "~/shopify.server";
+import shopify from "~/shopify/app.server";
 import { env } from "~/env.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";
@@ -47,7 +47,7 @@ describe("GET /proxy/api/config", () => {
     await installShop({ paymentModes: "cod,partial", depositsAvailable: null });
     expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ modes: ["cod"] });
     await prisma.shop.update({ where: { domain: SHOP }, data: { depositsAvailable: true } });
-    const { forgetShop } = await import("~/shops/shop.server");
+    const { forgetShop } = await import("~/settings/shop.server");
     forgetShop(SHOP);
     expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ modes: ["cod", "partial"] });
   });
@@ -56,7 +56,7 @@ describe("GET /proxy/api/config", () => {
     await installShop();
     expect((await callRoute(config, signedRequest("/api/config"))).status).toBe(200);
     await prisma.shop.update({ where: { domain: SHOP }, data: { uninstalledAt: new Date() } });
-    const { forgetShop } = await import("~/shops/shop.server");
+    const { forgetShop } = await import("~/settings/shop.server");
     forgetShop(SHOP);
     const res = await callRoute(config, signedRequest("/api/config"));
     expect(res.status).toBe(403);
@@ -67,8 +67,8 @@ describe("what a signed request costs the database", () => {
   it("is two reads when cold (session, shop) and none once warm", async () => {
     await installShop();
     await callRoute(config, signedRequest("/api/config")); // prepares the connection (SQLite pragmas)
-    const { clearShopCache } = await import("~/shops/shop.server");
-    const { sessionStorage } = await import("~/shopify.server");
+    const { clearShopCache } = await import("~/settings/shop.server");
+    const { sessionStorage } = await import("~/shopify/app.server");
     clearShopCache();
     sessionStorage.clear();
     const cold = watchQueries();

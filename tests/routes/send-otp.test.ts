@@ -1,11 +1,11 @@
 import * as sendOtp from "~/routes/proxy.send-otp";
 import { prisma } from "~/db.server";
-import { markPhoneVerified } from "~/customers/verified.server";
+import { markPhoneVerified } from "~/otp/verified-phones.server";
 import { blockPhone } from "~/otp/blocklist.server";
 import { purgeExpiredChallenges } from "~/otp/otp.server";
 import { clock } from "~/utils/clock.server";
 import { peekRateLimit } from "~/rate-limit/rate-limit.server";
-import { updateShop } from "~/shops/shop.server";
+import { updateShop } from "~/settings/shop.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";
 import { installShop } from "../helpers/shops";

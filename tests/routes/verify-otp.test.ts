@@ -1,7 +1,7 @@
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
 import { prisma } from "~/db.server";
-import { lastVerifiedAt } from "~/customers/verified.server";
+import { lastVerifiedAt } from "~/otp/verified-phones.server";
 import { clock } from "~/utils/clock.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";

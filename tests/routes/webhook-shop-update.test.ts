@@ -1,7 +1,8 @@
 import * as shopUpdate from "~/routes/webhooks.shop.update";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import { prisma } from "~/db.server";
-import { fetchShopDetails, getShop } from "~/shops/shop.server";
+import { getShop, readShopDetails } from "~/settings/shop.server";
+import { SHOP_DETAILS } from "~/shopify/operations";
 import { callRoute, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
 import { useFakeTwilio } from "../helpers/twilio";
@@ -10,21 +11,18 @@ import { signedWebhook } from "../helpers/webhooks";
 const fake = useFakeTwilio();
 
 describe("the shop's primary domain, learnt from Shopify and kept current", () => {
-  it("is read at install with the shop's name, currency and language (Admin GraphQL shop.primaryDomain.host)", async () => {
-    const queries: string[] = [];
-    const admin = {
-      graphql: async (query: string) => {
-        queries.push(query);
-        return Response.json({
-          data: {
-            shop: { name: "Acme", currencyCode: "INR", primaryDomain: { host: "Shop.Acme.in" }, plan: { shopifyPlus: true } },
-            shopLocales: [{ locale: "hi", primary: true }],
-          },
-        });
+  it("is read at install with the shop's name, currency, plan and language (Admin GraphQL shop.primaryDomain.host)", () => {
+    expect(SHOP_DETAILS).toMatch(/primaryDomain\s*\{\s*host\s*\}/);
+    expect(SHOP_DETAILS).toMatch(/plan\s*\{\s*shopifyPlus\s*\}/);
+    const reply = {
+      data: {
+        shop: { name: "Acme", currencyCode: "INR", primaryDomain: { host: "Shop.Acme.in" }, plan: { shopifyPlus: true } },
+        shopLocales: [{ locale: "hi", primary: true }],
       },
     };
-    expect(await fetchShopDetails(admin)).toEqual({ name: "Acme", currency: "INR", primaryDomain: "shop.acme.in", depositsAvailable: true, locale: "hi" });
-    expect(queries[0]).toMatch(/primaryDomain\s*\{\s*host\s*\}/);
+    expect(readShopDetails(reply)).toEqual({ name: "Acme", currency: "INR", primaryDomain: "shop.acme.in", depositsAvailable: true, locale: "hi" });
+    expect(readShopDetails({ data: { shop: { primaryDomain: { host: "not a host" } } } })).toEqual({});
+    expect(readShopDetails(null)).toEqual({});
   });
 
   it("follows shop/update, and the next code SMS names the new domain on its last line", async () => {

@@ -1,9 +1,9 @@
 import * as route from "~/routes/webhooks.orders.create";
 import { prisma } from "~/db.server";
-import { recordSelection } from "~/selections/selection.server";
+import { recordSelection } from "~/otp/selection.server";
 import { MAX_ATTEMPTS, runDueTagJobs } from "~/orders/tag-jobs.server";
-import * as handlers from "~/dev/fake-shopify/handlers";
-import { OPERATIONS } from "~/dev/fake-shopify/handlers";
+import * as handlers from "../mocks/shopify/handlers";
+import { OPERATIONS } from "../mocks/shopify/handlers";
 import { clock } from "~/utils/clock.server";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { callRoute } from "../helpers/proxy";
@@ -122,7 +122,7 @@ describe("orders/create: linking the order to the selection", () => {
     expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["phone-ok", "mode/cod"]);
 
     await prisma.shop.update({ where: { id: shop.id }, data: { tagOrders: false } });
-    const { clearShopCache } = await import("~/shops/shop.server");
+    const { clearShopCache } = await import("~/settings/shop.server");
     clearShopCache();
     await deliver(orderCreatedPayload());
     expect(await prisma.orderTagJob.count()).toBe(1);

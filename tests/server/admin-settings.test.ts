@@ -46,7 +46,8 @@ const FIELDS = [
   "otpEnabled", "returningSkipDays", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "otpResendCooldownSeconds",
   "otpMaxAttempts", "dailySendCap", "allowedCountries", "smsChannel", "smsTemplate", "locale", "discountCodeCod",
   "discountCodePrepaid", "discountCodePartial", "depositType", "depositValue", "tagOrders", "tagVerified", "tagUnverified",
-  "tagModePrefix", "addressCorrectionTtlHours", "autoAddressCorrection",
+  "tagModePrefix", "addressCorrectionTtlHours", "autoAddressCorrection", "paymentModes", "prepaidDiscountType",
+  "prepaidDiscountValue", "codFeeType", "codFeeValue", "codFeeVariantId",
 ];
 
 describe("the settings page in the built app", () => {

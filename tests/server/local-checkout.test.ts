@@ -33,9 +33,9 @@ describe("local mode: create-checkout with no Shopify store", () => {
     await server?.stop();
   });
 
-  it("answers as /dev/fake-shopify tells it: a throttled or slow cartCreate gives { fallback: true }, then a checkout again", async () => {
+  it("answers as the fake Shopify's /answers tells it: a throttled or refused cartCreate gives { fallback: true }, then a checkout again", async () => {
     const set = (operation: string, answer: string) =>
-      fetch(`${server.url}/dev/fake-shopify`, {
+      fetch(`${server.shopify!.origin}/answers`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ operation, answer }),
@@ -50,17 +50,17 @@ describe("local mode: create-checkout with no Shopify store", () => {
     const bad = await set("cartCreate", "sometimes");
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { code: string }).code).toBe("invalid_request");
-    const state = (await (await fetch(`${server.url}/dev/fake-shopify`)).json()) as { answers: Record<string, string> };
+    const state = (await (await fetch(`${server.shopify!.origin}/answers`)).json()) as { answers: Record<string, string> };
     expect(state.answers.cartCreate).toBe("ok");
   });
 
-  it("the in-process fake Shopify builds a cart whose checkout URL is the local preview page", async () => {
+  it("the fake Shopify, reached through SHOPIFY_API_ORIGIN, builds a cart whose checkout URL is its local preview page", async () => {
     const { status, body } = await createCheckout(server, { phone: "+212600000009", selectedMode: "prepaid", variantId: "123", quantity: 2 });
     expect(status).toBe(200);
-    expect(server.output()).toMatch(/local mode: fake Shopify at http:\/\/127\.0\.0\.1:\d+/);
     const url = new URL(String(body.checkoutUrl));
+    expect(url.origin).toBe(server.shopify!.origin);
     expect(url.pathname).toBe("/local/checkout");
-    const page = await fetch(`${server.url}${url.pathname}${url.search}`);
+    const page = await fetch(url);
     expect(page.status).toBe(200);
     const html = await page.text();
     expect(html).toContain("gid://shopify/ProductVariant/123 × 2");
@@ -69,8 +69,7 @@ describe("local mode: create-checkout with no Shopify store", () => {
 
   it("partial gives a draft-order preview with the deposit due now and the rest on delivery", async () => {
     const { body } = await createCheckout(server, { phone: "+212600000009", selectedMode: "partial", variantId: "123", quantity: 2 });
-    const url = new URL(String(body.checkoutUrl));
-    const html = await (await fetch(`${server.url}${url.pathname}${url.search}`)).text();
+    const html = await (await fetch(String(body.checkoutUrl))).text();
     expect(html).toContain("Due now (deposit): <strong>10.00</strong>");
     expect(html).toContain("Due on delivery: <strong>40.00</strong>");
   });
@@ -106,6 +105,7 @@ describe("production never starts the fake Shopify", () => {
   it("a production server in local mode has no fake and no preview page", async () => {
     const server = await startServer();
     try {
+      expect(server.shopify).toBeNull();
       expect(server.output()).not.toContain("fake Shopify");
       expect((await fetch(`${server.url}/local/checkout?c=e30`)).status).toBe(404);
     } finally {

@@ -1,5 +1,5 @@
 import { postSigned, startServer, type RunningServer } from "../helpers/server";
-import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../fakes/twilio";
+import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../mocks/twilio";
 
 /** The production build's Twilio sender (the real client, bundled as the server runs it) against the fake Twilio. */
 describe("one-time codes through Twilio on the built server", () => {

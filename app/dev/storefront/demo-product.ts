@@ -1,4 +1,4 @@
-/** The product the local storefront sells. Its variant ids are what the local fake Shopify knows. */
+/** The product the local storefront sells. Its variant ids are what local mode's Shopify stand-in knows. */
 export const DEMO_PRODUCT = {
   title: "Handwoven Cotton Kurta",
   vendor: "Demo Shop",

@@ -1,3 +1,4 @@
+import { directionOf } from "~/shared/locales";
 import { blockSchema, escapeHtml, renderLiquid } from "./liquid.server";
 import { DEMO_PRODUCT } from "./demo-product";
 import { defaultLocale, readBlock, readLocales } from "./extension.server";
@@ -15,8 +16,6 @@ export type StorefrontOptions = {
   /** The block's "what the button buys" setting: this product, or the whole cart. */
   source?: "product" | "cart";
 };
-
-const RTL = new Set(["ar", "he", "fa", "ur"]);
 
 /**
  * A minimal product page with the COD Verify app block rendered from the extension's own Liquid and
@@ -61,7 +60,7 @@ export function renderStorefrontPage(options: StorefrontOptions): string {
     .join("");
 
   return `<!doctype html>
-<html lang="${locale}" dir="${RTL.has(locale) ? "rtl" : "ltr"}">
+<html lang="${locale}" dir="${directionOf(locale)}">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width,initial-scale=1">

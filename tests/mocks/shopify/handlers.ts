@@ -1,5 +1,8 @@
 import crypto from "node:crypto";
-import type { FakeCall, FakeShopify, Handler, HandlerResult } from "../server";
+import { OPERATIONS } from "../../../app/shopify/operations";
+import type { FakeCall, FakeShopify, Handler, HandlerResult } from "./server";
+
+export { OPERATIONS };
 
 /**
  * Reusable answers of the fake Shopify for the operations the app makes, shaped like Shopify's real
@@ -7,14 +10,10 @@ import type { FakeCall, FakeShopify, Handler, HandlerResult } from "../server";
  * `paymentTermsTemplates`, `tagsAdd`), plus the usual ways they fail: user errors, GraphQL errors,
  * throttling, 5xx and slowness. Tests and local mode register them by operation name.
  */
-export const OPERATIONS = {
-  cartCreate: "CreateCheckoutCart",
-  draftOrderCreate: "CreateDepositDraftOrder",
-  draftOrderCalculate: "CalculateDepositDraftOrder",
-  paymentTermsTemplates: "FulfillmentPaymentTerms",
-  tagsAdd: "AddOrderTags",
-  cartLinesUpdate: "SetCodFeeQuantity",
-} as const;
+
+/** The operations of checkout and order tagging, whose answers local mode lets a developer choose. */
+export const CHECKOUT_OPERATIONS = ["cartCreate", "draftOrderCreate", "draftOrderCalculate", "paymentTermsTemplates", "tagsAdd", "cartLinesUpdate"] as const;
+export type CheckoutOperation = (typeof CHECKOUT_OPERATIONS)[number];
 
 /** The price the fake gives every variant (shop currency), so totals are predictable. */
 export const FAKE_UNIT_PRICE = 25;

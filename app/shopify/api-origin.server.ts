@@ -3,7 +3,7 @@ import { abstractFetch, setAbstractFetchFunc } from "@shopify/shopify-api/runtim
 const original = abstractFetch;
 
 /**
- * Sends the Shopify library's Admin and Storefront API calls to another origin (the fake Shopify in
+ * Sends the Shopify library's Admin and Storefront API calls to another origin (a stand-in server in
  * local mode and tests) instead of https://<shop>/...: https://<shop>/admin/api/2026-10/graphql.json
  * becomes <origin>/<shop>/admin/api/2026-10/graphql.json. The library's own clients still run; only the
  * HTTP edge moves. Never enabled in production (env.server.ts refuses SHOPIFY_API_ORIGIN there).

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 
 /**
  * A fake Shopify for local mode and tests: a loopback HTTP server that answers the Admin and
- * Storefront GraphQL calls the app makes (see redirectShopifyApi), by operation name, and records
+ * Storefront GraphQL calls the app makes (the app reaches it through SHOPIFY_API_ORIGIN), by operation name, and records
  * every call so tests can assert on what was sent.
  *
  * Handlers are registered per operation name (the `query Name` / `mutation Name` in the document).
@@ -27,15 +27,25 @@ export type HandlerResult =
 
 export type Handler = (call: FakeCall) => HandlerResult | Promise<HandlerResult>;
 
+/** A plain HTTP page of the fake (local mode's checkout preview, its control endpoint). */
+export type PageHandler = (request: { method: string; url: URL; body: string }) => { status: number; type: string; body: string };
+
 export class FakeShopify {
   readonly calls: FakeCall[] = [];
   private readonly handlers = new Map<string, Handler>();
+  private readonly pages = new Map<string, PageHandler>();
   private server: http.Server | null = null;
   origin = "";
 
   /** Registers (or replaces) the answer to an operation, for both APIs unless `api` is given. */
   on(operationName: string, handler: Handler, api?: "admin" | "storefront"): this {
     this.handlers.set(api ? `${api}:${operationName}` : operationName, handler);
+    return this;
+  }
+
+  /** Serves `pathname` (any method) outside the GraphQL endpoints. */
+  page(pathname: string, handler: PageHandler): this {
+    this.pages.set(pathname, handler);
     return this;
   }
 
@@ -72,6 +82,13 @@ export class FakeShopify {
       res.writeHead(status, { "content-type": "application/json", ...headers });
       res.end(typeof body === "string" ? body : JSON.stringify(body));
     };
+    const url = new URL(req.url ?? "/", "http://fake.invalid");
+    const page = this.pages.get(url.pathname);
+    if (page) {
+      const answer = page({ method: req.method ?? "GET", url, body: Buffer.concat(chunks).toString("utf8") });
+      res.writeHead(answer.status, { "content-type": answer.type, "cache-control": "no-store" });
+      return void res.end(answer.body);
+    }
     if (!m) return send(404, { errors: "Not Found" });
     let parsed: { query?: string; variables?: Record<string, unknown>; operationName?: string } = {};
     try {

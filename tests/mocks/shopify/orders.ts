@@ -1,5 +1,5 @@
-import { OPERATION } from "~/address-correction/shopify-orders.server";
-import type { FakeCall, FakeShopify, Handler } from "../server";
+import { OPERATIONS } from "../../../app/shopify/operations";
+import type { FakeCall, FakeShopify, Handler } from "./server";
 
 /**
  * Orders in the fake Shopify, for address correction: a small in-memory store answering the Admin
@@ -155,10 +155,11 @@ export class FakeOrderStore {
     };
   }
 
-  /** `tagsAdd(id, tags)`: appends tags the order does not have yet. */
-  tagsAdd(): Handler {
+  /** `tagsAdd(id, tags)`: appends tags the order does not have yet; an order the store does not hold goes to `others` when given. */
+  tagsAdd(others?: Handler): Handler {
     return (call: FakeCall) => {
       const order = this.orders.get(String(call.variables.id));
+      if (!order && others) return others(call);
       if (!order) return { data: { tagsAdd: { node: null, userErrors: [{ field: ["id"], message: "Resource not found" }] } } };
       for (const tag of (call.variables.tags as string[]) ?? []) if (!order.tags.includes(tag)) order.tags.push(tag);
       return { data: { tagsAdd: { node: { id: order.id }, userErrors: [] } } };
@@ -182,13 +183,13 @@ export class FakeOrderStore {
   }
 
   /** Registers every order operation of address correction on `fake`. */
-  install(fake: FakeShopify): FakeShopify {
+  install(fake: FakeShopify, otherOrders?: { tagsAdd?: Handler }): FakeShopify {
     return fake
-      .on(OPERATION.orderById, this.orderById(), "admin")
-      .on(OPERATION.latestOpenOrders, this.ordersByQuery(), "admin")
-      .on(OPERATION.orderUpdate, this.orderUpdate(), "admin")
-      .on(OPERATION.tagsAdd, this.tagsAdd(), "admin")
-      .on(OPERATION.metafieldsSet, this.metafieldsSet(), "admin");
+      .on(OPERATIONS.orderById, this.orderById(), "admin")
+      .on(OPERATIONS.latestOpenOrders, this.ordersByQuery(), "admin")
+      .on(OPERATIONS.orderUpdate, this.orderUpdate(), "admin")
+      .on(OPERATIONS.tagsAdd, this.tagsAdd(otherOrders?.tagsAdd), "admin")
+      .on(OPERATIONS.metafieldsSet, this.metafieldsSet(), "admin");
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Shop } from "../../prisma/generated/sqlite/index.js";
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
-import { originHost } from "~/sms/templates";
+import { originHost } from "~/shared/host";
 
 export type { Shop };
 
@@ -60,32 +60,25 @@ export function hasActiveSubscription(shop: Pick<Shop, "subscriptionStatus">): b
   return shop.subscriptionStatus === "active";
 }
 
-type GraphqlClient = { graphql: (query: string) => Promise<Response> };
-
 /**
- * Name, currency, primary domain, plan and primary language of a shop, read at install (and at each
- * new OAuth grant) so storefront requests need no Admin call. shop/update keeps them current.
- * Draft-order deposits (the partial mode) are a Shopify Plus feature: `depositsAvailable` follows the plan.
+ * What the app keeps of Shopify's answer to SHOP_DETAILS (app/shopify/operations.ts), read at install
+ * and at each new OAuth grant so storefront requests need no Admin call: name, currency, primary
+ * domain (the code SMS's last line), whether the store can take draft-order deposits (a Shopify Plus
+ * feature: the partial mode) and the primary language. shop/update keeps them current.
  */
-export async function fetchShopDetails(
-  admin: GraphqlClient,
-): Promise<Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable">>> {
-  const response = await admin.graphql(
-    `#graphql
-    query ShopDetails { shop { name currencyCode primaryDomain { host } plan { shopifyPlus } } shopLocales(published: true) { locale primary } }`,
-  );
-  const body = (await response.json()) as {
+export function readShopDetails(body: unknown): Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable">> {
+  const data = (body as {
     data?: {
       shop?: { name?: string; currencyCode?: string; primaryDomain?: { host?: string } | null; plan?: { shopifyPlus?: boolean } | null };
       shopLocales?: { locale: string; primary: boolean }[];
     };
-  };
-  const plus = body.data?.shop?.plan?.shopifyPlus;
-  const primary = body.data?.shopLocales?.find((l) => l.primary)?.locale;
-  const host = originHost(body.data?.shop?.primaryDomain?.host);
+  } | null)?.data;
+  const plus = data?.shop?.plan?.shopifyPlus;
+  const primary = data?.shopLocales?.find((l) => l.primary)?.locale;
+  const host = originHost(data?.shop?.primaryDomain?.host);
   return {
-    ...(body.data?.shop?.name ? { name: body.data.shop.name } : {}),
-    ...(body.data?.shop?.currencyCode ? { currency: body.data.shop.currencyCode } : {}),
+    ...(data?.shop?.name ? { name: data.shop.name } : {}),
+    ...(data?.shop?.currencyCode ? { currency: data.shop.currencyCode } : {}),
     ...(host ? { primaryDomain: host } : {}),
     ...(typeof plus === "boolean" ? { depositsAvailable: plus } : {}),
     ...(primary ? { locale: primary.split("-")[0] } : {}),

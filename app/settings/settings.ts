@@ -1,9 +1,9 @@
 import { isSupportedCountry } from "libphonenumber-js/min";
 import { z } from "zod";
-import { LOCALES, pickLocale } from "~/address-correction/i18n";
-import { parseCountryList } from "~/otp/phone";
-import { chosenModes } from "~/storefront/offer";
-import { SETTINGS_LIMITS as L } from "./settings-limits";
+import { LOCALES, pickLocale } from "~/shared/locales";
+import { parseCountryList } from "~/shared/phone";
+import { SETTINGS_LIMITS as L } from "./limits";
+import { chosenModes } from "~/shared/payment-modes";
 import type { Shop } from "./shop.server";
 
 /**

@@ -1,6 +1,5 @@
 import { env } from "~/env.server";
-import { unauthenticated } from "~/shopify.server";
-import { localShopifyReady } from "~/dev/fake-shopify/local.server";
+import { unauthenticated } from "~/shopify/app.server";
 
 /** Why a Shopify call did not give us data: each cause is logged by the caller and becomes a fallback or a retry. */
 export type ShopifyFailureCause =
@@ -30,7 +29,6 @@ export async function shopifyGraphql<T>(
   query: string,
   options: { variables?: Record<string, unknown>; headers?: Record<string, string> } = {},
 ): Promise<ShopifyCallResult<T>> {
-  await localShopifyReady;
   const timeoutMs = shopifyCallLimits.timeoutMs;
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {

@@ -1,8 +1,7 @@
 import { prisma } from "~/db.server";
 import { clock } from "~/utils/clock.server";
 
-export const PAYMENT_MODES = ["cod", "prepaid", "partial"] as const;
-export type PaymentMode = (typeof PAYMENT_MODES)[number];
+import type { PaymentMode } from "~/shared/payment-modes";
 
 export type SelectionInput = {
   shopId: string;

@@ -9,9 +9,10 @@ import {
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
-import { CachedSessionStorage } from "~/sessions/cached-session-storage.server";
-import { fetchShopDetails, upsertInstalledShop } from "~/shops/shop.server";
-import { redirectShopifyApi } from "~/shopify-api-origin.server";
+import { CachedSessionStorage } from "~/shopify/session-storage.server";
+import { readShopDetails, upsertInstalledShop } from "~/settings/shop.server";
+import { SHOP_DETAILS } from "~/shopify/operations";
+import { redirectShopifyApi } from "~/shopify/api-origin.server";
 
 if (env.SHOPIFY_API_ORIGIN) redirectShopifyApi(env.SHOPIFY_API_ORIGIN);
 
@@ -60,3 +61,11 @@ export const authenticate = shopify.authenticate;
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;
+
+type GraphqlClient = { graphql: (query: string) => Promise<Response> };
+
+/** Name, currency, primary domain, plan and primary language of a shop (readShopDetails), read at install. */
+async function fetchShopDetails(admin: GraphqlClient) {
+  const response = await admin.graphql(SHOP_DETAILS);
+  return readShopDetails(await response.json());
+}

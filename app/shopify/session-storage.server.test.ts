@@ -1,6 +1,6 @@
 import { Session } from "@shopify/shopify-api";
 import type { SessionStorage } from "@shopify/shopify-app-session-storage";
-import { CachedSessionStorage } from "./cached-session-storage.server";
+import { CachedSessionStorage } from "./session-storage.server";
 
 function countingStorage() {
   const rows = new Map<string, Session>();

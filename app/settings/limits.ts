@@ -21,12 +21,3 @@ export const SETTINGS_LIMITS = {
   tagMaxLength: 40,
   tagModePrefixMaxLength: 40 - "prepaid".length,
 } as const;
-
-/** Languages the SMS and the address-correction page are written in (app/address-correction/i18n.ts). */
-export const SETTINGS_LANGUAGES = [
-  { value: "en", label: "English" },
-  { value: "hi", label: "Hindi" },
-  { value: "ar", label: "Arabic" },
-  { value: "fr", label: "French" },
-  { value: "es", label: "Spanish" },
-] as const;

@@ -1,0 +1,37 @@
+/**
+ * The languages the app writes in (one-time-code SMS, the address-correction page and its SMS, the
+ * merchant's language setting), each once, with its name and writing direction.
+ */
+export const LANGUAGES = [
+  { code: "en", label: "English", dir: "ltr" },
+  { code: "hi", label: "Hindi", dir: "ltr" },
+  { code: "ar", label: "Arabic", dir: "rtl" },
+  { code: "fr", label: "French", dir: "ltr" },
+  { code: "es", label: "Spanish", dir: "ltr" },
+] as const;
+
+export type Locale = (typeof LANGUAGES)[number]["code"];
+
+export const LOCALES = LANGUAGES.map((l) => l.code) as [Locale, ...Locale[]];
+
+/** Languages written right to left: ours, and those a storefront may be in (the modal keeps the same list). */
+const RIGHT_TO_LEFT = new Set<string>(["ar", "he", "fa", "ur"]);
+
+/** "fr-CA", "FR", "fr_ca" → "fr": the language part of a locale, lower case. */
+export function languageOf(locale: string | null | undefined): string {
+  return (locale ?? "").trim().toLowerCase().split(/[-_]/)[0];
+}
+
+/** The first candidate we write in, else English. */
+export function pickLocale(...candidates: (string | null | undefined)[]): Locale {
+  for (const c of candidates) {
+    const language = languageOf(c);
+    if (language && (LOCALES as readonly string[]).includes(language)) return language as Locale;
+  }
+  return "en";
+}
+
+/** Writing direction of any locale (ours or a storefront's). */
+export function directionOf(locale: string | null | undefined): "rtl" | "ltr" {
+  return RIGHT_TO_LEFT.has(languageOf(locale)) ? "rtl" : "ltr";
+}

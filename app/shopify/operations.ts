@@ -1,0 +1,113 @@
+/**
+ * Every GraphQL operation the app sends to Shopify, each written once: its name (what Shopify's logs
+ * and a test double key on) and its document. The callers own the variables and parse the replies.
+ * API version: the one `app.server.ts` configures (2026-10).
+ */
+export const OPERATIONS = {
+  // Storefront API
+  cartCreate: "CreateCheckoutCart",
+  cartLinesUpdate: "SetCodFeeQuantity",
+  // Admin API: checkout for the partial (deposit) mode
+  draftOrderCreate: "CreateDepositDraftOrder",
+  draftOrderCalculate: "CalculateDepositDraftOrder",
+  paymentTermsTemplates: "FulfillmentPaymentTerms",
+  // Admin API: orders
+  tagsAdd: "AddOrderTags",
+  orderById: "AddressCorrectionOrder",
+  latestOpenOrders: "AddressCorrectionOrdersByPhone",
+  orderUpdate: "AddressCorrectionUpdateOrder",
+  metafieldsSet: "AddressCorrectionRequestedAddress",
+  // Admin API: the shop, read at install
+  shopDetails: "ShopDetails",
+} as const;
+
+export type OperationKey = keyof typeof OPERATIONS;
+
+export const CART_CREATE = `#graphql
+mutation ${OPERATIONS.cartCreate}($input: CartInput!) {
+  cartCreate(input: $input) {
+    cart {
+      id
+      checkoutUrl
+      lines(first: 101) { nodes { id quantity merchandise { ... on ProductVariant { id price { amount } } } } }
+    }
+    userErrors { code field message }
+    warnings { code message target }
+  }
+}`;
+
+/** Sets a cart line's quantity: the COD fee line, to the number of fee units that make up the fee. */
+export const CART_LINES_UPDATE = `#graphql
+mutation ${OPERATIONS.cartLinesUpdate}($cartId: ID!, $lines: [CartLineUpdateInput!]!) {
+  cartLinesUpdate(cartId: $cartId, lines: $lines) {
+    cart { id }
+    userErrors { code field message }
+  }
+}`;
+
+export const PAYMENT_TERMS_TEMPLATES = `#graphql
+query ${OPERATIONS.paymentTermsTemplates} {
+  paymentTermsTemplates(paymentTermsType: FULFILLMENT) { id name paymentTermsType }
+}`;
+
+export const DRAFT_ORDER_CALCULATE = `#graphql
+mutation ${OPERATIONS.draftOrderCalculate}($input: DraftOrderInput!) {
+  draftOrderCalculate(input: $input) {
+    calculatedDraftOrder { totalPriceSet { shopMoney { amount currencyCode } } }
+    userErrors { field message }
+  }
+}`;
+
+export const DRAFT_ORDER_CREATE = `#graphql
+mutation ${OPERATIONS.draftOrderCreate}($input: DraftOrderInput!) {
+  draftOrderCreate(input: $input) {
+    draftOrder { id name invoiceUrl totalPriceSet { shopMoney { amount currencyCode } } }
+    userErrors { field message }
+  }
+}`;
+
+/** Appends tags to an order (tags it already has stay once): the payment-mode tag and address-correction's tag. */
+export const TAGS_ADD = `#graphql
+mutation ${OPERATIONS.tagsAdd}($id: ID!, $tags: [String!]!) {
+  tagsAdd(id: $id, tags: $tags) {
+    node { id }
+    userErrors { field message }
+  }
+}`;
+
+const ORDER_FIELDS = `
+  id
+  name
+  phone
+  cancelledAt
+  closed
+  displayFulfillmentStatus
+  customer { phone }
+  shippingAddress { firstName lastName phone address1 address2 city province provinceCode zip countryCodeV2 }`;
+
+export const ORDER_BY_ID = `#graphql
+query ${OPERATIONS.orderById}($id: ID!) { order(id: $id) { ${ORDER_FIELDS} } }`;
+
+export const LATEST_OPEN_ORDERS = `#graphql
+query ${OPERATIONS.latestOpenOrders}($query: String!) {
+  orders(first: 5, sortKey: CREATED_AT, reverse: true, query: $query) { nodes { ${ORDER_FIELDS} } }
+}`;
+
+export const ORDER_UPDATE = `#graphql
+mutation ${OPERATIONS.orderUpdate}($input: OrderInput!) {
+  orderUpdate(input: $input) {
+    order { id shippingAddress { address1 city zip countryCodeV2 } }
+    userErrors { field message }
+  }
+}`;
+
+export const METAFIELDS_SET = `#graphql
+mutation ${OPERATIONS.metafieldsSet}($metafields: [MetafieldsSetInput!]!) {
+  metafieldsSet(metafields: $metafields) { metafields { id } userErrors { field message } }
+}`;
+
+export const SHOP_DETAILS = `#graphql
+query ${OPERATIONS.shopDetails} {
+  shop { name currencyCode primaryDomain { host } plan { shopifyPlus } }
+  shopLocales(published: true) { locale primary }
+}`;

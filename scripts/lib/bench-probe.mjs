@@ -1,0 +1,66 @@
+// Loaded by `npm run bench` in front of the production server (node --import this server.mjs);
+// never part of the app. It does two things the benchmark needs and production does not:
+//  1. Counts database round trips: every statement better-sqlite3 executes (run/get/all/iterate,
+//     exec) and every query a pg client sends (a transaction's BEGIN and COMMIT included). The
+//     benchmark reads the count over the IPC channel before and after each route's run.
+//  2. With BENCH_SHOPIFY_ORIGIN set, sends Shopify Admin/Storefront API calls to that origin (the
+//     benchmark's own zero-latency fake Shopify), as the app's tests and local mode do through
+//     redirectShopifyApi; the Shopify library captures global fetch when it loads, after this.
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
+const require = createRequire(path.join(root, "package.json"));
+let statements = 0;
+
+try {
+  const Database = require("better-sqlite3");
+  const db = new Database(":memory:");
+  const Statement = Object.getPrototypeOf(db.prepare("SELECT 1"));
+  db.close();
+  for (const method of ["run", "get", "all", "iterate"]) {
+    const original = Statement[method];
+    Statement[method] = function counted(...args) {
+      statements++;
+      return original.apply(this, args);
+    };
+  }
+  const exec = Database.prototype.exec;
+  Database.prototype.exec = function counted(...args) {
+    statements++;
+    return exec.apply(this, args);
+  };
+} catch {
+  // better-sqlite3 is not installed: nothing to count there.
+}
+
+try {
+  const { Client } = require("pg");
+  const query = Client.prototype.query;
+  Client.prototype.query = function counted(...args) {
+    statements++;
+    return query.apply(this, args);
+  };
+} catch {
+  // pg is not installed.
+}
+
+const origin = process.env.BENCH_SHOPIFY_ORIGIN?.replace(/\/$/, "");
+if (origin) {
+  const realFetch = globalThis.fetch;
+  globalThis.fetch = function redirected(input, init) {
+    const url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+    if (url.hostname.endsWith(".myshopify.com") && (url.pathname.startsWith("/admin/") || url.pathname.startsWith("/api/"))) {
+      return realFetch(`${origin}/${url.hostname}${url.pathname}${url.search}`, init);
+    }
+    return realFetch(input, init);
+  };
+}
+
+if (process.send) {
+  process.on("message", (message) => {
+    if (message === "stats") process.send({ statements, rss: process.memoryUsage.rss() });
+  });
+  process.channel?.unref();
+}
