@@ -13,6 +13,7 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { createRequestHandler } from "@remix-run/node";
+import { callResourceRoute, fixedResourceRoutes } from "./scripts/lib/resource-routes.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const publicDir = path.join(root, "public");
@@ -30,7 +31,26 @@ try {
   process.exit(1);
 }
 const mode = process.env.NODE_ENV === "production" ? "production" : "development";
-const handle = createRequestHandler(build, mode);
+const remixHandle = createRequestHandler(build, mode);
+const resourceRoutes = fixedResourceRoutes(build);
+
+/** Fixed-path resource routes (the storefront API, webhooks) directly; the rest through Remix. */
+async function handle(request, pathname) {
+  const route = resourceRoutes.get(pathname);
+  return (route && (await callResourceRoute(route, request))) ?? remixHandle(request);
+}
+
+/** The files under public/ (the build's assets), listed at start: other paths never touch the disk. */
+function listFiles(dir, prefix = "") {
+  let entries;
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  return entries.flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`]));
+}
+const publicFiles = new Set(listFiles(publicDir));
 
 const TYPES = {
   ".js": "text/javascript; charset=utf-8",
@@ -62,7 +82,7 @@ function acceptsGzip(req) {
 async function serveStatic(req, res, pathname) {
   if (req.method !== "GET" && req.method !== "HEAD") return false;
   const rel = decodeURIComponent(pathname).replace(/^\/+/, "");
-  if (!rel || rel.includes("..") || rel.includes("\0")) return false;
+  if (!rel || rel.includes("..") || rel.includes("\0") || !publicFiles.has(rel)) return false;
   const file = path.join(publicDir, rel);
   if (!file.startsWith(publicDir + path.sep)) return false;
   let stat;
@@ -207,6 +227,13 @@ async function writeResponse(req, res, response) {
     headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
   }
   await drainAbandonedBody(req);
+  if (response.body && !gzip && /^application\/json/.test(type)) {
+    // JSON answers are small and whole: one write with a length instead of a stream piped through.
+    const json = Buffer.from(await response.arrayBuffer());
+    headers["content-length"] = String(json.length);
+    res.writeHead(response.status, response.statusText || undefined, headers);
+    return void res.end(req.method === "HEAD" ? undefined : json);
+  }
   res.writeHead(response.status, response.statusText || undefined, headers);
   if (!response.body || req.method === "HEAD") return void res.end();
   const body = Readable.fromWeb(response.body);
@@ -232,7 +259,7 @@ const server = http.createServer(async (req, res) => {
       res.writeHead(413, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
       res.end(JSON.stringify({ error: "The request body is too large.", code: "payload_too_large" }));
     } else if (!(await serveStatic(req, res, pathname))) {
-      const response = await handle(toRequest(req, controller));
+      const response = await handle(toRequest(req, controller), pathname);
       // The route answered without reading the whole body (a declared length over its limit).
       if (!req.complete) req.abandonBody?.();
       // A body cut off at MAX_BODY_BYTES is a 413 whatever the route made of the truncated stream.

@@ -40,26 +40,111 @@ export function watchQueries() {
   return { queries: seen, stop: () => void queryWatchers.delete(watcher) };
 }
 
-function createClient(): PrismaClient {
+/**
+ * The driver connection Prisma runs on, shared with the hot paths' direct statements
+ * (app/db/sql.server.ts): SQLite's one better-sqlite3 connection (captured when Prisma connects,
+ * so both go through the same connection and never wait on each other's write lock), or the pg pool
+ * handed to Prisma's adapter. See docs/decisions/direct-sql-hot-paths.md.
+ */
+export type Driver =
+  | { provider: "sqlite"; db: () => Promise<SqliteDatabase> }
+  | { provider: "postgresql"; pool: PgPool };
+
+function createClient(): { client: PrismaClient; driver: Driver } {
   const root = new URL("..", import.meta.url).pathname;
   if (databaseProvider === "sqlite") {
     const { PrismaBetterSQLite3 } = requireFromHere("@prisma/adapter-better-sqlite3");
     const { PrismaClient } = requireFromHere(`${root}prisma/generated/sqlite/index.js`);
-    const adapter = new PrismaBetterSQLite3({ url: `file:${sqlitePath(databaseUrl)}` }, { timestampFormat: "unixepoch-ms" });
-    return instrument(new PrismaClient({ adapter, ...logQueries }));
+    const factory = new PrismaBetterSQLite3({ url: `file:${sqlitePath(databaseUrl)}` }, { timestampFormat: "unixepoch-ms" });
+    let connected: SqliteDatabase | null = null;
+    // Prisma's adapter factory, with the connection it opens captured and its statements cached.
+    const adapter = {
+      provider: factory.provider,
+      adapterName: factory.adapterName,
+      connect: async () => {
+        const connection = await factory.connect();
+        connected = connection.client as SqliteDatabase;
+        cacheStatements(connected);
+        return connection;
+      },
+      connectToShadowDb: () => factory.connectToShadowDb(),
+    };
+    const client = instrument(new PrismaClient({ adapter, ...logQueries }));
+    const db = async () => {
+      if (!connected || !connected.open) await client.$connect();
+      return connected!;
+    };
+    return { client, driver: { provider: "sqlite", db } };
   }
   const { PrismaPg } = requireFromHere("@prisma/adapter-pg");
+  const { Pool } = requireFromHere("pg") as typeof import("pg");
   const { PrismaClient } = requireFromHere(`${root}prisma/generated/postgresql/index.js`);
-  const adapter = new PrismaPg({ connectionString: databaseUrl, max: 10 });
-  return instrument(new PrismaClient({ adapter, ...logQueries }) as PrismaClient);
+  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  const adapter = new PrismaPg(pool);
+  return { client: instrument(new PrismaClient({ adapter, ...logQueries }) as PrismaClient), driver: { provider: "postgresql", pool } };
+}
+
+type SqliteStatement = {
+  reader: boolean;
+  run: (params: unknown) => { changes: number };
+  all: (params: unknown) => unknown[];
+  columns: () => { name: string; type: string | null }[];
+  raw: (on?: boolean) => SqliteStatement;
+};
+export type SqliteDatabase = { open: boolean; prepare: (sql: string) => SqliteStatement };
+type PgPool = import("pg").Pool;
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Prisma's SQLite adapter prepares every query anew (`prepare(sql).bind(args)` then `run`/`all`),
+ * which costs more than running it. This keeps the prepared statements of the connection by SQL text
+ * and gives the adapter a light per-call handle bound to its arguments, with the same methods it uses.
+ */
+function cacheStatements(db: SqliteDatabase) {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, SqliteStatement>();
+  db.prepare = ((sql: string) => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      stmt = prepare(sql);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(sql, stmt);
+    }
+    return boundHandle(stmt);
+  }) as SqliteDatabase["prepare"];
+}
+
+function boundHandle(stmt: SqliteStatement) {
+  let args: unknown[] = [];
+  let raw = false;
+  const handle = {
+    get reader() {
+      return stmt.reader;
+    },
+    bind(params: unknown[]) {
+      args = params;
+      return handle;
+    },
+    columns: () => stmt.columns(),
+    raw(on = true) {
+      raw = on;
+      return handle;
+    },
+    run: () => stmt.run(args),
+    all: () => stmt.raw(raw).all(args),
+  };
+  return handle;
 }
 
 declare global {
-  var __codPrisma: PrismaClient | undefined;
+  var __codPrisma: { client: PrismaClient; driver: Driver } | undefined;
 }
 
 /** Kept on globalThis so development reloads reuse one client (and one connection pool). */
-export const prisma: PrismaClient = globalThis.__codPrisma ?? (globalThis.__codPrisma = createClient());
+const shared = (globalThis.__codPrisma ??= createClient());
+export const prisma: PrismaClient = shared.client;
+export const driver: Driver = shared.driver;
 
 let pragmasApplied: Promise<void> | null = null;
 

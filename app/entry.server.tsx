@@ -4,10 +4,16 @@ import { RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "~/shopify/app.server";
-import { startTagWorker } from "~/orders/tag-jobs.server";
+import { addressCheckJob } from "~/address-correction/address-correction.server";
+import { pruneFinishedJobs } from "~/jobs/queue.server";
+import { startJobWorker } from "~/jobs/worker.server";
+import { orderTagsJob } from "~/orders/tag-jobs.server";
+import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
+import { clock } from "~/utils/clock.server";
 
-// Order tags queued by orders/create are added (and retried) by this instance's worker.
-startTagWorker();
+// The background jobs this instance runs (and retries): every kind is declared by its domain.
+export const JOB_KINDS = [orderTagsJob, addressCheckJob];
+startJobWorker({ housekeeping: [() => pruneDeliveries(clock.now()), () => pruneFinishedJobs()] });
 
 export const streamTimeout = 5000;
 

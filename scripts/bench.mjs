@@ -496,15 +496,15 @@ async function benchEngine(engine, fake) {
         // The deliveries' background work (tag jobs) belongs to them: wait until it is done.
         settle: async () => {
           for (let t = 0; t < 100; t++) {
-            const [{ n }] = await db.db.query(`SELECT COUNT(*) AS n FROM "OrderTagJob" WHERE "doneAt" IS NULL AND "failedAt" IS NULL`);
+            const [{ n }] = await db.db.query(`SELECT COUNT(*) AS n FROM "Job" WHERE kind = 'order-tags' AND "doneAt" IS NULL AND "failedAt" IS NULL`);
             if (Number(n) === 0) break;
             await new Promise((res) => setTimeout(res, 200));
           }
         },
       });
       const [{ n: recorded }] = await db.db.query(`SELECT COUNT(*) AS n FROM "WebhookDelivery" WHERE "id" LIKE $1`, [`${prefix}%`]);
-      const [{ n: queued }] = await db.db.query(`SELECT COUNT(*) AS n FROM "OrderTagJob"`);
-      const [{ n: tagged }] = await db.db.query(`SELECT COUNT(*) AS n FROM "OrderTagJob" WHERE "doneAt" IS NOT NULL`);
+      const [{ n: queued }] = await db.db.query(`SELECT COUNT(*) AS n FROM "Job" WHERE kind = 'order-tags'`);
+      const [{ n: tagged }] = await db.db.query(`SELECT COUNT(*) AS n FROM "Job" WHERE kind = 'order-tags' AND "doneAt" IS NOT NULL`);
       r.note = `${deliveries} sent, ${recorded} recorded, ${deliveries - Number(recorded)} lost; ${queued} tag jobs, ${tagged} done`;
       add("POST /webhooks/orders/create (1,000 deliveries)", r);
       fake.reset();

@@ -6,13 +6,12 @@ import "./lib/load-env.mjs";
 import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { applyMigrations, providerOf, resolveDatabaseUrl, sqlitePath } from "../prisma/migrate.mjs";
+import { applyMigrations, providerOf, resolveDatabaseUrl } from "../prisma/migrate.mjs";
 import { LOCAL_DEFAULTS } from "./lib/app-proxy-signature.mjs";
+import { clientFor } from "./lib/prisma-client.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const require = createRequire(import.meta.url);
 fs.mkdirSync(path.join(root, "data"), { recursive: true });
 
 if (!fs.existsSync(path.join(root, "prisma", "generated", "postgresql", "index.js"))) {
@@ -31,17 +30,6 @@ if (localMode) {
   await installDemoShop(prisma, shop);
   await prisma.$disconnect();
   console.log(`setup: local mode: demo shop ${shop} installed with an active subscription`);
-}
-
-export async function clientFor(databaseUrl) {
-  if (providerOf(databaseUrl) === "sqlite") {
-    const { PrismaBetterSQLite3 } = require("@prisma/adapter-better-sqlite3");
-    const { PrismaClient } = require(path.join(root, "prisma", "generated", "sqlite", "index.js"));
-    return new PrismaClient({ adapter: new PrismaBetterSQLite3({ url: `file:${sqlitePath(databaseUrl)}` }, { timestampFormat: "unixepoch-ms" }) });
-  }
-  const { PrismaPg } = require("@prisma/adapter-pg");
-  const { PrismaClient } = require(path.join(root, "prisma", "generated", "postgresql", "index.js"));
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
 }
 
 async function installDemoShop(prisma, shop) {

@@ -3,7 +3,9 @@ import { prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/rate-limit/rate-limit.server";
 import { sendSms } from "~/sms/sms.server";
-import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
+import { defineJob, enqueueJob, orderJobKey } from "~/jobs/queue.server";
+import { getShop, hasActiveSubscription, type Shop } from "~/settings/shop.server";
+import { orderCreatedPayload, type OrderCreated } from "~/shopify/webhook-payloads";
 import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomToken } from "~/utils/crypto.server";
 import { log, maskPhone } from "~/utils/log.server";
@@ -280,28 +282,24 @@ async function finish(id: string, status: "completed" | "not_editable", address:
 
 /* ---------- the orders/create hook ---------- */
 
-/** The fields of the orders/create payload (REST shape) this hook reads. */
-export type OrderCreatedPayload = {
-  admin_graphql_api_id?: string | null;
-  name?: string | null;
-  phone?: string | null;
-  cancelled_at?: string | null;
-  closed_at?: string | null;
-  fulfillment_status?: string | null;
-  customer?: { phone?: string | null } | null;
-  shipping_address?: {
-    first_name?: string | null;
-    last_name?: string | null;
-    phone?: string | null;
-    address1?: string | null;
-    address2?: string | null;
-    city?: string | null;
-    province?: string | null;
-    province_code?: string | null;
-    zip?: string | null;
-    country_code?: string | null;
-  } | null;
-};
+/** The fields of the orders/create payload this hook reads (the rest is not stored with its job). */
+const addressCheckPayload = orderCreatedPayload
+  .pick({
+    admin_graphql_api_id: true,
+    name: true,
+    phone: true,
+    cancelled_at: true,
+    closed_at: true,
+    fulfillment_status: true,
+    customer: true,
+    shipping_address: true,
+  })
+  .strip();
+
+export type OrderCreatedPayload = Pick<
+  OrderCreated,
+  "admin_graphql_api_id" | "name" | "phone" | "cancelled_at" | "closed_at" | "fulfillment_status" | "customer" | "shipping_address"
+>;
 
 export type AutoRequestOutcome =
   | { requested: false; reason: "disabled" | "no_shipping_address" | "address_ok" }
@@ -348,34 +346,29 @@ export async function maybeRequestCorrectionForNewOrder(shop: Shop, payload: Ord
   return { requested: true, check, outcome };
 }
 
-
-const inFlight = new Set<Promise<unknown>>();
-
 /**
- * The webhook's way in: runs `maybeRequestCorrectionForNewOrder` after the delivery is answered (an
- * SMS provider can take seconds; Shopify waits 5 s at most). A redelivery is answered before this
- * point by the webhook's own idempotency, and a correction still pending for the order is never
- * duplicated. Failures are logged, never thrown.
+ * The automatic request as a background job (app/jobs), queued by orders/create and run after the
+ * delivery is answered (an SMS provider can take seconds; Shopify waits 5 s at most). An SMS provider
+ * outage is retried with the queue's backoff (nothing was stored or counted for it); every other
+ * outcome is final. A correction still pending for the order is never duplicated.
  */
-export function requestCorrectionForNewOrderLater(shop: Shop, payload: OrderCreatedPayload): void {
-  if (!shop.autoAddressCorrection) return;
-  const run = maybeRequestCorrectionForNewOrder(shop, payload)
-    .then((result) => {
-      if (result.requested) {
-        log.info("automatic address correction", {
-          shop: shop.domain,
-          order: payload.admin_graphql_api_id,
-          check: result.check,
-          outcome: result.outcome.ok ? result.outcome.status : result.outcome.code,
-        });
-      }
-    })
-    .catch((error) => log.error("automatic address correction failed", { shop: shop.domain, error: String(error) }))
-    .finally(() => inFlight.delete(run));
-  inFlight.add(run);
-}
+export const addressCheckJob = defineJob({
+  kind: "address-correction.auto",
+  payload: addressCheckPayload,
+  maxAttempts: 5,
+  run: async (payload, { shop: domain }) => {
+    const shop = await getShop(domain);
+    if (!shop) return { ok: true };
+    const result = await maybeRequestCorrectionForNewOrder(shop, payload);
+    if (!result.requested) return { ok: true };
+    const outcome = result.outcome.ok ? result.outcome.status : result.outcome.code;
+    log.info("automatic address correction", { shop: domain, order: payload.admin_graphql_api_id, check: result.check, outcome });
+    return outcome === "sms_unavailable" ? { ok: false, error: "sms_unavailable" } : { ok: true };
+  },
+});
 
-/** Tests and graceful shutdown: resolves when the automatic requests started so far have finished. */
-export async function automaticRequestsSettled(): Promise<void> {
-  await Promise.all([...inFlight]);
+/** orders/create's way in: queues the check when the shop asked for automatic requests. Call kickJobWorker once the response is ready. */
+export async function queueAddressCheck(shop: Shop, order: OrderCreated) {
+  if (!shop.autoAddressCorrection || !order.shipping_address) return;
+  await enqueueJob(addressCheckJob, { shop: shop.domain, key: orderJobKey(shop.domain, order.admin_graphql_api_id), payload: addressCheckPayload.parse(order) });
 }

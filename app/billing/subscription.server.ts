@@ -1,15 +1,5 @@
-import { z } from "zod";
 import { prisma } from "~/db.server";
 import { forgetShop } from "~/settings/shop.server";
-
-/** The part of the app_subscriptions/update payload we use. */
-export const appSubscriptionPayload = z.object({
-  app_subscription: z.object({
-    admin_graphql_api_id: z.string().min(1),
-    name: z.string().nullish(),
-    status: z.string().min(1),
-  }),
-});
 
 /** Shopify's AppSubscriptionStatus (ACTIVE, CANCELLED, ...) in our stored form (active, cancelled, ...). */
 export function subscriptionStatusOf(status: string): string {

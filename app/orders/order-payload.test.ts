@@ -1,4 +1,5 @@
-import { isCashOnDelivery, orderPayload, orderPhones, selectionIdOf, tagsForOrder } from "./order-payload";
+import { orderCreatedPayload as orderPayload } from "~/shopify/webhook-payloads";
+import { isCashOnDelivery, orderPhones, selectionIdOf, tagsForOrder } from "./order-payload";
 import { normalizePhone } from "~/shared/phone";
 
 const base = { admin_graphql_api_id: "gid://shopify/Order/1" };

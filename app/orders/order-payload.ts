@@ -1,34 +1,9 @@
+import { ATTRIBUTES, type PaymentMode } from "~/shared/payment-modes";
 import { normalizePhone } from "~/shared/phone";
-import { z } from "zod";
-import { ATTRIBUTES } from "~/shared/payment-modes";
-import type { PaymentMode } from "~/shared/payment-modes";
+import type { OrderCreated } from "~/shopify/webhook-payloads";
 
-/**
- * The fields of the orders/create payload (REST Order shape) the app reads. Everything else passes.
- * Numeric ids exceed JavaScript's safe integers, so orders are keyed by admin_graphql_api_id.
- */
-const attribute = z.object({ name: z.string(), value: z.union([z.string(), z.number(), z.boolean(), z.null()]) });
-const withPhone = z.object({ phone: z.string().nullish() }).passthrough().nullish();
-
-export const orderPayload = z
-  .object({
-    admin_graphql_api_id: z.string().regex(/^gid:\/\/shopify\/Order\/\d+$/),
-    name: z.string().nullish(),
-    created_at: z.string().nullish(),
-    cart_token: z.string().nullish(),
-    checkout_token: z.string().nullish(),
-    token: z.string().nullish(),
-    phone: z.string().nullish(),
-    note_attributes: z.array(attribute).nullish(),
-    payment_gateway_names: z.array(z.string()).nullish(),
-    gateway: z.string().nullish(),
-    customer: withPhone,
-    billing_address: withPhone,
-    shipping_address: withPhone,
-  })
-  .passthrough();
-
-export type OrderPayload = z.output<typeof orderPayload>;
+/** The orders/create payload, as app/shopify/webhook-payloads.ts parses it. */
+export type OrderPayload = OrderCreated;
 
 /** Every phone the order carries, in order of trust: the order's own, the customer's, then the addresses'. */
 export function orderPhones(order: OrderPayload): string[] {

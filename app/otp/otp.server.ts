@@ -1,3 +1,4 @@
+import { execute, query, sql } from "~/db/sql.server";
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { markPhoneVerified, verifiedWithin } from "~/otp/verified-phones.server";
@@ -68,10 +69,10 @@ function toMillis(value: unknown): number | null {
 
 /** Whether the number is on the shop's blocklist and when it last verified: one round trip. */
 async function phoneStanding(shopId: string, phone: string) {
-  const rows = await prisma.$queryRaw<{ blocked: unknown; verifiedAt: unknown }[]>`
+  const rows = await query<{ blocked: unknown; verifiedAt: unknown }>(sql`
     SELECT
       (SELECT 1 FROM "BlockedPhone" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "blocked",
-      (SELECT "verifiedAt" FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verifiedAt"`;
+      (SELECT "verifiedAt" FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verifiedAt"`);
   const row = rows[0];
   const verifiedAt = toMillis(row?.verifiedAt);
   return { blocked: row?.blocked != null, verifiedAt: verifiedAt === null ? null : new Date(verifiedAt) };
@@ -135,7 +136,7 @@ export async function sendVerificationCode(input: { shop: OtpShop; phone: string
     // Nothing reached the shopper: the reserved code goes, and the shop's cap gets its hit back.
     // A provider outage is not the shopper's doing, so their own limit gets it back too.
     const releases: Promise<unknown>[] = [
-      prisma.$executeRaw`DELETE FROM "OtpChallenge" WHERE "id" = ${challengeId}`,
+      execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challengeId}`),
       releaseRateLimit(dailyKey, daily),
     ];
     if (result.code === "sms_unavailable") releases.push(releaseRateLimit(perNumberKey, perNumber));
@@ -157,7 +158,7 @@ async function replacePendingCode(shop: OtpShop, phone: string, code: string, no
   const expiresAt = sentAt + shop.otpTtlSeconds * 1000;
   // With no cooldown every send replaces (requests racing with clocks a millisecond apart included).
   const cooledBefore = shop.otpResendCooldownSeconds > 0 ? sentAt - shop.otpResendCooldownSeconds * 1000 : Number.MAX_SAFE_INTEGER;
-  const rows = await prisma.$queryRaw<{ id: string }[]>`
+  const rows = await query<{ id: string }>(sql`
     INSERT INTO "OtpChallenge" ("id", "shopId", "phone", "codeHash", "sentAt", "expiresAt", "attempts", "maxAttempts")
     VALUES (${id}, ${shop.id}, ${phone}, ${codeHash(shop.id, phone, code)}, ${sentAt}, ${expiresAt}, 0, ${shop.otpMaxAttempts})
     ON CONFLICT ("shopId", "phone") DO UPDATE SET
@@ -168,13 +169,13 @@ async function replacePendingCode(shop: OtpShop, phone: string, code: string, no
       "attempts" = 0,
       "maxAttempts" = excluded."maxAttempts"
     WHERE "OtpChallenge"."sentAt" <= ${cooledBefore} OR "OtpChallenge"."expiresAt" <= ${sentAt}
-    RETURNING "id"`;
+    RETURNING "id"`);
   return rows[0]?.id ?? null;
 }
 
 async function cooldownLeft(shop: OtpShop, phone: string, now: Date): Promise<number> {
-  const rows = await prisma.$queryRaw<{ sentAt: number | bigint }[]>`
-    SELECT "sentAt" FROM "OtpChallenge" WHERE "shopId" = ${shop.id} AND "phone" = ${phone}`;
+  const rows = await query<{ sentAt: number | bigint | string }>(sql`
+    SELECT "sentAt" FROM "OtpChallenge" WHERE "shopId" = ${shop.id} AND "phone" = ${phone}`);
   const sentAt = rows.length ? Number(rows[0].sentAt) : now.getTime();
   return Math.max(1, Math.ceil((sentAt + shop.otpResendCooldownSeconds * 1000 - now.getTime()) / 1000));
 }
@@ -201,10 +202,10 @@ export async function checkVerificationCode(input: {
   const { shop, phone } = input;
   const now = clock.now().getTime();
   const presented = codeHash(shop.id, phone, input.otp);
-  const counted = await prisma.$queryRaw<{ id: string; codeHash: string; attempts: number | bigint; maxAttempts: number | bigint }[]>`
+  const counted = await query<{ id: string; codeHash: string; attempts: number | bigint; maxAttempts: number | bigint }>(sql`
     UPDATE "OtpChallenge" SET "attempts" = "attempts" + 1
     WHERE "shopId" = ${shop.id} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts"
-    RETURNING "id", "codeHash", "attempts", "maxAttempts"`;
+    RETURNING "id", "codeHash", "attempts", "maxAttempts"`);
   const challenge = counted[0];
   if (!challenge) return whyNoAttempt(shop.id, phone, now);
 
@@ -214,7 +215,7 @@ export async function checkVerificationCode(input: {
     return attemptsRemaining > 0 ? { ok: false, code: "invalid_code", attemptsRemaining } : { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 };
   }
 
-  const consumed = await prisma.$executeRaw`DELETE FROM "OtpChallenge" WHERE "id" = ${challenge.id}`;
+  const consumed = await execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challenge.id}`);
   if (consumed !== 1) return { ok: false, code: "code_expired" };
 
   const verifiedAt = new Date(now);
@@ -233,8 +234,8 @@ export async function checkVerificationCode(input: {
 }
 
 async function whyNoAttempt(shopId: string, phone: string, now: number): Promise<VerifyOutcome> {
-  const rows = await prisma.$queryRaw<{ attempts: number | bigint; maxAttempts: number | bigint; expiresAt: number | bigint }[]>`
-    SELECT "attempts", "maxAttempts", "expiresAt" FROM "OtpChallenge" WHERE "shopId" = ${shopId} AND "phone" = ${phone}`;
+  const rows = await query<{ attempts: number | bigint; maxAttempts: number | bigint; expiresAt: number | bigint | string }>(sql`
+    SELECT "attempts", "maxAttempts", "expiresAt" FROM "OtpChallenge" WHERE "shopId" = ${shopId} AND "phone" = ${phone}`);
   const row = rows[0];
   if (row && Number(row.expiresAt) > now && Number(row.attempts) >= Number(row.maxAttempts)) {
     return { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 };

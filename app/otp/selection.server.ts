@@ -1,4 +1,5 @@
-import { prisma } from "~/db.server";
+import { randomBytes } from "node:crypto";
+import { query, execute, sql } from "~/db/sql.server";
 import { clock } from "~/utils/clock.server";
 
 import type { PaymentMode } from "~/shared/payment-modes";
@@ -24,28 +25,45 @@ export const SELECTION_REUSE_MS = 24 * 60 * 60 * 1000;
  * 24 hours is updated (verify-otp, then create-checkout, are one journey); otherwise a new one is made.
  * A verified selection never becomes unverified by a later update.
  */
-export async function recordSelection(input: SelectionInput) {
+export async function recordSelection(input: SelectionInput): Promise<{ id: string }> {
   const now = clock.now();
-  const data = {
-    mode: input.mode,
-    source: input.source,
-    ...(input.verified ? { verified: true, verifiedAt: input.verifiedAt ?? now } : {}),
-    ...(input.cartToken ? { cartToken: input.cartToken } : {}),
-    ...(input.items ? { items: JSON.stringify(input.items) } : {}),
-    ...(input.checkoutUrl ? { checkoutUrl: input.checkoutUrl } : {}),
-    ...(input.draftOrderGid ? { draftOrderGid: input.draftOrderGid } : {}),
-  };
-  const open = await prisma.selection.findFirst({
-    where: {
-      shopId: input.shopId,
-      phone: input.phone,
-      orderGid: null,
-      createdAt: { gte: new Date(now.getTime() - SELECTION_REUSE_MS) },
-    },
-    orderBy: { createdAt: "desc" },
-  });
-  if (open) return prisma.selection.update({ where: { id: open.id }, data });
-  return prisma.selection.create({
-    data: { shopId: input.shopId, phone: input.phone, verified: false, ...data, createdAt: now },
-  });
+  const verified = input.verified === true;
+  const verifiedAt = verified ? (input.verifiedAt ?? now) : null;
+  const cartToken = input.cartToken || null;
+  const items = input.items ? JSON.stringify(input.items) : null;
+  const checkoutUrl = input.checkoutUrl || null;
+  const draftOrderGid = input.draftOrderGid || null;
+  // Direct statements: this runs on every verify-otp and create-checkout (app/db/sql.server.ts).
+  const open = await query<{ id: string }>(sql`
+    SELECT "id" FROM "Selection"
+    WHERE "shopId" = ${input.shopId} AND "phone" = ${input.phone} AND "orderGid" IS NULL
+      AND "createdAt" >= ${new Date(now.getTime() - SELECTION_REUSE_MS)}
+    ORDER BY "createdAt" DESC LIMIT 1`);
+  if (open[0]) {
+    // Fields not given keep their value; a verified selection stays verified.
+    await execute(sql`
+      UPDATE "Selection" SET
+        "mode" = ${input.mode}, "source" = ${input.source},
+        "verified" = CASE WHEN ${verified} THEN ${true} ELSE "verified" END,
+        "verifiedAt" = COALESCE(${verifiedAt}, "verifiedAt"),
+        "cartToken" = COALESCE(${cartToken}, "cartToken"),
+        "items" = COALESCE(${items}, "items"),
+        "checkoutUrl" = COALESCE(${checkoutUrl}, "checkoutUrl"),
+        "draftOrderGid" = COALESCE(${draftOrderGid}, "draftOrderGid"),
+        "updatedAt" = ${now}
+      WHERE "id" = ${open[0].id}`);
+    return { id: open[0].id };
+  }
+  const id = newSelectionId();
+  await execute(sql`
+    INSERT INTO "Selection" ("id", "shopId", "phone", "mode", "verified", "verifiedAt", "cartToken", "items", "checkoutUrl",
+      "draftOrderGid", "source", "createdAt", "updatedAt")
+    VALUES (${id}, ${input.shopId}, ${input.phone}, ${input.mode}, ${verified}, ${verifiedAt}, ${cartToken}, ${items}, ${checkoutUrl},
+      ${draftOrderGid}, ${input.source}, ${now}, ${now})`);
+  return { id };
+}
+
+/** A selection id of the shape Prisma's cuid() default gives (letters and digits, 25 characters). */
+function newSelectionId(): string {
+  return `c${Date.now().toString(36)}${randomBytes(10).toString("hex")}`.slice(0, 25);
 }

@@ -1,13 +1,13 @@
 import { prisma } from "~/db.server";
+import { execute, sql } from "~/db/sql.server";
 import { clock } from "~/utils/clock.server";
 
 /** Marks a phone as verified for a shop now (the mark the returning-customer skip reads). */
 export async function markPhoneVerified(shopId: string, phone: string, at: Date = clock.now()) {
-  await prisma.verifiedCustomer.upsert({
-    where: { shopId_phone: { shopId, phone } },
-    create: { shopId, phone, verifiedAt: at },
-    update: { verifiedAt: at },
-  });
+  // One atomic statement on the hot path of verify-otp (the same upsert on both engines).
+  await execute(sql`
+    INSERT INTO "VerifiedCustomer" ("shopId", "phone", "verifiedAt") VALUES (${shopId}, ${phone}, ${at})
+    ON CONFLICT ("shopId", "phone") DO UPDATE SET "verifiedAt" = excluded."verifiedAt"`);
 }
 
 /** When the phone last verified for this shop, or null. */

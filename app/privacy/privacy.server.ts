@@ -2,6 +2,7 @@ import { prisma } from "~/db.server";
 import { forgetShop } from "~/settings/shop.server";
 import { sessionStorage } from "~/shopify/app.server";
 import { clock } from "~/utils/clock.server";
+import { deleteOrderJobs, deleteShopJobs } from "~/jobs/queue.server";
 import { normalizePhone } from "~/shared/phone";
 import { sendLimitKey } from "~/otp/otp.server";
 
@@ -105,6 +106,8 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   const addressCorrections = await prisma.addressCorrection.deleteMany({
     where: { shopId: found.shopId, OR: [{ id: { in: found.corrections.map((c) => c.id) } }, { phone: { in: found.phones } }] },
   });
+  // The background jobs about those orders hold their phones and addresses.
+  await deleteOrderJobs(shopDomain, orderGids);
   return {
     selections: selections.count,
     verifiedMarks: verifiedMarks.count,
@@ -118,7 +121,7 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
 export async function redactShop(shopDomain: string) {
   await prisma.session.deleteMany({ where: { shop: shopDomain } });
   sessionStorage.forgetShop(shopDomain);
-  await prisma.orderTagJob.deleteMany({ where: { shop: shopDomain } });
+  await deleteShopJobs(shopDomain);
   const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true } });
   // Counter keys name the shop's id between colons (e.g. otp-send:<shopId>:<phone>).
   if (shop) await prisma.rateCounter.deleteMany({ where: { key: { contains: `:${shop.id}:` } } });

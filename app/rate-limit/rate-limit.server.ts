@@ -1,4 +1,5 @@
 import { prisma } from "~/db.server";
+import { execute, query, sql } from "~/db/sql.server";
 import { clock } from "~/utils/clock.server";
 
 export type RateLimitResult = {
@@ -22,14 +23,14 @@ export async function hitRateLimit(key: string, limit: number, windowSeconds: nu
   const windowMs = windowSeconds * 1000;
   const staleBefore = now - windowMs;
   const expiresAt = now + windowMs;
-  const rows = await prisma.$queryRaw<{ count: number | bigint; windowStart: number | bigint }[]>`
+  const rows = await query<{ count: number | bigint; windowStart: number | bigint | string }>(sql`
     INSERT INTO "RateCounter" ("key", "windowStart", "count", "expiresAt")
     VALUES (${key}, ${now}, 1, ${expiresAt})
     ON CONFLICT ("key") DO UPDATE SET
       "count" = CASE WHEN "RateCounter"."windowStart" <= ${staleBefore} THEN 1 ELSE "RateCounter"."count" + 1 END,
       "windowStart" = CASE WHEN "RateCounter"."windowStart" <= ${staleBefore} THEN ${now} ELSE "RateCounter"."windowStart" END,
       "expiresAt" = CASE WHEN "RateCounter"."windowStart" <= ${staleBefore} THEN ${expiresAt} ELSE "RateCounter"."expiresAt" END
-    RETURNING "count", "windowStart"`;
+    RETURNING "count", "windowStart"`);
   const count = Number(rows[0].count);
   const windowStart = Number(rows[0].windowStart);
   const resetsAt = windowStart + windowMs;
@@ -44,9 +45,9 @@ export async function hitRateLimit(key: string, limit: number, windowSeconds: nu
 
 /** Takes back one hit of the window it was counted in (e.g. the SMS provider was down). */
 export async function releaseRateLimit(key: string, hit: Pick<RateLimitResult, "windowStart">): Promise<void> {
-  await prisma.$executeRaw`
+  await execute(sql`
     UPDATE "RateCounter" SET "count" = "count" - 1
-    WHERE "key" = ${key} AND "windowStart" = ${hit.windowStart} AND "count" > 0`;
+    WHERE "key" = ${key} AND "windowStart" = ${hit.windowStart} AND "count" > 0`);
 }
 
 /** Reads a counter without counting: hits in the current window (0 when none or expired). */

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { authenticate } from "~/shopify/app.server";
-import { appSubscriptionPayload, recordSubscriptionUpdate } from "~/billing/subscription.server";
+import { recordSubscriptionUpdate } from "~/billing/subscription.server";
+import { appSubscriptionPayload } from "~/shopify/webhook-payloads";
 import { log } from "~/utils/log.server";
 
 /**

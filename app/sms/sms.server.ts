@@ -61,14 +61,37 @@ export function outboxPath(): string {
   return path.resolve(env.OUTBOX_DIR, "outbox.jsonl");
 }
 
+/**
+ * The outbox file stays open for appending (one open per file, not one per message). A file that was
+ * deleted or replaced meanwhile (tests empty the outbox between cases) is opened again.
+ */
+let outbox: { file: string; fd: number } | null = null;
+
+function appendToOutbox(file: string, text: string) {
+  if (outbox && outbox.file === file) {
+    try {
+      const open = fs.fstatSync(outbox.fd);
+      const named = fs.statSync(file, { throwIfNoEntry: false });
+      if (open.nlink > 0 && named && named.ino === open.ino) return void fs.writeSync(outbox.fd, text);
+    } catch {
+      // fall through: open it again
+    }
+    fs.closeSync(outbox.fd);
+    outbox = null;
+  }
+  if (outbox) fs.closeSync(outbox.fd);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  outbox = { file, fd: fs.openSync(file, "a") };
+  fs.writeSync(outbox.fd, text);
+}
+
 async function sendToOutbox(input: SmsInput): Promise<SmsResult> {
   const channel = input.channel ?? "sms";
   const id = `outbox_${randomToken(9)}`;
   const line = { time: new Date().toISOString(), to: input.to, body: input.body, channel, id, shop: input.shop.domain };
+  // A short synchronous append (the local provider's messages are a few hundred bytes).
+  appendToOutbox(outboxPath(), `${JSON.stringify(line)}\n`);
   await recordMessage({ input, channel, providerId: id, status: "sent" });
-  const file = outboxPath();
-  await fs.promises.mkdir(path.dirname(file), { recursive: true });
-  await fs.promises.appendFile(file, `${JSON.stringify(line)}\n`);
   // Local mode only: the developer is the shopper, so the console shows the whole message.
   console.log(`[outbox] ${channel} to ${maskPhone(input.to)} from ${input.shop.name ?? input.shop.domain}: ${input.body.replace(/\n+/g, " ⏎ ")}`);
   return { ok: true, id, channel };

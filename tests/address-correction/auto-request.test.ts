@@ -71,7 +71,8 @@ describe("maybeRequestCorrectionForNewOrder (the orders/create hook)", () => {
 describe("orders/create delivers to the hook", () => {
   it("answers the webhook, then texts a correction link for a suspect address when the shop turned it on", async () => {
     const route = await import("~/routes/webhooks.orders.create");
-    const { automaticRequestsSettled } = await import("~/address-correction/address-correction.server");
+    const { runDueJobs } = await import("~/jobs/queue.server");
+    const automaticRequestsSettled = () => runDueJobs();
     const { signedWebhook, orderCreatedPayload } = await import("../helpers/webhooks");
     const { callRoute } = await import("../helpers/proxy");
     await installShop({ autoAddressCorrection: true });

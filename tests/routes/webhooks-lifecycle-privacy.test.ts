@@ -25,7 +25,7 @@ async function shopWithCustomers() {
   await prisma.selection.create({ data: { shopId: shop.id, phone: PHONE, mode: "cod", verified: true, source: "verify-otp", orderGid: "gid://shopify/Order/9007199254740993001", orderName: "#1001" } });
   await prisma.selection.create({ data: { shopId: shop.id, phone: PHONE, mode: "prepaid", source: "create-checkout" } });
   await prisma.selection.create({ data: { shopId: shop.id, phone: OTHER, mode: "cod", source: "create-checkout" } });
-  await prisma.orderTagJob.create({ data: { shop: SHOP, orderGid: "gid://shopify/Order/1", tags: "[]", nextAttemptAt: new Date() } });
+  await prisma.job.create({ data: { kind: "order-tags", key: `${SHOP}|gid://shopify/Order/1`, shop: SHOP, payload: '{"orderGid":"gid://shopify/Order/1","tags":[]}', nextAttemptAt: new Date() } });
   // What the one-time codes keep per phone: a pending code's hash, send counters, a blocklist entry.
   for (const phone of [PHONE, OTHER]) {
     await prisma.otpChallenge.create({
@@ -126,7 +126,7 @@ describe("shop/redact", () => {
     expect(await prisma.shop.findUnique({ where: { domain: SHOP } })).toBeNull();
     expect(await prisma.selection.count()).toBe(0);
     expect(await prisma.verifiedCustomer.findMany({ select: { shopId: true } })).toEqual([{ shopId: other.id }]);
-    expect(await prisma.orderTagJob.count()).toBe(0);
+    expect(await prisma.job.count()).toBe(0);
     expect(await prisma.otpChallenge.count()).toBe(0);
     expect(await prisma.blockedPhone.count()).toBe(0);
     expect(await prisma.rateCounter.count()).toBe(0);

@@ -1,7 +1,8 @@
 import * as route from "~/routes/webhooks.orders.create";
 import { prisma } from "~/db.server";
 import { recordSelection } from "~/otp/selection.server";
-import { MAX_ATTEMPTS, runDueTagJobs } from "~/orders/tag-jobs.server";
+import { MAX_ATTEMPTS, pruneFinishedJobs, runDueJobs as runDueTagJobs } from "~/jobs/queue.server";
+import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { clock } from "~/utils/clock.server";
@@ -35,7 +36,7 @@ describe("orders/create: authenticity", () => {
     const res = await deliver(orderCreatedPayload({ phone: PHONE }), { secret: "wrong" });
     expect(res.status).toBe(401);
     expect(await prisma.selection.count({ where: { orderGid: { not: null } } })).toBe(0);
-    expect(await prisma.orderTagJob.count()).toBe(0);
+    expect(await prisma.job.count()).toBe(0);
   });
 
   it("answers 400 when a required header (X-Shopify-Webhook-Id) is missing", async () => {
@@ -66,7 +67,7 @@ describe("orders/create: linking the order to the selection", () => {
     const [call] = fake.callsTo(OPERATIONS.tagsAdd);
     expect(call.variables).toEqual({ id: order.admin_graphql_api_id, tags: ["cod-verified", "payment-mode:cod"] });
     expect(call.headers["x-shopify-access-token"]).toBe("shpat_test_token");
-    expect(await prisma.orderTagJob.findFirstOrThrow()).toMatchObject({ doneAt: expect.any(Date), attempts: 1 });
+    expect(await prisma.job.findFirstOrThrow()).toMatchObject({ doneAt: expect.any(Date), attempts: 1 });
   });
 
   it("never takes an attribute naming another shop's selection as a link", async () => {
@@ -111,7 +112,7 @@ describe("orders/create: linking the order to the selection", () => {
   it("leaves an order with no selection and no COD gateway alone (no tag job)", async () => {
     await installShop();
     await deliver(orderCreatedPayload({ payment_gateway_names: ["shopify_payments"], gateway: "shopify_payments" }));
-    expect(await prisma.orderTagJob.count()).toBe(0);
+    expect(await prisma.job.count()).toBe(0);
   });
 
   it("uses the shop's own tag names, and none when tagging is off", async () => {
@@ -125,7 +126,7 @@ describe("orders/create: linking the order to the selection", () => {
     const { clearShopCache } = await import("~/settings/shop.server");
     clearShopCache();
     await deliver(orderCreatedPayload());
-    expect(await prisma.orderTagJob.count()).toBe(1);
+    expect(await prisma.job.count()).toBe(1);
   });
 });
 
@@ -137,7 +138,7 @@ describe("orders/create: duplicates and out-of-order deliveries", () => {
     expect((await deliver(order, { webhookId: "wh-1" })).status).toBe(200);
     expect((await deliver(order, { webhookId: "wh-1" })).status).toBe(200);
     expect(await prisma.webhookDelivery.count()).toBe(1);
-    expect(await prisma.orderTagJob.count()).toBe(1);
+    expect(await prisma.job.count()).toBe(1);
     await runDueTagJobs();
     await runDueTagJobs();
     expect(fake.callsTo(OPERATIONS.tagsAdd)).toHaveLength(1);
@@ -151,7 +152,7 @@ describe("orders/create: duplicates and out-of-order deliveries", () => {
     await Promise.all([deliver(order, { webhookId: "a" }), deliver(order, { webhookId: "b" })]);
     expect(await prisma.selection.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
-    expect(await prisma.orderTagJob.count()).toBe(1);
+    expect(await prisma.job.count()).toBe(1);
   });
 
   it("a second order by the same phone does not steal the first order's selection; it gets only what its own facts say", async () => {
@@ -180,7 +181,7 @@ describe("orders/create: duplicates and out-of-order deliveries", () => {
     await installShop();
     expect((await deliver({ id: 1 })).status).toBe(200);
     expect((await deliver(orderCreatedPayload(), { shop: "unknown.myshopify.com" })).status).toBe(200);
-    expect(await prisma.orderTagJob.count()).toBe(0);
+    expect(await prisma.job.count()).toBe(0);
   });
 });
 
@@ -191,7 +192,7 @@ describe("order tags: retried, not lost", () => {
     await deliver(orderCreatedPayload({ phone: PHONE }));
     fake.on(OPERATIONS.tagsAdd, handlers.serverError(502), "admin");
     expect(await runDueTagJobs()).toMatchObject({ retried: 1 });
-    let job = await prisma.orderTagJob.findFirstOrThrow();
+    let job = await prisma.job.findFirstOrThrow();
     expect(job).toMatchObject({ attempts: 1, doneAt: null, lastError: expect.stringMatching(/http_error|network/) });
     expect(job.nextAttemptAt.getTime()).toBeGreaterThan(Date.now() + 25_000);
 
@@ -201,13 +202,13 @@ describe("order tags: retried, not lost", () => {
     fake.on(OPERATIONS.tagsAdd, handlers.throttled(), "admin");
     vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 31_000));
     expect(await runDueTagJobs()).toMatchObject({ retried: 1 });
-    job = await prisma.orderTagJob.findFirstOrThrow();
+    job = await prisma.job.findFirstOrThrow();
     expect(job.lastError).toMatch(/throttled/);
 
     handlers.installDefaultHandlers(fake, {}, tagged);
     vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 200_000));
     expect(await runDueTagJobs()).toMatchObject({ done: 1 });
-    expect(await prisma.orderTagJob.findFirstOrThrow()).toMatchObject({ attempts: 3, doneAt: expect.any(Date) });
+    expect(await prisma.job.findFirstOrThrow()).toMatchObject({ attempts: 3, doneAt: expect.any(Date) });
     expect([...(tagged.values().next().value ?? [])]).toEqual(["payment-mode:prepaid"]);
   });
 
@@ -221,7 +222,7 @@ describe("order tags: retried, not lost", () => {
       vi.spyOn(clock, "now").mockReturnValue(new Date(t));
       await runDueTagJobs();
     }
-    const job = await prisma.orderTagJob.findFirstOrThrow();
+    const job = await prisma.job.findFirstOrThrow();
     expect(job).toMatchObject({ attempts: MAX_ATTEMPTS, failedAt: expect.any(Date), lastError: expect.stringContaining("Order does not exist") });
     t += 2 * 3600_000;
     vi.spyOn(clock, "now").mockReturnValue(new Date(t));
@@ -245,11 +246,11 @@ describe("housekeeping", () => {
     const order = orderCreatedPayload({ phone: PHONE });
     await deliver(order);
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
-    expect(await prisma.orderTagJob.count()).toBe(0);
+    expect(await prisma.job.count()).toBe(0);
   });
 
   it("prunes delivery records older than a week and finished jobs older than 30 days", async () => {
-    const { pruneOld } = await import("~/orders/tag-jobs.server");
+    const pruneOld = async (now: Date) => ({ deliveries: await pruneDeliveries(now), jobs: await pruneFinishedJobs(now) });
     await installShop();
     await deliver(orderCreatedPayload(), { webhookId: "old" });
     await runDueTagJobs();

@@ -89,12 +89,13 @@ describe("local mode: create-checkout with no Shopify store", () => {
     const db = new Database(path.join(server.dataDir, "app.db"), { readonly: true });
     try {
       expect(db.prepare(`SELECT "orderGid" FROM "Selection" WHERE id = ?`).get(selectionId)).toEqual({ orderGid });
-      let job: { doneAt: unknown; tags: string } | undefined;
+      let job: { doneAt: unknown; payload: string } | undefined;
       for (let i = 0; i < 50 && !job?.doneAt; i++) {
         await new Promise((r) => setTimeout(r, 100));
-        job = db.prepare(`SELECT "doneAt", tags FROM "OrderTagJob" WHERE "orderGid" = ?`).get(orderGid) as typeof job;
+        job = db.prepare(`SELECT "doneAt", payload FROM "Job" WHERE kind = 'order-tags' AND key = ?`).get(`demo-shop.myshopify.com|${orderGid}`) as typeof job;
       }
-      expect(job).toMatchObject({ doneAt: expect.anything(), tags: JSON.stringify(["payment-mode:prepaid"]) });
+      expect(job).toMatchObject({ doneAt: expect.anything() });
+      expect(JSON.parse(job!.payload)).toEqual({ orderGid, tags: ["payment-mode:prepaid"] });
     } finally {
       db.close();
     }

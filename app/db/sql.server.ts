@@ -1,0 +1,130 @@
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import { driver, databaseProvider, type SqliteDatabase } from "~/db.server";
+import { env } from "~/env.server";
+
+/**
+ * Direct statements for the storefront's hot paths (send-otp, verify-otp, the rate limits), on the
+ * very connection Prisma uses: SQLite's better-sqlite3 connection or the pg pool (see
+ * app/db.server.ts). Each statement is prepared once (SQLite: kept per connection; PostgreSQL: a named
+ * prepared statement, parsed once per pooled connection) and costs no query compilation, which is
+ * where most of a Prisma call's time goes. The SQL must be valid on both engines, as the hot paths'
+ * `$queryRaw` statements were. Why and where: docs/decisions/direct-sql-hot-paths.md.
+ *
+ *   const rows = await query<{ id: string }>(sql`SELECT "id" FROM "Shop" WHERE "domain" = ${domain}`);
+ *
+ * Values: strings, numbers, bigints, booleans, null and Dates (stored as Prisma stores them: epoch
+ * milliseconds on SQLite, timestamps on PostgreSQL). Integers read from SQLite come back as bigint and
+ * PostgreSQL BIGINT columns as strings: read numbers through Number().
+ */
+const { types } = createRequire(import.meta.url)("pg") as typeof import("pg");
+const pgTypeParser = types.getTypeParser as (oid: number, format?: string) => unknown;
+
+export type SqlValue = string | number | bigint | boolean | null | Date;
+export type Sql = { readonly text: string; readonly values: readonly SqlValue[] };
+
+export function sql(strings: TemplateStringsArray, ...values: SqlValue[]): Sql {
+  let text = strings[0];
+  for (let i = 1; i < strings.length; i++) text += (databaseProvider === "sqlite" ? "?" : `$${i}`) + strings[i];
+  return { text, values };
+}
+
+// Tests count the statements a request makes (watchQueries in app/db.server.ts sees Prisma's only).
+const directWatchers = new Set<(sql: string) => void>();
+
+/** Test aid: records the SQL of every direct statement until `stop()` (NODE_ENV=test only). */
+export function watchDirectStatements() {
+  const seen: string[] = [];
+  const watcher = (text: string) => void seen.push(text);
+  directWatchers.add(watcher);
+  return { statements: seen, stop: () => void directWatchers.delete(watcher) };
+}
+
+function observe(text: string) {
+  if (env.NODE_ENV === "test") for (const watch of directWatchers) watch(text);
+}
+
+type SqliteStatement = {
+  reader: boolean;
+  all: (params: unknown[]) => unknown[];
+  run: (params: unknown[]) => { changes: number };
+};
+
+const sqliteStatements = new WeakMap<SqliteDatabase, Map<string, SqliteStatement>>();
+
+function sqliteValue(value: SqlValue): unknown {
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === "boolean") return value ? 1 : 0;
+  return value;
+}
+
+async function sqliteStatement(text: string): Promise<SqliteStatement> {
+  if (driver.provider !== "sqlite") throw new Error("not SQLite");
+  const db = await driver.db();
+  let cache = sqliteStatements.get(db);
+  if (!cache) sqliteStatements.set(db, (cache = new Map()));
+  let stmt = cache.get(text);
+  if (!stmt) {
+    // Prepared through the connection's own prepare, not the Prisma adapter's cached handle.
+    stmt = (Object.getPrototypeOf(db) as { prepare: (sql: string) => SqliteStatement }).prepare.call(db, text);
+    cache.set(text, stmt);
+  }
+  return stmt;
+}
+
+// PostgreSQL: DateTime columns are TIMESTAMP(3) holding UTC, as Prisma writes and reads them.
+const TIMESTAMP_OID = 1114;
+const pgTypes = {
+  getTypeParser: (oid: number, format?: string) =>
+    oid === TIMESTAMP_OID ? (value: string) => new Date(`${value.replace(" ", "T")}Z`) : pgTypeParser(oid, format),
+};
+
+function pgValue(value: SqlValue): unknown {
+  return value instanceof Date ? value.toISOString() : value;
+}
+
+async function pgQuery(statement: Sql) {
+  if (driver.provider !== "postgresql") throw new Error("not PostgreSQL");
+  return driver.pool.query({
+    name: pgName(statement.text),
+    text: statement.text,
+    values: statement.values.map(pgValue),
+    types: pgTypes as never,
+  });
+}
+
+const statementNames = new Map<string, string>();
+
+function pgName(text: string) {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `cod_${createHash("sha1").update(text).digest("hex").slice(0, 16)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** Runs a statement that returns rows (SELECT, or a write with RETURNING). */
+export async function query<T>(statement: Sql): Promise<T[]> {
+  observe(statement.text);
+  if (driver.provider === "sqlite") {
+    const stmt = await sqliteStatement(statement.text);
+    const values = statement.values.map(sqliteValue);
+    if (!stmt.reader) {
+      stmt.run(values);
+      return [];
+    }
+    return stmt.all(values) as T[];
+  }
+  return (await pgQuery(statement)).rows as T[];
+}
+
+/** Runs a statement for its effect; returns the number of rows it changed. */
+export async function execute(statement: Sql): Promise<number> {
+  observe(statement.text);
+  if (driver.provider === "sqlite") {
+    const stmt = await sqliteStatement(statement.text);
+    return stmt.run(statement.values.map(sqliteValue)).changes;
+  }
+  return (await pgQuery(statement)).rowCount ?? 0;
+}

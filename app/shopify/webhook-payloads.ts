@@ -1,0 +1,69 @@
+import { z } from "zod";
+
+/**
+ * The webhook payloads the app reads, each parsed once by one zod schema at the route; everything
+ * downstream takes the inferred type. Shopify sends the REST shapes; fields we do not read pass
+ * through unchecked. Numeric ids exceed JavaScript's safe integers, so orders are keyed by
+ * admin_graphql_api_id (the compliance topics' order id lists are read from the raw body instead).
+ */
+
+const attribute = z.object({ name: z.string(), value: z.union([z.string(), z.number(), z.boolean(), z.null()]) });
+
+/** A REST MailingAddress: the fields the app reads (phone for linking, the rest for address correction). */
+const mailingAddress = z
+  .object({
+    first_name: z.string().nullish(),
+    last_name: z.string().nullish(),
+    phone: z.string().nullish(),
+    address1: z.string().nullish(),
+    address2: z.string().nullish(),
+    city: z.string().nullish(),
+    province: z.string().nullish(),
+    province_code: z.string().nullish(),
+    zip: z.string().nullish(),
+    country_code: z.string().nullish(),
+  })
+  .passthrough()
+  .nullish();
+
+/** orders/create (REST Order). */
+export const orderCreatedPayload = z
+  .object({
+    admin_graphql_api_id: z.string().regex(/^gid:\/\/shopify\/Order\/\d+$/),
+    name: z.string().nullish(),
+    created_at: z.string().nullish(),
+    cart_token: z.string().nullish(),
+    checkout_token: z.string().nullish(),
+    token: z.string().nullish(),
+    phone: z.string().nullish(),
+    cancelled_at: z.string().nullish(),
+    closed_at: z.string().nullish(),
+    fulfillment_status: z.string().nullish(),
+    note_attributes: z.array(attribute).nullish(),
+    payment_gateway_names: z.array(z.string()).nullish(),
+    gateway: z.string().nullish(),
+    customer: z.object({ phone: z.string().nullish() }).passthrough().nullish(),
+    billing_address: mailingAddress,
+    shipping_address: mailingAddress,
+  })
+  .passthrough();
+
+export type OrderCreated = z.output<typeof orderCreatedPayload>;
+
+/** app_subscriptions/update. */
+export const appSubscriptionPayload = z.object({
+  app_subscription: z.object({
+    admin_graphql_api_id: z.string().min(1),
+    name: z.string().nullish(),
+    status: z.string().min(1),
+  }),
+});
+
+export type AppSubscriptionUpdate = z.output<typeof appSubscriptionPayload>;
+
+/** customers/data_request and customers/redact: the customer (the order ids come from the raw body). */
+export const customerPrivacyPayload = z
+  .object({ customer: z.object({ phone: z.string().nullish() }).passthrough().nullish() })
+  .passthrough();
+
+export type CustomerPrivacyRequest = z.output<typeof customerPrivacyPayload>;

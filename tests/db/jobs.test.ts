@@ -1,0 +1,133 @@
+import { z } from "zod";
+import { prisma } from "~/db.server";
+import { backoffMs, defineJob, deleteOrderJobs, enqueueJob, LOCK_MS, orderJobKey, pruneFinishedJobs, runDueJobs, type JobResult } from "~/jobs/queue.server";
+import { clock } from "~/utils/clock.server";
+import { expectConsoleErrors } from "../setup/worker";
+
+/** A kind whose runs the test scripts: each run takes the next answer (done when the script is empty). */
+const script: JobResult[] = [];
+const runs: { n: number; shop: string; attempts: number }[] = [];
+const counterJob = defineJob({
+  kind: "test.counter",
+  payload: z.object({ n: z.number().int(), seen: z.array(z.string()).default([]) }),
+  maxAttempts: 3,
+  merge: (queued, incoming) => {
+    const fresh = incoming.seen.filter((s) => !queued.seen.includes(s));
+    return fresh.length ? { n: incoming.n, seen: [...queued.seen, ...fresh] } : null;
+  },
+  run: async ({ n }, job) => {
+    runs.push({ n, ...job });
+    return script.shift() ?? { ok: true };
+  },
+});
+const throwingJob = defineJob({
+  kind: "test.throws",
+  payload: z.object({}),
+  run: async () => {
+    throw new Error("boom");
+  },
+});
+
+const SHOP = "jobs-test.myshopify.com";
+const t0 = new Date("2026-03-01T10:00:00Z");
+
+beforeEach(() => {
+  script.length = 0;
+  runs.length = 0;
+  vi.spyOn(clock, "now").mockReturnValue(t0);
+});
+
+function at(ms: number) {
+  vi.spyOn(clock, "now").mockReturnValue(new Date(t0.getTime() + ms));
+}
+
+describe("the job queue (one durable mechanism for background work)", () => {
+  it("runs a queued job once, with its payload, and keeps it as done", async () => {
+    await enqueueJob(counterJob, { shop: SHOP, key: "a", payload: { n: 7, seen: [] } });
+    expect(await runDueJobs()).toEqual({ claimed: 1, done: 1, retried: 0, failed: 0 });
+    expect(runs).toEqual([{ n: 7, shop: SHOP, attempts: 1 }]);
+    expect(await prisma.job.findFirstOrThrow()).toMatchObject({ kind: "test.counter", key: "a", attempts: 1, doneAt: expect.any(Date), lockedUntil: null });
+    expect(await runDueJobs()).toMatchObject({ claimed: 0 });
+  });
+
+  it("refuses a payload its kind cannot read, before anything is stored", async () => {
+    await expect(enqueueJob(counterJob, { shop: SHOP, key: "bad", payload: { n: 1.5 } as never })).rejects.toThrow();
+    expect(await prisma.job.count()).toBe(0);
+  });
+
+  it("is idempotent on (kind, key); a merge that adds something makes the job due again", async () => {
+    await enqueueJob(counterJob, { shop: SHOP, key: "k", payload: { n: 1, seen: ["x"] } });
+    await enqueueJob(counterJob, { shop: SHOP, key: "k", payload: { n: 1, seen: ["x"] } });
+    expect(await prisma.job.count()).toBe(1);
+    await runDueJobs();
+    await enqueueJob(counterJob, { shop: SHOP, key: "k", payload: { n: 2, seen: ["y"] } });
+    const job = await prisma.job.findFirstOrThrow();
+    expect(JSON.parse(job.payload)).toEqual({ n: 2, seen: ["x", "y"] });
+    expect(job).toMatchObject({ doneAt: null, attempts: 0 });
+    await runDueJobs();
+    expect(runs.map((r) => r.n)).toEqual([1, 2]);
+  });
+
+  it("retries a failure with exponential backoff, then gives up after maxAttempts and keeps the last error", async () => {
+    const restore = expectConsoleErrors();
+    script.push({ ok: false, error: "first" }, { ok: false, error: "second" }, { ok: false, error: "third" });
+    await enqueueJob(counterJob, { shop: SHOP, key: "r", payload: { n: 1, seen: [] } });
+    expect(await runDueJobs()).toMatchObject({ retried: 1 });
+    let job = await prisma.job.findFirstOrThrow();
+    expect(job.nextAttemptAt.getTime()).toBe(t0.getTime() + backoffMs(1));
+    expect(job.lastError).toBe("first");
+    at(backoffMs(1) - 1);
+    expect(await runDueJobs()).toMatchObject({ claimed: 0 });
+    at(backoffMs(1));
+    expect(await runDueJobs()).toMatchObject({ retried: 1 });
+    job = await prisma.job.findFirstOrThrow();
+    expect(job.nextAttemptAt.getTime()).toBe(t0.getTime() + backoffMs(1) + backoffMs(2));
+    at(backoffMs(1) + backoffMs(2));
+    expect(await runDueJobs()).toMatchObject({ failed: 1 });
+    expect(await prisma.job.findFirstOrThrow()).toMatchObject({ attempts: 3, failedAt: expect.any(Date), lastError: "third" });
+    at(10 * 3600_000);
+    expect(await runDueJobs()).toMatchObject({ claimed: 0 });
+    restore();
+  });
+
+  it("fails at once when a run says not to retry, and treats a throw as a failure to retry", async () => {
+    const restore = expectConsoleErrors();
+    script.push({ ok: false, error: "permanent", retry: false });
+    await enqueueJob(counterJob, { shop: SHOP, key: "p", payload: { n: 1, seen: [] } });
+    await enqueueJob(throwingJob, { shop: SHOP, key: "t", payload: {} });
+    expect(await runDueJobs()).toMatchObject({ claimed: 2, failed: 1, retried: 1 });
+    expect(await prisma.job.findFirstOrThrow({ where: { key: "t" } })).toMatchObject({ failedAt: null, lastError: expect.stringContaining("boom") });
+    restore();
+  });
+
+  it("lets one of two workers claim a job; a crashed worker's lock expires after LOCK_MS", async () => {
+    await enqueueJob(counterJob, { shop: SHOP, key: "c", payload: { n: 1, seen: [] } });
+    // A worker that claimed it and died: the lock is set, nothing else.
+    await prisma.job.updateMany({ data: { lockedUntil: new Date(t0.getTime() + LOCK_MS), attempts: 1 } });
+    expect(await runDueJobs()).toMatchObject({ claimed: 0 });
+    at(LOCK_MS + 1);
+    const [a, b] = await Promise.all([runDueJobs(), runDueJobs()]);
+    expect(a.claimed + b.claimed).toBe(1);
+    expect(runs).toHaveLength(1);
+    expect(await prisma.job.findFirstOrThrow()).toMatchObject({ attempts: 2, doneAt: expect.any(Date) });
+  });
+
+  it("leaves alone the kinds this process does not know (another version's jobs)", async () => {
+    await prisma.job.create({ data: { kind: "test.unknown", key: "u", shop: SHOP, payload: "{}", nextAttemptAt: t0 } });
+    expect(await runDueJobs()).toMatchObject({ claimed: 0 });
+    expect(await prisma.job.findFirstOrThrow()).toMatchObject({ attempts: 0, lockedUntil: null });
+  });
+
+  it("prunes finished jobs after 30 days (failed ones stay), and forgets an order's jobs on request", async () => {
+    const restore = expectConsoleErrors();
+    script.push({ ok: true }, { ok: false, error: "no", retry: false });
+    await enqueueJob(counterJob, { shop: SHOP, key: orderJobKey(SHOP, "gid://shopify/Order/1"), payload: { n: 1, seen: [] } });
+    await enqueueJob(counterJob, { shop: SHOP, key: orderJobKey(SHOP, "gid://shopify/Order/2"), payload: { n: 2, seen: [] } });
+    await runDueJobs();
+    restore();
+    expect(await pruneFinishedJobs(new Date(t0.getTime() + 29 * 86_400_000))).toBe(0);
+    expect(await pruneFinishedJobs(new Date(t0.getTime() + 31 * 86_400_000))).toBe(1);
+    expect(await deleteOrderJobs(SHOP, ["gid://shopify/Order/2"])).toBe(1);
+    expect(await prisma.job.count()).toBe(0);
+  });
+});
