@@ -13,6 +13,7 @@ import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { createRequestHandler } from "@remix-run/node";
+import { pendingMigrations } from "./prisma/migrate.mjs";
 import { callResourceRoute, fixedResourceRoutes } from "./scripts/lib/resource-routes.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
@@ -20,7 +21,7 @@ const publicDir = path.join(root, "public");
 const MAX_BODY_BYTES = 1024 * 1024;
 const DRAIN_BYTES = 64 * 1024 * 1024;
 const DRAIN_MS = 5_000;
-const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS ?? 10_000);
+const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS || 10_000);
 
 let build;
 try {
@@ -210,6 +211,25 @@ function requestBody(req) {
   });
 }
 
+/**
+ * Remix answers an error no route caught with a plain-text 500 (in development with the error and
+ * file paths in it). The app's handleError (app/entry.server.tsx) marks such requests; their answer
+ * becomes the contract's JSON: 503 `unavailable` with Retry-After when the database failed, else
+ * 500 `internal_error`. Pages with their own error boundary (HTML) are left as they are.
+ */
+function lastResortAsJson(request, response) {
+  const failure = request[Symbol.for("cod.failure")];
+  if (!failure || response.status < 500 || /text\/html/.test(response.headers.get("content-type") ?? "")) return response;
+  const headers = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+  if (failure === "unavailable") {
+    return new Response(JSON.stringify({ error: "The service is briefly unavailable. Try again in a moment.", code: "unavailable" }), {
+      status: 503,
+      headers: { ...headers, "retry-after": "5" },
+    });
+  }
+  return new Response(JSON.stringify({ error: "Something went wrong on our side.", code: "internal_error" }), { status: 500, headers });
+}
+
 async function writeResponse(req, res, response) {
   const headers = {};
   for (const [k, v] of response.headers) if (k !== "set-cookie") headers[k] = v;
@@ -259,7 +279,8 @@ const server = http.createServer(async (req, res) => {
       res.writeHead(413, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
       res.end(JSON.stringify({ error: "The request body is too large.", code: "payload_too_large" }));
     } else if (!(await serveStatic(req, res, pathname))) {
-      const response = await handle(toRequest(req, controller), pathname);
+      const request = toRequest(req, controller);
+      const response = lastResortAsJson(request, await handle(request, pathname));
       // The route answered without reading the whole body (a declared length over its limit).
       if (!req.complete) req.abandonBody?.();
       // A body cut off at MAX_BODY_BYTES is a 413 whatever the route made of the truncated stream.
@@ -282,6 +303,23 @@ const server = http.createServer(async (req, res) => {
     log({ method: req.method, path: loggablePath(pathname), status: res.statusCode, ms: Math.round(ms * 10) / 10 });
     if (shuttingDown && inFlight === 0) finishShutdown();
   }
+});
+// Requests Node's HTTP parser refuses (malformed framing, oversized headers, a client too slow to
+// send its headers) never reach the app; their answer is still the contract's JSON error.
+server.on("clientError", (err, socket) => {
+  if (err.code === "ECONNRESET" || !socket.writable) return void socket.destroy();
+  const [status, reason, code, message] =
+    err.code === "HPE_HEADER_OVERFLOW"
+      ? [431, "Request Header Fields Too Large", "invalid_request", "The request's headers are too large."]
+      : err.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? [408, "Request Timeout", "request_timeout", "The request took too long to arrive."]
+        : [400, "Bad Request", "invalid_request", "The request could not be parsed."];
+  console.error(JSON.stringify({ level: "warn", msg: "client error", status, error: err.code ?? String(err.message) }));
+  const body = JSON.stringify({ error: message, code });
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json; charset=utf-8\r\ncache-control: no-store\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 });
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
@@ -320,9 +358,27 @@ process.on("unhandledRejection", (err) => {
 });
 process.on("SIGINT", () => shutdown("SIGINT"));
 
-const port = Number(process.env.PORT ?? 3000);
-const host = process.env.HOST ?? "0.0.0.0";
+const port = Number(process.env.PORT || 3000);
+const host = process.env.HOST || "0.0.0.0";
 server.listen(port, host, () => {
   const shown = host === "0.0.0.0" ? "localhost" : host;
   console.log(JSON.stringify({ level: "info", msg: `server: listening on http://${shown}:${server.address().port}` }));
+  void checkMigrations();
 });
+
+/** One line at start-up when the database lacks migrations (every signed route would fail), naming the fix. */
+async function checkMigrations() {
+  try {
+    const pending = await pendingMigrations(process.env.DATABASE_URL);
+    if (pending.length) {
+      console.error(
+        JSON.stringify({
+          level: "error",
+          msg: `server: the database is missing ${pending.length} migration(s) (${pending.join(", ")}); run \`npm run setup\` (or \`npm run db:migrate\`) to apply them. Until then ping answers 503.`,
+        }),
+      );
+    }
+  } catch (err) {
+    console.error(JSON.stringify({ level: "warn", msg: `server: could not check the database's migrations: ${err?.message ?? err}` }));
+  }
+}

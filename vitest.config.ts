@@ -12,7 +12,7 @@ const suite = process.env.TEST_SUITE ?? "sqlite";
 const include: Record<string, string[]> = {
   sqlite: ["app/**/*.test.ts", "tests/**/*.test.ts"],
   // *.pg.test.ts: PostgreSQL only (several app instances on one database).
-  postgres: ["tests/routes/**/*.test.ts", "tests/db/**/*.test.ts"],
+  postgres: ["tests/routes/**/*.test.ts", "tests/db/**/*.test.ts", "tests/hardening/**/*.pg.test.ts"],
   browser: ["tests/e2e/**/*.browser.test.ts"],
 };
 

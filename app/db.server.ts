@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { PrismaClient as GeneratedClient } from "../prisma/generated/sqlite/index.js";
 import { env } from "~/env.server";
-import { providerOf, resolveDatabaseUrl, sqlitePath } from "../prisma/migrate.mjs";
+import { expectedMigrationNames, providerOf, resolveDatabaseUrl, sqlitePath } from "../prisma/migrate.mjs";
 
 /**
  * One Prisma client per process, on the engine DATABASE_URL names:
@@ -79,7 +79,10 @@ function createClient(): { client: PrismaClient; driver: Driver } {
   const { PrismaPg } = requireFromHere("@prisma/adapter-pg");
   const { Pool } = requireFromHere("pg") as typeof import("pg");
   const { PrismaClient } = requireFromHere(`${root}prisma/generated/postgresql/index.js`);
-  const pool = new Pool({ connectionString: databaseUrl, max: 10 });
+  // Bounded waits, so a database that stops answering turns into a 503 within seconds instead of
+  // requests queueing forever: a connection attempt (or a wait for a free pooled connection) gives
+  // up after 5 s, a query after 10 s.
+  const pool = new Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5_000, query_timeout: 10_000, keepAlive: true });
   const adapter = new PrismaPg(pool);
   return { client: instrument(new PrismaClient({ adapter, ...logQueries }) as PrismaClient), driver: { provider: "postgresql", pool } };
 }
@@ -155,8 +158,33 @@ export function prepareDatabase(): Promise<void> {
     await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
     await prisma.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
     await prisma.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
-  })();
+  })().catch((error) => {
+    // Try again on the next request: a database that was briefly unusable must not stay so.
+    pragmasApplied = null;
+    throw error;
+  });
   return pragmasApplied;
+}
+
+let schemaCurrent = false;
+
+/**
+ * True when the database has applied every committed migration (a database never migrated answers
+ * queries but fails every route). Once true it stays true for the process: new migrations come with
+ * a new release, which restarts it.
+ */
+export async function schemaIsCurrent(): Promise<boolean> {
+  if (schemaCurrent) return true;
+  try {
+    const rows = await prisma.$queryRawUnsafe<{ migration_name: string }[]>(
+      `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+    );
+    const applied = new Set(rows.map((r) => r.migration_name));
+    schemaCurrent = expectedMigrationNames(databaseProvider).every((name: string) => applied.has(name));
+  } catch {
+    return false;
+  }
+  return schemaCurrent;
 }
 
 /** True when the database answers a trivial query. */

@@ -10,12 +10,29 @@ import { startJobWorker } from "~/jobs/worker.server";
 import { orderTagsJob } from "~/orders/tag-jobs.server";
 import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
 import { clock } from "~/utils/clock.server";
+import { isDatabaseUnavailable } from "~/http/database-errors";
+import { log } from "~/utils/log.server";
 
 // The background jobs this instance runs (and retries): every kind is declared by its domain.
 export const JOB_KINDS = [orderTagsJob, addressCheckJob];
 startJobWorker({ housekeeping: [() => pruneDeliveries(clock.now()), () => pruneFinishedJobs()] });
 
 export const streamTimeout = 5000;
+
+/**
+ * Errors no route caught (Remix then answers its own plain-text 500). Logged without the URL (signed
+ * query strings, tokens), and marked on the request so the server (server.mjs) answers with the
+ * contract's JSON instead: 503 `unavailable` for a database failure, 500 `internal_error` otherwise.
+ */
+export function handleError(error: unknown, { request }: { request: Request }) {
+  if (request.signal.aborted) return;
+  const down = isDatabaseUnavailable(error);
+  (request as unknown as Record<symbol, string>)[Symbol.for("cod.failure")] = down ? "unavailable" : "internal";
+  const e = error as { name?: string; message?: string; stack?: string };
+  const fields = { path: new URL(request.url).pathname.replace(/\/ac\/[^/]+/, "/ac/:token"), error: e?.name, message: String(e?.message ?? error).slice(0, 300) };
+  if (down) log.warn("database unavailable", fields);
+  else log.error("unhandled error", { ...fields, stack: String(e?.stack ?? "").slice(0, 2000) });
+}
 
 export default async function handleRequest(
   request: Request,

@@ -11,7 +11,7 @@ describe("loadEnv", () => {
 
   it("refuses to start in production without its secrets and names each one", () => {
     expect(() => loadEnv({ NODE_ENV: "production" })).toThrow(
-      /SHOPIFY_API_KEY, SHOPIFY_API_SECRET, SHOPIFY_APP_URL, OTP_HASH_SECRET, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_MESSAGING_SERVICE_SID/,
+      /SHOPIFY_API_KEY, SHOPIFY_API_SECRET, SHOPIFY_APP_URL, OTP_HASH_SECRET, TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_MESSAGING_SERVICE_SID or TWILIO_FROM_NUMBER/,
     );
   });
 
@@ -28,6 +28,19 @@ describe("loadEnv", () => {
     });
     expect(env.localMode).toBe(false);
     expect(env.SMS_PROVIDER).toBe("twilio");
+  });
+
+  it("refuses SMS_PROVIDER=outbox in production unless local mode is asked for explicitly", () => {
+    const production = {
+      NODE_ENV: "production",
+      SHOPIFY_API_KEY: "k",
+      SHOPIFY_API_SECRET: "s",
+      SHOPIFY_APP_URL: "https://cod.example.com",
+      OTP_HASH_SECRET: "x".repeat(32),
+      SMS_PROVIDER: "outbox",
+    };
+    expect(() => loadEnv(production)).toThrow(/SMS_PROVIDER=outbox is refused in production/);
+    expect(loadEnv({ ...production, LOCAL_MODE: "true" }).SMS_PROVIDER).toBe("outbox");
   });
 
   it("treats empty variables as unset and rejects malformed ones clearly", () => {

@@ -82,7 +82,15 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     if (e.SMS_PROVIDER !== "outbox") required.push("TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN");
     const missing = required.filter((k) => !e[k]);
     if (e.SMS_PROVIDER !== "outbox" && !e.TWILIO_MESSAGING_SERVICE_SID && !e.TWILIO_FROM_NUMBER) {
-      missing.push("TWILIO_MESSAGING_SERVICE_SID" as keyof typeof e);
+      missing.push("TWILIO_MESSAGING_SERVICE_SID or TWILIO_FROM_NUMBER" as keyof typeof e);
+    }
+    // The outbox sends nothing: shoppers would never get a code. In production it is only for a
+    // local demo of the built server, which must say so explicitly (LOCAL_MODE=true).
+    if (e.SMS_PROVIDER === "outbox" && !localMode) {
+      throw new Error(
+        "SMS_PROVIDER=outbox is refused in production: it sends no SMS, so shoppers would never get their codes. " +
+          "Unset it and set the Twilio variables (or set LOCAL_MODE=true for a local demo of the production build).",
+      );
     }
     if (e.TWILIO_API_BASE && !localMode) {
       throw new Error("TWILIO_API_BASE redirects Twilio API calls and is refused in production.");

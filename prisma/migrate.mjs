@@ -28,8 +28,12 @@ export function sqlitePath(url) {
   return path.isAbsolute(p) ? p : path.resolve(prismaDir, "..", p);
 }
 
+// The project root: one level above this file, and above the server build that bundles it.
+const rootDir = path.resolve(prismaDir, "..");
+
 function migrationsOf(provider) {
-  const dir = provider === "sqlite" ? path.join(prismaDir, "migrations") : path.join(prismaDir, "postgresql", "migrations");
+  const dir =
+    provider === "sqlite" ? path.join(rootDir, "prisma", "migrations") : path.join(rootDir, "prisma", "postgresql", "migrations");
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
@@ -57,6 +61,47 @@ function checkHistory(done, all) {
       throw new Error(`migration ${m.name} was edited after it was applied (checksum differs)`);
     }
   }
+}
+
+/** The names of the committed migrations for an engine, in order. */
+export function expectedMigrationNames(provider) {
+  return migrationsOf(provider).map((m) => m.name);
+}
+
+/**
+ * The committed migrations the database has not applied (all of them for a database never migrated
+ * or a SQLite file that does not exist). Reads only; throws when the database cannot be reached.
+ */
+export async function pendingMigrations(rawUrl) {
+  const url = resolveDatabaseUrl(rawUrl);
+  const provider = providerOf(url);
+  const expected = expectedMigrationNames(provider);
+  const query = `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+  let done = [];
+  if (provider === "sqlite") {
+    const file = sqlitePath(url);
+    if (!fs.existsSync(file)) return expected;
+    const { default: Database } = await import("better-sqlite3");
+    const db = new Database(file, { readonly: true, fileMustExist: true });
+    try {
+      const table = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' AND name = '_prisma_migrations'`).get();
+      if (table) done = db.prepare(query).all();
+    } finally {
+      db.close();
+    }
+  } else {
+    const { default: pg } = await import("pg");
+    const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
+    await client.connect();
+    try {
+      const { rows } = await client.query(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS present`);
+      if (rows[0].present) done = (await client.query(query)).rows;
+    } finally {
+      await client.end();
+    }
+  }
+  const applied = new Set(done.map((d) => d.migration_name));
+  return expected.filter((name) => !applied.has(name));
 }
 
 /** Applies pending migrations; returns the names applied. Safe to run from several instances at once. */

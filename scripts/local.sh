@@ -5,5 +5,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/node22.sh
-if [ ! -d node_modules ] || [ package.json -nt node_modules/.package-lock.json ]; then npm install; fi
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then npm ci; fi
 exec npm run local

@@ -13,11 +13,12 @@ if (!methodArg || !pathArg) {
   process.exit(2);
 }
 const method = methodArg.toUpperCase();
-const base = process.env.APP_URL ?? `http://localhost:${process.env.PORT ?? 3000}`;
+// `||`: an empty variable means the default, as everywhere in the app.
+const base = process.env.APP_URL || `http://localhost:${process.env.PORT || 3000}`;
 const [path, query = ""] = pathArg.split("?");
 const params = signedProxyQuery({
-  shop: process.env.DEMO_SHOP ?? LOCAL_DEFAULTS.shop,
-  secret: process.env.SHOPIFY_API_SECRET ?? LOCAL_DEFAULTS.secret,
+  shop: process.env.DEMO_SHOP || LOCAL_DEFAULTS.shop,
+  secret: process.env.SHOPIFY_API_SECRET || LOCAL_DEFAULTS.secret,
   extra: new URLSearchParams(query),
 });
 const url = `${base}/proxy${path.startsWith("/") ? path : `/${path}`}?${params}`;

@@ -73,7 +73,7 @@ if (!only) {
   }
 }
 
-const pgUrl = new URL(process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
+const pgUrl = new URL(process.env.TEST_POSTGRES_URL || "postgresql://postgres@127.0.0.1:5432/postgres");
 const suites = [
   { name: "sqlite", available: true },
   {

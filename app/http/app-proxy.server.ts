@@ -20,7 +20,8 @@ export type ProxyContext = {
  * `authenticate.public.appProxy` does (see verifyAppProxySignature: stale timestamps and repeated
  * single-value params are refused), loads the shop's offline session from the app's session storage
  * as the library does, and maps failures to the storefront contract:
- *   401 `invalid_signature` for a missing, wrong, stale or ambiguous signature,
+ *   401 `invalid_signature` for a missing, wrong, stale or ambiguous signature, or a `shop` that is
+ *     not a shop domain,
  *   403 `app_not_installed` for a validly signed request from a shop without our app.
  * The signature proves the request came through the shop's storefront, never who the shopper is.
  * Why the check is done here rather than by the library: docs/decisions/app-proxy-signature.md.
@@ -32,6 +33,11 @@ export async function authenticateProxy(request: Request): Promise<ProxyContext>
     throw jsonError(401, "invalid_signature", "The request's app-proxy signature is missing, invalid or expired.");
   }
   const domain = url.searchParams.get("shop") ?? "";
+  // A correctly signed request can still name something that is not a shop domain (empty,
+  // `evil.com`, control characters): as far as the contract goes that is a bad signature, not a shop.
+  if (!shopDomainPattern().test(domain)) {
+    throw jsonError(401, "invalid_signature", "The request's app-proxy signature is missing, invalid or expired.");
+  }
   const session = await offlineSession(request, domain);
   const shop = session ? await getShop(domain) : null;
   if (!session || !shop || shop.uninstalledAt) {

@@ -1,3 +1,6 @@
+import { isDatabaseUnavailable } from "~/http/database-errors";
+import { log } from "~/utils/log.server";
+
 /** JSON responses for the storefront API: never cached, errors always `{ error, code, ...extra }`. */
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
@@ -25,12 +28,51 @@ export function methodNotAllowed(allowed: string[]): Response {
   return jsonError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for this route.`, {}, { Allow: allowed.join(", ") });
 }
 
-/** Runs a route body; a thrown Response is returned as the answer (that is how guards reject). */
-export async function answer(run: () => Promise<Response>): Promise<Response> {
+/**
+ * Runs a route body; a thrown Response is returned as the answer (that is how guards reject). Any
+ * other error is logged and answered per the contract: 503 `unavailable` when the database failed,
+ * else 500 `internal_error`; the body never names the error.
+ */
+export async function answer(run: () => Promise<Response>, where = "route"): Promise<Response> {
   try {
     return await run();
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
-    throw thrown;
+    return responseForError(thrown, where);
   }
 }
+
+/*
+ * What an unexpected error becomes on the wire. Two kinds only:
+ *   the database (or its connection) failed: 503 `unavailable` with Retry-After, so a client (and
+ *     Shopify, for webhooks) retries; nothing was answered 2xx for it, so nothing is lost;
+ *   anything else is a defect: 500 `internal_error`.
+ */
+
+/** Seconds a client is asked to wait before retrying while the database is unavailable. */
+export const RETRY_AFTER_SECONDS = 5;
+
+export function unavailable(): Response {
+  return jsonError(
+    503,
+    "unavailable",
+    "The service is briefly unavailable. Try again in a moment.",
+    {},
+    { "Retry-After": String(RETRY_AFTER_SECONDS) },
+  );
+}
+
+export function internalError(): Response {
+  return jsonError(500, "internal_error", "Something went wrong on our side.");
+}
+
+/** Logs an unexpected error (name and message, never the request's URL) and answers for it. */
+export function responseForError(error: unknown, where: string): Response {
+  const down = isDatabaseUnavailable(error);
+  const e = error as { name?: string; message?: string; code?: string };
+  const message = String(e?.message ?? error).split("\n").filter(Boolean).slice(-1)[0]?.slice(0, 300);
+  if (down) log.warn("database unavailable", { where, error: e?.name, kind: e?.code, message });
+  else log.error("unexpected error", { where, error: e?.name, message, stack: String((error as Error)?.stack ?? "").slice(0, 2000) });
+  return down ? unavailable() : internalError();
+}
+

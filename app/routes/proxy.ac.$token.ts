@@ -12,6 +12,7 @@ import { TEXTS } from "~/address-correction/i18n";
 import { pickLocale } from "~/shared/locales";
 import { renderForm, renderMessage, type MessageKind, type PageShell } from "~/address-correction/page";
 import { authenticateProxy, type ProxyContext } from "~/http/app-proxy.server";
+import { answer } from "~/http/responses.server";
 
 /**
  * GET and POST /proxy/ac/:token, the hosted address form (storefront: /apps/cod/ac/:token).
@@ -34,7 +35,9 @@ function html(body: string, status = 200): Response {
       // The token is in the URL: never send it to another site.
       "Referrer-Policy": "no-referrer",
       "X-Content-Type-Options": "nosniff",
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'",
+      // No other page may frame the form (clickjacking): CSP for current browsers, X-Frame-Options for old ones.
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      "X-Frame-Options": "DENY",
     },
   });
 }
@@ -73,8 +76,28 @@ async function open(request: Request, token: string | undefined): Promise<Opened
   return { ok: true, ctx, shell, correction };
 }
 
+/**
+ * An unexpected failure (the database down, a defect) answered per the contract: 503 `unavailable`
+ * with Retry-After (500 `internal_error` for a defect), as the friendly page when a browser asks for
+ * HTML and as the JSON error otherwise.
+ */
+async function guarded(request: Request, run: () => Promise<Response>): Promise<Response> {
+  const response = await answer(run, "proxy/ac");
+  if (response.status < 500 || !/application\/json/.test(response.headers.get("content-type") ?? "")) return response;
+  if (!/text\/html/.test(request.headers.get("accept") ?? "")) return response;
+  const shell = { locale: pickLocale(new URL(request.url).searchParams.get("locale")), shopName: "" };
+  const page = message(shell, "unavailable", response.status);
+  const retryAfter = response.headers.get("retry-after");
+  if (retryAfter) page.headers.set("Retry-After", retryAfter);
+  return page;
+}
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const opened = await open(request, params.token);
+  return guarded(request, () => showForm(request, params.token));
+}
+
+async function showForm(request: Request, token: string | undefined) {
+  const opened = await open(request, token);
   if (!opened.ok) return opened.response;
   const { shell, correction } = opened;
   return html(
@@ -102,7 +125,11 @@ const SHOPIFY_FIELD: Record<string, AddressField> = {
 };
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const opened = await open(request, params.token);
+  return guarded(request, () => submitForm(request, params.token));
+}
+
+async function submitForm(request: Request, token: string | undefined) {
+  const opened = await open(request, token);
   if (!opened.ok) return opened.response;
   const { ctx, shell, correction } = opened;
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { requestAddressCorrection } from "~/address-correction/address-correction.server";
-import { normalizePhone } from "~/shared/phone";
+import { parseApiPhone } from "~/shared/phone";
 import { authenticateProxy } from "~/http/app-proxy.server";
 import { readJsonBody } from "~/http/json-body.server";
 import { outcomeResponse } from "~/http/outcomes.server";
@@ -30,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const input = await readJsonBody(request, body);
     let phone: string | undefined;
     if (input.orderId === undefined && input.phone !== undefined) {
-      phone = normalizePhone(input.phone) ?? undefined;
+      phone = parseApiPhone(input.phone) ?? undefined;
       if (!phone) return outcomeResponse("invalid_phone", { wording: "correction" });
     }
     const outcome = await requestAddressCorrection(

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { findCorrectionByToken, stateOf } from "~/address-correction/address-correction.server";
 import { authenticateProxy } from "~/http/app-proxy.server";
-import { answer, json, jsonError } from "~/http/responses.server";
+import { answer, json, jsonError, methodNotAllowed } from "~/http/responses.server";
 
 /**
  * GET /proxy/api/address-correction.status?token=...: 200 { status: "pending" | "completed" | "expired" },
@@ -21,4 +21,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       ...(status === "completed" ? { orderUpdated: correction.status === "completed" } : {}),
     });
   });
+}
+
+/** Read-only: any other method gets the contract's 405. */
+export async function action() {
+  return methodNotAllowed(["GET"]);
 }

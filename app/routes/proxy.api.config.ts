@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { authenticateProxy } from "~/http/app-proxy.server";
-import { answer, json } from "~/http/responses.server";
+import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { phoneCountries } from "~/storefront/countries";
 import { offeredModes, pricing } from "~/storefront/offer";
 
@@ -23,4 +23,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
       countries: phoneCountries(shop.allowedCountries),
     });
   });
+}
+
+/** Read-only: any other method gets the contract's 405. */
+export async function action() {
+  return methodNotAllowed(["GET"]);
 }

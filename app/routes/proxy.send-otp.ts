@@ -4,7 +4,7 @@ import { readJsonBody } from "~/http/json-body.server";
 import { outcomeResponse } from "~/http/outcomes.server";
 import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { sendVerificationCode, type SendOutcome } from "~/otp/otp.server";
-import { normalizePhone } from "~/shared/phone";
+import { parseApiPhone } from "~/shared/phone";
 import { sendOtpBody } from "~/otp/schemas";
 
 /** POST /proxy/send-otp { phone, locale? }: sends a one-time code (check order in the README). */
@@ -13,7 +13,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const { shop } = await authenticateProxy(request);
     const body = await readJsonBody(request, sendOtpBody);
-    const phone = normalizePhone(body.phone);
+    const phone = parseApiPhone(body.phone);
     if (!phone) return outcomeResponse("invalid_phone", { extra: { success: false } });
     return respond(await sendVerificationCode({ shop, phone, locale: body.locale }));
   });

@@ -4,7 +4,7 @@ import { readJsonBody } from "~/http/json-body.server";
 import { outcomeResponse } from "~/http/outcomes.server";
 import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { checkVerificationCode, type VerifyOutcome } from "~/otp/otp.server";
-import { normalizePhone } from "~/shared/phone";
+import { parseApiPhone } from "~/shared/phone";
 import { verifyOtpBody } from "~/otp/schemas";
 
 /** POST /proxy/verify-otp { phone, otp, selectedMode?, cartToken?, locale? }: checks a one-time code. */
@@ -13,7 +13,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const { shop } = await authenticateProxy(request);
     const body = await readJsonBody(request, verifyOtpBody);
-    const phone = normalizePhone(body.phone);
+    const phone = parseApiPhone(body.phone);
     if (!phone) return outcomeResponse("invalid_phone", { extra: { success: false } });
     return respond(
       await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken }),

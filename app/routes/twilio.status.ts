@@ -56,7 +56,7 @@ export async function action({ request }: ActionFunctionArgs) {
     });
     if (!outcome.known) log.info("twilio status for an unknown message", { sid: parsed.data.MessageSid, status: parsed.data.MessageStatus });
     return json({ ok: true, known: outcome.known, ...(outcome.known ? { fallback: outcome.fallback } : {}) });
-  });
+  }, "twilio/status");
 }
 
 export async function loader(_args: LoaderFunctionArgs) {

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { answer, methodNotAllowed } from "~/http/responses.server";
+import { authenticateWebhook } from "~/http/webhook.server";
 import { uninstallShop } from "~/privacy/privacy.server";
-import { authenticate } from "~/shopify/app.server";
 import { recordDelivery } from "~/shopify/webhook-deliveries.server";
 
 /**
@@ -9,8 +10,14 @@ import { recordDelivery } from "~/shopify/webhook-deliveries.server";
  * Idempotent: a redelivery (or a late one) keeps the first uninstall time.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const { shop, topic, webhookId } = await authenticate.webhook(request);
-  await uninstallShop(shop);
-  await recordDelivery(webhookId, topic, shop);
-  return new Response(null, { status: 200 });
+  return answer(async () => {
+    const { shop, topic, webhookId } = await authenticateWebhook(request);
+    await uninstallShop(shop);
+    await recordDelivery(webhookId, topic, shop);
+    return new Response(null, { status: 200 });
+  }, "webhooks/app/uninstalled");
+}
+
+export async function loader() {
+  return methodNotAllowed(["POST"]);
 }

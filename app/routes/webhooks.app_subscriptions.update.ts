@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate } from "~/shopify/app.server";
+import { answer, methodNotAllowed } from "~/http/responses.server";
+import { authenticateWebhook } from "~/http/webhook.server";
 import { recordSubscriptionUpdate } from "~/billing/subscription.server";
 import { appSubscriptionPayload } from "~/shopify/webhook-payloads";
 import { log } from "~/utils/log.server";
@@ -9,14 +10,20 @@ import { log } from "~/utils/log.server";
  * reads (no call to Shopify on that path). Replays are harmless: the same state is written again.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const { shop, payload } = await authenticate.webhook(request);
-  const parsed = appSubscriptionPayload.safeParse(payload);
-  if (!parsed.success) {
-    log.warn("webhook: app_subscriptions/update without a usable app_subscription", { shop });
+  return answer(async () => {
+    const { shop, payload } = await authenticateWebhook(request);
+    const parsed = appSubscriptionPayload.safeParse(payload);
+    if (!parsed.success) {
+      log.warn("webhook: app_subscriptions/update without a usable app_subscription", { shop });
+      return new Response(null, { status: 200 });
+    }
+    const { admin_graphql_api_id: id, name, status } = parsed.data.app_subscription;
+    const applied = await recordSubscriptionUpdate(shop, { id, name, status });
+    log.info("webhook: subscription updated", { shop, status, applied });
     return new Response(null, { status: 200 });
-  }
-  const { admin_graphql_api_id: id, name, status } = parsed.data.app_subscription;
-  const applied = await recordSubscriptionUpdate(shop, { id, name, status });
-  log.info("webhook: subscription updated", { shop, status, applied });
-  return new Response(null, { status: 200 });
+  }, "webhooks/app_subscriptions/update");
+}
+
+export async function loader() {
+  return methodNotAllowed(["POST"]);
 }

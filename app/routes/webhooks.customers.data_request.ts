@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate } from "~/shopify/app.server";
+import { answer, methodNotAllowed } from "~/http/responses.server";
+import { authenticateWebhook } from "~/http/webhook.server";
 import { customerDataReport, orderGidsOf, orderIdsIn } from "~/privacy/privacy.server";
 import { recordDelivery } from "~/shopify/webhook-deliveries.server";
 import { log } from "~/utils/log.server";
@@ -9,17 +10,23 @@ import { log } from "~/utils/log.server";
  * requested orders, as one structured log line (phones masked) for the merchant to forward.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const raw = await request.clone().text();
-  const { shop, topic, webhookId, payload } = await authenticate.webhook(request);
-  const body = payload as { customer?: { phone?: string | null }; data_request?: { id?: unknown } };
-  const report = await customerDataReport(shop, body.customer?.phone, orderGidsOf(orderIdsIn(raw, "orders_requested")));
-  log.info("customers/data_request report", {
-    shop,
-    dataRequestId: body.data_request?.id ?? null,
-    webhookId,
-    records: { verifiedMarks: report.verifiedMarks.length, selections: report.selections.length, addressCorrections: report.addressCorrections.length },
-    report: JSON.stringify(report).replace(/\+\d{6,15}/g, (p) => `${p.slice(0, 5)}•••${p.slice(-4)}`),
-  });
-  await recordDelivery(webhookId, topic, shop);
-  return new Response(null, { status: 200 });
+  return answer(async () => {
+    const raw = await request.clone().text();
+    const { shop, topic, webhookId, payload } = await authenticateWebhook(request);
+    const body = payload as { customer?: { phone?: string | null }; data_request?: { id?: unknown } };
+    const report = await customerDataReport(shop, body.customer?.phone, orderGidsOf(orderIdsIn(raw, "orders_requested")));
+    log.info("customers/data_request report", {
+      shop,
+      dataRequestId: body.data_request?.id ?? null,
+      webhookId,
+      records: { verifiedMarks: report.verifiedMarks.length, selections: report.selections.length, addressCorrections: report.addressCorrections.length },
+      report: JSON.stringify(report).replace(/\+\d{6,15}/g, (p) => `${p.slice(0, 5)}•••${p.slice(-4)}`),
+    });
+    await recordDelivery(webhookId, topic, shop);
+    return new Response(null, { status: 200 });
+  }, "webhooks/customers/data_request");
+}
+
+export async function loader() {
+  return methodNotAllowed(["POST"]);
 }

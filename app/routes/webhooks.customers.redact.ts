@@ -1,16 +1,23 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticate } from "~/shopify/app.server";
+import { answer, methodNotAllowed } from "~/http/responses.server";
+import { authenticateWebhook } from "~/http/webhook.server";
 import { orderGidsOf, orderIdsIn, redactCustomer } from "~/privacy/privacy.server";
 import { recordDelivery } from "~/shopify/webhook-deliveries.server";
 import { log } from "~/utils/log.server";
 
 /** customers/redact (mandatory): deletes the customer's verified mark and selections, by phone and by order. Idempotent. */
 export async function action({ request }: ActionFunctionArgs) {
-  const raw = await request.clone().text();
-  const { shop, topic, webhookId, payload } = await authenticate.webhook(request);
-  const body = payload as { customer?: { phone?: string | null } };
-  const deleted = await redactCustomer(shop, body.customer?.phone, orderGidsOf(orderIdsIn(raw, "orders_to_redact")));
-  log.info("customers/redact done", { shop, webhookId, deleted });
-  await recordDelivery(webhookId, topic, shop);
-  return new Response(null, { status: 200 });
+  return answer(async () => {
+    const raw = await request.clone().text();
+    const { shop, topic, webhookId, payload } = await authenticateWebhook(request);
+    const body = payload as { customer?: { phone?: string | null } };
+    const deleted = await redactCustomer(shop, body.customer?.phone, orderGidsOf(orderIdsIn(raw, "orders_to_redact")));
+    log.info("customers/redact done", { shop, webhookId, deleted });
+    await recordDelivery(webhookId, topic, shop);
+    return new Response(null, { status: 200 });
+  }, "webhooks/customers/redact");
+}
+
+export async function loader() {
+  return methodNotAllowed(["POST"]);
 }

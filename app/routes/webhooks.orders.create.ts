@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { answer, methodNotAllowed } from "~/http/responses.server";
+import { authenticateWebhook } from "~/http/webhook.server";
 import { kickJobWorker } from "~/jobs/worker.server";
 import { orderCreated } from "~/orders/order-created.server";
-import { authenticate } from "~/shopify/app.server";
 import { deliveryHandled, recordDelivery } from "~/shopify/webhook-deliveries.server";
 import { orderCreatedPayload } from "~/shopify/webhook-payloads";
 import { log } from "~/utils/log.server";
@@ -12,14 +13,20 @@ import { log } from "~/utils/log.server";
  * before the 200, the jobs themselves run in the background worker (app/jobs).
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const { shop, topic, webhookId, payload } = await authenticate.webhook(request);
-  if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
-  const order = orderCreatedPayload.safeParse(payload);
-  if (order.success) await orderCreated(shop, order.data);
-  // Retrying cannot fix a payload we cannot read: record it and answer 200.
-  else log.warn("orders/create payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
-  await recordDelivery(webhookId, topic, shop);
-  // The jobs start once this delivery's own database work is done, so they do not hold up the answer.
-  kickJobWorker();
-  return new Response(null, { status: 200 });
+  return answer(async () => {
+    const { shop, topic, webhookId, payload } = await authenticateWebhook(request);
+    if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
+    const order = orderCreatedPayload.safeParse(payload);
+    if (order.success) await orderCreated(shop, order.data);
+    // Retrying cannot fix a payload we cannot read: record it and answer 200.
+    else log.warn("orders/create payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
+    await recordDelivery(webhookId, topic, shop);
+    // The jobs start once this delivery's own database work is done, so they do not hold up the answer.
+    kickJobWorker();
+    return new Response(null, { status: 200 });
+  }, "webhooks/orders/create");
+}
+
+export async function loader() {
+  return methodNotAllowed(["POST"]);
 }

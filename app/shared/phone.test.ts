@@ -1,4 +1,4 @@
-import { countryAllowed, normalizePhone, parseCountryList, phoneCountry } from "./phone";
+import { countryAllowed, normalizePhone, parseApiPhone, parseCountryList, phoneCountry } from "./phone";
 
 describe("phone numbers", () => {
   it("normalises separators and a 00 prefix to E.164", () => {
@@ -12,6 +12,14 @@ describe("phone numbers", () => {
     }
     expect(normalizePhone("+1234567890")).toBe("+1234567890");
     expect(normalizePhone("+123456789012345")).toBe("+123456789012345");
+  });
+
+  it("takes an API phone only as + and 10 to 15 digits that can exist in their country", () => {
+    expect(parseApiPhone("+919876543210")).toBe("+919876543210");
+    expect(parseApiPhone("+14155550123")).toBe("+14155550123");
+    for (const bad of ["+1 415 555 0123", "+14155550123\n", "\t+14155550123", "+1234567890", "+11235550123", "+999123456789", 14155550123, null, undefined, ["+14155550123"]]) {
+      expect(parseApiPhone(bad), JSON.stringify(bad)).toBeNull();
+    }
   });
 
   it("knows a number's country", () => {

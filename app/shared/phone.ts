@@ -1,10 +1,32 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js/min";
+// The full metadata checks a number's digits against its country's numbering plan (the minimal
+// metadata checks only its length). Only the server uses it; bundles that import this module for
+// the helpers below leave it out (the package has no side effects).
+import { parsePhoneNumberFromString as parseWithFullMetadata } from "libphonenumber-js/max";
 
 /** The storefront contract's phone format: `+` and 10 to 15 digits. */
 export const E164 = /^\+\d{10,15}$/;
 
 /**
- * The one normalisation of a shopper's number, done once at the edge: spaces, dashes, dots and
+ * A phone number as the storefront API receives it (send-otp, verify-otp, create-checkout,
+ * address-correction.request): exactly `+` and 10 to 15 digits, nothing else (no spaces, no
+ * trailing newline: the storefront modal tidies what a shopper types before it sends), and a number
+ * that can exist in its country's numbering plan, so no SMS is ever paid for an impossible number.
+ * Anything else is null (400 `invalid_phone`).
+ */
+export function parseApiPhone(raw: unknown): string | null {
+  if (typeof raw !== "string" || !E164.test(raw)) return null;
+  return phoneCanExist(raw) ? raw : null;
+}
+
+/** True when an E.164 number fits its country's numbering plan (libphonenumber's full metadata). */
+export function phoneCanExist(phone: string): boolean {
+  return parseWithFullMetadata(phone)?.isValid() ?? false;
+}
+
+/**
+ * The one normalisation of a number written by someone else (an order's phone from Shopify, a
+ * merchant's blocklist entry), done once at the edge: spaces, dashes, dots and
  * brackets go, a leading international `00` becomes `+`. What is left must be E.164 or it is refused
  * (null); every record, counter and log after this point uses the normalised form.
  */

@@ -10,6 +10,7 @@ import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prism
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { CachedSessionStorage } from "~/shopify/session-storage.server";
+import { RecoveringSessionStorage } from "~/shopify/recovering-session-storage.server";
 import { readShopDetails, upsertInstalledShop } from "~/settings/shop.server";
 import { SHOP_DETAILS } from "~/shopify/operations";
 import { redirectShopifyApi } from "~/shopify/api-origin.server";
@@ -26,8 +27,10 @@ export const BILLING_PLANS = {
 };
 
 export const sessionStorage = new CachedSessionStorage(
-  // The library's Prisma storage, given our generated client (same `Session` model).
-  new PrismaSessionStorage(prisma as never),
+  // The library's Prisma storage, given our generated client (same `Session` model). It checks for
+  // its table once (no retry loop: a database that is down answers 503 at once, not after 10 s) and
+  // checks again after a failure, so the app recovers without a restart.
+  new RecoveringSessionStorage(new PrismaSessionStorage(prisma as never, { connectionRetries: 1, connectionRetryIntervalMs: 0 })),
   env.CACHE_TTL_SECONDS * 1000,
 );
 

@@ -57,6 +57,15 @@ function usesWhatsapp(input: SmsInput): input is SmsInput & { whatsapp: Whatsapp
 // ---------------------------------------------------------------------------------------------
 // Outbox (local mode)
 
+if (env.production && env.SMS_PROVIDER === "outbox") {
+  console.warn(
+    JSON.stringify({
+      level: "warn",
+      msg: `SMS_PROVIDER=outbox in production (LOCAL_MODE=true): NO SMS IS SENT; messages go to ${path.resolve(env.OUTBOX_DIR, "outbox.jsonl")}. A local demo only, never a real store.`,
+    }),
+  );
+}
+
 export function outboxPath(): string {
   return path.resolve(env.OUTBOX_DIR, "outbox.jsonl");
 }
@@ -90,10 +99,14 @@ async function sendToOutbox(input: SmsInput): Promise<SmsResult> {
   const id = `outbox_${randomToken(9)}`;
   const line = { time: new Date().toISOString(), to: input.to, body: input.body, channel, id, shop: input.shop.domain };
   // A short synchronous append (the local provider's messages are a few hundred bytes).
-  appendToOutbox(outboxPath(), `${JSON.stringify(line)}\n`);
+  const file = outboxPath();
+  appendToOutbox(file, `${JSON.stringify(line)}\n`);
   await recordMessage({ input, channel, providerId: id, status: "sent" });
-  // Local mode only: the developer is the shopper, so the console shows the whole message.
-  console.log(`[outbox] ${channel} to ${maskPhone(input.to)} from ${input.shop.name ?? input.shop.domain}: ${input.body.replace(/\n+/g, " ⏎ ")}`);
+  // Local development only: the developer is the shopper, so the console shows the whole message.
+  // Anywhere else (the production build run as a local demo) the console never shows a code or a
+  // link's token; they are only in the outbox file.
+  const shown = env.production ? `(message in ${file})` : input.body.replace(/\n+/g, " ⏎ ");
+  console.log(`[outbox] ${channel} to ${maskPhone(input.to)} from ${input.shop.name ?? input.shop.domain}: ${shown}`);
   return { ok: true, id, channel };
 }
 

@@ -68,7 +68,7 @@ export async function startServer(
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
       fail(new Error(`server did not start:\n${output}`));
-    }, 15_000);
+    }, 45_000);
     const onData = () => {
       const m = /listening on http:\/\/[^:]+:(\d+)/.exec(output);
       if (m) {

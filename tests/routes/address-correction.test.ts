@@ -128,7 +128,7 @@ describe("POST /api/address-correction.request", () => {
     store.add(fakeOrder({ name: "#1003", createdAt: new Date().toISOString(), cancelledAt: new Date().toISOString() }));
     store.add(fakeOrder({ name: "#1004", phone: "+919999999999", customer: null, shippingAddress: null }));
 
-    const res = await requestCorrection({ phone: "+91 98765 43210" });
+    const res = await requestCorrection({ phone: PHONE });
     expect(res.status).toBe(200);
     expect((await prisma.addressCorrection.findFirstOrThrow()).orderGid).toBe(newest.id);
     expect(fake.callsTo(OPERATIONS.latestOpenOrders)[0].variables.query).toBe(`status:open "${PHONE}"`);

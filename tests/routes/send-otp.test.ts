@@ -47,10 +47,28 @@ describe("POST /send-otp", () => {
     expect(JSON.stringify(row, (_, v) => (typeof v === "bigint" ? String(v) : v))).not.toContain(code);
   });
 
-  it("normalises the number once: spaces and dashes go, a 00 prefix becomes +", async () => {
+  it("takes the number exactly as the API defines it: + and 10 to 15 digits, nothing else (the modal tidies what a shopper types)", async () => {
     await installShop();
-    expect((await send({ phone: "0091 98765-43210" })).status).toBe(200);
-    expect(fake.twilio.messages[0].to).toBe(PHONE);
+    for (const phone of ["+1 415 555 0123", "+14155550123\n", " +14155550123", "0091 98765-43210", "+91-98765-43210", "+(91)9876543210", "+919876543210\u0000"]) {
+      const res = await send({ phone });
+      expect(res.status, JSON.stringify(phone)).toBe(400);
+      expect((await jsonOf(res)).code).toBe("invalid_phone");
+    }
+    expect(fake.twilio.messages).toHaveLength(0);
+    expect(await prisma.otpChallenge.count()).toBe(0);
+  });
+
+  it("refuses, before any SMS is paid for, a number that cannot exist in its country's numbering plan", async () => {
+    await installShop();
+    // Right shape, impossible numbers: no country code 123, a US area code starting with 1, a UK number too short.
+    for (const phone of ["+1234567890", "+11235550123", "+4420794609", "+999123456789"]) {
+      const res = await send({ phone });
+      expect(res.status, phone).toBe(400);
+      expect((await jsonOf(res)).code).toBe("invalid_phone");
+    }
+    expect(fake.twilio.messages).toHaveLength(0);
+    expect((await send({ phone: "+442079460958" })).status).toBe(200);
+    expect(fake.twilio.messages).toHaveLength(1);
   });
 
   it.each(["9876543210", "+12345", "+1234567890123456", "+91 98x7654321"])("answers 400 invalid_phone to %s", async (phone) => {

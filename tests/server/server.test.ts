@@ -82,7 +82,7 @@ describe("start-up configuration", () => {
     await expect(startServer({ SHOPIFY_API_SECRET: "", OTP_HASH_SECRET: "" })).rejects.toThrow(
       /SHOPIFY_API_SECRET.*OTP_HASH_SECRET|Missing required configuration/,
     );
-  });
+  }, 60_000);
 });
 
 describe("graceful shutdown", () => {
@@ -117,7 +117,7 @@ describe("graceful shutdown", () => {
     expect(JSON.parse(answer!.body)).toMatchObject({ success: true });
     expect(await server.stop()).toBe(0);
     expect(server.output()).toMatch(/SIGTERM, finishing 1 in-flight request/);
-  });
+  }, 60_000);
 
   it("exits 0 on SIGTERM, closing idle keep-alive connections", async () => {
     const server = await startServer();
@@ -126,7 +126,7 @@ describe("graceful shutdown", () => {
     const code = await server.stop("SIGTERM");
     agent.destroy();
     expect(code).toBe(0);
-  });
+  }, 60_000);
 });
 
 describe("the public ping when the database is down", () => {
@@ -139,5 +139,5 @@ describe("the public ping when the database is down", () => {
     } finally {
       await server.stop();
     }
-  });
+  }, 60_000);
 });

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -5,11 +6,18 @@ import { applyMigrations } from "../../prisma/migrate.mjs";
 
 /**
  * Test databases: one per vitest worker, made from a migrated template once per run, removed at
- * the end. SQLite files live in data/test-<pid>/; PostgreSQL databases are named cod_t<pid>_*.
+ * the end. SQLite files live in data/test-<run>/; PostgreSQL databases are named cod_t<run>_*, where
+ * <run> is unique to the run (not a process id: a PostgreSQL shared by several machines sees other
+ * runs' databases, whose process ids mean nothing here). A run only ever drops its own databases.
  */
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const WORKERS = 2;
-export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL || "postgresql://postgres@127.0.0.1:5432/postgres";
+
+/** A run id unique across machines and runs: lowercase letters and digits, safe in database names. */
+export function newRunId(): string {
+  return `${Date.now().toString(36)}${crypto.randomBytes(6).toString("hex")}`;
+}
 
 export function sqliteRunDir(runId: string) {
   return path.join(ROOT, "data", `test-${runId}`);
@@ -40,15 +48,6 @@ export function removeSqliteDatabases(runId: string) {
   fs.rmSync(sqliteRunDir(runId), { recursive: true, force: true });
 }
 
-function isAlive(pid: number) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await client.connect();
@@ -60,15 +59,7 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 }
 
 export async function createPostgresDatabases(runId: string, workers = WORKERS) {
-  await admin(async (c) => {
-    // Databases left by runs that died (their process is gone) are dropped here.
-    const { rows } = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE 'cod\\_t%'`);
-    for (const { datname } of rows) {
-      const pid = Number(/^cod_t(\d+)_/.exec(datname)?.[1]);
-      if (pid && !isAlive(pid)) await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
-    }
-    await c.query(`CREATE DATABASE "cod_t${runId}_tpl"`);
-  });
+  await admin((c) => c.query(`CREATE DATABASE "cod_t${runId}_tpl"`));
   await applyMigrations(pgUrlFor(`cod_t${runId}_tpl`));
   await admin(async (c) => {
     for (let w = 1; w <= workers; w++) await c.query(`CREATE DATABASE "cod_t${runId}_w${w}" TEMPLATE "cod_t${runId}_tpl"`);
@@ -77,7 +68,8 @@ export async function createPostgresDatabases(runId: string, workers = WORKERS) 
 
 export async function removePostgresDatabases(runId: string) {
   await admin(async (c) => {
-    const { rows } = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`cod_t${runId}_%`]);
+    // `_` is a LIKE wildcard: escaped, so run "ab" never matches another run's "abc_..." databases.
+    const { rows } = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`cod\\_t${runId}\\_%`]);
     for (const { datname } of rows) await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   });
 }

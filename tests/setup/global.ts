@@ -1,5 +1,6 @@
 import type { TestProject } from "vitest/node";
 import {
+  newRunId,
   createPostgresDatabases,
   createSqliteDatabases,
   removePostgresDatabases,
@@ -14,7 +15,7 @@ declare module "vitest" {
 
 /** Creates this run's databases before any worker starts and removes them after the last one ends. */
 export default async function setup(project: TestProject) {
-  const runId = String(process.pid);
+  const runId = newRunId();
   const kind = process.env.TEST_SUITE === "postgres" ? "postgres" : "sqlite";
   if (kind === "postgres") await createPostgresDatabases(runId);
   else await createSqliteDatabases(runId);

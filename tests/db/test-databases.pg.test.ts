@@ -1,0 +1,41 @@
+import pg from "pg";
+import { POSTGRES_ADMIN_URL, createPostgresDatabases, newRunId, removePostgresDatabases } from "../setup/databases";
+
+async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+const exists = (name: string) =>
+  admin(async (c) => (await c.query("SELECT 1 FROM pg_database WHERE datname = $1", [name])).rowCount === 1);
+
+describe("test databases on a PostgreSQL shared with other machines", () => {
+  it("a run creates and drops only its own databases, never another run's", async () => {
+    const runId = newRunId();
+    // Another machine's live run: its name carries a number that is no process here, and a run id
+    // that starts like ours.
+    const others = ["cod_t99999999_w1", `cod_t${runId}0_w1`];
+    for (const name of others) await admin((c) => c.query(`CREATE DATABASE "${name}"`));
+    try {
+      await createPostgresDatabases(runId, 1);
+      expect(await exists(`cod_t${runId}_w1`)).toBe(true);
+      await removePostgresDatabases(runId);
+      expect(await exists(`cod_t${runId}_w1`)).toBe(false);
+      expect(await exists(`cod_t${runId}_tpl`)).toBe(false);
+      for (const name of others) expect(await exists(name), name).toBe(true);
+    } finally {
+      for (const name of others) await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+    }
+  });
+
+  it("run ids differ between runs", () => {
+    const ids = new Set(Array.from({ length: 100 }, newRunId));
+    expect(ids.size).toBe(100);
+    for (const id of ids) expect(id).toMatch(/^[a-z0-9]+$/);
+  });
+});
