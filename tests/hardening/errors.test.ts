@@ -139,6 +139,14 @@ describe("refused requests on a working server", () => {
     expect(ok.headers.get("location")).toMatch(/demo-shop\.myshopify\.com/);
   });
 
+  it("the hosted address form cannot be framed by another page", async () => {
+    const res = await fetch(signedProxyUrl(server.url, "/ac/some-token"), { headers: { accept: "text/html" } });
+    expect(res.headers.get("content-type")).toMatch(/text\/html/);
+    expect(res.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    await res.body?.cancel();
+  });
+
   it("webhooks refuse other methods with a JSON 405 and Allow: POST", async () => {
     const res = await fetch(`${server.url}/webhooks/orders/create`);
     await expectJsonError(res, 405, "method_not_allowed");
