@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import type { PrismaClient as GeneratedClient } from "../prisma/generated/sqlite/index.js";
 import { env } from "~/env.server";
 import { expectedMigrationNames, providerOf, resolveDatabaseUrl, sqlitePath } from "../prisma/migrate.mjs";
+import { AUTOCHECKPOINT_PAGES, startCheckpointWorker } from "~/db/checkpoint.server";
 
 /**
  * One Prisma client per process, on the engine DATABASE_URL names:
@@ -65,6 +66,8 @@ function createClient(): { client: PrismaClient; driver: Driver } {
         const connection = await factory.connect();
         connected = connection.client as SqliteDatabase;
         cacheStatements(connected);
+        // Tests open many short-lived databases; the server checkpoints its one on another thread.
+        if (env.NODE_ENV !== "test") startCheckpointWorker(sqlitePath(databaseUrl));
         return connection;
       },
       connectToShadowDb: () => factory.connectToShadowDb(),
@@ -158,6 +161,7 @@ export function prepareDatabase(): Promise<void> {
     await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
     await prisma.$queryRawUnsafe("PRAGMA busy_timeout = 5000");
     await prisma.$queryRawUnsafe("PRAGMA synchronous = NORMAL");
+    if (env.NODE_ENV !== "test") await prisma.$queryRawUnsafe(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
   })().catch((error) => {
     // Try again on the next request: a database that was briefly unusable must not stay so.
     pragmasApplied = null;

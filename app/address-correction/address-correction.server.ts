@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { prisma } from "~/db.server";
+import { query, sql, toDate } from "~/db/sql.server";
 import { env } from "~/env.server";
 import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/rate-limit/rate-limit.server";
 import { sendSms } from "~/sms/sms.server";
@@ -48,7 +49,7 @@ export function hashToken(token: string): string {
   return keyedHash("address-correction-token", token);
 }
 
-type Correction = NonNullable<Awaited<ReturnType<typeof prisma.addressCorrection.findUnique>>>;
+export type Correction = NonNullable<Awaited<ReturnType<typeof prisma.addressCorrection.findUnique>>>;
 
 export type RequestInput = { orderId?: string; phone?: string; locale?: string };
 
@@ -175,10 +176,24 @@ export function stateOf(correction: Pick<Correction, "status" | "expiresAt">, no
 export async function findCorrectionByToken(shop: Pick<Shop, "id">, token: string): Promise<Correction | null> {
   if (!TOKEN_PATTERN.test(token)) return null;
   const tokenHash = hashToken(token);
-  const correction = await prisma.addressCorrection.findUnique({ where: { tokenHash } });
+  // A direct statement: the status route asks this on every poll of the storefront.
+  const rows = await query<Record<string, unknown>>(sql`SELECT * FROM "AddressCorrection" WHERE "tokenHash" = ${tokenHash}`);
+  const correction = rows[0] ? correctionOf(rows[0]) : null;
   // The lookup is by hash; the comparison below is constant-time and also pins the shop.
   if (!correction || correction.shopId !== shop.id || !hashesEqual(correction.tokenHash, tokenHash)) return null;
   return correction;
+}
+
+/** A row read directly, in the shape Prisma gives it (dates as Date). */
+function correctionOf(row: Record<string, unknown>): Correction {
+  const date = (v: unknown) => (v === null || v === undefined ? null : toDate(v));
+  return {
+    ...(row as Correction),
+    expiresAt: date(row.expiresAt)!,
+    completedAt: date(row.completedAt),
+    createdAt: date(row.createdAt)!,
+    updatedAt: date(row.updatedAt)!,
+  };
 }
 
 export function snapshotOf(correction: Pick<Correction, "before">): Address {

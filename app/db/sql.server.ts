@@ -104,6 +104,18 @@ function pgName(text: string) {
   return name;
 }
 
+/** A DateTime column's value as read directly (SQLite: epoch milliseconds; PostgreSQL: a Date). */
+export function toDate(value: unknown): Date {
+  if (value instanceof Date) return value;
+  if (typeof value === "bigint" || typeof value === "number") return new Date(Number(value));
+  return new Date(String(value));
+}
+
+/** A Boolean column's value as read directly (SQLite stores 1 or 0). */
+export function toBoolean(value: unknown): boolean {
+  return value === true || value === 1 || value === 1n;
+}
+
 /** Runs a statement that returns rows (SELECT, or a write with RETURNING). */
 export async function query<T>(statement: Sql): Promise<T[]> {
   observe(statement.text);

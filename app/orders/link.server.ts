@@ -1,4 +1,4 @@
-import { prisma } from "~/db.server";
+import { execute, query, sql, toBoolean } from "~/db/sql.server";
 import type { Shop } from "~/settings/shop.server";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
@@ -10,31 +10,52 @@ export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 type LinkedBy = "already" | "attribute" | "token" | "phone" | null;
 
+/** What linking needs of a selection: which one, its mode and whether the phone was verified. */
+export type LinkedSelection = { id: string; mode: string; verified: boolean };
+
+type SelectionRow = { id: string; mode: string; verified: unknown };
+const selectionOf = (rows: SelectionRow[]): LinkedSelection | null =>
+  rows[0] ? { id: rows[0].id, mode: rows[0].mode, verified: toBoolean(rows[0].verified) } : null;
+
+/** A list of up to `n` values padded to exactly `n` (repeating the last), for a fixed `IN (...)`. */
+function padded(values: string[], n: number): string[] {
+  return Array.from({ length: n }, (_, i) => values[Math.min(i, values.length - 1)]);
+}
+
 /**
  * orders/create: find the shopper's selection for this order, store the order's GraphQL id on it,
  * and queue the order's tags. Lookups, in order: our own attribute (a selection id, looked up for
  * this shop server-side, never trusted as proof of verification), the cart or checkout token, then
  * the phone within PHONE_LINK_WINDOW_MS before the order. Idempotent: an order already linked keeps
- * its selection, and its tag job is the same row.
+ * its selection, and its tag job is the same row. Every delivery runs these, so they are direct
+ * statements (app/db/sql.server.ts).
  */
 export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
   const orderGid = order.admin_graphql_api_id;
   let linkedBy: LinkedBy = null;
-  let selection = await prisma.selection.findUnique({ where: { orderGid } });
+  let selection = await selectionOfOrder(orderGid);
   if (selection) linkedBy = "already";
 
-  const unlinked = { shopId: shop.id, orderGid: null };
   if (!selection) {
     const id = selectionIdOf(order);
     if (id) {
-      selection = await prisma.selection.findFirst({ where: { ...unlinked, id } });
+      selection = selectionOf(
+        await query<SelectionRow>(sql`
+          SELECT "id", "mode", "verified" FROM "Selection" WHERE "shopId" = ${shop.id} AND "orderGid" IS NULL AND "id" = ${id}`),
+      );
       if (selection) linkedBy = "attribute";
     }
   }
   if (!selection) {
     const tokens = [order.cart_token, order.checkout_token].filter((t): t is string => !!t);
     if (tokens.length) {
-      selection = await prisma.selection.findFirst({ where: { ...unlinked, cartToken: { in: tokens } }, orderBy: { createdAt: "desc" } });
+      const [a, b] = padded(tokens, 2);
+      selection = selectionOf(
+        await query<SelectionRow>(sql`
+          SELECT "id", "mode", "verified" FROM "Selection"
+          WHERE "shopId" = ${shop.id} AND "orderGid" IS NULL AND "cartToken" IN (${a}, ${b})
+          ORDER BY "createdAt" DESC LIMIT 1`),
+      );
       if (selection) linkedBy = "token";
     }
   }
@@ -42,14 +63,16 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
     const phones = orderPhones(order);
     const placedAt = orderTime(order);
     if (phones.length) {
-      selection = await prisma.selection.findFirst({
-        where: {
-          ...unlinked,
-          phone: { in: phones },
-          createdAt: { gte: new Date(placedAt.getTime() - PHONE_LINK_WINDOW_MS), lte: new Date(placedAt.getTime() + 5 * 60_000) },
-        },
-        orderBy: { createdAt: "desc" },
-      });
+      const [a, b, c, d] = padded(phones, 4);
+      const from = new Date(placedAt.getTime() - PHONE_LINK_WINDOW_MS);
+      const to = new Date(placedAt.getTime() + 5 * 60_000);
+      selection = selectionOf(
+        await query<SelectionRow>(sql`
+          SELECT "id", "mode", "verified" FROM "Selection"
+          WHERE "shopId" = ${shop.id} AND "orderGid" IS NULL AND "phone" IN (${a}, ${b}, ${c}, ${d})
+            AND "createdAt" >= ${from} AND "createdAt" <= ${to}
+          ORDER BY "createdAt" DESC LIMIT 1`),
+      );
       if (selection) linkedBy = "phone";
     }
   }
@@ -58,7 +81,7 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
     const claimed = await claimSelection(selection.id, orderGid, order.name ?? null);
     if (!claimed) {
       // A concurrent copy of this delivery linked the order first (or took this selection for another order).
-      selection = await prisma.selection.findUnique({ where: { orderGid } });
+      selection = await selectionOfOrder(orderGid);
       linkedBy = selection ? "already" : null;
     }
   }
@@ -70,15 +93,25 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
   return { selection, linkedBy, tags };
 }
 
+async function selectionOfOrder(orderGid: string): Promise<LinkedSelection | null> {
+  return selectionOf(await query<SelectionRow>(sql`SELECT "id", "mode", "verified" FROM "Selection" WHERE "orderGid" = ${orderGid}`));
+}
+
+/** SQLite and PostgreSQL name a unique-constraint violation differently. */
+function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string }).code;
+  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "23505";
+}
+
 async function claimSelection(id: string, orderGid: string, orderName: string | null): Promise<boolean> {
+  const now = clock.now();
   try {
-    const { count } = await prisma.selection.updateMany({
-      where: { id, orderGid: null },
-      data: { orderGid, orderName, linkedAt: clock.now() },
-    });
+    const count = await execute(sql`
+      UPDATE "Selection" SET "orderGid" = ${orderGid}, "orderName" = ${orderName}, "linkedAt" = ${now}, "updatedAt" = ${now}
+      WHERE "id" = ${id} AND "orderGid" IS NULL`);
     return count === 1;
   } catch (error) {
-    if ((error as { code?: string }).code === "P2002") return false; // orderGid already on another selection
+    if (isUniqueViolation(error)) return false; // orderGid already on another selection
     throw error;
   }
 }

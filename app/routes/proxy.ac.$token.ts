@@ -1,13 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import {
-  findCorrectionByToken,
-  formNonceIsValid,
-  issueFormNonce,
-  snapshotOf,
-  stateOf,
-  submitAddressCorrection,
-} from "~/address-correction/address-correction.server";
-import { ADDRESS_FIELDS, EMPTY_ADDRESS, validateAddress, type Address, type AddressField, type FieldProblem } from "~/address-correction/address";
+import { findCorrectionByToken, formNonceIsValid, issueFormNonce, stateOf } from "~/address-correction/address-correction.server";
+import type { Address } from "~/address-correction/address";
+import { openedForm, submitCorrectionForm, typedAddress, type FormErrors } from "~/address-correction/form.server";
 import { TEXTS } from "~/address-correction/i18n";
 import { pickLocale } from "~/shared/locales";
 import { renderForm, renderMessage, type MessageKind, type PageShell } from "~/address-correction/page";
@@ -99,30 +93,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 async function showForm(request: Request, token: string | undefined) {
   const opened = await open(request, token);
   if (!opened.ok) return opened.response;
-  const { shell, correction } = opened;
-  return html(
-    renderForm(shell, {
-      orderName: correction.orderName ?? "",
-      values: { ...EMPTY_ADDRESS, ...snapshotOf(correction) },
-      errors: {},
-      nonce: issueFormNonce(correction),
-    }),
-  );
+  return html(renderForm(opened.shell, openedForm(opened.correction)));
 }
-
-const SHOPIFY_FIELD: Record<string, AddressField> = {
-  firstName: "firstName",
-  lastName: "lastName",
-  phone: "phone",
-  address1: "address1",
-  address2: "address2",
-  city: "city",
-  provinceCode: "province",
-  province: "province",
-  zip: "zip",
-  countryCode: "countryCode",
-  country: "countryCode",
-};
 
 export async function action({ request, params }: ActionFunctionArgs) {
   return guarded(request, () => submitForm(request, params.token));
@@ -143,19 +115,14 @@ async function submitForm(request: Request, token: string | undefined) {
   const form = new URLSearchParams(text);
   if (!formNonceIsValid(correction, form.get("nonce"))) return message(shell, "forbidden", 403);
 
-  const typed = Object.fromEntries(ADDRESS_FIELDS.map((f) => [f, (form.get(f) ?? "").slice(0, 200)])) as Address;
-  const rerender = (errors: Partial<Record<AddressField, FieldProblem>>, zipExample?: string, status = 422, alert?: string) =>
-    html(
-      renderForm(shell, { orderName: correction.orderName ?? "", values: typed, errors, zipExample, nonce: issueFormNonce(correction), alert }),
-      status,
-    );
-
-  const valid = validateAddress(typed);
-  if (!valid.ok) return rerender(valid.errors, valid.zipExample);
-
-  const outcome = await submitAddressCorrection(ctx.shop, correction, valid.address);
+  const typed = typedAddress(form);
+  const outcome = await submitCorrectionForm(ctx.shop, correction, typed);
   const orderName = correction.orderName ?? "";
+  const again = (errors: FormErrors, zipExample?: string, status = 422, alert?: string) =>
+    html(renderForm(shell, { orderName, values: typed, errors, zipExample, nonce: issueFormNonce(correction), alert }), status);
   switch (outcome.kind) {
+    case "invalid":
+      return again(outcome.errors, outcome.zipExample);
     case "done":
       return message(shell, "done", 200, { orderName, address: outcome.address });
     case "not_editable":
@@ -164,15 +131,7 @@ async function submitForm(request: Request, token: string | undefined) {
       return message(shell, outcome.state === "expired" ? "expired" : "used", 410);
     case "unavailable": {
       const t = TEXTS[shell.locale];
-      return rerender({}, undefined, 503, `${t.unavailableTitle}. ${t.unavailableBody}`);
-    }
-    case "field_errors": {
-      const errors: Partial<Record<AddressField, FieldProblem>> = {};
-      for (const e of outcome.errors) {
-        const f = SHOPIFY_FIELD[e.field?.[e.field.length - 1] ?? ""] ?? "address1";
-        errors[f] ??= "rejected";
-      }
-      return rerender(errors);
+      return again({}, undefined, 503, `${t.unavailableTitle}. ${t.unavailableBody}`);
     }
   }
 }

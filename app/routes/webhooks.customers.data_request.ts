@@ -3,6 +3,7 @@ import { answer, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { customerDataReport, orderGidsOf, orderIdsIn } from "~/privacy/privacy.server";
 import { recordDelivery } from "~/shopify/webhook-deliveries.server";
+import { customerPrivacyPayload } from "~/shopify/webhook-payloads";
 import { log } from "~/utils/log.server";
 
 /**
@@ -13,11 +14,13 @@ export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
     const raw = await request.clone().text();
     const { shop, topic, webhookId, payload } = await authenticateWebhook(request);
-    const body = payload as { customer?: { phone?: string | null }; data_request?: { id?: unknown } };
-    const report = await customerDataReport(shop, body.customer?.phone, orderGidsOf(orderIdsIn(raw, "orders_requested")));
+    // A payload without a readable customer still reports by the requested orders.
+    const parsed = customerPrivacyPayload.safeParse(payload);
+    const body = parsed.success ? parsed.data : null;
+    const report = await customerDataReport(shop, body?.customer?.phone, orderGidsOf(orderIdsIn(raw, "orders_requested")));
     log.info("customers/data_request report", {
       shop,
-      dataRequestId: body.data_request?.id ?? null,
+      dataRequestId: body?.data_request?.id ?? null,
       webhookId,
       records: { verifiedMarks: report.verifiedMarks.length, selections: report.selections.length, addressCorrections: report.addressCorrections.length },
       report: JSON.stringify(report).replace(/\+\d{6,15}/g, (p) => `${p.slice(0, 5)}•••${p.slice(-4)}`),

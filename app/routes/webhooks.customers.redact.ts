@@ -3,6 +3,7 @@ import { answer, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { orderGidsOf, orderIdsIn, redactCustomer } from "~/privacy/privacy.server";
 import { recordDelivery } from "~/shopify/webhook-deliveries.server";
+import { customerPrivacyPayload } from "~/shopify/webhook-payloads";
 import { log } from "~/utils/log.server";
 
 /** customers/redact (mandatory): deletes the customer's verified mark and selections, by phone and by order. Idempotent. */
@@ -10,8 +11,10 @@ export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
     const raw = await request.clone().text();
     const { shop, topic, webhookId, payload } = await authenticateWebhook(request);
-    const body = payload as { customer?: { phone?: string | null } };
-    const deleted = await redactCustomer(shop, body.customer?.phone, orderGidsOf(orderIdsIn(raw, "orders_to_redact")));
+    // A payload without a readable customer still redacts by the orders.
+    const parsed = customerPrivacyPayload.safeParse(payload);
+    const phone = parsed.success ? parsed.data.customer?.phone : null;
+    const deleted = await redactCustomer(shop, phone, orderGidsOf(orderIdsIn(raw, "orders_to_redact")));
     log.info("customers/redact done", { shop, webhookId, deleted });
     await recordDelivery(webhookId, topic, shop);
     return new Response(null, { status: 200 });

@@ -1,4 +1,5 @@
 import { prisma } from "~/db.server";
+import { execute, query, sql } from "~/db/sql.server";
 
 /**
  * Webhook idempotency on X-Shopify-Webhook-Id. A delivery is recorded after its work is done, and
@@ -6,11 +7,14 @@ import { prisma } from "~/db.server";
  * copies never do it twice, and a delivery that failed half-way is redone in full.
  */
 export async function deliveryHandled(webhookId: string): Promise<boolean> {
-  return (await prisma.webhookDelivery.findUnique({ where: { id: webhookId }, select: { id: true } })) !== null;
+  // Direct statements: every webhook delivery asks and records (app/db/sql.server.ts).
+  return (await query(sql`SELECT 1 AS "seen" FROM "WebhookDelivery" WHERE "id" = ${webhookId}`)).length > 0;
 }
 
 export async function recordDelivery(webhookId: string, topic: string, shop: string): Promise<void> {
-  await prisma.webhookDelivery.upsert({ where: { id: webhookId }, create: { id: webhookId, topic, shop }, update: {} });
+  await execute(sql`
+    INSERT INTO "WebhookDelivery" ("id", "topic", "shop", "receivedAt") VALUES (${webhookId}, ${topic}, ${shop}, ${new Date()})
+    ON CONFLICT ("id") DO NOTHING`);
 }
 
 /** Shopify retries a delivery for at most 4 hours (48 h for compliance topics); a week of records is plenty. */

@@ -63,7 +63,10 @@ export type AppSubscriptionUpdate = z.output<typeof appSubscriptionPayload>;
 
 /** customers/data_request and customers/redact: the customer (the order ids come from the raw body). */
 export const customerPrivacyPayload = z
-  .object({ customer: z.object({ phone: z.string().nullish() }).passthrough().nullish() })
+  .object({
+    customer: z.object({ phone: z.string().nullish() }).passthrough().nullish(),
+    data_request: z.object({ id: z.union([z.number(), z.string()]).nullish() }).passthrough().nullish(),
+  })
   .passthrough();
 
 export type CustomerPrivacyRequest = z.output<typeof customerPrivacyPayload>;

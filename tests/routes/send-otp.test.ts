@@ -1,5 +1,6 @@
 import * as sendOtp from "~/routes/proxy.send-otp";
-import { prisma } from "~/db.server";
+import { prisma, watchQueries } from "~/db.server";
+import { watchDirectStatements } from "~/db/sql.server";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
 import { blockPhone } from "~/otp/blocklist.server";
 import { purgeExpiredChallenges } from "~/otp/otp.server";
@@ -313,5 +314,22 @@ describe("POST /send-otp", () => {
       vi.spyOn(clock, "now").mockReturnValue(new Date("2026-03-02T00:00:01Z"));
       expect((await send({ phone: "+919876500020" })).status).toBe(200);
     });
+  });
+});
+
+describe("what a send costs the database", () => {
+  it("is four statements once warm, none of them through Prisma", async () => {
+    await installShop();
+    expect((await send({ phone: "+14155550101" })).status).toBe(200); // warms the session and shop caches
+    const viaPrisma = watchQueries();
+    const direct = watchDirectStatements();
+    expect((await send({ phone: "+14155550102" })).status).toBe(200);
+    viaPrisma.stop();
+    direct.stop();
+    expect(viaPrisma.queries).toEqual([]);
+    // The number's standing, its rate counter, the shop's daily counter, the pending code.
+    expect(direct.statements).toHaveLength(4);
+    expect(direct.statements.filter((s) => s.includes('"RateCounter"'))).toHaveLength(2);
+    expect(direct.statements.filter((s) => s.includes('"OtpChallenge"'))).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
+import { renderToStaticMarkup } from "react-dom/server";
 import { directionOf } from "~/shared/locales";
-import { blockSchema, escapeHtml, renderLiquid } from "./liquid.server";
 import { DEMO_PRODUCT } from "./demo-product";
 import { defaultLocale, readBlock, readLocales } from "./extension.server";
+import { blockSchema, renderLiquid } from "./liquid.server";
 
 export type StorefrontOptions = {
   /** Storefront language (?locale=ar); unknown languages fall back to the default locale file. */
@@ -20,7 +21,8 @@ export type StorefrontOptions = {
 /**
  * A minimal product page with the COD Verify app block rendered from the extension's own Liquid and
  * locale files, and the block's JavaScript and stylesheet included the way Shopify includes an app
- * block's `javascript` and `stylesheet` (a deferred script and a stylesheet link).
+ * block's `javascript` and `stylesheet` (a deferred script and a stylesheet link). The page is React
+ * rendered to static HTML; the block is the Liquid renderer's output, as a theme would place it.
  */
 export function renderStorefrontPage(options: StorefrontOptions): string {
   const locales = readLocales();
@@ -47,54 +49,81 @@ export function renderStorefrontPage(options: StorefrontOptions): string {
     { translations: [locales[locale], locales[fallback]].filter(Boolean), assetBase: options.assetBase },
   );
   const asset = (name: string) => `${options.assetBase}/${encodeURIComponent(name)}`;
-  const head = [
-    schema.stylesheet ? `<link rel="stylesheet" href="${asset(schema.stylesheet)}" media="all">` : "",
-    schema.javascript ? `<script src="${asset(schema.javascript)}" defer="defer"></script>` : "",
-  ].join("\n    ");
-  const languages = Object.keys(locales)
-    .sort()
-    .map((l) => (l === locale ? `<strong>${l}</strong>` : `<a href="?locale=${l}">${l}</a>`))
-    .join(" · ");
-  const options_ = DEMO_PRODUCT.variants
-    .map((v) => `<option value="${v.id}"${v.id === variant.id ? " selected" : ""}>${escapeHtml(v.title)}</option>`)
-    .join("");
 
-  return `<!doctype html>
-<html lang="${locale}" dir="${directionOf(locale)}">
-  <head>
-    <meta charset="utf-8">
-    <meta name="viewport" content="width=device-width,initial-scale=1">
-    <title>${escapeHtml(DEMO_PRODUCT.title)} – Demo Shop (local storefront)</title>
-    <style>${PAGE_CSS}</style>
-    ${head}
-  </head>
-  <body>
-    <div class="dev-banner">Local storefront emulation · app proxy at <code>${escapeHtml(options.basePath)}</code> · ${languages}</div>
-    <header class="shop-header"><a href="/dev/storefront" class="shop-name">Demo Shop</a><span class="cart" aria-label="Cart">🛒</span></header>
-    <main>
-      <section id="shopify-section-main-product" class="product">
-        <div class="media" role="img" aria-label="${escapeHtml(DEMO_PRODUCT.title)}">
-          <svg viewBox="0 0 200 200" aria-hidden="true"><rect width="200" height="200" fill="#efe7dc"/><path d="M70 40h60l25 30-20 12v78H65V82L45 70z" fill="#c2703d"/><path d="M92 40h16v40h-16z" fill="#a85a2c"/></svg>
+  return `<!doctype html>\n${renderToStaticMarkup(
+    <html lang={locale} dir={directionOf(locale)}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <title>{`${DEMO_PRODUCT.title} – Demo Shop (local storefront)`}</title>
+        {/* A constant of this file, not data: React would escape the `>` of its selectors. */}
+        <style dangerouslySetInnerHTML={{ __html: PAGE_CSS }} />
+        {schema.stylesheet ? <link rel="stylesheet" href={asset(schema.stylesheet)} media="all" /> : null}
+        {schema.javascript ? <script src={asset(schema.javascript)} defer /> : null}
+      </head>
+      <body>
+        <div className="dev-banner">
+          Local storefront emulation · app proxy at <code>{options.basePath}</code> ·{" "}
+          {Object.keys(locales)
+            .sort()
+            .map((l, i) => (
+              <span key={l}>
+                {i ? " · " : null}
+                {l === locale ? <strong>{l}</strong> : <a href={`?locale=${l}`}>{l}</a>}
+              </span>
+            ))}
         </div>
-        <div class="info">
-          <p class="vendor">${escapeHtml(DEMO_PRODUCT.vendor)}</p>
-          <h1>${escapeHtml(DEMO_PRODUCT.title)}</h1>
-          <p class="price"><span class="now">${DEMO_PRODUCT.price}</span> <s>${DEMO_PRODUCT.compareAtPrice}</s></p>
-          <form method="post" action="/cart/add" class="product-form">
-            <label>Size <select name="id">${options_}</select></label>
-            <label>Quantity <input type="number" name="quantity" value="1" min="1" max="99"></label>
-            <button type="submit" class="add">Add to cart</button>
-          </form>
-          ${block.trim()}
-          <p class="description">${escapeHtml(DEMO_PRODUCT.description)}</p>
-        </div>
-      </section>
-    </main>
-  </body>
-</html>
-`;
+        <header className="shop-header">
+          <a href="/dev/storefront" className="shop-name">
+            Demo Shop
+          </a>
+          <span className="cart" aria-label="Cart">
+            🛒
+          </span>
+        </header>
+        <main>
+          <section id="shopify-section-main-product" className="product">
+            <div className="media" role="img" aria-label={DEMO_PRODUCT.title}>
+              <svg viewBox="0 0 200 200" aria-hidden="true">
+                <rect width="200" height="200" fill="#efe7dc" />
+                <path d="M70 40h60l25 30-20 12v78H65V82L45 70z" fill="#c2703d" />
+                <path d="M92 40h16v40h-16z" fill="#a85a2c" />
+              </svg>
+            </div>
+            <div className="info">
+              <p className="vendor">{DEMO_PRODUCT.vendor}</p>
+              <h1>{DEMO_PRODUCT.title}</h1>
+              <p className="price">
+                <span className="now">{DEMO_PRODUCT.price}</span> <s>{DEMO_PRODUCT.compareAtPrice}</s>
+              </p>
+              <form method="post" action="/cart/add" className="product-form">
+                <label>
+                  Size{" "}
+                  <select name="id" defaultValue={variant.id}>
+                    {DEMO_PRODUCT.variants.map((v) => (
+                      <option key={v.id} value={v.id}>
+                        {v.title}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label>
+                  Quantity <input type="number" name="quantity" defaultValue="1" min="1" max="99" />
+                </label>
+                <button type="submit" className="add">
+                  Add to cart
+                </button>
+              </form>
+              {/* The app block as the Liquid renderer wrote it (it escapes its own values), in the wrapper Shopify gives app blocks. */}
+              <div id="shopify-block-cod-button" className="shopify-app-block" dangerouslySetInnerHTML={{ __html: block.trim() }} />
+              <p className="description">{DEMO_PRODUCT.description}</p>
+            </div>
+          </section>
+        </main>
+      </body>
+    </html>,
+  )}\n`;
 }
-
 const PAGE_CSS = `
 *{box-sizing:border-box}body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans","Noto Sans Arabic","Noto Sans Devanagari",sans-serif;color:#1f2937;background:#fff}
 .dev-banner{padding:.4rem .75rem;background:#111827;color:#e5e7eb;font-size:.75rem}.dev-banner a{color:#93c5fd}

@@ -1,0 +1,276 @@
+import type { ReactNode } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { directionOf, type Locale } from "~/shared/locales";
+import {
+  ADDRESS_FIELDS,
+  COUNTRY_RULES,
+  FORM_COUNTRIES,
+  provinceListFor,
+  type Address,
+  type AddressField,
+  type FieldProblem,
+} from "./address";
+import { fill, TEXTS } from "./i18n";
+
+/**
+ * The hosted correction pages: React rendered to static HTML (no client script, no hydration), inline
+ * CSS, no external font or image, so a page is small (a few KiB) and works on any phone. React escapes
+ * every value it prints.
+ */
+
+const CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:#1a1a1a;background:#f6f6f7}
+main{max-width:34rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;line-height:1.25;margin:.5rem 0 .75rem}
+p{margin:.5rem 0 1rem}.shop{color:#555;font-size:.9rem;margin:0}
+.card{background:#fff;border-radius:12px;padding:1rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+.field{margin:0 0 1rem}label{display:block;font-weight:600;margin:0 0 .25rem}
+.opt{font-weight:400;color:#666}.hint{display:block;color:#555;font-size:.875rem;margin:0 0 .25rem}
+input,select{width:100%;font:inherit;padding:.7rem .75rem;border:1px solid #8a8a8a;border-radius:8px;background:#fff;color:inherit;min-height:48px}
+input:focus,select:focus{outline:3px solid #005bd3;outline-offset:1px}
+[aria-invalid=true]{border:2px solid #c5280c}.err{display:block;color:#a21c00;font-weight:600;margin:.25rem 0 0}
+.row{display:flex;gap:.75rem}.row>.field{flex:1;min-width:0}
+.summary{border:2px solid #c5280c;border-radius:8px;padding:.75rem 1rem;background:#fff4f2;margin:0 0 1rem}
+.summary ul{margin:.25rem 0 0;padding-inline-start:1.25rem}.summary a{color:#a21c00}
+button{width:100%;font:inherit;font-weight:600;padding:.85rem;border:0;border-radius:8px;background:#1a1a1a;color:#fff;min-height:48px;cursor:pointer}
+button:focus{outline:3px solid #005bd3;outline-offset:2px}
+.addr{white-space:pre-line;unicode-bidi:plaintext;background:#f6f6f7;border-radius:8px;padding:.75rem 1rem;margin:0}
+@media (max-width:360px){.row{display:block}}`;
+
+export type PageShell = { locale: Locale; shopName: string };
+
+/** A template's text with each value isolated (`<bdi>`), so "#1001" stays whole in right-to-left text. */
+function Filled({ template, values }: { template: string; values: Record<string, string> }) {
+  return (
+    <>
+      {template.split(/(\{\w+\})/).map((part, i) => {
+        const m = /^\{(\w+)\}$/.exec(part);
+        return m && m[1] in values ? <bdi key={i}>{values[m[1]]}</bdi> : part;
+      })}
+    </>
+  );
+}
+
+function render(shell: PageShell, title: string, body: ReactNode): string {
+  return `<!doctype html>\n${renderToStaticMarkup(
+    <html lang={shell.locale} dir={directionOf(shell.locale)}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <meta name="robots" content="noindex,nofollow" />
+        <title>{`${title} · ${shell.shopName}`}</title>
+        {/* A constant of this file, not data: React would escape the `>` of its selectors. */}
+        <style dangerouslySetInnerHTML={{ __html: CSS }} />
+      </head>
+      <body>
+        <main>
+          <p className="shop">{shell.shopName}</p>
+          {body}
+        </main>
+      </body>
+    </html>,
+  )}`;
+}
+
+export type FormState = {
+  orderName: string;
+  values: Address;
+  errors: Partial<Record<AddressField, FieldProblem>>;
+  zipExample?: string;
+  nonce: string;
+  /** A sentence shown above the form (e.g. Shopify did not answer; the typed values are kept). */
+  alert?: string;
+};
+
+const OPTIONAL: ReadonlySet<AddressField> = new Set(["address2"]);
+const AUTOCOMPLETE: Record<AddressField, string> = {
+  firstName: "given-name",
+  lastName: "family-name",
+  phone: "tel",
+  address1: "address-line1",
+  address2: "address-line2",
+  city: "address-level2",
+  province: "address-level1",
+  zip: "postal-code",
+  countryCode: "country",
+};
+
+/** Country codes and names sorted in a language, computed once per language (Intl is costly per request). */
+const countryNames = new Map<string, [string, string][]>();
+
+function sortedCountries(locale: Locale, extra: string | null): [string, string][] {
+  const key = `${locale}:${extra ?? ""}`;
+  let entries = countryNames.get(key);
+  if (!entries) {
+    let names: Intl.DisplayNames | null = null;
+    try {
+      names = new Intl.DisplayNames([locale, "en"], { type: "region" });
+    } catch {
+      names = null;
+    }
+    const codes = new Set(FORM_COUNTRIES);
+    if (extra) codes.add(extra);
+    const collator = new Intl.Collator(locale);
+    entries = [...codes].map((code): [string, string] => [code, names?.of(code) ?? code]);
+    entries.sort((a, b) => collator.compare(a[1], b[1]));
+    if (countryNames.size < 500) countryNames.set(key, entries);
+  }
+  return entries;
+}
+
+function CountryOptions({ locale, selected }: { locale: Locale; selected: string }) {
+  const known = FORM_COUNTRIES.includes(selected);
+  const entries = sortedCountries(locale, !known && /^[A-Z]{2}$/.test(selected) ? selected : null);
+  return (
+    <>
+      {known || /^[A-Z]{2}$/.test(selected) ? null : <option value="" />}
+      {entries.map(([code, name]) => (
+        <option key={code} value={code}>
+          {name}
+        </option>
+      ))}
+    </>
+  );
+}
+
+function Field({ f, shell, state, first, zipExample }: { f: AddressField; shell: PageShell; state: FormState; first: AddressField | undefined; zipExample: string | undefined }) {
+  const t = TEXTS[shell.locale];
+  const problem = state.errors[f];
+  const describedBy: string[] = [];
+  let hint: ReactNode = null;
+  if (f === "phone") {
+    hint = <span className="hint" id={`${f}-hint`}>{t.hintPhone}</span>;
+    describedBy.push(`${f}-hint`);
+  }
+  if (f === "zip" && zipExample) {
+    hint = <span className="hint" id={`${f}-hint`}>{fill(t.hintZip, { example: zipExample })}</span>;
+    describedBy.push(`${f}-hint`);
+  }
+  if (problem) describedBy.push(`${f}-error`);
+  const attrs = {
+    id: f,
+    name: f,
+    autoComplete: AUTOCOMPLETE[f],
+    required: !OPTIONAL.has(f),
+    "aria-invalid": problem ? true : undefined,
+    "aria-describedby": describedBy.length ? describedBy.join(" ") : undefined,
+    autoFocus: f === first,
+  };
+  return (
+    <div className="field">
+      <label htmlFor={f}>
+        {t.labels[f]}
+        {OPTIONAL.has(f) ? (
+          <>
+            {" "}
+            <span className="opt">({t.optional})</span>
+          </>
+        ) : null}
+      </label>
+      {hint}
+      {f === "countryCode" ? (
+        <select {...attrs} defaultValue={state.values.countryCode}>
+          <CountryOptions locale={shell.locale} selected={state.values.countryCode} />
+        </select>
+      ) : (
+        <input
+          {...attrs}
+          type={f === "phone" ? "tel" : "text"}
+          dir={f === "phone" || f === "zip" ? "ltr" : undefined}
+          inputMode={f === "phone" ? "tel" : undefined}
+          defaultValue={state.values[f]}
+        />
+      )}
+      {problem ? <span className="err" id={`${f}-error`}>{t.problems[problem]}</span> : null}
+    </div>
+  );
+}
+
+/** The correction form, prefilled with `values`; with `errors`, each message is tied to its field and the first invalid field takes focus. */
+export function renderForm(shell: PageShell, state: FormState): string {
+  const t = TEXTS[shell.locale];
+  const invalid = ADDRESS_FIELDS.filter((f) => state.errors[f]);
+  const props = { shell, state, first: invalid[0], zipExample: state.zipExample ?? COUNTRY_RULES[state.values.countryCode]?.zipExample };
+  return render(
+    shell,
+    t.title,
+    <>
+      <h1>{t.title}</h1>
+      <p>
+        <Filled template={t.intro} values={{ order: state.orderName }} />
+      </p>
+      {state.alert ? (
+        <div className="summary" role="alert">
+          <strong>{state.alert}</strong>
+        </div>
+      ) : null}
+      {invalid.length ? (
+        <div className="summary" role="alert">
+          <strong>{t.errorSummary}</strong>
+          <ul>
+            {invalid.map((f) => (
+              <li key={f}>
+                <a href={`#${f}`}>{`${t.labels[f]}: ${t.problems[state.errors[f]!]}`}</a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      <form method="post" className="card" noValidate>
+        <input type="hidden" name="nonce" value={state.nonce} />
+        <div className="row">
+          <Field f="firstName" {...props} />
+          <Field f="lastName" {...props} />
+        </div>
+        <Field f="phone" {...props} />
+        <Field f="address1" {...props} />
+        <Field f="address2" {...props} />
+        <Field f="city" {...props} />
+        <div className="row">
+          <Field f="province" {...props} />
+          <Field f="zip" {...props} />
+        </div>
+        <Field f="countryCode" {...props} />
+        <button type="submit">{t.submit}</button>
+      </form>
+    </>,
+  );
+}
+
+/** The address as the shopper reads it: state and country by name, in the page's language where known. */
+function displayAddress(a: Address, locale: Locale): string {
+  let country = a.countryCode;
+  try {
+    country = new Intl.DisplayNames([locale, "en"], { type: "region" }).of(a.countryCode) ?? a.countryCode;
+  } catch {
+    /* an unknown code stays as it is */
+  }
+  const province = provinceListFor(a.countryCode)?.[a.province] ?? a.province;
+  return [
+    `${a.firstName} ${a.lastName}`.trim(),
+    a.address1,
+    a.address2,
+    [a.zip, a.city].filter(Boolean).join(" "),
+    [province, country].filter(Boolean).join(", "),
+    a.phone,
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+export type MessageKind = "done" | "used" | "expired" | "notFound" | "notEditable" | "forbidden" | "unavailable";
+
+/** A page with a heading and a sentence (and the address, on the confirmation and not-editable pages). */
+export function renderMessage(shell: PageShell, kind: MessageKind, extra: { orderName?: string; address?: Address } = {}): string {
+  const t = TEXTS[shell.locale];
+  const title = t[`${kind}Title`];
+  return render(
+    shell,
+    title,
+    <div className="card" role={kind === "done" ? "status" : "alert"}>
+      <h1>{title}</h1>
+      <p>
+        <Filled template={t[`${kind}Body`]} values={{ order: extra.orderName ?? "" }} />
+      </p>
+      {extra.address ? <p className="addr">{displayAddress(extra.address, shell.locale)}</p> : null}
+    </div>,
+  );
+}
