@@ -28,6 +28,12 @@ const schema = z.object({
   TWILIO_MESSAGING_SERVICE_SID: z.string().optional(),
   TWILIO_FROM_NUMBER: z.string().optional(),
   TWILIO_WHATSAPP_FROM: z.string().optional(),
+  /**
+   * The approved WhatsApp template for one-time codes (Twilio Content API content SID, HX...), with the
+   * code as its variable {{1}}. WhatsApp refuses free text outside a 24-hour session, so without it
+   * codes go by SMS. Optional per language: "HXaaa" or "en:HXaaa,ar:HXbbb,*:HXccc".
+   */
+  TWILIO_WHATSAPP_CONTENT_SID: z.string().regex(/^([a-z*]{1,3}:)?HX[0-9a-fA-F]{32}(,([a-z*]{1,3}:)?HX[0-9a-fA-F]{32})*$/, "HX... content SIDs, optionally per language (en:HX...,ar:HX...)").optional(),
   /** Development and tests only: send Twilio API calls to this origin instead of Twilio's. */
   TWILIO_API_BASE: z.string().url().optional(),
   /** Bound on one SMS send (all Twilio calls of it, WhatsApp fallback included), in milliseconds. */

@@ -98,7 +98,16 @@ async function installDemoShop(prisma, shop) {
   await prisma.session.upsert({ where: { id: session.id }, create: session, update: session });
   await prisma.shop.upsert({
     where: { domain: shop },
-    create: { domain: shop, name: "Demo Shop", subscriptionStatus: "active", subscriptionPlan: "COD Verify Pro", subscriptionTest: true },
+    // The local fake Shopify takes deposits (as a Shopify Plus store does) and prices in rupees like the demo product.
+    create: {
+      domain: shop,
+      name: "Demo Shop",
+      currency: "INR",
+      depositsAvailable: true,
+      subscriptionStatus: "active",
+      subscriptionPlan: "COD Verify Pro",
+      subscriptionTest: true,
+    },
     update: { uninstalledAt: null, subscriptionStatus: "active" },
   });
 }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: type checking, lint, the schema/migration check, a production build, then the vitest
+// `npm test`: type checking, lint, the schema/migration check, Shopify's theme checker on the theme
+// app extension (0 errors required), a production build, then the vitest
 // suites: sqlite (unit, route and server tests), postgres (route and database tests again on
 // PostgreSQL) and browser (Chromium). A suite whose service is missing is skipped and said so
 // plainly; with CI=true (or --require-all) a skipped suite fails the run.
@@ -61,6 +62,7 @@ const checks = [
   ["typecheck", process.execPath, [bin("tsc"), "--noEmit", "-p", "."]],
   ["lint", process.execPath, [path.join(root, "node_modules", "eslint", "bin", "eslint.js"), "--max-warnings=0", "."]],
   ["schema and migrations", process.execPath, [path.join(root, "scripts", "db.mjs"), "check"]],
+  ["theme check (Shopify's app-extension checks)", process.execPath, [path.join(root, "scripts", "theme-check.mjs")]],
   ["build", process.execPath, [path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"]],
 ];
 if (!only) {

@@ -142,7 +142,8 @@ export async function requestAddressCorrection(
 
   const link = correctionLink(shop, token, options.pathPrefix);
   const body = fill(TEXTS[locale].sms, { shop: shop.name ?? shop.domain, order: order.name, link });
-  const sms = await sendSms({ shop: { name: shop.name, domain: shop.domain }, to: phone, body, channel: shop.smsChannel === "whatsapp" ? "whatsapp" : "sms" });
+  // No WhatsApp template exists for the link, and WhatsApp refuses free text outside a 24-hour session: by SMS.
+  const sms = await sendSms({ shop: { id: shop.id, name: shop.name, domain: shop.domain }, to: phone, body, channel: "sms", purpose: "address_correction" });
   if (!sms.ok) {
     // No link reached the shopper: forget the correction, and a provider outage does not count against them.
     await prisma.addressCorrection.delete({ where: { id: correction.id } });

@@ -68,7 +68,7 @@ export type CheckoutContext = {
   discountCode: string | null;
 };
 
-function attributes(ctx: CheckoutContext) {
+function attributes(ctx: CheckoutContext): { key: string; value: string }[] {
   return [
     { key: ATTRIBUTES.selection, value: ctx.selectionId },
     { key: ATTRIBUTES.mode, value: ctx.mode },

@@ -3,12 +3,14 @@ import { prisma } from "~/db.server";
 import { lastVerifiedAt, verifiedWithin } from "~/otp/verified-phones.server";
 import { recordSelection } from "~/otp/selection.server";
 import type { PaymentMode } from "~/shared/payment-modes";
-import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
+import { hasActiveSubscription, updateShop, type Shop } from "~/settings/shop.server";
 import { shopifyGraphql, type ShopifyFailureCause } from "~/shopify/graphql.server";
-import { CART_CREATE, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREATE, PAYMENT_TERMS_TEMPLATES } from "~/shopify/operations";
+import { CART_CREATE, CART_LINES_UPDATE, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREATE, PAYMENT_TERMS_TEMPLATES } from "~/shopify/operations";
 import { clock } from "~/utils/clock.server";
+import { codFeeAmount, pricing } from "~/storefront/offer";
 import { log } from "~/utils/log.server";
 import { checkProof, deviceTokenValid, issueProof } from "~/otp/proof.server";
+import { ATTRIBUTES } from "~/shared/payment-modes";
 import {
   buildCartInput,
   buildDraftOrderInput,
@@ -26,6 +28,7 @@ export type FallbackCause =
   | "no_token"
   | "user_errors"
   | "deposit_not_configured"
+  | "deposits_unavailable"
   | "no_payment_terms_template";
 
 export type CheckoutOutcome =
@@ -93,6 +96,9 @@ export async function createCheckout(input: {
   };
   if (!subscribed) return fallback("subscription_inactive", `subscription status ${shop.subscriptionStatus}`);
   if (!input.accessToken) return fallback("no_token");
+  // Deposits are a Shopify Plus feature: where the store cannot take one, no draft order is tried
+  // (the modal does not offer partial there; this answers an old page or a hand-made request).
+  if (mode === "partial" && shop.depositsAvailable === false) return fallback("deposits_unavailable", "the store's plan has no draft-order deposits");
 
   const ctx: CheckoutContext = {
     selectionId: selection.id,
@@ -102,7 +108,8 @@ export async function createCheckout(input: {
     proof,
     discountCode: discountCodeFor(shop, mode),
   };
-  const built = mode === "partial" ? await buildDepositDraftOrder(shop, items, ctx) : await buildCart(shop.domain, items, ctx, input.buyerIp);
+  const fee = mode === "cod" ? codFeeOf(shop) : null;
+  const built = mode === "partial" ? await buildDepositDraftOrder(shop, items, ctx) : await buildCart(shop.domain, items, ctx, input.buyerIp, fee);
   if (!built.ok) return fallback(built.cause, built.detail);
 
   await prisma.selection.update({
@@ -124,25 +131,67 @@ type Built =
 
 const userError = z.object({ field: z.array(z.string()).nullish(), message: z.string(), code: z.string().nullish() });
 
+const cartLine = z.object({
+  id: z.string(),
+  quantity: z.number(),
+  merchandise: z.object({ id: z.string().optional(), price: z.object({ amount: z.string() }).optional() }).passthrough(),
+});
+
 const cartCreateReply = z.object({
   cartCreate: z.object({
-    cart: z.object({ id: z.string(), checkoutUrl: z.string().url() }).nullable(),
+    cart: z
+      .object({ id: z.string(), checkoutUrl: z.string().url(), lines: z.object({ nodes: z.array(cartLine) }).optional() })
+      .nullable(),
     userErrors: z.array(userError),
   }),
 });
 
 
-async function buildCart(shop: string, items: CheckoutItem[], ctx: CheckoutContext, buyerIp: string | null): Promise<Built> {
-  const result = await shopifyGraphql<unknown>("storefront", shop, CART_CREATE, {
-    variables: { input: buildCartInput(items, ctx) },
-    // Storefront limits are per buyer IP when the app passes it on.
-    headers: buyerIp ? { "Shopify-Storefront-Buyer-IP": buyerIp } : {},
-  });
+const linesUpdateReply = z.object({ cartLinesUpdate: z.object({ userErrors: z.array(userError) }) });
+
+/** The shop's COD fee as the cart carries it: a line of the merchant's fee variant. */
+export type CodFee = { variantId: string; type: "fixed" | "percentage"; value: number };
+
+function codFeeOf(shop: Shop): CodFee | null {
+  const fee = pricing(shop).codFee;
+  return fee && shop.codFeeVariantId ? { variantId: shop.codFeeVariantId, ...fee } : null;
+}
+
+async function buildCart(shop: string, items: CheckoutItem[], ctx: CheckoutContext, buyerIp: string | null, fee: CodFee | null = null): Promise<Built> {
+  // Storefront limits are per buyer IP when the app passes it on.
+  const headers: Record<string, string> = buyerIp ? { "Shopify-Storefront-Buyer-IP": buyerIp } : {};
+  const input = buildCartInput(items, ctx);
+  if (fee) {
+    // The fee is a product line (works on every plan, and the order shows it), first at quantity 1;
+    // the fee variant's price is the unit, so the quantity is set to carry the fee below.
+    input.lines.push({ merchandiseId: fee.variantId, quantity: 1 });
+    input.attributes.push({ key: ATTRIBUTES.codFee, value: `${fee.type === "fixed" ? fee.value : `${fee.value}%`}` });
+  }
+  const result = await shopifyGraphql<unknown>("storefront", shop, CART_CREATE, { variables: { input }, headers });
   if (!result.ok) return result;
   const reply = cartCreateReply.safeParse(result.data);
   if (!reply.success) return { ok: false, cause: "invalid_response", detail: reply.error.message.slice(0, 300) };
   const { cart, userErrors } = reply.data.cartCreate;
+  if (fee && userErrors.some((e) => e.field?.includes(String(input.lines.length - 1)))) {
+    // The fee variant is gone or unavailable: the sale goes on without the fee.
+    log.warn("create-checkout: the COD fee variant was refused; cart built without the fee", { shop, variant: fee.variantId, detail: JSON.stringify(userErrors) });
+    return buildCart(shop, items, ctx, buyerIp, null);
+  }
   if (userErrors.length || !cart) return { ok: false, cause: "user_errors", detail: JSON.stringify(userErrors).slice(0, 500) };
+  if (fee) {
+    const quantity = feeQuantity(fee, items, cart.lines?.nodes ?? []);
+    const line = cart.lines?.nodes.find((l) => l.merchandise.id === fee.variantId);
+    if (line && quantity !== null && quantity !== line.quantity) {
+      const updated = await shopifyGraphql<unknown>("storefront", shop, CART_LINES_UPDATE, {
+        variables: { cartId: cart.id, lines: [{ id: line.id, quantity }] },
+        headers,
+      });
+      const parsed = updated.ok ? linesUpdateReply.safeParse(updated.data) : null;
+      if (!updated.ok || !parsed?.success || parsed.data.cartLinesUpdate.userErrors.length) {
+        return updated.ok ? { ok: false, cause: "user_errors", detail: "the COD fee quantity was refused" } : updated;
+      }
+    }
+  }
   return { ok: true, checkoutUrl: cart.checkoutUrl, cartToken: cartTokenOf(cart.id) };
 }
 
@@ -162,6 +211,27 @@ const draftCreateReply = z.object({
     userErrors: z.array(userError),
   }),
 });
+
+/**
+ * How many fee units carry the fee: the fee (fixed, or a percentage of the items' total as the cart
+ * priced them) over the fee variant's price, at least one. Null when the cart gave no prices.
+ */
+export function feeQuantity(fee: CodFee, items: CheckoutItem[], lines: z.infer<typeof cartLine>[]): number | null {
+  const priceOf = (variantId: string) => {
+    const amount = lines.find((l) => l.merchandise.id === variantId)?.merchandise.price?.amount;
+    return amount === undefined ? null : Number(amount);
+  };
+  const unit = priceOf(fee.variantId);
+  if (!unit || unit <= 0) return null;
+  let itemsTotal = 0;
+  for (const item of items) {
+    const price = priceOf(item.variantId);
+    if (price === null) return null;
+    itemsTotal += price * item.quantity;
+  }
+  const amount = codFeeAmount(fee, itemsTotal);
+  return Math.min(999, Math.max(1, Math.round(amount / unit)));
+}
 
 /** Shopify's payment-terms templates are global; the FULFILLMENT one is looked up once per process. */
 let fulfillmentTemplateId: string | null = null;
@@ -211,6 +281,12 @@ async function buildDepositDraftOrder(shop: Shop, items: CheckoutItem[], ctx: Ch
   const parsed = draftCreateReply.safeParse(created.data);
   if (!parsed.success) return { ok: false, cause: "invalid_response", detail: parsed.error.message.slice(0, 300) };
   const { draftOrder, userErrors } = parsed.data.draftOrderCreate;
+  if (userErrors.some((e) => e.field?.includes("deposit"))) {
+    // Shopify refused the deposit itself: the store cannot take deposits. Learnt, so partial is no longer offered.
+    await updateShop(shop.domain, { depositsAvailable: false });
+    log.warn("create-checkout: the store cannot take deposits; partial is no longer offered", { shop: shop.domain });
+    return { ok: false, cause: "deposits_unavailable", detail: JSON.stringify(userErrors).slice(0, 500) };
+  }
   if (userErrors.length || !draftOrder) return { ok: false, cause: "user_errors", detail: JSON.stringify(userErrors).slice(0, 500) };
   return { ok: true, checkoutUrl: draftOrder.invoiceUrl, draftOrderGid: draftOrder.id };
 }

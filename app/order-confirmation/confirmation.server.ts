@@ -184,7 +184,7 @@ async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (stateOf(c) !== "pending" || !c.phone || c.notifiedAt) return { ok: true, note: "nothing to send" };
   const link = confirmationLink(shop, linkToken(c.id));
   const result = await sendSms({
-    shop: { name: shop.name, domain: shop.domain },
+    shop: { id: shop.id, name: shop.name, domain: shop.domain },
     to: c.phone,
     body: confirmationSms([c.locale, shop.locale], { shop: shop.name ?? shop.domain, order: c.orderName ?? "", link }),
     channel: "sms",

@@ -8,6 +8,7 @@ import type { PaymentMode } from "~/shared/payment-modes";
 import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
 import { sendSms, type SmsChannel } from "~/sms/sms.server";
 import { renderCodeMessage } from "~/sms/templates";
+import { whatsappCodeTemplate } from "~/sms/whatsapp";
 import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomNumericCode, randomToken } from "~/utils/crypto.server";
 import { log } from "~/utils/log.server";
@@ -20,6 +21,7 @@ type OtpShop = Pick<
   Shop,
   | "id"
   | "domain"
+  | "primaryDomain"
   | "name"
   | "locale"
   | "otpEnabled"
@@ -125,16 +127,21 @@ export async function sendVerificationCode(input: {
   }
 
   const result = await sendSms({
-    shop: { name: shop.name, domain: shop.domain },
+    shop: { id: shop.id, name: shop.name, domain: shop.domain },
     to: phone,
     body: renderCodeMessage({
       code,
       shopName: shop.name ?? shop.domain,
+      // The storefront's host (learnt from Shopify); the .myshopify.com domain until it is known.
+      domain: shop.primaryDomain ?? shop.domain,
       minutes: Math.max(1, Math.round(shop.otpTtlSeconds / 60)),
       locales: [input.locale, shop.locale],
       template: shop.smsTemplate,
     }),
     channel: shop.smsChannel === "whatsapp" ? "whatsapp" : "sms",
+    whatsapp: whatsappCodeTemplate(code, [input.locale, shop.locale]),
+    purpose: "otp",
+    fallbackUntil: now.getTime() + shop.otpTtlSeconds * 1000,
   });
   if (!result.ok) {
     // Nothing reached the shopper: the reserved code goes, and the shop's cap gets its hit back.

@@ -36,13 +36,16 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
   // The phones found through the orders (selections, address corrections) count as the customer's too.
   const phones = [...new Set([...(e164 ? [e164] : []), ...selections.map((s) => s.phone), ...byOrder.map((c) => c.phone)])];
   const verified = phones.length ? await prisma.verifiedCustomer.findMany({ where: { shopId: shop.id, phone: { in: phones } } }) : [];
+  const messages = phones.length
+    ? await prisma.messageDelivery.findMany({ where: { shopId: shop.id, phone: { in: phones } }, orderBy: { createdAt: "asc" } })
+    : [];
   const corrections = phones.length
     ? await prisma.addressCorrection.findMany({
         where: { shopId: shop.id, OR: [{ id: { in: byOrder.map((c) => c.id) } }, { phone: { in: phones } }] },
         orderBy: { createdAt: "asc" },
       })
     : byOrder;
-  return { shopId: shop.id, phones, selections, verified, corrections };
+  return { shopId: shop.id, phones, selections, verified, corrections, messages };
 }
 
 /** customers/data_request: everything held for the customer's phone and orders, as a report. */
@@ -62,6 +65,15 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       createdAt: s.createdAt.toISOString(),
       orderGid: s.orderGid,
       orderName: s.orderName,
+    })),
+    // Messages sent to the customer: channel and delivery state only (the texts are not kept).
+    messages: (found?.messages ?? []).map((m) => ({
+      phone: m.phone,
+      purpose: m.purpose,
+      channel: m.channel,
+      status: m.status,
+      errorCode: m.errorCode,
+      createdAt: m.createdAt.toISOString(),
     })),
     addressCorrections: (found?.corrections ?? []).map((c) => ({
       id: c.id,
@@ -90,6 +102,7 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   // A merchant's blocklist entry names the person too; redaction removes it (documented in the README).
   const blocklistEntries = await prisma.blockedPhone.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   await prisma.rateCounter.deleteMany({ where: { key: { in: found.phones.map((p) => sendLimitKey(found.shopId, p)) } } });
+  await prisma.messageDelivery.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   const addressCorrections = await prisma.addressCorrection.deleteMany({
     where: { shopId: found.shopId, OR: [{ id: { in: found.corrections.map((c) => c.id) } }, { phone: { in: found.phones } }] },
   });

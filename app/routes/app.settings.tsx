@@ -28,7 +28,12 @@ import { enforcementState, syncPaymentCustomization, type EnforcementState } fro
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
-  return { values: settingsFormValues(shop), currency: shop.currency, enforcement: enforcementState(shop) };
+  return {
+    values: settingsFormValues(shop),
+    currency: shop.currency,
+    enforcement: enforcementState(shop),
+    depositsAvailable: shop.depositsAvailable,
+  };
 }
 
 type ActionData =
@@ -68,6 +73,7 @@ export default function Settings() {
       saved={result?.status === "saved"}
       currency={loaded.currency}
       enforcement={result?.status === "saved" ? result.enforcement : loaded.enforcement}
+      depositsAvailable={loaded.depositsAvailable}
     />
   );
 }
@@ -88,6 +94,12 @@ const FIELD_NAMES: Record<SettingsField, string> = {
   discountCodeCod: "Cash on delivery",
   discountCodePrepaid: "Prepaid",
   discountCodePartial: "Partial payment",
+  prepaidDiscountType: "What the prepaid code saves",
+  prepaidDiscountValue: "Saving",
+  paymentModes: "Ways to pay offered",
+  codFeeType: "Cash-on-delivery fee",
+  codFeeValue: "Fee",
+  codFeeVariantId: "Fee product variant ID",
   depositType: "Deposit type",
   depositValue: "Deposit",
   tagOrders: "Tag orders",
@@ -136,6 +148,7 @@ function SettingsForm(props: {
   saved: boolean;
   currency: string | null;
   enforcement: EnforcementState;
+  depositsAvailable: boolean | null;
 }) {
   const { errors } = props;
   const [values, setValues] = useState(props.initial);
@@ -156,6 +169,7 @@ function SettingsForm(props: {
         <input type="hidden" name="enforceAtCheckout" value={values.enforceAtCheckout} />
         <input type="hidden" name="holdUnverifiedCod" value={values.holdUnverifiedCod} />
         <input type="hidden" name="cancelUnconfirmed" value={values.cancelUnconfirmed} />
+        <input type="hidden" name="paymentModes" value={values.paymentModes} />
         <Layout>
           <Layout.Section>
             {props.saved && (
@@ -281,11 +295,93 @@ function SettingsForm(props: {
             <Card>
               <FormLayout>
                 <Text as="h3" variant="headingSm">
+                  {FIELD_NAMES.paymentModes}
+                </Text>
+                {(["cod", "prepaid", "partial"] as const).map((mode) => (
+                  <Checkbox
+                    key={mode}
+                    label={{ cod: "Cash on delivery", prepaid: "Pay now online (prepaid)", partial: "Deposit now, rest on delivery (partial)" }[mode]}
+                    checked={values.paymentModes.split(",").includes(mode)}
+                    onChange={(checked) =>
+                      setValues((v) => {
+                        const modes = new Set(v.paymentModes.split(",").filter(Boolean));
+                        if (checked) modes.add(mode);
+                        else modes.delete(mode);
+                        return { ...v, paymentModes: ["cod", "prepaid", "partial"].filter((m) => modes.has(m)).join(",") };
+                      })
+                    }
+                    helpText={
+                      mode === "partial"
+                        ? props.depositsAvailable === true
+                          ? "Your store can take deposits: shoppers pay the deposit below now and the rest on delivery."
+                          : props.depositsAvailable === false
+                            ? "Not shown to shoppers: your store's plan cannot take deposits (Shopify offers draft-order deposits on Shopify Plus)."
+                            : "Not shown to shoppers until Shopify tells the app your plan can take deposits (Shopify Plus); it learns this when the app is opened after install and when your store's details change."
+                        : undefined
+                    }
+                  />
+                ))}
+                {errors.paymentModes && (
+                  <Text as="p" tone="critical">
+                    {errors.paymentModes}
+                  </Text>
+                )}
+                <Text as="h3" variant="headingSm">
                   Discount codes
                 </Text>
                 <TextField label={FIELD_NAMES.discountCodeCod} {...field("discountCodeCod")} helpText="Applied when the shopper pays in cash on delivery. Empty (the default): none." />
                 <TextField label={FIELD_NAMES.discountCodePrepaid} {...field("discountCodePrepaid")} helpText="Applied when the shopper pays everything online, e.g. an incentive to prepay. Empty (the default): none." />
                 <TextField label={FIELD_NAMES.discountCodePartial} {...field("discountCodePartial")} helpText="Applied to the order when the shopper pays a deposit now and the rest on delivery. Empty (the default): none." />
+                <FormLayout.Group>
+                  <Select
+                    label={FIELD_NAMES.prepaidDiscountType}
+                    name="prepaidDiscountType"
+                    options={[
+                      { label: "Not shown", value: "none" },
+                      { label: "A percentage", value: "percentage" },
+                      { label: "A fixed amount", value: "fixed" },
+                    ]}
+                    value={values.prepaidDiscountType}
+                    onChange={set("prepaidDiscountType")}
+                    error={errors.prepaidDiscountType}
+                    helpText="Shoppers see the saving beside Pay now. Match your prepaid code's value."
+                  />
+                  <TextField
+                    label={FIELD_NAMES.prepaidDiscountValue}
+                    {...field("prepaidDiscountValue")}
+                    inputMode="decimal"
+                    suffix={values.prepaidDiscountType === "fixed" ? (props.currency ?? "") : "%"}
+                  />
+                </FormLayout.Group>
+                <Text as="h3" variant="headingSm">
+                  {FIELD_NAMES.codFeeType}
+                </Text>
+                <FormLayout.Group>
+                  <Select
+                    label={FIELD_NAMES.codFeeType}
+                    labelHidden
+                    name="codFeeType"
+                    options={[
+                      { label: "No fee", value: "none" },
+                      { label: "Fixed amount", value: "fixed" },
+                      { label: "Percentage of the items", value: "percentage" },
+                    ]}
+                    value={values.codFeeType}
+                    onChange={set("codFeeType")}
+                    error={errors.codFeeType}
+                  />
+                  <TextField
+                    label={FIELD_NAMES.codFeeValue}
+                    {...field("codFeeValue")}
+                    inputMode="decimal"
+                    suffix={values.codFeeType === "fixed" ? (props.currency ?? "") : "%"}
+                  />
+                </FormLayout.Group>
+                <TextField
+                  label={FIELD_NAMES.codFeeVariantId}
+                  {...field("codFeeVariantId")}
+                  helpText="The fee is added to cash-on-delivery carts as this product, so it works on every plan and shows in the order. Create a product such as 'Cash on delivery fee' priced at the fixed fee (or at 1.00 for a percentage fee: the app sets the quantity that makes up the fee), not shipped, and paste its variant ID."
+                />
                 <Text as="p" tone="subdued">
                   Create the codes under Discounts first: a code Shopify does not know is ignored.
                 </Text>

@@ -16,6 +16,8 @@ export const SETTINGS_LIMITS = {
   codMethodNameMaxLength: 100,
   depositPercentage: { min: 1, max: 99 },
   depositFixedMax: 1_000_000,
+  codFeePercentageMax: 50,
+  prepaidDiscountPercentageMax: 100,
   smsTemplateMaxLength: 320,
   discountCodeMaxLength: 255,
   // Shopify keeps at most 40 characters of a tag; the mode tag is the prefix plus "prepaid".

@@ -17,8 +17,14 @@ const DEFAULTS: SettingsFormValues = {
   discountCodeCod: "",
   discountCodePrepaid: "",
   discountCodePartial: "",
+  prepaidDiscountType: "none",
+  prepaidDiscountValue: "",
+  paymentModes: "cod,prepaid,partial",
   depositType: "percentage",
   depositValue: "20",
+  codFeeType: "none",
+  codFeeValue: "",
+  codFeeVariantId: "",
   tagOrders: "true",
   tagVerified: "cod-verified",
   tagUnverified: "cod-unverified",
@@ -43,6 +49,43 @@ function dataOf(changes: Partial<Record<string, unknown>>) {
   return result.data;
 }
 
+describe("the settings schema: ways to pay, the COD fee and the prepaid saving", () => {
+  it("keeps the modes the merchant ticked, in a fixed order, and refuses none or unknown ones", () => {
+    expect(dataOf({ paymentModes: "partial, cod" }).paymentModes).toBe("cod,partial");
+    expect(errorsOf({ paymentModes: "" })).toEqual({ paymentModes: expect.stringMatching(/at least one/) });
+    expect(errorsOf({ paymentModes: "cod,bitcoin" })).toEqual({ paymentModes: expect.stringMatching(/at least one/) });
+  });
+
+  it("reads a fee with its variant (a number or a gid), and refuses a fee without one or out of bounds", () => {
+    expect(dataOf({ codFeeType: "fixed", codFeeValue: "49", codFeeVariantId: "4400123" })).toMatchObject({
+      codFeeType: "fixed",
+      codFeeValue: 49,
+      codFeeVariantId: "gid://shopify/ProductVariant/4400123",
+    });
+    expect(dataOf({ codFeeType: "percentage", codFeeValue: "2,5", codFeeVariantId: "gid://shopify/ProductVariant/9" })).toMatchObject({ codFeeValue: 2.5 });
+    expect(errorsOf({ codFeeType: "fixed", codFeeValue: "49" })).toEqual({ codFeeVariantId: "A fee needs the product variant it is charged through." });
+    expect(errorsOf({ codFeeType: "percentage", codFeeValue: "60", codFeeVariantId: "9" })).toEqual({ codFeeValue: expect.stringMatching(/up to 50/) });
+    expect(errorsOf({ codFeeType: "fixed", codFeeValue: "0", codFeeVariantId: "9" })).toEqual({ codFeeValue: expect.any(String) });
+    expect(errorsOf({ codFeeVariantId: "gid://shopify/Product/9" })).toEqual({ codFeeVariantId: expect.any(String) });
+    expect(dataOf({ codFeeType: "none", codFeeValue: "" })).toMatchObject({ codFeeType: "none", codFeeValue: 0 });
+  });
+
+  it("reads the prepaid saving as a percentage or an amount, and shows the form back as it was stored", () => {
+    expect(dataOf({ prepaidDiscountType: "percentage", prepaidDiscountValue: "5" })).toMatchObject({ prepaidDiscountType: "percentage", prepaidDiscountValue: 5 });
+    expect(errorsOf({ prepaidDiscountType: "cashback", prepaidDiscountValue: "5" })).toEqual({ prepaidDiscountType: expect.any(String) });
+    const form = settingsFormValues({
+      ...dataOf({}),
+      codFeeType: "fixed",
+      codFeeValue: 49,
+      codFeeVariantId: "gid://shopify/ProductVariant/4400123",
+      prepaidDiscountType: "percentage",
+      prepaidDiscountValue: 5,
+      paymentModes: "prepaid,cod",
+    });
+    expect(form).toMatchObject({ codFeeType: "fixed", codFeeValue: "49", codFeeVariantId: "4400123", prepaidDiscountValue: "5", paymentModes: "cod,prepaid" });
+  });
+});
+
 describe("the settings schema", () => {
   it("reads the defaults as the columns' defaults, and yields exactly the form's fields", () => {
     const data = dataOf({});
@@ -62,8 +105,14 @@ describe("the settings schema", () => {
       discountCodeCod: null,
       discountCodePrepaid: null,
       discountCodePartial: null,
+      prepaidDiscountType: "none",
+      prepaidDiscountValue: 0,
+      paymentModes: "cod,prepaid,partial",
       depositType: "percentage",
       depositValue: 20,
+      codFeeType: "none",
+      codFeeValue: 0,
+      codFeeVariantId: null,
       tagOrders: true,
       tagVerified: "cod-verified",
       tagUnverified: "cod-unverified",

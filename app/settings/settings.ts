@@ -4,6 +4,7 @@ import { LOCALES, pickLocale } from "~/shared/locales";
 import { parseCountryList } from "~/shared/phone";
 import { SETTINGS_LIMITS as L } from "./limits";
 import { codMethodNameList, DEFAULT_COD_METHOD_NAMES_TEXT } from "~/enforcement/cod-methods";
+import { chosenModes } from "~/shared/payment-modes";
 import type { Shop } from "./shop.server";
 
 /**
@@ -29,8 +30,14 @@ export const SETTINGS_FIELDS = [
   "discountCodeCod",
   "discountCodePrepaid",
   "discountCodePartial",
+  "prepaidDiscountType",
+  "prepaidDiscountValue",
+  "paymentModes",
   "depositType",
   "depositValue",
+  "codFeeType",
+  "codFeeValue",
+  "codFeeVariantId",
   "tagOrders",
   "tagVerified",
   "tagUnverified",
@@ -152,6 +159,70 @@ const depositSchema = z
     return { depositType: s.depositType, depositValue: amount };
   });
 
+/** Posted as "cod,prepaid,partial" (the page keeps a hidden field in step with its checkboxes). */
+const paymentModes = text("Choose at least one way to pay.").transform((raw, ctx) => {
+  const words = raw.split(/[\s,]+/).filter(Boolean);
+  const modes = chosenModes(raw);
+  if (!modes.length || words.some((w) => !modes.includes(w.toLowerCase() as never))) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: "Choose at least one way to pay: cash on delivery, prepaid or partial." });
+    return z.NEVER;
+  }
+  return modes.join(",");
+});
+
+/** An amount or percentage that is off ("none") or above zero; checked against its type. */
+function adjustment(typeField: string, valueField: string, what: string, percentageMax: number) {
+  return z
+    .object({
+      [typeField]: z.enum(["none", "percentage", "fixed"], { errorMap: () => ({ message: `Choose no ${what}, a percentage or a fixed amount.` }) }),
+      [valueField]: decimal,
+    })
+    .transform((s, ctx) => {
+      const type = s[typeField] as "none" | "percentage" | "fixed";
+      const raw = String(s[valueField]);
+      const amount = raw === "" ? 0 : /^\d+(\.\d{1,2})?$/.test(raw) ? Number(raw) : NaN;
+      const max = type === "percentage" ? percentageMax : L.depositFixedMax;
+      if (type !== "none" && !(amount > 0 && amount <= max)) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: [valueField],
+          message:
+            type === "percentage"
+              ? `Enter a percentage above 0 and up to ${percentageMax} (up to two decimals).`
+              : "Enter an amount above 0 in your store's currency (up to two decimals).",
+        });
+        return z.NEVER;
+      }
+      if (type === "none" && Number.isNaN(amount)) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, path: [valueField], message: "Enter a number, or leave it empty." });
+        return z.NEVER;
+      }
+      return { [typeField]: type, [valueField]: type === "none" ? 0 : amount };
+    });
+}
+
+/** The COD fee: its type and value, and the fee product's variant it is charged through (required with a fee). */
+const codFeeSchema = adjustment("codFeeType", "codFeeValue", "fee", L.codFeePercentageMax)
+  .and(z.object({ codFeeVariantId: text("Enter the fee product's variant ID, or leave it empty.").trim() }))
+  .transform((s, ctx) => {
+    const raw = s.codFeeVariantId;
+    const gid = /^\d{1,20}$/.test(raw) ? `gid://shopify/ProductVariant/${raw}` : /^gid:\/\/shopify\/ProductVariant\/\d{1,20}$/.test(raw) ? raw : null;
+    if (raw && !gid) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["codFeeVariantId"], message: "Enter the variant's number (from its page in your admin) or its gid://shopify/ProductVariant/… ID." });
+      return z.NEVER;
+    }
+    if (s.codFeeType !== "none" && !gid) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["codFeeVariantId"], message: "A fee needs the product variant it is charged through." });
+      return z.NEVER;
+    }
+    return { codFeeType: s.codFeeType as string, codFeeValue: s.codFeeValue as number, codFeeVariantId: gid };
+  });
+
+const prepaidDiscountSchema = adjustment("prepaidDiscountType", "prepaidDiscountValue", "saving", L.prepaidDiscountPercentageMax).transform((s) => ({
+  prepaidDiscountType: s.prepaidDiscountType as string,
+  prepaidDiscountValue: s.prepaidDiscountValue as number,
+}));
+
 export const settingsSchema = z
   .object({
     otpEnabled: onOff,
@@ -169,6 +240,7 @@ export const settingsSchema = z
     discountCodeCod: optionalText(L.discountCodeMaxLength, "a discount code"),
     discountCodePrepaid: optionalText(L.discountCodeMaxLength, "a discount code"),
     discountCodePartial: optionalText(L.discountCodeMaxLength, "a discount code"),
+    paymentModes,
     tagOrders: onOff,
     tagVerified: tag(L.tagMaxLength, "a tag"),
     tagUnverified: tag(L.tagMaxLength, "a tag"),
@@ -181,8 +253,10 @@ export const settingsSchema = z
     confirmDeadlineHours: wholeNumber(L.confirmDeadlineHours.min, L.confirmDeadlineHours.max),
     cancelUnconfirmed: onOff,
   })
-  // Both sides are read in full, so every field's error is reported at once.
-  .and(depositSchema);
+  // Every side is read in full, so every field's error is reported at once.
+  .and(depositSchema)
+  .and(codFeeSchema)
+  .and(prepaidDiscountSchema);
 
 export type SettingsUpdate = z.output<typeof settingsSchema>;
 
@@ -228,6 +302,12 @@ export function settingsFormValues(shop: Pick<Shop, SettingsField>): SettingsFor
     discountCodeCod: shop.discountCodeCod ?? "",
     discountCodePrepaid: shop.discountCodePrepaid ?? "",
     discountCodePartial: shop.discountCodePartial ?? "",
+    prepaidDiscountType: ["percentage", "fixed"].includes(shop.prepaidDiscountType) ? shop.prepaidDiscountType : "none",
+    prepaidDiscountValue: shop.prepaidDiscountType === "none" ? "" : String(shop.prepaidDiscountValue),
+    paymentModes: chosenModes(shop.paymentModes).join(","),
+    codFeeType: ["percentage", "fixed"].includes(shop.codFeeType) ? shop.codFeeType : "none",
+    codFeeValue: shop.codFeeType === "none" ? "" : String(shop.codFeeValue),
+    codFeeVariantId: shop.codFeeVariantId?.replace(/^gid:\/\/shopify\/ProductVariant\//, "") ?? "",
     depositType: shop.depositType === "fixed" ? "fixed" : "percentage",
     depositValue: String(shop.depositValue),
     tagOrders: String(shop.tagOrders),

@@ -1,6 +1,7 @@
 import type { Shop } from "../../prisma/generated/sqlite/index.js";
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
+import { originHost } from "~/shared/host";
 
 export type { Shop };
 
@@ -33,7 +34,10 @@ export function clearShopCache(): void {
  * `locale` on the first install: after that it is the merchant's setting (the settings page), which a
  * reinstall or a new OAuth grant must not undo.
  */
-export async function upsertInstalledShop(domain: string, data: Partial<Pick<Shop, "name" | "locale" | "currency">> = {}) {
+export async function upsertInstalledShop(
+  domain: string,
+  data: Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable">> = {},
+) {
   const { locale: _storeLanguage, ...refreshed } = data;
   const shop = await prisma.shop.upsert({
     where: { domain },
@@ -54,4 +58,48 @@ export async function updateShop(domain: string, data: ShopSettingsUpdate) {
 
 export function hasActiveSubscription(shop: Pick<Shop, "subscriptionStatus">): boolean {
   return shop.subscriptionStatus === "active";
+}
+
+/**
+ * What the app keeps of Shopify's answer to SHOP_DETAILS (app/shopify/operations.ts), read at install
+ * and at each new OAuth grant so storefront requests need no Admin call: name, currency, primary
+ * domain (the code SMS's last line), whether the store can take draft-order deposits (a Shopify Plus
+ * feature: the partial mode) and the primary language. shop/update keeps them current.
+ */
+export function readShopDetails(body: unknown): Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable">> {
+  const data = (body as {
+    data?: {
+      shop?: { name?: string; currencyCode?: string; primaryDomain?: { host?: string } | null; plan?: { shopifyPlus?: boolean } | null };
+      shopLocales?: { locale: string; primary: boolean }[];
+    };
+  } | null)?.data;
+  const plus = data?.shop?.plan?.shopifyPlus;
+  const primary = data?.shopLocales?.find((l) => l.primary)?.locale;
+  const host = originHost(data?.shop?.primaryDomain?.host);
+  return {
+    ...(data?.shop?.name ? { name: data.shop.name } : {}),
+    ...(data?.shop?.currencyCode ? { currency: data.shop.currencyCode } : {}),
+    ...(host ? { primaryDomain: host } : {}),
+    ...(typeof plus === "boolean" ? { depositsAvailable: plus } : {}),
+    ...(primary ? { locale: primary.split("-")[0] } : {}),
+  };
+}
+
+/**
+ * shop/update (REST Shop payload): `domain` is the shop's primary domain, with `name` and `currency`.
+ * Updates the shop's row when one of them changed; returns what was written.
+ */
+export async function applyShopUpdate(domain: string, payload: unknown) {
+  const p = (payload ?? {}) as { domain?: unknown; name?: unknown; currency?: unknown; plan_name?: unknown };
+  const data: Partial<Pick<Shop, "name" | "currency" | "primaryDomain" | "depositsAvailable">> = {};
+  // plan_name: "shopify_plus", "plus_partner_sandbox", "basic", "professional", "unlimited", ...
+  if (typeof p.plan_name === "string" && p.plan_name) data.depositsAvailable = /plus/i.test(p.plan_name);
+  const host = originHost(typeof p.domain === "string" ? p.domain : null);
+  if (host) data.primaryDomain = host;
+  if (typeof p.name === "string" && p.name.trim()) data.name = p.name.trim().slice(0, 255);
+  if (typeof p.currency === "string" && /^[A-Z]{3}$/.test(p.currency)) data.currency = p.currency;
+  if (!Object.keys(data).length) return {};
+  const { count } = await prisma.shop.updateMany({ where: { domain }, data });
+  forgetShop(domain);
+  return count ? data : {};
 }

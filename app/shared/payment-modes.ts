@@ -2,6 +2,12 @@
 export const PAYMENT_MODES = ["cod", "prepaid", "partial"] as const;
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
+/** Shop.paymentModes ("cod, partial") → the known modes, in the fixed order, each once. */
+export function chosenModes(value: string | null | undefined): PaymentMode[] {
+  const words = (value ?? "").split(/[\s,]+/).map((w) => w.trim().toLowerCase());
+  return PAYMENT_MODES.filter((m) => words.includes(m));
+}
+
 /**
  * Attribute keys we put on carts and draft orders; they reach the order as note attributes, where
  * orders/create reads them back. The leading _ hides them from buyers.
@@ -16,4 +22,6 @@ export const ATTRIBUTES = {
    * was proven); the function's own name for it is PROOF_ATTRIBUTE (a test keeps the two equal).
    */
   proof: "_cod_proof",
+  /** The COD fee the cart carries (an amount in the shop's currency, or "<n>%" of the items). */
+  codFee: "_cod_fee",
 } as const;

@@ -6,13 +6,12 @@ import {
   LogSeverity,
   shopifyApp,
 } from "@shopify/shopify-app-remix/server";
-import { z } from "zod";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { CachedSessionStorage } from "~/shopify/session-storage.server";
 import { RecoveringSessionStorage } from "~/shopify/recovering-session-storage.server";
-import { upsertInstalledShop, type Shop } from "~/settings/shop.server";
+import { readShopDetails, upsertInstalledShop, type Shop } from "~/settings/shop.server";
 import { SHOP_DETAILS } from "~/shopify/operations";
 import { redirectShopifyApi } from "~/shopify/api-origin.server";
 import { log } from "~/utils/log.server";
@@ -79,24 +78,8 @@ export const registerWebhooks = shopify.registerWebhooks;
 
 type GraphqlClient = { graphql: (query: string) => Promise<Response> };
 
-const shopDetailsReply = z.object({
-  data: z
-    .object({
-      shop: z.object({ name: z.string().nullish(), currencyCode: z.string().nullish() }).nullish(),
-      shopLocales: z.array(z.object({ locale: z.string(), primary: z.boolean() })).nullish(),
-    })
-    .nullish(),
-});
-
-/** Name, currency and primary language of a shop, read at install so storefront pages need no Admin call. */
-async function fetchShopDetails(admin: GraphqlClient): Promise<Partial<Pick<Shop, "name" | "locale" | "currency">>> {
+/** Name, currency, primary domain, plan and primary language of a shop (readShopDetails), read at install. */
+async function fetchShopDetails(admin: GraphqlClient) {
   const response = await admin.graphql(SHOP_DETAILS);
-  const parsed = shopDetailsReply.safeParse(await response.json());
-  const body = parsed.success ? parsed.data : {};
-  const primary = body.data?.shopLocales?.find((l) => l.primary)?.locale;
-  return {
-    ...(body.data?.shop?.name ? { name: body.data.shop.name } : {}),
-    ...(body.data?.shop?.currencyCode ? { currency: body.data.shop.currencyCode } : {}),
-    ...(primary ? { locale: primary.split("-")[0] } : {}),
-  };
+  return readShopDetails(await response.json());
 }

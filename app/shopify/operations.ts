@@ -6,6 +6,7 @@
 export const OPERATIONS = {
   // Storefront API
   cartCreate: "CreateCheckoutCart",
+  cartLinesUpdate: "SetCodFeeQuantity",
   // Admin API: checkout for the partial (deposit) mode
   draftOrderCreate: "CreateDepositDraftOrder",
   draftOrderCalculate: "CalculateDepositDraftOrder",
@@ -33,9 +34,22 @@ export type OperationKey = keyof typeof OPERATIONS;
 export const CART_CREATE = `#graphql
 mutation ${OPERATIONS.cartCreate}($input: CartInput!) {
   cartCreate(input: $input) {
-    cart { id checkoutUrl }
+    cart {
+      id
+      checkoutUrl
+      lines(first: 101) { nodes { id quantity merchandise { ... on ProductVariant { id price { amount } } } } }
+    }
     userErrors { code field message }
     warnings { code message target }
+  }
+}`;
+
+/** Sets a cart line's quantity: the COD fee line, to the number of fee units that make up the fee. */
+export const CART_LINES_UPDATE = `#graphql
+mutation ${OPERATIONS.cartLinesUpdate}($cartId: ID!, $lines: [CartLineUpdateInput!]!) {
+  cartLinesUpdate(cartId: $cartId, lines: $lines) {
+    cart { id }
+    userErrors { code field message }
   }
 }`;
 
@@ -101,7 +115,10 @@ mutation ${OPERATIONS.metafieldsSet}($metafields: [MetafieldsSetInput!]!) {
 }`;
 
 export const SHOP_DETAILS = `#graphql
-query ${OPERATIONS.shopDetails} { shop { name currencyCode } shopLocales(published: true) { locale primary } }`;
+query ${OPERATIONS.shopDetails} {
+  shop { name currencyCode primaryDomain { host } plan { shopifyPlus } }
+  shopLocales(published: true) { locale primary }
+}`;
 
 /** Creates the payment customization that runs our checkout function (extensions/cod-payment-customization). */
 export const PAYMENT_CUSTOMIZATION_CREATE = `#graphql

@@ -5,16 +5,32 @@ import { z } from "zod";
 import { env } from "~/env.server";
 import { log, maskPhone } from "~/utils/log.server";
 import { randomToken } from "~/utils/crypto.server";
+import { recordMessage, statusCallbackUrl, type MessagePurpose } from "./deliveries.server";
 
 export type SmsChannel = "sms" | "whatsapp";
 
+/** An approved WhatsApp template (Twilio Content API): its content SID and its variables ({{1}} ...). */
+export type WhatsappTemplate = { contentSid: string; variables: Record<string, string> };
+
 export type SmsInput = {
-  shop: { name: string | null; domain: string };
+  shop: { id: string; name: string | null; domain: string };
   /** E.164 */
   to: string;
+  /** The SMS text (also what an SMS fallback sends). */
   body: string;
-  /** `whatsapp` is tried first when a WhatsApp sender is configured; SMS is the fallback. */
+  /**
+   * `whatsapp` is tried first when a WhatsApp sender is configured and the message has an approved
+   * template (`whatsapp`): WhatsApp refuses free text outside a 24-hour session. SMS is the fallback,
+   * at once when Twilio refuses the WhatsApp message, later (once) when WhatsApp reports it failed.
+   */
   channel?: SmsChannel;
+  whatsapp?: WhatsappTemplate | null;
+  /** What the message is for, recorded with its delivery state. */
+  purpose?: MessagePurpose;
+  /** Until when (epoch ms) a late SMS fallback still makes sense, e.g. the code's expiry. */
+  fallbackUntil?: number;
+  /** This SMS replaces that (WhatsApp) message, which WhatsApp reported undelivered. */
+  fallbackOf?: string | null;
 };
 
 export type SmsResult =
@@ -26,10 +42,16 @@ export type SmsResult =
  * `twilio` (Programmable Messaging through the official client) or `outbox` (local mode: a line in
  * `${OUTBOX_DIR}/outbox.jsonl` and on the console). Never throws for a provider failure: the result
  * says whether the number was refused (`phone_unreachable`) or the provider failed (`sms_unavailable`).
+ * Every message Twilio accepts or refuses is recorded (MessageDelivery) with its delivery state.
  */
 export async function sendSms(input: SmsInput): Promise<SmsResult> {
   if (env.SMS_PROVIDER === "outbox") return sendToOutbox(input);
   return sendWithTwilio(input);
+}
+
+/** Whether a WhatsApp message goes out for this input (sender configured, template given). */
+function usesWhatsapp(input: SmsInput): input is SmsInput & { whatsapp: WhatsappTemplate } {
+  return input.channel === "whatsapp" && Boolean(env.TWILIO_WHATSAPP_FROM) && Boolean(input.whatsapp?.contentSid);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -79,10 +101,11 @@ async function sendToOutbox(input: SmsInput): Promise<SmsResult> {
   // A short synchronous append (the local provider's messages are a few hundred bytes).
   const file = outboxPath();
   appendToOutbox(file, `${JSON.stringify(line)}\n`);
+  await recordMessage({ input, channel, providerId: id, status: "sent" });
   // Local development only: the developer is the shopper, so the console shows the whole message.
   // Anywhere else (the production build run as a local demo) the console never shows a code or a
   // link's token; they are only in the outbox file.
-  const shown = env.production ? `(message in ${file})` : input.body;
+  const shown = env.production ? `(message in ${file})` : input.body.replace(/\n+/g, " ⏎ ");
   console.log(`[outbox] ${channel} to ${maskPhone(input.to)} from ${input.shop.name ?? input.shop.domain}: ${shown}`);
   return { ok: true, id, channel };
 }
@@ -131,39 +154,45 @@ function twilioClient(timeoutMs: number): TwilioClient {
   return client;
 }
 
-type Attempt = { ok: true; sid: string } | { ok: false; unreachable: boolean; detail: string };
+type Attempt = { ok: true; sid: string } | { ok: false; unreachable: boolean; detail: string; errorCode: number | null };
 
-async function createMessage(params: { to: string; body: string; channel: SmsChannel; timeoutMs: number }): Promise<Attempt> {
+/** One message to Twilio: an SMS with its text, or a WhatsApp template (content SID and variables). */
+async function createMessage(params: { to: string; body: string; template?: WhatsappTemplate; timeoutMs: number }): Promise<Attempt> {
   const client = twilioClient(params.timeoutMs);
-  const whatsapp = params.channel === "whatsapp";
+  const whatsapp = Boolean(params.template);
   const sender = whatsapp
     ? { from: withPrefix(env.TWILIO_WHATSAPP_FROM!, "whatsapp:") }
     : env.TWILIO_MESSAGING_SERVICE_SID
       ? { messagingServiceSid: env.TWILIO_MESSAGING_SERVICE_SID }
       : { from: env.TWILIO_FROM_NUMBER };
+  const content = params.template
+    ? { contentSid: params.template.contentSid, contentVariables: JSON.stringify(params.template.variables) }
+    : { body: params.body };
   try {
     const message = await client.messages.create({
       to: whatsapp ? `whatsapp:${params.to}` : params.to,
-      body: params.body,
+      ...content,
       ...sender,
+      // Twilio reports each state change (queued, sent, delivered, undelivered, failed) here.
+      statusCallback: statusCallbackUrl(),
     });
     const parsed = twilioMessage.safeParse(message);
-    if (!parsed.success) return { ok: false, unreachable: false, detail: "unexpected reply from Twilio" };
+    if (!parsed.success) return { ok: false, unreachable: false, detail: "unexpected reply from Twilio", errorCode: null };
     return { ok: true, sid: parsed.data.sid };
   } catch (error) {
     return classify(error);
   }
 }
 
-function classify(error: unknown): Attempt {
+function classify(error: unknown): Attempt & { ok: false } {
   const e = error as { status?: number; code?: number | string; message?: string };
   if (typeof e?.status === "number") {
     const code = typeof e.code === "number" ? e.code : Number(e.code);
     const detail = `twilio ${e.status}${code ? ` code ${code}` : ""}`;
-    return { ok: false, unreachable: e.status < 500 && UNREACHABLE_CODES.has(code), detail };
+    return { ok: false, unreachable: e.status < 500 && UNREACHABLE_CODES.has(code), detail, errorCode: Number.isFinite(code) && code ? code : null };
   }
   // Network errors and timeouts (axios: ECONNABORTED, ETIMEDOUT, ECONNREFUSED ...).
-  return { ok: false, unreachable: false, detail: `twilio request failed: ${String(e?.code ?? e?.message ?? error)}` };
+  return { ok: false, unreachable: false, detail: `twilio request failed: ${String(e?.code ?? e?.message ?? error)}`, errorCode: null };
 }
 
 function withPrefix(value: string, prefix: string) {
@@ -192,15 +221,29 @@ async function sendWithTwilio(input: SmsInput): Promise<SmsResult> {
 
 async function attemptChannels(input: SmsInput): Promise<SmsResult> {
   const started = Date.now();
-  if (input.channel === "whatsapp" && env.TWILIO_WHATSAPP_FROM) {
+  let replaces: string | null = null;
+  if (usesWhatsapp(input)) {
     // WhatsApp gets half the time, so a hanging WhatsApp still leaves time for the SMS fallback.
     const timeoutMs = Math.floor(env.SMS_TIMEOUT_MS / 2);
-    const viaWhatsapp = await createMessage({ to: input.to, body: input.body, channel: "whatsapp", timeoutMs });
-    if (viaWhatsapp.ok) return { ok: true, id: viaWhatsapp.sid, channel: "whatsapp" };
+    const viaWhatsapp = await createMessage({ to: input.to, body: input.body, template: input.whatsapp, timeoutMs });
+    if (viaWhatsapp.ok) {
+      // Accepted is not delivered: the SMS text is kept (sealed) for the status callback's fallback.
+      await recordMessage({ input, channel: "whatsapp", providerId: viaWhatsapp.sid, status: "queued", fallbackBody: input.body });
+      return { ok: true, id: viaWhatsapp.sid, channel: "whatsapp" };
+    }
+    replaces = await recordMessage({ input, channel: "whatsapp", providerId: null, status: "failed", errorCode: viaWhatsapp.errorCode });
     log.info("sms: whatsapp failed, falling back to sms", { to: maskPhone(input.to), detail: viaWhatsapp.detail });
   }
   const timeoutMs = Math.max(100, env.SMS_TIMEOUT_MS - (Date.now() - started) - 50);
-  const viaSms = await createMessage({ to: input.to, body: input.body, channel: "sms", timeoutMs });
+  const viaSms = await createMessage({ to: input.to, body: input.body, timeoutMs });
+  await recordMessage({
+    input,
+    channel: "sms",
+    providerId: viaSms.ok ? viaSms.sid : null,
+    status: viaSms.ok ? "queued" : "failed",
+    errorCode: viaSms.ok ? null : viaSms.errorCode,
+    fallbackOf: replaces ?? input.fallbackOf ?? null,
+  });
   if (viaSms.ok) return { ok: true, id: viaSms.sid, channel: "sms" };
   return { ok: false, code: viaSms.unreachable ? "phone_unreachable" : "sms_unavailable", detail: viaSms.detail };
 }

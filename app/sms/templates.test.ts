@@ -1,4 +1,23 @@
-import { CODE_MESSAGES, messageLocale, renderCodeMessage } from "./templates";
+import { CODE_MESSAGES, messageLocale, originHost, renderCodeMessage } from "./templates";
+
+describe("the one-tap line (WebOTP, Apple's security-code autofill)", () => {
+  it("ends every code message with @<shop's domain> #<code> on its own last line", () => {
+    const text = renderCodeMessage({ code: "042917", shopName: "Acme", domain: "Shop.Example.com", minutes: 10, locales: ["ar"] });
+    expect(text.split("\n").at(-1)).toBe("@shop.example.com #042917");
+    expect(text.split("\n")[0]).toBe(CODE_MESSAGES.ar.replace("{code}", "042917").replace("{shop}", "Acme").replace("{minutes}", "10"));
+  });
+
+  it("keeps the line last under a merchant's template, replacing a line the template wrote itself", () => {
+    const text = renderCodeMessage({ code: "1234", shopName: "A", domain: "a.example", minutes: 5, locales: [], template: "Code {code} for {shop}\n@old.example #{code}" });
+    expect(text).toBe("Code 1234 for A\n\n@a.example #1234");
+  });
+
+  it("leaves the line out when the domain is not a plain host name", () => {
+    expect(renderCodeMessage({ code: "1", shopName: "A", domain: "not a host/#x", minutes: 5, locales: [] })).not.toContain("@");
+    expect(originHost("https://x.com")).toBeNull();
+    expect(originHost("acme.myshopify.com")).toBe("acme.myshopify.com");
+  });
+});
 
 describe("renderCodeMessage", () => {
   it("puts the code, the shop's name and the lifetime into the English text by default", () => {

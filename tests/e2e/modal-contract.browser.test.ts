@@ -243,7 +243,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
   it("with one allowed mode, confirms as soon as the code is complete; reopening returns to the code without a new SMS", async () => {
     const { page, context } = await openStorefront(browser, server.url);
     await page.route("**/apps/cod/api/config", (route) =>
-      route.fulfill({ contentType: "application/json", body: JSON.stringify({ otpEnabled: true, codeLength: 6, resendAfter: 30, locale: "en", modes: ["cod"] }) }),
+      route.fulfill({ contentType: "application/json", body: JSON.stringify({ otpEnabled: true, codeLength: 6, resendAfter: 30, locale: "en", modes: ["cod"], countries: [{ iso: "IN", dial: "91" }] }) }),
     );
     const calls = await answerApi(page, { "send-otp": SENT, "verify-otp": { body: { success: true } }, "create-checkout": { body: { checkoutUrl: CHECKOUT_URL } } });
     await openModal(page);

@@ -26,9 +26,16 @@ describe("the modal's phone handling", () => {
     expect(core.toE164("98765abc10", "91")).toBeNull();
   });
 
-  it("masks the number it shows, keeping the dial code and the last four digits, isolated for RTL text", () => {
-    expect(core.maskPhone("+919876543210")).toBe("\u2066+91\u00a0••••••3210\u2069");
-    expect(core.maskPhone("+212612345678")).toBe("\u2066+212\u00a0•••••5678\u2069");
+  it("shows the shopper's number in full, the calling code set apart (the longest one that matches)", () => {
+    expect(core.displayPhone("+919876543210", ["1", "91", "212"])).toBe("+91\u00a09876543210");
+    expect(core.displayPhone("+212612345678", ["1", "91", "212", "2"])).toBe("+212\u00a0612345678");
+    expect(core.displayPhone("+4915112345678", [])).toBe("+4915112345678"); // unknown calling code: as typed
+  });
+
+  it("keeps only well-formed countries from the config, each once", () => {
+    const list = core.countryList([{ iso: "IN", dial: "91", allowed: true }, { iso: "IN", dial: "91" }, { iso: "x", dial: "1" }, { iso: "MA", dial: "2a" }, null, { iso: "MA", dial: "212" }]);
+    expect(list.map((c) => c.iso)).toEqual(["IN", "MA"]);
+    expect(core.countryList("nope")).toEqual([]);
   });
 });
 
@@ -125,5 +132,45 @@ describe("the modal's way to the store's normal checkout", () => {
     expect(core.allowedModes(["partial", "cod"])).toEqual(["cod", "partial"]);
     expect(core.allowedModes(["bitcoin"])).toEqual(["cod"]);
     expect(core.allowedModes(undefined)).toEqual(["cod"]);
+  });
+});
+
+describe("the modal's amounts", () => {
+  const pricing = {
+    currency: "INR",
+    codFee: { type: "fixed", value: 49 },
+    prepaidDiscount: { type: "percentage", value: 5 },
+    deposit: { type: "percentage", value: 20 },
+  };
+
+  it("says what each mode costs: the COD total with its fee, the prepaid price and saving, the deposit now and the rest later", () => {
+    expect(core.quote(1000, "INR", pricing)).toEqual({
+      total: 1000,
+      currency: "INR",
+      cod: { later: 1049, fee: 49 },
+      prepaid: { now: 950, saving: 50 },
+      partial: { now: 200, later: 800 },
+    });
+    const fixed = core.quote(2598, "INR", { ...pricing, codFee: { type: "percentage", value: 2 }, prepaidDiscount: { type: "fixed", value: 100 }, deposit: { type: "fixed", value: 300 } });
+    expect(fixed).toMatchObject({ cod: { later: 2649.96, fee: 51.96 }, prepaid: { now: 2498, saving: 100 }, partial: { now: 300, later: 2298 } });
+  });
+
+  it("shows no fixed amount in another currency than the shop's, and nothing without a total", () => {
+    expect(core.quote(100, "EUR", pricing)).toMatchObject({ cod: null, prepaid: { now: 95, saving: 5 }, partial: { now: 20, later: 80 } });
+    expect(core.quote(null, "INR", pricing)).toBeNull();
+    expect(core.quote(100, null, pricing)).toBeNull();
+    expect(core.quote(100, "INR", null)).toMatchObject({ cod: { later: 100, fee: 0 }, prepaid: { now: 100, saving: 0 }, partial: null });
+  });
+
+  it("words each amount in the shopper's language and currency format", () => {
+    const q = core.quote(1000, "INR", pricing);
+    expect(core.amountText("cod", q, "en")).toEqual({ key: "amount_cod_fee", values: { amount: "₹1,049.00", fee: "₹49.00" } });
+    expect(core.amountText("prepaid", q, "en")).toEqual({ key: "amount_prepaid_saving", values: { amount: "₹950.00", saving: "₹50.00" } });
+    expect(core.amountText("partial", q, "en")).toEqual({ key: "amount_partial", values: { now: "₹200.00", later: "₹800.00" } });
+    expect(core.amountText("cod", core.quote(1000, "INR", {}), "en")).toEqual({ key: "amount_cod", values: { amount: "₹1,000.00" } });
+    expect(core.money(1049, "INR", "hi")).toBe("₹1,049.00");
+    for (const [key, value] of Object.entries({ amount_items: "Items: {amount}", amount_partial: "{now} now, {later} in cash on delivery" })) {
+      expect(en[key]).toBe(value);
+    }
   });
 });

@@ -26,16 +26,19 @@ export type ModalCore = {
   translate(strings: Record<string, string>, locale: string, key: string, values?: Record<string, unknown>, count?: number): string;
   unescapeHtml(text: string): string;
   isRtl(locale: string): boolean;
-  maskPhone(e164: string): string;
-  COUNTRIES: Record<string, string>;
+  displayPhone(e164: string, dialCodes: string[]): string;
+  countryList(list: unknown): { iso: string; dial: string; allowed?: boolean }[];
+  quote(total: number | null, currency: string | null, pricing: unknown): Record<string, unknown> | null;
+  money(amount: number, currency: string, locale: string): string;
+  amountText(mode: string, quote: unknown, locale: string): { key: string; values: Record<string, string> } | null;
 };
 
-/** The shipped assets/cod-modal.js, run as a classic script in a sandbox with no document: only its pure core. */
+/** The shipped assets/cod-modal-ui.js, run as a classic script in a sandbox with no document: only its pure core. */
 export function loadModalCore(): ModalCore {
-  const source = fs.readFileSync(path.join(EXTENSION, "assets", "cod-modal.js"), "utf8");
+  const source = fs.readFileSync(path.join(EXTENSION, "assets", "cod-modal-ui.js"), "utf8");
   const sandbox: Record<string, unknown> = { Intl };
   sandbox.window = sandbox;
-  vm.runInNewContext(source, sandbox, { filename: "cod-modal.js" });
+  vm.runInNewContext(source, sandbox, { filename: "cod-modal-ui.js" });
   return (sandbox.CodVerify as { core: ModalCore }).core;
 }
 
@@ -43,6 +46,11 @@ export function readLocale(file: string): Record<string, string> {
   return JSON.parse(fs.readFileSync(path.join(EXTENSION, "locales", file), "utf8")).cod_verify;
 }
 
+/** The storefront locale files (the shopper's texts); the theme editor's are the *.schema.json ones. */
 export function localeFiles(): string[] {
-  return fs.readdirSync(path.join(EXTENSION, "locales")).filter((f) => f.endsWith(".json"));
+  return fs.readdirSync(path.join(EXTENSION, "locales")).filter((f) => f.endsWith(".json") && !f.endsWith(".schema.json"));
+}
+
+export function schemaLocaleFiles(): string[] {
+  return fs.readdirSync(path.join(EXTENSION, "locales")).filter((f) => f.endsWith(".schema.json"));
 }

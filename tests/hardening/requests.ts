@@ -22,6 +22,7 @@ export const WEBHOOK_TOPICS = [
   "customers/data_request",
   "customers/redact",
   "shop/redact",
+  "shop/update",
 ];
 
 /** A URL under /proxy signed as Shopify's app proxy signs it. */

@@ -1,7 +1,32 @@
+import twilio from "twilio";
 import { env } from "~/env.server";
 import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../mocks/twilio";
 
-type Settings = Partial<Pick<typeof env, "TWILIO_MESSAGING_SERVICE_SID" | "TWILIO_FROM_NUMBER" | "TWILIO_WHATSAPP_FROM" | "SMS_TIMEOUT_MS">>;
+type Settings = Partial<
+  Pick<typeof env, "TWILIO_MESSAGING_SERVICE_SID" | "TWILIO_FROM_NUMBER" | "TWILIO_WHATSAPP_FROM" | "TWILIO_WHATSAPP_CONTENT_SID" | "SMS_TIMEOUT_MS">
+>;
+
+/** A WhatsApp template content SID of the right shape. */
+export const CONTENT_SID = "HX0123456789abcdef0123456789abcdef";
+
+/**
+ * Twilio's status callback for a message, as Twilio sends it: form-encoded, to the URL given as the
+ * message's StatusCallback, signed (X-Twilio-Signature) with the account's auth token.
+ */
+export function statusCallbackRequest(
+  url: string,
+  params: Record<string, string>,
+  options: { token?: string; tamper?: (p: Record<string, string>) => void } = {},
+): Request {
+  const signature = twilio.getExpectedTwilioSignature(options.token ?? FAKE_TWILIO_ACCOUNT.token, url, params);
+  const sent = { ...params };
+  options.tamper?.(sent);
+  return new Request(url, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
+    body: new URLSearchParams(sent).toString(),
+  });
+}
 
 /**
  * Points the app's SMS sender at a fake Twilio for the tests of this file: the real `twilio` client
@@ -17,6 +42,7 @@ export function useFakeTwilio(settings: Settings = {}) {
     TWILIO_MESSAGING_SERVICE_SID: "MGfake0000000000000000000000000000",
     TWILIO_FROM_NUMBER: undefined,
     TWILIO_WHATSAPP_FROM: undefined,
+    TWILIO_WHATSAPP_CONTENT_SID: undefined,
     SMS_TIMEOUT_MS: 3000,
   };
   handle.configure = (s) => Object.assign(env, s);

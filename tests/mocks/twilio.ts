@@ -13,8 +13,14 @@ export type FakeMessage = {
   to: string;
   from: string | null;
   messagingServiceSid: string | null;
+  /** The text; for a WhatsApp template, the fake's rendering of it ("{{1}} is your verification code."). */
   body: string;
   channel: "sms" | "whatsapp";
+  /** Content API: the template's content SID and its variables, when the message is a template. */
+  contentSid: string | null;
+  contentVariables: Record<string, string> | null;
+  /** Where Twilio would report the message's delivery states. */
+  statusCallback: string | null;
   authorized: boolean;
 };
 
@@ -53,14 +59,24 @@ export async function startFakeTwilio() {
       const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
       const expectedAuth = `Basic ${Buffer.from(`${FAKE_TWILIO_ACCOUNT.sid}:${FAKE_TWILIO_ACCOUNT.token}`).toString("base64")}`;
       const rawTo = form.get("To") ?? "";
+      const contentSid = form.get("ContentSid");
+      let contentVariables: Record<string, string> | null = null;
+      try {
+        contentVariables = form.get("ContentVariables") ? JSON.parse(form.get("ContentVariables")!) : null;
+      } catch {
+        contentVariables = null;
+      }
       const message: FakeMessage = {
         sid: `SM${(++counter).toString(16).padStart(32, "0")}`,
         accountSid: match[1],
         to: rawTo.replace(/^whatsapp:/, ""),
         from: form.get("From"),
         messagingServiceSid: form.get("MessagingServiceSid"),
-        body: form.get("Body") ?? "",
+        body: contentSid ? `${contentVariables?.["1"] ?? ""} is your verification code.` : (form.get("Body") ?? ""),
         channel: rawTo.startsWith("whatsapp:") ? "whatsapp" : "sms",
+        contentSid,
+        contentVariables,
+        statusCallback: form.get("StatusCallback"),
         authorized: req.headers.authorization === expectedAuth,
       };
       attempts.push(message);

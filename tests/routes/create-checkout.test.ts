@@ -226,6 +226,71 @@ describe("POST /create-checkout: partial builds a draft order with Shopify's nat
     const res = await post({ phone: PHONE, selectedMode: "partial", variantId: "5" });
     expect(await jsonOf(res)).toEqual({ fallback: true });
     expect(await prisma.selection.findFirstOrThrow()).toMatchObject({ mode: "partial", checkoutUrl: null });
+    // Learnt: the store takes no deposits, so partial is no longer tried (nor offered by /api/config).
+    expect((await prisma.shop.findFirstOrThrow()).depositsAvailable).toBe(false);
+    fake.reset();
+    expect(await jsonOf(await post({ phone: PHONE, selectedMode: "partial", variantId: "5" }))).toEqual({ fallback: true });
+    expect(fake.calls).toHaveLength(0);
+  });
+});
+
+describe("POST /create-checkout: the COD fee is a line of the merchant's fee product on cod carts", () => {
+  const FEE_VARIANT = "gid://shopify/ProductVariant/999001";
+
+  it("adds the fee variant; a fixed fee equal to the variant's price is one unit, and the cart says what the fee is", async () => {
+    const shop = await installShop({ codFeeType: "fixed", codFeeValue: handlers.FAKE_UNIT_PRICE, codFeeVariantId: FEE_VARIANT });
+    await markPhoneVerified(shop.id, PHONE);
+    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "7", quantity: 2 })).status).toBe(200);
+    const [call] = fake.callsTo(OPERATIONS.cartCreate);
+    const input = call.variables.input as { lines: unknown[]; attributes: { key: string; value: string }[] };
+    expect(input.lines).toEqual([
+      { merchandiseId: "gid://shopify/ProductVariant/7", quantity: 2 },
+      { merchandiseId: FEE_VARIANT, quantity: 1 },
+    ]);
+    expect(input.attributes).toContainEqual({ key: "_cod_fee", value: String(handlers.FAKE_UNIT_PRICE) });
+    expect(fake.callsTo(OPERATIONS.cartLinesUpdate)).toHaveLength(0);
+  });
+
+  it("carries a percentage fee as units of the fee variant: 100% of 4 × 25 over a unit price of 25 is 4 units", async () => {
+    const shop = await installShop({ codFeeType: "percentage", codFeeValue: 100, codFeeVariantId: FEE_VARIANT });
+    await markPhoneVerified(shop.id, PHONE);
+    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "7", quantity: 4 })).status).toBe(200);
+    const [update] = fake.callsTo(OPERATIONS.cartLinesUpdate);
+    expect(update.api).toBe("storefront");
+    expect(update.variables).toMatchObject({ lines: [{ id: expect.stringMatching(/^gid:\/\/shopify\/CartLine\//), quantity: 4 }] });
+  });
+
+  it("charges no fee on prepaid carts, nor where no fee variant is set", async () => {
+    const shop = await installShop({ codFeeType: "fixed", codFeeValue: 49, codFeeVariantId: FEE_VARIANT });
+    await markPhoneVerified(shop.id, PHONE);
+    await post({ phone: PHONE, selectedMode: "prepaid", variantId: "7" });
+    await prisma.shop.update({ where: { id: shop.id }, data: { codFeeVariantId: null } });
+    const { forgetShop } = await import("~/settings/shop.server");
+    forgetShop(shop.domain);
+    await post({ phone: PHONE, selectedMode: "cod", variantId: "7" });
+    for (const call of fake.callsTo(OPERATIONS.cartCreate)) {
+      expect((call.variables.input as { lines: unknown[] }).lines).toEqual([{ merchandiseId: "gid://shopify/ProductVariant/7", quantity: 1 }]);
+    }
+  });
+
+  it("builds the cart without the fee when Shopify refuses the fee variant: the sale goes on", async () => {
+    const shop = await installShop({ codFeeType: "fixed", codFeeValue: 49, codFeeVariantId: FEE_VARIANT });
+    await markPhoneVerified(shop.id, PHONE);
+    let first = true;
+    fake.on(
+      OPERATIONS.cartCreate,
+      (call) => {
+        if (first) {
+          first = false;
+          return handlers.cartCreateUserErrors([{ code: "INVALID", field: ["input", "lines", "1", "merchandiseId"], message: "The merchandise does not exist." }])(call);
+        }
+        return handlers.cartCreate()(call);
+      },
+      "storefront",
+    );
+    const res = await post({ phone: PHONE, selectedMode: "cod", variantId: "7" });
+    expect(await jsonOf(res)).toMatchObject({ checkoutUrl: expect.any(String) });
+    expect(fake.callsTo(OPERATIONS.cartCreate)).toHaveLength(2);
   });
 });
 

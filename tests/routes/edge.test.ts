@@ -20,16 +20,36 @@ describe("GET /proxy/api/auth/ping", () => {
 
 describe("GET /proxy/api/config", () => {
   it("gives the modal the shop's settings", async () => {
-    await installShop({ otpEnabled: false, otpResendCooldownSeconds: 45, locale: "fr" });
+    await installShop({ otpEnabled: false, otpResendCooldownSeconds: 45, locale: "fr", allowedCountries: "MA,IN", depositsAvailable: true, currency: "INR" });
     const res = await callRoute(config, signedRequest("/api/config"));
     expect(res.status).toBe(200);
-    expect(await jsonOf(res)).toEqual({
+    const body = (await jsonOf(res)) as { countries: { iso: string; dial: string; allowed?: boolean }[] };
+    expect(body).toEqual({
       otpEnabled: false,
       codeLength: 6,
       resendAfter: 45,
       locale: "fr",
       modes: ["cod", "prepaid", "partial"],
+      pricing: { currency: "INR", codFee: null, prepaidDiscount: null, deposit: { type: "percentage", value: 20 } },
+      countries: expect.any(Array),
     });
+    // libphonenumber-js's countries, the shop's allowed ones first, in the merchant's order.
+    expect(body.countries.slice(0, 2)).toEqual([
+      { iso: "MA", dial: "212", allowed: true },
+      { iso: "IN", dial: "91", allowed: true },
+    ]);
+    expect(body.countries.length).toBeGreaterThan(200);
+    expect(body.countries).toContainEqual({ iso: "FR", dial: "33" });
+    expect(new Set(body.countries.map((c) => c.iso)).size).toBe(body.countries.length);
+  });
+
+  it("offers only the modes the merchant chose, and partial only where the store can take deposits", async () => {
+    await installShop({ paymentModes: "cod,partial", depositsAvailable: null });
+    expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ modes: ["cod"] });
+    await prisma.shop.update({ where: { domain: SHOP }, data: { depositsAvailable: true } });
+    const { forgetShop } = await import("~/settings/shop.server");
+    forgetShop(SHOP);
+    expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ modes: ["cod", "partial"] });
   });
 
   it("answers 403 once the shop has uninstalled, even with its session still cached", async () => {

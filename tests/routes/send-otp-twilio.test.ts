@@ -1,9 +1,10 @@
+import { env } from "~/env.server";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import { prisma } from "~/db.server";
 import { sendSms } from "~/sms/sms.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
-import { useFakeTwilio } from "../helpers/twilio";
+import { CONTENT_SID, useFakeTwilio } from "../helpers/twilio";
 
 const PHONE = "+14155550123";
 const fake = useFakeTwilio();
@@ -69,21 +70,40 @@ describe("send-otp through Twilio (the real client against a fake Twilio)", () =
     expect(fake.twilio.messages[0]).toMatchObject({ from: "+15005550006", messagingServiceSid: null, channel: "sms" });
   });
 
-  it("sends on WhatsApp for a shop that chose it", async () => {
-    fake.configure({ TWILIO_WHATSAPP_FROM: "+15005550007" });
+  it("sends on WhatsApp for a shop that chose it, as the approved template with the code as its variable", async () => {
+    fake.configure({ TWILIO_WHATSAPP_FROM: "+15005550007", TWILIO_WHATSAPP_CONTENT_SID: CONTENT_SID });
     await installShop({ smsChannel: "whatsapp" });
     expect((await send()).status).toBe(200);
     expect(fake.twilio.messages).toHaveLength(1);
-    expect(fake.twilio.messages[0]).toMatchObject({ channel: "whatsapp", from: "whatsapp:+15005550007", to: PHONE });
+    const [message] = fake.twilio.messages;
+    expect(message).toMatchObject({ channel: "whatsapp", from: "whatsapp:+15005550007", to: PHONE, contentSid: CONTENT_SID });
+    expect(message.contentVariables).toEqual({ "1": expect.stringMatching(/^\d{6}$/) });
+    expect(message.statusCallback).toBe(`${env.SHOPIFY_APP_URL}/twilio/status`);
+    expect(await prisma.messageDelivery.findMany({ select: { channel: true, status: true, providerId: true, purpose: true } })).toEqual([
+      { channel: "whatsapp", status: "queued", providerId: message.sid, purpose: "otp" },
+    ]);
+  });
+
+  it("does not send free text on WhatsApp: with no approved template the code goes by SMS", async () => {
+    fake.configure({ TWILIO_WHATSAPP_FROM: "+15005550007" });
+    await installShop({ smsChannel: "whatsapp" });
+    expect((await send()).status).toBe(200);
+    expect(fake.twilio.attempts.map((m) => m.channel)).toEqual(["sms"]);
   });
 
   it("falls back to SMS when WhatsApp fails", async () => {
-    fake.configure({ TWILIO_WHATSAPP_FROM: "whatsapp:+15005550007" });
+    fake.configure({ TWILIO_WHATSAPP_FROM: "whatsapp:+15005550007", TWILIO_WHATSAPP_CONTENT_SID: CONTENT_SID });
     await installShop({ smsChannel: "whatsapp" });
     fake.twilio.fail("invalid_number", { when: (m) => m.channel === "whatsapp" });
     expect((await send()).status).toBe(200);
     expect(fake.twilio.attempts.map((m) => m.channel)).toEqual(["whatsapp", "sms"]);
     expect(fake.twilio.messages[0].channel).toBe("sms");
+    const rows = await prisma.messageDelivery.findMany({ orderBy: { createdAt: "asc" } });
+    expect(rows.map((r) => [r.channel, r.status, r.errorCode])).toEqual([
+      ["whatsapp", "failed", 21211],
+      ["sms", "queued", null],
+    ]);
+    expect(rows[1].fallbackOf).toBe(rows[0].id);
   });
 
   it("uses SMS for a WhatsApp shop when no WhatsApp sender is configured", async () => {
@@ -93,10 +113,11 @@ describe("send-otp through Twilio (the real client against a fake Twilio)", () =
   });
 
   it("sendSms is usable on its own (address correction sends its link through it)", async () => {
-    const result = await sendSms({ shop: { name: "Acme", domain: "acme.myshopify.com" }, to: PHONE, body: "Fix your address: https://x" });
+    const shop = await installShop();
+    const result = await sendSms({ shop: { id: shop.id, name: "Acme", domain: shop.domain }, to: PHONE, body: "Fix your address: https://x", purpose: "address_correction" });
     expect(result).toEqual({ ok: true, id: fake.twilio.messages[0].sid, channel: "sms" });
     fake.twilio.fail("landline", { times: 1 });
-    expect(await sendSms({ shop: { name: null, domain: "acme.myshopify.com" }, to: PHONE, body: "x" })).toMatchObject({
+    expect(await sendSms({ shop: { id: shop.id, name: null, domain: shop.domain }, to: PHONE, body: "x" })).toMatchObject({
       ok: false,
       code: "phone_unreachable",
     });
@@ -104,7 +125,7 @@ describe("send-otp through Twilio (the real client against a fake Twilio)", () =
 });
 
 describe("WhatsApp that hangs", () => {
-  const fake2 = useFakeTwilio({ SMS_TIMEOUT_MS: 1000, TWILIO_WHATSAPP_FROM: "+15005550007" });
+  const fake2 = useFakeTwilio({ SMS_TIMEOUT_MS: 1000, TWILIO_WHATSAPP_FROM: "+15005550007", TWILIO_WHATSAPP_CONTENT_SID: CONTENT_SID });
 
   it("still leaves time for the SMS fallback within SMS_TIMEOUT_MS", async () => {
     await installShop({ smsChannel: "whatsapp" });

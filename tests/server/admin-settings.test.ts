@@ -47,7 +47,8 @@ const FIELDS = [
   "otpMaxAttempts", "dailySendCap", "allowedCountries", "smsChannel", "smsTemplate", "locale", "discountCodeCod",
   "discountCodePrepaid", "discountCodePartial", "depositType", "depositValue", "tagOrders", "tagVerified", "tagUnverified",
   "tagModePrefix", "addressCorrectionTtlHours", "autoAddressCorrection", "enforceAtCheckout", "codMethodNames", "holdUnverifiedCod",
-  "confirmDeadlineHours", "cancelUnconfirmed",
+  "confirmDeadlineHours", "cancelUnconfirmed", "paymentModes", "prepaidDiscountType",
+  "prepaidDiscountValue", "codFeeType", "codFeeValue", "codFeeVariantId",
 ];
 
 describe("the settings page in the built app", () => {

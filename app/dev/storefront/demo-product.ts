@@ -6,8 +6,9 @@ export const DEMO_PRODUCT = {
   compareAtPrice: "₹1,599.00",
   description: "Breathable handwoven cotton, cut for everyday wear. Cash on delivery available across the country.",
   variants: [
-    { id: 44000000000001, title: "S" },
-    { id: 44000000000002, title: "M" },
-    { id: 44000000000003, title: "L" },
+    // Prices in the currency's minor unit, as Liquid gives them (₹1,299.00).
+    { id: 44000000000001, title: "S", price: 129900 },
+    { id: 44000000000002, title: "M", price: 129900 },
+    { id: 44000000000003, title: "L", price: 129900 },
   ],
 };

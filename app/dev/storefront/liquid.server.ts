@@ -3,7 +3,7 @@
  * storefront emulation (GET /dev/storefront). It supports what our blocks use and throws on anything
  * else, so a block that grows beyond it fails a test instead of rendering wrong:
  *   {{ expr | filter: arg }}, {% assign x = expr %}, {% comment %}, {% schema %}, whitespace control (-).
- *   Filters: t, json, escape, default. Expressions: 'strings', "strings", numbers, dotted.paths.
+ *   Filters: t, json, escape, default, asset_url, map. Expressions: 'strings', "strings", numbers, dotted.paths.
  */
 export type LiquidContext = Record<string, unknown>;
 export type Translations = Record<string, unknown>;
@@ -11,6 +11,8 @@ export type Translations = Record<string, unknown>;
 export type RenderOptions = {
   /** The storefront language's locale file, then the default one (Shopify falls back to it). */
   translations: Translations[];
+  /** Where the extension's assets are served, for `asset_url` (Shopify's CDN in a real store). */
+  assetBase?: string;
 };
 
 export function escapeHtml(value: string): string {
@@ -72,6 +74,12 @@ function evaluate(expr: string, context: LiquidContext, options: RenderOptions):
         break;
       case "default":
         value = value == null || value === "" || value === false ? arg : value;
+        break;
+      case "map":
+        value = Array.isArray(value) ? value.map((item) => (item && typeof item === "object" ? (item as Record<string, unknown>)[String(arg)] : undefined)) : [];
+        break;
+      case "asset_url":
+        value = `${options.assetBase ?? "/assets"}/${encodeURIComponent(String(value))}`;
         break;
       default:
         throw new Error(`unsupported Liquid filter: ${m[1]}`);

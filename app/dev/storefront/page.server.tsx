@@ -39,13 +39,14 @@ export function renderStorefrontPage(options: StorefrontOptions): string {
     source,
     {
       block: { settings, shopify_attributes: 'data-shopify-editor-block="{}"' },
-      product: { title: DEMO_PRODUCT.title, selected_or_first_available_variant: { id: variant.id } },
+      product: { title: DEMO_PRODUCT.title, selected_or_first_available_variant: { id: variant.id }, variants: DEMO_PRODUCT.variants },
+      cart: { currency: { iso_code: "INR" } },
       routes: { root_url: "/" },
       request: { locale: { iso_code: locale } },
       localization: { country: { iso_code: options.country ?? "IN" } },
       shop: { permanent_domain: options.shopDomain },
     },
-    { translations: [locales[locale], locales[fallback]].filter(Boolean) },
+    { translations: [locales[locale], locales[fallback]].filter(Boolean), assetBase: options.assetBase },
   );
   const asset = (name: string) => `${options.assetBase}/${encodeURIComponent(name)}`;
 

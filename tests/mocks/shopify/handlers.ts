@@ -26,6 +26,7 @@ export const CHECKOUT_OPERATIONS = [
   "fulfillmentOrderReleaseHold",
   "orderCancel",
   "tagsRemove",
+  "cartLinesUpdate",
 ] as const;
 export type CheckoutOperation = (typeof CHECKOUT_OPERATIONS)[number];
 
@@ -57,6 +58,11 @@ export function cartCreate(links: CheckoutLinks = {}): Handler {
     const token = crypto.randomBytes(12).toString("hex");
     const lines = input.lines ?? [];
     const subtotal = lines.reduce((s, l) => s + FAKE_UNIT_PRICE * (l.quantity ?? 1), 0);
+    const cartLines = lines.map((l, i) => ({
+      id: `gid://shopify/CartLine/${token}-${i}`,
+      quantity: l.quantity ?? 1,
+      merchandise: { id: l.merchandiseId, price: { amount: FAKE_UNIT_PRICE.toFixed(2), currencyCode: "USD" } },
+    }));
     const checkoutUrl = links.checkoutBase
       ? `${links.checkoutBase}?c=${encodeForPreview("cart", { lines, attributes: input.attributes ?? [], discountCodes: input.discountCodes ?? [], subtotal })}`
       : `https://${call.shop}/cart/c/${token}?key=${token.slice(0, 8)}`;
@@ -69,9 +75,25 @@ export function cartCreate(links: CheckoutLinks = {}): Handler {
             attributes: input.attributes ?? [],
             discountCodes: (input.discountCodes ?? []).map((code) => ({ code, applicable: true })),
             cost: { subtotalAmount: { amount: subtotal.toFixed(2), currencyCode: "USD" } },
+            lines: { nodes: cartLines },
           },
           userErrors: [],
           warnings: [],
+        },
+      },
+    };
+  };
+}
+
+/** Storefront cartLinesUpdate: the lines' new quantities, echoed back. */
+export function cartLinesUpdate(): Handler {
+  return (call: FakeCall) => {
+    const lines = (call.variables.lines ?? []) as { id: string; quantity: number }[];
+    return {
+      data: {
+        cartLinesUpdate: {
+          cart: { id: call.variables.cartId, lines: { nodes: lines.map((l) => ({ id: l.id, quantity: l.quantity })) } },
+          userErrors: [],
         },
       },
     };
@@ -208,6 +230,7 @@ export function slow(ms: number, then: Handler): Handler {
 export function installDefaultHandlers(fake: FakeShopify, links: CheckoutLinks = {}, tagged = new Map<string, Set<string>>()) {
   return fake
     .on(OPERATIONS.cartCreate, cartCreate(links), "storefront")
+    .on(OPERATIONS.cartLinesUpdate, cartLinesUpdate(), "storefront")
     .on(OPERATIONS.draftOrderCalculate, draftOrderCalculate(), "admin")
     .on(OPERATIONS.draftOrderCreate, draftOrderCreate(links), "admin")
     .on(OPERATIONS.paymentTermsTemplates, paymentTermsTemplates(), "admin")

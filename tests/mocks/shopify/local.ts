@@ -4,6 +4,7 @@ import {
   CHECKOUT_OPERATIONS,
   cartCreate,
   cartCreateUserErrors,
+  cartLinesUpdate,
   draftOrderCalculate,
   draftOrderCreate,
   draftOrderCreateUserErrors,
@@ -72,11 +73,15 @@ export async function startLocalShopify(options: { port?: number; host?: string;
     fulfillmentOrderReleaseHold: () => enforcement.releaseHold(),
     orderCancel: () => enforcement.orderCancel(),
     tagsRemove: () => enforcement.tagsRemove(),
+    cartLinesUpdate: () => cartLinesUpdate(),
   };
   const goodAnswer = (operation: CheckoutOperation): Handler => goodAnswers[operation]();
   const userErrors = (operation: CheckoutOperation): Handler => {
     if (operation === "cartCreate") return cartCreateUserErrors();
     if (operation === "draftOrderCreate") return draftOrderCreateUserErrors();
+    if (operation === "cartLinesUpdate") {
+      return () => ({ data: { cartLinesUpdate: { cart: null, userErrors: [{ field: ["lines", "0", "quantity"], message: "Quantity is invalid" }] } } });
+    }
     if (operation === "tagsAdd") {
       return () => ({ data: { tagsAdd: { node: null, userErrors: [{ field: ["id"], message: "Order does not exist" }] } } });
     }
@@ -119,7 +124,7 @@ export async function startLocalShopify(options: { port?: number; host?: string;
     }
     if (!parsed.success) return jsonPage(400, { error: "Give an operation and an answer from the lists.", code: "invalid_request", issues: parsed.error.issues });
     const { operation, answer } = parsed.data;
-    fake.on(OPERATIONS[operation], handlerFor(operation, answer), operation === "cartCreate" ? "storefront" : "admin");
+    fake.on(OPERATIONS[operation], handlerFor(operation, answer), operation === "cartCreate" || operation === "cartLinesUpdate" ? "storefront" : "admin");
     current.set(operation, answer);
     return jsonPage(200, { answers: Object.fromEntries(current) });
   });

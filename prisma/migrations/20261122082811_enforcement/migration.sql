@@ -29,6 +29,7 @@ CREATE TABLE "new_Shop" (
     "id" TEXT NOT NULL PRIMARY KEY,
     "domain" TEXT NOT NULL,
     "name" TEXT,
+    "primaryDomain" TEXT,
     "locale" TEXT NOT NULL DEFAULT 'en',
     "currency" TEXT,
     "installedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
@@ -48,6 +49,13 @@ CREATE TABLE "new_Shop" (
     "allowedCountries" TEXT NOT NULL DEFAULT '',
     "smsChannel" TEXT NOT NULL DEFAULT 'sms',
     "smsTemplate" TEXT,
+    "paymentModes" TEXT NOT NULL DEFAULT 'cod,prepaid,partial',
+    "depositsAvailable" BOOLEAN,
+    "codFeeType" TEXT NOT NULL DEFAULT 'none',
+    "codFeeValue" REAL NOT NULL DEFAULT 0,
+    "codFeeVariantId" TEXT,
+    "prepaidDiscountType" TEXT NOT NULL DEFAULT 'none',
+    "prepaidDiscountValue" REAL NOT NULL DEFAULT 0,
     "discountCodeCod" TEXT,
     "discountCodePrepaid" TEXT,
     "discountCodePartial" TEXT,
@@ -71,7 +79,7 @@ CREATE TABLE "new_Shop" (
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL
 );
-INSERT INTO "new_Shop" ("addressCorrectionTtlHours", "allowedCountries", "autoAddressCorrection", "createdAt", "currency", "dailySendCap", "depositType", "depositValue", "discountCodeCod", "discountCodePartial", "discountCodePrepaid", "domain", "id", "installedAt", "locale", "name", "otpEnabled", "otpMaxAttempts", "otpResendCooldownSeconds", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "returningSkipDays", "smsChannel", "smsTemplate", "subscriptionId", "subscriptionPlan", "subscriptionStatus", "subscriptionTest", "tagModePrefix", "tagOrders", "tagUnverified", "tagVerified", "uninstalledAt", "updatedAt") SELECT "addressCorrectionTtlHours", "allowedCountries", "autoAddressCorrection", "createdAt", "currency", "dailySendCap", "depositType", "depositValue", "discountCodeCod", "discountCodePartial", "discountCodePrepaid", "domain", "id", "installedAt", "locale", "name", "otpEnabled", "otpMaxAttempts", "otpResendCooldownSeconds", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "returningSkipDays", "smsChannel", "smsTemplate", "subscriptionId", "subscriptionPlan", "subscriptionStatus", "subscriptionTest", "tagModePrefix", "tagOrders", "tagUnverified", "tagVerified", "uninstalledAt", "updatedAt" FROM "Shop";
+INSERT INTO "new_Shop" ("addressCorrectionTtlHours", "allowedCountries", "autoAddressCorrection", "codFeeType", "codFeeValue", "codFeeVariantId", "createdAt", "currency", "dailySendCap", "depositType", "depositValue", "depositsAvailable", "discountCodeCod", "discountCodePartial", "discountCodePrepaid", "domain", "id", "installedAt", "locale", "name", "otpEnabled", "otpMaxAttempts", "otpResendCooldownSeconds", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "paymentModes", "prepaidDiscountType", "prepaidDiscountValue", "primaryDomain", "returningSkipDays", "smsChannel", "smsTemplate", "subscriptionId", "subscriptionPlan", "subscriptionStatus", "subscriptionTest", "tagModePrefix", "tagOrders", "tagUnverified", "tagVerified", "uninstalledAt", "updatedAt") SELECT "addressCorrectionTtlHours", "allowedCountries", "autoAddressCorrection", "codFeeType", "codFeeValue", "codFeeVariantId", "createdAt", "currency", "dailySendCap", "depositType", "depositValue", "depositsAvailable", "discountCodeCod", "discountCodePartial", "discountCodePrepaid", "domain", "id", "installedAt", "locale", "name", "otpEnabled", "otpMaxAttempts", "otpResendCooldownSeconds", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "paymentModes", "prepaidDiscountType", "prepaidDiscountValue", "primaryDomain", "returningSkipDays", "smsChannel", "smsTemplate", "subscriptionId", "subscriptionPlan", "subscriptionStatus", "subscriptionTest", "tagModePrefix", "tagOrders", "tagUnverified", "tagVerified", "uninstalledAt", "updatedAt" FROM "Shop";
 DROP TABLE "Shop";
 ALTER TABLE "new_Shop" RENAME TO "Shop";
 CREATE UNIQUE INDEX "Shop_domain_key" ON "Shop"("domain");

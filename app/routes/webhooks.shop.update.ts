@@ -1,0 +1,23 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { answer, methodNotAllowed } from "~/http/responses.server";
+import { authenticateWebhook } from "~/http/webhook.server";
+import { applyShopUpdate } from "~/settings/shop.server";
+import { log } from "~/utils/log.server";
+
+/**
+ * shop/update: keeps the shop's primary domain (the host named on the code SMS's last line, which
+ * WebOTP and Apple's autofill match against the storefront), name, currency and plan (whether the
+ * store can take draft-order deposits) current. Replays are harmless: the same values are written again.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  return answer(async () => {
+    const { shop, payload } = await authenticateWebhook(request);
+    const applied = await applyShopUpdate(shop, payload);
+    log.info("webhook: shop updated", { shop, fields: Object.keys(applied) });
+    return new Response(null, { status: 200 });
+  }, "webhooks/shop/update");
+}
+
+export async function loader() {
+  return methodNotAllowed(["POST"]);
+}

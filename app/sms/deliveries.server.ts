@@ -1,0 +1,104 @@
+import crypto from "node:crypto";
+import { prisma } from "~/db.server";
+import { env } from "~/env.server";
+import { log, maskPhone } from "~/utils/log.server";
+
+/**
+ * Every message the app sends (one-time codes, address-correction links) is recorded with its
+ * delivery state, for the merchant's dashboard and for support: MessageDelivery, one row per message
+ * per channel, updated by Twilio's status callback (POST /twilio/status).
+ */
+export type MessagePurpose = "otp" | "address_correction";
+
+/** Twilio's message states, in the order a message goes through them; the last four are final. */
+export const MESSAGE_STATES = ["accepted", "scheduled", "queued", "sending", "sent", "delivered", "read", "undelivered", "failed", "canceled"] as const;
+export type MessageState = (typeof MESSAGE_STATES)[number];
+
+const RANK: Record<MessageState, number> = {
+  accepted: 0,
+  scheduled: 0,
+  queued: 1,
+  sending: 2,
+  sent: 3,
+  delivered: 4,
+  read: 5,
+  undelivered: 6,
+  failed: 6,
+  canceled: 6,
+};
+
+/** The states a message in `state` may still move from (callbacks can arrive out of order). */
+export function statesBefore(state: MessageState): MessageState[] {
+  return MESSAGE_STATES.filter((s) => RANK[s] < RANK[state] || (RANK[s] === RANK[state] && s === state));
+}
+
+/** Where Twilio reports delivery states: this app's public URL (SHOPIFY_APP_URL) + /twilio/status. */
+export function statusCallbackUrl(): string {
+  return `${env.SHOPIFY_APP_URL.replace(/\/+$/, "")}/twilio/status`;
+}
+
+// The SMS text an SMS fallback would send holds a one-time code: it is stored sealed (AES-256-GCM under
+// a key derived from OTP_HASH_SECRET), and deleted once used or when the callback says delivered.
+function fallbackKey() {
+  return crypto.createHmac("sha256", env.OTP_HASH_SECRET).update("message-fallback-key").digest();
+}
+
+export function sealText(text: string): string {
+  const iv = crypto.randomBytes(12);
+  const cipher = crypto.createCipheriv("aes-256-gcm", fallbackKey(), iv);
+  const sealed = Buffer.concat([cipher.update(text, "utf8"), cipher.final()]);
+  return [iv, cipher.getAuthTag(), sealed].map((b) => b.toString("base64url")).join(".");
+}
+
+export function openText(sealed: string): string | null {
+  try {
+    const [iv, tag, data] = sealed.split(".").map((p) => Buffer.from(p, "base64url"));
+    const decipher = crypto.createDecipheriv("aes-256-gcm", fallbackKey(), iv);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(data), decipher.final()]).toString("utf8");
+  } catch {
+    return null;
+  }
+}
+
+type RecordInput = {
+  input: {
+    shop: { id: string; domain: string };
+    to: string;
+    purpose?: MessagePurpose;
+    fallbackUntil?: number;
+    fallbackOf?: string | null;
+  };
+  channel: "sms" | "whatsapp";
+  providerId: string | null;
+  status: MessageState;
+  errorCode?: number | null;
+  /** WhatsApp only: the SMS text to send if WhatsApp reports the message failed. */
+  fallbackBody?: string;
+  fallbackOf?: string | null;
+};
+
+/** Records one message; returns its id. Never throws: a record is not worth failing a send for. */
+export async function recordMessage(r: RecordInput): Promise<string | null> {
+  try {
+    const row = await prisma.messageDelivery.create({
+      data: {
+        shopId: r.input.shop.id,
+        phone: r.input.to,
+        purpose: r.input.purpose ?? "otp",
+        channel: r.channel,
+        providerId: r.providerId,
+        status: r.status,
+        errorCode: r.errorCode ?? null,
+        fallbackBody: r.fallbackBody ? sealText(r.fallbackBody) : null,
+        fallbackUntil: r.fallbackBody && r.input.fallbackUntil ? BigInt(Math.floor(r.input.fallbackUntil)) : null,
+        fallbackOf: r.fallbackOf ?? r.input.fallbackOf ?? null,
+      },
+      select: { id: true },
+    });
+    return row.id;
+  } catch (error) {
+    log.warn("sms: could not record a message's delivery", { shop: r.input.shop.domain, to: maskPhone(r.input.to), error: String(error) });
+    return null;
+  }
+}

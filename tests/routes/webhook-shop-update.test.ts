@@ -1,0 +1,59 @@
+import * as shopUpdate from "~/routes/webhooks.shop.update";
+import * as sendOtp from "~/routes/proxy.send-otp";
+import { prisma } from "~/db.server";
+import { getShop, readShopDetails } from "~/settings/shop.server";
+import { SHOP_DETAILS } from "~/shopify/operations";
+import { callRoute, signedRequest } from "../helpers/proxy";
+import { installShop, SHOP } from "../helpers/shops";
+import { useFakeTwilio } from "../helpers/twilio";
+import { signedWebhook } from "../helpers/webhooks";
+
+const fake = useFakeTwilio();
+
+describe("the shop's primary domain, learnt from Shopify and kept current", () => {
+  it("is read at install with the shop's name, currency, plan and language (Admin GraphQL shop.primaryDomain.host)", () => {
+    expect(SHOP_DETAILS).toMatch(/primaryDomain\s*\{\s*host\s*\}/);
+    expect(SHOP_DETAILS).toMatch(/plan\s*\{\s*shopifyPlus\s*\}/);
+    const reply = {
+      data: {
+        shop: { name: "Acme", currencyCode: "INR", primaryDomain: { host: "Shop.Acme.in" }, plan: { shopifyPlus: true } },
+        shopLocales: [{ locale: "hi", primary: true }],
+      },
+    };
+    expect(readShopDetails(reply)).toEqual({ name: "Acme", currency: "INR", primaryDomain: "shop.acme.in", depositsAvailable: true, locale: "hi" });
+    expect(readShopDetails({ data: { shop: { primaryDomain: { host: "not a host" } } } })).toEqual({});
+    expect(readShopDetails(null)).toEqual({});
+  });
+
+  it("follows shop/update, and the next code SMS names the new domain on its last line", async () => {
+    await installShop({ primaryDomain: null, otpResendCooldownSeconds: 0 });
+    const phone = "+14155550123";
+    await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone } }));
+    expect(fake.twilio.messages[0].body.split("\n").at(-1)).toBe(`@${SHOP} #${fake.twilio.codeFor(phone)}`); // not known yet: the myshopify domain
+
+    const res = await callRoute(
+      shopUpdate,
+      signedWebhook("shop/update", { id: 1, name: "Acme Store", domain: "www.acme-store.com", myshopify_domain: SHOP, currency: "EUR", plan_name: "basic" }),
+    );
+    expect(res.status).toBe(200);
+    expect(await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).toMatchObject({
+      primaryDomain: "www.acme-store.com",
+      name: "Acme Store",
+      currency: "EUR",
+      depositsAvailable: false, // a Basic plan takes no draft-order deposits
+    });
+    expect((await getShop(SHOP))?.primaryDomain).toBe("www.acme-store.com"); // the cache was dropped
+
+    await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone } }));
+    expect(fake.twilio.messages[1].body.split("\n").at(-1)).toBe(`@www.acme-store.com #${fake.twilio.codeFor(phone)}`);
+  });
+
+  it("ignores a shop/update without usable fields, and refuses an unsigned one", async () => {
+    await installShop({ primaryDomain: "keep.example.com" });
+    expect((await callRoute(shopUpdate, signedWebhook("shop/update", { domain: "not a domain", currency: 12 }))).status).toBe(200);
+    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).primaryDomain).toBe("keep.example.com");
+    const forged = signedWebhook("shop/update", { domain: "evil.example.com" }, { secret: "wrong-secret" });
+    expect((await callRoute(shopUpdate, forged)).status).toBe(401);
+    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).primaryDomain).toBe("keep.example.com");
+  });
+});
