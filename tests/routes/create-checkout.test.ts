@@ -236,11 +236,13 @@ describe("POST /create-checkout: partial builds a draft order with Shopify's nat
 
 describe("POST /create-checkout: the COD fee is a line of the merchant's fee product on cod carts", () => {
   const FEE_VARIANT = "gid://shopify/ProductVariant/999001";
+  // COD needs this caller's proof of the code (what verify-otp hands the modal).
+  const proof = () => issueProof(SHOP, { phone: PHONE, mode: "cod", selectionId: "fromverifyotp" }).token;
 
   it("adds the fee variant; a fixed fee equal to the variant's price is one unit, and the cart says what the fee is", async () => {
     const shop = await installShop({ codFeeType: "fixed", codFeeValue: handlers.FAKE_UNIT_PRICE, codFeeVariantId: FEE_VARIANT });
     await markPhoneVerified(shop.id, PHONE);
-    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "7", quantity: 2 })).status).toBe(200);
+    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "7", proof: proof(), quantity: 2 })).status).toBe(200);
     const [call] = fake.callsTo(OPERATIONS.cartCreate);
     const input = call.variables.input as { lines: unknown[]; attributes: { key: string; value: string }[] };
     expect(input.lines).toEqual([
@@ -254,7 +256,7 @@ describe("POST /create-checkout: the COD fee is a line of the merchant's fee pro
   it("carries a percentage fee as units of the fee variant: 100% of 4 × 25 over a unit price of 25 is 4 units", async () => {
     const shop = await installShop({ codFeeType: "percentage", codFeeValue: 100, codFeeVariantId: FEE_VARIANT });
     await markPhoneVerified(shop.id, PHONE);
-    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "7", quantity: 4 })).status).toBe(200);
+    expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "7", proof: proof(), quantity: 4 })).status).toBe(200);
     const [update] = fake.callsTo(OPERATIONS.cartLinesUpdate);
     expect(update.api).toBe("storefront");
     expect(update.variables).toMatchObject({ lines: [{ id: expect.stringMatching(/^gid:\/\/shopify\/CartLine\//), quantity: 4 }] });
@@ -267,7 +269,7 @@ describe("POST /create-checkout: the COD fee is a line of the merchant's fee pro
     await prisma.shop.update({ where: { id: shop.id }, data: { codFeeVariantId: null } });
     const { forgetShop } = await import("~/settings/shop.server");
     forgetShop(shop.domain);
-    await post({ phone: PHONE, selectedMode: "cod", variantId: "7" });
+    await post({ phone: PHONE, selectedMode: "cod", variantId: "7", proof: proof() });
     for (const call of fake.callsTo(OPERATIONS.cartCreate)) {
       expect((call.variables.input as { lines: unknown[] }).lines).toEqual([{ merchandiseId: "gid://shopify/ProductVariant/7", quantity: 1 }]);
     }
@@ -288,7 +290,7 @@ describe("POST /create-checkout: the COD fee is a line of the merchant's fee pro
       },
       "storefront",
     );
-    const res = await post({ phone: PHONE, selectedMode: "cod", variantId: "7" });
+    const res = await post({ phone: PHONE, selectedMode: "cod", variantId: "7", proof: proof() });
     expect(await jsonOf(res)).toMatchObject({ checkoutUrl: expect.any(String) });
     expect(fake.callsTo(OPERATIONS.cartCreate)).toHaveLength(2);
   });
