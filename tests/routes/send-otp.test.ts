@@ -330,7 +330,7 @@ describe("POST /send-otp", () => {
 });
 
 describe("what a send costs the database", () => {
-  it("is four statements once warm, none of them through Prisma", async () => {
+  it("is five statements once warm, none of them through Prisma", async () => {
     await installShop();
     expect((await send({ phone: "+14155550101" })).status).toBe(200); // warms the session and shop caches
     const viaPrisma = watchQueries();
@@ -339,9 +339,10 @@ describe("what a send costs the database", () => {
     viaPrisma.stop();
     direct.stop();
     expect(viaPrisma.queries).toEqual([]);
-    // The number's standing, its rate counter, the shop's daily counter, the pending code.
-    expect(direct.statements).toHaveLength(4);
+    // The number's standing, its rate counter, the shop's daily counter, the pending code, the message's delivery record.
+    expect(direct.statements).toHaveLength(5);
     expect(direct.statements.filter((s) => s.includes('"RateCounter"'))).toHaveLength(2);
     expect(direct.statements.filter((s) => s.includes('"OtpChallenge"'))).toHaveLength(1);
+    expect(direct.statements.filter((s) => s.includes('"MessageDelivery"'))).toHaveLength(1);
   });
 });
