@@ -76,3 +76,23 @@ export function responseForError(error: unknown, where: string): Response {
   return down ? unavailable() : internalError();
 }
 
+
+/**
+ * A page the app hosts under the app proxy (the address form, the order confirmation): opened from a
+ * texted link whose token is in the URL, so it is never cached, never sends that URL on as a referrer,
+ * runs no script, and may not be framed by another page (CSP for current browsers, X-Frame-Options
+ * for old ones).
+ */
+export function hostedPage(body: string, status = 200): Response {
+  return new Response(body, {
+    status,
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Referrer-Policy": "no-referrer",
+      "X-Content-Type-Options": "nosniff",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      "X-Frame-Options": "DENY",
+    },
+  });
+}

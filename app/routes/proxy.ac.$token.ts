@@ -6,7 +6,7 @@ import { TEXTS } from "~/address-correction/i18n";
 import { pickLocale } from "~/shared/locales";
 import { renderForm, renderMessage, type MessageKind, type PageShell } from "~/address-correction/page";
 import { authenticateProxy, type ProxyContext } from "~/http/app-proxy.server";
-import { answer } from "~/http/responses.server";
+import { answer, hostedPage } from "~/http/responses.server";
 
 /**
  * GET and POST /proxy/ac/:token, the hosted address form (storefront: /apps/cod/ac/:token).
@@ -20,24 +20,9 @@ import { answer } from "~/http/responses.server";
 
 const MAX_FORM_BYTES = 16 * 1024;
 
-function html(body: string, status = 200): Response {
-  return new Response(body, {
-    status,
-    headers: {
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-store",
-      // The token is in the URL: never send it to another site.
-      "Referrer-Policy": "no-referrer",
-      "X-Content-Type-Options": "nosniff",
-      // No other page may frame the form (clickjacking): CSP for current browsers, X-Frame-Options for old ones.
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-      "X-Frame-Options": "DENY",
-    },
-  });
-}
 
 function message(shell: PageShell, kind: MessageKind, status: number, extra: { orderName?: string; address?: Address } = {}) {
-  return html(renderMessage(shell, kind, extra), status);
+  return hostedPage(renderMessage(shell, kind, extra), status);
 }
 
 type Opened =
@@ -93,7 +78,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 async function showForm(request: Request, token: string | undefined) {
   const opened = await open(request, token);
   if (!opened.ok) return opened.response;
-  return html(renderForm(opened.shell, openedForm(opened.correction)));
+  return hostedPage(renderForm(opened.shell, openedForm(opened.correction)));
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -119,7 +104,7 @@ async function submitForm(request: Request, token: string | undefined) {
   const outcome = await submitCorrectionForm(ctx.shop, correction, typed);
   const orderName = correction.orderName ?? "";
   const again = (errors: FormErrors, zipExample?: string, status = 422, alert?: string) =>
-    html(renderForm(shell, { orderName, values: typed, errors, zipExample, nonce: issueFormNonce(correction), alert }), status);
+    hostedPage(renderForm(shell, { orderName, values: typed, errors, zipExample, nonce: issueFormNonce(correction), alert }), status);
   switch (outcome.kind) {
     case "invalid":
       return again(outcome.errors, outcome.zipExample);

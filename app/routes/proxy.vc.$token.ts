@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { hostedPage } from "~/http/responses.server";
 import { formNonceIsValid, issueFormNonce } from "~/address-correction/address-correction.server";
 import { pickLocale } from "~/shared/locales";
 import { authenticateProxy, type ProxyContext } from "~/http/app-proxy.server";
@@ -22,18 +23,6 @@ import { maskPhone } from "~/utils/log.server";
  */
 const MAX_FORM_BYTES = 4 * 1024;
 
-function html(body: string, status = 200): Response {
-  return new Response(body, {
-    status,
-    headers: {
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-store",
-      "Referrer-Policy": "no-referrer",
-      "X-Content-Type-Options": "nosniff",
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'",
-    },
-  });
-}
 
 type Opened = { ok: true; ctx: ProxyContext; shell: PageShell; confirmation: Confirmation } | { ok: false; response: Response };
 
@@ -44,7 +33,7 @@ async function open(request: Request, token: string | undefined): Promise<Opened
     ctx = await authenticateProxy(request);
   } catch (thrown) {
     if (thrown instanceof Response) {
-      return { ok: false, response: html(renderConfirmMessage({ locale: pickLocale(queryLocale), shopName: "" }, "forbidden"), thrown.status) };
+      return { ok: false, response: hostedPage(renderConfirmMessage({ locale: pickLocale(queryLocale), shopName: "" }, "forbidden"), thrown.status) };
     }
     throw thrown;
   }
@@ -52,7 +41,7 @@ async function open(request: Request, token: string | undefined): Promise<Opened
   // The page is in English; its language attribute says so whatever the shop's language.
   const shell: PageShell = { locale: "en", shopName: ctx.shop.name ?? ctx.shop.domain };
   const message = (kind: ConfirmMessage, status: number) =>
-    ({ ok: false, response: html(renderConfirmMessage(shell, kind, confirmation?.orderName ?? ""), status) }) as const;
+    ({ ok: false, response: hostedPage(renderConfirmMessage(shell, kind, confirmation?.orderName ?? ""), status) }) as const;
   if (!confirmation) return message("notFound", 404);
   const state = stateOf(confirmation);
   if (state === "confirmed") return message("confirmed", 200);
@@ -61,7 +50,7 @@ async function open(request: Request, token: string | undefined): Promise<Opened
 }
 
 function page(shell: PageShell, c: Confirmation, step: "start" | "code", alert?: string, status = 200) {
-  return html(
+  return hostedPage(
     renderConfirmPage(shell, { orderName: c.orderName ?? "", maskedPhone: maskPhone(c.phone), nonce: issueFormNonce(c), step, alert }),
     status,
   );
@@ -77,7 +66,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const opened = await open(request, params.token);
   if (!opened.ok) return opened.response;
   const { ctx, shell, confirmation: c } = opened;
-  const forbidden = (status: number) => html(renderConfirmMessage(shell, "forbidden"), status);
+  const forbidden = (status: number) => hostedPage(renderConfirmMessage(shell, "forbidden"), status);
 
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return forbidden(400);
@@ -105,7 +94,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const code = (form.get("code") ?? "").replace(/\D/g, "");
   if (!/^\d{6}$/.test(code)) return page(shell, c, "code", PAGE.incompleteCode, 422);
   const outcome = await confirmWithCode(ctx.shop, c, code);
-  if (outcome.ok) return html(renderConfirmMessage(shell, "confirmed", c.orderName ?? ""));
+  if (outcome.ok) return hostedPage(renderConfirmMessage(shell, "confirmed", c.orderName ?? ""));
   switch (outcome.code) {
     case "invalid_code":
       return page(shell, c, "code", fill(PAGE.wrongCode, { n: String(outcome.attemptsRemaining) }), 422);
@@ -114,6 +103,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case "code_expired":
       return page(shell, c, "start", PAGE.expiredCode, 400);
     case "closed":
-      return html(renderConfirmMessage(shell, "closed", c.orderName ?? ""), 410);
+      return hostedPage(renderConfirmMessage(shell, "closed", c.orderName ?? ""), 410);
   }
 }

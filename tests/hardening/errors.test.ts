@@ -139,8 +139,8 @@ describe("refused requests on a working server", () => {
     expect(ok.headers.get("location")).toMatch(/demo-shop\.myshopify\.com/);
   });
 
-  it("the hosted address form cannot be framed by another page", async () => {
-    const res = await fetch(signedProxyUrl(server.url, "/ac/some-token"), { headers: { accept: "text/html" } });
+  it.each(["/ac/some-token", "/vc/some-token"])("the hosted page %s cannot be framed by another page", async (path) => {
+    const res = await fetch(signedProxyUrl(server.url, path), { headers: { accept: "text/html" } });
     expect(res.headers.get("content-type")).toMatch(/text\/html/);
     expect(res.headers.get("content-security-policy")).toMatch(/frame-ancestors 'none'/);
     expect(res.headers.get("x-frame-options")).toBe("DENY");
