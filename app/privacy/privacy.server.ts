@@ -45,7 +45,13 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
         orderBy: { createdAt: "asc" },
       })
     : byOrder;
-  return { shopId: shop.id, phones, selections, verified, corrections, messages };
+  const orders = phones.length || orderGids.length
+    ? await prisma.orderRecord.findMany({
+        where: { shopId: shop.id, OR: [{ phone: { in: phones } }, { orderGid: { in: orderGids } }] },
+        orderBy: { placedAt: "asc" },
+      })
+    : [];
+  return { shopId: shop.id, phones, selections, verified, corrections, messages, orders };
 }
 
 /** customers/data_request: everything held for the customer's phone and orders, as a report. */
@@ -75,6 +81,15 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       errorCode: m.errorCode,
       createdAt: m.createdAt.toISOString(),
     })),
+    // The app's record of each order: its verification state as the merchant's Orders page shows it.
+    orders: (found?.orders ?? []).map((o) => ({
+      orderGid: o.orderGid,
+      orderName: o.orderName,
+      phone: o.phone,
+      mode: o.mode,
+      status: o.status,
+      placedAt: o.placedAt.toISOString(),
+    })),
     addressCorrections: (found?.corrections ?? []).map((c) => ({
       id: c.id,
       phone: c.phone,
@@ -89,7 +104,7 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
   };
 }
 
-/** customers/redact: deletes the customer's verified mark, selections, pending code, blocklist entry and address corrections (by phone and by order). */
+/** customers/redact: deletes the customer's verified mark, selections, pending code, blocklist entry, address corrections and order records (by phone and by order). */
 export async function redactCustomer(shopDomain: string, phone: string | null | undefined, orderGids: string[]) {
   const found = await matchingRecords(shopDomain, phone, orderGids);
   if (!found) return { selections: 0, verifiedMarks: 0, pendingCodes: 0, blocklistEntries: 0, addressCorrections: 0 };
@@ -105,6 +120,9 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   await prisma.messageDelivery.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   const addressCorrections = await prisma.addressCorrection.deleteMany({
     where: { shopId: found.shopId, OR: [{ id: { in: found.corrections.map((c) => c.id) } }, { phone: { in: found.phones } }] },
+  });
+  await prisma.orderRecord.deleteMany({
+    where: { shopId: found.shopId, OR: [{ orderGid: { in: found.orders.map((o) => o.orderGid) } }, { phone: { in: found.phones } }] },
   });
   // The background jobs about those orders hold their phones and addresses.
   await deleteOrderJobs(shopDomain, orderGids);
