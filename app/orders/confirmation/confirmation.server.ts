@@ -19,7 +19,7 @@ import { log } from "~/utils/log.server";
 import { enqueueOrderTags } from "~/orders/tag-jobs.server";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/jobs/queue.server";
 import { confirmationSms, PENDING_TAG, UNCONFIRMED_TAG } from "./texts";
-import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
+import { VERIFIED_CUSTOMER_TAG } from "../../../extensions/cod-payment-customization/src/proof-format";
 
 /**
  * Verification after purchase. A cash-on-delivery order that arrives without a matching verification
