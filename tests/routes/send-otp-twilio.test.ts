@@ -117,7 +117,7 @@ describe("send-otp through Twilio (the real client against a fake Twilio)", () =
     const result = await sendSms({ shop: { id: shop.id, name: "Acme", domain: shop.domain }, to: PHONE, body: "Fix your address: https://x", purpose: "address_correction" });
     expect(result).toEqual({ ok: true, id: fake.twilio.messages[0].sid, channel: "sms" });
     fake.twilio.fail("landline", { times: 1 });
-    expect(await sendSms({ shop: { id: shop.id, name: null, domain: shop.domain }, to: PHONE, body: "x" })).toMatchObject({
+    expect(await sendSms({ shop: { id: shop.id, name: null, domain: shop.domain }, to: PHONE, body: "x", purpose: "address_correction" })).toMatchObject({
       ok: false,
       code: "phone_unreachable",
     });

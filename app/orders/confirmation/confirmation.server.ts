@@ -188,6 +188,7 @@ async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
     to: c.phone,
     body: confirmationSms([c.locale, shop.locale], { shop: shop.name ?? shop.domain, order: c.orderName ?? "", link }),
     channel: "sms",
+    purpose: "order_confirmation",
   });
   if (!result.ok) return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
   await prisma.orderConfirmation.update({ where: { id: c.id }, data: { notifiedAt: clock.now() } });
