@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { maskPhone } from "~/shared/phone-mask";
 import { hostedPage } from "~/http/responses.server";
 import { formNonceIsValid, issueFormNonce } from "~/address-correction/address-correction.server";
 import { fill, pickLocale } from "~/shared/locales";
@@ -12,7 +13,6 @@ import {
 } from "~/orders/confirmation/confirmation.server";
 import { renderConfirmMessage, renderConfirmPage, type ConfirmMessage, type PageShell } from "~/orders/confirmation/page";
 import { PAGE_TEXTS } from "~/orders/confirmation/texts";
-import { maskPhone } from "~/utils/log.server";
 
 /**
  * GET and POST /proxy/vc/:token: the shopper confirms a cash-on-delivery order after purchase
