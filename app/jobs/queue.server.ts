@@ -139,15 +139,26 @@ async function finishJob(job: JobRow, fields: { doneAt?: Date; failedAt?: Date; 
   if (finished !== 1) await execute(sql`UPDATE "Job" SET "lockedUntil" = NULL, "updatedAt" = ${now} WHERE "id" = ${job.id}`);
 }
 
-/** Runs the due jobs of the kinds declared in this process (up to `limit`), each claimed by this worker alone. */
-export async function runDueJobs(limit = 20): Promise<JobSummary> {
+/**
+ * Runs the due jobs of the kinds declared in this process (up to `limit`), each claimed by this worker
+ * alone, `concurrency` at a time (jobs wait on Shopify or an SMS provider, not on this process).
+ */
+export async function runDueJobs(limit = 20, concurrency = 1): Promise<JobSummary> {
   const summary: JobSummary = { claimed: 0, done: 0, retried: 0, failed: 0 };
   const kindNames = [...kinds.keys()];
   if (!kindNames.length) return summary;
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, () => runJobsInTurn(kindNames, limit, summary)));
+  return summary;
+}
+
+async function runJobsInTurn(kindNames: string[], limit: number, summary: JobSummary) {
   while (summary.claimed < limit) {
+    summary.claimed++; // this turn's place within the limit, taken before the claim's await
     const job = await claimNextJob(kindNames, clock.now());
-    if (!job) break;
-    summary.claimed++;
+    if (!job) {
+      summary.claimed--;
+      break;
+    }
     const attempts = Number(job.attempts);
     const kind = kinds.get(job.kind)!;
     const result = await runOne(kind, { payload: job.payload, shop: job.shop, attempts });
@@ -167,7 +178,6 @@ export async function runDueJobs(limit = 20): Promise<JobSummary> {
       summary.retried++;
     }
   }
-  return summary;
 }
 
 async function runOne<P>(kind: JobKind<P>, job: { payload: string; shop: string; attempts: number }): Promise<JobResult> {

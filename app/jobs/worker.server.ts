@@ -11,6 +11,7 @@ import { log } from "~/utils/log.server";
 const WORKER_INTERVAL_MS = 5_000;
 const HOUSEKEEPING_EVERY_MS = 3600_000;
 const SWEEP_BATCH = 20;
+const SWEEP_CONCURRENCY = 4;
 const workerEnabled = env.NODE_ENV !== "test";
 
 let running: Promise<unknown> | null = null;
@@ -25,7 +26,7 @@ function sweep() {
   }
   const chores = Date.now() - lastHousekeeping > HOUSEKEEPING_EVERY_MS ? housekeeping : [];
   if (chores.length) lastHousekeeping = Date.now();
-  running = Promise.all([runDueJobs(SWEEP_BATCH), ...chores.map((chore) => chore())])
+  running = Promise.all([runDueJobs(SWEEP_BATCH, SWEEP_CONCURRENCY), ...chores.map((chore) => chore())])
     // A full batch means more may be due: the next sweep follows at once instead of at the next tick.
     .then(([summary]) => void (summary.claimed >= SWEEP_BATCH && (again = true)))
     .catch((error) => log.error("job worker sweep failed", { error: String(error) }))

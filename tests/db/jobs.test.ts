@@ -136,6 +136,14 @@ describe("the job queue (one durable mechanism for background work)", () => {
     expect(await prisma.job.findFirstOrThrow()).toMatchObject({ attempts: 2, doneAt: expect.any(Date) });
   });
 
+  it("runs several jobs at a time, each once, within the sweep's limit", async () => {
+    for (let n = 1; n <= 12; n++) await enqueueJob(counterJob, { shop: SHOP, key: `p${n}`, payload: { n, seen: [] } });
+    expect(await runDueJobs(10, 4)).toMatchObject({ claimed: 10, done: 10 });
+    expect(await runDueJobs(10, 4)).toMatchObject({ claimed: 2, done: 2 });
+    expect(runs.map((r) => r.n).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(await prisma.job.count({ where: { doneAt: null } })).toBe(0);
+  });
+
   it("leaves alone the kinds this process does not know (another version's jobs)", async () => {
     await prisma.job.create({ data: { kind: "test.unknown", key: "u", shop: SHOP, payload: "{}", nextAttemptAt: t0 } });
     expect(await runDueJobs()).toMatchObject({ claimed: 0 });
