@@ -69,6 +69,7 @@ describe("an unverified COD order", () => {
     const order = await placeUnverifiedOrder();
     await work();
     expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-pending"]);
+    expect(await prisma.orderRecord.findFirstOrThrow()).toMatchObject({ orderGid: order.admin_graphql_api_id, status: "pending", cod: true, phone: PHONE });
     const row = await prisma.orderConfirmation.findFirstOrThrow();
     expect(row).toMatchObject({ orderGid: order.admin_graphql_api_id, phone: PHONE, status: "pending", hold: true, notifiedAt: expect.any(Date) });
     expect(row.deadlineAt.getTime() - row.createdAt.getTime()).toBeCloseTo(24 * 3600_000, -4);
@@ -120,7 +121,7 @@ describe("the hosted confirmation page", () => {
     const sent = await page(token, { intent: "send", nonce: nonceOf(html) });
     expect(sent.status).toBe(200);
     const codeForm = await sent.text();
-    expect(codeForm).toContain('autocomplete="one-time-code"');
+    expect(codeForm).toMatch(/autocomplete="one-time-code"/i); // HTML attribute names are case-insensitive
     const code = twilio.twilio.codeFor(PHONE);
     expect((await prisma.messageDelivery.findMany({ select: { purpose: true }, orderBy: { createdAt: "asc" } })).map((m) => m.purpose)).toEqual([
       "order_confirmation",
@@ -139,6 +140,8 @@ describe("the hosted confirmation page", () => {
     expect(tagsOf("gid://shopify/Customer/90")).toEqual(["cod-verified-customer"]);
     expect(store.order(order.admin_graphql_api_id).fulfillmentOrders[0]).toMatchObject({ status: "OPEN", holds: [] });
     expect(await prisma.orderConfirmation.findFirstOrThrow()).toMatchObject({ status: "confirmed", holdsReleasedAt: expect.any(Date) });
+    // The merchant's Orders page reads the order as confirmed after purchase.
+    expect(await prisma.orderRecord.findFirstOrThrow()).toMatchObject({ orderGid: order.admin_graphql_api_id, status: "confirmed", verifiedBy: "confirmation" });
 
     // The link now only says the order is confirmed; the deadline does nothing.
     expect(await (await page(token)).text()).toContain("Order confirmed");
@@ -160,6 +163,41 @@ describe("the hosted confirmation page", () => {
   });
 });
 
+describe("the hosted page speaks the shopper's language", () => {
+  it("in French when the order was placed in French: the page, its alerts and the code SMS", async () => {
+    await installShop();
+    await placeUnverifiedOrder({ customer_locale: "fr-CA" });
+    await work();
+    const { token } = textedLink();
+    expect(twilio.twilio.messages.at(-1)!.body).toContain("confirmez votre commande");
+    const opened = await page(token);
+    const html = await opened.text();
+    expect(html).toContain('<html lang="fr" dir="ltr">');
+    expect(html).toContain("Confirmez votre commande");
+    expect(html).toContain("M&#x27;envoyer un code par SMS");
+    expect(html).not.toContain("Text me a code");
+    const codeForm = await (await page(token, { intent: "send", nonce: nonceOf(html) })).text();
+    expect(codeForm).toContain("Code à 6 chiffres");
+    expect(twilio.twilio.messages.at(-1)!.body).toMatch(/est votre code de vérification/);
+    const wrong = await page(token, { intent: "confirm", nonce: nonceOf(codeForm), code: "12" });
+    expect(wrong.status).toBe(422);
+    expect(await wrong.text()).toContain("Saisissez le code à 6 chiffres reçu par SMS.");
+  });
+
+  it("right to left in Arabic, with the order number and the phone kept whole", async () => {
+    await installShop({ locale: "ar" });
+    await placeUnverifiedOrder({ customer_locale: null });
+    await work();
+    const { token } = textedLink();
+    const html = await (await page(token)).text();
+    expect(html).toContain('<html lang="ar" dir="rtl">');
+    expect(html).toContain("<h1>أكّد طلبك</h1>");
+    expect(html).toMatch(/<bdi>#\d+<\/bdi>/);
+    expect(html).toContain("<bdi>+2126•••0031</bdi>");
+    expect(html).not.toContain("Confirm your order");
+  });
+});
+
 describe("the deadline", () => {
   it("marks an unconfirmed order cod-unconfirmed and cancels it when the shop enabled it", async () => {
     await installShop({ cancelUnconfirmed: true, confirmDeadlineHours: 12 });
@@ -172,6 +210,7 @@ describe("the deadline", () => {
     vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 13 * 3600_000));
     await work();
     expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-unconfirmed"]);
+    expect(await prisma.orderRecord.findFirstOrThrow()).toMatchObject({ orderGid: order.admin_graphql_api_id, status: "unconfirmed", verifiedBy: null });
     const [cancel] = shopify.callsTo(OPERATIONS.orderCancel);
     expect(cancel.variables).toMatchObject({ orderId: order.admin_graphql_api_id, reason: "OTHER", restock: true, staffNote: expect.stringContaining("12 hours") });
     expect(store.order(order.admin_graphql_api_id).cancelled).not.toBeNull();
