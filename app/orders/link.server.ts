@@ -6,6 +6,7 @@ import { isCashOnDelivery, orderPhones, selectionIdOf, tagsForOrder, type OrderP
 import { confirmsAfterPurchase, openConfirmation } from "~/order-confirmation/confirmation.server";
 import { PENDING_TAG } from "~/order-confirmation/texts";
 import { enqueueOrderTags } from "./tag-jobs.server";
+import { countEvent } from "~/stats/daily-stats.server";
 import { checkOrderVerification } from "./order-verification.server";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
 
@@ -108,6 +109,12 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
     confirmAfter && t === shop.tagUnverified ? PENDING_TAG : t,
   );
   if (tags.length) await enqueueOrderTags(shop.domain, orderGid, tags);
+  // The dashboard's order figures, once per order (a redelivery finds its selection already linked).
+  if (linkedBy !== "already") {
+    const placedAt = orderTime(order);
+    await countEvent(shop.id, "order_mode", selection?.mode ?? (cod ? "cod" : "other"), placedAt);
+    if (cod) await countEvent(shop.id, "order", verification.verified ? "verified" : confirmAfter ? "pending" : "unverified", placedAt);
+  }
   if (confirmAfter) {
     const customerGid = order.customer?.admin_graphql_api_id;
     await openConfirmation(shop, {
