@@ -8,7 +8,7 @@ import { addressCheckJob } from "~/address-correction/address-correction.server"
 import { pruneFinishedJobs } from "~/jobs/queue.server";
 import { startJobWorker } from "~/jobs/worker.server";
 import { orderTagsJob } from "~/orders/tag-jobs.server";
-import { CONFIRMATION_JOBS } from "~/order-confirmation/confirmation.server";
+import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation.server";
 // Registers the payment customization's creation with the install hook.
 import "~/enforcement/payment-customization.server";
 import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";

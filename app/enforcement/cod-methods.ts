@@ -1,20 +1,10 @@
 import { DEFAULT_COD_METHOD_NAMES, type FunctionConfiguration } from "../../extensions/cod-payment-customization/src/run";
+import { codMethodNameList } from "~/settings/cod-methods";
 
 /** The function extension's handle (extensions/cod-payment-customization/shopify.extension.toml). */
 export const FUNCTION_HANDLE = "cod-payment-customization";
 /** How the customization is listed in Shopify's Settings > Payments > Customizations. */
 export const PAYMENT_CUSTOMIZATION_TITLE = "COD Verify: cash on delivery only after phone verification";
-
-export const DEFAULT_COD_METHOD_NAMES_TEXT = DEFAULT_COD_METHOD_NAMES.join("\n");
-
-/** Shop.codMethodNames (one name a line, as the settings page takes them) → the names, each once. */
-export function codMethodNameList(text: string | null | undefined): string[] {
-  const names = (text ?? "")
-    .split(/\r?\n/)
-    .map((n) => n.trim().replace(/\s+/g, " "))
-    .filter(Boolean);
-  return [...new Set(names)];
-}
 
 /** The function's configuration metafield for a shop's settings. */
 export function functionConfiguration(codMethodNames: string | null | undefined): FunctionConfiguration {

@@ -9,8 +9,8 @@ import { sendLimitKey } from "~/otp/otp.server";
 /**
  * The mandatory compliance topics. What the app holds about a shopper is keyed by phone (the verified
  * mark, payment-mode selections, a pending one-time code's hash, a blocklist entry, send counters,
- * address corrections) and by order (selections linked to orders, address corrections). Tag jobs hold
- * only order ids and tags, no personal data.
+ * the messages sent, address corrections, confirmations after purchase) and by order (selections
+ * linked to orders, address corrections, confirmations, and the background jobs about the order).
  */
 
 /** Numeric order ids of a compliance payload, read from the raw body as strings (they exceed 2^53). */
@@ -33,19 +33,48 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
   const byOrder = or.length
     ? await prisma.addressCorrection.findMany({ where: { shopId: shop.id, OR: or }, orderBy: { createdAt: "asc" } })
     : [];
-  // The phones found through the orders (selections, address corrections) count as the customer's too.
-  const phones = [...new Set([...(e164 ? [e164] : []), ...selections.map((s) => s.phone), ...byOrder.map((c) => c.phone)])];
-  const verified = phones.length ? await prisma.verifiedCustomer.findMany({ where: { shopId: shop.id, phone: { in: phones } } }) : [];
-  const messages = phones.length
-    ? await prisma.messageDelivery.findMany({ where: { shopId: shop.id, phone: { in: phones } }, orderBy: { createdAt: "asc" } })
+  const confirmedByOrder = or.length
+    ? await prisma.orderConfirmation.findMany({ where: { shopId: shop.id, OR: or }, orderBy: { createdAt: "asc" } })
     : [];
-  const corrections = phones.length
-    ? await prisma.addressCorrection.findMany({
-        where: { shopId: shop.id, OR: [{ id: { in: byOrder.map((c) => c.id) } }, { phone: { in: phones } }] },
-        orderBy: { createdAt: "asc" },
-      })
-    : byOrder;
-  return { shopId: shop.id, phones, selections, verified, corrections, messages };
+  // The phones found through the orders (selections, address corrections, confirmations) count as the customer's too.
+  const phones = [
+    ...new Set([
+      ...(e164 ? [e164] : []),
+      ...selections.map((s) => s.phone),
+      ...byOrder.map((c) => c.phone),
+      ...confirmedByOrder.flatMap((c) => (c.phone ? [c.phone] : [])),
+    ]),
+  ];
+  const byPhone = { shopId: shop.id, phone: { in: phones } };
+  const none = Promise.resolve([]);
+  const [verified, messages, pendingCodes, blocked, corrections, confirmations] = await Promise.all([
+    phones.length ? prisma.verifiedCustomer.findMany({ where: byPhone }) : none,
+    phones.length ? prisma.messageDelivery.findMany({ where: byPhone, orderBy: { createdAt: "asc" } }) : none,
+    phones.length ? prisma.otpChallenge.findMany({ where: byPhone }) : none,
+    phones.length ? prisma.blockedPhone.findMany({ where: byPhone }) : none,
+    phones.length
+      ? prisma.addressCorrection.findMany({
+          where: { shopId: shop.id, OR: [{ id: { in: byOrder.map((c) => c.id) } }, { phone: { in: phones } }] },
+          orderBy: { createdAt: "asc" },
+        })
+      : byOrder,
+    phones.length
+      ? prisma.orderConfirmation.findMany({
+          where: { shopId: shop.id, OR: [{ id: { in: confirmedByOrder.map((c) => c.id) } }, { phone: { in: phones } }] },
+          orderBy: { createdAt: "asc" },
+        })
+      : confirmedByOrder,
+  ]);
+  // Every order the customer's records name: their background jobs carry phones and addresses too.
+  const orders = [
+    ...new Set([
+      ...orderGids,
+      ...selections.flatMap((s) => (s.orderGid ? [s.orderGid] : [])),
+      ...corrections.map((c) => c.orderGid),
+      ...confirmations.map((c) => c.orderGid),
+    ]),
+  ];
+  return { shopId: shop.id, phones, orders, selections, verified, pendingCodes, blocked, corrections, confirmations, messages };
 }
 
 /** customers/data_request: everything held for the customer's phone and orders, as a report. */
@@ -75,6 +104,23 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       errorCode: m.errorCode,
       createdAt: m.createdAt.toISOString(),
     })),
+    pendingCodes: (found?.pendingCodes ?? []).map((c) => ({
+      phone: c.phone,
+      sentAt: new Date(Number(c.sentAt)).toISOString(),
+      expiresAt: new Date(Number(c.expiresAt)).toISOString(),
+    })),
+    blocklistEntries: (found?.blocked ?? []).map((b) => ({ phone: b.phone, reason: b.reason, createdAt: b.createdAt.toISOString() })),
+    orderConfirmations: (found?.confirmations ?? []).map((c) => ({
+      id: c.id,
+      phone: c.phone,
+      orderGid: c.orderGid,
+      orderName: c.orderName,
+      status: c.status,
+      createdAt: c.createdAt.toISOString(),
+      notifiedAt: c.notifiedAt?.toISOString() ?? null,
+      confirmedAt: c.confirmedAt?.toISOString() ?? null,
+      deadlineAt: c.deadlineAt.toISOString(),
+    })),
     addressCorrections: (found?.corrections ?? []).map((c) => ({
       id: c.id,
       phone: c.phone,
@@ -89,10 +135,14 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
   };
 }
 
-/** customers/redact: deletes the customer's verified mark, selections, pending code, blocklist entry and address corrections (by phone and by order). */
+/**
+ * customers/redact: deletes the customer's verified mark, selections, pending code, blocklist entry,
+ * send counters, message records, address corrections and confirmations after purchase (by phone and
+ * by order), and the background jobs about those orders.
+ */
 export async function redactCustomer(shopDomain: string, phone: string | null | undefined, orderGids: string[]) {
   const found = await matchingRecords(shopDomain, phone, orderGids);
-  if (!found) return { selections: 0, verifiedMarks: 0, pendingCodes: 0, blocklistEntries: 0, addressCorrections: 0 };
+  if (!found) return { selections: 0, verifiedMarks: 0, pendingCodes: 0, blocklistEntries: 0, addressCorrections: 0, orderConfirmations: 0 };
   // The phones found through the orders count as the customer's too.
   const selections = await prisma.selection.deleteMany({
     where: { shopId: found.shopId, OR: [{ id: { in: found.selections.map((s) => s.id) } }, { phone: { in: found.phones } }] },
@@ -106,14 +156,18 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   const addressCorrections = await prisma.addressCorrection.deleteMany({
     where: { shopId: found.shopId, OR: [{ id: { in: found.corrections.map((c) => c.id) } }, { phone: { in: found.phones } }] },
   });
+  const orderConfirmations = await prisma.orderConfirmation.deleteMany({
+    where: { shopId: found.shopId, OR: [{ id: { in: found.confirmations.map((c) => c.id) } }, { phone: { in: found.phones } }] },
+  });
   // The background jobs about those orders hold their phones and addresses.
-  await deleteOrderJobs(shopDomain, orderGids);
+  await deleteOrderJobs(shopDomain, found.orders);
   return {
     selections: selections.count,
     verifiedMarks: verifiedMarks.count,
     pendingCodes: pendingCodes.count,
     blocklistEntries: blocklistEntries.count,
     addressCorrections: addressCorrections.count,
+    orderConfirmations: orderConfirmations.count,
   };
 }
 

@@ -9,9 +9,9 @@ import {
   sendConfirmationCode,
   stateOf,
   type Confirmation,
-} from "~/order-confirmation/confirmation.server";
-import { renderConfirmMessage, renderConfirmPage, type ConfirmMessage, type PageShell } from "~/order-confirmation/page";
-import { PAGE } from "~/order-confirmation/texts";
+} from "~/orders/confirmation/confirmation.server";
+import { renderConfirmMessage, renderConfirmPage, type ConfirmMessage, type PageShell } from "~/orders/confirmation/page";
+import { PAGE } from "~/orders/confirmation/texts";
 import { fill } from "~/address-correction/i18n";
 import { maskPhone } from "~/utils/log.server";
 

@@ -22,7 +22,15 @@ export async function action({ request }: ActionFunctionArgs) {
       shop,
       dataRequestId: body?.data_request?.id ?? null,
       webhookId,
-      records: { verifiedMarks: report.verifiedMarks.length, selections: report.selections.length, addressCorrections: report.addressCorrections.length },
+      records: {
+        verifiedMarks: report.verifiedMarks.length,
+        selections: report.selections.length,
+        pendingCodes: report.pendingCodes.length,
+        blocklistEntries: report.blocklistEntries.length,
+        messages: report.messages.length,
+        addressCorrections: report.addressCorrections.length,
+        orderConfirmations: report.orderConfirmations.length,
+      },
       report: JSON.stringify(report).replace(/\+\d{6,15}/g, (p) => `${p.slice(0, 5)}•••${p.slice(-4)}`),
     });
     await recordDelivery(webhookId, topic, shop);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { LOCALES, pickLocale } from "~/shared/locales";
 import { parseCountryList } from "~/shared/phone";
 import { SETTINGS_LIMITS as L } from "./limits";
-import { codMethodNameList, DEFAULT_COD_METHOD_NAMES_TEXT } from "~/enforcement/cod-methods";
+import { codMethodNameList, DEFAULT_COD_METHOD_NAMES_TEXT } from "./cod-methods";
 import { chosenModes } from "~/shared/payment-modes";
 import type { Shop } from "./shop.server";
 

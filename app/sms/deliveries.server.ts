@@ -5,11 +5,12 @@ import { randomToken } from "~/utils/crypto.server";
 import { log, maskPhone } from "~/utils/log.server";
 
 /**
- * Every message the app sends (one-time codes, address-correction links) is recorded with its
- * delivery state, for the merchant's dashboard and for support: MessageDelivery, one row per message
- * per channel, updated by Twilio's status callback (POST /twilio/status).
+ * Every message the app sends (one-time codes, address-correction links, the link to confirm an order
+ * after purchase) is recorded with its purpose and delivery state, for the merchant's dashboard and for
+ * support: MessageDelivery, one row per message per channel, updated by Twilio's status callback
+ * (POST /twilio/status).
  */
-export type MessagePurpose = "otp" | "address_correction";
+export type MessagePurpose = "otp" | "address_correction" | "order_confirmation";
 
 /** Twilio's message states, in the order a message goes through them; the last four are final. */
 export const MESSAGE_STATES = ["accepted", "scheduled", "queued", "sending", "sent", "delivered", "read", "undelivered", "failed", "canceled"] as const;
@@ -66,7 +67,7 @@ type RecordInput = {
   input: {
     shop: { id: string; domain: string };
     to: string;
-    purpose?: MessagePurpose;
+    purpose: MessagePurpose;
     fallbackUntil?: number;
     fallbackOf?: string | null;
   };
@@ -90,7 +91,7 @@ export async function recordMessage(r: RecordInput): Promise<string | null> {
     await execute(sql`
       INSERT INTO "MessageDelivery" ("id", "shopId", "phone", "purpose", "channel", "providerId", "status", "errorCode",
         "fallbackBody", "fallbackUntil", "fallbackOf", "createdAt", "updatedAt")
-      VALUES (${id}, ${r.input.shop.id}, ${r.input.to}, ${r.input.purpose ?? "otp"}, ${r.channel}, ${r.providerId}, ${r.status},
+      VALUES (${id}, ${r.input.shop.id}, ${r.input.to}, ${r.input.purpose}, ${r.channel}, ${r.providerId}, ${r.status},
         ${r.errorCode ?? null}, ${fallbackBody}, ${fallbackUntil}, ${r.fallbackOf ?? r.input.fallbackOf ?? null}, ${now}, ${now})`);
     return id;
   } catch (error) {

@@ -26,7 +26,7 @@ export type SmsInput = {
   channel?: SmsChannel;
   whatsapp?: WhatsappTemplate | null;
   /** What the message is for, recorded with its delivery state. */
-  purpose?: MessagePurpose;
+  purpose: MessagePurpose;
   /** Until when (epoch ms) a late SMS fallback still makes sense, e.g. the code's expiry. */
   fallbackUntil?: number;
   /** This SMS replaces that (WhatsApp) message, which WhatsApp reported undelivered. */

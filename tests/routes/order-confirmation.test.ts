@@ -78,6 +78,10 @@ describe("an unverified COD order", () => {
     const held = store.order(order.admin_graphql_api_id).fulfillmentOrders[0];
     expect(held).toMatchObject({ status: "ON_HOLD", holds: [expect.objectContaining({ handle: "cod-verify", reason: "OTHER" })] });
     expect(shopify.callsTo(OPERATIONS.fulfillmentOrderHold)).toHaveLength(1);
+    // The link is recorded as what it is, not as a one-time code.
+    expect(await prisma.messageDelivery.findMany({ select: { phone: true, purpose: true, channel: true } })).toEqual([
+      { phone: PHONE, purpose: "order_confirmation", channel: "sms" },
+    ]);
   });
 
   it("is not held when the shop does not hold (the default), and a redelivery opens nothing more", async () => {
@@ -118,6 +122,10 @@ describe("the hosted confirmation page", () => {
     const codeForm = await sent.text();
     expect(codeForm).toContain('autocomplete="one-time-code"');
     const code = twilio.twilio.codeFor(PHONE);
+    expect((await prisma.messageDelivery.findMany({ select: { purpose: true }, orderBy: { createdAt: "asc" } })).map((m) => m.purpose)).toEqual([
+      "order_confirmation",
+      "otp",
+    ]);
 
     const wrong = await page(token, { intent: "confirm", nonce: nonceOf(codeForm), code: code === "000000" ? "111111" : "000000" });
     expect(wrong.status).toBe(422);

@@ -33,6 +33,16 @@ async function shopWithCustomers() {
     });
     await hitRateLimit(sendLimitKey(shop.id, phone), 3, 600);
     await prisma.blockedPhone.create({ data: { shopId: shop.id, phone } });
+    await prisma.messageDelivery.create({ data: { shopId: shop.id, phone, purpose: "otp", channel: "sms", status: "delivered" } });
+  }
+  // A confirmation after purchase for each customer, on orders no selection names.
+  for (const [phone, order] of [[PHONE, "9007199254740993002"], [OTHER, "9007199254740993003"]]) {
+    await prisma.orderConfirmation.create({
+      data: { id: `oc-${order}`, shopId: shop.id, orderGid: `gid://shopify/Order/${order}`, orderName: `#${order.slice(-4)}`, phone, tokenHash: `h-${order}`, deadlineAt: new Date("2026-12-01T00:00:00Z") },
+    });
+    await prisma.job.create({
+      data: { kind: "order-confirmation.deadline", key: `${SHOP}|gid://shopify/Order/${order}`, shop: SHOP, payload: `{"confirmationId":"oc-${order}"}`, nextAttemptAt: new Date() },
+    });
   }
   return shop;
 }
@@ -82,8 +92,16 @@ describe("customers/data_request", () => {
     const res = await callRoute(dataRequest, signedWebhook("customers/data_request", null, { rawBody: raw }));
     expect(res.status).toBe(200);
     const [, fields] = info.mock.calls.find(([m]) => m === "customers/data_request report")!;
-    expect(fields).toMatchObject({ shop: SHOP, dataRequestId: 9999, records: { verifiedMarks: 1, selections: 2 } });
-    expect(String(fields!.report)).toContain("gid://shopify/Order/9007199254740993001");
+    expect(fields).toMatchObject({
+      shop: SHOP,
+      dataRequestId: 9999,
+      records: { verifiedMarks: 1, selections: 2, pendingCodes: 1, blocklistEntries: 1, messages: 1, orderConfirmations: 1 },
+    });
+    const report = JSON.parse(String(fields!.report));
+    expect(report.selections.map((x: { orderGid: string | null }) => x.orderGid)).toContain("gid://shopify/Order/9007199254740993001");
+    expect(report.orderConfirmations).toEqual([
+      expect.objectContaining({ orderGid: "gid://shopify/Order/9007199254740993002", orderName: "#3002", status: "pending" }),
+    ]);
     expect(String(fields!.report)).not.toContain(PHONE);
     expect(await prisma.selection.count()).toBe(3); // a report changes nothing
   });
@@ -99,6 +117,13 @@ describe("customers/redact", () => {
     expect(await prisma.otpChallenge.findMany({ select: { phone: true } })).toEqual([{ phone: OTHER }]);
     expect(await prisma.blockedPhone.findMany({ select: { phone: true } })).toEqual([{ phone: OTHER }]);
     expect(await prisma.rateCounter.findMany({ select: { key: true } })).toEqual([{ key: sendLimitKey(shop.id, OTHER) }]);
+    expect(await prisma.messageDelivery.findMany({ select: { phone: true } })).toEqual([{ phone: OTHER }]);
+    expect(await prisma.orderConfirmation.findMany({ select: { phone: true } })).toEqual([{ phone: OTHER }]);
+    // The jobs of the customer's orders go too, those named in the payload and those found by phone.
+    expect((await prisma.job.findMany({ select: { key: true } })).map((j) => j.key).sort()).toEqual([
+      `${SHOP}|gid://shopify/Order/1`,
+      `${SHOP}|gid://shopify/Order/9007199254740993003`,
+    ]);
     // A redelivery is harmless.
     expect((await callRoute(customersRedact, signedWebhook("customers/redact", null, { rawBody: raw, webhookId: "r1" }))).status).toBe(200);
     expect(await prisma.selection.count()).toBe(1);
@@ -112,6 +137,21 @@ describe("customers/redact", () => {
     expect(await prisma.verifiedCustomer.count({ where: { phone: PHONE } })).toBe(0);
     expect(await prisma.selection.count({ where: { phone: PHONE } })).toBe(0);
     expect(await prisma.selection.count({ where: { phone: OTHER } })).toBe(1);
+  });
+
+  it("finds the customer through a confirmation after purchase when the order is all the payload names", async () => {
+    const shop = await shopWithCustomers();
+    const LATER = "+212600000005";
+    await markPhoneVerified(shop.id, LATER);
+    await prisma.orderConfirmation.update({ where: { id: "oc-9007199254740993002" }, data: { phone: LATER } });
+    const raw = `{"shop_id":954889,"shop_domain":"${SHOP}","customer":{"id":191168,"phone":null},"orders_to_redact":[9007199254740993002]}`;
+    expect((await callRoute(customersRedact, signedWebhook("customers/redact", null, { rawBody: raw }))).status).toBe(200);
+    expect(await prisma.orderConfirmation.count({ where: { orderGid: "gid://shopify/Order/9007199254740993002" } })).toBe(0);
+    expect(await prisma.verifiedCustomer.count({ where: { phone: LATER } })).toBe(0);
+    expect(await prisma.job.count({ where: { key: `${SHOP}|gid://shopify/Order/9007199254740993002` } })).toBe(0);
+    // Nobody else's rows move.
+    expect(await prisma.orderConfirmation.count()).toBe(1);
+    expect(await prisma.verifiedCustomer.count({ where: { phone: { in: [PHONE, OTHER] } } })).toBe(2);
   });
 });
 
@@ -130,6 +170,8 @@ describe("shop/redact", () => {
     expect(await prisma.otpChallenge.count()).toBe(0);
     expect(await prisma.blockedPhone.count()).toBe(0);
     expect(await prisma.rateCounter.count()).toBe(0);
+    expect(await prisma.orderConfirmation.count()).toBe(0);
+    expect(await prisma.messageDelivery.count()).toBe(0);
     expect(await prisma.session.findMany({ select: { shop: true } })).toEqual([{ shop: "other-shop.myshopify.com" }]);
     expect(await prisma.webhookDelivery.findMany({ select: { id: true } })).toEqual([{ id: "s1" }]);
     // Again (a redelivery): still 200.

@@ -20,7 +20,7 @@ import { log } from "~/utils/log.server";
 import { enqueueOrderTags } from "~/orders/tag-jobs.server";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/jobs/queue.server";
 import { confirmationSms, PENDING_TAG, UNCONFIRMED_TAG } from "./texts";
-import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
+import { VERIFIED_CUSTOMER_TAG } from "../../../extensions/cod-payment-customization/src/proof-format";
 
 /**
  * Verification after purchase. A cash-on-delivery order that arrives without a matching verification
@@ -190,6 +190,7 @@ async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
     to: c.phone,
     body: confirmationSms([c.locale, shop.locale], { shop: shop.name ?? shop.domain, order: c.orderName ?? "", link }),
     channel: "sms",
+    purpose: "order_confirmation",
   });
   if (!result.ok) return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
   await prisma.orderConfirmation.update({ where: { id: c.id }, data: { notifiedAt: clock.now() } });
