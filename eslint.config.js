@@ -39,8 +39,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ["app/shared/**/*.ts"],
-    ignores: ["app/shared/**/*.test.ts"],
+    files: ["app/shared/**/*.{ts,tsx}"],
+    ignores: ["app/shared/**/*.test.{ts,tsx}"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [{ regex: "^~/(?!shared/)|^\\.\\./", message: "The shared vocabulary imports nothing of the app above it." }] }],
     },

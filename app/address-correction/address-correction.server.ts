@@ -12,8 +12,8 @@ import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomToken } from "~/utils/crypto.server";
 import { log, maskPhone } from "~/utils/log.server";
 import { fromMailingAddress, suspectAddressReason, type Address, type SuspectReason } from "./address";
-import { pickLocale } from "~/shared/locales";
-import { fill, TEXTS } from "./i18n";
+import { fill, pickLocale } from "~/shared/locales";
+import { TEXTS } from "./i18n";
 import {
   fetchOrder,
   findLatestOpenOrderByPhone,

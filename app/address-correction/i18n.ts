@@ -264,7 +264,3 @@ const es: Texts = {
 };
 
 export const TEXTS: Record<Locale, Texts> = { en, hi, ar, fr, es };
-
-export function fill(template: string, values: Record<string, string>): string {
-  return template.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
-}

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { renderToStaticMarkup } from "react-dom/server";
-import { directionOf, type Locale } from "~/shared/locales";
+import { Filled, renderHostedPage, type PageShell } from "~/shared/hosted-page";
+import { fill, type Locale } from "~/shared/locales";
 import {
   ADDRESS_FIELDS,
   COUNTRY_RULES,
@@ -10,64 +10,21 @@ import {
   type AddressField,
   type FieldProblem,
 } from "./address";
-import { fill, TEXTS } from "./i18n";
+import { TEXTS } from "./i18n";
 
-/**
- * The hosted correction pages: React rendered to static HTML (no client script, no hydration), inline
- * CSS, no external font or image, so a page is small (a few KiB) and works on any phone. React escapes
- * every value it prints.
- */
+/** The hosted correction pages, in the shell every hosted page shares (app/shared/hosted-page.tsx). */
 
-const CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:#1a1a1a;background:#f6f6f7}
-main{max-width:34rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;line-height:1.25;margin:.5rem 0 .75rem}
-p{margin:.5rem 0 1rem}.shop{color:#555;font-size:.9rem;margin:0}
-.card{background:#fff;border-radius:12px;padding:1rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
-.field{margin:0 0 1rem}label{display:block;font-weight:600;margin:0 0 .25rem}
-.opt{font-weight:400;color:#666}.hint{display:block;color:#555;font-size:.875rem;margin:0 0 .25rem}
-input,select{width:100%;font:inherit;padding:.7rem .75rem;border:1px solid #8a8a8a;border-radius:8px;background:#fff;color:inherit;min-height:48px}
-input:focus,select:focus{outline:3px solid #005bd3;outline-offset:1px}
-[aria-invalid=true]{border:2px solid #c5280c}.err{display:block;color:#a21c00;font-weight:600;margin:.25rem 0 0}
+/** The form's own rules, beside the shell's. */
+const CSS = `.opt{font-weight:400;color:#666}.err{display:block;color:#a21c00;font-weight:600;margin:.25rem 0 0}
 .row{display:flex;gap:.75rem}.row>.field{flex:1;min-width:0}
-.summary{border:2px solid #c5280c;border-radius:8px;padding:.75rem 1rem;background:#fff4f2;margin:0 0 1rem}
 .summary ul{margin:.25rem 0 0;padding-inline-start:1.25rem}.summary a{color:#a21c00}
-button{width:100%;font:inherit;font-weight:600;padding:.85rem;border:0;border-radius:8px;background:#1a1a1a;color:#fff;min-height:48px;cursor:pointer}
-button:focus{outline:3px solid #005bd3;outline-offset:2px}
 .addr{white-space:pre-line;unicode-bidi:plaintext;background:#f6f6f7;border-radius:8px;padding:.75rem 1rem;margin:0}
 @media (max-width:360px){.row{display:block}}`;
 
-export type PageShell = { locale: Locale; shopName: string };
-
-/** A template's text with each value isolated (`<bdi>`), so "#1001" stays whole in right-to-left text. */
-function Filled({ template, values }: { template: string; values: Record<string, string> }) {
-  return (
-    <>
-      {template.split(/(\{\w+\})/).map((part, i) => {
-        const m = /^\{(\w+)\}$/.exec(part);
-        return m && m[1] in values ? <bdi key={i}>{values[m[1]]}</bdi> : part;
-      })}
-    </>
-  );
-}
+export type { PageShell };
 
 function render(shell: PageShell, title: string, body: ReactNode): string {
-  return `<!doctype html>\n${renderToStaticMarkup(
-    <html lang={shell.locale} dir={directionOf(shell.locale)}>
-      <head>
-        <meta charSet="utf-8" />
-        <meta name="viewport" content="width=device-width,initial-scale=1" />
-        <meta name="robots" content="noindex,nofollow" />
-        <title>{`${title} · ${shell.shopName}`}</title>
-        {/* A constant of this file, not data: React would escape the `>` of its selectors. */}
-        <style dangerouslySetInnerHTML={{ __html: CSS }} />
-      </head>
-      <body>
-        <main>
-          <p className="shop">{shell.shopName}</p>
-          {body}
-        </main>
-      </body>
-    </html>,
-  )}`;
+  return renderHostedPage(shell, title, body, CSS);
 }
 
 export type FormState = {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { hostedPage } from "~/http/responses.server";
 import { formNonceIsValid, issueFormNonce } from "~/address-correction/address-correction.server";
-import { pickLocale } from "~/shared/locales";
+import { fill, pickLocale } from "~/shared/locales";
 import { authenticateProxy, type ProxyContext } from "~/http/app-proxy.server";
 import {
   confirmWithCode,
@@ -11,8 +11,7 @@ import {
   type Confirmation,
 } from "~/orders/confirmation/confirmation.server";
 import { renderConfirmMessage, renderConfirmPage, type ConfirmMessage, type PageShell } from "~/orders/confirmation/page";
-import { PAGE } from "~/orders/confirmation/texts";
-import { fill } from "~/address-correction/i18n";
+import { PAGE_TEXTS } from "~/orders/confirmation/texts";
 import { maskPhone } from "~/utils/log.server";
 
 /**
@@ -38,8 +37,8 @@ async function open(request: Request, token: string | undefined): Promise<Opened
     throw thrown;
   }
   const confirmation = token ? await findConfirmationByToken(ctx.shop, token) : null;
-  // The page is in English; its language attribute says so whatever the shop's language.
-  const shell: PageShell = { locale: "en", shopName: ctx.shop.name ?? ctx.shop.domain };
+  // The shopper's language as the order recorded it, else the shop's.
+  const shell: PageShell = { locale: pickLocale(queryLocale, confirmation?.locale, ctx.shop.locale), shopName: ctx.shop.name ?? ctx.shop.domain };
   const message = (kind: ConfirmMessage, status: number) =>
     ({ ok: false, response: hostedPage(renderConfirmMessage(shell, kind, confirmation?.orderName ?? ""), status) }) as const;
   if (!confirmation) return message("notFound", 404);
@@ -67,6 +66,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!opened.ok) return opened.response;
   const { ctx, shell, confirmation: c } = opened;
   const forbidden = (status: number) => hostedPage(renderConfirmMessage(shell, "forbidden"), status);
+  const PAGE = PAGE_TEXTS[shell.locale];
 
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/x-www-form-urlencoded\b/i.test(type)) return forbidden(400);
@@ -76,7 +76,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (!formNonceIsValid(c, form.get("nonce"))) return forbidden(403);
 
   if (form.get("intent") === "send") {
-    const sent = await sendConfirmationCode(ctx.shop, c, null);
+    const sent = await sendConfirmationCode(ctx.shop, c, shell.locale);
     if (sent.ok) return page(shell, c, "code");
     switch (sent.code) {
       case "rate_limited":

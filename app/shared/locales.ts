@@ -31,6 +31,11 @@ export function pickLocale(...candidates: (string | null | undefined)[]): Locale
   return "en";
 }
 
+/** A text's `{name}` placeholders replaced by the values given (an unknown name stays as it is). */
+export function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
+}
+
 /** Writing direction of any locale (ours or a storefront's). */
 export function directionOf(locale: string | null | undefined): "rtl" | "ltr" {
   return RIGHT_TO_LEFT.has(languageOf(locale)) ? "rtl" : "ltr";

@@ -120,7 +120,7 @@ describe("the hosted confirmation page", () => {
     const sent = await page(token, { intent: "send", nonce: nonceOf(html) });
     expect(sent.status).toBe(200);
     const codeForm = await sent.text();
-    expect(codeForm).toContain('autocomplete="one-time-code"');
+    expect(codeForm).toMatch(/autocomplete="one-time-code"/i); // HTML attribute names are case-insensitive
     const code = twilio.twilio.codeFor(PHONE);
     expect((await prisma.messageDelivery.findMany({ select: { purpose: true }, orderBy: { createdAt: "asc" } })).map((m) => m.purpose)).toEqual([
       "order_confirmation",
@@ -157,6 +157,41 @@ describe("the hosted confirmation page", () => {
     expect([400, 401]).toContain(unsigned.status);
     expect((await page(token, { intent: "send", nonce: "forged" })).status).toBe(403);
     expect(twilio.twilio.attempts.filter((a) => a.to === PHONE && !/\/vc\//.test(a.body))).toHaveLength(0);
+  });
+});
+
+describe("the hosted page speaks the shopper's language", () => {
+  it("in French when the order was placed in French: the page, its alerts and the code SMS", async () => {
+    await installShop();
+    await placeUnverifiedOrder({ customer_locale: "fr-CA" });
+    await work();
+    const { token } = textedLink();
+    expect(twilio.twilio.messages.at(-1)!.body).toContain("confirmez votre commande");
+    const opened = await page(token);
+    const html = await opened.text();
+    expect(html).toContain('<html lang="fr" dir="ltr">');
+    expect(html).toContain("Confirmez votre commande");
+    expect(html).toContain("M&#x27;envoyer un code par SMS");
+    expect(html).not.toContain("Text me a code");
+    const codeForm = await (await page(token, { intent: "send", nonce: nonceOf(html) })).text();
+    expect(codeForm).toContain("Code à 6 chiffres");
+    expect(twilio.twilio.messages.at(-1)!.body).toMatch(/est votre code de vérification/);
+    const wrong = await page(token, { intent: "confirm", nonce: nonceOf(codeForm), code: "12" });
+    expect(wrong.status).toBe(422);
+    expect(await wrong.text()).toContain("Saisissez le code à 6 chiffres reçu par SMS.");
+  });
+
+  it("right to left in Arabic, with the order number and the phone kept whole", async () => {
+    await installShop({ locale: "ar" });
+    await placeUnverifiedOrder({ customer_locale: null });
+    await work();
+    const { token } = textedLink();
+    const html = await (await page(token)).text();
+    expect(html).toContain('<html lang="ar" dir="rtl">');
+    expect(html).toContain("<h1>أكّد طلبك</h1>");
+    expect(html).toMatch(/<bdi>#\d+<\/bdi>/);
+    expect(html).toContain("<bdi>+2126•••0031</bdi>");
+    expect(html).not.toContain("Confirm your order");
   });
 });
 

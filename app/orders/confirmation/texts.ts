@@ -1,12 +1,11 @@
-import { fill } from "~/address-correction/i18n";
-import { pickLocale } from "~/shared/locales";
+import { fill, pickLocale, type Locale } from "~/shared/locales";
 
 /** The order tags of verification after purchase (the verified tag is the shop's own setting). */
 export const PENDING_TAG = "cod-pending";
 export const UNCONFIRMED_TAG = "cod-unconfirmed";
 
 /** The SMS with the link, in the shopper's language where we have it ({shop} {order} {link}). */
-const SMS: Record<string, string> = {
+const SMS: Record<Locale, string> = {
   en: "{shop}: please confirm your cash-on-delivery order {order}: {link}",
   hi: "{shop}: कृपया अपना कैश-ऑन-डिलीवरी ऑर्डर {order} पुष्टि करें: {link}",
   ar: "{shop}: يرجى تأكيد طلب الدفع عند الاستلام {order}: {link}",
@@ -15,11 +14,11 @@ const SMS: Record<string, string> = {
 };
 
 export function confirmationSms(locales: (string | null | undefined)[], values: { shop: string; order: string; link: string }): string {
-  return fill(SMS[pickLocale(...locales)] ?? SMS.en, values);
+  return fill(SMS[pickLocale(...locales)], values);
 }
 
-/** The hosted page's texts (English; the SMS above is localised). */
-export const PAGE = {
+/** The hosted page's texts, in the same languages as its SMS ({order} {phone} {n} {minutes}). */
+const en = {
   title: "Confirm your order",
   intro: "To ship order {order} with payment on delivery, confirm the phone number it was placed with. We will text a code to {phone}.",
   send: "Text me a code",
@@ -42,4 +41,108 @@ export const PAGE = {
   notFoundBody: "Check the link in your text message, or contact the shop.",
   forbiddenTitle: "This page could not be opened",
   forbiddenBody: "Open the link from your text message again.",
-} as const;
+};
+
+export type PageTexts = typeof en;
+
+const hi: PageTexts = {
+  title: "अपने ऑर्डर की पुष्टि करें",
+  intro: "ऑर्डर {order} को कैश-ऑन-डिलीवरी के साथ भेजने के लिए, उस फ़ोन नंबर की पुष्टि करें जिससे ऑर्डर दिया गया था। हम {phone} पर एक कोड भेजेंगे।",
+  send: "मुझे कोड भेजें",
+  codeLabel: "6 अंकों का कोड",
+  codeHint: "{phone} पर भेजा गया। यह कुछ ही मिनटों में समाप्त हो जाएगा।",
+  confirm: "मेरे ऑर्डर की पुष्टि करें",
+  resend: "मुझे नया कोड भेजें",
+  wrongCode: "यह कोड सही नहीं है। {n} प्रयास बाकी हैं।",
+  incompleteCode: "SMS में मिला 6 अंकों का कोड दर्ज करें।",
+  exhausted: "बहुत सारे गलत कोड। नया कोड मांगें।",
+  expiredCode: "इस कोड की समय-सीमा समाप्त हो गई है। नया कोड मांगें।",
+  rateLimited: "इस नंबर पर बहुत सारे कोड भेजे गए हैं। {minutes} मिनट बाद फिर से कोशिश करें।",
+  cannotSend: "अभी कोड नहीं भेजा जा सका। थोड़ी देर में फिर से कोशिश करें।",
+  unreachable: "इस नंबर पर SMS नहीं आ सकते। अपने ऑर्डर की पुष्टि के लिए दुकान से संपर्क करें।",
+  confirmedTitle: "ऑर्डर की पुष्टि हो गई",
+  confirmedBody: "धन्यवाद: ऑर्डर {order} की पुष्टि हो गई है और इसे डिलीवरी के लिए तैयार किया जाएगा।",
+  closedTitle: "इस लिंक की समय-सीमा समाप्त हो गई है",
+  closedBody: "ऑर्डर {order} की समय पर पुष्टि नहीं हुई। अगर आप इसे अब भी चाहते हैं, तो दुकान से संपर्क करें।",
+  notFoundTitle: "लिंक नहीं मिला",
+  notFoundBody: "अपने SMS में दिया लिंक जांचें, या दुकान से संपर्क करें।",
+  forbiddenTitle: "यह पेज नहीं खुल सका",
+  forbiddenBody: "अपने SMS से लिंक फिर से खोलें।",
+};
+
+const ar: PageTexts = {
+  title: "أكّد طلبك",
+  intro: "لشحن الطلب {order} مع الدفع عند الاستلام، أكّد رقم الهاتف الذي قُدّم به الطلب. سنرسل رمزًا في رسالة نصية إلى {phone}.",
+  send: "أرسل لي رمزًا",
+  codeLabel: "رمز من 6 أرقام",
+  codeHint: "أُرسل إلى {phone}. تنتهي صلاحيته خلال دقائق.",
+  confirm: "تأكيد طلبي",
+  resend: "أرسل لي رمزًا جديدًا",
+  wrongCode: "هذا الرمز غير صحيح. المحاولات المتبقية: {n}.",
+  incompleteCode: "أدخل الرمز المكوّن من 6 أرقام الوارد في الرسالة النصية.",
+  exhausted: "رموز خاطئة كثيرة. اطلب رمزًا جديدًا.",
+  expiredCode: "انتهت صلاحية هذا الرمز. اطلب رمزًا جديدًا.",
+  rateLimited: "أُرسل عدد كبير من الرموز إلى هذا الرقم. حاول مرة أخرى بعد {minutes} دقيقة.",
+  cannotSend: "تعذّر إرسال رمز الآن. حاول مرة أخرى بعد قليل.",
+  unreachable: "لا يمكن لهذا الرقم استقبال الرسائل النصية. تواصل مع المتجر لتأكيد طلبك.",
+  confirmedTitle: "تم تأكيد الطلب",
+  confirmedBody: "شكرًا لك: تم تأكيد الطلب {order} وسيتم تجهيزه للتوصيل.",
+  closedTitle: "انتهت صلاحية هذا الرابط",
+  closedBody: "لم يتم تأكيد الطلب {order} في الوقت المحدد. تواصل مع المتجر إذا كنت لا تزال تريده.",
+  notFoundTitle: "الرابط غير موجود",
+  notFoundBody: "تحقّق من الرابط في رسالتك النصية، أو تواصل مع المتجر.",
+  forbiddenTitle: "تعذّر فتح هذه الصفحة",
+  forbiddenBody: "افتح الرابط من رسالتك النصية مرة أخرى.",
+};
+
+const fr: PageTexts = {
+  title: "Confirmez votre commande",
+  intro: "Pour expédier la commande {order} en paiement à la livraison, confirmez le numéro de téléphone avec lequel elle a été passée. Nous enverrons un code par SMS au {phone}.",
+  send: "M'envoyer un code par SMS",
+  codeLabel: "Code à 6 chiffres",
+  codeHint: "Envoyé au {phone}. Il expire dans quelques minutes.",
+  confirm: "Confirmer ma commande",
+  resend: "M'envoyer un nouveau code",
+  wrongCode: "Ce code n'est pas le bon. Tentatives restantes : {n}.",
+  incompleteCode: "Saisissez le code à 6 chiffres reçu par SMS.",
+  exhausted: "Trop de codes erronés. Demandez un nouveau code.",
+  expiredCode: "Ce code a expiré. Demandez un nouveau code.",
+  rateLimited: "Trop de codes ont été envoyés à ce numéro. Réessayez dans {minutes} minutes.",
+  cannotSend: "Nous n'avons pas pu envoyer de code pour le moment. Réessayez dans un instant.",
+  unreachable: "Ce numéro ne peut pas recevoir de SMS. Contactez la boutique pour confirmer votre commande.",
+  confirmedTitle: "Commande confirmée",
+  confirmedBody: "Merci : la commande {order} est confirmée et sera préparée pour la livraison.",
+  closedTitle: "Ce lien a expiré",
+  closedBody: "La commande {order} n'a pas été confirmée à temps. Contactez la boutique si vous la souhaitez toujours.",
+  notFoundTitle: "Lien introuvable",
+  notFoundBody: "Vérifiez le lien reçu par SMS, ou contactez la boutique.",
+  forbiddenTitle: "Cette page n'a pas pu être ouverte",
+  forbiddenBody: "Ouvrez à nouveau le lien reçu par SMS.",
+};
+
+const es: PageTexts = {
+  title: "Confirma tu pedido",
+  intro: "Para enviar el pedido {order} con pago contra reembolso, confirma el número de teléfono con el que se hizo. Te enviaremos un código por SMS al {phone}.",
+  send: "Enviarme un código por SMS",
+  codeLabel: "Código de 6 dígitos",
+  codeHint: "Enviado al {phone}. Caduca en unos minutos.",
+  confirm: "Confirmar mi pedido",
+  resend: "Enviarme un código nuevo",
+  wrongCode: "Ese código no es correcto. Intentos restantes: {n}.",
+  incompleteCode: "Introduce el código de 6 dígitos del SMS.",
+  exhausted: "Demasiados códigos incorrectos. Pide un código nuevo.",
+  expiredCode: "Este código ha caducado. Pide un código nuevo.",
+  rateLimited: "Se han enviado demasiados códigos a este número. Vuelve a intentarlo dentro de {minutes} minutos.",
+  cannotSend: "No hemos podido enviar un código ahora mismo. Vuelve a intentarlo en un momento.",
+  unreachable: "Este número no puede recibir SMS. Contacta con la tienda para confirmar tu pedido.",
+  confirmedTitle: "Pedido confirmado",
+  confirmedBody: "Gracias: el pedido {order} está confirmado y se preparará para la entrega.",
+  closedTitle: "Este enlace ha caducado",
+  closedBody: "El pedido {order} no se confirmó a tiempo. Contacta con la tienda si todavía lo quieres.",
+  notFoundTitle: "Enlace no encontrado",
+  notFoundBody: "Revisa el enlace del SMS, o contacta con la tienda.",
+  forbiddenTitle: "No se ha podido abrir esta página",
+  forbiddenBody: "Vuelve a abrir el enlace del SMS.",
+};
+
+export const PAGE_TEXTS: Record<Locale, PageTexts> = { en, hi, ar, fr, es };

@@ -1,0 +1,101 @@
+import { Filled, renderHostedPage, type PageShell } from "~/shared/hosted-page";
+import { PAGE_TEXTS } from "./texts";
+
+/**
+ * The hosted confirmation page (GET/POST /proxy/vc/:token), in the shell every hosted page shares
+ * (app/shared/hosted-page.tsx): in the shopper's language, right to left where it is written so.
+ */
+export type { PageShell };
+
+const CSS = `.secondary{background:#fff;color:#1a1a1a;border:1px solid #8a8a8a;margin-top:.75rem}`;
+
+export type ConfirmPageState = {
+  orderName: string;
+  maskedPhone: string;
+  nonce: string;
+  /** "start": a button that texts the code; "code": the code field. */
+  step: "start" | "code";
+  alert?: string;
+};
+
+function SendForm({ nonce, label, secondary }: { nonce: string; label: string; secondary: boolean }) {
+  return (
+    <form method="post">
+      <input type="hidden" name="nonce" value={nonce} />
+      <input type="hidden" name="intent" value="send" />
+      <button type="submit" className={secondary ? "secondary" : undefined}>
+        {label}
+      </button>
+    </form>
+  );
+}
+
+export function renderConfirmPage(shell: PageShell, s: ConfirmPageState): string {
+  const t = PAGE_TEXTS[shell.locale];
+  // A number reads left to right in every language.
+  const values = { order: s.orderName, phone: s.maskedPhone };
+  return renderHostedPage(
+    shell,
+    t.title,
+    <div className="card">
+      <h1>{t.title}</h1>
+      <p>
+        <Filled template={t.intro} values={values} />
+      </p>
+      {s.alert ? (
+        <div className="summary" role="alert">
+          <p>{s.alert}</p>
+        </div>
+      ) : null}
+      {s.step === "code" ? (
+        <>
+          <form method="post" noValidate>
+            <input type="hidden" name="nonce" value={s.nonce} />
+            <input type="hidden" name="intent" value="confirm" />
+            <div className="field">
+              <label htmlFor="code">{t.codeLabel}</label>
+              <span className="hint" id="code-hint">
+                <Filled template={t.codeHint} values={values} />
+              </span>
+              <input
+                id="code"
+                name="code"
+                dir="ltr"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                pattern="[0-9]*"
+                maxLength={6}
+                aria-describedby="code-hint"
+                aria-invalid={s.alert ? true : undefined}
+                required
+              />
+            </div>
+            <button type="submit">{t.confirm}</button>
+          </form>
+          <SendForm nonce={s.nonce} label={t.resend} secondary />
+        </>
+      ) : (
+        <SendForm nonce={s.nonce} label={t.send} secondary={false} />
+      )}
+    </div>,
+    CSS,
+  );
+}
+
+export type ConfirmMessage = "confirmed" | "closed" | "notFound" | "forbidden";
+
+export function renderConfirmMessage(shell: PageShell, kind: ConfirmMessage, orderName = ""): string {
+  const t = PAGE_TEXTS[shell.locale];
+  const title = t[`${kind}Title`];
+  return renderHostedPage(
+    shell,
+    title,
+    <div className="card" role={kind === "confirmed" ? "status" : "alert"}>
+      <h1>{title}</h1>
+      <p>
+        <Filled template={t[`${kind}Body`]} values={{ order: orderName }} />
+      </p>
+    </div>,
+    CSS,
+  );
+}

@@ -1,0 +1,58 @@
+import type { ReactNode } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { directionOf, type Locale } from "./locales";
+
+/**
+ * The shell of the pages the app hosts under the app proxy for a shopper who followed a texted link
+ * (the address correction, the order confirmation): React rendered to static HTML (no client script,
+ * no hydration), inline CSS, no external font or image, so a page is small and works on any phone.
+ * The document's language and direction come from the page's locale. React escapes every value.
+ */
+export type PageShell = { locale: Locale; shopName: string };
+
+const BASE_CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:#1a1a1a;background:#f6f6f7}
+main{max-width:34rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;line-height:1.25;margin:.5rem 0 .75rem}
+p{margin:.5rem 0 1rem}.shop{color:#555;font-size:.9rem;margin:0}
+.card{background:#fff;border-radius:12px;padding:1rem;box-shadow:0 1px 3px rgba(0,0,0,.08)}
+.field{margin:0 0 1rem}label{display:block;font-weight:600;margin:0 0 .25rem}
+.hint{display:block;color:#555;font-size:.875rem;margin:0 0 .25rem}
+input,select{width:100%;font:inherit;padding:.7rem .75rem;border:1px solid #8a8a8a;border-radius:8px;background:#fff;color:inherit;min-height:48px}
+input:focus,select:focus{outline:3px solid #005bd3;outline-offset:1px}
+[aria-invalid=true]{border:2px solid #c5280c}
+.summary{border:2px solid #c5280c;border-radius:8px;padding:.75rem 1rem;background:#fff4f2;margin:0 0 1rem}
+button{width:100%;font:inherit;font-weight:600;padding:.85rem;border:0;border-radius:8px;background:#1a1a1a;color:#fff;min-height:48px;cursor:pointer}
+button:focus{outline:3px solid #005bd3;outline-offset:2px}`;
+
+/** A template's text with each `{value}` isolated (`<bdi>`), so "#1001" or a number stays whole in right-to-left text. */
+export function Filled({ template, values }: { template: string; values: Record<string, string> }) {
+  return (
+    <>
+      {template.split(/(\{\w+\})/).map((part, i) => {
+        const m = /^\{(\w+)\}$/.exec(part);
+        return m && m[1] in values ? <bdi key={i}>{values[m[1]]}</bdi> : part;
+      })}
+    </>
+  );
+}
+
+/** The whole document: the shop's name above the page's body. `css` adds the page's own rules to the shared ones. */
+export function renderHostedPage(shell: PageShell, title: string, body: ReactNode, css = ""): string {
+  return `<!doctype html>\n${renderToStaticMarkup(
+    <html lang={shell.locale} dir={directionOf(shell.locale)}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <meta name="robots" content="noindex,nofollow" />
+        <title>{`${title} · ${shell.shopName}`}</title>
+        {/* Constants of the code, not data: React would escape the `>` of their selectors. */}
+        <style dangerouslySetInnerHTML={{ __html: css ? `${BASE_CSS}\n${css}` : BASE_CSS }} />
+      </head>
+      <body>
+        <main>
+          <p className="shop">{shell.shopName}</p>
+          {body}
+        </main>
+      </body>
+    </html>,
+  )}`;
+}
