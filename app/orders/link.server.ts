@@ -6,8 +6,8 @@ import { isCashOnDelivery, orderPhones, selectionIdOf, tagsForOrder, type OrderP
 import { confirmsAfterPurchase, openConfirmation } from "~/orders/confirmation/confirmation.server";
 import { PENDING_TAG } from "~/orders/confirmation/texts";
 import { enqueueOrderTags } from "./tag-jobs.server";
-import { countEvent } from "~/stats/daily-stats.server";
 import { checkOrderVerification } from "./order-verification.server";
+import { recordOrder } from "./order-record.server";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
 
 /** How far before the order a selection found by phone alone may have been made. */
@@ -109,12 +109,6 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
     confirmAfter && t === shop.tagUnverified ? PENDING_TAG : t,
   );
   if (tags.length) await enqueueOrderTags(shop.domain, orderGid, tags);
-  // The dashboard's order figures, once per order (a redelivery finds its selection already linked).
-  if (linkedBy !== "already") {
-    const placedAt = orderTime(order);
-    await countEvent(shop.id, "order_mode", selection?.mode ?? (cod ? "cod" : "other"), placedAt);
-    if (cod) await countEvent(shop.id, "order", verification.verified ? "verified" : confirmAfter ? "pending" : "unverified", placedAt);
-  }
   if (confirmAfter) {
     const customerGid = order.customer?.admin_graphql_api_id;
     await openConfirmation(shop, {
@@ -125,6 +119,16 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
       locale: order.customer_locale ?? null,
     });
   }
+  await recordOrder(shop.id, {
+    orderGid,
+    orderName: order.name ?? null,
+    phone: verification.verified ? verification.phone : (orderPhones(order)[0] ?? null),
+    mode: selection?.mode ?? null,
+    cod,
+    status: verification.verified ? "verified" : confirmAfter ? "pending" : "unverified",
+    verifiedBy: verification.verified ? verification.by : null,
+    placedAt: orderTime(order),
+  });
   // The customer tag the payment customization function reads: a returning verified customer keeps
   // cash on delivery at checkout (and the next order is re-checked against their verified phone).
   const customerGid = order.customer?.admin_graphql_api_id;

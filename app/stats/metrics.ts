@@ -6,9 +6,7 @@
  *   otp_skipped          returning | disabled
  *   correction_sent      an address-correction link went out
  *   correction_completed the shopper submitted the corrected address
- *   order                a cash-on-delivery order by its state at arrival: verified | unverified | pending
- *   order_mode           every order the app saw, by payment mode: cod | prepaid | partial | other
- *   order_confirmation   after purchase: confirmed | unconfirmed
+ * Orders are not counted here: each has its OrderRecord row (state, mode, time), read by an indexed query.
  */
 export const METRICS = [
   "otp_sent",
@@ -17,9 +15,6 @@ export const METRICS = [
   "otp_skipped",
   "correction_sent",
   "correction_completed",
-  "order",
-  "order_mode",
-  "order_confirmation",
 ] as const;
 
 export type Metric = (typeof METRICS)[number];

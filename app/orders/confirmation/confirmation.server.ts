@@ -13,11 +13,11 @@ import { checkVerificationCode, sendVerificationCode, type SendOutcome, type Ver
 import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
 import { shopifyGraphql } from "~/shopify/graphql.server";
 import { sendSms } from "~/sms/sms.server";
-import { countEvent } from "~/stats/daily-stats.server";
 import { clock } from "~/utils/clock.server";
 import { keyedHash } from "~/utils/crypto.server";
 import { log } from "~/utils/log.server";
 import { enqueueOrderTags } from "~/orders/tag-jobs.server";
+import { settleOrderRecord } from "~/orders/order-record.server";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/jobs/queue.server";
 import { confirmationSms, PENDING_TAG, UNCONFIRMED_TAG } from "./texts";
 import { VERIFIED_CUSTOMER_TAG } from "../../../extensions/cod-payment-customization/src/proof-format";
@@ -155,7 +155,7 @@ export async function confirmWithCode(shop: ConfirmationShop & { returningSkipDa
     data: { status: "confirmed", confirmedAt: now },
   });
   if (count !== 1) return { ok: false, code: "closed" };
-  await countEvent(c.shopId, "order_confirmation", "confirmed", now);
+  await settleOrderRecord(c.shopId, c.orderGid, "confirmed");
   await scheduleConfirmationStep(shop.domain, c, "confirmed", now);
   log.info("order confirmed after purchase", { shop: shop.domain, orderGid: c.orderGid });
   return verified;
@@ -313,11 +313,11 @@ async function deadline(shop: StepShop, c: Confirmation): Promise<StepResult> {
   const now = clock.now();
   if (c.status === "pending") {
     if (c.deadlineAt.getTime() > now.getTime()) return fail("deadline not reached", true);
-    const { count } = await prisma.orderConfirmation.updateMany({ where: { id: c.id, status: "pending" }, data: { status: "unconfirmed", closedAt: now } });
-    if (count === 1) await countEvent(c.shopId, "order_confirmation", "unconfirmed", now);
+    await prisma.orderConfirmation.updateMany({ where: { id: c.id, status: "pending" }, data: { status: "unconfirmed", closedAt: now } });
     c = await prisma.orderConfirmation.findUniqueOrThrow({ where: { id: c.id } });
   }
   if (c.status !== "unconfirmed") return { ok: true, note: "confirmed in time" };
+  await settleOrderRecord(c.shopId, c.orderGid, "unconfirmed");
   const tagged = await swapTags(shop, c.orderGid, [UNCONFIRMED_TAG], [PENDING_TAG]);
   if (tagged) return tagged;
   if (shop.cancelUnconfirmed && !c.cancelledAt) {
