@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { Badge, Banner, BlockStack, Box, Button, Card, InlineGrid, InlineStack, Layout, Page, ProgressBar, Text } from "@shopify/polaris";
+import { Badge, Banner, BlockStack, Box, Button, Card, InlineGrid, InlineStack, Layout, ProgressBar, Text } from "@shopify/polaris";
+import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { z } from "zod";
 import { authenticate } from "~/shopify/app.server";
 import { choosePlanFor, loadPlans, type ChoosePlanOutcome } from "~/billing/plans.server";
@@ -40,19 +41,12 @@ export default function Plans() {
   const result = useActionData<ChoosePlanOutcome>();
   const busy = useNavigation().state !== "idle";
   const current = usage.plan;
+  const notice = useNotice(result && { message: result.ok ? `You are on the ${result.plan.label} plan.` : REFUSALS[result.code], error: !result.ok }, result);
   const percent = usage.allowance ? Math.min(100, Math.round((usage.used / usage.allowance) * 100)) : 0;
   return (
-    <Page title="Plans">
+    <AdminPage title="Plans">
       <Layout>
-        {result && (
-          <Layout.Section>
-            {result.ok ? (
-              <Banner tone="success" title={`You are on the ${result.plan.label} plan.`} />
-            ) : (
-              <Banner tone="critical" title={REFUSALS[result.code]} />
-            )}
-          </Layout.Section>
-        )}
+        {notice && <Layout.Section>{notice}</Layout.Section>}
         <Layout.Section>
           <Card>
             <BlockStack gap="300">
@@ -122,6 +116,6 @@ export default function Plans() {
           </Text>
         </Layout.Section>
       </Layout>
-    </Page>
+    </AdminPage>
   );
 }
