@@ -2,7 +2,8 @@
 export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
   serverModuleFormat: "esm",
-  serverDependenciesToBundle: [/^@shopify\/polaris/],
+  // The library's React components are bundled like Polaris: their JSON import (patches/) needs the bundler.
+  serverDependenciesToBundle: [/^@shopify\/polaris/, /^@shopify\/shopify-app-remix\/react/],
   future: {
     v3_fetcherPersist: true,
     v3_relativeSplatPath: true,

@@ -35,6 +35,9 @@ export default defineConfig({
     restoreMocks: true,
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    // The library's React entry imports JSON without an import attribute once patched (patches/, for the
+    // Remix compiler): Vite transforms it instead of Node loading it, as the app's bundler does.
+    server: { deps: { inline: [/@shopify\/shopify-app-remix\/dist\/esm\/react/] } },
     env: { NODE_ENV: "test", TEST_DB: suite === "postgres" ? "postgres" : "sqlite", LOG_LEVEL: "error" },
   },
 });

@@ -7,6 +7,7 @@ import { confirmsAfterPurchase, openConfirmation } from "~/orders/confirmation/c
 import { PENDING_TAG } from "~/orders/confirmation/texts";
 import { enqueueOrderTags } from "./tag-jobs.server";
 import { checkOrderVerification } from "./order-verification.server";
+import { recordOrder } from "./order-record.server";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
 
 /** How far before the order a selection found by phone alone may have been made. */
@@ -118,6 +119,16 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
       locale: order.customer_locale ?? null,
     });
   }
+  await recordOrder(shop.id, {
+    orderGid,
+    orderName: order.name ?? null,
+    phone: verification.verified ? verification.phone : (orderPhones(order)[0] ?? null),
+    mode: selection?.mode ?? null,
+    cod,
+    status: verification.verified ? "verified" : confirmAfter ? "pending" : "unverified",
+    verifiedBy: verification.verified ? verification.by : null,
+    placedAt: orderTime(order),
+  });
   // The customer tag the payment customization function reads: a returning verified customer keeps
   // cash on delivery at checkout (and the next order is re-checked against their verified phone).
   const customerGid = order.customer?.admin_graphql_api_id;

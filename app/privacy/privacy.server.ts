@@ -74,7 +74,12 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
       ...confirmations.map((c) => c.orderGid),
     ]),
   ];
-  return { shopId: shop.id, phones, orders, selections, verified, pendingCodes, blocked, corrections, confirmations, messages };
+  // The app's record of each of those orders (the merchant's Orders page), by order or by phone.
+  const orderRecords = await prisma.orderRecord.findMany({
+    where: { shopId: shop.id, OR: [{ orderGid: { in: orders } }, ...(phones.length ? [{ phone: { in: phones } }] : [])] },
+    orderBy: { placedAt: "asc" },
+  });
+  return { shopId: shop.id, phones, orders, selections, verified, pendingCodes, blocked, corrections, confirmations, messages, orderRecords };
 }
 
 /** customers/data_request: everything held for the customer's phone and orders, as a report. */
@@ -121,6 +126,15 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       confirmedAt: c.confirmedAt?.toISOString() ?? null,
       deadlineAt: c.deadlineAt.toISOString(),
     })),
+    // The order's verification state as the merchant's Orders page shows it.
+    orders: (found?.orderRecords ?? []).map((o) => ({
+      orderGid: o.orderGid,
+      orderName: o.orderName,
+      phone: o.phone,
+      mode: o.mode,
+      status: o.status,
+      placedAt: o.placedAt.toISOString(),
+    })),
     addressCorrections: (found?.corrections ?? []).map((c) => ({
       id: c.id,
       phone: c.phone,
@@ -137,8 +151,8 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
 
 /**
  * customers/redact: deletes the customer's verified mark, selections, pending code, blocklist entry,
- * send counters, message records, address corrections and confirmations after purchase (by phone and
- * by order), and the background jobs about those orders.
+ * send counters, message records, address corrections, confirmations after purchase and order records (by
+ * phone and by order), and the background jobs about those orders.
  */
 export async function redactCustomer(shopDomain: string, phone: string | null | undefined, orderGids: string[]) {
   const found = await matchingRecords(shopDomain, phone, orderGids);
@@ -159,6 +173,7 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   const orderConfirmations = await prisma.orderConfirmation.deleteMany({
     where: { shopId: found.shopId, OR: [{ id: { in: found.confirmations.map((c) => c.id) } }, { phone: { in: found.phones } }] },
   });
+  await prisma.orderRecord.deleteMany({ where: { shopId: found.shopId, orderGid: { in: found.orderRecords.map((o) => o.orderGid) } } });
   // The background jobs about those orders hold their phones and addresses.
   await deleteOrderJobs(shopDomain, found.orders);
   return {

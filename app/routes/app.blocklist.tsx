@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { BlockStack, Button, Card, InlineStack, Layout, Page, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
@@ -7,6 +7,8 @@ import { getShop, upsertInstalledShop } from "~/settings/shop.server";
 import { blockPhone, listBlockedPhones, unblockPhone } from "~/otp/blocklist.server";
 import { maskPhone } from "~/utils/log.server";
 
+
+export const meta: MetaFunction = () => [{ title: "Blocked numbers · COD Verify" }];
 /** The merchant's phone blocklist: send-otp answers 403 phone_blocked to these numbers. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);

@@ -1,4 +1,4 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import {
@@ -24,6 +24,8 @@ import { SETTINGS_LIMITS as L } from "~/settings/limits";
 import { LANGUAGES } from "~/shared/locales";
 import { enforcementState, syncPaymentCustomization, type EnforcementState } from "~/enforcement/payment-customization.server";
 
+
+export const meta: MetaFunction = () => [{ title: "Settings · COD Verify" }];
 /** The merchant's settings: one-time codes, checkout, order tags, address correction, language. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);

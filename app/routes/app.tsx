@@ -1,30 +1,38 @@
-import type { HeadersFunction, LoaderFunctionArgs } from "@remix-run/node";
+import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
-import { AppProvider } from "@shopify/polaris";
-import enTranslations from "@shopify/polaris/locales/en.json";
+import { AppProvider } from "@shopify/shopify-app-remix/react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
+import adminStyles from "~/admin/admin.css";
+import { AppBridgeStateProvider } from "~/admin/app-bridge";
+import { AdminNavigation } from "~/admin/navigation";
+import { devAdminAccessEnabled } from "~/dev/admin-access.server";
 import { authenticate } from "~/shopify/app.server";
 import { env } from "~/env.server";
 
-export const links = () => [{ rel: "stylesheet", href: polarisStyles }];
+export const links = () => [
+  { rel: "stylesheet", href: polarisStyles },
+  { rel: "stylesheet", href: adminStyles },
+];
+
+export const meta: MetaFunction = () => [{ title: "COD Verify" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await authenticate.admin(request);
-  return { apiKey: env.SHOPIFY_API_KEY };
+  // A local development server has no Shopify admin around it: App Bridge would send the browser to
+  // admin.shopify.com, so the pages run without it (as they must when its script cannot load).
+  return { apiKey: env.SHOPIFY_API_KEY, embedded: !devAdminAccessEnabled() };
 }
 
 export default function App() {
-  const { apiKey } = useLoaderData<typeof loader>();
+  const { apiKey, embedded } = useLoaderData<typeof loader>();
   return (
-    <>
-      {/* What the library's AppProvider renders; its module uses JSON import attributes that the
-          classic Remix compiler's esbuild cannot parse, so the two pieces are used directly. */}
-      <script src="https://cdn.shopify.com/shopifycloud/app-bridge.js" data-api-key={apiKey} />
-      <AppProvider i18n={enTranslations}>
+    <AppProvider isEmbeddedApp={embedded} apiKey={apiKey}>
+      <AppBridgeStateProvider>
+        <AdminNavigation />
         <Outlet />
-      </AppProvider>
-    </>
+      </AppBridgeStateProvider>
+    </AppProvider>
   );
 }
 

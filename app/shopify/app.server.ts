@@ -15,6 +15,7 @@ import { readShopDetails, upsertInstalledShop, type Shop } from "~/settings/shop
 import { SHOP_DETAILS } from "~/shopify/operations";
 import { redirectShopifyApi } from "~/shopify/api-origin.server";
 import { log } from "~/utils/log.server";
+import { withDevSessionToken } from "~/dev/admin-access.server";
 
 if (env.SHOPIFY_API_ORIGIN) redirectShopifyApi(env.SHOPIFY_API_ORIGIN);
 
@@ -71,7 +72,14 @@ const shopify = shopifyApp({
 export default shopify;
 export const apiVersion = ApiVersion.October26;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
-export const authenticate = shopify.authenticate;
+/**
+ * The library's authentication. Its `admin` runs on the request as given, except in a local development
+ * server, where a request without a session token gets one for the demo shop (app/dev/admin-access.server.ts).
+ */
+export const authenticate: typeof shopify.authenticate = {
+  ...shopify.authenticate,
+  admin: ((request: Request) => shopify.authenticate.admin(withDevSessionToken(request))) as typeof shopify.authenticate.admin,
+};
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;

@@ -69,6 +69,7 @@ describe("an unverified COD order", () => {
     const order = await placeUnverifiedOrder();
     await work();
     expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-pending"]);
+    expect(await prisma.orderRecord.findFirstOrThrow()).toMatchObject({ orderGid: order.admin_graphql_api_id, status: "pending", cod: true, phone: PHONE });
     const row = await prisma.orderConfirmation.findFirstOrThrow();
     expect(row).toMatchObject({ orderGid: order.admin_graphql_api_id, phone: PHONE, status: "pending", hold: true, notifiedAt: expect.any(Date) });
     expect(row.deadlineAt.getTime() - row.createdAt.getTime()).toBeCloseTo(24 * 3600_000, -4);
@@ -139,6 +140,8 @@ describe("the hosted confirmation page", () => {
     expect(tagsOf("gid://shopify/Customer/90")).toEqual(["cod-verified-customer"]);
     expect(store.order(order.admin_graphql_api_id).fulfillmentOrders[0]).toMatchObject({ status: "OPEN", holds: [] });
     expect(await prisma.orderConfirmation.findFirstOrThrow()).toMatchObject({ status: "confirmed", holdsReleasedAt: expect.any(Date) });
+    // The merchant's Orders page reads the order as confirmed after purchase.
+    expect(await prisma.orderRecord.findFirstOrThrow()).toMatchObject({ orderGid: order.admin_graphql_api_id, status: "confirmed", verifiedBy: "confirmation" });
 
     // The link now only says the order is confirmed; the deadline does nothing.
     expect(await (await page(token)).text()).toContain("Order confirmed");
@@ -207,6 +210,7 @@ describe("the deadline", () => {
     vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 13 * 3600_000));
     await work();
     expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-unconfirmed"]);
+    expect(await prisma.orderRecord.findFirstOrThrow()).toMatchObject({ orderGid: order.admin_graphql_api_id, status: "unconfirmed", verifiedBy: null });
     const [cancel] = shopify.callsTo(OPERATIONS.orderCancel);
     expect(cancel.variables).toMatchObject({ orderId: order.admin_graphql_api_id, reason: "OTHER", restock: true, staffNote: expect.stringContaining("12 hours") });
     expect(store.order(order.admin_graphql_api_id).cancelled).not.toBeNull();

@@ -17,6 +17,7 @@ import { clock } from "~/utils/clock.server";
 import { keyedHash } from "~/utils/crypto.server";
 import { log } from "~/utils/log.server";
 import { enqueueOrderTags } from "~/orders/tag-jobs.server";
+import { settleOrderRecord } from "~/orders/order-record.server";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/jobs/queue.server";
 import { confirmationSms, PENDING_TAG, UNCONFIRMED_TAG } from "./texts";
 import { VERIFIED_CUSTOMER_TAG } from "../../../extensions/cod-payment-customization/src/proof-format";
@@ -154,6 +155,7 @@ export async function confirmWithCode(shop: ConfirmationShop & { returningSkipDa
     data: { status: "confirmed", confirmedAt: now },
   });
   if (count !== 1) return { ok: false, code: "closed" };
+  await settleOrderRecord(c.shopId, c.orderGid, "confirmed");
   await scheduleConfirmationStep(shop.domain, c, "confirmed", now);
   log.info("order confirmed after purchase", { shop: shop.domain, orderGid: c.orderGid });
   return verified;
@@ -315,6 +317,7 @@ async function deadline(shop: StepShop, c: Confirmation): Promise<StepResult> {
     c = await prisma.orderConfirmation.findUniqueOrThrow({ where: { id: c.id } });
   }
   if (c.status !== "unconfirmed") return { ok: true, note: "confirmed in time" };
+  await settleOrderRecord(c.shopId, c.orderGid, "unconfirmed");
   const tagged = await swapTags(shop, c.orderGid, [UNCONFIRMED_TAG], [PENDING_TAG]);
   if (tagged) return tagged;
   if (shop.cancelUnconfirmed && !c.cancelledAt) {
