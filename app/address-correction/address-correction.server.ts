@@ -4,6 +4,7 @@ import { query, sql, toDate } from "~/db/sql.server";
 import { env } from "~/env.server";
 import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/rate-limit/rate-limit.server";
 import { sendSms } from "~/sms/sms.server";
+import { countEvent } from "~/stats/daily-stats.server";
 import { defineJob, enqueueJob, orderJobKey } from "~/jobs/queue.server";
 import { getShop, hasActiveSubscription, type Shop } from "~/settings/shop.server";
 import { orderCreatedPayload, type OrderCreated } from "~/shopify/webhook-payloads";
@@ -151,6 +152,7 @@ export async function requestAddressCorrection(
     log.warn("address correction: SMS not sent", { shop: shop.domain, phone: maskPhone(phone), code: sms.code });
     return { ok: false, code: sms.code };
   }
+  await countEvent(shop.id, "correction_sent");
   log.info("address correction requested", { shop: shop.domain, order: order.id, phone, source: options.source ?? "api" });
   return { ok: true, status: "sent", correctionId: correction.id, expiresAt };
 }
@@ -283,6 +285,7 @@ export async function submitAddressCorrection(shop: Shop, correction: Correction
     return { kind: "not_editable", address };
   }
   await finish(correction.id, "completed", address, null);
+  await countEvent(shop.id, "correction_completed");
   await tagOrder(shop.domain, correction.orderGid, [CORRECTED_TAG]);
   log.info("address corrected", { shop: shop.domain, order: correction.orderGid });
   return { kind: "done", address };
