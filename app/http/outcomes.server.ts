@@ -10,6 +10,7 @@ const OUTCOMES = {
   rate_limited: { status: 429, error: "Too many codes were requested for this number. Try again later.", correction: "Too many correction requests for this order or number; try again later." },
   shop_daily_cap: { status: 429, error: "This shop cannot send more verification codes today." },
   subscription_required: { status: 402, error: "This shop has no active plan; the merchant must approve one in the app.", correction: "The shop has no active subscription; a plan must be approved in the app." },
+  plan_limit_reached: { status: 402, error: "This shop has used its plan's verifications for this month; the merchant can choose a larger plan in the app." },
   country_not_allowed: { status: 403, error: "This shop does not send codes to numbers from this country." },
   phone_blocked: { status: 403, error: "This shop does not send codes to this number." },
   phone_unreachable: { status: 400, error: "This number cannot receive text messages. Check it, or use a mobile number.", correction: "The SMS provider cannot reach the order's phone number." },

@@ -12,7 +12,9 @@ import { whatsappCodeTemplate } from "~/sms/whatsapp";
 import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomNumericCode, randomToken } from "~/utils/crypto.server";
 import { log } from "~/utils/log.server";
-import { countryAllowed } from "~/shared/phone";
+import { countryAllowed, phoneCountry } from "~/shared/phone";
+import { allowanceMonthStart, planOf } from "~/shared/plans";
+import { countEvent } from "~/stats/daily-stats.server";
 import { deviceTokenValid, issueDeviceToken, issueProof } from "~/otp/proof.server";
 
 export const CODE_LENGTH = 6;
@@ -36,12 +38,13 @@ type OtpShop = Pick<
   | "smsChannel"
   | "smsTemplate"
   | "subscriptionStatus"
+  | "subscriptionPlan"
 >;
 
 export type SendOutcome =
   | { ok: true; skipped: "otp_disabled" | "returning_customer" }
   | { ok: true; skipped?: undefined; expiresIn: number; resendAfter: number; channel: SmsChannel }
-  | { ok: false; code: "country_not_allowed" | "phone_blocked" | "subscription_required" | "phone_unreachable" | "sms_unavailable" }
+  | { ok: false; code: "country_not_allowed" | "phone_blocked" | "subscription_required" | "plan_limit_reached" | "phone_unreachable" | "sms_unavailable" }
   | { ok: false; code: "rate_limited" | "shop_daily_cap"; retryAfter: number };
 
 /** The stored form of a code: keyed, and bound to the shop and number it was sent for. */
@@ -68,15 +71,24 @@ function toMillis(value: unknown): number | null {
   return Number.isNaN(parsed) ? null : parsed;
 }
 
-/** Whether the number is on the shop's blocklist and when it last verified: one round trip. */
-async function phoneStanding(shopId: string, phone: string) {
-  const rows = await query<{ blocked: unknown; verifiedAt: unknown }>(sql`
+/**
+ * Whether the number is on the shop's blocklist, when it last verified, and how many verifications
+ * the shop had this calendar month (the plan's allowance; at most 31 DailyStat rows): one round trip.
+ */
+async function phoneStanding(shopId: string, phone: string, now: Date) {
+  const rows = await query<{ blocked: unknown; verifiedAt: unknown; verifiedThisMonth: unknown }>(sql`
     SELECT
       (SELECT 1 FROM "BlockedPhone" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "blocked",
-      (SELECT "verifiedAt" FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verifiedAt"`);
+      (SELECT "verifiedAt" FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verifiedAt",
+      (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
+        WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(now)}) AS "verifiedThisMonth"`);
   const row = rows[0];
   const verifiedAt = toMillis(row?.verifiedAt);
-  return { blocked: row?.blocked != null, verifiedAt: verifiedAt === null ? null : new Date(verifiedAt) };
+  return {
+    blocked: row?.blocked != null,
+    verifiedAt: verifiedAt === null ? null : new Date(verifiedAt),
+    verifiedThisMonth: Number(row?.verifiedThisMonth ?? 0),
+  };
 }
 
 /**
@@ -94,13 +106,18 @@ export async function sendVerificationCode(input: {
   const { shop, phone } = input;
   startPurging();
 
-  if (!shop.otpEnabled) return { ok: true, skipped: "otp_disabled" };
+  if (!shop.otpEnabled) {
+    await countEvent(shop.id, "otp_skipped", "disabled");
+    return { ok: true, skipped: "otp_disabled" };
+  }
   if (!countryAllowed(phone, shop.allowedCountries)) return { ok: false, code: "country_not_allowed" };
-  const standing = await phoneStanding(shop.id, phone);
+  const now = clock.now();
+  const standing = await phoneStanding(shop.id, phone, now);
   if (standing.blocked) return { ok: false, code: "phone_blocked" };
   // The skip is only for the browser that proved this number (its remembered-device token): to anyone
   // else a verified number looks like any other and gets a code, so nobody learns it was verified.
   if (verifiedWithin(standing.verifiedAt, shop.returningSkipDays) && deviceTokenValid(shop.domain, phone, input.deviceToken)) {
+    await countEvent(shop.id, "otp_skipped", "returning");
     return { ok: true, skipped: "returning_customer" };
   }
 
@@ -109,8 +126,13 @@ export async function sendVerificationCode(input: {
   if (!perNumber.allowed) return { ok: false, code: "rate_limited", retryAfter: perNumber.retryAfterSeconds };
 
   if (!hasActiveSubscription(shop)) return { ok: false, code: "subscription_required" };
+  // The plan's monthly allowance of verifications (a shop with no plan was refused just above).
+  const plan = planOf(shop);
+  if (plan && standing.verifiedThisMonth >= plan.monthlyVerifications) {
+    await releaseRateLimit(perNumberKey, perNumber);
+    return { ok: false, code: "plan_limit_reached" };
+  }
 
-  const now = clock.now();
   const dailyKey = dailyCapKey(shop.id, now);
   const daily = await hitRateLimit(dailyKey, shop.dailySendCap, 86_400);
   if (!daily.allowed) {
@@ -154,6 +176,7 @@ export async function sendVerificationCode(input: {
     await Promise.all(releases);
     return { ok: false, code: result.code };
   }
+  await countEvent(shop.id, "otp_sent", phoneCountry(phone) ?? "", now);
   log.info("otp: code sent", { shop: shop.domain, phone, channel: result.channel });
   return { ok: true, expiresIn: shop.otpTtlSeconds, resendAfter: shop.otpResendCooldownSeconds, channel: result.channel };
 }
@@ -220,19 +243,23 @@ export async function checkVerificationCode(input: {
     WHERE "shopId" = ${shop.id} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts"
     RETURNING "id", "codeHash", "attempts", "maxAttempts"`);
   const challenge = counted[0];
-  if (!challenge) return whyNoAttempt(shop.id, phone, now);
+  if (!challenge) return countFailure(shop.id, await whyNoAttempt(shop.id, phone, now));
 
   if (!hashesEqual(presented, challenge.codeHash)) {
     const attemptsRemaining = Number(challenge.maxAttempts) - Number(challenge.attempts);
     log.info("otp: wrong code", { shop: shop.domain, phone, attemptsRemaining });
-    return attemptsRemaining > 0 ? { ok: false, code: "invalid_code", attemptsRemaining } : { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 };
+    return countFailure(
+      shop.id,
+      attemptsRemaining > 0 ? { ok: false, code: "invalid_code", attemptsRemaining } : { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 },
+    );
   }
 
   const consumed = await execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challenge.id}`);
-  if (consumed !== 1) return { ok: false, code: "code_expired" };
+  if (consumed !== 1) return countFailure(shop.id, { ok: false, code: "code_expired" });
 
   const verifiedAt = new Date(now);
   await markPhoneVerified(shop.id, phone, verifiedAt);
+  await countEvent(shop.id, "otp_verified", "", verifiedAt);
   const mode = input.selectedMode ?? "cod";
   const selection =
     input.recordSelection === false
@@ -256,7 +283,15 @@ export async function checkVerificationCode(input: {
   };
 }
 
-async function whyNoAttempt(shopId: string, phone: string, now: number): Promise<VerifyOutcome> {
+const FAILURE_REASON = { invalid_code: "wrong", attempts_exhausted: "locked", code_expired: "expired" } as const;
+
+/** Counts a refused verification in the daily rollup by why it failed, and passes the outcome on. */
+async function countFailure(shopId: string, outcome: Exclude<VerifyOutcome, { ok: true }>): Promise<VerifyOutcome> {
+  await countEvent(shopId, "otp_failed", FAILURE_REASON[outcome.code]);
+  return outcome;
+}
+
+async function whyNoAttempt(shopId: string, phone: string, now: number): Promise<Exclude<VerifyOutcome, { ok: true }>> {
   const rows = await query<{ attempts: number | bigint; maxAttempts: number | bigint; expiresAt: number | bigint | string }>(sql`
     SELECT "attempts", "maxAttempts", "expiresAt" FROM "OtpChallenge" WHERE "shopId" = ${shopId} AND "phone" = ${phone}`);
   const row = rows[0];

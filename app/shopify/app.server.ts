@@ -13,6 +13,7 @@ import { CachedSessionStorage } from "~/shopify/session-storage.server";
 import { RecoveringSessionStorage } from "~/shopify/recovering-session-storage.server";
 import { readShopDetails, upsertInstalledShop, type Shop } from "~/settings/shop.server";
 import { SHOP_DETAILS } from "~/shopify/operations";
+import { PAID_PLANS } from "~/shared/plans";
 import { redirectShopifyApi } from "~/shopify/api-origin.server";
 import { log } from "~/utils/log.server";
 import { withDevSessionToken } from "~/dev/admin-access.server";
@@ -25,14 +26,15 @@ export function onShopInstalled(hook: (shop: Shop) => Promise<unknown>): void {
   if (!installHooks.includes(hook)) installHooks.push(hook);
 }
 
-/** The single billing plan. Its name is what `billing.require`/`request` and the webhook refer to. */
-export const PLAN_PRO = "COD Verify Pro";
-export const BILLING_PLANS = {
-  [PLAN_PRO]: {
-    trialDays: 7,
-    lineItems: [{ amount: 9.99, currencyCode: "USD", interval: BillingInterval.Every30Days as const }],
-  },
-};
+/**
+ * The paid plans (app/shared/plans.ts) as the library's billing config: recurring charges every 30
+ * days, named as Shop.subscriptionPlan and the app_subscriptions/update webhook name them. Free needs
+ * no charge.
+ */
+export const BILLING_PLANS: Record<string, { lineItems: [{ amount: number; currencyCode: string; interval: BillingInterval.Every30Days }] }> =
+  Object.fromEntries(
+    PAID_PLANS.map((plan) => [plan.name, { lineItems: [{ amount: plan.price, currencyCode: "USD", interval: BillingInterval.Every30Days as const }] }]),
+  );
 
 export const sessionStorage = new CachedSessionStorage(
   // The library's Prisma storage, given our generated client (same `Session` model). It checks for
@@ -83,6 +85,9 @@ export const authenticate: typeof shopify.authenticate = {
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;
+
+/** What `authenticate.admin` gives a loader or action: the Admin client and the billing API. */
+export type AdminContext = Awaited<ReturnType<typeof shopify.authenticate.admin>>;
 
 type GraphqlClient = { graphql: (query: string) => Promise<Response> };
 

@@ -452,6 +452,9 @@ describe("what the form costs the database", () => {
     const submit = watchAll();
     expect((await submitForm(token, { ...GOOD, nonce: nonceIn(html) })).status).toBe(200);
     submit.stop();
-    expect(submit.queries.filter((q) => !/^(BEGIN|COMMIT)/.test(q))).toHaveLength(3);
+    // The form's read, the claim, the completion, and the dashboard's daily count of completed corrections.
+    const statements = submit.queries.filter((q) => !/^(BEGIN|COMMIT)/.test(q));
+    expect(statements).toHaveLength(4);
+    expect(statements.filter((q) => q.includes('INSERT INTO "DailyStat"'))).toHaveLength(1);
   });
 });

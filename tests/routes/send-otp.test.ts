@@ -330,7 +330,7 @@ describe("POST /send-otp", () => {
 });
 
 describe("what a send costs the database", () => {
-  it("is five statements once warm, none of them through Prisma", async () => {
+  it("is six statements once warm, none of them through Prisma", async () => {
     await installShop();
     expect((await send({ phone: "+14155550101" })).status).toBe(200); // warms the session and shop caches
     const viaPrisma = watchQueries();
@@ -339,10 +339,12 @@ describe("what a send costs the database", () => {
     viaPrisma.stop();
     direct.stop();
     expect(viaPrisma.queries).toEqual([]);
-    // The number's standing, its rate counter, the shop's daily counter, the pending code, the message's delivery record.
-    expect(direct.statements).toHaveLength(5);
+    // The number's standing (with the month's verifications for the plan's allowance), its rate counter, the shop's
+    // daily counter, the pending code, the message's delivery record, and the dashboard's daily count of codes sent.
+    expect(direct.statements).toHaveLength(6);
     expect(direct.statements.filter((s) => s.includes('"RateCounter"'))).toHaveLength(2);
     expect(direct.statements.filter((s) => s.includes('"OtpChallenge"'))).toHaveLength(1);
     expect(direct.statements.filter((s) => s.includes('"MessageDelivery"'))).toHaveLength(1);
+    expect(direct.statements.filter((s) => s.includes('INSERT INTO "DailyStat"'))).toHaveLength(1);
   });
 });

@@ -23,6 +23,7 @@ import {
 } from "./handlers";
 import { FakeOrderStore, fakeOrder } from "./orders";
 import { ENFORCEMENT_USER_ERRORS, FakeEnforcementStore } from "./enforcement";
+import { FakeBillingStore } from "./billing";
 import { run, type FunctionConfiguration } from "../../../extensions/cod-payment-customization/src/run";
 
 /**
@@ -32,6 +33,7 @@ import { run, type FunctionConfiguration } from "../../../extensions/cod-payment
  *   GET  /local/checkout?c=...                    the stand-in for Shopify's checkout its carts and draft orders point at
  *   GET  /answers                                 how each checkout operation is answered now, and the possible answers
  *   POST /answers { operation, answer }           e.g. { "operation": "cartCreate", "answer": "throttled" }
+ *   GET  /charges/confirm?id=<n>                  Shopify's page where the merchant approves a plan's charge
  *   GET  /orders                                  what the app did to each order: tags, holds, cancellations,
  *                                                 and its payment customizations (HTML; JSON with Accept: application/json)
  * /local/checkout also runs the checkout function (extensions/cod-payment-customization) on the cart, so
@@ -58,6 +60,8 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   new FakeOrderStore([fakeOrder({ id: "gid://shopify/Order/1001", name: "#1001" })]).install(fake, { tagsAdd: tagsAdd(tagged) });
   const enforcement = new FakeEnforcementStore(tagged);
   enforcement.install(fake);
+  // The app's subscriptions, with Shopify's approval page at /charges/confirm.
+  new FakeBillingStore().install(fake);
 
   const current = new Map<CheckoutOperation, LocalFakeAnswer>(CHECKOUT_OPERATIONS.map((op) => [op, "ok"]));
   const goodAnswers: Record<CheckoutOperation, () => Handler> = {

@@ -1,0 +1,105 @@
+import { query, sql } from "~/db/sql.server";
+import { env } from "~/env.server";
+import { getShop, upsertInstalledShop, type Shop } from "~/settings/shop.server";
+import { allowanceMonthStart, FREE_PLAN, PAID_PLANS, planById, planOf, type Plan } from "~/shared/plans";
+import type { AdminContext } from "~/shopify/app.server";
+import { clock } from "~/utils/clock.server";
+import { log } from "~/utils/log.server";
+import { syncPaymentCustomizationLater } from "~/enforcement/payment-customization.server";
+import { recordSubscriptionUpdate } from "./subscription.server";
+
+type Billing = AdminContext["billing"];
+
+/** Charges are test charges everywhere but production (development stores cannot pay real ones). */
+const isTest = () => !env.production;
+
+/** The id Shop.subscriptionId holds on the Free plan, which has no Shopify subscription. */
+export const FREE_SUBSCRIPTION_ID = "free";
+
+export type PlanUsage = {
+  plan: Plan | null;
+  /** Verifications this calendar month (UTC), the unit of the allowance. */
+  used: number;
+  allowance: number;
+  /** The first day of the month the allowance counts, YYYY-MM-DD (UTC). */
+  since: string;
+};
+
+/** The shop's plan and its verifications this month: a sum over at most 31 DailyStat rows. */
+export async function planUsage(shop: Pick<Shop, "id" | "subscriptionStatus" | "subscriptionPlan">, now: Date = clock.now()): Promise<PlanUsage> {
+  const since = allowanceMonthStart(now);
+  const rows = await query<{ used: unknown }>(sql`
+    SELECT COALESCE(SUM("count"), 0) AS "used" FROM "DailyStat"
+    WHERE "shopId" = ${shop.id} AND "metric" = 'otp_verified' AND "day" >= ${since}`);
+  const plan = planOf(shop);
+  return { plan, used: Number(rows[0]?.used ?? 0), allowance: plan?.monthlyVerifications ?? 0, since };
+}
+
+/**
+ * Brings the shop's row up to date with Shopify when the merchant may just have approved a charge
+ * (back from the approval page, before the webhook arrives): the active paid subscription Shopify
+ * reports replaces what we hold. Shopify not answering leaves the row as it is.
+ */
+export async function reconcileSubscription(shop: Shop, billing: Billing): Promise<Shop> {
+  const check = await billing.check({ plans: PAID_PLANS.map((p) => p.name), isTest: isTest() }).catch((error: unknown) => {
+    log.warn("billing: the subscription check failed", { shop: shop.domain, error: String(error) });
+    return null;
+  });
+  const active = check?.appSubscriptions.find((s) => s.status === "ACTIVE");
+  if (!active || (active.id === shop.subscriptionId && shop.subscriptionStatus === "active")) return shop;
+  if (await recordSubscriptionUpdate(shop.domain, { id: active.id, name: active.name, status: active.status })) {
+    syncPaymentCustomizationLater(shop.domain);
+  }
+  return (await getShop(shop.domain)) ?? shop;
+}
+
+export type ChoosePlanOutcome = { ok: true; plan: Plan } | { ok: false; code: "unknown_plan" | "already_on_plan" | "cancel_failed" };
+
+/**
+ * The merchant picks a plan on /app/plans. A paid plan goes to Shopify's approval page (the library
+ * throws the redirect; Shopify replaces a current paid subscription once the new one is approved).
+ * Free cancels the current paid subscription, if any, and is recorded at once.
+ */
+export async function choosePlan(shop: Shop, billing: Billing, planId: string, returnUrl: string): Promise<ChoosePlanOutcome> {
+  const plan = planById(planId);
+  if (!plan) return { ok: false, code: "unknown_plan" };
+  const current = planOf(shop);
+  if (current?.id === plan.id) return { ok: false, code: "already_on_plan" };
+  if (plan.price > 0) {
+    await billing.request({ plan: plan.name, isTest: isTest(), returnUrl });
+    return { ok: true, plan }; // not reached: request() throws the way to the approval page
+  }
+  if (current && current.price > 0 && shop.subscriptionId && shop.subscriptionId !== FREE_SUBSCRIPTION_ID) {
+    try {
+      await billing.cancel({ subscriptionId: shop.subscriptionId, isTest: isTest(), prorate: true });
+    } catch (error) {
+      log.warn("billing: cancelling the paid subscription failed", { shop: shop.domain, error: String(error) });
+      return { ok: false, code: "cancel_failed" };
+    }
+  }
+  await recordSubscriptionUpdate(shop.domain, { id: FREE_SUBSCRIPTION_ID, name: FREE_PLAN.name, status: "ACTIVE" });
+  // Hiding COD at checkout follows having a plan (app/enforcement).
+  syncPaymentCustomizationLater(shop.domain);
+  return { ok: true, plan: FREE_PLAN };
+}
+
+/** The shop's row, created if the admin is opened before the install hook wrote it. */
+export async function adminShop(domain: string): Promise<Shop> {
+  return (await getShop(domain)) ?? (await upsertInstalledShop(domain));
+}
+
+/**
+ * /app/plans: every plan, the shop's current one and its usage this month. Back from Shopify's
+ * approval page (or with no paid plan on record) Shopify is asked first.
+ */
+export async function loadPlans(domain: string, billing: Billing, returning: boolean) {
+  let shop = await adminShop(domain);
+  const onPaidPlan = (planOf(shop)?.price ?? 0) > 0;
+  if (returning || !onPaidPlan) shop = await reconcileSubscription(shop, billing);
+  return { usage: await planUsage(shop), subscriptionStatus: shop.subscriptionStatus, test: isTest() };
+}
+
+/** The plans page's form: choose a plan (Free cancels a paid one). */
+export async function choosePlanFor(domain: string, billing: Billing, planId: string, returnUrl: string): Promise<ChoosePlanOutcome> {
+  return choosePlan(await adminShop(domain), billing, planId, returnUrl);
+}

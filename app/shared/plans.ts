@@ -1,0 +1,45 @@
+/**
+ * The app's plans: a monthly allowance of verifications (codes confirmed by shoppers, storefront and
+ * after purchase alike) and a flat price. The price is the whole charge: messages are not marked up or
+ * billed per message. Free needs no Shopify charge; the others are recurring app subscriptions through
+ * the library's billing API (app/shopify/app.server.ts), named by `name`.
+ */
+export type PlanId = "free" | "starter" | "pro" | "scale";
+
+export type Plan = {
+  id: PlanId;
+  /** The subscription's name at Shopify (and in Shop.subscriptionPlan). */
+  name: string;
+  label: string;
+  /** USD every 30 days; 0 for Free. */
+  price: number;
+  monthlyVerifications: number;
+};
+
+export const PLANS: readonly Plan[] = [
+  { id: "free", name: "COD Verify Free", label: "Free", price: 0, monthlyVerifications: 50 },
+  { id: "starter", name: "COD Verify Starter", label: "Starter", price: 14.99, monthlyVerifications: 500 },
+  { id: "pro", name: "COD Verify Pro", label: "Pro", price: 39.99, monthlyVerifications: 2_000 },
+  { id: "scale", name: "COD Verify Scale", label: "Scale", price: 99.99, monthlyVerifications: 6_000 },
+];
+
+export const FREE_PLAN: Plan = PLANS[0];
+export const PAID_PLANS: readonly Plan[] = PLANS.filter((p) => p.price > 0);
+
+export function planById(id: string): Plan | null {
+  return PLANS.find((p) => p.id === id) ?? null;
+}
+
+/**
+ * The plan a shop is on: none until the merchant chose one (the subscription is not active), else the
+ * plan its subscription names; an active subscription whose name is not in the table counts as Free.
+ */
+export function planOf(shop: { subscriptionStatus: string; subscriptionPlan: string | null }): Plan | null {
+  if (shop.subscriptionStatus !== "active") return null;
+  return PLANS.find((p) => p.name === shop.subscriptionPlan) ?? FREE_PLAN;
+}
+
+/** The first day (UTC, YYYY-MM-DD) of the calendar month the allowance is counted in. */
+export function allowanceMonthStart(now: Date): string {
+  return `${now.toISOString().slice(0, 7)}-01`;
+}

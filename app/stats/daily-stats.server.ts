@@ -1,0 +1,20 @@
+import { execute, sql } from "~/db/sql.server";
+import { clock } from "~/utils/clock.server";
+import { log } from "~/utils/log.server";
+import { utcDay, type Metric } from "~/stats/metrics";
+
+/**
+ * Counts one event in the daily rollup: one atomic upsert (the same statement on SQLite and
+ * PostgreSQL), made by the code path that caused the event, right after it. A counter must never undo
+ * the event it counts (a code already sent, an order already tagged): a failure is logged, not thrown.
+ */
+export async function countEvent(shopId: string, metric: Metric, dimension = "", at: Date = clock.now()): Promise<void> {
+  try {
+    await execute(sql`
+      INSERT INTO "DailyStat" ("shopId", "metric", "day", "dimension", "count")
+      VALUES (${shopId}, ${metric}, ${utcDay(at)}, ${dimension}, 1)
+      ON CONFLICT ("shopId", "metric", "day", "dimension") DO UPDATE SET "count" = "DailyStat"."count" + 1`);
+  } catch (error) {
+    log.warn("stats: an event was not counted", { shopId, metric, dimension, error: String(error) });
+  }
+}

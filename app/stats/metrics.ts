@@ -1,0 +1,25 @@
+/**
+ * What the daily rollup (DailyStat) counts: a metric and, where it splits, a dimension.
+ *   otp_sent             a code went out; dimension: the number's country (ISO alpha-2, "" unknown)
+ *   otp_verified         a code was confirmed (the plan's allowance counts these)
+ *   otp_failed           wrong | expired | locked (the attempt that used up a code's tries, and later ones)
+ *   otp_skipped          returning | disabled
+ *   correction_sent      an address-correction link went out
+ *   correction_completed the shopper submitted the corrected address
+ * Orders are not counted here: each has its OrderRecord row (state, mode, time), read by an indexed query.
+ */
+export const METRICS = [
+  "otp_sent",
+  "otp_verified",
+  "otp_failed",
+  "otp_skipped",
+  "correction_sent",
+  "correction_completed",
+] as const;
+
+export type Metric = (typeof METRICS)[number];
+
+/** The UTC day of a moment, as DailyStat stores it. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}

@@ -1,0 +1,139 @@
+import type { FakeCall, FakeShopify, Handler, PageHandler } from "./server";
+
+/**
+ * The app's subscriptions as Shopify's billing API keeps them (2026-10): the library's own
+ * operations (`AppSubscriptionCreate`, `appSubscriptionCancel`, the `appSubscription` check query),
+ * answered per shop. A new subscription is PENDING until the merchant approves it on the confirmation
+ * page, which this fake serves at /charges/<id>/confirm (local mode's stand-in for Shopify's page);
+ * `approve(id)` does the same for tests. Approving replaces the shop's other active subscription, as
+ * Shopify's default replacement behaviour does.
+ */
+export type FakeSubscription = {
+  id: string;
+  shop: string;
+  name: string;
+  status: "PENDING" | "ACTIVE" | "CANCELLED" | "DECLINED";
+  test: boolean;
+  price: number;
+  returnUrl: string;
+  createdAt: string;
+};
+
+export const CHARGE_PAGE = "/charges/confirm";
+let sequence = 31000;
+
+export class FakeBillingStore {
+  readonly subscriptions = new Map<string, FakeSubscription>();
+  origin = () => "https://fake-shopify.invalid";
+
+  approve(id: string): FakeSubscription | null {
+    const sub = this.subscriptions.get(id);
+    if (!sub || sub.status !== "PENDING") return null;
+    for (const other of this.subscriptions.values()) {
+      if (other.shop === sub.shop && other.status === "ACTIVE") other.status = "CANCELLED";
+    }
+    sub.status = "ACTIVE";
+    return sub;
+  }
+
+  active(shop: string): FakeSubscription[] {
+    return [...this.subscriptions.values()].filter((s) => s.shop === shop && s.status === "ACTIVE");
+  }
+
+  create(): Handler {
+    return (call: FakeCall) => {
+      const v = call.variables as { name?: string; returnUrl?: string; test?: boolean; lineItems?: { plan?: { appRecurringPricingDetails?: { price?: { amount?: number } } } }[] };
+      if (!v.name || !v.returnUrl) {
+        return { data: { appSubscriptionCreate: { appSubscription: null, confirmationUrl: null, userErrors: [{ field: ["name"], message: "Name can't be blank" }] } } };
+      }
+      const id = String(++sequence);
+      const sub: FakeSubscription = {
+        id: `gid://shopify/AppSubscription/${id}`,
+        shop: call.shop,
+        name: v.name,
+        status: "PENDING",
+        test: v.test ?? false,
+        price: Number(v.lineItems?.[0]?.plan?.appRecurringPricingDetails?.price?.amount ?? 0),
+        returnUrl: v.returnUrl,
+        createdAt: new Date().toISOString(),
+      };
+      this.subscriptions.set(sub.id, sub);
+      return {
+        data: {
+          appSubscriptionCreate: {
+            appSubscription: { id: sub.id, name: sub.name, test: sub.test, lineItems: [] },
+            confirmationUrl: `${this.origin()}${CHARGE_PAGE}?id=${id}`,
+            userErrors: [],
+          },
+        },
+      };
+    };
+  }
+
+  cancel(): Handler {
+    return (call: FakeCall) => {
+      const sub = this.subscriptions.get(String(call.variables.id ?? ""));
+      if (!sub || sub.shop !== call.shop || sub.status !== "ACTIVE") {
+        return { data: { appSubscriptionCancel: { appSubscription: null, userErrors: [{ field: ["id"], message: "Subscription not found" }] } } };
+      }
+      sub.status = "CANCELLED";
+      return { data: { appSubscriptionCancel: { appSubscription: this.shape(sub), userErrors: [] } } };
+    };
+  }
+
+  check(): Handler {
+    return (call: FakeCall) => ({
+      data: {
+        currentAppInstallation: {
+          activeSubscriptions: this.active(call.shop).map((s) => this.shape(s)),
+          oneTimePurchases: { edges: [], pageInfo: { hasNextPage: false, endCursor: null } },
+        },
+      },
+    });
+  }
+
+  private shape(s: FakeSubscription) {
+    return {
+      id: s.id,
+      name: s.name,
+      test: s.test,
+      status: s.status,
+      trialDays: 0,
+      createdAt: s.createdAt,
+      currentPeriodEnd: null,
+      returnUrl: s.returnUrl,
+      lineItems: [{ id: `${s.id}/line`, plan: { pricingDetails: { price: { amount: s.price.toFixed(2), currencyCode: "USD" }, interval: "EVERY_30_DAYS", discount: null } } }],
+    };
+  }
+
+  /** Shopify's approval page: the plan and price, Approve or Decline; either returns to the app. */
+  chargePage(): PageHandler {
+    return ({ method, url, body }) => {
+      const id = url.searchParams.get("id");
+      const sub = id ? this.subscriptions.get(`gid://shopify/AppSubscription/${id}`) : undefined;
+      if (!sub) return { status: 404, type: "text/plain", body: "No such charge" };
+      if (method === "POST") {
+        const decline = new URLSearchParams(body).get("decision") === "decline";
+        if (decline && sub.status === "PENDING") sub.status = "DECLINED";
+        else this.approve(sub.id);
+        const back = new URL(sub.returnUrl);
+        back.searchParams.set("charge_id", id!);
+        const href = back.toString().replace(/&/g, "&amp;").replace(/"/g, "&quot;");
+        return { status: 200, type: "text/html", body: `<!doctype html><html lang="en"><head><title>Charge ${sub.status.toLowerCase()}</title><meta http-equiv="refresh" content="0;url=${href}"></head><body><main><p>Charge ${sub.status.toLowerCase()}. <a href="${href}">Back to the app</a></p></main></body></html>` };
+      }
+      const esc = (t: string) => t.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+      return {
+        status: 200,
+        type: "text/html",
+        body: `<!doctype html><html lang="en"><head><title>Approve subscription</title></head><body><main><h1>Approve subscription</h1><p>${esc(sub.name)}: $${sub.price.toFixed(2)} USD every 30 days${sub.test ? " (test charge, nothing is billed)" : ""}.</p><form method="post"><button name="decision" value="approve">Approve</button> <button name="decision" value="decline">Decline</button></form></main></body></html>`,
+      };
+    };
+  }
+
+  install(fake: FakeShopify): this {
+    this.origin = () => fake.origin;
+    fake.on("AppSubscriptionCreate", this.create(), "admin").on("appSubscriptionCancel", this.cancel(), "admin").on("appSubscription", this.check(), "admin");
+    fake.page(CHARGE_PAGE, this.chargePage());
+    return this;
+  }
+}
