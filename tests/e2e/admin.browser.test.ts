@@ -18,6 +18,9 @@ const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" 
 const DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
 const AXE = path.join(ROOT, "node_modules", "axe-core", "axe.min.js");
 
+/** Waits for what the page shows after an answer (a loaded machine can take seconds), never timing it. */
+const until = <T,>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
+
 type AxeViolation = { id: string; impact: string | null; nodes: { target: string[] }[] };
 
 /** axe-core's WCAG 2.x A/AA rules on the whole page; the serious and critical violations as "rule: selectors". */
@@ -91,10 +94,11 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     ["/app/orders", "Orders", "Orders · COD Verify"],
     ["/app/blocklist", "Blocked numbers", "Blocked numbers · COD Verify"],
     ["/app/settings", "Settings", "Settings · COD Verify"],
+    ["/app/plans", "Plans", "Plans · COD Verify"],
   ] as const)("opens %s for the demo shop with its navigation and title, with no serious or critical axe violation", async (url, heading, title) => {
     await open(url);
     expect(await page.title()).toBe(title);
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: heading }).count()).toBe(1);
+    await until(() => page.getByRole("heading", { level: 1, name: heading }).count()).toBe(1);
     const nav = page.getByRole("navigation", { name: "COD Verify" });
     expect(await nav.getByRole("link").allTextContents()).toEqual(["Home", "Orders", "Blocked numbers", "Settings", "Plans"]);
     expect(await nav.locator('[aria-current="page"]').textContent()).toBe(url === "/app" ? "Home" : heading);
@@ -106,7 +110,7 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     await open("/app/orders");
     await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
     await page.getByRole("navigation", { name: "COD Verify" }).getByRole("link", { name: "Blocked numbers" }).click();
-    await expect.poll(() => page.getByRole("heading", { level: 1, name: "Blocked numbers" }).count()).toBe(1);
+    await until(() => page.getByRole("heading", { level: 1, name: "Blocked numbers" }).count()).toBe(1);
     expect(new URL(page.url()).pathname).toBe("/app/blocklist");
     expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
   });
@@ -117,17 +121,17 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     await page.getByLabel("Reason (optional)").fill("Refused three deliveries");
     await page.getByRole("button", { name: "Block number" }).click();
     const table = page.getByRole("table");
-    await expect.poll(() => table.getByRole("row").count()).toBe(2);
+    await until(() => table.getByRole("row").count()).toBe(2);
     const text = await table.innerText();
     expect(text).toContain("+9198•••5678");
     expect(text).toContain("Refused three deliveries");
     expect(text).not.toContain("+919812345678");
-    await expect.poll(() => page.getByRole("status").filter({ hasText: "+9198•••5678 blocked" }).count()).toBe(1);
+    await until(() => page.getByRole("status").filter({ hasText: "+9198•••5678 blocked" }).count()).toBe(1);
 
     const list = ["+971501234567, fake orders", "not a number", "+14155550199", "+14155550199", "12345"].join("\n");
     await page.getByLabel("Numbers", { exact: true }).fill(list);
     await page.getByRole("button", { name: "Import numbers" }).click();
-    await expect.poll(() => table.getByRole("row").count()).toBe(4);
+    await until(() => table.getByRole("row").count()).toBe(4);
     const report = await page.getByText("2 numbers blocked, 1 repeated line counted once").locator("xpath=ancestor::div[contains(@class,'Polaris-Banner')][1]").innerText();
     expect(report).toContain("Line 2: not a number");
     expect(report).toContain("Line 5: 12345");
@@ -137,17 +141,17 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
 
     await page.getByLabel("Search blocked numbers").fill("97150");
     await page.getByRole("button", { name: "Search", exact: true }).click();
-    await expect.poll(() => table.getByRole("row").count()).toBe(2);
+    await until(() => table.getByRole("row").count()).toBe(2);
     expect(await table.innerText()).toContain("+9715•••4567");
     expect(new URL(page.url()).searchParams.get("q")).toBe("97150");
 
     await page.getByRole("button", { name: "Unblock +9715•••4567" }).click();
-    await expect.poll(() => page.getByText("No blocked number matches").count()).toBe(1);
-    await expect.poll(() => page.getByRole("status").filter({ hasText: "+9715•••4567 unblocked" }).count()).toBe(1);
+    await until(() => page.getByText("No blocked number matches").count()).toBe(1);
+    await until(() => page.getByRole("status").filter({ hasText: "+9715•••4567 unblocked" }).count()).toBe(1);
 
     await page.getByLabel("Search blocked numbers").fill("");
     await page.getByRole("button", { name: "Search", exact: true }).click();
-    await expect.poll(() => page.getByRole("table").getByRole("row").count()).toBe(3);
+    await until(() => page.getByRole("table").getByRole("row").count()).toBe(3);
     expect(await page.getByRole("table").innerText()).not.toContain("+9715•••4567");
   });
 
@@ -155,7 +159,7 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     await open("/app/blocklist");
     await page.getByLabel("Phone number").fill("98123 45678");
     await page.getByRole("button", { name: "Block number" }).click();
-    await expect.poll(() => page.getByText("Enter the number in international format").count()).toBe(1);
+    await until(() => page.getByText("Enter the number in international format").count()).toBe(1);
     expect(await page.getByLabel("Phone number").inputValue()).toBe("98123 45678");
     expect(await page.getByLabel("Phone number").getAttribute("aria-invalid")).toBe("true");
   });
@@ -177,8 +181,8 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.getByRole("tab", { name: /Pending confirmation/ }).click();
-    await expect.poll(() => new URL(page.url()).searchParams.get("status")).toBe("pending");
-    await expect.poll(() => table.getByRole("row").count()).toBe(2);
+    await until(() => new URL(page.url()).searchParams.get("status")).toBe("pending");
+    await until(() => table.getByRole("row").count()).toBe(2);
     expect(await table.innerText()).toContain(cod.name);
     await shot(page, "admin-orders-pending");
   });
@@ -189,10 +193,10 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     const ttl = page.getByLabel("Code lifetime");
     await ttl.fill("900");
     const bar = page.getByRole("region", { name: "Unsaved changes" });
-    await expect.poll(() => bar.count()).toBe(1);
+    await until(() => bar.count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
     await bar.getByRole("button", { name: "Save" }).click();
-    await expect.poll(() => page.getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(1);
+    await until(() => page.getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(1);
     expect(await page.getByLabel("Code lifetime").inputValue()).toBe("900");
     expect(await bar.count()).toBe(0);
 
