@@ -352,7 +352,14 @@ async function benchEngine(engine, fake) {
   const rows = [];
   const floors = [];
   const runTag = String(200 + Math.floor(Math.random() * 700));
-  const phone = (group, i) => `+1${runTag}${group}${String(i).padStart(6, "0")}`;
+  // Numbers that exist in the US plan (send-otp refuses impossible ones): one area code per group, then
+  // the exchange and line from the request's index, so every request of a run has its own number.
+  const areaCodes = [212, 213, 312, 415, 646, 718, 305, 404, 617, 702, 206, 303];
+  const phone = (group, i) => {
+    const exchange = 200 + ((Number(runTag) + Math.floor(i / 10_000)) % 800);
+    return `+1${areaCodes[group % areaCodes.length]}${exchange}${String(i % 10_000).padStart(4, "0")}`;
+  };
+  const groupPrefix = (group) => `+1${areaCodes[group % areaCodes.length]}`;
   const signed = signer();
   let phoneGroup = 0;
 
@@ -378,7 +385,7 @@ async function benchEngine(engine, fake) {
 
     // send-otp: a fresh number per request; its codes (from the outbox) feed verify-otp below.
     const sendGroup = phoneGroup++;
-    const sendPrefix = `+1${runTag}${sendGroup}`;
+    const sendPrefix = groupPrefix(sendGroup);
     if (wanted("send-otp") || wanted("verify-otp")) {
       add(
         "POST /proxy/send-otp",

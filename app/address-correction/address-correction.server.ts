@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import type { z } from "zod";
 import { prisma } from "~/db.server";
 import { query, sql, toDate } from "~/db/sql.server";
 import { env } from "~/env.server";
@@ -11,8 +12,9 @@ import { orderCreatedPayload, type OrderCreated } from "~/shopify/webhook-payloa
 import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomToken } from "~/utils/crypto.server";
 import { log, maskPhone } from "~/utils/log.server";
-import { fromMailingAddress, suspectAddressReason, type Address, type SuspectReason } from "./address";
+import { fromMailingAddress, fromOrderAddress, suspectAddressReason, type Address, type SuspectReason } from "./address";
 import { fill, pickLocale } from "~/shared/locales";
+import { normalizePhone } from "~/shared/phone";
 import { TEXTS } from "./i18n";
 import {
   fetchOrder,
@@ -54,6 +56,16 @@ export type Correction = NonNullable<Awaited<ReturnType<typeof prisma.addressCor
 
 export type RequestInput = { orderId?: string; phone?: string; locale?: string };
 
+/**
+ * What a correction needs to know about an order, whichever way the order was read: from the Admin
+ * API (a request by order id or phone) or from the orders/create payload (the automatic request).
+ */
+type OrderToCorrect = { gid: string; name: string; phone: string | null; editable: boolean; address: Address };
+
+function adminOrderToCorrect(order: ShopifyOrder): OrderToCorrect {
+  return { gid: order.id, name: order.name, phone: orderPhone(order), editable: orderIsEditable(order), address: fromMailingAddress(order.shippingAddress) };
+}
+
 export type RequestOutcome =
   | { ok: true; status: "sent" | "already_pending"; correctionId: string; expiresAt: Date }
   | { ok: false; code: "subscription_required" | "order_not_found" | "order_has_no_phone" | "order_not_editable" | "shopify_unavailable" | "phone_unreachable" | "sms_unavailable" }
@@ -67,7 +79,7 @@ export type RequestOutcome =
 export async function requestAddressCorrection(
   shop: Shop,
   input: RequestInput,
-  options: { source?: "api" | "auto"; reason?: SuspectReason; pathPrefix?: string | null; order?: ShopifyOrder } = {},
+  options: { source?: "api" | "auto"; reason?: SuspectReason; pathPrefix?: string | null; order?: OrderToCorrect } = {},
 ): Promise<RequestOutcome> {
   // Like the codes, the links are texts the merchant's plan pays for.
   if (!hasActiveSubscription(shop)) return { ok: false, code: "subscription_required" };
@@ -92,23 +104,23 @@ export async function requestAddressCorrection(
       if (limited) return limited;
       const found = await fetchOrder(shop.domain, gid);
       if (!found.ok) return { ok: false, code: "shopify_unavailable" };
-      order = found.order;
+      order = found.order && adminOrderToCorrect(found.order);
     } else if (input.phone) {
       const limited = await count(phoneKey(input.phone), REQUEST_LIMITS.perPhone);
       if (limited) return limited;
       const found = await findLatestOpenOrderByPhone(shop.domain, input.phone);
       if (!found.ok) return { ok: false, code: "shopify_unavailable" };
-      order = found.order;
+      order = found.order && adminOrderToCorrect(found.order);
     }
   }
   if (!order) return { ok: false, code: "order_not_found" };
-  if (!orderIsEditable(order)) return { ok: false, code: "order_not_editable" };
-  const phone = orderPhone(order);
+  if (!order.editable) return { ok: false, code: "order_not_editable" };
+  const phone = order.phone;
   if (!phone) return { ok: false, code: "order_has_no_phone" };
 
   const now = clock.now();
   const pending = await prisma.addressCorrection.findFirst({
-    where: { shopId: shop.id, orderGid: order.id, status: "pending", expiresAt: { gt: now } },
+    where: { shopId: shop.id, orderGid: order.gid, status: "pending", expiresAt: { gt: now } },
     orderBy: { createdAt: "desc" },
   });
   if (pending) return { ok: true, status: "already_pending", correctionId: pending.id, expiresAt: pending.expiresAt };
@@ -118,8 +130,8 @@ export async function requestAddressCorrection(
     const limited = await count(phoneKey(phone), REQUEST_LIMITS.perPhone);
     if (limited) return limited;
   }
-  if (!hits.some((h) => h.key === orderKey(order.id))) {
-    const limited = await count(orderKey(order.id), REQUEST_LIMITS.perOrder);
+  if (!hits.some((h) => h.key === orderKey(order.gid))) {
+    const limited = await count(orderKey(order.gid), REQUEST_LIMITS.perOrder);
     if (limited) return limited;
   }
 
@@ -129,14 +141,14 @@ export async function requestAddressCorrection(
   const correction = await prisma.addressCorrection.create({
     data: {
       shopId: shop.id,
-      orderGid: order.id,
+      orderGid: order.gid,
       orderName: order.name,
       phone,
       tokenHash: hashToken(token),
       source: options.source ?? "api",
       reason: options.reason ?? null,
       locale,
-      before: JSON.stringify(fromMailingAddress(order.shippingAddress)),
+      before: JSON.stringify(order.address),
       expiresAt,
     },
   });
@@ -153,7 +165,7 @@ export async function requestAddressCorrection(
     return { ok: false, code: sms.code };
   }
   await countEvent(shop.id, "correction_sent");
-  log.info("address correction requested", { shop: shop.domain, order: order.id, phone, source: options.source ?? "api" });
+  log.info("address correction requested", { shop: shop.domain, order: order.gid, phone, source: options.source ?? "api" });
   return { ok: true, status: "sent", correctionId: correction.id, expiresAt };
 }
 
@@ -314,53 +326,36 @@ const addressCheckPayload = orderCreatedPayload
   })
   .strip();
 
-export type OrderCreatedPayload = Pick<
-  OrderCreated,
-  "admin_graphql_api_id" | "name" | "phone" | "cancelled_at" | "closed_at" | "fulfillment_status" | "customer" | "shipping_address"
->;
+/** The new order as the check reads it: the orders/create payload's own parsed type, cut to those fields. */
+export type NewOrderToCheck = z.output<typeof addressCheckPayload>;
 
 export type AutoRequestOutcome =
   | { requested: false; reason: "disabled" | "no_shipping_address" | "address_ok" }
   | { requested: true; check: SuspectReason; outcome: RequestOutcome };
+
+/** Shopify's REST fulfillment states of an order that has shipped something (null: nothing yet). */
+const SHIPPED = new Set(["fulfilled", "partial", "restocked"]);
 
 /**
  * For the orders/create webhook: when the shop turned automatic requests on and the new order's
  * shipping address fails the basic checks (no house number, postal code missing or of the wrong
  * pattern for the country), requests a correction, exactly as the request route would.
  */
-export async function maybeRequestCorrectionForNewOrder(shop: Shop, payload: OrderCreatedPayload): Promise<AutoRequestOutcome> {
+export async function maybeRequestCorrectionForNewOrder(shop: Shop, order: NewOrderToCheck): Promise<AutoRequestOutcome> {
   if (!shop.autoAddressCorrection) return { requested: false, reason: "disabled" };
-  const a = payload.shipping_address;
-  if (!a || !payload.admin_graphql_api_id) return { requested: false, reason: "no_shipping_address" };
-  const check = suspectAddressReason({
-    address1: a.address1 ?? "",
-    address2: a.address2 ?? "",
-    zip: a.zip ?? "",
-    countryCode: a.country_code ?? "",
-  });
+  if (!order.shipping_address) return { requested: false, reason: "no_shipping_address" };
+  const address = fromOrderAddress(order.shipping_address);
+  const check = suspectAddressReason(address);
   if (!check) return { requested: false, reason: "address_ok" };
-  const order: ShopifyOrder = {
-    id: payload.admin_graphql_api_id,
-    name: payload.name ?? "",
-    phone: payload.phone ?? null,
-    cancelledAt: payload.cancelled_at ?? null,
-    closed: Boolean(payload.closed_at),
-    displayFulfillmentStatus: payload.fulfillment_status === "fulfilled" ? "FULFILLED" : payload.fulfillment_status === "partial" ? "PARTIALLY_FULFILLED" : "UNFULFILLED",
-    customer: payload.customer ? { phone: payload.customer.phone ?? null } : null,
-    shippingAddress: {
-      firstName: a.first_name,
-      lastName: a.last_name,
-      phone: a.phone,
-      address1: a.address1,
-      address2: a.address2,
-      city: a.city,
-      province: a.province,
-      provinceCode: a.province_code,
-      zip: a.zip,
-      countryCodeV2: a.country_code,
-    },
+  const toCorrect: OrderToCorrect = {
+    gid: order.admin_graphql_api_id,
+    name: order.name ?? "",
+    // The number to text, in the Admin API path's order: the order's own, the shipping address's, the customer's.
+    phone: [order.phone, order.shipping_address.phone, order.customer?.phone].map(normalizePhone).find((p) => p !== null) ?? null,
+    editable: !order.cancelled_at && !order.closed_at && !SHIPPED.has(order.fulfillment_status ?? ""),
+    address,
   };
-  const outcome = await requestAddressCorrection(shop, {}, { source: "auto", reason: check, order });
+  const outcome = await requestAddressCorrection(shop, {}, { source: "auto", reason: check, order: toCorrect });
   return { requested: true, check, outcome };
 }
 

@@ -1,5 +1,6 @@
 import { normalizePhone } from "~/shared/phone";
 import { z } from "zod";
+import type { OrderCreated } from "~/shopify/webhook-payloads";
 
 /**
  * Shipping addresses as the correction form and Shopify's MailingAddressInput see them, with the
@@ -247,6 +248,21 @@ export function fromMailingAddress(a: MailingAddress | null | undefined): Addres
     province: a.provinceCode ?? a.province ?? "",
     zip: a.zip ?? "",
     countryCode: (a.countryCodeV2 ?? "").toUpperCase(),
+  };
+}
+
+/** A shipping address as the orders/create payload carries it (Shopify's REST names). */
+export function fromOrderAddress(a: NonNullable<OrderCreated["shipping_address"]>): Address {
+  return {
+    firstName: a.first_name ?? "",
+    lastName: a.last_name ?? "",
+    phone: a.phone ?? "",
+    address1: a.address1 ?? "",
+    address2: a.address2 ?? "",
+    city: a.city ?? "",
+    province: a.province_code ?? a.province ?? "",
+    zip: a.zip ?? "",
+    countryCode: (a.country_code ?? "").toUpperCase(),
   };
 }
 

@@ -22,11 +22,27 @@ const pgTypeParser = types.getTypeParser as (oid: number, format?: string) => un
 
 export type SqlValue = string | number | bigint | boolean | null | Date;
 export type Sql = { readonly text: string; readonly values: readonly SqlValue[] };
+/** A list of values spliced in as `?, ?, ?` (for `IN (...)`); each length is its own prepared statement. */
+export type SqlList = { readonly list: readonly SqlValue[] };
 
-export function sql(strings: TemplateStringsArray, ...values: SqlValue[]): Sql {
+export function sqlList(values: readonly SqlValue[]): SqlList {
+  if (!values.length) throw new Error("an empty SQL list");
+  return { list: values };
+}
+
+export function sql(strings: TemplateStringsArray, ...values: (SqlValue | SqlList)[]): Sql {
   let text = strings[0];
-  for (let i = 1; i < strings.length; i++) text += (databaseProvider === "sqlite" ? "?" : `$${i}`) + strings[i];
-  return { text, values };
+  const flat: SqlValue[] = [];
+  const placeholder = (value: SqlValue) => {
+    flat.push(value);
+    return databaseProvider === "sqlite" ? "?" : `$${flat.length}`;
+  };
+  for (let i = 1; i < strings.length; i++) {
+    const value = values[i - 1];
+    const isList = value !== null && typeof value === "object" && "list" in value;
+    text += (isList ? value.list.map(placeholder).join(", ") : placeholder(value as SqlValue)) + strings[i];
+  }
+  return { text, values: flat };
 }
 
 // Tests count the statements a request makes (watchQueries in app/db.server.ts sees Prisma's only).

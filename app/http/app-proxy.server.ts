@@ -54,7 +54,7 @@ export async function authenticateProxy(request: Request): Promise<ProxyContext>
 let shopPattern: RegExp | null = null;
 
 /** Shop domains as the library's sanitizeShop accepts them (its offline session id is `offline_<shop>`). */
-function shopDomainPattern(): RegExp {
+export function shopDomainPattern(): RegExp {
   const domains = ["myshopify\\.com", "shopify\\.com", "myshopify\\.io", "shop\\.dev"];
   if (env.SHOP_CUSTOM_DOMAIN) domains.push(env.SHOP_CUSTOM_DOMAIN);
   return (shopPattern ??= new RegExp(`^[a-zA-Z0-9][a-zA-Z0-9-_]*\\.(${domains.join("|")})$`));

@@ -1,6 +1,8 @@
 import type { z } from "zod";
-import { prisma } from "~/db.server";
+import { databaseProvider, prisma } from "~/db.server";
+import { execute, query, sql, sqlList } from "~/db/sql.server";
 import { clock } from "~/utils/clock.server";
+import { randomToken } from "~/utils/crypto.server";
 import { log } from "~/utils/log.server";
 
 /**
@@ -57,72 +59,125 @@ export function backoffMs(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
 }
 
+type JobRow = { id: string; kind: string; key: string; shop: string; payload: string; attempts: number | bigint | string };
+
 /**
  * Queues a job, due at once (or at `runAt`). Idempotent on (kind, key): a second call for a key that is
  * queued already changes nothing, unless the kind's `merge` says the payload grew (then the job is
  * due again with its attempts reset). Call `kickJobWorker` once the response is ready.
+ *
+ * Webhooks queue jobs on every delivery, so this is direct SQL (app/db/sql.server.ts): one statement
+ * for a new job; a merge reads the job and replaces its payload only if nobody changed it meanwhile.
  */
 export async function enqueueJob<P>(kind: JobKind<P>, input: { shop: string; key: string; payload: P; runAt?: Date }) {
   const payload = kind.payload.parse(input.payload);
-  const nextAttemptAt = input.runAt ?? clock.now();
-  const where = { kind_key: { kind: kind.kind, key: input.key } };
-  const existing = await prisma.job.findUnique({ where });
-  if (!existing) {
-    try {
-      await prisma.job.create({ data: { kind: kind.kind, key: input.key, shop: input.shop, payload: JSON.stringify(payload), nextAttemptAt } });
-    } catch (error) {
-      if ((error as { code?: string }).code !== "P2002") throw error; // queued meanwhile by a concurrent delivery
-    }
-    return;
+  const now = clock.now();
+  const nextAttemptAt = input.runAt ?? now;
+  const text = JSON.stringify(payload);
+  for (let round = 0; round < 5; round++) {
+    const inserted = await query<{ id: string }>(sql`
+      INSERT INTO "Job" ("id", "kind", "key", "shop", "payload", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
+      VALUES (${randomToken(16)}, ${kind.kind}, ${input.key}, ${input.shop}, ${text}, 0, ${nextAttemptAt}, ${now}, ${now})
+      ON CONFLICT ("kind", "key") DO NOTHING
+      RETURNING "id"`);
+    if (inserted.length || !kind.merge) return;
+    const [existing] = await query<{ id: string; payload: string }>(sql`
+      SELECT "id", "payload" FROM "Job" WHERE "kind" = ${kind.kind} AND "key" = ${input.key}`);
+    if (!existing) continue; // deleted meanwhile: queue it anew
+    const queued = kind.payload.safeParse(JSON.parse(existing.payload));
+    const merged = queued.success ? kind.merge(queued.data, payload) : payload;
+    if (merged === null) return;
+    // Only over the payload just read: a concurrent merge makes this round read again.
+    const replaced = await execute(sql`
+      UPDATE "Job" SET "payload" = ${JSON.stringify(merged)}, "doneAt" = NULL, "failedAt" = NULL, "attempts" = 0,
+        "nextAttemptAt" = ${nextAttemptAt}, "lastError" = NULL, "updatedAt" = ${now}
+      WHERE "id" = ${existing.id} AND "payload" = ${existing.payload}`);
+    if (replaced === 1) return;
   }
-  if (!kind.merge) return;
-  const queued = kind.payload.safeParse(JSON.parse(existing.payload));
-  const merged = queued.success ? kind.merge(queued.data, payload) : payload;
-  if (merged === null) return;
-  await prisma.job.update({
-    where: { id: existing.id },
-    data: { payload: JSON.stringify(merged), doneAt: null, failedAt: null, attempts: 0, nextAttemptAt, lastError: null },
-  });
+  throw new Error(`job ${kind.kind} ${input.key}: the queued payload kept changing`);
 }
 
-/** Runs the due jobs of the kinds declared in this process (up to `limit`), each claimed by this worker alone. */
-export async function runDueJobs(limit = 20): Promise<JobSummary> {
-  const now = clock.now();
+/**
+ * Claims the next due job of these kinds in one statement: the conditional update can only succeed
+ * for one claimant (on PostgreSQL, `SKIP LOCKED` also sends concurrent claimants to different rows).
+ */
+async function claimNextJob(kindNames: string[], now: Date): Promise<JobRow | null> {
+  const lockedUntil = new Date(now.getTime() + LOCK_MS);
+  const rows =
+    databaseProvider === "postgresql"
+      ? await query<JobRow>(sql`
+          UPDATE "Job" SET "lockedUntil" = ${lockedUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
+          WHERE "id" = (
+            SELECT "id" FROM "Job"
+            WHERE "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
+              AND "nextAttemptAt" <= ${now} AND "kind" IN (${sqlList(kindNames)})
+            ORDER BY "nextAttemptAt" LIMIT 1 FOR UPDATE SKIP LOCKED)
+          AND "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
+          RETURNING "id", "kind", "key", "shop", "payload", "attempts"`)
+      : await query<JobRow>(sql`
+          UPDATE "Job" SET "lockedUntil" = ${lockedUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
+          WHERE "id" = (
+            SELECT "id" FROM "Job"
+            WHERE "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
+              AND "nextAttemptAt" <= ${now} AND "kind" IN (${sqlList(kindNames)})
+            ORDER BY "nextAttemptAt" LIMIT 1)
+          AND "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
+          RETURNING "id", "kind", "key", "shop", "payload", "attempts"`);
+  return rows[0] ?? null;
+}
+
+/**
+ * Records a run's end and releases the job. Only if the payload is still the one that ran: a merge
+ * during the run made the job due again (attempts reset), and then it is only released.
+ */
+async function finishJob(job: JobRow, fields: { doneAt?: Date; failedAt?: Date; nextAttemptAt?: Date; lastError: string | null }, now: Date) {
+  const finished = await execute(sql`
+    UPDATE "Job" SET "doneAt" = ${fields.doneAt ?? null}, "failedAt" = ${fields.failedAt ?? null},
+      "nextAttemptAt" = COALESCE(${fields.nextAttemptAt ?? null}, "nextAttemptAt"),
+      "lastError" = ${fields.lastError}, "lockedUntil" = NULL, "updatedAt" = ${now}
+    WHERE "id" = ${job.id} AND "payload" = ${job.payload}`);
+  if (finished !== 1) await execute(sql`UPDATE "Job" SET "lockedUntil" = NULL, "updatedAt" = ${now} WHERE "id" = ${job.id}`);
+}
+
+/**
+ * Runs the due jobs of the kinds declared in this process (up to `limit`), each claimed by this worker
+ * alone, `concurrency` at a time (jobs wait on Shopify or an SMS provider, not on this process).
+ */
+export async function runDueJobs(limit = 20, concurrency = 1): Promise<JobSummary> {
   const summary: JobSummary = { claimed: 0, done: 0, retried: 0, failed: 0 };
-  const free = { doneAt: null, failedAt: null, OR: [{ lockedUntil: null }, { lockedUntil: { lt: now } }] };
-  const due = await prisma.job.findMany({
-    where: { ...free, kind: { in: [...kinds.keys()] }, nextAttemptAt: { lte: now } },
-    orderBy: { nextAttemptAt: "asc" },
-    take: limit,
-    select: { id: true },
-  });
-  for (const { id } of due) {
-    const { count } = await prisma.job.updateMany({
-      where: { id, ...free },
-      data: { lockedUntil: new Date(now.getTime() + LOCK_MS), attempts: { increment: 1 } },
-    });
-    if (count !== 1) continue; // another worker took it
-    summary.claimed++;
-    const job = await prisma.job.findUniqueOrThrow({ where: { id } });
+  const kindNames = [...kinds.keys()];
+  if (!kindNames.length) return summary;
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, () => runJobsInTurn(kindNames, limit, summary)));
+  return summary;
+}
+
+async function runJobsInTurn(kindNames: string[], limit: number, summary: JobSummary) {
+  while (summary.claimed < limit) {
+    summary.claimed++; // this turn's place within the limit, taken before the claim's await
+    const job = await claimNextJob(kindNames, clock.now());
+    if (!job) {
+      summary.claimed--;
+      break;
+    }
+    const attempts = Number(job.attempts);
     const kind = kinds.get(job.kind)!;
-    const result = await runOne(kind, job);
+    const result = await runOne(kind, { payload: job.payload, shop: job.shop, attempts });
     const at = clock.now();
-    const fields = { kind: job.kind, shop: job.shop, key: job.key, attempts: job.attempts };
+    const fields = { kind: job.kind, shop: job.shop, key: job.key, attempts };
     if (result.ok) {
-      await prisma.job.update({ where: { id }, data: { doneAt: at, lockedUntil: null, lastError: null } });
+      await finishJob(job, { doneAt: at, lastError: null }, at);
       summary.done++;
-    } else if (result.retry === false || job.attempts >= (kind.maxAttempts ?? MAX_ATTEMPTS)) {
-      await prisma.job.update({ where: { id }, data: { failedAt: at, lockedUntil: null, lastError: result.error } });
+    } else if (result.retry === false || attempts >= (kind.maxAttempts ?? MAX_ATTEMPTS)) {
+      await finishJob(job, { failedAt: at, lastError: result.error }, at);
       log.error("background job failed; giving up", { ...fields, error: result.error });
       summary.failed++;
     } else {
-      const delay = (kind.backoffMs ?? backoffMs)(job.attempts);
-      await prisma.job.update({ where: { id }, data: { nextAttemptAt: new Date(at.getTime() + delay), lockedUntil: null, lastError: result.error } });
+      const delay = (kind.backoffMs ?? backoffMs)(attempts);
+      await finishJob(job, { nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error }, at);
       log.warn("background job failed; will retry", { ...fields, error: result.error });
       summary.retried++;
     }
   }
-  return summary;
 }
 
 async function runOne<P>(kind: JobKind<P>, job: { payload: string; shop: string; attempts: number }): Promise<JobResult> {

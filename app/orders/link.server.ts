@@ -43,6 +43,10 @@ function padded(values: string[], n: number): string[] {
  * its selection, and its tag job is the same row. Every delivery runs these, so they are direct
  * statements (app/db/sql.server.ts).
  */
+// The token and phone lookups say "not linked yet" as COALESCE("orderGid", '') = '' rather than
+// "orderGid" IS NULL: SQLite would otherwise search the unique index on orderGid for NULL, which is
+// every selection never linked to an order (all abandoned ones, a number that only grows), instead
+// of the (shopId, cartToken) and (shopId, phone, createdAt) indexes.
 export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
   const orderGid = order.admin_graphql_api_id;
   let linkedBy: LinkedBy = null;
@@ -66,7 +70,7 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
       selection = selectionOf(
         await query<SelectionRow>(sql`
           SELECT "id", "mode", "verified", "phone", "verifiedAt" FROM "Selection"
-          WHERE "shopId" = ${shop.id} AND "orderGid" IS NULL AND "cartToken" IN (${a}, ${b})
+          WHERE "shopId" = ${shop.id} AND COALESCE("orderGid", '') = '' AND "cartToken" IN (${a}, ${b})
           ORDER BY "createdAt" DESC LIMIT 1`),
       );
       if (selection) linkedBy = "token";
@@ -82,7 +86,7 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
       selection = selectionOf(
         await query<SelectionRow>(sql`
           SELECT "id", "mode", "verified", "phone", "verifiedAt" FROM "Selection"
-          WHERE "shopId" = ${shop.id} AND "orderGid" IS NULL AND "phone" IN (${a}, ${b}, ${c}, ${d})
+          WHERE "shopId" = ${shop.id} AND COALESCE("orderGid", '') = '' AND "phone" IN (${a}, ${b}, ${c}, ${d})
             AND "createdAt" >= ${from} AND "createdAt" <= ${to}
           ORDER BY "createdAt" DESC LIMIT 1`),
       );

@@ -13,6 +13,17 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(path.join(root, "package.json"));
 let statements = 0;
+// BENCH_STATEMENT_TIMES=<file>: also times each SQLite statement by its SQL and writes the totals
+// there when the server exits (where a route's database time goes).
+const timesFile = process.env.BENCH_STATEMENT_TIMES;
+const statementTimes = new Map();
+if (timesFile) {
+  process.on("exit", () => {
+    const rows = [...statementTimes].sort((a, b) => Number(b[1].ns - a[1].ns));
+    const lines = rows.map(([sql, { n, ns }]) => `${(Number(ns) / 1e6).toFixed(1)} ms\t${n}\t${(Number(ns) / 1e3 / n).toFixed(1)} µs\t${sql.replace(/\s+/g, " ").slice(0, 300)}`);
+    require("node:fs").writeFileSync(timesFile, `total ms\tcalls\tper call\tSQL\n${lines.join("\n")}\n`);
+  });
+}
 
 try {
   const Database = require("better-sqlite3");
@@ -21,10 +32,23 @@ try {
   db.close();
   for (const method of ["run", "get", "all", "iterate"]) {
     const original = Statement[method];
-    Statement[method] = function counted(...args) {
-      statements++;
-      return original.apply(this, args);
-    };
+    Statement[method] = timesFile
+      ? function timed(...args) {
+          statements++;
+          const t = process.hrtime.bigint();
+          try {
+            return original.apply(this, args);
+          } finally {
+            const entry = statementTimes.get(this.source) ?? { n: 0, ns: 0n };
+            entry.n++;
+            entry.ns += process.hrtime.bigint() - t;
+            statementTimes.set(this.source, entry);
+          }
+        }
+      : function counted(...args) {
+          statements++;
+          return original.apply(this, args);
+        };
   }
   const exec = Database.prototype.exec;
   Database.prototype.exec = function counted(...args) {

@@ -1,4 +1,4 @@
-import { maybeRequestCorrectionForNewOrder, type OrderCreatedPayload } from "~/address-correction/address-correction.server";
+import { maybeRequestCorrectionForNewOrder, type NewOrderToCheck } from "~/address-correction/address-correction.server";
 import { prisma } from "~/db.server";
 import { lastCorrectionLink, readOutbox, useOutbox } from "../helpers/correction-sms";
 import { installShop } from "../helpers/shops";
@@ -11,7 +11,7 @@ const fake = useFakeShopify();
 beforeEach(() => installDefaultHandlers(fake));
 
 /** An orders/create payload (REST shape) as Shopify sends it. */
-function payload(address: Partial<NonNullable<OrderCreatedPayload["shipping_address"]>> = {}): OrderCreatedPayload {
+function payload(address: Partial<NonNullable<NewOrderToCheck["shipping_address"]>> = {}): NewOrderToCheck {
   return {
     admin_graphql_api_id: "gid://shopify/Order/820982911946154508",
     name: "#1001",
@@ -65,6 +65,21 @@ describe("maybeRequestCorrectionForNewOrder (the orders/create hook)", () => {
       requested: false,
       reason: "no_shipping_address",
     });
+  });
+});
+
+describe("the new order's own fields decide, with no Admin call", () => {
+  it("an order already shipped, cancelled or closed keeps its address; one without a phone has no one to text", async () => {
+    const shop = await installShop({ autoAddressCorrection: true });
+    for (const changed of [{ fulfillment_status: "partial" }, { fulfillment_status: "fulfilled" }, { cancelled_at: "2026-11-23T10:00:00Z" }, { closed_at: "2026-11-23T10:00:00Z" }]) {
+      expect(await maybeRequestCorrectionForNewOrder(shop, { ...payload(), ...changed })).toMatchObject({ requested: true, outcome: { ok: false, code: "order_not_editable" } });
+    }
+    const silent = { ...payload({ phone: null }), customer: { phone: null } };
+    expect(await maybeRequestCorrectionForNewOrder(shop, silent)).toMatchObject({ requested: true, outcome: { ok: false, code: "order_has_no_phone" } });
+    // The order's own phone comes first, then the shipping address's.
+    await maybeRequestCorrectionForNewOrder(shop, { ...payload(), phone: "+919812345678" });
+    expect(readOutbox(outbox.dir).map((m) => m.to)).toEqual(["+919812345678"]);
+    expect(fake.calls).toHaveLength(0);
   });
 });
 

@@ -28,12 +28,29 @@ const throwingJob = defineJob({
   },
 });
 
+/** A kind whose first run sees a second enqueue for its own key arrive while it runs (a concurrent delivery). */
+const mergedRuns: string[][] = [];
+const mergingJob = defineJob({
+  kind: "test.merging",
+  payload: z.object({ tags: z.array(z.string()) }),
+  merge: (queued, incoming) => {
+    const fresh = incoming.tags.filter((t) => !queued.tags.includes(t));
+    return fresh.length ? { tags: [...queued.tags, ...fresh] } : null;
+  },
+  run: async ({ tags }, job) => {
+    mergedRuns.push(tags);
+    if (mergedRuns.length === 1) await enqueueJob(mergingJob, { shop: job.shop, key: "m", payload: { tags: ["late"] } });
+    return { ok: true };
+  },
+});
+
 const SHOP = "jobs-test.myshopify.com";
 const t0 = new Date("2026-03-01T10:00:00Z");
 
 beforeEach(() => {
   script.length = 0;
   runs.length = 0;
+  mergedRuns.length = 0;
   vi.spyOn(clock, "now").mockReturnValue(t0);
 });
 
@@ -66,6 +83,13 @@ describe("the job queue (one durable mechanism for background work)", () => {
     expect(job).toMatchObject({ doneAt: null, attempts: 0 });
     await runDueJobs();
     expect(runs.map((r) => r.n)).toEqual([1, 2]);
+  });
+
+  it("runs a job again when a merge changed it during its run, with the merged payload", async () => {
+    await enqueueJob(mergingJob, { shop: SHOP, key: "m", payload: { tags: ["first"] } });
+    expect(await runDueJobs()).toMatchObject({ claimed: 2, done: 2 });
+    expect(mergedRuns).toEqual([["first"], ["first", "late"]]);
+    expect(await prisma.job.findFirstOrThrow({ where: { kind: "test.merging" } })).toMatchObject({ doneAt: expect.any(Date), lockedUntil: null });
   });
 
   it("retries a failure with exponential backoff, then gives up after maxAttempts and keeps the last error", async () => {
@@ -110,6 +134,14 @@ describe("the job queue (one durable mechanism for background work)", () => {
     expect(a.claimed + b.claimed).toBe(1);
     expect(runs).toHaveLength(1);
     expect(await prisma.job.findFirstOrThrow()).toMatchObject({ attempts: 2, doneAt: expect.any(Date) });
+  });
+
+  it("runs several jobs at a time, each once, within the sweep's limit", async () => {
+    for (let n = 1; n <= 12; n++) await enqueueJob(counterJob, { shop: SHOP, key: `p${n}`, payload: { n, seen: [] } });
+    expect(await runDueJobs(10, 4)).toMatchObject({ claimed: 10, done: 10 });
+    expect(await runDueJobs(10, 4)).toMatchObject({ claimed: 2, done: 2 });
+    expect(runs.map((r) => r.n).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(await prisma.job.count({ where: { doneAt: null } })).toBe(0);
   });
 
   it("leaves alone the kinds this process does not know (another version's jobs)", async () => {

@@ -102,4 +102,48 @@ describe("the storefront modal, end to end in local mode (Chromium, phone viewpo
     await stranger.page.getByLabel("Verification code").waitFor();
     await stranger.context.close();
   });
+
+  it("when the app cannot build the cart, writes the proof onto the theme's own cart and takes it to the store's checkout", async () => {
+    const phone = "+919876543219";
+    // The fake Shopify refuses to build carts: create-checkout answers a fallback with a fresh proof.
+    const refuse = await fetch(`${server.shopify!.origin}/answers`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ operation: "cartCreate", answer: "user_errors" }),
+    });
+    expect(refuse.status).toBe(200);
+    try {
+      const { page, context, errors } = await openStorefront(browser, server.url);
+      const checkouts = await recordCheckouts(page);
+      const cartWrites: unknown[] = [];
+      page.on("request", (r) => {
+        if (new URL(r.url()).pathname === "/cart/update.js") cartWrites.push(r.postDataJSON());
+      });
+      await openModal(page);
+      await page.getByLabel("Mobile number").fill("98765 43219");
+      await page.getByRole("button", { name: "Send code" }).click();
+      await page.getByLabel("Verification code").fill(await codeSentTo(server, phone));
+      await page.getByRole("radio", { name: /Cash on delivery/ }).check();
+      await page.getByRole("button", { name: "Confirm and continue" }).click();
+
+      await expect.poll(() => checkouts.length, { timeout: 10_000 }).toBe(1);
+      const answer = checkouts[0] as { fallback?: boolean; proof?: string };
+      expect(answer).toMatchObject({ fallback: true, proof: expect.stringMatching(/^v1\.919876543219\.cod\./) });
+      // The store's checkout: a permalink of the line, carrying the proof as a cart attribute.
+      await page.waitForURL((url) => url.pathname === `/cart/${DEMO_VARIANT}:1`);
+      expect(new URL(page.url()).searchParams.get("attributes[_cod_proof]")).toBe(answer.proof);
+      // And the theme's own cart holds it too (the local storefront's /cart.js, this browser's cart).
+      expect(cartWrites).toEqual([{ attributes: { _cod_proof: answer.proof } }]);
+      const cart = await context.request.get(`${server.url}/cart.js`);
+      expect(await cart.json()).toMatchObject({ attributes: { _cod_proof: answer.proof } });
+      expect(errors).toEqual([]);
+      await context.close();
+    } finally {
+      await fetch(`${server.shopify!.origin}/answers`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ operation: "cartCreate", answer: "ok" }),
+      });
+    }
+  });
 });

@@ -128,6 +128,12 @@ describe("the modal's way to the store's normal checkout", () => {
     expect(core.normalCheckoutUrl("/", [])).toBe("/checkout");
   });
 
+  it("carries the verification proof as a cart attribute, since a permalink builds a new cart", () => {
+    const url = core.normalCheckoutUrl("/", [{ variantId: "44000000000002", quantity: 1 }], "v1.919876543210.cod.x+y/z");
+    expect(url).toBe("/cart/44000000000002:1?attributes%5B_cod_proof%5D=v1.919876543210.cod.x%2By%2Fz");
+    expect(new URL(url, "https://shop.example").searchParams.get("attributes[_cod_proof]")).toBe("v1.919876543210.cod.x+y/z");
+  });
+
   it("offers only the modes the shop allows, in a fixed order, and COD when the config says nothing usable", () => {
     expect(core.allowedModes(["partial", "cod"])).toEqual(["cod", "partial"]);
     expect(core.allowedModes(["bitcoin"])).toEqual(["cod"]);

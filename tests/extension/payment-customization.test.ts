@@ -64,6 +64,8 @@ describe("the input query", () => {
 
   it("reads the cart attribute the app writes the proof into", () => {
     expect(ATTRIBUTES.proof).toBe(PROOF_ATTRIBUTE);
+    // The modal writes it onto the theme's cart under the same name.
+    expect(fs.readFileSync(path.join(DIR, "../cod-verify/assets/cod-modal-ui.js"), "utf8")).toContain(`var PROOF_ATTRIBUTE = "${PROOF_ATTRIBUTE}";`);
     expect(fs.readFileSync(path.join(DIR, "src/run.graphql"), "utf8")).toContain(`attribute(key: "${PROOF_ATTRIBUTE}")`);
   });
 

@@ -3,6 +3,8 @@ import * as notFound from "~/routes/proxy.$";
 import * as emulation from "~/routes/apps.$subpath.$";
 import * as storefront from "~/routes/dev.storefront";
 import * as assets from "~/routes/dev.assets.$file";
+import * as themeCart from "~/routes/cart[.]js";
+import * as themeCartUpdate from "~/routes/cart.update[.]js";
 import { devToolsEnabled } from "~/dev/dev-tools.server";
 import { emulatedProxyRequest } from "~/dev/storefront/proxy-emulation.server";
 import { loadEnv } from "~/env.server";
@@ -84,6 +86,40 @@ describe("the local storefront page and its assets", () => {
     for (const file of ["../blocks/cod-button.liquid", "..", "cod-modal.js.map", ".env"]) {
       expect((await callRoute(assets, new Request("http://localhost:3000/dev/assets/x"), { file })).status, file).toBe(404);
     }
+  });
+});
+
+describe("the local storefront's own cart (/cart.js, /cart/update.js)", () => {
+  const update = (cookie: string, body: string) =>
+    callRoute(themeCartUpdate, new Request("http://localhost:3000/cart/update.js", { method: "POST", headers: { "content-type": "application/json", cookie }, body }));
+
+  it("keeps one cart per browser: the proof written through update.js is in the attributes /cart.js answers, and an empty value removes it", async () => {
+    const first = await callRoute(themeCart, new Request("http://localhost:3000/cart.js"));
+    expect(first.status).toBe(200);
+    const cookie = first.headers.get("set-cookie")!.split(";")[0];
+    const cart = await jsonOf(first);
+    expect(cart).toMatchObject({ token: cookie.split("=")[1], attributes: {}, item_count: 1, items: [{ variant_id: 44000000000002, quantity: 1 }] });
+
+    const written = await update(cookie, JSON.stringify({ attributes: { _cod_proof: "v1.919876543210.cod.abc" } }));
+    expect(written.status).toBe(200);
+    expect(written.headers.get("set-cookie")).toBeNull();
+    expect(await jsonOf(written)).toMatchObject({ token: cart.token, attributes: { _cod_proof: "v1.919876543210.cod.abc" } });
+    const again = await callRoute(themeCart, new Request("http://localhost:3000/cart.js", { headers: { cookie } }));
+    expect(await jsonOf(again)).toMatchObject({ attributes: { _cod_proof: "v1.919876543210.cod.abc" } });
+    // Another browser's cart is its own.
+    expect(await jsonOf(await callRoute(themeCart, new Request("http://localhost:3000/cart.js")))).toMatchObject({ attributes: {} });
+
+    expect(await jsonOf(await update(cookie, JSON.stringify({ attributes: { _cod_proof: "" } })))).toMatchObject({ attributes: {} });
+  });
+
+  it("answers bad input with a JSON error and a read of update.js with 405", async () => {
+    expect((await update("", "{not json")).status).toBe(400);
+    const wrong = await update("", JSON.stringify({ attributes: { _cod_proof: 7 } }));
+    expect(wrong.status).toBe(400);
+    expect(await jsonOf(wrong)).toMatchObject({ code: "invalid_request", fields: { "attributes._cod_proof": expect.any(String) } });
+    const read = await callRoute(themeCartUpdate, new Request("http://localhost:3000/cart/update.js"));
+    expect(read.status).toBe(405);
+    expect(read.headers.get("allow")).toBe("POST");
   });
 });
 

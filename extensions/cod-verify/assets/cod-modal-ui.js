@@ -52,15 +52,23 @@
     return m ? m[1] : null;
   }
 
-  /** The store's own checkout: a cart permalink /cart/<variant>:<qty>,... */
-  function normalCheckoutUrl(root, lines) {
+  /** The cart attribute the checkout's payment customization reads the verification proof from. */
+  var PROOF_ATTRIBUTE = "_cod_proof";
+
+  /**
+   * The store's own checkout: a cart permalink /cart/<variant>:<qty>,... A permalink builds a new cart,
+   * so the proof rides on it as a cart attribute (?attributes[_cod_proof]=...) as well as on the theme's cart.
+   */
+  function normalCheckoutUrl(root, lines, proof) {
     var base = String(root || "/").replace(/\/+$/, "");
     var parts = [];
     (lines || []).forEach(function (l) {
       var id = numericVariantId(l.variantId);
       if (id) parts.push(id + ":" + Math.max(1, Math.min(999, Math.floor(Number(l.quantity) || 1))));
     });
-    return parts.length ? base + "/cart/" + parts.join(",") : base + "/checkout";
+    if (!parts.length) return base + "/checkout";
+    var query = proof ? "?" + encodeURIComponent("attributes[" + PROOF_ATTRIBUTE + "]") + "=" + encodeURIComponent(proof) : "";
+    return base + "/cart/" + parts.join(",") + query;
   }
 
   function seconds(value, fallback) {
@@ -430,11 +438,12 @@
     var self = this;
     this.showBusy(this.t("redirecting"));
     // The checkout's payment customization reads the proof from the cart's attributes.
-    var write = this.state.proof
-      ? call(this.shopRoot.replace(/\/+$/, ""), "/cart/update.js", { attributes: { _cod_proof: this.state.proof } })
-      : Promise.resolve();
+    var proof = this.state.proof;
+    var attributes = {};
+    attributes[PROOF_ATTRIBUTE] = proof;
+    var write = proof ? call(this.shopRoot.replace(/\/+$/, ""), "/cart/update.js", { attributes: attributes }) : Promise.resolve();
     write.then(function () {
-      api.navigate(normalCheckoutUrl(self.shopRoot, self.state.lines));
+      api.navigate(normalCheckoutUrl(self.shopRoot, self.state.lines, proof));
     });
   };
 

@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "Job_doneAt_failedAt_nextAttemptAt_idx" ON "Job"("doneAt", "failedAt", "nextAttemptAt");
+
