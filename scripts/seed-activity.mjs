@@ -119,13 +119,14 @@ for (let i = 0; i < events; i++) {
   const [country, , prefix] = pick(COUNTRIES.map((c) => [c, c[1]]));
   const phone = `${prefix}${String(i % 100000).padStart(5, "0")}`;
   switch (kind) {
-    case "sent":
+    case "sent": {
       count("otp_sent", day, country);
       const status = pick(DELIVERY);
       deliveries.push({ shopId: shop.id, phone, purpose: "otp", channel: "sms", providerId: `seed_${run}_${i}`, status, createdAt: new Date(t) });
       if (status === "delivered") count("message_delivered", day, "sms");
       else if (status !== "sent") count("message_failed", day, "sms");
       break;
+    }
     case "verified":
       count("otp_verified", day);
       break;
