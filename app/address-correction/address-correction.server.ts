@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { z } from "zod";
+import { maskPhone } from "~/shared/phone-mask";
 import { prisma } from "~/db.server";
 import { query, sql, toDate } from "~/db/sql.server";
 import { env } from "~/env.server";
@@ -11,7 +12,7 @@ import { getShop, hasActiveSubscription, type Shop } from "~/settings/shop.serve
 import { orderCreatedPayload, type OrderCreated } from "~/shopify/webhook-payloads";
 import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomToken } from "~/utils/crypto.server";
-import { log, maskPhone } from "~/utils/log.server";
+import { log } from "~/utils/log.server";
 import { fromMailingAddress, fromOrderAddress, suspectAddressReason, type Address, type SuspectReason } from "./address";
 import { fill, pickLocale } from "~/shared/locales";
 import { normalizePhone } from "~/shared/phone";

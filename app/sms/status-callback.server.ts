@@ -1,6 +1,7 @@
 import { prisma } from "~/db.server";
+import { maskPhone } from "~/shared/phone-mask";
 import { clock } from "~/utils/clock.server";
-import { log, maskPhone } from "~/utils/log.server";
+import { log } from "~/utils/log.server";
 import { openText, statesBefore, type MessagePurpose, type MessageState } from "./deliveries.server";
 import { sendSms } from "./sms.server";
 import { countEvent } from "~/db/daily-stats.server";
