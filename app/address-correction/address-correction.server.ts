@@ -6,7 +6,7 @@ import { query, sql, toDate } from "~/db/sql.server";
 import { env } from "~/env.server";
 import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/rate-limit/rate-limit.server";
 import { sendSms } from "~/sms/sms.server";
-import { countEvent } from "~/stats/daily-stats.server";
+import { countEvent } from "~/db/daily-stats.server";
 import { defineJob, enqueueJob, orderJobKey } from "~/jobs/queue.server";
 import { getShop, hasActiveSubscription, type Shop } from "~/settings/shop.server";
 import { orderCreatedPayload, type OrderCreated } from "~/shopify/webhook-payloads";
