@@ -1,6 +1,10 @@
 import { ADDRESS_FIELDS, EMPTY_ADDRESS, validateAddress, type Address, type AddressField, type FieldProblem } from "./address";
-import { issueFormNonce, snapshotOf, submitAddressCorrection, type Correction } from "./address-correction.server";
+import { findCorrectionByToken, formNonceIsValid, issueFormNonce, snapshotOf, stateOf, submitAddressCorrection, type Correction } from "./address-correction.server";
+import { TEXTS } from "./i18n";
+import type { CorrectionView } from "./page";
 import type { Shop } from "~/settings/shop.server";
+import type { PageShell, PostedForm } from "~/shared/hosted-page";
+import { pickLocale } from "~/shared/locales";
 
 /** What the hosted form shows (app/address-correction/page.tsx renders it). */
 export type FormErrors = Partial<Record<AddressField, FieldProblem>>;
@@ -54,4 +58,69 @@ export async function submitCorrectionForm(shop: Shop, correction: Correction, t
     errors[f] ??= "rejected";
   }
   return { kind: "invalid", errors };
+}
+
+/**
+ * GET and POST /ac/:token as the shopper meets them: the page to show, in the shopper's language, and
+ * the outcome it stands for (app/http/outcomes.server.ts gives each its status).
+ */
+export type CorrectionPage = {
+  outcome: "page" | "invalid" | "unavailable" | "not_editable" | "gone" | "not_found" | "forged" | "bad_form" | "form_too_large";
+  shell: PageShell;
+  view: CorrectionView;
+};
+
+type Opened = { ok: true; shell: PageShell; correction: Correction } | { ok: false; page: CorrectionPage };
+
+async function openCorrection(shop: Shop, token: string | undefined, queryLocale: string | null): Promise<Opened> {
+  const correction = token ? await findCorrectionByToken(shop, token) : null;
+  const shell: PageShell = { locale: pickLocale(queryLocale, correction?.locale, shop.locale), shopName: shop.name ?? shop.domain };
+  if (!correction) return { ok: false, page: { outcome: "not_found", shell, view: { kind: "message", message: "notFound" } } };
+  const state = stateOf(correction);
+  if (state !== "pending") return { ok: false, page: { outcome: "gone", shell, view: { kind: "message", message: state === "expired" ? "expired" : "used" } } };
+  return { ok: true, shell, correction };
+}
+
+/** GET: the form, prefilled with the order's address as it was when the link was sent. */
+export async function showCorrectionPage(shop: Shop, token: string | undefined, queryLocale: string | null): Promise<CorrectionPage> {
+  const opened = await openCorrection(shop, token, queryLocale);
+  if (!opened.ok) return opened.page;
+  return { outcome: "page", shell: opened.shell, view: { kind: "form", state: openedForm(opened.correction) } };
+}
+
+/** POST: the page's nonce checked, then the typed address applied (or the form again with what was wrong). */
+export async function submitCorrectionPage(shop: Shop, token: string | undefined, queryLocale: string | null, posted: PostedForm): Promise<CorrectionPage> {
+  const opened = await openCorrection(shop, token, queryLocale);
+  if (!opened.ok) return opened.page;
+  const { shell, correction } = opened;
+  const message = (outcome: CorrectionPage["outcome"], view: Omit<Extract<CorrectionView, { kind: "message" }>, "kind">): CorrectionPage => ({
+    outcome,
+    shell,
+    view: { kind: "message", ...view },
+  });
+  if (!posted.ok) return message(posted.refused, { message: "forbidden" });
+  if (!formNonceIsValid(correction, posted.fields.get("nonce"))) return message("forged", { message: "forbidden" });
+
+  const typed = typedAddress(posted.fields);
+  const outcome = await submitCorrectionForm(shop, correction, typed);
+  const orderName = correction.orderName ?? "";
+  const again = (outcome: CorrectionPage["outcome"], errors: FormErrors, zipExample?: string, alert?: string): CorrectionPage => ({
+    outcome,
+    shell,
+    view: { kind: "form", state: { orderName, values: typed, errors, zipExample, nonce: issueFormNonce(correction), alert } },
+  });
+  switch (outcome.kind) {
+    case "invalid":
+      return again("invalid", outcome.errors, outcome.zipExample);
+    case "done":
+      return message("page", { message: "done", orderName, address: outcome.address });
+    case "not_editable":
+      return message("not_editable", { message: "notEditable", orderName, address: outcome.address });
+    case "gone":
+      return message("gone", { message: outcome.state === "expired" ? "expired" : "used" });
+    case "unavailable": {
+      const t = TEXTS[shell.locale];
+      return again("unavailable", {}, undefined, `${t.unavailableTitle}. ${t.unavailableBody}`);
+    }
+  }
 }

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Filled, renderHostedPage, type PageShell } from "~/shared/hosted-page";
+import { Filled, renderHostedPage, renderMessagePage, type PageShell } from "~/shared/hosted-page";
 import { fill, type Locale } from "~/shared/locales";
 import {
   ADDRESS_FIELDS,
@@ -218,16 +218,15 @@ export type MessageKind = "done" | "used" | "expired" | "notFound" | "notEditabl
 /** A page with a heading and a sentence (and the address, on the confirmation and not-editable pages). */
 export function renderMessage(shell: PageShell, kind: MessageKind, extra: { orderName?: string; address?: Address } = {}): string {
   const t = TEXTS[shell.locale];
-  const title = t[`${kind}Title`];
-  return render(
-    shell,
-    title,
-    <div className="card" role={kind === "done" ? "status" : "alert"}>
-      <h1>{title}</h1>
-      <p>
-        <Filled template={t[`${kind}Body`]} values={{ order: extra.orderName ?? "" }} />
-      </p>
-      {extra.address ? <p className="addr">{displayAddress(extra.address, shell.locale)}</p> : null}
-    </div>,
-  );
+  const after = extra.address ? <p className="addr">{displayAddress(extra.address, shell.locale)}</p> : null;
+  return renderMessagePage(shell, { title: t[`${kind}Title`], body: t[`${kind}Body`], orderName: extra.orderName ?? "", success: kind === "done", after }, CSS);
+}
+
+/** What the hosted correction page shows: the form, or a message (app/address-correction/form.server.ts decides which). */
+export type CorrectionView =
+  | { kind: "form"; state: FormState }
+  | { kind: "message"; message: MessageKind; orderName?: string; address?: Address };
+
+export function renderCorrectionPage(shell: PageShell, view: CorrectionView): string {
+  return view.kind === "form" ? renderForm(shell, view.state) : renderMessage(shell, view.message, view);
 }

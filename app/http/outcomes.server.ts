@@ -1,4 +1,4 @@
-import { jsonError } from "~/http/responses.server";
+import { hostedPage, jsonError } from "~/http/responses.server";
 
 /**
  * The storefront API's one table from a refused outcome (a domain's `code`) to its HTTP answer:
@@ -39,4 +39,31 @@ export function outcomeResponse(
   const error = (options.wording === "correction" && entry.correction) || entry.error;
   if (options.retryAfter === undefined) return jsonError(entry.status, code, error, options.extra ?? {});
   return jsonError(entry.status, code, error, { ...options.extra, retryAfter: options.retryAfter }, { "Retry-After": String(options.retryAfter) });
+}
+
+/**
+ * The hosted pages' table (the address form under /ac/:token, the order confirmation under /vc/:token):
+ * a page outcome's HTTP status. The page itself is the domain's rendering of the outcome, in the
+ * shopper's language; the status says the same as the JSON API would.
+ */
+const PAGE_OUTCOMES = {
+  page: 200, // the page asked for: a form, the code step, a confirmation
+  invalid: 422, // the form again, with what was wrong
+  not_editable: 409,
+  gone: 410, // used, expired, closed
+  not_found: 404,
+  bad_form: 400, // a POST that is not a URL-encoded form
+  form_too_large: 413,
+  forged: 403, // a POST without the page's nonce
+  rate_limited: 429,
+  attempts_exhausted: 429,
+  unreachable: 400,
+  code_expired: 400,
+  unavailable: 503, // Shopify or the SMS provider did not answer: the page says to try again
+} satisfies Record<string, number>;
+
+export type PageOutcome = keyof typeof PAGE_OUTCOMES;
+
+export function pageOutcomeResponse(outcome: PageOutcome, html: string): Response {
+  return hostedPage(html, PAGE_OUTCOMES[outcome]);
 }

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
+import { data, redirect } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineGrid, InlineStack, Layout, ProgressBar, Text } from "@shopify/polaris";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
@@ -7,6 +7,7 @@ import { z } from "zod";
 import { authenticate } from "~/shopify/app.server";
 import { choosePlanFor, loadPlans, type ChoosePlanOutcome } from "~/billing/plans.server";
 import { env } from "~/env.server";
+import { devAdminAccessEnabled } from "~/dev/admin-access.server";
 import { PLANS } from "~/shared/plans";
 
 export const meta: MetaFunction = () => [{ title: "Plans · COD Verify" }];
@@ -18,14 +19,23 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return loadPlans(session.shop, billing, returning);
 }
 
+const REAUTHORIZE_HEADER = "X-Shopify-API-Request-Failure-Reauthorize-Url";
 const choice = z.object({ plan: z.string().min(1).max(20) });
 
 export async function action({ request }: ActionFunctionArgs) {
   const { session, billing } = await authenticate.admin(request);
   const parsed = choice.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data<ChoosePlanOutcome>({ ok: false, code: "unknown_plan" }, { status: 400 });
-  const outcome = await choosePlanFor(session.shop, billing, parsed.data.plan, `${env.SHOPIFY_APP_URL}/app/plans?shop=${session.shop}`);
-  return data(outcome, { status: outcome.ok ? 200 : outcome.code === "cancel_failed" ? 502 : 400 });
+  try {
+    const outcome = await choosePlanFor(session.shop, billing, parsed.data.plan, `${env.SHOPIFY_APP_URL}/app/plans?shop=${session.shop}`);
+    return data(outcome, { status: outcome.ok ? 200 : outcome.code === "cancel_failed" ? 502 : 400 });
+  } catch (thrown) {
+    // The library sends the merchant to Shopify's approval page with a 401 that App Bridge follows. A
+    // local development server has no App Bridge: there the page is reached by a plain redirect.
+    const approval = thrown instanceof Response ? thrown.headers.get(REAUTHORIZE_HEADER) : null;
+    if (approval && devAdminAccessEnabled()) return redirect(approval);
+    throw thrown;
+  }
 }
 
 const REFUSALS: Record<Exclude<ChoosePlanOutcome, { ok: true }>["code"], string> = {
@@ -90,7 +100,7 @@ export default function Plans() {
                       {plan.label}
                     </Text>
                     <Text as="p" variant="headingLg">
-                      {plan.price ? `${usd(plan.price)} / 30 days` : "Free"}
+                      {plan.price ? `${usd(plan.price)} / 30 days` : "$0"}
                     </Text>
                     <Text as="p">{plan.monthlyVerifications.toLocaleString("en-US")} verifications a month</Text>
                     <Box>

@@ -10,6 +10,9 @@ import { directionOf, type Locale } from "./locales";
  */
 export type PageShell = { locale: Locale; shopName: string };
 
+/** A hosted page's POST as the edge read it: the form's fields, or why it was refused unread. */
+export type PostedForm = { ok: true; fields: URLSearchParams } | { ok: false; refused: "bad_form" | "form_too_large" };
+
 const BASE_CSS = `*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Noto Sans",sans-serif;color:#1a1a1a;background:#f6f6f7}
 main{max-width:34rem;margin:0 auto;padding:1rem}h1{font-size:1.4rem;line-height:1.25;margin:.5rem 0 .75rem}
 p{margin:.5rem 0 1rem}.shop{color:#555;font-size:.9rem;margin:0}
@@ -32,6 +35,29 @@ export function Filled({ template, values }: { template: string; values: Record<
         return m && m[1] in values ? <bdi key={i}>{values[m[1]]}</bdi> : part;
       })}
     </>
+  );
+}
+
+/**
+ * A page with a heading and a sentence about the order: a success the shopper is told of ("status") or
+ * a refusal or failure ("alert"); `after` adds to the card (e.g. the address as saved).
+ */
+export function renderMessagePage(
+  shell: PageShell,
+  m: { title: string; body: string; orderName: string; success: boolean; after?: ReactNode },
+  css = "",
+): string {
+  return renderHostedPage(
+    shell,
+    m.title,
+    <div className="card" role={m.success ? "status" : "alert"}>
+      <h1>{m.title}</h1>
+      <p>
+        <Filled template={m.body} values={{ order: m.orderName }} />
+      </p>
+      {m.after ?? null}
+    </div>,
+    css,
   );
 }
 

@@ -27,6 +27,9 @@ export const OPERATIONS = {
   fulfillmentOrderReleaseHold: "ReleaseConfirmedOrder",
   orderCancel: "CancelUnconfirmedOrder",
   tagsRemove: "RemoveOrderTags",
+  // Admin API: the admin's onboarding checklist
+  themeAppBlocks: "StorefrontThemeAppBlocks",
+  recentOrderGateways: "RecentOrderPaymentGateways",
 } as const;
 
 export type OperationKey = keyof typeof OPERATIONS;
@@ -173,4 +176,24 @@ mutation ${OPERATIONS.orderCancel}($orderId: ID!, $reason: OrderCancelReason!, $
 export const TAGS_REMOVE = `#graphql
 mutation ${OPERATIONS.tagsRemove}($id: ID!, $tags: [String!]!) {
   tagsRemove(id: $id, tags: $tags) { node { id } userErrors { field message } }
+}`;
+
+/** The templates of the live theme where the app's block goes (onboarding: is the button on the storefront?). */
+export const THEME_APP_BLOCKS = `#graphql
+query ${OPERATIONS.themeAppBlocks} {
+  themes(first: 1, roles: [MAIN]) {
+    nodes {
+      id
+      name
+      files(filenames: ["templates/product.json", "templates/cart.json"], first: 2) {
+        nodes { filename body { ... on OnlineStoreThemeFileBodyText { content } } }
+      }
+    }
+  }
+}`;
+
+/** The payment gateway names of the latest orders (onboarding: suggests the COD method names). */
+export const RECENT_ORDER_GATEWAYS = `#graphql
+query ${OPERATIONS.recentOrderGateways} {
+  orders(first: 50, sortKey: CREATED_AT, reverse: true) { nodes { paymentGatewayNames } }
 }`;

@@ -10,7 +10,7 @@ import { log, maskPhone } from "~/utils/log.server";
  * support: MessageDelivery, one row per message per channel, updated by Twilio's status callback
  * (POST /twilio/status).
  */
-export type MessagePurpose = "otp" | "address_correction" | "order_confirmation";
+export type MessagePurpose = "otp" | "address_correction" | "order_confirmation" | "merchant_test";
 
 /** Twilio's message states, in the order a message goes through them; the last four are final. */
 export const MESSAGE_STATES = ["accepted", "scheduled", "queued", "sending", "sent", "delivered", "read", "undelivered", "failed", "canceled"] as const;

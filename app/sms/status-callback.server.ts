@@ -3,6 +3,11 @@ import { clock } from "~/utils/clock.server";
 import { log, maskPhone } from "~/utils/log.server";
 import { openText, statesBefore, type MessagePurpose, type MessageState } from "./deliveries.server";
 import { sendSms } from "./sms.server";
+import { countEvent } from "~/stats/daily-stats.server";
+
+const DELIVERED = new Set<string>(["delivered", "read"]);
+const NOT_DELIVERED = new Set<string>(["failed", "undelivered", "canceled"]);
+const isFinal = (status: string) => DELIVERED.has(status) || NOT_DELIVERED.has(status);
 
 export type StatusUpdate = { providerId: string; status: MessageState; errorCode: number | null };
 
@@ -24,6 +29,10 @@ export async function recordStatus(update: StatusUpdate): Promise<StatusOutcome>
     where: { id: row.id, status: { in: statesBefore(update.status) } },
     data: { status: update.status, ...(update.errorCode !== null ? { errorCode: update.errorCode } : {}) },
   });
+  // The dashboard's delivery figures: a message counts once, when it first reaches a final state.
+  if (moved.count > 0 && isFinal(update.status) && !isFinal(row.status)) {
+    await countEvent(row.shopId, DELIVERED.has(update.status) ? "message_delivered" : "message_failed", row.channel);
+  }
   const failed = update.status === "failed" || update.status === "undelivered";
   if (row.channel !== "whatsapp") return { known: true, recorded: moved.count > 0, fallback: "not_needed" };
   // The text goes once: sent, or dropped as no longer useful (delivered, code used or expired).

@@ -6,6 +6,8 @@
  *   otp_skipped          returning | disabled
  *   correction_sent      an address-correction link went out
  *   correction_completed the shopper submitted the corrected address
+ *   message_delivered    the provider reported a message delivered (or read); dimension: sms | whatsapp
+ *   message_failed       the provider reported it failed, undelivered or cancelled; dimension: sms | whatsapp
  * Orders are not counted here: each has its OrderRecord row (state, mode, time), read by an indexed query.
  */
 export const METRICS = [
@@ -15,6 +17,8 @@ export const METRICS = [
   "otp_skipped",
   "correction_sent",
   "correction_completed",
+  "message_delivered",
+  "message_failed",
 ] as const;
 
 export type Metric = (typeof METRICS)[number];

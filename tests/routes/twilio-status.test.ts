@@ -37,6 +37,13 @@ describe("POST /twilio/status: WhatsApp delivery states and the SMS fallback", (
     expect(fake.twilio.messages.map((m) => m.channel)).toEqual(["whatsapp"]);
   });
 
+  it("counts a message once in the dashboard's rollup, when it first reaches a final state", async () => {
+    const { message } = await sendWhatsappCode();
+    for (const state of ["sent", "delivered", "read", "delivered"]) expect((await report(message.sid, state)).status).toBe(200);
+    const rows = await prisma.dailyStat.findMany({ where: { metric: { startsWith: "message_" } } });
+    expect(rows.map((r) => [r.metric, r.dimension, r.count])).toEqual([["message_delivered", "whatsapp", 1]]);
+  });
+
   it("resends the same code by SMS, once, when WhatsApp fails after Twilio accepted it, and the code still works", async () => {
     const { message, code } = await sendWhatsappCode();
     const stored = await prisma.messageDelivery.findUniqueOrThrow({ where: { providerId: message.sid } });

@@ -1,4 +1,4 @@
-import { Filled, renderHostedPage, type PageShell } from "~/shared/hosted-page";
+import { Filled, renderHostedPage, renderMessagePage, type PageShell } from "~/shared/hosted-page";
 import { PAGE_TEXTS } from "./texts";
 
 /**
@@ -82,20 +82,16 @@ export function renderConfirmPage(shell: PageShell, s: ConfirmPageState): string
   );
 }
 
-export type ConfirmMessage = "confirmed" | "closed" | "notFound" | "forbidden";
+export type ConfirmMessage = "confirmed" | "closed" | "notFound" | "forbidden" | "unavailable";
 
 export function renderConfirmMessage(shell: PageShell, kind: ConfirmMessage, orderName = ""): string {
   const t = PAGE_TEXTS[shell.locale];
-  const title = t[`${kind}Title`];
-  return renderHostedPage(
-    shell,
-    title,
-    <div className="card" role={kind === "confirmed" ? "status" : "alert"}>
-      <h1>{title}</h1>
-      <p>
-        <Filled template={t[`${kind}Body`]} values={{ order: orderName }} />
-      </p>
-    </div>,
-    CSS,
-  );
+  return renderMessagePage(shell, { title: t[`${kind}Title`], body: t[`${kind}Body`], orderName, success: kind === "confirmed" }, CSS);
+}
+
+/** What the hosted confirmation page shows (app/orders/confirmation/confirm-page.server.ts decides which). */
+export type ConfirmView = { kind: "page"; state: ConfirmPageState } | { kind: "message"; message: ConfirmMessage; orderName?: string };
+
+export function renderConfirmView(shell: PageShell, view: ConfirmView): string {
+  return view.kind === "page" ? renderConfirmPage(shell, view.state) : renderConfirmMessage(shell, view.message, view.orderName);
 }

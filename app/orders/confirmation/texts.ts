@@ -41,6 +41,8 @@ const en = {
   notFoundBody: "Check the link in your text message, or contact the shop.",
   forbiddenTitle: "This page could not be opened",
   forbiddenBody: "Open the link from your text message again.",
+  unavailableTitle: "This page is not available right now",
+  unavailableBody: "Try again in a few minutes.",
 };
 
 export type PageTexts = typeof en;
@@ -68,6 +70,8 @@ const hi: PageTexts = {
   notFoundBody: "अपने SMS में दिया लिंक जांचें, या दुकान से संपर्क करें।",
   forbiddenTitle: "यह पेज नहीं खुल सका",
   forbiddenBody: "अपने SMS से लिंक फिर से खोलें।",
+  unavailableTitle: "यह पेज अभी उपलब्ध नहीं है",
+  unavailableBody: "कुछ मिनट बाद फिर से कोशिश करें।",
 };
 
 const ar: PageTexts = {
@@ -93,6 +97,8 @@ const ar: PageTexts = {
   notFoundBody: "تحقّق من الرابط في رسالتك النصية، أو تواصل مع المتجر.",
   forbiddenTitle: "تعذّر فتح هذه الصفحة",
   forbiddenBody: "افتح الرابط من رسالتك النصية مرة أخرى.",
+  unavailableTitle: "هذه الصفحة غير متاحة الآن",
+  unavailableBody: "حاول مرة أخرى بعد بضع دقائق.",
 };
 
 const fr: PageTexts = {
@@ -118,6 +124,8 @@ const fr: PageTexts = {
   notFoundBody: "Vérifiez le lien reçu par SMS, ou contactez la boutique.",
   forbiddenTitle: "Cette page n'a pas pu être ouverte",
   forbiddenBody: "Ouvrez à nouveau le lien reçu par SMS.",
+  unavailableTitle: "Cette page n'est pas disponible pour le moment",
+  unavailableBody: "Réessayez dans quelques minutes.",
 };
 
 const es: PageTexts = {
@@ -143,6 +151,8 @@ const es: PageTexts = {
   notFoundBody: "Revisa el enlace del SMS, o contacta con la tienda.",
   forbiddenTitle: "No se ha podido abrir esta página",
   forbiddenBody: "Vuelve a abrir el enlace del SMS.",
+  unavailableTitle: "Esta página no está disponible ahora mismo",
+  unavailableBody: "Vuelve a intentarlo en unos minutos.",
 };
 
 export const PAGE_TEXTS: Record<Locale, PageTexts> = { en, hi, ar, fr, es };

@@ -24,6 +24,7 @@ import {
 import { FakeOrderStore, fakeOrder } from "./orders";
 import { ENFORCEMENT_USER_ERRORS, FakeEnforcementStore } from "./enforcement";
 import { FakeBillingStore } from "./billing";
+import { installOnboardingHandlers } from "./onboarding";
 import { run, type FunctionConfiguration } from "../../../extensions/cod-payment-customization/src/run";
 
 /**
@@ -62,6 +63,8 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   enforcement.install(fake);
   // The app's subscriptions, with Shopify's approval page at /charges/confirm.
   new FakeBillingStore().install(fake);
+  // What the admin's onboarding reads: the live theme's templates, recent orders' gateways.
+  installOnboardingHandlers(fake);
 
   const current = new Map<CheckoutOperation, LocalFakeAnswer>(CHECKOUT_OPERATIONS.map((op) => [op, "ok"]));
   const goodAnswers: Record<CheckoutOperation, () => Handler> = {

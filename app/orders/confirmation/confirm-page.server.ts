@@ -1,0 +1,87 @@
+import { formNonceIsValid, issueFormNonce } from "~/address-correction/address-correction.server";
+import type { Shop } from "~/settings/shop.server";
+import type { PageShell, PostedForm } from "~/shared/hosted-page";
+import { fill, pickLocale } from "~/shared/locales";
+import { maskPhone } from "~/utils/log.server";
+import { confirmWithCode, findConfirmationByToken, sendConfirmationCode, stateOf, type Confirmation } from "./confirmation.server";
+import type { ConfirmView } from "./page";
+import { PAGE_TEXTS } from "./texts";
+
+/**
+ * GET and POST /vc/:token as the shopper meets them: the page to show, in the shopper's language (the
+ * order's, else the shop's), and the outcome it stands for (app/http/outcomes.server.ts gives each its
+ * status). GET shows the order and a button that texts a code; POST intent=send texts it,
+ * intent=confirm checks it.
+ */
+export type ConfirmPage = {
+  outcome: "page" | "invalid" | "gone" | "not_found" | "forged" | "bad_form" | "form_too_large" | "rate_limited" | "attempts_exhausted" | "unreachable" | "code_expired" | "unavailable";
+  shell: PageShell;
+  view: ConfirmView;
+};
+
+type Opened = { ok: true; shell: PageShell; confirmation: Confirmation } | { ok: false; page: ConfirmPage };
+
+async function openConfirmation(shop: Shop, token: string | undefined, queryLocale: string | null): Promise<Opened> {
+  const confirmation = token ? await findConfirmationByToken(shop, token) : null;
+  const shell: PageShell = { locale: pickLocale(queryLocale, confirmation?.locale, shop.locale), shopName: shop.name ?? shop.domain };
+  const message = (outcome: ConfirmPage["outcome"], message: "notFound" | "confirmed" | "closed"): Opened => ({
+    ok: false,
+    page: { outcome, shell, view: { kind: "message", message, orderName: confirmation?.orderName ?? "" } },
+  });
+  if (!confirmation) return message("not_found", "notFound");
+  const state = stateOf(confirmation);
+  if (state === "confirmed") return message("page", "confirmed");
+  if (state === "unconfirmed") return message("gone", "closed");
+  return { ok: true, shell, confirmation };
+}
+
+function step(outcome: ConfirmPage["outcome"], shell: PageShell, c: Confirmation, at: "start" | "code", alert?: string): ConfirmPage {
+  const state = { orderName: c.orderName ?? "", maskedPhone: maskPhone(c.phone), nonce: issueFormNonce(c), step: at, alert };
+  return { outcome, shell, view: { kind: "page", state } };
+}
+
+export async function showConfirmationPage(shop: Shop, token: string | undefined, queryLocale: string | null): Promise<ConfirmPage> {
+  const opened = await openConfirmation(shop, token, queryLocale);
+  return opened.ok ? step("page", opened.shell, opened.confirmation, "start") : opened.page;
+}
+
+export async function submitConfirmationPage(shop: Shop, token: string | undefined, queryLocale: string | null, posted: PostedForm): Promise<ConfirmPage> {
+  const opened = await openConfirmation(shop, token, queryLocale);
+  if (!opened.ok) return opened.page;
+  const { shell, confirmation: c } = opened;
+  const t = PAGE_TEXTS[shell.locale];
+  const refused = (outcome: ConfirmPage["outcome"]): ConfirmPage => ({ outcome, shell, view: { kind: "message", message: "forbidden" } });
+  if (!posted.ok) return refused(posted.refused);
+  if (!formNonceIsValid(c, posted.fields.get("nonce"))) return refused("forged");
+
+  if (posted.fields.get("intent") === "send") {
+    const sent = await sendConfirmationCode(shop, c, shell.locale);
+    if (sent.ok) return step("page", shell, c, "code");
+    switch (sent.code) {
+      case "rate_limited":
+      case "shop_daily_cap":
+        return step("rate_limited", shell, c, "start", fill(t.rateLimited, { minutes: String(Math.max(1, Math.ceil(sent.retryAfter / 60))) }));
+      case "phone_unreachable":
+      case "phone_blocked":
+      case "country_not_allowed":
+        return step("unreachable", shell, c, "start", t.unreachable);
+      default:
+        return step("unavailable", shell, c, "start", t.cannotSend);
+    }
+  }
+
+  const code = (posted.fields.get("code") ?? "").replace(/\D/g, "");
+  if (!/^\d{6}$/.test(code)) return step("invalid", shell, c, "code", t.incompleteCode);
+  const outcome = await confirmWithCode(shop, c, code);
+  if (outcome.ok) return { outcome: "page", shell, view: { kind: "message", message: "confirmed", orderName: c.orderName ?? "" } };
+  switch (outcome.code) {
+    case "invalid_code":
+      return step("invalid", shell, c, "code", fill(t.wrongCode, { n: String(outcome.attemptsRemaining) }));
+    case "attempts_exhausted":
+      return step("attempts_exhausted", shell, c, "start", t.exhausted);
+    case "code_expired":
+      return step("code_expired", shell, c, "start", t.expiredCode);
+    case "closed":
+      return { outcome: "gone", shell, view: { kind: "message", message: "closed", orderName: c.orderName ?? "" } };
+  }
+}
