@@ -6,14 +6,19 @@ import { createContext, useCallback, useContext, useEffect, useRef, useState, ty
  * App Bridge in the admin's pages, and what stands in for it when its script cannot load (outside
  * Shopify's admin, in local mode, or when Shopify's CDN is out of reach): App Bridge draws the title bar,
  * the navigation menu, the save bar and toasts in Shopify's own frame; without it, the same things are
- * drawn in the page with Polaris. Until the page has hydrated nobody knows, so neither is drawn twice.
+ * drawn in the page with Polaris. Inside Shopify's admin nobody knows which until the page has hydrated,
+ * so nothing is drawn twice.
  */
 export type AppBridgeState = "unknown" | "present" | "absent";
 
 const AppBridgeContext = createContext<AppBridgeState>("unknown");
 
-export function AppBridgeStateProvider({ children }: { children: ReactNode }) {
-  const [state, setState] = useState<AppBridgeState>("unknown");
+/**
+ * `expected`: the document was asked for by Shopify's admin (`embedded=1`), where App Bridge is about to
+ * load; elsewhere the fallbacks are drawn from the first render, with no flash.
+ */
+export function AppBridgeStateProvider({ expected, children }: { expected: boolean; children: ReactNode }) {
+  const [state, setState] = useState<AppBridgeState>(expected ? "unknown" : "absent");
   useEffect(() => setState(typeof window !== "undefined" && window.shopify?.toast ? "present" : "absent"), []);
   return <AppBridgeContext.Provider value={state}>{children}</AppBridgeContext.Provider>;
 }
@@ -35,11 +40,12 @@ export function AdminPage({ title, children, ...props }: AdminPageProps) {
   );
 }
 
-export type Notice = { message: string; error?: boolean };
+/** `toastOnly`: the page already shows the answer where the merchant acted, so no banner stands in for the toast. */
+export type Notice = { message: string; error?: boolean; toastOnly?: boolean };
 
 /**
  * Tells the merchant how an action went: App Bridge's toast in Shopify's admin, a Polaris banner at the
- * top of the page elsewhere (announced to screen readers). Returns the banner to render (null when the
+ * top of the page elsewhere (a live region: announced to screen readers). Returns the banner to render (null when the
  * toast showed it).
  */
 export function useNotice(notice: Notice | null | undefined, key: unknown): ReactNode {
@@ -53,12 +59,12 @@ export function useNotice(notice: Notice | null | undefined, key: unknown): Reac
     window.shopify.toast.show(notice.message, { isError: notice.error ?? false });
   }, [notice, key, appBridge]);
   const dismiss = useCallback(() => setDismissed(key), [key]);
-  if (!notice || appBridge !== "absent" || dismissed === key) return null;
+  // Drawn unless App Bridge showed it, so a form posted with no JavaScript gets its answer too.
+  if (!notice || notice.toastOnly || appBridge === "present" || dismissed === key) return null;
+  // Polaris' banner is itself the live region (role status, or alert for an error).
   return (
-    <div role="status">
-      <Banner tone={notice.error ? "critical" : "success"} onDismiss={dismiss}>
-        {notice.message}
-      </Banner>
-    </div>
+    <Banner tone={notice.error ? "critical" : "success"} onDismiss={dismiss}>
+      {notice.message}
+    </Banner>
   );
 }

@@ -1,6 +1,6 @@
-import { query, sql } from "~/db/sql.server";
+import { countSince } from "~/db/daily-stats.server";
 import { env } from "~/env.server";
-import { getShop, upsertInstalledShop, type Shop } from "~/settings/shop.server";
+import { adminShop, getShop, type Shop } from "~/settings/shop.server";
 import { allowanceMonthStart, FREE_PLAN, PAID_PLANS, planById, planOf, type Plan } from "~/shared/plans";
 import type { AdminContext } from "~/shopify/app.server";
 import { clock } from "~/utils/clock.server";
@@ -28,11 +28,8 @@ export type PlanUsage = {
 /** The shop's plan and its verifications this month: a sum over at most 31 DailyStat rows. */
 export async function planUsage(shop: Pick<Shop, "id" | "subscriptionStatus" | "subscriptionPlan">, now: Date = clock.now()): Promise<PlanUsage> {
   const since = allowanceMonthStart(now);
-  const rows = await query<{ used: unknown }>(sql`
-    SELECT COALESCE(SUM("count"), 0) AS "used" FROM "DailyStat"
-    WHERE "shopId" = ${shop.id} AND "metric" = 'otp_verified' AND "day" >= ${since}`);
   const plan = planOf(shop);
-  return { plan, used: Number(rows[0]?.used ?? 0), allowance: plan?.monthlyVerifications ?? 0, since };
+  return { plan, used: await countSince(shop.id, "otp_verified", since), allowance: plan?.monthlyVerifications ?? 0, since };
 }
 
 /**
@@ -83,10 +80,6 @@ export async function choosePlan(shop: Shop, billing: Billing, planId: string, r
   return { ok: true, plan: FREE_PLAN };
 }
 
-/** The shop's row, created if the admin is opened before the install hook wrote it. */
-export async function adminShop(domain: string): Promise<Shop> {
-  return (await getShop(domain)) ?? (await upsertInstalledShop(domain));
-}
 
 /**
  * /app/plans: every plan, the shop's current one and its usage this month. Back from Shopify's

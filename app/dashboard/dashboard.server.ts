@@ -1,6 +1,6 @@
 import { query, sql, toBoolean } from "~/db/sql.server";
 import type { Shop } from "~/settings/shop.server";
-import { utcDay } from "~/stats/metrics";
+import { utcDay } from "~/shared/daily-metrics";
 import { clock } from "~/utils/clock.server";
 import { priceFor, smsPricesOf, type SmsPrices } from "./prices";
 

@@ -1,17 +1,24 @@
 import { z } from "zod";
-import { adminShop, loadPlans } from "~/billing/plans.server";
-import type { AdminContext } from "~/shopify/app.server";
-import { updateShop } from "~/settings/shop.server";
+import { countSince } from "~/db/daily-stats.server";
+import { allowanceMonthStart, planOf } from "~/shared/plans";
+import { adminShop, updateShop } from "~/settings/shop.server";
+import { clock } from "~/utils/clock.server";
 import { dashboardOf } from "./dashboard.server";
 import { codNamesForm, confirmCodMethodNames, onboardingOf, sendTestCode } from "./onboarding.server";
 import { parsePriceLines, priceLines, smsPricesOf } from "./prices";
 
 /** The home page: the plan and its usage, the onboarding checklist and the 30-day dashboard. */
-export async function loadHome(domain: string, billing: AdminContext["billing"], returning: boolean) {
-  const plans = await loadPlans(domain, billing, returning);
+export async function loadHome(domain: string) {
   const shop = await adminShop(domain);
-  const [onboarding, dashboard] = await Promise.all([onboardingOf(shop), dashboardOf(shop)]);
-  return { ...plans, shopName: shop.name ?? shop.domain, onboarding, dashboard, priceText: priceLines(smsPricesOf(shop.smsPrices)) };
+  const plan = planOf(shop);
+  const [onboarding, dashboard, used] = await Promise.all([onboardingOf(shop), dashboardOf(shop), countSince(shop.id, "otp_verified", allowanceMonthStart(clock.now()))]);
+  return {
+    usage: { plan, used, allowance: plan?.monthlyVerifications ?? 0 },
+    shopName: shop.name ?? shop.domain,
+    onboarding,
+    dashboard,
+    priceText: priceLines(smsPricesOf(shop.smsPrices)),
+  };
 }
 
 /** The home page's three small forms, told apart by `intent`. */

@@ -24,9 +24,9 @@ type AccessEnv = Pick<Env, "localMode" | "NODE_ENV" | "SHOPIFY_API_KEY" | "SHOPI
 export function withDevSessionToken(request: Request, e: AccessEnv = env): Request {
   if (!devAdminAccessEnabled(e)) return request;
   if (request.headers.has("authorization") || new URL(request.url).searchParams.has("id_token")) return request;
-  const headers = new Headers(request.headers);
-  headers.set("authorization", `Bearer ${sessionToken(demoShopDomain(), e.SHOPIFY_API_KEY, e.SHOPIFY_API_SECRET)}`);
-  return new Request(request, { headers });
+  // Set on the request itself: a copy would take over its body, which the route's action still reads.
+  request.headers.set("authorization", `Bearer ${sessionToken(demoShopDomain(), e.SHOPIFY_API_KEY, e.SHOPIFY_API_SECRET)}`);
+  return request;
 }
 
 /** An App Bridge session token (HS256 JWT) for `shop`, valid for one minute, as Shopify's admin issues it. */

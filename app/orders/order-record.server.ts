@@ -34,3 +34,50 @@ export async function settleOrderRecord(shopId: string, orderGid: string, status
     data: { status, ...(status === "confirmed" ? { verifiedBy: "confirmation" } : {}) },
   });
 }
+
+export const ORDERS_PAGE_SIZE = 25;
+
+/** Where an order's address correction stands, for the Orders page (the latest request per order). */
+export type CorrectionState = "none" | "pending" | "completed" | "not_editable" | "expired";
+
+/**
+ * One page of the shop's orders, newest first, optionally of one status, with each order's address
+ * correction state, and how many orders each status has (the page's filter tabs). Indexed: shopId +
+ * placedAt, shopId + status + placedAt.
+ */
+export async function listOrderRecords(shopId: string, options: { status?: OrderStatus; page?: number } = {}, now = clock.now()) {
+  const where = { shopId, ...(options.status ? { status: options.status } : {}) };
+  const [byStatus, total] = await Promise.all([
+    prisma.orderRecord.groupBy({ by: ["status"], where: { shopId }, _count: { _all: true } }),
+    prisma.orderRecord.count({ where }),
+  ]);
+  const pages = Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE));
+  const page = Math.min(Math.max(1, options.page ?? 1), pages);
+  const rows = await prisma.orderRecord.findMany({
+    where,
+    orderBy: [{ placedAt: "desc" }, { orderGid: "desc" }],
+    skip: (page - 1) * ORDERS_PAGE_SIZE,
+    take: ORDERS_PAGE_SIZE,
+  });
+  const corrections = rows.length
+    ? await prisma.addressCorrection.findMany({
+        where: { shopId, orderGid: { in: rows.map((r) => r.orderGid) } },
+        select: { orderGid: true, status: true, expiresAt: true, createdAt: true },
+        orderBy: { createdAt: "asc" },
+      })
+    : [];
+  const latest = new Map(corrections.map((c) => [c.orderGid, c]));
+  const correctionOf = (orderGid: string): CorrectionState => {
+    const c = latest.get(orderGid);
+    if (!c) return "none";
+    if (c.status === "completed" || c.status === "not_editable") return c.status;
+    return c.expiresAt.getTime() <= now.getTime() ? "expired" : "pending";
+  };
+  return {
+    rows: rows.map((r) => ({ ...r, correction: correctionOf(r.orderGid) })),
+    total,
+    page,
+    pages,
+    counts: Object.fromEntries(byStatus.map((s) => [s.status, s._count._all])) as Partial<Record<OrderStatus, number>>,
+  };
+}

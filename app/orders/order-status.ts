@@ -16,3 +16,18 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
 export function isOrderStatus(value: unknown): value is OrderStatus {
   return typeof value === "string" && (ORDER_STATUSES as readonly string[]).includes(value);
 }
+
+export const CORRECTION_LABELS = {
+  none: "",
+  pending: "Correction requested",
+  completed: "Address corrected",
+  not_editable: "Correction not applied",
+  expired: "Correction link expired",
+} as const;
+
+/** The order's page in Shopify's admin: `gid://shopify/Order/123` of `shop.myshopify.com` -> admin.shopify.com/store/shop/orders/123. */
+export function orderAdminUrl(shopDomain: string, orderGid: string): string | null {
+  const id = /^gid:\/\/shopify\/Order\/(\d+)$/.exec(orderGid)?.[1];
+  const store = /^([a-z0-9][a-z0-9-]*)\.myshopify\.com$/.exec(shopDomain)?.[1];
+  return id && store ? `https://admin.shopify.com/store/${store}/orders/${id}` : null;
+}

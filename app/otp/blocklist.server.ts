@@ -1,9 +1,10 @@
 import { prisma } from "~/db.server";
 import { normalizePhone } from "~/shared/phone";
+import { parseBlocklistImport, type BlocklistImportProblem } from "./blocklist-import";
 
 /**
  * A shop's phone blocklist: send-otp answers 403 phone_blocked to these numbers before anything is
- * counted or sent. Managed from the admin page (app._index) or with `npm run blocklist` (README).
+ * counted or sent. Managed from the admin's Blocked numbers page (app/routes/app.blocklist.tsx).
  */
 export async function blockPhone(shopId: string, rawPhone: string, reason?: string | null) {
   const phone = normalizePhone(rawPhone);
@@ -23,6 +24,71 @@ export async function unblockPhone(shopId: string, rawPhone: string): Promise<bo
   return count > 0;
 }
 
-export async function listBlockedPhones(shopId: string) {
-  return prisma.blockedPhone.findMany({ where: { shopId }, orderBy: { createdAt: "desc" } });
+export const BLOCKLIST_PAGE_SIZE = 50;
+
+/**
+ * One page of the blocklist, newest first. `search` matches the digits of a number (typed with or
+ * without spaces, `+` or dashes) or a word of the reason.
+ */
+export async function listBlockedPhones(shopId: string, options: { search?: string; page?: number } = {}) {
+  const search = (options.search ?? "").trim();
+  const digits = search.replace(/[^\d]/g, "");
+  const where = {
+    shopId,
+    ...(search
+      ? { OR: [...(digits.length >= 2 ? [{ phone: { contains: digits } }] : []), { reason: { contains: search } }] }
+      : {}),
+  };
+  const total = await prisma.blockedPhone.count({ where });
+  const pages = Math.max(1, Math.ceil(total / BLOCKLIST_PAGE_SIZE));
+  const page = Math.min(Math.max(1, options.page ?? 1), pages);
+  const rows = await prisma.blockedPhone.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { phone: "asc" }],
+    skip: (page - 1) * BLOCKLIST_PAGE_SIZE,
+    take: BLOCKLIST_PAGE_SIZE,
+  });
+  return { rows, total, page, pages };
+}
+
+export type BlocklistImportResult =
+  | { ok: true; added: number; alreadyBlocked: number; duplicates: number; invalid: BlocklistImportProblem[] }
+  | { ok: false; code: "too_many_lines"; lines: number }
+  | { ok: false; code: "empty" };
+
+/**
+ * Blocks every good number of a pasted or uploaded list (parseBlocklistImport); the bad lines come back
+ * by line number and nothing else is lost. Numbers already blocked keep their entry and reason.
+ */
+export async function importBlockedPhones(shopId: string, text: string, reason: string | null): Promise<BlocklistImportResult> {
+  const parsed = parseBlocklistImport(text, reason);
+  if (!parsed.ok) return parsed;
+  let added = 0;
+  // In slices, so an IN (...) list stays well under either engine's limit on bound values.
+  for (let i = 0; i < parsed.entries.length; i += 500) {
+    const slice = parsed.entries.slice(i, i + 500);
+    const existing = await prisma.blockedPhone.findMany({ where: { shopId, phone: { in: slice.map((e) => e.phone) } }, select: { phone: true } });
+    const known = new Set(existing.map((e) => e.phone));
+    const fresh = slice.filter((e) => !known.has(e.phone));
+    if (!fresh.length) continue;
+    try {
+      added += (await prisma.blockedPhone.createMany({ data: fresh.map((e) => ({ shopId, phone: e.phone, reason: e.reason })) })).count;
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // A number blocked meanwhile (another tab, another import): one at a time, keeping what is there.
+      for (const e of fresh) {
+        try {
+          added += (await prisma.blockedPhone.createMany({ data: [{ shopId, phone: e.phone, reason: e.reason }] })).count;
+        } catch (one) {
+          if (!isUniqueViolation(one)) throw one;
+        }
+      }
+    }
+  }
+  return { ok: true, added, alreadyBlocked: parsed.entries.length - added, duplicates: parsed.duplicates, invalid: parsed.invalid };
+}
+
+/** Prisma's unique-constraint error (P2002), as either engine reports it. */
+function isUniqueViolation(error: unknown): boolean {
+  return (error as { code?: string })?.code === "P2002";
 }

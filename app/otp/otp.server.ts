@@ -14,7 +14,7 @@ import { hashesEqual, keyedHash, randomNumericCode, randomToken } from "~/utils/
 import { log } from "~/utils/log.server";
 import { countryAllowed, phoneCountry } from "~/shared/phone";
 import { allowanceMonthStart, planOf } from "~/shared/plans";
-import { countEvent } from "~/stats/daily-stats.server";
+import { countEvent } from "~/db/daily-stats.server";
 import { deviceTokenValid, issueDeviceToken, issueProof } from "~/otp/proof.server";
 
 export const CODE_LENGTH = 6;

@@ -28,8 +28,8 @@ export const meta: MetaFunction = () => [{ title: "Home · COD Verify" }];
 
 /** Home: the onboarding checklist, and the last 30 days of codes, orders and messages. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const { session, billing } = await authenticate.admin(request);
-  return loadHome(session.shop, billing, new URL(request.url).searchParams.has("charge_id"));
+  const { session } = await authenticate.admin(request);
+  return loadHome(session.shop);
 }
 
 export async function action({ request }: ActionFunctionArgs) {

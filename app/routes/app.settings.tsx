@@ -11,12 +11,12 @@ import {
   InlineStack,
   Layout,
   List,
-  Page,
   Select,
   Text,
   TextField,
 } from "@shopify/polaris";
 import { useState } from "react";
+import { AdminPage, useAppBridgeState, useNotice } from "~/admin/app-bridge";
 import { authenticate } from "~/shopify/app.server";
 import { getShop, updateShop, upsertInstalledShop } from "~/settings/shop.server";
 import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsField, type SettingsFormValues } from "~/settings/settings";
@@ -160,10 +160,18 @@ function SettingsForm(props: {
   const field = (name: SettingsField) => ({ name, value: values[name], onChange: set(name), error: errors[name], autoComplete: "off" });
   const number = (name: SettingsField, suffix?: string) => ({ ...field(name), type: "number" as const, suffix });
   const invalid = (Object.keys(errors) as SettingsField[]).filter((f) => errors[f]);
+  const appBridge = useAppBridgeState();
+  const dirty = (Object.keys(values) as SettingsField[]).some((f) => values[f] !== props.initial[f]);
+  const refusedTitle = `${invalid.length === 1 ? "One setting needs" : `${invalid.length} settings need`} a change before saving`;
+  // A toast in Shopify's admin, a banner elsewhere. Each answer is told once (its form is remounted per save).
+  const saved = useNotice(props.saved ? { message: "Settings saved" } : null, props.initial);
+  useNotice(invalid.length ? { message: `Not saved: ${refusedTitle.toLowerCase()}`, error: true } : null, errors);
 
   return (
-    <Page title="Settings" backAction={{ url: "/app" }}>
-      <Form method="post">
+    <AdminPage title="Settings">
+      {/* data-save-bar: App Bridge shows Shopify's contextual save bar while the form differs from what was
+          loaded (its Save submits the form, its Discard resets it); without App Bridge the Save button below does. */}
+      <Form method="post" data-save-bar data-discard-confirmation onReset={() => setValues(props.initial)}>
         {/* Checkboxes post "true"/"false" so a missing field is refused rather than read as off. */}
         <input type="hidden" name="otpEnabled" value={values.otpEnabled} />
         <input type="hidden" name="tagOrders" value={values.tagOrders} />
@@ -174,13 +182,9 @@ function SettingsForm(props: {
         <input type="hidden" name="paymentModes" value={values.paymentModes} />
         <Layout>
           <Layout.Section>
-            {props.saved && (
-              <Banner tone="success" title="Settings saved">
-                <p>Your storefront uses them from now on.</p>
-              </Banner>
-            )}
+            {saved}
             {invalid.length > 0 && (
-              <Banner tone="critical" title={`${invalid.length === 1 ? "One setting needs" : `${invalid.length} settings need`} a change before saving`}>
+              <Banner tone="critical" title={refusedTitle}>
                 <List>
                   {invalid.map((f) => (
                     <List.Item key={f}>
@@ -524,17 +528,32 @@ function SettingsForm(props: {
             </Card>
           </Layout.AnnotatedSection>
 
-          <Layout.Section>
-            <BlockStack gap="400">
-              <InlineStack align="end">
+          {appBridge !== "present" && dirty && (
+            <div className="admin-save-bar" role="region" aria-label="Unsaved changes">
+              <Text as="p" fontWeight="semibold">
+                Unsaved changes
+              </Text>
+              <InlineStack gap="200">
+                <Button onClick={() => setValues(props.initial)}>Discard</Button>
                 <Button submit variant="primary" loading={navigation.state === "submitting"}>
                   Save
                 </Button>
               </InlineStack>
-            </BlockStack>
-          </Layout.Section>
+            </div>
+          )}
+          {appBridge !== "present" && (
+            <Layout.Section>
+              <BlockStack gap="400">
+                <InlineStack align="end">
+                  <Button submit variant="primary" loading={navigation.state === "submitting"}>
+                    Save
+                  </Button>
+                </InlineStack>
+              </BlockStack>
+            </Layout.Section>
+          )}
         </Layout>
       </Form>
-    </Page>
+    </AdminPage>
   );
 }

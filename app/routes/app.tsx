@@ -21,14 +21,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await authenticate.admin(request);
   // A local development server has no Shopify admin around it: App Bridge would send the browser to
   // admin.shopify.com, so the pages run without it (as they must when its script cannot load).
-  return { apiKey: env.SHOPIFY_API_KEY, embedded: !devAdminAccessEnabled() };
+  const embedded = !devAdminAccessEnabled();
+  return { apiKey: env.SHOPIFY_API_KEY, embedded, appBridgeExpected: embedded && new URL(request.url).searchParams.get("embedded") === "1" };
 }
 
 export default function App() {
-  const { apiKey, embedded } = useLoaderData<typeof loader>();
+  const { apiKey, embedded, appBridgeExpected } = useLoaderData<typeof loader>();
   return (
     <AppProvider isEmbeddedApp={embedded} apiKey={apiKey}>
-      <AppBridgeStateProvider>
+      <AppBridgeStateProvider expected={appBridgeExpected}>
         <AdminNavigation />
         <Outlet />
       </AppBridgeStateProvider>

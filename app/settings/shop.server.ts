@@ -48,6 +48,11 @@ export async function upsertInstalledShop(
   return shop;
 }
 
+/** The shop's row for the admin, created if the admin is opened before the install hook wrote it. */
+export async function adminShop(domain: string): Promise<Shop> {
+  return (await getShop(domain)) ?? (await upsertInstalledShop(domain));
+}
+
 export type ShopSettingsUpdate = Partial<Omit<Shop, "id" | "domain" | "createdAt" | "updatedAt">>;
 
 export async function updateShop(domain: string, data: ShopSettingsUpdate) {

@@ -56,3 +56,4 @@ export function countryAllowed(phone: string, allowedCountries: string | null | 
   const country = phoneCountry(phone);
   return country !== null && allowed.includes(country);
 }
+

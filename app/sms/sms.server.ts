@@ -1,9 +1,10 @@
 import fs from "node:fs";
+import { maskPhone } from "~/shared/phone-mask";
 import path from "node:path";
 import twilio from "twilio";
 import { z } from "zod";
 import { env } from "~/env.server";
-import { log, maskPhone } from "~/utils/log.server";
+import { log } from "~/utils/log.server";
 import { randomToken } from "~/utils/crypto.server";
 import { recordMessage, statusCallbackUrl, type MessagePurpose } from "./deliveries.server";
 

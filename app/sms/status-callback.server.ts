@@ -1,9 +1,10 @@
 import { prisma } from "~/db.server";
+import { maskPhone } from "~/shared/phone-mask";
 import { clock } from "~/utils/clock.server";
-import { log, maskPhone } from "~/utils/log.server";
+import { log } from "~/utils/log.server";
 import { openText, statesBefore, type MessagePurpose, type MessageState } from "./deliveries.server";
 import { sendSms } from "./sms.server";
-import { countEvent } from "~/stats/daily-stats.server";
+import { countEvent } from "~/db/daily-stats.server";
 
 const DELIVERED = new Set<string>(["delivered", "read"]);
 const NOT_DELIVERED = new Set<string>(["failed", "undelivered", "canceled"]);

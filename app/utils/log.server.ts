@@ -1,15 +1,8 @@
 import { env } from "~/env.server";
+import { maskPhone } from "~/shared/phone-mask";
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 type Level = keyof typeof LEVELS;
-
-/** +14155550123 → +1415•••0123: enough to tell numbers apart in logs, not enough to use one. */
-export function maskPhone(phone: string | null | undefined): string {
-  if (!phone) return "";
-  const p = String(phone);
-  if (p.length <= 6) return "•••";
-  return `${p.slice(0, 5)}•••${p.slice(-4)}`;
-}
 
 const SECRET_KEYS = /phone|token|code|otp|signature|secret|password|authorization/i;
 

@@ -6,10 +6,10 @@ describe("the phone blocklist", () => {
     const shop = await installShop();
     expect(await blockPhone(shop.id, "+91 98765-43210", "pumping")).toEqual({ ok: true, phone: "+919876543210" });
     expect(await blockPhone(shop.id, "+919876543210", "again")).toMatchObject({ ok: true });
-    expect((await listBlockedPhones(shop.id)).map((b) => [b.phone, b.reason])).toEqual([["+919876543210", "again"]]);
+    expect((await listBlockedPhones(shop.id)).rows.map((b) => [b.phone, b.reason])).toEqual([["+919876543210", "again"]]);
     expect(await unblockPhone(shop.id, "00919876543210")).toBe(true);
     expect(await unblockPhone(shop.id, "+919876543210")).toBe(false);
-    expect(await listBlockedPhones(shop.id)).toEqual([]);
+    expect((await listBlockedPhones(shop.id)).rows).toEqual([]);
   });
 
   it("refuses a number that is not E.164", async () => {

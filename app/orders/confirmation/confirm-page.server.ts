@@ -2,7 +2,7 @@ import { formNonceIsValid, issueFormNonce } from "~/address-correction/address-c
 import type { Shop } from "~/settings/shop.server";
 import type { PageShell, PostedForm } from "~/shared/hosted-page";
 import { fill, pickLocale } from "~/shared/locales";
-import { maskPhone } from "~/utils/log.server";
+import { maskPhone } from "~/shared/phone-mask";
 import { confirmWithCode, findConfirmationByToken, sendConfirmationCode, stateOf, type Confirmation } from "./confirmation.server";
 import type { ConfirmView } from "./page";
 import { PAGE_TEXTS } from "./texts";

@@ -1,7 +1,7 @@
-import { execute, sql } from "~/db/sql.server";
+import { execute, query, sql } from "~/db/sql.server";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
-import { utcDay, type Metric } from "~/stats/metrics";
+import { utcDay, type Metric } from "~/shared/daily-metrics";
 
 /**
  * Counts one event in the daily rollup: one atomic upsert (the same statement on SQLite and
@@ -17,4 +17,11 @@ export async function countEvent(shopId: string, metric: Metric, dimension = "",
   } catch (error) {
     log.warn("stats: an event was not counted", { shopId, metric, dimension, error: String(error) });
   }
+}
+
+/** A metric's total from `since` (YYYY-MM-DD, UTC) on: a sum over one row per day and dimension. */
+export async function countSince(shopId: string, metric: Metric, since: string): Promise<number> {
+  const rows = await query<{ n: unknown }>(sql`
+    SELECT COALESCE(SUM("count"), 0) AS "n" FROM "DailyStat" WHERE "shopId" = ${shopId} AND "metric" = ${metric} AND "day" >= ${since}`);
+  return Number(rows[0]?.n ?? 0);
 }

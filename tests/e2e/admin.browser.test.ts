@@ -1,0 +1,209 @@
+import crypto from "node:crypto";
+import path from "node:path";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchBrowser } from "../helpers/browser";
+import { startServer, type RunningServer } from "../helpers/server";
+import { orderCreatedPayload } from "../helpers/webhooks";
+import { ROOT } from "../setup/databases";
+import { shot } from "./modal-helpers";
+
+/**
+ * The merchant's admin in Chromium, opened as a developer opens it in local mode (http://localhost/app,
+ * no Shopify store, App Bridge absent): every page passes axe-core with no serious or critical
+ * violation, numbers are blocked, found, unblocked and imported through the page, the orders the
+ * store sent are listed and filtered, settings are saved through the fallback save bar.
+ */
+const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
+// The library answers 410 to what it takes for a bot, headless Chromium's own user agent included.
+const DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
+const AXE = path.join(ROOT, "node_modules", "axe-core", "axe.min.js");
+
+/** Waits for what the page shows after an answer (a loaded machine can take seconds), never timing it. */
+const until = <T,>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
+
+type AxeViolation = { id: string; impact: string | null; nodes: { target: string[] }[] };
+
+/** axe-core's WCAG 2.x A/AA rules on the whole page; the serious and critical violations as "rule: selectors". */
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+      resultTypes: ["violations"],
+    });
+    return result.violations;
+  });
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+function deliverOrder(server: RunningServer, payload: unknown) {
+  const body = JSON.stringify(payload);
+  return fetch(`${server.url}/webhooks/orders/create`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-shopify-hmac-sha256": crypto.createHmac("sha256", LOCAL.secret).update(body, "utf8").digest("base64"),
+      "x-shopify-topic": "orders/create",
+      "x-shopify-shop-domain": LOCAL.shop,
+      "x-shopify-api-version": "2026-10",
+      "x-shopify-webhook-id": crypto.randomUUID(),
+      "x-shopify-event-id": crypto.randomUUID(),
+      "x-shopify-triggered-at": new Date().toISOString(),
+    },
+    body,
+  });
+}
+
+describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
+    context = await browser.newContext({ userAgent: DESKTOP, viewport: { width: 1280, height: 900 } });
+    // Shopify's CDN is out of reach here; refuse it at once rather than wait for it.
+    await context.route(/cdn\.shopify\.com/, (route) => route.abort());
+    page = await context.newPage();
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("response", (response) => {
+      if (response.status() >= 500) errors.push(`${response.status()} ${response.url()}`);
+    });
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(() => {
+    expect(errors).toEqual([]);
+  });
+
+  async function open(url: string) {
+    const response = await page.goto(`${server.url}${url}`, { waitUntil: "networkidle" });
+    expect(response?.status()).toBe(200);
+  }
+
+  it.each([
+    ["/app", "Home", "Home · COD Verify"],
+    ["/app/orders", "Orders", "Orders · COD Verify"],
+    ["/app/blocklist", "Blocked numbers", "Blocked numbers · COD Verify"],
+    ["/app/settings", "Settings", "Settings · COD Verify"],
+    ["/app/plans", "Plans", "Plans · COD Verify"],
+  ] as const)("opens %s for the demo shop with its navigation and title, with no serious or critical axe violation", async (url, heading, title) => {
+    await open(url);
+    expect(await page.title()).toBe(title);
+    await until(() => page.getByRole("heading", { level: 1, name: heading }).count()).toBe(1);
+    const nav = page.getByRole("navigation", { name: "COD Verify" });
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Home", "Orders", "Blocked numbers", "Settings", "Plans"]);
+    expect(await nav.locator('[aria-current="page"]').textContent()).toBe(heading);
+    await shot(page, `admin-${url.replace(/\W+/g, "-")}`);
+    expect(await seriousViolations(page), url).toEqual([]);
+  }, 60_000);
+
+  it("moves between pages without reloading the document (the library's AppProvider link)", async () => {
+    await open("/app/orders");
+    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+    await page.getByRole("navigation", { name: "COD Verify" }).getByRole("link", { name: "Blocked numbers" }).click();
+    await until(() => page.getByRole("heading", { level: 1, name: "Blocked numbers" }).count()).toBe(1);
+    expect(new URL(page.url()).pathname).toBe("/app/blocklist");
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+  });
+
+  it("blocks a number, shows it masked, finds it, unblocks it; imports a list and names the bad lines", { timeout: 60_000 }, async () => {
+    await open("/app/blocklist");
+    await page.getByLabel("Phone number").fill("+91 98123 45678");
+    await page.getByLabel("Reason (optional)").fill("Refused three deliveries");
+    await page.getByRole("button", { name: "Block number" }).click();
+    const table = page.getByRole("table");
+    await until(() => table.getByRole("row").count()).toBe(2);
+    const text = await table.innerText();
+    expect(text).toContain("+9198•••5678");
+    expect(text).toContain("Refused three deliveries");
+    expect(text).not.toContain("+919812345678");
+    await until(() => page.getByRole("status").filter({ hasText: "+9198•••5678 blocked" }).count()).toBe(1);
+
+    const list = ["+971501234567, fake orders", "not a number", "+14155550199", "+14155550199", "12345"].join("\n");
+    await page.getByLabel("Numbers", { exact: true }).fill(list);
+    await page.getByRole("button", { name: "Import numbers" }).click();
+    await until(() => table.getByRole("row").count()).toBe(4);
+    const report = await page.getByText("2 numbers blocked, 1 repeated line counted once").locator("xpath=ancestor::div[contains(@class,'Polaris-Banner')][1]").innerText();
+    expect(report).toContain("Line 2: not a number");
+    expect(report).toContain("Line 5: 12345");
+    await shot(page, "admin-blocklist-with-numbers");
+    // The page with numbers on it, and the import report.
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByLabel("Search blocked numbers").fill("97150");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await until(() => table.getByRole("row").count()).toBe(2);
+    expect(await table.innerText()).toContain("+9715•••4567");
+    expect(new URL(page.url()).searchParams.get("q")).toBe("97150");
+
+    await page.getByRole("button", { name: "Unblock +9715•••4567" }).click();
+    await until(() => page.getByText("No blocked number matches").count()).toBe(1);
+    await until(() => page.getByRole("status").filter({ hasText: "+9715•••4567 unblocked" }).count()).toBe(1);
+
+    await page.getByLabel("Search blocked numbers").fill("");
+    await page.getByRole("button", { name: "Search", exact: true }).click();
+    await until(() => page.getByRole("table").getByRole("row").count()).toBe(3);
+    expect(await page.getByRole("table").innerText()).not.toContain("+9715•••4567");
+  });
+
+  it("refuses a number that is not international, beside the field, and keeps what was typed", async () => {
+    await open("/app/blocklist");
+    await page.getByLabel("Phone number").fill("98123 45678");
+    await page.getByRole("button", { name: "Block number" }).click();
+    await until(() => page.getByText("Enter the number in international format").count()).toBe(1);
+    expect(await page.getByLabel("Phone number").inputValue()).toBe("98123 45678");
+    expect(await page.getByLabel("Phone number").getAttribute("aria-invalid")).toBe("true");
+  });
+
+  it("lists the orders the store sent with their verification state, masked phone and a link into Shopify's admin; filters by state", { timeout: 60_000 }, async () => {
+    const cod = orderCreatedPayload({ phone: "+212600000091", shipping_address: { phone: "+212600000091", country_code: "MA" } });
+    const card = orderCreatedPayload({ phone: "+212600000092", gateway: "shopify_payments", payment_gateway_names: ["shopify_payments"] });
+    expect((await deliverOrder(server, cod)).status).toBe(200);
+    expect((await deliverOrder(server, card)).status).toBe(200);
+
+    await open("/app/orders");
+    const table = page.getByRole("table");
+    expect(await table.getByRole("row").count()).toBe(3);
+    const codRow = table.getByRole("row").filter({ hasText: cod.name });
+    expect(await codRow.innerText()).toMatch(/Pending confirmation[\s\S]*Cash on delivery[\s\S]*\+2126•••0091/);
+    expect(await codRow.getByRole("link").getAttribute("href")).toBe(`https://admin.shopify.com/store/demo-shop/orders/${cod.admin_graphql_api_id.split("/").pop()}`);
+    expect(await table.innerText()).not.toContain("+212600000091");
+    expect(await table.getByRole("row").filter({ hasText: card.name }).innerText()).toMatch(/Unverified[\s\S]*Paid at checkout/);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole("tab", { name: /Pending confirmation/ }).click();
+    await until(() => new URL(page.url()).searchParams.get("status")).toBe("pending");
+    await until(() => table.getByRole("row").count()).toBe(2);
+    expect(await table.innerText()).toContain(cod.name);
+    await shot(page, "admin-orders-pending");
+  });
+
+  it("saves settings through the save bar that stands in for App Bridge's, and says so", { timeout: 60_000 }, async () => {
+    await open("/app/settings");
+    expect(await page.getByRole("region", { name: "Unsaved changes" }).count()).toBe(0);
+    const ttl = page.getByLabel("Code lifetime");
+    await ttl.fill("900");
+    const bar = page.getByRole("region", { name: "Unsaved changes" });
+    await until(() => bar.count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+    await bar.getByRole("button", { name: "Save" }).click();
+    await until(() => page.getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(1);
+    expect(await page.getByLabel("Code lifetime").inputValue()).toBe("900");
+    expect(await bar.count()).toBe(0);
+
+    await page.getByLabel("Code lifetime").fill("5");
+    await bar.getByRole("button", { name: "Discard" }).click();
+    expect(await page.getByLabel("Code lifetime").inputValue()).toBe("900");
+    await page.reload({ waitUntil: "networkidle" });
+    expect(await page.getByLabel("Code lifetime").inputValue()).toBe("900");
+  });
+});
