@@ -2,6 +2,8 @@
 // Local mode with no Shopify store: starts the fake Shopify (tests/mocks, bundled here with esbuild)
 // as its own HTTP server, then the app (server.mjs) pointed at it through SHOPIFY_API_ORIGIN, exactly
 // as the tests run them. The app itself holds no fake. Stops both on Ctrl-C.
+// Texts go to the outbox (data/outbox.jsonl) unless `--twilio` (or LOCAL_TWILIO=true): then the fake
+// Twilio runs too, and the app sends through the real Twilio client pointed at it (TWILIO_API_BASE).
 import "./lib/load-env.mjs";
 import { spawn } from "node:child_process";
 import path from "node:path";
@@ -22,23 +24,39 @@ await build({
 });
 
 const port = Number(process.env.PORT ?? 3000);
+const withTwilio = process.argv.includes("--twilio") || process.env.LOCAL_TWILIO === "true";
 const mocks = spawn(process.execPath, [bundle], {
-  env: { ...process.env, LOCAL_SHOPIFY_PORT: process.env.LOCAL_SHOPIFY_PORT ?? String(port + 1) },
+  env: {
+    ...process.env,
+    LOCAL_SHOPIFY_PORT: process.env.LOCAL_SHOPIFY_PORT ?? String(port + 1),
+    ...(withTwilio ? { LOCAL_TWILIO_PORT: process.env.LOCAL_TWILIO_PORT ?? String(port + 2) } : {}),
+  },
   stdio: ["ignore", "pipe", "inherit"],
 });
-const origin = await new Promise((resolve, reject) => {
+const origins = await new Promise((resolve, reject) => {
   let seen = "";
   mocks.stdout.on("data", (chunk) => {
     process.stdout.write(chunk);
     seen += chunk;
-    const m = /fake Shopify at (http:\/\/\S+)/.exec(seen);
-    if (m) resolve(m[1]);
+    const shopify = /fake Shopify at (http:\/\/\S+)/.exec(seen)?.[1];
+    const twilio = /fake Twilio at (http:\/\/\S+)/.exec(seen)?.[1];
+    if (shopify && (twilio || !withTwilio)) resolve({ shopify, twilio });
   });
-  mocks.once("exit", (code) => reject(new Error(`the fake Shopify exited with ${code}`)));
+  mocks.once("exit", (code) => reject(new Error(`local mode's stand-ins exited with ${code}`)));
 });
 
+// The fake Twilio's account (tests/mocks/twilio.ts FAKE_TWILIO_ACCOUNT): the real client signs in with it.
+const twilioEnv = origins.twilio
+  ? {
+      SMS_PROVIDER: "twilio",
+      TWILIO_API_BASE: origins.twilio,
+      TWILIO_ACCOUNT_SID: "ACfake00000000000000000000000000",
+      TWILIO_AUTH_TOKEN: "fake-twilio-token",
+      TWILIO_FROM_NUMBER: process.env.TWILIO_FROM_NUMBER ?? "+15005550006",
+    }
+  : {};
 const app = spawn(process.execPath, [path.join(root, "server.mjs")], {
-  env: { ...process.env, SHOPIFY_API_ORIGIN: process.env.SHOPIFY_API_ORIGIN ?? origin },
+  env: { ...process.env, SHOPIFY_API_ORIGIN: process.env.SHOPIFY_API_ORIGIN ?? origins.shopify, ...twilioEnv },
   stdio: "inherit",
 });
 const stop = (signal) => {

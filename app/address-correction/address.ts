@@ -251,19 +251,10 @@ export function fromMailingAddress(a: MailingAddress | null | undefined): Addres
   };
 }
 
-/** A shipping address as the orders/create payload carries it (Shopify's REST names). */
+/** A shipping address as the orders/create payload carries it (Shopify's REST names), read as the Admin API's. */
 export function fromOrderAddress(a: NonNullable<OrderCreated["shipping_address"]>): Address {
-  return {
-    firstName: a.first_name ?? "",
-    lastName: a.last_name ?? "",
-    phone: a.phone ?? "",
-    address1: a.address1 ?? "",
-    address2: a.address2 ?? "",
-    city: a.city ?? "",
-    province: a.province_code ?? a.province ?? "",
-    zip: a.zip ?? "",
-    countryCode: (a.country_code ?? "").toUpperCase(),
-  };
+  const { first_name: firstName, last_name: lastName, province_code: provinceCode, country_code: countryCodeV2 } = a;
+  return fromMailingAddress({ ...a, firstName, lastName, provinceCode, countryCodeV2 });
 }
 
 /** The full MailingAddressInput for orderUpdate (Shopify may ignore a partial address, so every field is sent). */

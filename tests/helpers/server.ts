@@ -101,7 +101,7 @@ export async function startServer(
 }
 
 /** Migrates the database and installs the demo shop, as `npm run setup` does in local mode. */
-async function prepareDatabase(databaseUrl: string) {
+export async function prepareDatabase(databaseUrl: string) {
   await applyMigrations(databaseUrl);
   const seed = spawn(process.execPath, [path.join(ROOT, "scripts", "setup.mjs")], {
     env: { ...process.env, DATABASE_URL: databaseUrl, LOCAL_MODE: "true", NODE_ENV: "development" },

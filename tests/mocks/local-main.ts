@@ -1,8 +1,10 @@
 import { startLocalShopify } from "./shopify/local";
+import { startFakeTwilio } from "./twilio";
 
 /**
  * Entry point of local mode's stand-ins (bundled and run by scripts/local.mjs): the fake Shopify on
- * LOCAL_SHOPIFY_PORT. Prints one line with its origin, then serves until SIGTERM/SIGINT.
+ * LOCAL_SHOPIFY_PORT and, when LOCAL_TWILIO_PORT is set (`npm run local -- --twilio`), the fake Twilio
+ * on that port. Prints one line per stand-in with its origin, then serves until SIGTERM/SIGINT.
  */
 const shopify = await startLocalShopify({
   port: Number(process.env.LOCAL_SHOPIFY_PORT ?? 3001),
@@ -10,6 +12,17 @@ const shopify = await startLocalShopify({
   callTimeoutMs: Number(process.env.SHOPIFY_CALL_TIMEOUT_MS ?? 4000),
 });
 process.stdout.write(`local mode: fake Shopify at ${shopify.origin} answers Admin and Storefront calls\n`);
-const stop = () => void shopify.stop().finally(() => process.exit(0));
+
+const twilio = process.env.LOCAL_TWILIO_PORT
+  ? await startFakeTwilio({
+      port: Number(process.env.LOCAL_TWILIO_PORT),
+      host: "127.0.0.1",
+      // The developer is the shopper: each text is shown whole, as the outbox shows it.
+      onMessage: (m) => process.stdout.write(`[fake Twilio] ${m.channel} to ${m.to}: ${m.body.replace(/\n+/g, " ⏎ ")}\n`),
+    })
+  : null;
+if (twilio) process.stdout.write(`local mode: fake Twilio at ${twilio.url} takes the texts (GET ${twilio.url}/messages lists them)\n`);
+
+const stop = () => void Promise.all([shopify.stop(), twilio?.close()]).finally(() => process.exit(0));
 process.on("SIGTERM", stop);
 process.on("SIGINT", stop);

@@ -40,7 +40,7 @@ export type FakeTwilio = Awaited<ReturnType<typeof startFakeTwilio>>;
 
 export const FAKE_TWILIO_ACCOUNT = { sid: "ACfake00000000000000000000000000", token: "fake-twilio-token" };
 
-export async function startFakeTwilio() {
+export async function startFakeTwilio(options: { port?: number; host?: string; onMessage?: (m: FakeMessage) => void } = {}) {
   const messages: FakeMessage[] = [];
   const attempts: FakeMessage[] = [];
   let rules: Rule[] = [];
@@ -50,6 +50,12 @@ export async function startFakeTwilio() {
     const chunks: Buffer[] = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
+      // Local mode's window on what was "sent": every accepted message, newest last.
+      if (req.method === "GET" && (req.url ?? "").split("?")[0] === "/messages") {
+        res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
+        res.end(JSON.stringify({ messages: messages.map((m) => ({ sid: m.sid, to: m.to, channel: m.channel, body: m.body })) }));
+        return;
+      }
       const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(req.url ?? "");
       if (req.method !== "POST" || !match) {
         res.writeHead(404, { "content-type": "application/json" });
@@ -91,6 +97,7 @@ export async function startFakeTwilio() {
         return;
       }
       messages.push(message);
+      options.onMessage?.(message);
       res.writeHead(201, { "content-type": "application/json" });
       res.end(
         JSON.stringify({
@@ -110,7 +117,7 @@ export async function startFakeTwilio() {
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
   return {
