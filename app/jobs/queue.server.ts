@@ -147,11 +147,17 @@ export async function runDueJobs(limit = 20, concurrency = 1): Promise<JobSummar
   const summary: JobSummary = { claimed: 0, done: 0, retried: 0, failed: 0 };
   const kindNames = [...kinds.keys()];
   if (!kindNames.length) return summary;
-  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, () => runJobsInTurn(kindNames, limit, summary)));
+  // Turns start as jobs are found, so a sweep that finds nothing costs one statement, not one per turn.
+  const turns: Promise<void>[] = [];
+  const another = () => {
+    if (turns.length < Math.max(1, concurrency)) turns.push(runJobsInTurn(kindNames, limit, summary, another));
+  };
+  another();
+  for (let i = 0; i < turns.length; i++) await turns[i];
   return summary;
 }
 
-async function runJobsInTurn(kindNames: string[], limit: number, summary: JobSummary) {
+async function runJobsInTurn(kindNames: string[], limit: number, summary: JobSummary, another: () => void) {
   while (summary.claimed < limit) {
     summary.claimed++; // this turn's place within the limit, taken before the claim's await
     const job = await claimNextJob(kindNames, clock.now());
@@ -159,6 +165,7 @@ async function runJobsInTurn(kindNames: string[], limit: number, summary: JobSum
       summary.claimed--;
       break;
     }
+    if (summary.claimed < limit) another();
     const attempts = Number(job.attempts);
     const kind = kinds.get(job.kind)!;
     const result = await runOne(kind, { payload: job.payload, shop: job.shop, attempts });

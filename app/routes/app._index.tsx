@@ -79,7 +79,8 @@ function ChartCard({ title, chart, table }: { title: string; chart: ReactNode; t
         <Text as="h3" variant="headingSm">
           {title}
         </Text>
-        <div style={{ height: 240 }} aria-hidden={!mounted}>
+        {/* The table below is the chart for assistive technology: the drawing is hidden from it and out of the tab order. */}
+        <div style={{ height: 240 }} aria-hidden="true" ref={(el) => el?.setAttribute("inert", "")}>
           {mounted ? chart : null}
         </div>
         {table}
@@ -115,6 +116,7 @@ export default function Home() {
   const notice = useNotice(result && { message: result.message, error: !result.ok }, result);
   const [names, setNames] = useState(onboarding.codMethodNames.join("\n"));
   const [prices, setPrices] = useState(priceText);
+  const [phone, setPhone] = useState("");
   const allDone = onboarding.done === onboarding.steps.length;
   const codTotal = ORDER_STATES.reduce((s, k) => s + (d.codOrders[k] ?? 0), 0);
   const modes = Object.entries(d.ordersByMode).sort((a, b) => b[1] - a[1]);
@@ -210,7 +212,7 @@ export default function Home() {
                           <Form method="post">
                             <input type="hidden" name="intent" value="test_code" />
                             <InlineStack gap="200" blockAlign="end">
-                              <TextField label="Your mobile number" name="phone" type="tel" placeholder="+14155550123" autoComplete="tel" />
+                              <TextField label="Your mobile number" name="phone" type="tel" placeholder="+14155550123" autoComplete="tel" value={phone} onChange={setPhone} />
                               <Button submit disabled={busy}>
                                 Send test code
                               </Button>

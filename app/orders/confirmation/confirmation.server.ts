@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { z } from "zod";
+import { query, sql } from "~/db/sql.server";
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
 import {
@@ -87,36 +88,30 @@ export function confirmsAfterPurchase(shop: Pick<Shop, "otpEnabled" | "subscript
 export async function openConfirmation(
   shop: ConfirmationShop,
   order: { gid: string; name: string | null; phone: string | null; customerGid?: string | null; locale?: string | null },
-): Promise<Confirmation> {
-  const existing = await prisma.orderConfirmation.findUnique({ where: { shopId_orderGid: { shopId: shop.id, orderGid: order.gid } } });
-  if (existing) return existing;
+): Promise<{ id: string; opened: boolean }> {
   const now = clock.now();
   const id = crypto.randomUUID().replace(/-/g, "");
-  let created: Confirmation;
-  try {
-    created = await prisma.orderConfirmation.create({
-      data: {
-        id,
-        shopId: shop.id,
-        orderGid: order.gid,
-        orderName: order.name,
-        customerGid: order.customerGid ?? null,
-        phone: order.phone,
-        tokenHash: hashLinkToken(linkToken(id)),
-        hold: shop.holdUnverifiedCod,
-        locale: order.locale ?? null,
-        deadlineAt: new Date(now.getTime() + shop.confirmDeadlineHours * 3600_000),
-      },
-    });
-  } catch (error) {
-    if ((error as { code?: string }).code !== "P2002") throw error;
-    return prisma.orderConfirmation.findUniqueOrThrow({ where: { shopId_orderGid: { shopId: shop.id, orderGid: order.gid } } });
+  const deadlineAt = new Date(now.getTime() + shop.confirmDeadlineHours * 3600_000);
+  // orders/create runs this for every unverified COD order before it answers: one direct statement
+  // (app/db/sql.server.ts), idempotent on the order, so a redelivery opens nothing twice.
+  const inserted = await query<{ id: string }>(sql`
+    INSERT INTO "OrderConfirmation" ("id", "shopId", "orderGid", "orderName", "customerGid", "phone", "tokenHash", "status", "hold",
+      "locale", "deadlineAt", "createdAt", "updatedAt")
+    VALUES (${id}, ${shop.id}, ${order.gid}, ${order.name}, ${order.customerGid ?? null}, ${order.phone}, ${hashLinkToken(linkToken(id))},
+      'pending', ${shop.holdUnverifiedCod}, ${order.locale ?? null}, ${deadlineAt}, ${now}, ${now})
+    ON CONFLICT ("shopId", "orderGid") DO NOTHING
+    RETURNING "id"`);
+  if (!inserted.length) {
+    const [existing] = await query<{ id: string }>(sql`
+      SELECT "id" FROM "OrderConfirmation" WHERE "shopId" = ${shop.id} AND "orderGid" = ${order.gid}`);
+    return { id: existing?.id ?? id, opened: false };
   }
-  if (created.phone) await scheduleConfirmationStep(shop.domain, created, "notify", now);
-  if (created.hold) await scheduleConfirmationStep(shop.domain, created, "hold", now);
-  await scheduleConfirmationStep(shop.domain, created, "deadline", created.deadlineAt);
-  log.info("order confirmation opened", { shop: shop.domain, orderGid: order.gid, hold: created.hold, deadlineAt: created.deadlineAt.toISOString() });
-  return created;
+  const created = { id, orderGid: order.gid };
+  if (order.phone) await scheduleConfirmationStep(shop.domain, created, "notify", now);
+  if (shop.holdUnverifiedCod) await scheduleConfirmationStep(shop.domain, created, "hold", now);
+  await scheduleConfirmationStep(shop.domain, created, "deadline", deadlineAt);
+  log.info("order confirmation opened", { shop: shop.domain, orderGid: order.gid, hold: shop.holdUnverifiedCod, deadlineAt: deadlineAt.toISOString() });
+  return { id, opened: true };
 }
 
 export type ConfirmationState = "pending" | "confirmed" | "unconfirmed";

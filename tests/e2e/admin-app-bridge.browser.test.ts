@@ -1,0 +1,103 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { sessionToken } from "~/dev/admin-access.server";
+import { launchBrowser } from "../helpers/browser";
+import { startServer, type RunningServer } from "../helpers/server";
+
+/**
+ * The admin as Shopify's admin opens it, on the production build: the document is asked for with
+ * `embedded=1`, `shop`, `host` and a session token (`id_token`), and the page loads App Bridge from
+ * Shopify's CDN. Here the CDN answers with a stand-in that does what the real script does for these
+ * pages: it defines `shopify` (toasts recorded) and adds a fresh session token to the app's own fetches.
+ * With App Bridge present, the page leaves the navigation, the title and the messages to it.
+ */
+const SHOP = "demo-shop.myshopify.com";
+const API_KEY = "local-dev-api-key";
+const SECRET = "local-dev-api-secret";
+const DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
+
+const until = <T,>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
+
+function appBridgeStandIn(): string {
+  // A token per script load, valid for a minute: enough for this test's requests.
+  const token = sessionToken(SHOP, API_KEY, SECRET);
+  return `
+    window.__toasts = [];
+    window.shopify = { toast: { show(message, options) { window.__toasts.push({ message, isError: Boolean(options && options.isError) }); } } };
+    const appFetch = window.fetch.bind(window);
+    window.fetch = (input, init = {}) => {
+      const url = new URL(typeof input === "string" ? input : input.url, location.href);
+      if (url.origin !== location.origin) return appFetch(input, init);
+      const headers = new Headers(init.headers || (typeof input === "string" ? undefined : input.headers));
+      headers.set("authorization", "Bearer ${token}");
+      return appFetch(input, { ...init, headers });
+    };`;
+}
+
+describe("the admin inside Shopify's admin (App Bridge present)", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    // The production build: no local development access, the library's own embedded-app checks.
+    [server, browser] = await Promise.all([startServer({ SHOPIFY_APP_URL: "http://127.0.0.1" }), launchBrowser()]);
+    context = await browser.newContext({ userAgent: DESKTOP, viewport: { width: 1280, height: 900 } });
+    // Playwright tries the route added last first: everything else of the CDN is out of reach.
+    await context.route(/cdn\.shopify\.com/, (route) => route.abort());
+    await context.route(/cdn\.shopify\.com\/shopifycloud\/app-bridge\.js/, (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStandIn() }),
+    );
+    page = await context.newPage();
+    page.on("pageerror", (error) => errors.push(error.message));
+  });
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("refuses /app opened outside Shopify's admin with no token: the library sends it to the login page", async () => {
+    const response = await fetch(`${server.url}/app`, { headers: { "user-agent": DESKTOP }, redirect: "manual" });
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toMatch(/\/auth\/login/);
+  });
+
+  it("draws no navigation bar or heading of its own, declares App Bridge's menu and title bar, and answers a block with a toast", { timeout: 60_000 }, async () => {
+    const host = Buffer.from(`admin.shopify.com/store/${SHOP.replace(".myshopify.com", "")}`).toString("base64url");
+    const query = new URLSearchParams({ embedded: "1", shop: SHOP, host, id_token: sessionToken(SHOP, API_KEY, SECRET) });
+    const response = await page.goto(`${server.url}/app/blocklist?${query}`, { waitUntil: "networkidle" });
+    expect(response?.status()).toBe(200);
+    expect(await page.evaluate(() => typeof (window as unknown as { shopify?: unknown }).shopify)).toBe("object");
+
+    expect(await page.locator("ui-nav-menu a").allTextContents()).toEqual(["Home", "Orders", "Blocked numbers", "Settings", "Plans"]);
+    expect(await page.locator("ui-title-bar").getAttribute("title")).toBe("Blocked numbers");
+    await until(() => page.getByRole("navigation", { name: "COD Verify" }).count()).toBe(0);
+    expect(await page.getByRole("heading", { level: 1 }).count()).toBe(0);
+
+    await page.getByLabel("Phone number").fill("+14155550123");
+    await page.getByRole("button", { name: "Block number" }).click();
+    await until(() => page.evaluate(() => (window as unknown as { __toasts: unknown[] }).__toasts)).toEqual([{ message: "+1415•••0123 blocked", isError: false }]);
+    expect(await page.getByRole("table").innerText()).toContain("+1415•••0123");
+    // The toast said it: no banner stands in for it.
+    expect(await page.getByRole("status").filter({ hasText: "blocked" }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("gives the settings form to App Bridge's save bar and shows no save button of its own; a save is told by a toast", { timeout: 60_000 }, async () => {
+    const host = Buffer.from(`admin.shopify.com/store/${SHOP.replace(".myshopify.com", "")}`).toString("base64url");
+    const query = new URLSearchParams({ embedded: "1", shop: SHOP, host, id_token: sessionToken(SHOP, API_KEY, SECRET) });
+    expect((await page.goto(`${server.url}/app/settings?${query}`, { waitUntil: "networkidle" }))?.status()).toBe(200);
+    const form = page.locator("form[data-save-bar]");
+    expect(await form.count()).toBe(1);
+    await page.getByLabel("Code lifetime").fill("700");
+    await until(() => page.getByRole("button", { name: "Save" }).count()).toBe(0);
+    expect(await page.getByRole("region", { name: "Unsaved changes" }).count()).toBe(0);
+    // What App Bridge's Save does: submit the form.
+    await form.evaluate((f: HTMLFormElement) => f.requestSubmit());
+    await until(() => page.evaluate(() => (window as unknown as { __toasts: { message: string }[] }).__toasts.map((t) => t.message))).toContain("Settings saved");
+    expect(await page.getByLabel("Code lifetime").inputValue()).toBe("700");
+    expect(errors).toEqual([]);
+  });
+});

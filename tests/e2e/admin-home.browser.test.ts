@@ -1,0 +1,111 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { launchBrowser } from "../helpers/browser";
+import { startServer, type RunningServer } from "../helpers/server";
+import { ROOT } from "../setup/databases";
+import { shot } from "./modal-helpers";
+
+/**
+ * The home page and the plans page in Chromium, in local mode (no App Bridge): a seeded month read on
+ * the dashboard (charts drawn, the same numbers in tables, axe-core clean), the onboarding's test code,
+ * and a plan chosen through Shopify's approval page (the fake Shopify's) and back.
+ */
+const DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
+const AXE = path.join(ROOT, "node_modules", "axe-core", "axe.min.js");
+const until = <T,>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
+
+type AxeViolation = { id: string; impact: string | null; nodes: { target: string[] }[] };
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] }, resultTypes: ["violations"] });
+    return result.violations;
+  });
+  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+describe("the home and plans pages in Chromium (local mode, a seeded month)", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let seeded = "";
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
+    const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, "scripts", "seed-activity.mjs"), "--events", "5000"], {
+      env: { ...process.env, DATABASE_URL: `file:${path.join(server.dataDir, "app.db")}`, NODE_ENV: "development" },
+    });
+    seeded = stdout;
+    context = await browser.newContext({ userAgent: DESKTOP, viewport: { width: 1280, height: 900 } });
+    await context.route(/cdn\.shopify\.com/, (route) => route.abort());
+    // The app's configured URL (SHOPIFY_APP_URL, where Shopify returns after an approval) is this server.
+    await context.route(/^http:\/\/127\.0\.0\.1\/app\//, (route) => {
+      const target = new URL(route.request().url());
+      return route.fulfill({ status: 302, headers: { location: `${server.url}${target.pathname}${target.search}` } });
+    });
+    page = await context.newPage();
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("response", (response) => {
+      if (response.status() >= 500) errors.push(`${response.status()} ${response.url()}`);
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(() => {
+    expect(errors).toEqual([]);
+  });
+
+  it("reads the seeded month: figures, charts drawn in the browser, the same numbers in tables, no serious axe violation", { timeout: 90_000 }, async () => {
+    const sent = Number(/sent ([\d,]+)/.exec(seeded)![1].replace(/,/g, ""));
+    const response = await page.goto(`${server.url}/app`, { waitUntil: "networkidle" });
+    expect(response?.status()).toBe(200);
+    const figure = page.locator("p", { hasText: /^Codes sent$/ }).locator("xpath=..");
+    await until(() => figure.textContent()).toContain(sent.toLocaleString("en-US"));
+    // Polaris Viz draws SVG charts once the page runs; the tables were rendered on the server.
+    await until(() => page.locator("svg path").count()).toBeGreaterThan(10);
+    await page.getByText("Codes per day as a table").click();
+    const daily = page.locator("details table").first();
+    await until(() => daily.locator("tbody tr").count()).toBe(30);
+    expect(await daily.locator("tfoot").textContent()).toContain(sent.toLocaleString("en-US"));
+    await until(() => page.locator("table", { hasText: "Verified before purchase" }).count()).toBe(1);
+    await shot(page, "admin-home-seeded");
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it("sends a test code from the onboarding form and ticks the step", { timeout: 60_000 }, async () => {
+    await page.goto(`${server.url}/app`, { waitUntil: "networkidle" });
+    const before = await page.getByText(/\d of 5 done/).textContent();
+    await page.getByLabel("Your mobile number").fill("+14155550123");
+    await page.getByRole("button", { name: "Send test code" }).click();
+    await until(() => page.getByRole("status").filter({ hasText: "A test code was sent to +14155550123" }).count()).toBe(1);
+    const done = (text: string | null) => Number(/(\d) of 5/.exec(text ?? "")![1]);
+    await until(async () => done(await page.getByText(/\d of 5 done/).textContent())).toBe(done(before) + 1);
+  });
+
+  it("chooses Starter through Shopify's approval page, comes back on it, then goes back to Free", { timeout: 90_000 }, async () => {
+    await page.goto(`${server.url}/app/plans`, { waitUntil: "networkidle" });
+    await until(() => page.getByText("Current plan: Pro").count()).toBe(1);
+    await page.getByRole("button", { name: /Switch to Starter/ }).click();
+    await until(() => page.getByRole("heading", { name: "Approve subscription" }).count()).toBe(1);
+    expect(await page.textContent("main")).toContain("$14.99 USD every 30 days (test charge");
+    await page.getByRole("button", { name: "Approve" }).click();
+    await until(() => new URL(page.url()).pathname).toBe("/app/plans");
+    await until(() => page.getByText("Current plan: Starter").count()).toBe(1);
+    expect(await page.getByRole("button", { name: /Current plan: Starter plan/ }).isDisabled()).toBe(true);
+    await shot(page, "admin-plans-starter");
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await page.getByRole("button", { name: /Switch to Free/ }).click();
+    await until(() => page.getByRole("status").filter({ hasText: "You are on the Free plan." }).count()).toBe(1);
+    await until(() => page.getByText("Current plan: Free").count()).toBe(1);
+  });
+});
