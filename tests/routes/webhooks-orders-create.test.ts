@@ -1,5 +1,6 @@
 import * as route from "~/routes/webhooks.orders.create";
-import { prisma } from "~/db.server";
+import { prisma, watchQueries } from "~/db.server";
+import { watchDirectStatements } from "~/db/sql.server";
 import { recordSelection } from "~/otp/selection.server";
 import { MAX_ATTEMPTS, pruneFinishedJobs, runDueJobs as runDueTagJobs } from "~/jobs/queue.server";
 import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
@@ -260,5 +261,44 @@ describe("housekeeping", () => {
     await runDueTagJobs();
     expect(await pruneOld(new Date(Date.now() + 6 * 86_400_000))).toEqual({ deliveries: 0, jobs: 0 });
     expect(await pruneOld(new Date(Date.now() + 31 * 86_400_000))).toEqual({ deliveries: 1, jobs: 1 });
+  });
+});
+
+describe("what a delivery costs the database", () => {
+  it("runs no Prisma query before it answers, for a verified order and an unverified COD order alike", async () => {
+    const shop = await installShop();
+    await deliver(orderCreatedPayload({ phone: "+212600000099" })); // warms the shop cache
+    await selectionFor(shop.id, "cod", true);
+    for (const phone of [PHONE, "+212600000077"]) {
+      const viaPrisma = watchQueries();
+      const direct = watchDirectStatements();
+      expect((await deliver(orderCreatedPayload({ phone }))).status).toBe(200);
+      viaPrisma.stop();
+      direct.stop();
+      expect(viaPrisma.queries).toEqual([]);
+      // Every job is queued by one statement, and the delivery is recorded once.
+      expect(direct.statements.filter((s) => s.includes('INSERT INTO "WebhookDelivery"'))).toHaveLength(1);
+      expect(direct.statements.filter((s) => /INSERT INTO "Job"/.test(s)).length).toBeGreaterThan(0);
+      expect(direct.statements.filter((s) => /SELECT "id", "payload" FROM "Job"/.test(s))).toHaveLength(0);
+    }
+    // The unverified one opened its confirmation, in one statement.
+    expect(await prisma.orderConfirmation.count()).toBe(2);
+  });
+
+  it("claims each due job in one statement and finishes it in one more", async () => {
+    await installShop();
+    await deliver(orderCreatedPayload({ phone: PHONE }));
+    // Its tags, and the confirmation's text (its deadline is a day away).
+    const due = await prisma.job.count({ where: { doneAt: null, nextAttemptAt: { lte: new Date() } } });
+    expect(due).toBeGreaterThan(1);
+    const direct = watchDirectStatements();
+    const viaPrisma = watchQueries();
+    const summary = await runDueTagJobs(20, 1);
+    direct.stop();
+    viaPrisma.stop();
+    expect(summary.claimed).toBe(due);
+    const claims = direct.statements.filter((s) => /UPDATE "Job" SET "lockedUntil"/.test(s));
+    expect(claims).toHaveLength(due + 1); // the last one finds nothing
+    expect(direct.statements.filter((s) => /UPDATE "Job" SET "doneAt"/.test(s))).toHaveLength(due);
   });
 });
