@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { Filled, renderHostedPage, renderMessagePage, type PageShell } from "~/shared/hosted-page";
+import { Alert, Filled, renderHostedPage, renderMessagePage, type PageShell } from "~/shared/hosted-page";
 import { fill, type Locale } from "~/shared/locales";
 import {
   ADDRESS_FIELDS,
@@ -154,11 +154,7 @@ export function renderForm(shell: PageShell, state: FormState): string {
       <p>
         <Filled template={t.intro} values={{ order: state.orderName }} />
       </p>
-      {state.alert ? (
-        <div className="summary" role="alert">
-          <strong>{state.alert}</strong>
-        </div>
-      ) : null}
+      <Alert text={state.alert} />
       {invalid.length ? (
         <div className="summary" role="alert">
           <strong>{t.errorSummary}</strong>

@@ -38,6 +38,15 @@ export function Filled({ template, values }: { template: string; values: Record<
   );
 }
 
+/** A sentence above a page's form that the shopper must read first (a refusal, a failure); nothing without one. */
+export function Alert({ text }: { text: string | undefined }) {
+  return text ? (
+    <div className="summary" role="alert">
+      <strong>{text}</strong>
+    </div>
+  ) : null;
+}
+
 /**
  * A page with a heading and a sentence about the order: a success the shopper is told of ("status") or
  * a refusal or failure ("alert"); `after` adds to the card (e.g. the address as saved).

@@ -1,4 +1,4 @@
-import { Filled, renderHostedPage, renderMessagePage, type PageShell } from "~/shared/hosted-page";
+import { Alert, Filled, renderHostedPage, renderMessagePage, type PageShell } from "~/shared/hosted-page";
 import { PAGE_TEXTS } from "./texts";
 
 /**
@@ -42,11 +42,7 @@ export function renderConfirmPage(shell: PageShell, s: ConfirmPageState): string
       <p>
         <Filled template={t.intro} values={values} />
       </p>
-      {s.alert ? (
-        <div className="summary" role="alert">
-          <p>{s.alert}</p>
-        </div>
-      ) : null}
+      <Alert text={s.alert} />
       {s.step === "code" ? (
         <>
           <form method="post" noValidate>
