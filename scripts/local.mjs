@@ -8,11 +8,12 @@ import "./lib/load-env.mjs";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { buildSync } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const bundle = path.join(root, ".cache", "local-mocks.mjs");
-await build({
+// Synchronous: esbuild runs once and exits, instead of a service process left idle beside the servers.
+buildSync({
   entryPoints: [path.join(root, "tests", "mocks", "local-main.ts")],
   outfile: bundle,
   bundle: true,
