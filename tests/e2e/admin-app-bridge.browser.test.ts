@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { sessionToken } from "~/dev/admin-access.server";
-import { launchBrowser } from "../helpers/browser";
+import { launchBrowser, DESKTOP_USER_AGENT, until } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 
 /**
@@ -13,9 +13,6 @@ import { startServer, type RunningServer } from "../helpers/server";
 const SHOP = "demo-shop.myshopify.com";
 const API_KEY = "local-dev-api-key";
 const SECRET = "local-dev-api-secret";
-const DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
-
-const until = <T,>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
 
 function appBridgeStandIn(): string {
   // A token per script load, valid for a minute: enough for this test's requests.
@@ -43,7 +40,7 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
   beforeAll(async () => {
     // The production build: no local development access, the library's own embedded-app checks.
     [server, browser] = await Promise.all([startServer({ SHOPIFY_APP_URL: "http://127.0.0.1" }), launchBrowser()]);
-    context = await browser.newContext({ userAgent: DESKTOP, viewport: { width: 1280, height: 900 } });
+    context = await browser.newContext({ userAgent: DESKTOP_USER_AGENT, viewport: { width: 1280, height: 900 } });
     // Playwright tries the route added last first: everything else of the CDN is out of reach.
     await context.route(/cdn\.shopify\.com/, (route) => route.abort());
     await context.route(/cdn\.shopify\.com\/shopifycloud\/app-bridge\.js/, (route) =>
@@ -59,7 +56,7 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
   });
 
   it("refuses /app opened outside Shopify's admin with no token: the library sends it to the login page", async () => {
-    const response = await fetch(`${server.url}/app`, { headers: { "user-agent": DESKTOP }, redirect: "manual" });
+    const response = await fetch(`${server.url}/app`, { headers: { "user-agent": DESKTOP_USER_AGENT }, redirect: "manual" });
     expect(response.status).toBe(302);
     expect(response.headers.get("location")).toMatch(/\/auth\/login/);
   });

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser";
+import { launchBrowser, DESKTOP_USER_AGENT, until, seriousViolations } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { ROOT } from "../setup/databases";
 import { shot } from "./modal-helpers";
@@ -12,21 +12,6 @@ import { shot } from "./modal-helpers";
  * the dashboard (charts drawn, the same numbers in tables, axe-core clean), the onboarding's test code,
  * and a plan chosen through Shopify's approval page (the fake Shopify's) and back.
  */
-const DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
-const AXE = path.join(ROOT, "node_modules", "axe-core", "axe.min.js");
-const until = <T,>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
-
-type AxeViolation = { id: string; impact: string | null; nodes: { target: string[] }[] };
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] }, resultTypes: ["violations"] });
-    return result.violations;
-  });
-  return violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 describe("the home and plans pages in Chromium (local mode, a seeded month)", () => {
   let server: RunningServer;
@@ -42,7 +27,7 @@ describe("the home and plans pages in Chromium (local mode, a seeded month)", ()
       env: { ...process.env, DATABASE_URL: `file:${path.join(server.dataDir, "app.db")}`, NODE_ENV: "development" },
     });
     seeded = stdout;
-    context = await browser.newContext({ userAgent: DESKTOP, viewport: { width: 1280, height: 900 } });
+    context = await browser.newContext({ userAgent: DESKTOP_USER_AGENT, viewport: { width: 1280, height: 900 } });
     await context.route(/cdn\.shopify\.com/, (route) => route.abort());
     // The app's configured URL (SHOPIFY_APP_URL, where Shopify returns after an approval) is this server.
     await context.route(/^http:\/\/127\.0\.0\.1\/app\//, (route) => {

@@ -1,10 +1,7 @@
-import crypto from "node:crypto";
-import path from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
+import { launchBrowser, DESKTOP_USER_AGENT, until, seriousViolations } from "../helpers/browser";
+import { startServer, type RunningServer, deliverOrderCreated } from "../helpers/server";
 import { orderCreatedPayload } from "../helpers/webhooks";
-import { ROOT } from "../setup/databases";
 import { shot } from "./modal-helpers";
 
 /**
@@ -13,49 +10,6 @@ import { shot } from "./modal-helpers";
  * violation, numbers are blocked, found, unblocked and imported through the page, the orders the
  * store sent are listed and filtered, settings are saved through the fallback save bar.
  */
-const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
-// The library answers 410 to what it takes for a bot, headless Chromium's own user agent included.
-const DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
-const AXE = path.join(ROOT, "node_modules", "axe-core", "axe.min.js");
-
-/** Waits for what the page shows after an answer (a loaded machine can take seconds), never timing it. */
-const until = <T,>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
-
-type AxeViolation = { id: string; impact: string | null; nodes: { target: string[] }[] };
-
-/** axe-core's WCAG 2.x A/AA rules on the whole page; the serious and critical violations as "rule: selectors". */
-async function seriousViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
-    const result = await axe.run(document, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
-      resultTypes: ["violations"],
-    });
-    return result.violations;
-  });
-  return violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
-
-function deliverOrder(server: RunningServer, payload: unknown) {
-  const body = JSON.stringify(payload);
-  return fetch(`${server.url}/webhooks/orders/create`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-shopify-hmac-sha256": crypto.createHmac("sha256", LOCAL.secret).update(body, "utf8").digest("base64"),
-      "x-shopify-topic": "orders/create",
-      "x-shopify-shop-domain": LOCAL.shop,
-      "x-shopify-api-version": "2026-10",
-      "x-shopify-webhook-id": crypto.randomUUID(),
-      "x-shopify-event-id": crypto.randomUUID(),
-      "x-shopify-triggered-at": new Date().toISOString(),
-    },
-    body,
-  });
-}
 
 describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
   let server: RunningServer;
@@ -66,7 +20,7 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-    context = await browser.newContext({ userAgent: DESKTOP, viewport: { width: 1280, height: 900 } });
+    context = await browser.newContext({ userAgent: DESKTOP_USER_AGENT, viewport: { width: 1280, height: 900 } });
     // Shopify's CDN is out of reach here; refuse it at once rather than wait for it.
     await context.route(/cdn\.shopify\.com/, (route) => route.abort());
     page = await context.newPage();
@@ -167,8 +121,8 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
   it("lists the orders the store sent with their verification state, masked phone and a link into Shopify's admin; filters by state", { timeout: 60_000 }, async () => {
     const cod = orderCreatedPayload({ phone: "+212600000091", shipping_address: { phone: "+212600000091", country_code: "MA" } });
     const card = orderCreatedPayload({ phone: "+212600000092", gateway: "shopify_payments", payment_gateway_names: ["shopify_payments"] });
-    expect((await deliverOrder(server, cod)).status).toBe(200);
-    expect((await deliverOrder(server, card)).status).toBe(200);
+    expect((await deliverOrderCreated(server, cod)).status).toBe(200);
+    expect((await deliverOrderCreated(server, card)).status).toBe(200);
 
     await open("/app/orders");
     const table = page.getByRole("table");

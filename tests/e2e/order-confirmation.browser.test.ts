@@ -1,11 +1,10 @@
-import crypto from "node:crypto";
 import type { Browser } from "playwright-core";
 import { FakeShopify } from "../mocks/shopify/server";
 import { installDefaultHandlers } from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
 import { launchBrowser } from "../helpers/browser";
 import { readOutbox } from "../helpers/outbox";
-import { startServer, type RunningServer } from "../helpers/server";
+import { startServer, type RunningServer, deliverOrderCreated } from "../helpers/server";
 import { orderCreatedPayload } from "../helpers/webhooks";
 import { PHONE, shot } from "./modal-helpers";
 
@@ -14,26 +13,8 @@ import { PHONE, shot } from "./modal-helpers";
  * (a signed orders/create), the shopper gets a text with a link, opens it on a phone, asks for a code,
  * types it, and the order's tags change in the store.
  */
-const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
 const BUYER = "+919812345678";
 
-function signedOrder(server: RunningServer, payload: unknown) {
-  const body = JSON.stringify(payload);
-  return fetch(`${server.url}/webhooks/orders/create`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-shopify-hmac-sha256": crypto.createHmac("sha256", LOCAL.secret).update(body, "utf8").digest("base64"),
-      "x-shopify-topic": "orders/create",
-      "x-shopify-shop-domain": LOCAL.shop,
-      "x-shopify-api-version": "2026-10",
-      "x-shopify-webhook-id": crypto.randomUUID(),
-      "x-shopify-event-id": crypto.randomUUID(),
-      "x-shopify-triggered-at": new Date().toISOString(),
-    },
-    body,
-  });
-}
 
 describe("an unverified COD order confirmed by the shopper in Chromium on a phone", () => {
   let server: RunningServer;
@@ -56,7 +37,7 @@ describe("an unverified COD order confirmed by the shopper in Chromium on a phon
 
   it("is tagged cod-pending, texted a link, confirmed with a code on the hosted page, then tagged cod-verified", async () => {
     const order = orderCreatedPayload({ phone: BUYER, shipping_address: { phone: BUYER, country_code: "IN" } });
-    expect((await signedOrder(server, order)).status).toBe(200);
+    expect((await deliverOrderCreated(server, order)).status).toBe(200);
 
     // The worker (every few seconds, and right after the webhook) tags the order and texts the link.
     await expect.poll(() => [...(tagged.get(order.admin_graphql_api_id) ?? [])], { timeout: 20_000 }).toEqual(["cod-pending"]);

@@ -1,4 +1,6 @@
-import { chromium, type Browser } from "playwright-core";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { ROOT } from "../setup/databases";
 
 /** Debian's Chromium, headless, with the flags this machine's closed network needs. */
 export async function launchBrowser(): Promise<Browser> {
@@ -16,4 +18,29 @@ export async function launchBrowser(): Promise<Browser> {
       "--no-first-run",
     ],
   });
+}
+
+/** A desktop browser's user agent: the library answers 410 to what it takes for a bot, headless Chromium's own included. */
+export const DESKTOP_USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0.0.0 Safari/537.36";
+
+/** Waits for what the page shows after an answer (a loaded machine can take seconds), never timing it. */
+export const until = <T,>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
+
+type AxeViolation = { id: string; impact: string | null; nodes: { target: string[] }[] };
+const AXE = path.join(ROOT, "node_modules", "axe-core", "axe.min.js");
+
+/** axe-core's WCAG 2.x A/AA rules on the whole page; the serious and critical violations as "rule: selectors". */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
+    const result = await axe.run(document, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+      resultTypes: ["violations"],
+    });
+    return result.violations;
+  });
+  return violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
@@ -118,5 +119,24 @@ export function postSigned(server: Pick<RunningServer, "url">, path: string, bod
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
+  });
+}
+
+/** An orders/create delivery to a running server, signed as Shopify signs it for local mode's demo shop. */
+export function deliverOrderCreated(server: Pick<RunningServer, "url">, payload: unknown) {
+  const body = JSON.stringify(payload);
+  return fetch(`${server.url}/webhooks/orders/create`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "x-shopify-hmac-sha256": crypto.createHmac("sha256", "local-dev-api-secret").update(body, "utf8").digest("base64"),
+      "x-shopify-topic": "orders/create",
+      "x-shopify-shop-domain": "demo-shop.myshopify.com",
+      "x-shopify-api-version": "2026-10",
+      "x-shopify-webhook-id": crypto.randomUUID(),
+      "x-shopify-event-id": crypto.randomUUID(),
+      "x-shopify-triggered-at": new Date().toISOString(),
+    },
+    body,
   });
 }

@@ -1,23 +1,7 @@
-import crypto from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { postSigned, startServer, type RunningServer } from "../helpers/server";
+import { postSigned, startServer, type RunningServer, deliverOrderCreated } from "../helpers/server";
 
-function deliverOrder(server: RunningServer, payload: unknown) {
-  const body = JSON.stringify(payload);
-  return fetch(`${server.url}/webhooks/orders/create`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-shopify-hmac-sha256": crypto.createHmac("sha256", "local-dev-api-secret").update(body).digest("base64"),
-      "x-shopify-topic": "orders/create",
-      "x-shopify-shop-domain": "demo-shop.myshopify.com",
-      "x-shopify-api-version": "2026-10",
-      "x-shopify-webhook-id": crypto.randomUUID(),
-    },
-    body,
-  });
-}
 
 async function createCheckout(server: RunningServer, body: unknown) {
   const res = await postSigned(server, "/create-checkout", body, { "x-forwarded-for": "198.51.100.4" });
@@ -79,7 +63,7 @@ describe("local mode: create-checkout with no Shopify store", () => {
     const preview = JSON.parse(Buffer.from(new URL(String(body.checkoutUrl)).searchParams.get("c")!, "base64url").toString("utf8"));
     const selectionId = preview.attributes.find((a: { key: string }) => a.key === "_cod_selection").value;
     const orderGid = "gid://shopify/Order/9007199254740993777";
-    const res = await deliverOrder(server, {
+    const res = await deliverOrderCreated(server, {
       admin_graphql_api_id: orderGid,
       name: "#1042",
       payment_gateway_names: ["shopify_payments"],

@@ -1,6 +1,5 @@
-import crypto from "node:crypto";
 import { outboxCode } from "../helpers/outbox";
-import { postSigned, startServer, type RunningServer } from "../helpers/server";
+import { postSigned, startServer, type RunningServer, deliverOrderCreated } from "../helpers/server";
 
 /**
  * Local mode shows enforcement from outside: /local/checkout runs the checkout function on the cart the
@@ -11,21 +10,6 @@ async function json(res: Response) {
   return (await res.json()) as Record<string, unknown>;
 }
 
-function deliverOrder(server: RunningServer, payload: unknown) {
-  const body = JSON.stringify(payload);
-  return fetch(`${server.url}/webhooks/orders/create`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      "x-shopify-hmac-sha256": crypto.createHmac("sha256", "local-dev-api-secret").update(body).digest("base64"),
-      "x-shopify-topic": "orders/create",
-      "x-shopify-shop-domain": "demo-shop.myshopify.com",
-      "x-shopify-api-version": "2026-10",
-      "x-shopify-webhook-id": crypto.randomUUID(),
-    },
-    body,
-  });
-}
 
 /** The payment methods line of the preview: "Cash on Delivery (COD): offered|hidden". */
 async function codAtCheckout(url: string): Promise<string> {
@@ -57,7 +41,7 @@ describe("local mode: the checkout function and the store's record of orders", (
 
   it("GET /orders on the fake store shows the tags the app added", async () => {
     const id = `gid://shopify/Order/${Date.now()}`;
-    const res = await deliverOrder(server, {
+    const res = await deliverOrderCreated(server, {
       id: 1,
       admin_graphql_api_id: id,
       name: "#2001",
