@@ -11,7 +11,8 @@ import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
  * Generated requests against the built server (SQLite, local mode): every proxy route and every
  * webhook topic, with generated queries, headers, methods, content types and bodies (JSON of every
  * shape, unicode, E.164 edge cases, duplicated parameters, chunked and oversized bodies).
- * Properties: the process stays up; every answer has one of the contract's statuses, never a 5xx;
+ * Properties: the process stays up; every answer has one of the contract's statuses, never a 5xx but the
+ * contract's 502 for a Shopify out of reach;
  * a JSON route answers an error as JSON with a `code`; a refused request adds no row anywhere.
  * FUZZ_RUNS scales the number of generated requests (default: about a minute of requests).
  */
@@ -171,7 +172,10 @@ describe("fuzzing the built server", () => {
   });
 
   function expectContractAnswer(res: Answer, allowed: Set<number>, what: string, jsonExpected: boolean) {
-    if (!allowed.has(res.status)) throw new Error(`${what}: status ${res.status} (${res.body.slice(0, 200)})`);
+    // This server runs in production with no Shopify in reach (production refuses to be pointed at a
+    // fake), so a route that reads the store rightly answers the contract's 502 shopify_unavailable.
+    const upstream = res.status === 502 && /"code":"(shopify|sms)_unavailable"/.test(res.body);
+    if (!allowed.has(res.status) && !upstream) throw new Error(`${what}: status ${res.status} (${res.body.slice(0, 200)})`);
     if (res.status >= 400 && jsonExpected) {
       if (!/application\/json/.test(String(res.headers["content-type"]))) throw new Error(`${what}: ${res.status} is not JSON: ${res.headers["content-type"]}`);
       const body = JSON.parse(res.body) as { code?: unknown; error?: unknown };
@@ -193,8 +197,10 @@ describe("fuzzing the built server", () => {
     expectContractAnswer(res, PROXY_STATUSES, what, !html && r.method !== "HEAD");
     if (res.status >= 400) {
       const after = rows();
-      // A refused request may count an attempt (a wrong code, a rate-limited send) but never adds a row.
-      for (const t of TABLES) if (after[t] > before[t]) throw new Error(`${what}: ${res.status} but ${t} grew ${before[t]} -> ${after[t]}`);
+      // A refused request may count an attempt (a wrong code, a rate-limited send) but never adds a row;
+      // a correction request that got as far as asking Shopify has counted against its rate limits.
+      const counted = res.status === 502 && r.path === "/api/address-correction.request" ? ["RateCounter"] : [];
+      for (const t of TABLES) if (after[t] > before[t] && !counted.includes(t)) throw new Error(`${what}: ${res.status} but ${t} grew ${before[t]} -> ${after[t]}`);
     }
   }, 240_000);
 
