@@ -11,13 +11,13 @@ import {
   InlineStack,
   Layout,
   List,
-  Pagination,
   Text,
   TextField,
 } from "@shopify/polaris";
 import { useState } from "react";
 import { z } from "zod";
 import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
+import { TableEmpty, TableFooter } from "~/admin/table-parts";
 import { authenticate } from "~/shopify/app.server";
 import { getShop, upsertInstalledShop } from "~/settings/shop.server";
 import { blockPhone, importBlockedPhones, listBlockedPhones, unblockPhone } from "~/otp/blocklist.server";
@@ -353,16 +353,7 @@ function BlockedList(props: { blocked: Blocked[]; search: string; page: number; 
               <Text as="p">No blocked number matches “{props.search}”.</Text>
             </div>
           ) : (
-            <div style={{ padding: "var(--p-space-800) var(--p-space-400)", textAlign: "center" }}>
-              <BlockStack gap="200">
-                <Text as="h2" variant="headingMd">
-                  No blocked numbers
-                </Text>
-                <Text as="p" tone="subdued">
-                  Numbers you block or import here never get a verification code.
-                </Text>
-              </BlockStack>
-            </div>
+            <TableEmpty title="No blocked numbers" text="Numbers you block or import here never get a verification code." />
           )
         ) : (
           <IndexTable
@@ -397,17 +388,12 @@ function BlockedList(props: { blocked: Blocked[]; search: string; page: number; 
             ))}
           </IndexTable>
         )}
-        <div style={{ padding: "var(--p-space-300) var(--p-space-400)" }}>
-          <InlineStack align="space-between" blockAlign="center">
-            <Text as="p" tone="subdued">
-              {props.search ? `${plural(total, "match", "matches")}` : plural(total, "blocked number", "blocked numbers")}
-              {pages > 1 ? ` · page ${page} of ${pages}` : ""}
-            </Text>
-            {pages > 1 && (
-              <Pagination hasPrevious={page > 1} previousURL={pageUrl(page - 1)} hasNext={page < pages} nextURL={pageUrl(page + 1)} label={`Page ${page} of ${pages}`} />
-            )}
-          </InlineStack>
-        </div>
+        <TableFooter
+          count={props.search ? plural(total, "match", "matches") : plural(total, "blocked number", "blocked numbers")}
+          page={page}
+          pages={pages}
+          pageUrl={pageUrl}
+        />
       </BlockStack>
     </Card>
   );

@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
-import { Badge, BlockStack, Card, IndexTable, InlineStack, Layout, Link, Pagination, Tabs, Text } from "@shopify/polaris";
+import { Badge, Card, IndexTable, Layout, Link, Tabs, Text } from "@shopify/polaris";
 import { AdminPage } from "~/admin/app-bridge";
+import { TableEmpty, TableFooter } from "~/admin/table-parts";
 import { authenticate } from "~/shopify/app.server";
 import { getShop, upsertInstalledShop } from "~/settings/shop.server";
 import { listOrderRecords } from "~/orders/order-record.server";
@@ -82,16 +83,10 @@ export default function Orders() {
           <Card padding="0">
             <Tabs tabs={tabs} selected={selected} onSelect={(i) => navigate(i === 0 ? "/app/orders" : `/app/orders?status=${tabs[i].id}`)} />
             {orders.length === 0 ? (
-              <div style={{ padding: "var(--p-space-800) var(--p-space-400)", textAlign: "center" }}>
-                <BlockStack gap="200">
-                  <Text as="h2" variant="headingMd">
-                    {status ? `No ${ORDER_STATUS_LABELS[status].toLowerCase()} orders` : "No orders yet"}
-                  </Text>
-                  <Text as="p" tone="subdued">
-                    {status ? "Orders in this state appear here." : "Orders appear here as your store receives them, with their verification state."}
-                  </Text>
-                </BlockStack>
-              </div>
+              <TableEmpty
+                title={status ? `No ${ORDER_STATUS_LABELS[status].toLowerCase()} orders` : "No orders yet"}
+                text={status ? "Orders in this state appear here." : "Orders appear here as your store receives them, with their verification state."}
+              />
             ) : (
               <IndexTable
                 resourceName={{ singular: "order", plural: "orders" }}
@@ -143,17 +138,7 @@ export default function Orders() {
                 ))}
               </IndexTable>
             )}
-            <div style={{ padding: "var(--p-space-300) var(--p-space-400)" }}>
-              <InlineStack align="space-between" blockAlign="center">
-                <Text as="p" tone="subdued">
-                  {total.toLocaleString("en")} {total === 1 ? "order" : "orders"}
-                  {pages > 1 ? ` · page ${page} of ${pages}` : ""}
-                </Text>
-                {pages > 1 && (
-                  <Pagination hasPrevious={page > 1} previousURL={pageUrl(page - 1)} hasNext={page < pages} nextURL={pageUrl(page + 1)} label={`Page ${page} of ${pages}`} />
-                )}
-              </InlineStack>
-            </div>
+            <TableFooter count={`${total.toLocaleString("en")} ${total === 1 ? "order" : "orders"}`} page={page} pages={pages} pageUrl={pageUrl} />
           </Card>
         </Layout.Section>
       </Layout>
