@@ -1,4 +1,5 @@
 import { prisma } from "~/db.server";
+import { query, sql, toDate } from "~/db/sql.server";
 import { normalizePhone } from "~/shared/phone";
 import { parseBlocklistImport, type BlocklistImportProblem } from "./blocklist-import";
 
@@ -26,28 +27,49 @@ export async function unblockPhone(shopId: string, rawPhone: string): Promise<bo
 
 export const BLOCKLIST_PAGE_SIZE = 50;
 
+/** A LIKE pattern that finds `text` anywhere, with LIKE's own wildcards in it taken literally (ESCAPE '\\'). */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+type BlockedRow = { shopId: string; phone: string; reason: string | null; createdAt: unknown };
+
 /**
  * One page of the blocklist, newest first. `search` matches the digits of a number (typed with or
- * without spaces, `+` or dashes) or a word of the reason.
+ * without spaces, `+` or dashes) or a word of the reason, in any letter case on both engines (a direct
+ * statement: Prisma's case-insensitive `contains` exists on PostgreSQL only).
  */
 export async function listBlockedPhones(shopId: string, options: { search?: string; page?: number } = {}) {
   const search = (options.search ?? "").trim();
   const digits = search.replace(/[^\d]/g, "");
-  const where = {
-    shopId,
-    ...(search
-      ? { OR: [...(digits.length >= 2 ? [{ phone: { contains: digits } }] : []), { reason: { contains: search } }] }
-      : {}),
-  };
-  const total = await prisma.blockedPhone.count({ where });
+  const requested = Math.max(1, options.page ?? 1);
+  if (!search) {
+    const total = await prisma.blockedPhone.count({ where: { shopId } });
+    const pages = Math.max(1, Math.ceil(total / BLOCKLIST_PAGE_SIZE));
+    const page = Math.min(requested, pages);
+    const rows = await prisma.blockedPhone.findMany({
+      where: { shopId },
+      orderBy: [{ createdAt: "desc" }, { phone: "asc" }],
+      skip: (page - 1) * BLOCKLIST_PAGE_SIZE,
+      take: BLOCKLIST_PAGE_SIZE,
+    });
+    return { rows, total, page, pages };
+  }
+  // Two digits or more search the numbers too; fewer would match nearly every number.
+  const phoneLike = digits.length >= 2 ? containsPattern(digits) : null;
+  const reasonLike = containsPattern(search.toLowerCase());
+  const [{ n }] = await query<{ n: number | bigint | string }>(sql`
+    SELECT COUNT(*) AS n FROM "BlockedPhone"
+    WHERE "shopId" = ${shopId} AND ("phone" LIKE ${phoneLike} ESCAPE '\\' OR LOWER("reason") LIKE ${reasonLike} ESCAPE '\\')`);
+  const total = Number(n);
   const pages = Math.max(1, Math.ceil(total / BLOCKLIST_PAGE_SIZE));
-  const page = Math.min(Math.max(1, options.page ?? 1), pages);
-  const rows = await prisma.blockedPhone.findMany({
-    where,
-    orderBy: [{ createdAt: "desc" }, { phone: "asc" }],
-    skip: (page - 1) * BLOCKLIST_PAGE_SIZE,
-    take: BLOCKLIST_PAGE_SIZE,
-  });
+  const page = Math.min(requested, pages);
+  const found = await query<BlockedRow>(sql`
+    SELECT "shopId", "phone", "reason", "createdAt" FROM "BlockedPhone"
+    WHERE "shopId" = ${shopId} AND ("phone" LIKE ${phoneLike} ESCAPE '\\' OR LOWER("reason") LIKE ${reasonLike} ESCAPE '\\')
+    ORDER BY "createdAt" DESC, "phone" ASC
+    LIMIT ${BLOCKLIST_PAGE_SIZE} OFFSET ${(page - 1) * BLOCKLIST_PAGE_SIZE}`);
+  const rows = found.map((r) => ({ shopId: r.shopId, phone: r.phone, reason: r.reason, createdAt: toDate(r.createdAt) }));
   return { rows, total, page, pages };
 }
 

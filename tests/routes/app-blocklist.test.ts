@@ -75,6 +75,27 @@ describe("the Blocked numbers page", () => {
     expect((await load("?q=chargeback")).data!.blocked.map((b) => b.phone)).toEqual(["+14155550007"]);
   });
 
+  it("finds a reason in any letter case on either engine, and takes % and _ in a search literally", async () => {
+    const shop = await installShop();
+    await prisma.blockedPhone.createMany({
+      data: [
+        { shopId: shop.id, phone: "+14155550101", reason: "Refused at the door" },
+        { shopId: shop.id, phone: "+14155550102", reason: "100% fake" },
+        { shopId: shop.id, phone: "+14155550103", reason: "fraud_ring" },
+        { shopId: shop.id, phone: "+14155550104", reason: null },
+      ],
+    });
+    const phones = async (q: string) => (await load(`?q=${encodeURIComponent(q)}`)).data!.blocked.map((b) => b.phone).sort();
+    expect(await phones("REFUSED")).toEqual(["+14155550101"]);
+    expect(await phones("refused AT")).toEqual(["+14155550101"]);
+    expect(await phones("%")).toEqual(["+14155550102"]);
+    expect(await phones("a_d")).toEqual([]); // as a wildcard it would match "fraud"
+    expect(await phones("_ring")).toEqual(["+14155550103"]);
+    expect(await phones("555010")).toEqual(["+14155550101", "+14155550102", "+14155550103", "+14155550104"]);
+    const found = (await load("?q=fake")).data!;
+    expect(found).toMatchObject({ total: 1, page: 1, pages: 1, blocked: [{ phone: "+14155550102", reason: "100% fake" }] });
+  });
+
   it("refuses a request without a session token", async () => {
     await installShop();
     expect((await callAdminRoute(route, await adminRequest("/app/blocklist", { unauthenticated: true }))).status).toBe(302);
