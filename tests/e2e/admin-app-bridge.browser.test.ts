@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { sessionToken } from "~/dev/admin-access.server";
-import { launchBrowser, DESKTOP_USER_AGENT, until } from "../helpers/browser";
+import { launchBrowser, DESKTOP_USER_AGENT, until, adminContext } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 
 /**
@@ -40,9 +40,8 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
   beforeAll(async () => {
     // The production build: no local development access, the library's own embedded-app checks.
     [server, browser] = await Promise.all([startServer({ SHOPIFY_APP_URL: "http://127.0.0.1" }), launchBrowser()]);
-    context = await browser.newContext({ userAgent: DESKTOP_USER_AGENT, viewport: { width: 1280, height: 900 } });
+    context = await adminContext(browser);
     // Playwright tries the route added last first: everything else of the CDN is out of reach.
-    await context.route(/cdn\.shopify\.com/, (route) => route.abort());
     await context.route(/cdn\.shopify\.com\/shopifycloud\/app-bridge\.js/, (route) =>
       route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStandIn() }),
     );

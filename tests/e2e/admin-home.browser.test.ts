@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, DESKTOP_USER_AGENT, until, seriousViolations } from "../helpers/browser";
+import { launchBrowser, until, seriousViolations, adminContext, collectPageErrors } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 import { ROOT } from "../setup/databases";
 import { shot } from "./modal-helpers";
@@ -27,18 +27,14 @@ describe("the home and plans pages in Chromium (local mode, a seeded month)", ()
       env: { ...process.env, DATABASE_URL: `file:${path.join(server.dataDir, "app.db")}`, NODE_ENV: "development" },
     });
     seeded = stdout;
-    context = await browser.newContext({ userAgent: DESKTOP_USER_AGENT, viewport: { width: 1280, height: 900 } });
-    await context.route(/cdn\.shopify\.com/, (route) => route.abort());
+    context = await adminContext(browser);
     // The app's configured URL (SHOPIFY_APP_URL, where Shopify returns after an approval) is this server.
     await context.route(/^http:\/\/127\.0\.0\.1\/app\//, (route) => {
       const target = new URL(route.request().url());
       return route.fulfill({ status: 302, headers: { location: `${server.url}${target.pathname}${target.search}` } });
     });
     page = await context.newPage();
-    page.on("pageerror", (error) => errors.push(error.message));
-    page.on("response", (response) => {
-      if (response.status() >= 500) errors.push(`${response.status()} ${response.url()}`);
-    });
+    collectPageErrors(page, errors);
   }, 120_000);
   afterAll(async () => {
     await context?.close();

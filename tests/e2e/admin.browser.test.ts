@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, DESKTOP_USER_AGENT, until, seriousViolations } from "../helpers/browser";
+import { launchBrowser, until, seriousViolations, adminContext, collectPageErrors } from "../helpers/browser";
 import { startServer, type RunningServer, deliverOrderCreated } from "../helpers/server";
 import { orderCreatedPayload } from "../helpers/webhooks";
 import { shot } from "./modal-helpers";
@@ -20,14 +20,9 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-    context = await browser.newContext({ userAgent: DESKTOP_USER_AGENT, viewport: { width: 1280, height: 900 } });
-    // Shopify's CDN is out of reach here; refuse it at once rather than wait for it.
-    await context.route(/cdn\.shopify\.com/, (route) => route.abort());
+    context = await adminContext(browser);
     page = await context.newPage();
-    page.on("pageerror", (error) => errors.push(error.message));
-    page.on("response", (response) => {
-      if (response.status() >= 500) errors.push(`${response.status()} ${response.url()}`);
-    });
+    collectPageErrors(page, errors);
   });
   afterAll(async () => {
     await context?.close();

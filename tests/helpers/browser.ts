@@ -1,5 +1,5 @@
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { ROOT } from "../setup/databases";
 
 /** Debian's Chromium, headless, with the flags this machine's closed network needs. */
@@ -43,4 +43,19 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   return violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+/** A desktop-sized context for the admin's pages; Shopify's CDN, out of reach here, is refused at once rather than waited for. */
+export async function adminContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({ userAgent: DESKTOP_USER_AGENT, viewport: { width: 1280, height: 900 } });
+  await context.route(/cdn\.shopify\.com/, (route) => route.abort());
+  return context;
+}
+
+/** Collects into `errors` what a page threw and every 5xx answer it received. */
+export function collectPageErrors(page: Page, errors: string[]): void {
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("response", (response) => {
+    if (response.status() >= 500) errors.push(`${response.status()} ${response.url()}`);
+  });
 }
