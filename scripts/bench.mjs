@@ -23,6 +23,7 @@
 import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -180,10 +181,16 @@ function tail(stream) {
   return () => text;
 }
 
+/** The Node flags production starts the server with (`npm start` in package.json), so the bench runs it alike. */
+function startFlags() {
+  const start = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).scripts.start;
+  return start.split(/\s+/).filter((word) => word.startsWith("--"));
+}
+
 async function startApp(db, fake) {
   const port = await freePort();
   const outbox = path.join(tmp, `outbox-${port}`);
-  const args = ["--import", pathToFileURL(path.join(root, "scripts", "lib", "bench-probe.mjs")).href];
+  const args = [...startFlags(), "--import", pathToFileURL(path.join(root, "scripts", "lib", "bench-probe.mjs")).href];
   if (profileDir) args.push("--cpu-prof", "--cpu-prof-dir", profileDir);
   const child = spawn(process.execPath, [...args, path.join(root, "server.mjs")], {
     cwd: root,
@@ -326,6 +333,82 @@ async function run(target, spec) {
   return load(target, { ...spec, counter });
 }
 
+/**
+ * A fixed arrival rate: request k is due at start + k / rate, whatever happened to the ones before it
+ * (an open loop, as wrk2 drives a server), over at most `connections` keep-alive sockets. Latency is
+ * counted from when the request was due, so a request that waited for a free socket, or for the
+ * server to take it, counts that wait. autocannon's `overallRate` is not this: each connection sends
+ * its share of the second back to back and then pauses until the next second, so "400 req/s" there
+ * is the server saturated for the first part of each second and idle for the rest.
+ */
+async function paced(target, { method = "GET", rate, seconds = duration, next }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const total = Math.round(rate * seconds);
+  const latencies = [];
+  const answers = {};
+  const before = target.stats ? await target.stats() : null;
+  let peak = rssOf(target.child.pid);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(target.child.pid));
+  }, 100);
+  const send = (i, due) =>
+    new Promise((resolve) => {
+      const r = next(i);
+      const req = http.request(
+        { host: "127.0.0.1", port: target.port, method, path: r.path, agent, headers: { ...(r.body ? { "content-type": "application/json" } : {}), ...(r.headers ?? {}) } },
+        (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk) => (body += chunk));
+          res.on("end", () => {
+            latencies.push(performance.now() - due);
+            const code = /"code":"([a-z_]+)"/.exec(body)?.[1];
+            const key = code ? `${res.statusCode} ${code}` : String(res.statusCode);
+            answers[key] = (answers[key] ?? 0) + 1;
+            resolve();
+          });
+        },
+      );
+      req.on("error", () => {
+        answers.errors = (answers.errors ?? 0) + 1;
+        resolve();
+      });
+      req.end(r.body);
+    });
+  const start = performance.now();
+  const inFlight = [];
+  let sent = 0;
+  await new Promise((resolve) => {
+    const tick = () => {
+      const now = performance.now();
+      while (sent < total && start + (sent * 1000) / rate <= now) {
+        inFlight.push(send(sent, start + (sent * 1000) / rate));
+        sent++;
+      }
+      if (sent < total) setTimeout(tick, Math.max(0, start + (sent * 1000) / rate - performance.now()));
+      else resolve();
+    };
+    tick();
+  });
+  await Promise.all(inFlight);
+  const elapsed = (performance.now() - start) / 1000;
+  clearInterval(sampler);
+  agent.destroy();
+  peak = Math.max(peak, rssOf(target.child.pid));
+  const after = target.stats ? await target.stats() : null;
+  latencies.sort((a, b) => a - b);
+  const pick = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
+  return {
+    rps: latencies.length / elapsed,
+    p50: pick(0.5),
+    p99: pick(0.99),
+    total: latencies.length,
+    statuses: answers,
+    peakRss: peak,
+    dbPerRequest: before && after && latencies.length ? (after.statements - before.statements) / latencies.length : null,
+  };
+}
+
 function readCodes(file, prefix) {
   const pairs = [];
   if (!fs.existsSync(file)) return pairs;
@@ -397,14 +480,11 @@ async function benchEngine(engine, fake) {
     }
     if (wanted("send-otp")) {
       const group = phoneGroup++;
-      add(
-        "POST /proxy/send-otp at 400 req/s",
-        await load(app, {
-          method: "POST",
-          rate: 400,
-          next: (i) => ({ path: `/proxy/send-otp?${signed()}`, body: JSON.stringify({ phone: phone(group, i) }) }),
-        }),
-      );
+      // One count across the warm-up and the measured run: every request has a number of its own.
+      let sends = 0;
+      const next = () => ({ path: `/proxy/send-otp?${signed()}`, body: JSON.stringify({ phone: phone(group, sends++) }) });
+      if (warmup > 0) await paced(app, { method: "POST", rate: 400, seconds: warmup, next });
+      add("POST /proxy/send-otp at 400 req/s (paced)", await paced(app, { method: "POST", rate: 400, next }));
     }
     if (wanted("verify-otp")) {
       const pairs = readCodes(app.outbox, sendPrefix);
