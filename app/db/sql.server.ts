@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { driver, databaseProvider, type SqliteDatabase } from "~/db.server";
 import { env } from "~/env.server";
+import { groupWrite, type GroupedConnection } from "~/db/group-commit.server";
 
 /**
  * Direct statements for the storefront's hot paths (send-otp, verify-otp, the rate limits), on the
@@ -62,6 +63,7 @@ function observe(text: string) {
 
 type SqliteStatement = {
   reader: boolean;
+  readonly: boolean;
   all: (params: unknown[]) => unknown[];
   run: (params: unknown[]) => { changes: number };
 };
@@ -74,7 +76,7 @@ function sqliteValue(value: SqlValue): unknown {
   return value;
 }
 
-async function sqliteStatement(text: string): Promise<SqliteStatement> {
+async function sqliteStatement(text: string): Promise<{ db: SqliteDatabase; stmt: SqliteStatement }> {
   if (driver.provider !== "sqlite") throw new Error("not SQLite");
   const db = await driver.db();
   let cache = sqliteStatements.get(db);
@@ -85,7 +87,7 @@ async function sqliteStatement(text: string): Promise<SqliteStatement> {
     stmt = (Object.getPrototypeOf(db) as { prepare: (sql: string) => SqliteStatement }).prepare.call(db, text);
     cache.set(text, stmt);
   }
-  return stmt;
+  return { db, stmt };
 }
 
 // PostgreSQL: DateTime columns are TIMESTAMP(3) holding UTC, as Prisma writes and reads them.
@@ -136,13 +138,17 @@ export function toBoolean(value: unknown): boolean {
 export async function query<T>(statement: Sql): Promise<T[]> {
   observe(statement.text);
   if (driver.provider === "sqlite") {
-    const stmt = await sqliteStatement(statement.text);
+    const { db, stmt } = await sqliteStatement(statement.text);
     const values = statement.values.map(sqliteValue);
-    if (!stmt.reader) {
-      stmt.run(values);
-      return [];
-    }
-    return stmt.all(values) as T[];
+    if (stmt.readonly) return stmt.all(values) as T[];
+    // A write (RETURNING rows or not) commits with the writes of the same round (group-commit.server).
+    return groupWrite(db as unknown as GroupedConnection, () => {
+      if (!stmt.reader) {
+        stmt.run(values);
+        return [] as T[];
+      }
+      return stmt.all(values) as T[];
+    });
   }
   return (await pgQuery(statement)).rows as T[];
 }
@@ -151,8 +157,10 @@ export async function query<T>(statement: Sql): Promise<T[]> {
 export async function execute(statement: Sql): Promise<number> {
   observe(statement.text);
   if (driver.provider === "sqlite") {
-    const stmt = await sqliteStatement(statement.text);
-    return stmt.run(statement.values.map(sqliteValue)).changes;
+    const { db, stmt } = await sqliteStatement(statement.text);
+    const values = statement.values.map(sqliteValue);
+    if (stmt.readonly) return stmt.run(values).changes;
+    return groupWrite(db as unknown as GroupedConnection, () => stmt.run(values).changes);
   }
   return (await pgQuery(statement)).rowCount ?? 0;
 }
