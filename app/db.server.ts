@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { PrismaClient as GeneratedClient } from "../prisma/generated/sqlite/index.js";
 import { env } from "~/env.server";
-import { flushGroup } from "~/db/group-commit.server";
+import { flushGroup } from "~/utils/group-commit.server";
 import { expectedMigrationNames, providerOf, resolveDatabaseUrl, sqlitePath } from "../prisma/migrate.mjs";
 
 /**
@@ -150,7 +150,7 @@ function cacheStatements(db: SqliteDatabase) {
   const cache = new Map<string, SqliteStatement>();
   db.prepare = ((sql: string) => {
     // Prisma's statements (its BEGIN included) run after the direct writes of the open group commit,
-    // so they run exactly as they would alone (app/db/group-commit.server.ts).
+    // so they run exactly as they would alone (app/utils/group-commit.server.ts).
     flushGroup();
     let stmt = cache.get(sql);
     if (!stmt) {

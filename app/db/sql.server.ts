@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { driver, databaseProvider, type SqliteDatabase } from "~/db.server";
 import { env } from "~/env.server";
-import { groupWrite, type GroupedConnection } from "~/db/group-commit.server";
+import { groupWrite, type GroupedConnection } from "~/utils/group-commit.server";
 
 /**
  * Direct statements for the storefront's hot paths (send-otp, verify-otp, the rate limits), on the

@@ -4,7 +4,7 @@ import { execute, query, sql } from "~/db/sql.server";
 const insert = (key: string) => execute(sql`INSERT INTO "RateCounter" ("key", "windowStart", "count", "expiresAt") VALUES (${key}, 0, 1, 0)`);
 const keys = async () => (await prisma.rateCounter.findMany({ orderBy: { key: "asc" } })).map((r) => r.key);
 
-// On SQLite the direct writes of one round share a commit (app/db/group-commit.server.ts); on
+// On SQLite the direct writes of one round share a commit (app/utils/group-commit.server.ts); on
 // PostgreSQL each is its own. Either way, what each caller is told is what the database keeps.
 describe("direct writes, Prisma's writes and transactions in the same round", () => {
   it("keeps every write its caller was told succeeded, and none that failed", async () => {
