@@ -135,7 +135,12 @@ type SqliteStatement = {
   columns: () => { name: string; type: string | null }[];
   raw: (on?: boolean) => SqliteStatement;
 };
-export type SqliteDatabase = { open: boolean; prepare: (sql: string) => SqliteStatement };
+export type SqliteDatabase = {
+  open: boolean;
+  inTransaction: boolean;
+  prepare: (sql: string) => SqliteStatement;
+  exec: (sql: string) => unknown;
+};
 type PgPool = import("pg").Pool;
 
 const STATEMENT_CACHE_SIZE = 500;

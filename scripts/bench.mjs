@@ -274,10 +274,35 @@ function signer(extra = []) {
 }
 
 /**
- * One autocannon run. `next(i)` gives request i's { path, body?, headers? }. Returns req/s, p50, p99,
- * statuses, the process's peak RSS and its database statements during the run.
+ * Watches the server through one run: its statement count before and after, and its peak RSS
+ * (sampled every 100 ms). `done(total)` stops watching and gives { peakRss, dbPerRequest }.
  */
-async function load(target, { method = "GET", next, amount, rate, seconds = duration, settle, counter = { i: 0 } }) {
+async function watchServer(target) {
+  const before = target.stats ? await target.stats() : null;
+  let peak = rssOf(target.child.pid);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssOf(target.child.pid));
+  }, 100);
+  return async (total) => {
+    clearInterval(sampler);
+    peak = Math.max(peak, rssOf(target.child.pid));
+    const after = target.stats ? await target.stats() : null;
+    return { peakRss: peak, dbPerRequest: before && after && total ? (after.statements - before.statements) / total : null };
+  };
+}
+
+/** Tallies an answer by status and error code, so a run that measured the wrong path shows it. */
+function tally(answers, status, body) {
+  const code = /"code":"([a-z_]+)"/.exec(body ?? "")?.[1];
+  const key = code ? `${status} ${code}` : String(status);
+  answers[key] = (answers[key] ?? 0) + 1;
+}
+
+/**
+ * One autocannon run (closed loop). `next(i)` gives request i's { path, body?, headers? }. Returns
+ * req/s, p50, p99, statuses, the process's peak RSS and its database statements during the run.
+ */
+async function load(target, { method = "GET", next, amount, seconds = duration, settle, counter = { i: 0 } }) {
   const headers = method === "GET" ? {} : { "content-type": "application/json" };
   const answers = {};
   // req/s from the last answer's time: autocannon notices that a fixed amount is done only at its
@@ -290,32 +315,21 @@ async function load(target, { method = "GET", next, amount, rate, seconds = dura
         const r = next(counter.i++);
         return { ...req, path: r.path, body: r.body, headers: { ...req.headers, ...headers, ...(r.headers ?? {}) } };
       },
-      // Tallies each answer by status and error code, so a run that measured the wrong path shows it.
       onResponse(status, body) {
         lastAnswer = performance.now();
-        const code = /"code":"([a-z_]+)"/.exec(body ?? "")?.[1];
-        const key = code ? `${status} ${code}` : String(status);
-        answers[key] = (answers[key] ?? 0) + 1;
+        tally(answers, status, body);
       },
     },
   ];
-  const before = target.stats ? await target.stats() : null;
-  let peak = rssOf(target.child.pid);
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, rssOf(target.child.pid));
-  }, 100);
+  const done = await watchServer(target);
   const began = performance.now();
   const result = await autocannon({
     url: `http://127.0.0.1:${target.port}`,
     connections,
     requests,
     ...(amount ? { amount } : { duration: seconds }),
-    ...(rate ? { overallRate: rate } : {}),
   });
   if (settle) await settle();
-  clearInterval(sampler);
-  peak = Math.max(peak, rssOf(target.child.pid));
-  const after = target.stats ? await target.stats() : null;
   const total = result.requests.total;
   const statuses = answers;
   if (result.errors) statuses.errors = result.errors;
@@ -326,8 +340,7 @@ async function load(target, { method = "GET", next, amount, rate, seconds = dura
     p99: result.latency.p99,
     total,
     statuses,
-    peakRss: peak,
-    dbPerRequest: before && after && total ? (after.statements - before.statements) / total : null,
+    ...(await done(total)),
   };
 }
 
@@ -351,11 +364,7 @@ async function paced(target, { method = "GET", rate, seconds = duration, next })
   const total = Math.round(rate * seconds);
   const latencies = [];
   const answers = {};
-  const before = target.stats ? await target.stats() : null;
-  let peak = rssOf(target.child.pid);
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, rssOf(target.child.pid));
-  }, 100);
+  const done = await watchServer(target);
   const send = (i, due) =>
     new Promise((resolve) => {
       const r = next(i);
@@ -367,9 +376,7 @@ async function paced(target, { method = "GET", rate, seconds = duration, next })
           res.on("data", (chunk) => (body += chunk));
           res.on("end", () => {
             latencies.push(performance.now() - due);
-            const code = /"code":"([a-z_]+)"/.exec(body)?.[1];
-            const key = code ? `${res.statusCode} ${code}` : String(res.statusCode);
-            answers[key] = (answers[key] ?? 0) + 1;
+            tally(answers, res.statusCode, body);
             resolve();
           });
         },
@@ -397,10 +404,7 @@ async function paced(target, { method = "GET", rate, seconds = duration, next })
   });
   await Promise.all(inFlight);
   const elapsed = (performance.now() - start) / 1000;
-  clearInterval(sampler);
   agent.destroy();
-  peak = Math.max(peak, rssOf(target.child.pid));
-  const after = target.stats ? await target.stats() : null;
   latencies.sort((a, b) => a - b);
   const pick = (q) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
   return {
@@ -409,8 +413,7 @@ async function paced(target, { method = "GET", rate, seconds = duration, next })
     p99: pick(0.99),
     total: latencies.length,
     statuses: answers,
-    peakRss: peak,
-    dbPerRequest: before && after && latencies.length ? (after.statements - before.statements) / latencies.length : null,
+    ...(await done(latencies.length)),
   };
 }
 

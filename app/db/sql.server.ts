@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { driver, databaseProvider, type SqliteDatabase } from "~/db.server";
 import { env } from "~/env.server";
-import { groupWrite, type GroupedConnection } from "~/utils/group-commit.server";
+import { groupWrite } from "~/utils/group-commit.server";
 
 /**
  * Direct statements for the storefront's hot paths (send-otp, verify-otp, the rate limits), on the
@@ -142,7 +142,7 @@ export async function query<T>(statement: Sql): Promise<T[]> {
     const values = statement.values.map(sqliteValue);
     if (stmt.readonly) return stmt.all(values) as T[];
     // A write (RETURNING rows or not) commits with the writes of the same round (group-commit.server).
-    return groupWrite(db as unknown as GroupedConnection, () => {
+    return groupWrite(db, () => {
       if (!stmt.reader) {
         stmt.run(values);
         return [] as T[];
@@ -160,7 +160,7 @@ export async function execute(statement: Sql): Promise<number> {
     const { db, stmt } = await sqliteStatement(statement.text);
     const values = statement.values.map(sqliteValue);
     if (stmt.readonly) return stmt.run(values).changes;
-    return groupWrite(db as unknown as GroupedConnection, () => stmt.run(values).changes);
+    return groupWrite(db, () => stmt.run(values).changes);
   }
   return (await pgQuery(statement)).rowCount ?? 0;
 }
