@@ -1,6 +1,6 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { sessionToken } from "~/dev/admin-access.server";
-import { launchBrowser, DESKTOP_USER_AGENT, until, adminContext } from "../helpers/browser";
+import { launchBrowser, DESKTOP_USER_AGENT, until, adminContext, collectPageErrors } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
 
 /**
@@ -46,7 +46,7 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
       route.fulfill({ status: 200, contentType: "text/javascript", body: appBridgeStandIn() }),
     );
     page = await context.newPage();
-    page.on("pageerror", (error) => errors.push(error.message));
+    collectPageErrors(page, errors);
   });
   afterAll(async () => {
     await context?.close();
