@@ -14,13 +14,13 @@ export default tseslint.config(
     },
   },
   // The layout's import rules (docs/architecture.md): production code never reaches the test doubles;
-  // routes answer through one domain call and neither import each other nor the database; the shared
+  // nor the tools in scripts/; routes answer through one domain call and neither import each other nor the database; the shared
   // vocabulary at the bottom imports nothing of the app.
   {
-    files: ["app/**/*.{ts,tsx}"],
+    files: ["app/**/*.{ts,tsx,mjs}", "server.mjs"],
     ignores: ["app/**/*.test.{ts,tsx}"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ regex: "(^|/)tests/", message: "Production code never imports the tests' mocks or helpers." }] }],
+      "no-restricted-imports": ["error", { patterns: [{ regex: "(^|/)tests/", message: "Production code never imports the tests' mocks or helpers." }, { regex: "(^|/)scripts/", message: "Tools use the app, never the reverse: move what both need under app/ (app/server holds what server.mjs and the scripts share)." }] }],
     },
   },
   {
@@ -30,7 +30,7 @@ export default tseslint.config(
         "error",
         {
           patterns: [
-            { regex: "(^|/)tests/", message: "Production code never imports the tests' mocks or helpers." },
+            { regex: "(^|/)tests/", message: "Production code never imports the tests' mocks or helpers." }, { regex: "(^|/)scripts/", message: "Tools use the app, never the reverse: move what both need under app/ (app/server holds what server.mjs and the scripts share)." },
             { regex: "^\\./|^~/routes/", message: "A route never imports another route: move what they share into a domain or app/http." },
           ],
           paths: [{ name: "~/db.server", importNames: ["prisma"], message: "A route never reaches for prisma: call a domain function." }],

@@ -4,7 +4,7 @@
 // same build; this keeps what production needs: static assets with long-lived caching, gzip for
 // HTML/CSS/JS, one log line per request without query strings (signed URLs) or tokens, and a
 // graceful SIGTERM that finishes in-flight requests.
-import "./scripts/lib/load-env.mjs";
+import "./app/server/load-env.mjs";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { createRequestHandler } from "@remix-run/node";
 import { pendingMigrations } from "./prisma/migrate.mjs";
-import { callResourceRoute, fixedResourceRoutes } from "./scripts/lib/resource-routes.mjs";
+import { callResourceRoute, fixedResourceRoutes } from "./app/server/resource-routes.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const publicDir = path.join(root, "public");

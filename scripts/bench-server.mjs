@@ -13,7 +13,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { signedProxyQuery } from "./lib/app-proxy-signature.mjs";
+import { signedProxyQuery } from "../app/server/app-proxy-signature.mjs";
 import { freePort } from "./lib/free-port.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

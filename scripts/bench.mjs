@@ -29,7 +29,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import autocannon from "autocannon";
-import { LOCAL_DEFAULTS, signedProxyQuery } from "./lib/app-proxy-signature.mjs";
+import { LOCAL_DEFAULTS, signedProxyQuery } from "../app/server/app-proxy-signature.mjs";
 import { freePort } from "./lib/free-port.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -4,7 +4,7 @@
 //   node scripts/db.mjs migration <name>  add a migration for SQLite and PostgreSQL from the schema change
 //   node scripts/db.mjs migrate           apply pending migrations to DATABASE_URL (SQLite default)
 //   node scripts/db.mjs check             fail when a schema change has no migration or the schemas drift
-import "./lib/load-env.mjs";
+import "../app/server/load-env.mjs";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

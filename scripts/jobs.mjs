@@ -2,7 +2,7 @@
 // `npm run jobs`: the background jobs of DATABASE_URL in one place: how many of each kind are due,
 // running, done and failed, then the failed and retrying ones with their last error.
 //   npm run jobs [-- --shop <domain>] [--limit 20]
-import "./lib/load-env.mjs";
+import "../app/server/load-env.mjs";
 import { parseArgs } from "node:util";
 import { resolveDatabaseUrl } from "../prisma/migrate.mjs";
 import { clientFor } from "./lib/prisma-client.mjs";

@@ -4,7 +4,7 @@
 // as the tests run them. The app itself holds no fake. Stops both on Ctrl-C.
 // Texts go to the outbox (data/outbox.jsonl) unless `--twilio` (or LOCAL_TWILIO=true): then the fake
 // Twilio runs too, and the app sends through the real Twilio client pointed at it (TWILIO_API_BASE).
-import "./lib/load-env.mjs";
+import "../app/server/load-env.mjs";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

@@ -4,8 +4,8 @@
 //               npm run proxy -- GET /api/config
 // Environment: APP_URL (default http://localhost:$PORT or 3000), SHOPIFY_API_SECRET and DEMO_SHOP
 // (default: local mode's demo shop and secret).
-import "./lib/load-env.mjs";
-import { LOCAL_DEFAULTS, signedProxyQuery } from "./lib/app-proxy-signature.mjs";
+import "../app/server/load-env.mjs";
+import { LOCAL_DEFAULTS, signedProxyQuery } from "../app/server/app-proxy-signature.mjs";
 
 const [methodArg, pathArg, body] = process.argv.slice(2);
 if (!methodArg || !pathArg) {

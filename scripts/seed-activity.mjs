@@ -9,10 +9,10 @@
 // verified, failed (wrong, expired, locked), skipped (returning, codes off), address corrections sent and
 // completed (all counted in DailyStat, as the app's own writes count them), and orders (OrderRecord rows). The shop's earlier
 // seeded rows and its DailyStat counters are replaced (--keep adds to them instead). Not for production.
-import "./lib/load-env.mjs";
+import "../app/server/load-env.mjs";
 import { parseArgs } from "node:util";
 import { resolveDatabaseUrl } from "../prisma/migrate.mjs";
-import { LOCAL_DEFAULTS } from "./lib/app-proxy-signature.mjs";
+import { LOCAL_DEFAULTS } from "../app/server/app-proxy-signature.mjs";
 import { clientFor } from "./lib/prisma-client.mjs";
 
 const { values: args } = parseArgs({

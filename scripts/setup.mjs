@@ -2,13 +2,13 @@
 // Prepares the database: generates the Prisma clients when missing, applies pending migrations to
 // DATABASE_URL (SQLite at data/app.db by default), and in local mode installs the demo shop
 // (an offline session and an active subscription) so the storefront API works with no Shopify store.
-import "./lib/load-env.mjs";
+import "../app/server/load-env.mjs";
 import fs from "node:fs";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { applyMigrations, providerOf, resolveDatabaseUrl, sqlitePath } from "../prisma/migrate.mjs";
-import { LOCAL_DEFAULTS } from "./lib/app-proxy-signature.mjs";
+import { LOCAL_DEFAULTS } from "../app/server/app-proxy-signature.mjs";
 import { clientFor } from "./lib/prisma-client.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { env, type Env } from "~/env.server";
-import { LOCAL_DEFAULTS } from "../../scripts/lib/app-proxy-signature.mjs";
+import { LOCAL_DEFAULTS } from "~/server/app-proxy-signature.mjs";
 
 /**
  * Local mode's way into the embedded admin: with no Shopify store around the app, nobody hands it the

@@ -1,6 +1,6 @@
 import "@shopify/shopify-api/adapters/node";
 import { ApiVersion, shopifyApi } from "@shopify/shopify-api";
-import { appProxySignature } from "../../scripts/lib/app-proxy-signature.mjs";
+import { appProxySignature } from "~/server/app-proxy-signature.mjs";
 import { verifyAppProxySignature } from "./app-proxy.server";
 
 // The app checks app-proxy signatures itself (node:crypto, synchronous); the library's validateHmac

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { devToolsEnabled, devToolsRefused } from "~/dev/dev-tools.server";
 import { renderStorefrontPage } from "~/dev/storefront/page.server";
-import { LOCAL_DEFAULTS } from "../../scripts/lib/app-proxy-signature.mjs";
+import { LOCAL_DEFAULTS } from "~/server/app-proxy-signature.mjs";
 import { env } from "~/env.server";
 
 /**

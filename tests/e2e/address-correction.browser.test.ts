@@ -1,5 +1,5 @@
 import type { Browser } from "playwright-core";
-import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
+import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { FakeShopify } from "../mocks/shopify/server";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { OPERATIONS } from "~/shopify/operations";

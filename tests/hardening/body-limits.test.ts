@@ -1,6 +1,6 @@
 import http from "node:http";
 import net from "node:net";
-import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
+import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { startServer, type RunningServer } from "../helpers/server";
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };

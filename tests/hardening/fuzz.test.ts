@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { fc, test } from "@fast-check/vitest";
 import { startServer, type RunningServer } from "../helpers/server";
 import { DEMO_SHOP, SECRET, WEBHOOK_TOPICS } from "./requests";
-import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
+import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 
 /**
  * Generated requests against the built server (SQLite, local mode): every proxy route and every

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { parseEnv } from "node:util";
-import { loadDotEnv } from "../../scripts/lib/load-env.mjs";
+import { loadDotEnv } from "../../app/server/load-env.mjs";
 import { startServer, type RunningServer } from "../helpers/server";
 import { ROOT } from "../setup/databases";
 

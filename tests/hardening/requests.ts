@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
+import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 
 /** What the hardening suites send to a running server (server.mjs in local mode: the demo shop, the local secret). */
 export const SECRET = "local-dev-api-secret";

@@ -1,4 +1,4 @@
-import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
+import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { env } from "~/env.server";
 import { SHOP } from "./shops";
 

@@ -5,7 +5,7 @@ import path from "node:path";
 import { inject } from "vitest";
 import { applyMigrations } from "../../prisma/migrate.mjs";
 import { ROOT } from "../setup/databases";
-import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
+import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { startLocalShopify, type LocalShopify } from "../mocks/shopify/local";
 
 export type RunningServer = {

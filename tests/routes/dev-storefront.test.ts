@@ -8,7 +8,7 @@ import * as themeCartUpdate from "~/routes/cart.update[.]js";
 import { devToolsEnabled } from "~/dev/dev-tools.server";
 import { emulatedProxyRequest } from "~/dev/storefront/proxy-emulation.server";
 import { loadEnv } from "~/env.server";
-import { LOCAL_DEFAULTS } from "../../scripts/lib/app-proxy-signature.mjs";
+import { LOCAL_DEFAULTS } from "../../app/server/app-proxy-signature.mjs";
 import { callRoute, jsonOf } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
 

@@ -2,7 +2,7 @@ import * as ping from "~/routes/proxy.api.auth.ping";
 import * as config from "~/routes/proxy.api.config";
 import * as notFound from "~/routes/proxy.$";
 import { prisma, watchQueries } from "~/db.server";
-import { appProxySignature, signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
+import { appProxySignature, signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import shopify from "~/shopify/app.server";
 import { env } from "~/env.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";

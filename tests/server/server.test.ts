@@ -2,7 +2,7 @@ import http from "node:http";
 import zlib from "node:zlib";
 import fs from "node:fs";
 import path from "node:path";
-import { signedProxyQuery } from "../../scripts/lib/app-proxy-signature.mjs";
+import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { startServer, type RunningServer } from "../helpers/server";
 import { ROOT } from "../setup/databases";
 

@@ -1,6 +1,5 @@
-import { signedProxyQuery } from "../../../scripts/lib/app-proxy-signature.mjs";
 import { env } from "~/env.server";
-import { LOCAL_DEFAULTS } from "../../../scripts/lib/app-proxy-signature.mjs";
+import { LOCAL_DEFAULTS, signedProxyQuery } from "~/server/app-proxy-signature.mjs";
 
 /** Request headers Shopify's app proxy does not pass on (cookies) or that belong to one hop only. */
 const DROPPED_REQUEST_HEADERS = ["cookie", "host", "connection", "content-length", "transfer-encoding", "accept-encoding"];
