@@ -140,10 +140,18 @@ mutation ${OPERATIONS.paymentCustomizationUpdate}($id: ID!, $input: PaymentCusto
   }
 }`;
 
-/** The fulfillment orders of an order that waits for its shopper's confirmation (to hold them). */
+/**
+ * An order that waits for its shopper's confirmation as Shopify shows it now: cancelled or not, and its
+ * fulfillment orders with their holds (2025-01+: several per fulfillment order, each with the handle its
+ * app gave it), so holds are placed and released from what is there, never from what the app recorded.
+ */
 export const ORDER_FULFILLMENT_ORDERS = `#graphql
 query ${OPERATIONS.orderFulfillmentOrders}($id: ID!) {
-  order(id: $id) { id fulfillmentOrders(first: 20) { nodes { id status } } }
+  order(id: $id) {
+    id
+    cancelledAt
+    fulfillmentOrders(first: 20) { nodes { id status fulfillmentHolds { id handle reason heldByRequestingApp } } }
+  }
 }`;
 
 export const FULFILLMENT_ORDER_HOLD = `#graphql
@@ -155,7 +163,7 @@ mutation ${OPERATIONS.fulfillmentOrderHold}($id: ID!, $fulfillmentHold: Fulfillm
   }
 }`;
 
-/** Releases only the holds the app placed (holdIds), never the merchant's own. */
+/** Releases only the holds named (ours, read back by handle), never the merchant's own: without holdIds Shopify releases all. */
 export const FULFILLMENT_ORDER_RELEASE_HOLD = `#graphql
 mutation ${OPERATIONS.fulfillmentOrderReleaseHold}($id: ID!, $holdIds: [ID!]) {
   fulfillmentOrderReleaseHold(id: $id, holdIds: $holdIds) {

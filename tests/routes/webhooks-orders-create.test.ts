@@ -82,7 +82,8 @@ describe("orders/create: linking the order to the selection", () => {
     await deliver(orderCreatedPayload({ note_attributes: [{ name: "_cod_selection", value: theirs.id }] }));
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: theirs.id } })).orderGid).toBeNull();
     await runDueTagJobs();
-    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["cod-pending"]);
+    // The order carries no phone: its confirmation cannot text anyone, so the merchant is told.
+    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["cod-pending", "cod-no-phone"]);
     expect(shop.id).not.toBe(stranger.id);
   });
 

@@ -3,16 +3,9 @@ import { z } from "zod";
 import { query, sql } from "~/db/sql.server";
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
-import {
-  FULFILLMENT_ORDER_HOLD,
-  FULFILLMENT_ORDER_RELEASE_HOLD,
-  ORDER_CANCEL,
-  ORDER_FULFILLMENT_ORDERS,
-  TAGS_REMOVE,
-} from "~/shopify/operations";
+import { ORDER_CANCEL, TAGS_REMOVE } from "~/shopify/operations";
 import { checkVerificationCode, sendVerificationCode, type SendOutcome, type VerifyOutcome } from "~/otp/otp.server";
 import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
-import { shopifyGraphql } from "~/shopify/graphql.server";
 import { sendSms } from "~/sms/sms.server";
 import { clock } from "~/utils/clock.server";
 import { keyedHash } from "~/utils/crypto.server";
@@ -20,7 +13,8 @@ import { log } from "~/utils/log.server";
 import { enqueueOrderTags } from "~/orders/tag-jobs.server";
 import { settleOrderRecord } from "~/orders/order-record.server";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/jobs/queue.server";
-import { confirmationSms, PENDING_TAG, UNCONFIRMED_TAG } from "./texts";
+import { admin, fail, holdFulfillment, readOrderState, releaseOurHolds, userErrors, type StepResult } from "./holds.server";
+import { confirmationSms, NO_PHONE_TAG, PENDING_TAG, UNCONFIRMED_TAG } from "./texts";
 import { VERIFIED_CUSTOMER_TAG } from "../../../extensions/cod-payment-customization/src/proof-format";
 
 /**
@@ -28,11 +22,11 @@ import { VERIFIED_CUSTOMER_TAG } from "../../../extensions/cod-payment-customiza
  * gets a confirmation: tagged `cod-pending`, its fulfillment held if the merchant wants it, and the
  * shopper texted a link to /apps/<subpath>/vc/<token> where they confirm the order's phone with a
  * one-time code. Confirmed: the verified tag, the hold released. Not by the deadline: `cod-unconfirmed`,
- * and the order cancelled if the merchant enabled it. Each step is a durable job, safe to run twice.
+ * and the order cancelled if the merchant enabled it, unless it had no phone to text (then it is tagged
+ * `cod-no-phone` at once and left to the merchant). Each step is a durable job, safe to run twice.
  */
 export type Confirmation = NonNullable<Awaited<ReturnType<typeof prisma.orderConfirmation.findUnique>>>;
 export type ConfirmationStep = "notify" | "hold" | "deadline" | "confirmed";
-export type StepResult = { ok: true; note?: string } | { ok: false; retry: boolean; error: string };
 
 /**
  * The steps as background jobs (app/jobs): one kind per step, keyed by the order (so customers/redact
@@ -58,7 +52,7 @@ async function scheduleConfirmationStep(shop: string, c: Pick<Confirmation, "id"
 
 type ConfirmationShop = Pick<
   Shop,
-  "id" | "domain" | "name" | "locale" | "otpEnabled" | "subscriptionStatus" | "holdUnverifiedCod" | "confirmDeadlineHours" | "cancelUnconfirmed" | "uninstalledAt"
+  "id" | "domain" | "name" | "locale" | "otpEnabled" | "subscriptionStatus" | "holdUnverifiedCod" | "confirmDeadlineHours" | "cancelUnconfirmed" | "uninstalledAt" | "tagOrders"
 >;
 
 /** The link's token: derived from the confirmation's id under the app's secret, so a retried SMS job can rebuild it; only its hash is stored. */
@@ -108,9 +102,17 @@ export async function openConfirmation(
   }
   const created = { id, orderGid: order.gid };
   if (order.phone) await scheduleConfirmationStep(shop.domain, created, "notify", now);
+  // No phone to text: the shopper cannot confirm, so the merchant is told on the order and the deadline cancels nothing.
+  else if (shop.tagOrders) await enqueueOrderTags(shop.domain, order.gid, [NO_PHONE_TAG]);
   if (shop.holdUnverifiedCod) await scheduleConfirmationStep(shop.domain, created, "hold", now);
   await scheduleConfirmationStep(shop.domain, created, "deadline", deadlineAt);
-  log.info("order confirmation opened", { shop: shop.domain, orderGid: order.gid, hold: shop.holdUnverifiedCod, deadlineAt: deadlineAt.toISOString() });
+  log.info("order confirmation opened", {
+    shop: shop.domain,
+    orderGid: order.gid,
+    hold: shop.holdUnverifiedCod,
+    phone: Boolean(order.phone),
+    deadlineAt: deadlineAt.toISOString(),
+  });
   return { id, opened: true };
 }
 
@@ -192,92 +194,35 @@ async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
   return { ok: true };
 }
 
-type HeldOrder = { fulfillmentOrderId: string; holdId: string };
-const heldList = z.array(z.object({ fulfillmentOrderId: z.string(), holdId: z.string() }));
-function holdsOf(c: Confirmation): HeldOrder[] {
-  try {
-    const parsed = heldList.safeParse(JSON.parse(c.holds ?? "[]"));
-    return parsed.success ? parsed.data : [];
-  } catch {
-    return [];
-  }
-}
-
-const userErrors = z.array(z.object({ field: z.array(z.string()).nullish(), message: z.string(), code: z.string().nullish() }));
-
-const fulfillmentOrdersReply = z.object({
-  order: z.object({ id: z.string(), fulfillmentOrders: z.object({ nodes: z.array(z.object({ id: z.string(), status: z.string() })) }) }).nullable(),
-});
-
-const holdReply = z.object({
-  fulfillmentOrderHold: z.object({ fulfillmentHold: z.object({ id: z.string() }).nullable(), userErrors }),
-});
-
-const releaseReply = z.object({ fulfillmentOrderReleaseHold: z.object({ userErrors }) });
-
 const tagsRemoveReply = z.object({ tagsRemove: z.object({ userErrors: z.array(z.object({ message: z.string() })) }) });
 
 const cancelReply = z.object({
   orderCancel: z.object({ job: z.object({ id: z.string() }).nullable(), orderCancelUserErrors: userErrors }),
 });
 
-type Call<T> = { ok: true; data: T } | { ok: false; error: string; userError?: boolean };
-
-async function admin<T>(shop: string, query: string, variables: Record<string, unknown>, schema: z.ZodType<T>): Promise<Call<T>> {
-  const result = await shopifyGraphql<unknown>("admin", shop, query, { variables });
-  if (!result.ok) return { ok: false, error: `${result.cause}: ${result.detail}`.slice(0, 500) };
-  const parsed = schema.safeParse(result.data);
-  if (!parsed.success) return { ok: false, error: `invalid_response: ${parsed.error.message.slice(0, 200)}` };
-  return { ok: true, data: parsed.data };
-}
-
-const fail = (error: string, retry = true): StepResult => ({ ok: false, retry, error });
-
+/**
+ * Holds the order's fulfillment (app/orders/confirmation/holds.server.ts reads back what is there, so a
+ * hold whose answer never reached us is seen, not placed twice). Confirmed before or while this ran:
+ * every hold of ours is released, read back the same way.
+ */
 async function hold(shop: StepShop, c: Confirmation): Promise<StepResult> {
+  if (c.status === "confirmed") return release(shop, c);
   if (stateOf(c) !== "pending") return { ok: true, note: "no longer pending" };
-  if (holdsOf(c).length) return { ok: true, note: "already held" };
-  const orders = await admin(shop.domain, ORDER_FULFILLMENT_ORDERS, { id: c.orderGid }, fulfillmentOrdersReply);
-  if (!orders.ok) return fail(orders.error);
-  if (!orders.data.order) return fail("order not found", false);
-  const held: HeldOrder[] = [];
-  for (const fo of orders.data.order.fulfillmentOrders.nodes.filter((f) => f.status === "OPEN" || f.status === "SCHEDULED")) {
-    const result = await admin(
-      shop.domain,
-      FULFILLMENT_ORDER_HOLD,
-      {
-        id: fo.id,
-        fulfillmentHold: {
-          reason: "OTHER",
-          reasonNotes: "Cash on delivery: waiting for the shopper to confirm the order's phone number.",
-          handle: "cod-verify",
-          notifyMerchant: false,
-        },
-      },
-      holdReply,
-    );
-    if (!result.ok) return fail(result.error);
-    const { fulfillmentHold, userErrors: errors } = result.data.fulfillmentOrderHold;
-    if (errors.length || !fulfillmentHold) return fail(`user_errors: ${errors.map((e) => e.message).join("; ")}`, false);
-    held.push({ fulfillmentOrderId: fo.id, holdId: fulfillmentHold.id });
-  }
-  await prisma.orderConfirmation.update({ where: { id: c.id }, data: { holds: JSON.stringify(held) } });
-  // Confirmed while we were holding: release at once.
+  const placed = await holdFulfillment(shop.domain, c.orderGid);
+  if (!placed.ok) return placed;
+  // For support only: release never reads this list.
+  await prisma.orderConfirmation.update({ where: { id: c.id }, data: { holds: JSON.stringify(placed.held) } });
   const now = await prisma.orderConfirmation.findUniqueOrThrow({ where: { id: c.id } });
-  if (now.status === "confirmed") return releaseHolds(shop, now);
-  return { ok: true, note: `${held.length} fulfillment order(s) held` };
+  if (now.status === "confirmed") return release(shop, now);
+  return { ok: true, note: `${placed.held.length} hold(s) on the order` };
 }
 
-async function releaseHolds(shop: StepShop, c: Confirmation): Promise<StepResult> {
-  if (c.holdsReleasedAt) return { ok: true };
-  for (const h of holdsOf(c)) {
-    const result = await admin(shop.domain, FULFILLMENT_ORDER_RELEASE_HOLD, { id: h.fulfillmentOrderId, holdIds: [h.holdId] }, releaseReply);
-    if (!result.ok) return fail(result.error);
-    const errors = result.data.fulfillmentOrderReleaseHold.userErrors;
-    // A hold the merchant already released, or an order since fulfilled or cancelled, is not ours to retry.
-    if (errors.length) log.warn("fulfillment hold not released", { shop: shop.domain, orderGid: c.orderGid, errors: errors.map((e) => e.message) });
-  }
-  await prisma.orderConfirmation.update({ where: { id: c.id }, data: { holdsReleasedAt: clock.now() } });
-  return { ok: true };
+/** Releases every hold of ours the order carries now (a confirmation of a shop that did not hold has none). */
+async function release(shop: StepShop, c: Confirmation): Promise<StepResult> {
+  if (!c.hold) return { ok: true, note: "not held" };
+  const released = await releaseOurHolds(shop.domain, c.orderGid);
+  if (released.ok) await prisma.orderConfirmation.update({ where: { id: c.id }, data: { holdsReleasedAt: clock.now() } });
+  return released;
 }
 
 /** Adds tags through the durable tag jobs (app/orders/tag-jobs.server.ts) and removes `remove` at once. */
@@ -295,13 +240,16 @@ async function swapTags(shop: StepShop, id: string, add: string[], remove: strin
 
 async function confirmed(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (c.status !== "confirmed") return { ok: true, note: "not confirmed" };
+  // The release first, and whatever the tags do: a failed tagsRemove must not keep the order held.
+  const released = await release(shop, c);
   const tagged = await swapTags(shop, c.orderGid, [shop.tagVerified], [PENDING_TAG]);
-  if (tagged) return tagged;
-  if (c.customerGid) {
-    const customer = await swapTags(shop, c.customerGid, [VERIFIED_CUSTOMER_TAG], []);
-    if (customer) return customer;
-  }
-  return releaseHolds(shop, c);
+  const customer = c.customerGid ? await swapTags(shop, c.customerGid, [VERIFIED_CUSTOMER_TAG], []) : null;
+  return firstFailure(released, tagged, customer) ?? { ok: true };
+}
+
+/** The first failed part of a step whose parts run independently (the job retries it; each part is safe to repeat). */
+function firstFailure(...parts: (StepResult | null)[]): StepResult | null {
+  return parts.find((p) => p && !p.ok) ?? null;
 }
 
 async function deadline(shop: StepShop, c: Confirmation): Promise<StepResult> {
@@ -314,26 +262,34 @@ async function deadline(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (c.status !== "unconfirmed") return { ok: true, note: "confirmed in time" };
   await settleOrderRecord(c.shopId, c.orderGid, "unconfirmed");
   const tagged = await swapTags(shop, c.orderGid, [UNCONFIRMED_TAG], [PENDING_TAG]);
-  if (tagged) return tagged;
-  if (shop.cancelUnconfirmed && !c.cancelledAt) {
-    const result = await admin(
-      shop.domain,
-      ORDER_CANCEL,
-      {
-        orderId: c.orderGid,
-        reason: "OTHER",
-        refundMethod: { originalPaymentMethodsRefund: true },
-        restock: true,
-        notifyCustomer: true,
-        staffNote: `Cash on delivery not confirmed: the shopper did not confirm the order's phone within ${shop.confirmDeadlineHours} hours.`,
-      },
-      cancelReply,
-    );
-    if (!result.ok) return fail(result.error);
-    const errors = result.data.orderCancel.orderCancelUserErrors;
-    if (errors.length) return fail(`user_errors: ${errors.map((e) => e.message).join("; ")}`, false);
-    await prisma.orderConfirmation.update({ where: { id: c.id }, data: { cancelledAt: clock.now() } });
-    return { ok: true, note: "order cancelled" };
+  // An order without a phone could never be confirmed: it is the merchant's to decide (tagged NO_PHONE_TAG at opening).
+  const cancelled = shop.cancelUnconfirmed && c.phone && !c.cancelledAt ? await cancel(shop, c) : null;
+  return firstFailure(tagged, cancelled) ?? { ok: true, note: cancelled ? "order cancelled" : "marked unconfirmed" };
+}
+
+/** Cancels the order; an order already cancelled (by an earlier try whose answer was lost, or by the merchant) is done. */
+async function cancel(shop: StepShop, c: Confirmation): Promise<StepResult> {
+  const result = await admin(
+    shop.domain,
+    ORDER_CANCEL,
+    {
+      orderId: c.orderGid,
+      reason: "OTHER",
+      refundMethod: { originalPaymentMethodsRefund: true },
+      restock: true,
+      notifyCustomer: true,
+      staffNote: `Cash on delivery not confirmed: the shopper did not confirm the order's phone within ${shop.confirmDeadlineHours} hours.`,
+    },
+    cancelReply,
+  );
+  if (!result.ok) return fail(result.error);
+  const errors = result.data.orderCancel.orderCancelUserErrors;
+  if (errors.length) {
+    // Shopify's refusal does not say why in a stable code: read the order back to see whether it is cancelled.
+    const state = await readOrderState(shop.domain, c.orderGid);
+    if (!state.ok) return fail(state.error);
+    if (!state.data?.cancelledAt) return fail(`user_errors: ${errors.map((e) => e.message).join("; ")}`, false);
   }
-  return { ok: true, note: "marked unconfirmed" };
+  await prisma.orderConfirmation.update({ where: { id: c.id }, data: { cancelledAt: clock.now() } });
+  return { ok: true, note: errors.length ? "order already cancelled" : "order cancelled" };
 }

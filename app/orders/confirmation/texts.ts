@@ -3,6 +3,8 @@ import { fill, pickLocale, type Locale } from "~/shared/locales";
 /** The order tags of verification after purchase (the verified tag is the shop's own setting). */
 export const PENDING_TAG = "cod-pending";
 export const UNCONFIRMED_TAG = "cod-unconfirmed";
+/** A COD order with no phone to text: the shopper cannot confirm, so the merchant decides (never auto-cancelled). */
+export const NO_PHONE_TAG = "cod-no-phone";
 
 /** The SMS with the link, in the shopper's language where we have it ({shop} {order} {link}). */
 const SMS: Record<Locale, string> = {

@@ -3,8 +3,10 @@ import { OPERATIONS } from "../../../app/shopify/operations";
 
 /**
  * What the app does to a store for enforcement, answered as Shopify's Admin API does (2026-10):
- * payment customizations (with their configuration metafields), an order's fulfillment orders, holds
- * and their release, order cancellation, and tag removal. Everything it is asked is remembered, so
+ * payment customizations (with their configuration metafields), an order's fulfillment orders with the
+ * holds each carries (handle, reason, placed by the app or not), holds and their release, order
+ * cancellation (a second one answers "already cancelled"), and tag removal. Wrap a handler in
+ * handlers' `slow` to make Shopify do the work but answer after the app's timeout. Everything it is asked is remembered, so
  * tests and local mode can show the store as the app left it.
  */
 export type FakePaymentCustomization = {
@@ -15,7 +17,9 @@ export type FakePaymentCustomization = {
   metafields: { namespace: string; key: string; type: string; value: string }[];
 };
 
-export type FakeFulfillmentOrder = { id: string; status: "OPEN" | "ON_HOLD" | "SCHEDULED" | "CLOSED"; holds: { id: string; handle: string | null; reason: string }[] };
+/** A hold as Shopify keeps it on its fulfillment order: `byApp` false for one the merchant (or another app) placed. */
+export type FakeHold = { id: string; handle: string | null; reason: string; byApp?: boolean };
+export type FakeFulfillmentOrder = { id: string; status: "OPEN" | "ON_HOLD" | "SCHEDULED" | "CLOSED"; holds: FakeHold[] };
 
 export type FakeEnforcedOrder = {
   id: string;
@@ -82,7 +86,10 @@ export class FakeEnforcementStore {
   fulfillmentOrders(): Handler {
     return (call) => {
       const order = this.order(String(call.variables.id));
-      return { data: { order: { id: order.id, fulfillmentOrders: { nodes: order.fulfillmentOrders.map(({ id, status }) => ({ id, status })) } } } };
+      const fulfillmentHolds = (fo: FakeFulfillmentOrder) =>
+        fo.holds.map((h) => ({ id: h.id, handle: h.handle, reason: h.reason, heldByRequestingApp: h.byApp ?? true }));
+      const nodes = order.fulfillmentOrders.map((fo) => ({ id: fo.id, status: fo.status, fulfillmentHolds: fulfillmentHolds(fo) }));
+      return { data: { order: { id: order.id, cancelledAt: order.cancelled?.at ?? null, fulfillmentOrders: { nodes } } } };
     };
   }
 
@@ -94,7 +101,11 @@ export class FakeEnforcementStore {
       if (!fo || fo.status === "CLOSED") {
         return { data: { fulfillmentOrderHold: { fulfillmentHold: null, fulfillmentOrder: null, userErrors: [{ field: ["id"], message: "Fulfillment order not found.", code: "FULFILLMENT_ORDER_NOT_FOUND" }] } } };
       }
-      const hold = { id: `gid://shopify/FulfillmentHold/${++sequence}`, handle: input.handle ?? null, reason: input.reason ?? "OTHER" };
+      // Since 2025-01 a held order takes more holds, but an app's handle is unique per fulfillment order.
+      if (fo.holds.some((h) => (h.byApp ?? true) && h.handle === (input.handle ?? ""))) {
+        return { data: { fulfillmentOrderHold: { fulfillmentHold: null, fulfillmentOrder: null, userErrors: [{ field: ["fulfillmentHold", "handle"], message: "A fulfillment hold with this handle already exists.", code: "DUPLICATE_FULFILLMENT_HOLD_HANDLE" }] } } };
+      }
+      const hold = { id: `gid://shopify/FulfillmentHold/${++sequence}`, handle: input.handle ?? "", reason: input.reason ?? "OTHER" };
       fo.holds.push(hold);
       fo.status = "ON_HOLD";
       return { data: { fulfillmentOrderHold: { fulfillmentHold: { id: hold.id }, fulfillmentOrder: { id: fo.id, status: fo.status }, userErrors: [] } } };
