@@ -10,6 +10,7 @@ import { useFakeShopify } from "../helpers/fake-shopify";
 import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
+import { clearShopCache } from "~/settings/shop.server";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 
 /**
@@ -53,8 +54,8 @@ const forgedProof = (phone: string) => `v1.${phone.slice(1)}.cod.${Math.floor(Da
 describe("a renamed or translated COD method is COD on the order side too", () => {
   const renamed = ["Pago contra entrega", "Paiement à la livraison", "الدفع عند الاستلام"];
 
-  it("an order paid by a method the shop lists, with a forged proof, goes to confirmation (4 of 4 escaped before)", async () => {
-    await installShop({ codMethodNames: renamed.join("\n") });
+  it("an order paid by a method the shop lists, with a forged proof, goes to confirmation (4 of 4 escaped before); unlisted, it is not COD, as at checkout", async () => {
+    const shop = await installShop({ codMethodNames: renamed.join("\n") });
     for (const gateway of [...renamed, "Cash on Delivery (COD)"]) {
       const order = orderCreatedPayload({
         phone: A,
@@ -66,39 +67,36 @@ describe("a renamed or translated COD method is COD on the order side too", () =
       expect(await recordOf(order.admin_graphql_api_id)).toMatchObject({ cod: true, status: "pending" });
       expect(await confirmationOf(order.admin_graphql_api_id)).toMatchObject({ status: "pending", phone: A });
     }
-  });
 
-  it("a method the shop does not list is not COD, as at checkout", async () => {
-    await installShop();
-    const order = orderCreatedPayload({ phone: A, gateway: "Pago contra entrega", payment_gateway_names: ["Pago contra entrega"] });
-    expect(await deliver(order)).toEqual([]);
-    expect(await recordOf(order.admin_graphql_api_id)).toMatchObject({ cod: false });
-    expect(await confirmationOf(order.admin_graphql_api_id)).toBeNull();
+    await prisma.shop.update({ where: { id: shop.id }, data: { codMethodNames: "Cash on Delivery (COD)" } });
+    clearShopCache();
+    const unlisted = orderCreatedPayload({ phone: A, gateway: renamed[0], payment_gateway_names: [renamed[0]] });
+    expect(await deliver(unlisted)).toEqual([]);
+    expect(await recordOf(unlisted.admin_graphql_api_id)).toMatchObject({ cod: false });
+    expect(await confirmationOf(unlisted.admin_graphql_api_id)).toBeNull();
   });
 });
 
 describe("someone else's verification, found by phone alone, proves nothing", () => {
-  it("A verifies and leaves; an order with A's number and no proof or attribute is not verified and tags no customer", async () => {
-    await installShop();
-    await verify(A);
+  it("A verifies and leaves; an order with A's number and no proof or attribute is not verified and tags no customer; A's own order is", async () => {
+    const shop = await installShop();
+    const { proof } = await verify(A);
     const attacker = orderCreatedPayload({ phone: A, shipping_address: { phone: A, country_code: "MA" }, customer: customer(501) });
     // The selection is linked by phone, and names the mode only.
     expect(await deliver(attacker)).toEqual(["cod-pending", "payment-mode:cod"]);
     expect((await prisma.selection.findFirstOrThrow({ where: { phone: A } })).orderGid).toBe(attacker.admin_graphql_api_id);
     expect(tagged.get("gid://shopify/Customer/501")).toBeUndefined();
     expect(await recordOf(attacker.admin_graphql_api_id)).toMatchObject({ status: "pending", verifiedBy: null });
-  });
 
-  it("the shopper's own order naming the selection (our attribute, or the cart the browser verified) is verified and tags the customer", async () => {
-    const shop = await installShop();
-    await verify(A, { cartToken: "cart-of-a" });
-    const byCart = orderCreatedPayload({ cart_token: "cart-of-a", phone: A, customer: customer(502) });
-    expect(await deliver(byCart)).toEqual(["cod-verified", "payment-mode:cod"]);
+    // A's own order carries what the attacker's did not: the proof, or the selection by our attribute.
+    const own = orderCreatedPayload({ phone: A, customer: customer(502), note_attributes: [{ name: "_cod_proof", value: proof }] });
+    expect(await deliver(own)).toEqual(["cod-verified"]);
     expect([...(tagged.get("gid://shopify/Customer/502") ?? [])]).toEqual(["cod-verified-customer"]);
-
     const selection = await recordSelection({ shopId: shop.id, phone: A, mode: "cod", source: "verify-otp", verified: true });
     const byAttribute = orderCreatedPayload({ phone: A, note_attributes: [{ name: "_cod_selection", value: selection.id }] });
     expect(await deliver(byAttribute)).toEqual(["cod-verified", "payment-mode:cod"]);
+    await verify(A, { cartToken: "cart-of-a" });
+    expect(await deliver(orderCreatedPayload({ phone: A, cart_token: "cart-of-a" }))).toEqual(["cod-verified", "payment-mode:cod"]);
   });
 });
 
