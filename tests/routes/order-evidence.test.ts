@@ -142,6 +142,17 @@ describe("national phones on orders", () => {
   });
 });
 
+describe("the address check takes the facts' phone", () => {
+  it("a suspect address with a national phone gets its correction link texted to the number in E.164", async () => {
+    await installShop({ autoAddressCorrection: true });
+    const order = orderCreatedPayload({
+      shipping_address: { first_name: "Amina", address1: "Rue des Fleurs", city: "Casablanca", zip: "20000", country_code: "MA", phone: "06 00 00 00 31" },
+    });
+    await deliver(order);
+    expect(await prisma.addressCorrection.findFirst({ where: { orderGid: order.admin_graphql_api_id } })).toMatchObject({ phone: A, reason: "missing_house_number" });
+  });
+});
+
 describe("the gateway decides the mode", () => {
   it("a COD order linked to a prepaid selection gets the COD treatment", async () => {
     const shop = await installShop();

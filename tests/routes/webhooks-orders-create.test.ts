@@ -76,14 +76,13 @@ describe("orders/create: linking the order to the selection", () => {
   });
 
   it("never takes an attribute naming another shop's selection as a link", async () => {
-    const shop = await installShop();
+    await installShop();
     const stranger = await installShop({ domain: "other-shop.myshopify.com" });
     const theirs = await prisma.selection.create({ data: { shopId: stranger.id, phone: PHONE, mode: "cod", verified: true, source: "verify-otp" } });
     await deliver(orderCreatedPayload({ note_attributes: [{ name: "_cod_selection", value: theirs.id }] }));
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: theirs.id } })).orderGid).toBeNull();
     await runDueTagJobs();
     expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["cod-pending"]);
-    expect(shop.id).not.toBe(stranger.id);
   });
 
   it("links by cart token, then by checkout token", async () => {
