@@ -9,7 +9,8 @@ import { sendSms } from "~/sms/sms.server";
 import { countEvent } from "~/db/daily-stats.server";
 import { defineJob, enqueueJob, orderJobKey } from "~/jobs/queue.server";
 import { getShop, hasActiveSubscription, type Shop } from "~/settings/shop.server";
-import { orderCreatedPayload, type OrderCreated } from "~/shopify/webhook-payloads";
+import { orderCreatedPayload } from "~/shopify/webhook-payloads";
+import type { OrderFacts } from "~/orders/order-facts";
 import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomToken } from "~/utils/crypto.server";
 import { log } from "~/utils/log.server";
@@ -381,8 +382,21 @@ export const addressCheckJob = defineJob({
   },
 });
 
-/** orders/create's way in: queues the check when the shop asked for automatic requests. Call kickJobWorker once the response is ready. */
-export async function queueAddressCheck(shop: Shop, order: OrderCreated) {
-  if (!shop.autoAddressCorrection || !order.shipping_address) return;
-  await enqueueJob(addressCheckJob, { shop: shop.domain, key: orderJobKey(shop.domain, order.admin_graphql_api_id), payload: addressCheckPayload.parse(order) });
+/**
+ * orders/create's way in: queues the check when the shop asked for automatic requests, from the order's
+ * facts (the number to text already normalised, national forms included). Call kickJobWorker once the response is ready.
+ */
+export async function queueAddressCheck(shop: Shop, facts: OrderFacts) {
+  if (!shop.autoAddressCorrection || !facts.shippingAddress) return;
+  const payload: NewOrderToCheck = {
+    admin_graphql_api_id: facts.gid,
+    name: facts.name,
+    phone: facts.contactPhone,
+    cancelled_at: facts.state.cancelledAt,
+    closed_at: facts.state.closedAt,
+    fulfillment_status: facts.state.fulfillmentStatus,
+    customer: null,
+    shipping_address: facts.shippingAddress,
+  };
+  await enqueueJob(addressCheckJob, { shop: shop.domain, key: orderJobKey(shop.domain, facts.gid), payload });
 }

@@ -2,7 +2,8 @@ import { execute, query, sql, toBoolean, toDate } from "~/db/sql.server";
 import type { Shop } from "~/settings/shop.server";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
-import { isCashOnDelivery, orderPhones, selectionIdOf, tagsForOrder, type OrderPayload } from "./order-payload";
+import type { OrderFacts } from "./order-facts";
+import { paymentModeOf, tagsForOrder } from "./order-tags";
 import { confirmsAfterPurchase, openConfirmation } from "~/orders/confirmation/confirmation.server";
 import { PENDING_TAG } from "~/orders/confirmation/texts";
 import { enqueueOrderTags } from "./tag-jobs.server";
@@ -15,10 +16,10 @@ export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 type LinkedBy = "already" | "attribute" | "token" | "phone" | null;
 
-/** What linking needs of a selection: which one, its mode and whether the phone was verified. */
-export type LinkedSelection = { id: string; mode: string; verified: boolean; phone: string; verifiedAt: Date | null };
+/** What linking needs of a selection: which one, its mode, whether the phone was verified, and the cart it was made for. */
+export type LinkedSelection = { id: string; mode: string; verified: boolean; phone: string; verifiedAt: Date | null; cartToken: string | null };
 
-type SelectionRow = { id: string; mode: string; verified: unknown; phone: string; verifiedAt: unknown };
+type SelectionRow = { id: string; mode: string; verified: unknown; phone: string; verifiedAt: unknown; cartToken: string | null };
 const selectionOf = (rows: SelectionRow[]): LinkedSelection | null =>
   rows[0]
     ? {
@@ -27,8 +28,14 @@ const selectionOf = (rows: SelectionRow[]): LinkedSelection | null =>
         verified: toBoolean(rows[0].verified),
         phone: rows[0].phone,
         verifiedAt: rows[0].verifiedAt == null ? null : toDate(rows[0].verifiedAt),
+        cartToken: rows[0].cartToken,
       }
     : null;
+
+/** The order itself names the selection: our attribute carries its id, or the order's cart is the selection's cart. */
+function carriedBy(selection: LinkedSelection, facts: OrderFacts): boolean {
+  return selection.id === facts.selectionId || (!!selection.cartToken && facts.cartTokens.includes(selection.cartToken));
+}
 
 /** A list of up to `n` values padded to exactly `n` (repeating the last), for a fixed `IN (...)`. */
 function padded(values: string[], n: number): string[] {
@@ -39,7 +46,8 @@ function padded(values: string[], n: number): string[] {
  * orders/create: find the shopper's selection for this order, store the order's GraphQL id on it,
  * and queue the order's tags. Lookups, in order: our own attribute (a selection id, looked up for
  * this shop server-side, never trusted as proof of verification), the cart or checkout token, then
- * the phone within PHONE_LINK_WINDOW_MS before the order. Idempotent: an order already linked keeps
+ * the phone within PHONE_LINK_WINDOW_MS before the order (a link by phone names the mode only: it is
+ * never evidence, app/orders/order-verification.server.ts). Idempotent: an order already linked keeps
  * its selection, and its tag job is the same row. Every delivery runs these, so they are direct
  * statements (app/db/sql.server.ts).
  */
@@ -47,29 +55,29 @@ function padded(values: string[], n: number): string[] {
 // "orderGid" IS NULL: SQLite would otherwise search the unique index on orderGid for NULL, which is
 // every selection never linked to an order (all abandoned ones, a number that only grows), instead
 // of the (shopId, cartToken) and (shopId, phone, createdAt) indexes.
-export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
-  const orderGid = order.admin_graphql_api_id;
+export async function linkOrderAndQueueTags(shop: Shop, facts: OrderFacts) {
+  const orderGid = facts.gid;
   let linkedBy: LinkedBy = null;
   let selection = await selectionOfOrder(orderGid);
   if (selection) linkedBy = "already";
 
   if (!selection) {
-    const id = selectionIdOf(order);
+    const id = facts.selectionId;
     if (id) {
       selection = selectionOf(
         await query<SelectionRow>(sql`
-          SELECT "id", "mode", "verified", "phone", "verifiedAt" FROM "Selection" WHERE "shopId" = ${shop.id} AND "orderGid" IS NULL AND "id" = ${id}`),
+          SELECT "id", "mode", "verified", "phone", "verifiedAt", "cartToken" FROM "Selection" WHERE "shopId" = ${shop.id} AND "orderGid" IS NULL AND "id" = ${id}`),
       );
       if (selection) linkedBy = "attribute";
     }
   }
   if (!selection) {
-    const tokens = [order.cart_token, order.checkout_token].filter((t): t is string => !!t);
+    const tokens = facts.cartTokens;
     if (tokens.length) {
       const [a, b] = padded(tokens, 2);
       selection = selectionOf(
         await query<SelectionRow>(sql`
-          SELECT "id", "mode", "verified", "phone", "verifiedAt" FROM "Selection"
+          SELECT "id", "mode", "verified", "phone", "verifiedAt", "cartToken" FROM "Selection"
           WHERE "shopId" = ${shop.id} AND COALESCE("orderGid", '') = '' AND "cartToken" IN (${a}, ${b})
           ORDER BY "createdAt" DESC LIMIT 1`),
       );
@@ -77,15 +85,14 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
     }
   }
   if (!selection) {
-    const phones = orderPhones(order);
-    const placedAt = orderTime(order);
+    const { phones, placedAt } = facts;
     if (phones.length) {
       const [a, b, c, d] = padded(phones, 4);
       const from = new Date(placedAt.getTime() - PHONE_LINK_WINDOW_MS);
       const to = new Date(placedAt.getTime() + 5 * 60_000);
       selection = selectionOf(
         await query<SelectionRow>(sql`
-          SELECT "id", "mode", "verified", "phone", "verifiedAt" FROM "Selection"
+          SELECT "id", "mode", "verified", "phone", "verifiedAt", "cartToken" FROM "Selection"
           WHERE "shopId" = ${shop.id} AND COALESCE("orderGid", '') = '' AND "phone" IN (${a}, ${b}, ${c}, ${d})
             AND "createdAt" >= ${from} AND "createdAt" <= ${to}
           ORDER BY "createdAt" DESC LIMIT 1`),
@@ -95,7 +102,7 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
   }
 
   if (selection && linkedBy !== "already") {
-    const claimed = await claimSelection(selection.id, orderGid, order.name ?? null);
+    const claimed = await claimSelection(selection.id, orderGid, facts.name);
     if (!claimed) {
       // A concurrent copy of this delivery linked the order first (or took this selection for another order).
       selection = await selectionOfOrder(orderGid);
@@ -103,41 +110,41 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
     }
   }
 
-  const verification = await checkOrderVerification(shop, order, selection, orderTime(order));
-  // A COD order nobody verified goes to verification after purchase (when the shop verifies phones):
-  // tagged cod-pending rather than unverified until the shopper confirms or the deadline passes.
-  const cod = isCashOnDelivery(order) || selection?.mode === "cod";
-  const confirmAfter = cod && !verification.verified && confirmsAfterPurchase(shop);
+  const verification = await checkOrderVerification(shop, facts, selection && { ...selection, carried: carriedBy(selection, facts) });
+  // The gateway decides: a COD order nobody verified goes to verification after purchase (when the
+  // shop verifies phones), tagged cod-pending rather than unverified until the shopper confirms or the
+  // deadline passes, whatever mode a linked selection names.
+  const confirmAfter = facts.isCod && !verification.verified && confirmsAfterPurchase(shop);
+  const mode = paymentModeOf(facts.isCod, selection);
   // An uninstalled shop has no token to tag with; the link is still kept for the merchant's return.
-  const tags = (shop.uninstalledAt ? [] : tagsForOrder(shop, selection, order, verification.verified)).map((t) =>
+  const tags = (shop.uninstalledAt ? [] : tagsForOrder(shop, { isCod: facts.isCod, mode, verified: verification.verified })).map((t) =>
     confirmAfter && t === shop.tagUnverified ? PENDING_TAG : t,
   );
   if (tags.length) await enqueueOrderTags(shop.domain, orderGid, tags);
   if (confirmAfter) {
-    const customerGid = order.customer?.admin_graphql_api_id;
     await openConfirmation(shop, {
       gid: orderGid,
-      name: order.name ?? null,
-      phone: orderPhones(order)[0] ?? null,
-      customerGid: customerGid?.startsWith("gid://shopify/Customer/") ? customerGid : null,
-      locale: order.customer_locale ?? null,
+      name: facts.name,
+      phone: facts.phones[0] ?? null,
+      customerGid: facts.customer.gid,
+      locale: facts.locale,
     });
   }
   await recordOrder(shop.id, {
     orderGid,
-    orderName: order.name ?? null,
-    phone: verification.verified ? verification.phone : (orderPhones(order)[0] ?? null),
-    mode: selection?.mode ?? null,
-    cod,
+    orderName: facts.name,
+    phone: verification.verified ? verification.phone : (facts.phones[0] ?? null),
+    mode,
+    cod: facts.isCod,
     status: verification.verified ? "verified" : confirmAfter ? "pending" : "unverified",
     verifiedBy: verification.verified ? verification.by : null,
-    placedAt: orderTime(order),
+    placedAt: facts.placedAt,
   });
   // The customer tag the payment customization function reads: a returning verified customer keeps
   // cash on delivery at checkout (and the next order is re-checked against their verified phone).
-  const customerGid = order.customer?.admin_graphql_api_id;
-  if (verification.verified && !shop.uninstalledAt && customerGid?.startsWith("gid://shopify/Customer/")) {
-    await enqueueOrderTags(shop.domain, customerGid, [VERIFIED_CUSTOMER_TAG]);
+  // Only the order's own evidence earns it (never a selection found by phone).
+  if (verification.verified && !shop.uninstalledAt && facts.customer.gid) {
+    await enqueueOrderTags(shop.domain, facts.customer.gid, [VERIFIED_CUSTOMER_TAG]);
   }
   log.info("orders/create handled", {
     shop: shop.domain,
@@ -152,7 +159,7 @@ export async function linkOrderAndQueueTags(shop: Shop, order: OrderPayload) {
 }
 
 async function selectionOfOrder(orderGid: string): Promise<LinkedSelection | null> {
-  return selectionOf(await query<SelectionRow>(sql`SELECT "id", "mode", "verified", "phone", "verifiedAt" FROM "Selection" WHERE "orderGid" = ${orderGid}`));
+  return selectionOf(await query<SelectionRow>(sql`SELECT "id", "mode", "verified", "phone", "verifiedAt", "cartToken" FROM "Selection" WHERE "orderGid" = ${orderGid}`));
 }
 
 /** SQLite and PostgreSQL name a unique-constraint violation differently. */
@@ -172,9 +179,4 @@ async function claimSelection(id: string, orderGid: string, orderName: string | 
     if (isUniqueViolation(error)) return false; // orderGid already on another selection
     throw error;
   }
-}
-
-function orderTime(order: OrderPayload): Date {
-  const t = order.created_at ? Date.parse(order.created_at) : NaN;
-  return Number.isFinite(t) ? new Date(t) : clock.now();
 }

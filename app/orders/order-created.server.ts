@@ -1,13 +1,15 @@
 import { queueAddressCheck } from "~/address-correction/address-correction.server";
 import { getShop } from "~/settings/shop.server";
 import type { OrderCreated } from "~/shopify/webhook-payloads";
+import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
 import { linkOrderAndQueueTags } from "./link.server";
+import { readOrderFacts, shopCountryOf } from "./order-facts";
 
 /**
- * orders/create's work, all of it database work so Shopify gets its answer at once: link the order to
- * the shopper's selection, queue its tags, and queue the address check when the shop asked for it.
- * The jobs run in the background worker (app/jobs).
+ * orders/create's work, all of it database work so Shopify gets its answer at once: read the order's
+ * facts once (app/orders/order-facts.ts), link the order to the shopper's selection, queue its tags,
+ * and queue the address check when the shop asked for it. The jobs run in the background worker (app/jobs).
  */
 export async function orderCreated(shopDomain: string, order: OrderCreated) {
   const shop = await getShop(shopDomain);
@@ -15,6 +17,7 @@ export async function orderCreated(shopDomain: string, order: OrderCreated) {
     log.warn("orders/create for a shop we do not know; ignored", { shop: shopDomain });
     return;
   }
-  await linkOrderAndQueueTags(shop, order);
-  await queueAddressCheck(shop, order);
+  const facts = readOrderFacts(order, { codMethodNames: shop.codMethodNames, country: shopCountryOf(shop) }, clock.now());
+  await linkOrderAndQueueTags(shop, facts);
+  await queueAddressCheck(shop, facts);
 }

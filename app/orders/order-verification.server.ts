@@ -1,46 +1,64 @@
 import { lastVerifiedAt, verifiedWithin } from "~/otp/verified-phones.server";
 import { SELECTION_REUSE_MS } from "~/otp/selection.server";
+import { blockedAmong } from "~/otp/blocklist.server";
 import type { Shop } from "~/settings/shop.server";
-import { checkProof, PROOF_ATTRIBUTE } from "~/otp/proof.server";
+import { checkProof } from "~/otp/proof.server";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
-import { attributeOf, customerTags, orderPhones, type OrderPayload } from "./order-payload";
+import type { OrderFacts } from "./order-facts";
 
 export type OrderVerification =
   | { verified: true; by: "proof" | "selection" | "returning_customer"; phone: string }
   | { verified: false; reason: string };
 
+/** The linked selection as the re-check weighs it; `carried`: the order itself names it (our attribute or its cart token). */
+export type SelectionEvidence = { phone: string; verified: boolean; verifiedAt: Date | null; carried: boolean };
+
 /**
- * The order's re-check: is one of its phones (order, shipping, billing, customer; normalised) a phone
- * proven through us, for this shop, still valid when the order was placed? Evidence, in order:
- * - the proof on the order's attributes: signature, shop, expiry at the order's time, its phone;
- * - the linked selection: verified within SELECTION_REUSE_MS before the order, for one of its phones;
+ * The order's re-check: is one of its phones a phone proven through us, for this shop, still valid
+ * when the order was placed? Evidence is only what the order itself carries (CONTRACT.md, orders/create):
+ * - our proof attribute: signature, shop, expiry at the order's time, its phone among the order's;
+ * - a selection the order names (our attribute or its cart token), verified within SELECTION_REUSE_MS
+ *   before the order for one of its phones. A selection found by the phone alone proves nothing:
+ *   anyone can type the number of a shopper who verified and left;
  * - a returning customer: a customer we tagged as verified whose phone on this order is still within
  *   the shop's returning-customer window.
- * A selection or proof for another number proves nothing about this order, however it got linked.
+ * A blocked phone is never evidence, whatever vouches for it.
  */
 export async function checkOrderVerification(
   shop: Pick<Shop, "id" | "domain" | "returningSkipDays">,
-  order: OrderPayload,
-  selection: { phone: string; verified: boolean; verifiedAt: Date | null } | null,
-  placedAt: Date,
+  facts: Pick<OrderFacts, "phones" | "proof" | "placedAt" | "customer">,
+  selection: SelectionEvidence | null,
 ): Promise<OrderVerification> {
-  const phones = orderPhones(order);
+  const { phones, placedAt } = facts;
   if (!phones.length) return { verified: false, reason: "no_phone" };
+  const proof = checkProof(shop.domain, facts.proof, placedAt);
+  const hasCandidate = proof.ok || !!selection?.verified || facts.customer.tags.includes(VERIFIED_CUSTOMER_TAG);
+  // Only an order with something that could vouch for it asks the blocklist (one statement).
+  const blocked = hasCandidate ? await blockedAmong(shop.id, phones) : new Set<string>();
+  const usable = phones.filter((p) => !blocked.has(p));
 
-  const proof = checkProof(shop.domain, attributeOf(order, PROOF_ATTRIBUTE), placedAt);
-  if (proof.ok && phones.includes(proof.proof.phone)) return { verified: true, by: "proof", phone: proof.proof.phone };
+  if (proof.ok && usable.includes(proof.proof.phone)) return { verified: true, by: "proof", phone: proof.proof.phone };
 
-  if (selection?.verified && selection.verifiedAt && phones.includes(selection.phone)) {
+  if (selection?.carried && selection.verified && selection.verifiedAt && usable.includes(selection.phone)) {
     const age = placedAt.getTime() - selection.verifiedAt.getTime();
     if (age <= SELECTION_REUSE_MS) return { verified: true, by: "selection", phone: selection.phone };
   }
 
-  if (customerTags(order).includes(VERIFIED_CUSTOMER_TAG)) {
-    for (const phone of phones) {
+  if (facts.customer.tags.includes(VERIFIED_CUSTOMER_TAG)) {
+    for (const phone of usable) {
       if (verifiedWithin(await lastVerifiedAt(shop.id, phone), shop.returningSkipDays, placedAt)) {
         return { verified: true, by: "returning_customer", phone };
       }
     }
   }
-  return { verified: false, reason: proof.ok ? "proof_for_another_phone" : selection?.verified ? "selection_for_another_phone" : "no_evidence" };
+  return { verified: false, reason: notVerifiedBecause(proof.ok ? proof.proof.phone : null, selection, phones, blocked) };
+}
+
+function notVerifiedBecause(proofPhone: string | null, selection: SelectionEvidence | null, phones: string[], blocked: Set<string>): string {
+  if (proofPhone && blocked.has(proofPhone)) return "proof_phone_blocked";
+  if (proofPhone) return "proof_for_another_phone";
+  if (selection?.verified && blocked.has(selection.phone)) return "selection_phone_blocked";
+  if (selection?.verified && !selection.carried && phones.includes(selection.phone)) return "selection_found_by_phone_only";
+  if (selection?.verified) return "selection_for_another_phone";
+  return "no_evidence";
 }

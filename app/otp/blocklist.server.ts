@@ -25,6 +25,18 @@ export async function unblockPhone(shopId: string, rawPhone: string): Promise<bo
   return count > 0;
 }
 
+/**
+ * Which of `phones` (E.164) the shop blocked: orders/create's re-check, where a blocked number is never
+ * evidence. One direct statement (every COD order runs it); phones beyond the fourth are not asked about.
+ */
+export async function blockedAmong(shopId: string, phones: string[]): Promise<Set<string>> {
+  if (!phones.length) return new Set();
+  const [a, b, c, d] = Array.from({ length: 4 }, (_, i) => phones[Math.min(i, phones.length - 1)]);
+  const rows = await query<{ phone: string }>(sql`
+    SELECT "phone" FROM "BlockedPhone" WHERE "shopId" = ${shopId} AND "phone" IN (${a}, ${b}, ${c}, ${d})`);
+  return new Set(rows.map((r) => r.phone));
+}
+
 export const BLOCKLIST_PAGE_SIZE = 50;
 
 /** A LIKE pattern that finds `text` anywhere, with LIKE's own wildcards in it taken literally (ESCAPE '\\'). */

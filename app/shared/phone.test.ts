@@ -1,4 +1,4 @@
-import { countryAllowed, normalizePhone, parseApiPhone, parseCountryList, phoneCountry } from "./phone";
+import { countryAllowed, normalizePhone, normalizePhoneIn, parseApiPhone, parseCountryList, phoneCountry } from "./phone";
 
 describe("phone numbers", () => {
   it("normalises separators and a 00 prefix to E.164", () => {
@@ -33,5 +33,18 @@ describe("phone numbers", () => {
     expect(countryAllowed("+14155550123", "")).toBe(true);
     expect(countryAllowed("+919876543210", "IN,AE")).toBe(true);
     expect(countryAllowed("+14155550123", "IN,AE")).toBe(false);
+  });
+
+  it("reads a number written on an order with its address's country: national forms, other digits, international forms as before", () => {
+    expect(normalizePhoneIn("(415) 365-6949", "US")).toBe("+14153656949");
+    expect(normalizePhoneIn("4155550123", "us")).toBe("+14155550123");
+    expect(normalizePhoneIn("06 00 00 00 02", "MA")).toBe("+212600000002");
+    expect(normalizePhoneIn("٠٦٠٠٠٠٠٠٠٢", "MA")).toBe("+212600000002");
+    expect(normalizePhoneIn("+212 600-000-002", "US")).toBe("+212600000002");
+    expect(normalizePhoneIn("00212600000002", "US")).toBe("+212600000002");
+    // Without a country a national number is no number; nor is a country that does not exist, or too few digits.
+    expect(normalizePhoneIn("4155550123", null)).toBeNull();
+    expect(normalizePhoneIn("0600000002", "ZZ")).toBeNull();
+    expect(normalizePhoneIn("12", "US")).toBeNull();
   });
 });

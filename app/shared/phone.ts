@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from "libphonenumber-js/min";
+import { isSupportedCountry, parsePhoneNumberFromString } from "libphonenumber-js/min";
 // The full metadata checks a number's digits against its country's numbering plan (the minimal
 // metadata checks only its length). Only the server uses it; bundles that import this module for
 // the helpers below leave it out (the package has no side effects).
@@ -57,3 +57,18 @@ export function countryAllowed(phone: string, allowedCountries: string | null | 
   return country !== null && allowed.includes(country);
 }
 
+
+/**
+ * A number as a shopper wrote it on an order or address, read once: international forms as
+ * normalizePhone reads them; anything else (a national "(415) 365-6949", "0600000002", other
+ * scripts' digits) by libphonenumber with `region` (the address's country) as the default country,
+ * kept when its length is possible there. Null when neither reading gives E.164.
+ */
+export function normalizePhoneIn(raw: string | null | undefined, region: string | null | undefined): string | null {
+  if (!raw) return null;
+  const international = normalizePhone(raw);
+  if (international) return international;
+  const country = region?.trim().toUpperCase();
+  const parsed = parsePhoneNumberFromString(raw, country && isSupportedCountry(country) ? { defaultCountry: country } : {});
+  return parsed?.isPossible() && E164.test(parsed.number) ? parsed.number : null;
+}

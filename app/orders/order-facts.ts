@@ -1,0 +1,107 @@
+import { DEFAULT_COD_METHOD_NAMES, normalizeMethodName } from "../../extensions/cod-payment-customization/src/run";
+import { PROOF_ATTRIBUTE } from "../../extensions/cod-payment-customization/src/proof-format";
+import { codMethodNameList } from "~/settings/cod-methods";
+import { ATTRIBUTES } from "~/shared/payment-modes";
+import { normalizePhoneIn, parseCountryList } from "~/shared/phone";
+import type { OrderCreated } from "~/shopify/webhook-payloads";
+
+/**
+ * One orders/create delivery, read once at the webhook's door: everything the re-check, the link,
+ * the tags, the confirmation, the order record and the address check need, already normalised.
+ * Nothing downstream reads the raw payload again.
+ */
+export type OrderFacts = {
+  gid: string;
+  name: string | null;
+  /** When the order was placed (created_at; the delivery's arrival when Shopify sent none). */
+  placedAt: Date;
+  /** Every phone on the order in E.164, each once, in order of trust: the order's own, the customer's, the shipping then billing address's. */
+  phones: string[];
+  /** The number to text about the order's address, in the Admin API path's order: the order's own, the shipping address's, the customer's. */
+  contactPhone: string | null;
+  /** Our `_cod_proof` attribute as the order carries it (checked against the secret by the re-check). */
+  proof: string | null;
+  /** Our `_cod_selection` attribute, when it looks like one of our ids (a pointer only: it proves nothing). */
+  selectionId: string | null;
+  /** The cart and checkout tokens, to find the selection the shopper's browser made. */
+  cartTokens: string[];
+  /** Paid by one of the shop's cash-on-delivery methods: the checkout function's names and normalisation. */
+  isCod: boolean;
+  customer: { gid: string | null; tags: string[] };
+  locale: string | null;
+  /** What the address check reads (app/address-correction): the shipping address and whether the order can still change. */
+  shippingAddress: OrderCreated["shipping_address"];
+  state: { cancelledAt: string | null; closedAt: string | null; fulfillmentStatus: string | null };
+};
+
+/** What the shop adds to the facts: its COD method names (settings) and its country, the last default region for national numbers. */
+export type FactsShop = { codMethodNames: string | null; country: string | null };
+
+/**
+ * The shop's country as the app knows it: the one country its allow-list names (the shop does not
+ * record one otherwise), or null.
+ */
+export function shopCountryOf(shop: { allowedCountries: string | null }): string | null {
+  const allowed = parseCountryList(shop.allowedCountries);
+  return allowed.length === 1 ? allowed[0] : null;
+}
+
+export function readOrderFacts(order: OrderCreated, shop: FactsShop, receivedAt: Date): OrderFacts {
+  const ship = order.shipping_address;
+  const bill = order.billing_address;
+  // One order of trust for the default region of a national number: the shipping address's country,
+  // the billing address's, then the shop's. An address's own phone is read with its own country first.
+  const region = ship?.country_code || bill?.country_code || shop.country;
+  const read = (raw: string | null | undefined, own?: string | null) => normalizePhoneIn(raw, own || region);
+  const orderPhone = read(order.phone);
+  const customerPhone = read(order.customer?.phone);
+  const shipPhone = read(ship?.phone, ship?.country_code);
+  const billPhone = read(bill?.phone, bill?.country_code);
+  const customerGid = order.customer?.admin_graphql_api_id;
+  return {
+    gid: order.admin_graphql_api_id,
+    name: order.name ?? null,
+    placedAt: placedAt(order.created_at, receivedAt),
+    phones: unique([orderPhone, customerPhone, shipPhone, billPhone]),
+    contactPhone: orderPhone ?? shipPhone ?? customerPhone,
+    proof: attributeOf(order, PROOF_ATTRIBUTE),
+    selectionId: selectionIdOf(attributeOf(order, ATTRIBUTES.selection)),
+    cartTokens: unique([order.cart_token, order.checkout_token]),
+    isCod: isCodGateway([...(order.payment_gateway_names ?? []), order.gateway], shop.codMethodNames),
+    customer: {
+      gid: customerGid?.startsWith("gid://shopify/Customer/") ? customerGid : null,
+      tags: (order.customer?.tags ?? "").split(",").map((t) => t.trim()).filter(Boolean),
+    },
+    locale: order.customer_locale ?? null,
+    shippingAddress: ship ?? null,
+    state: { cancelledAt: order.cancelled_at ?? null, closedAt: order.closed_at ?? null, fulfillmentStatus: order.fulfillment_status ?? null },
+  };
+}
+
+/**
+ * Cash on delivery by the same rule as the checkout function (extensions/cod-payment-customization/src/run.ts):
+ * a gateway whose name, normalised as the function normalises it, is one of the shop's configured COD
+ * method names or the built-in defaults (Shopify's manual "Cash on Delivery (COD)").
+ */
+export function isCodGateway(gateways: (string | null | undefined)[], codMethodNames: string | null): boolean {
+  const names = new Set([...codMethodNameList(codMethodNames), ...DEFAULT_COD_METHOD_NAMES].map(normalizeMethodName));
+  return gateways.some((g) => !!g && names.has(normalizeMethodName(g)));
+}
+
+function attributeOf(order: OrderCreated, name: string): string | null {
+  const found = order.note_attributes?.find((a) => a.name === name);
+  return found?.value == null ? null : String(found.value);
+}
+
+function selectionIdOf(id: string | null): string | null {
+  return id && /^[a-z0-9]{10,40}$/i.test(id) ? id : null;
+}
+
+function placedAt(createdAt: string | null | undefined, receivedAt: Date): Date {
+  const t = createdAt ? Date.parse(createdAt) : NaN;
+  return Number.isFinite(t) ? new Date(t) : receivedAt;
+}
+
+function unique(values: (string | null | undefined)[]): string[] {
+  return [...new Set(values.filter((v): v is string => !!v))];
+}
