@@ -18,6 +18,11 @@ export async function blockPhone(shopId: string, rawPhone: string, reason?: stri
   return { ok: true as const, phone };
 }
 
+/** Whether the merchant blocked this (E.164) number: create-checkout refuses it COD whatever it proved before. */
+export async function isPhoneBlocked(shopId: string, phone: string): Promise<boolean> {
+  return (await prisma.blockedPhone.count({ where: { shopId, phone } })) > 0;
+}
+
 export async function unblockPhone(shopId: string, rawPhone: string): Promise<boolean> {
   const phone = normalizePhone(rawPhone);
   if (!phone) return false;
