@@ -172,10 +172,17 @@ function codFeeOf(shop: Shop): CodFee | null {
   return fee && shop.codFeeVariantId ? { variantId: shop.codFeeVariantId, ...fee } : null;
 }
 
-async function buildCart(shop: string, items: CheckoutItem[], ctx: CheckoutContext, buyerIp: string | null, fee: CodFee | null = null): Promise<Built> {
+async function buildCart(
+  shop: string,
+  items: CheckoutItem[],
+  ctx: CheckoutContext,
+  buyerIp: string | null,
+  fee: CodFee | null = null,
+  withBuyer = true,
+): Promise<Built> {
   // Storefront limits are per buyer IP when the app passes it on.
   const headers: Record<string, string> = buyerIp ? { "Shopify-Storefront-Buyer-IP": buyerIp } : {};
-  const input = buildCartInput(items, ctx);
+  const input = buildCartInput(items, ctx, withBuyer);
   if (fee) {
     // The fee is a product line (works on every plan, and the order shows it), first at quantity 1;
     // the fee variant's price is the unit, so the quantity is set to carry the fee below.
@@ -190,7 +197,12 @@ async function buildCart(shop: string, items: CheckoutItem[], ctx: CheckoutConte
   if (fee && userErrors.some((e) => e.field?.includes(String(input.lines.length - 1)))) {
     // The fee variant is gone or unavailable: the sale goes on without the fee.
     log.warn("create-checkout: the COD fee variant was refused; cart built without the fee", { shop, variant: fee.variantId, detail: JSON.stringify(userErrors) });
-    return buildCart(shop, items, ctx, buyerIp, null);
+    return buildCart(shop, items, ctx, buyerIp, null, withBuyer);
+  }
+  if (withBuyer && userErrors.some((e) => e.field?.includes("buyerIdentity"))) {
+    // Shopify refused the phone as a buyer's: the sale goes on, the shopper types it at checkout.
+    log.warn("create-checkout: the buyer's phone was refused; cart built without it", { shop, detail: JSON.stringify(userErrors).slice(0, 300) });
+    return buildCart(shop, items, ctx, buyerIp, fee, false);
   }
   if (userErrors.length || !cart) return { ok: false, cause: "user_errors", detail: JSON.stringify(userErrors).slice(0, 500) };
   if (fee) {
