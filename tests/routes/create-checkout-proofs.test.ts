@@ -90,7 +90,7 @@ describe("POST /create-checkout: a number blocked after it verified", () => {
     expect((await checkout({ proof })).status).toBe(200);
     shopify.reset();
 
-    await blockPhone(shop.id, PHONE, "refused two parcels");
+    await blockPhone(shop, PHONE, "refused two parcels");
     for (const tokens of [{ proof }, { deviceToken }, { proof, deviceToken }, {}]) {
       const res = await checkout(tokens);
       expect(res.status).toBe(403);
@@ -102,7 +102,7 @@ describe("POST /create-checkout: a number blocked after it verified", () => {
   it("may still pay online, but its prepaid cart carries no proof and says unverified", async () => {
     const shop = await installShop();
     const { proof } = await verifyPhone();
-    await blockPhone(shop.id, PHONE);
+    await blockPhone(shop, PHONE);
     const res = await checkout({ proof, selectedMode: "prepaid" });
     expect(await jsonOf(res)).toHaveProperty("checkoutUrl");
     const input = shopify.callsTo(OPERATIONS.cartCreate)[0].variables.input as { attributes: { key: string; value: string }[] };

@@ -1,3 +1,4 @@
+import { FakeCustomerStore } from "./customers";
 import { z } from "zod";
 import { FakeShopify, type Handler, type PageHandler } from "./server";
 import {
@@ -61,6 +62,8 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   new FakeOrderStore([fakeOrder({ id: "gid://shopify/Order/1001", name: "#1001" })]).install(fake, { tagsAdd: tagsAdd(tagged) });
   const enforcement = new FakeEnforcementStore(tagged);
   enforcement.install(fake);
+  // The store's customers (none in local mode): blocking a number searches them for the verified tag.
+  new FakeCustomerStore([], tagged).install(fake);
   // The app's subscriptions, with Shopify's approval page at /charges/confirm.
   new FakeBillingStore().install(fake);
   // What the admin's onboarding reads: the live theme's templates, recent orders' gateways.
