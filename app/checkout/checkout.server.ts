@@ -58,8 +58,8 @@ export async function callerProvedPhone(
   const checked = tokens.proof ? checkProof(shop.domain, tokens.proof, now) : null;
   if (checked?.ok && checked.proof.phone === phone) return { verified: true, verifiedAt: proofVerifiedAt(checked.proof), proof: checked.proof };
   if (tokens.deviceToken && deviceTokenValid(shop.domain, phone, tokens.deviceToken, now)) {
-    const verifiedAt = await lastVerifiedAt(shop.id, phone);
-    if (verifiedAt && verifiedWithin(verifiedAt, shop.returningSkipDays, now)) return { verified: true, verifiedAt, proof: null };
+    // The remembered device proves the number again now (the window and the mark are re-read each time).
+    if (verifiedWithin(await lastVerifiedAt(shop.id, phone), shop.returningSkipDays, now)) return { verified: true, verifiedAt: now, proof: null };
   }
   return { verified: false, verifiedAt: null, proof: null };
 }
