@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ATTRIBUTES, PAYMENT_MODES, type PaymentMode } from "~/shared/payment-modes";
-import { E164 } from "~/shared/phone";
+import { E164, phoneCountry } from "~/shared/phone";
 import { issuedToken } from "~/otp/schemas";
 
 const variantId = z
@@ -78,11 +78,21 @@ function attributes(ctx: CheckoutContext): { key: string; value: string }[] {
   ];
 }
 
-/** Storefront CartInput for cod and prepaid. */
-export function buildCartInput(items: CheckoutItem[], ctx: CheckoutContext) {
+/**
+ * The cart's buyer: the phone the shopper proved (or gave, for prepaid), with its country, so Shopify's
+ * checkout is prefilled with it and the checkout function finds the proof's number there.
+ */
+export function buyerIdentityOf(phone: string): { phone: string; countryCode?: string } {
+  const countryCode = phoneCountry(phone);
+  return { phone, ...(countryCode ? { countryCode } : {}) };
+}
+
+/** Storefront CartInput for cod and prepaid (`withBuyer: false` leaves the buyer out: Shopify refused the phone). */
+export function buildCartInput(items: CheckoutItem[], ctx: CheckoutContext, withBuyer = true) {
   return {
     lines: items.map((i) => ({ merchandiseId: i.variantId, quantity: i.quantity })),
     attributes: attributes(ctx),
+    ...(withBuyer ? { buyerIdentity: buyerIdentityOf(ctx.phone) } : {}),
     ...(ctx.discountCode ? { discountCodes: [ctx.discountCode] } : {}),
   };
 }

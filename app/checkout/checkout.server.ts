@@ -9,7 +9,8 @@ import { CART_CREATE, CART_LINES_UPDATE, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREA
 import { clock } from "~/utils/clock.server";
 import { codFeeAmount, pricing } from "~/storefront/offer";
 import { log } from "~/utils/log.server";
-import { checkProof, deviceTokenValid, issueProof } from "~/otp/proof.server";
+import { checkProof, deriveProof, deviceTokenValid, issueProof, proofVerifiedAt, type Proof } from "~/otp/proof.server";
+import { isPhoneBlocked } from "~/otp/blocklist.server";
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import {
   buildCartInput,
@@ -34,7 +35,13 @@ export type FallbackCause =
 export type CheckoutOutcome =
   | { kind: "checkout"; checkoutUrl: string; selectionId: string }
   | { kind: "fallback"; cause: FallbackCause; selectionId: string | null; proof: string | null }
-  | { kind: "not_verified" };
+  | { kind: "not_verified" }
+  | { kind: "phone_blocked" };
+
+/** How the caller proved the phone: the proof it showed (derived proofs keep its expiry) or its remembered device. */
+export type CallerProof =
+  | { verified: true; verifiedAt: Date; proof: Proof | null }
+  | { verified: false; verifiedAt: null; proof: null };
 
 /**
  * Whether the caller proved this phone: a valid proof (verify-otp gave it, minutes ago) for this
@@ -46,15 +53,15 @@ export async function callerProvedPhone(
   shop: Pick<Shop, "id" | "domain" | "returningSkipDays">,
   phone: string,
   tokens: { proof?: string | null; deviceToken?: string | null },
-): Promise<{ verified: boolean; verifiedAt: Date | null }> {
+): Promise<CallerProof> {
   const now = clock.now();
   const checked = tokens.proof ? checkProof(shop.domain, tokens.proof, now) : null;
-  if (checked?.ok && checked.proof.phone === phone) return { verified: true, verifiedAt: now };
+  if (checked?.ok && checked.proof.phone === phone) return { verified: true, verifiedAt: proofVerifiedAt(checked.proof), proof: checked.proof };
   if (tokens.deviceToken && deviceTokenValid(shop.domain, phone, tokens.deviceToken, now)) {
-    const verifiedAt = await lastVerifiedAt(shop.id, phone);
-    if (verifiedWithin(verifiedAt, shop.returningSkipDays, now)) return { verified: true, verifiedAt: now };
+    // The remembered device proves the number again now (the window and the mark are re-read each time).
+    if (verifiedWithin(await lastVerifiedAt(shop.id, phone), shop.returningSkipDays, now)) return { verified: true, verifiedAt: now, proof: null };
   }
-  return { verified: false, verifiedAt: null };
+  return { verified: false, verifiedAt: null, proof: null };
 }
 
 /**
@@ -71,10 +78,15 @@ export async function createCheckout(input: {
   const { shop, body } = input;
   const mode = body.selectedMode;
   const items = itemsOf(body);
-  const state = await callerProvedPhone(shop, body.phone, { proof: body.proof, deviceToken: body.deviceToken });
+  // A number the merchant blocked proves nothing, whatever it verified before the block.
+  const blocked = await isPhoneBlocked(shop.id, body.phone);
+  const state: CallerProof = blocked
+    ? { verified: false, verifiedAt: null, proof: null }
+    : await callerProvedPhone(shop, body.phone, { proof: body.proof, deviceToken: body.deviceToken });
   const subscribed = hasActiveSubscription(shop);
 
   // An unpaid app never stands in the shopper's way: the store's own checkout takes over.
+  if (subscribed && mode === "cod" && shop.otpEnabled && blocked) return { kind: "phone_blocked" };
   if (subscribed && mode === "cod" && shop.otpEnabled && !state.verified) return { kind: "not_verified" };
 
   const selection = await recordSelection({
@@ -87,9 +99,12 @@ export async function createCheckout(input: {
     cartToken: body.cartToken ?? null,
     items,
   });
-  // A fresh proof for this selection and mode: on the cart we build, or for the modal to write onto the
-  // theme's own cart when the store's checkout takes over.
-  const proof = state.verified ? issueProof(shop.domain, { phone: body.phone, mode, selectionId: selection.id }).token : null;
+  // A proof for this selection and mode: on the cart we build, or for the modal to write onto the theme's
+  // own cart when the store's checkout takes over. Derived from the caller's proof, it keeps that proof's
+  // expiry (handing proofs back never extends a verification); a remembered device, re-checked against
+  // the returning-customer window on every call, gets one from now.
+  const proofFor = { phone: body.phone, mode, selectionId: selection.id };
+  const proof = !state.verified ? null : state.proof ? deriveProof(shop.domain, state.proof, proofFor).token : issueProof(shop.domain, proofFor).token;
   const fallback = (cause: FallbackCause, detail?: string): CheckoutOutcome => {
     log.warn("create-checkout fell back to the store's checkout", { shop: shop.domain, mode, cause, detail, selectionId: selection.id });
     return { kind: "fallback", cause, selectionId: selection.id, proof };
@@ -157,10 +172,17 @@ function codFeeOf(shop: Shop): CodFee | null {
   return fee && shop.codFeeVariantId ? { variantId: shop.codFeeVariantId, ...fee } : null;
 }
 
-async function buildCart(shop: string, items: CheckoutItem[], ctx: CheckoutContext, buyerIp: string | null, fee: CodFee | null = null): Promise<Built> {
+async function buildCart(
+  shop: string,
+  items: CheckoutItem[],
+  ctx: CheckoutContext,
+  buyerIp: string | null,
+  fee: CodFee | null = null,
+  withBuyer = true,
+): Promise<Built> {
   // Storefront limits are per buyer IP when the app passes it on.
   const headers: Record<string, string> = buyerIp ? { "Shopify-Storefront-Buyer-IP": buyerIp } : {};
-  const input = buildCartInput(items, ctx);
+  const input = buildCartInput(items, ctx, withBuyer);
   if (fee) {
     // The fee is a product line (works on every plan, and the order shows it), first at quantity 1;
     // the fee variant's price is the unit, so the quantity is set to carry the fee below.
@@ -175,7 +197,12 @@ async function buildCart(shop: string, items: CheckoutItem[], ctx: CheckoutConte
   if (fee && userErrors.some((e) => e.field?.includes(String(input.lines.length - 1)))) {
     // The fee variant is gone or unavailable: the sale goes on without the fee.
     log.warn("create-checkout: the COD fee variant was refused; cart built without the fee", { shop, variant: fee.variantId, detail: JSON.stringify(userErrors) });
-    return buildCart(shop, items, ctx, buyerIp, null);
+    return buildCart(shop, items, ctx, buyerIp, null, withBuyer);
+  }
+  if (withBuyer && userErrors.some((e) => e.field?.includes("buyerIdentity"))) {
+    // Shopify refused the phone as a buyer's: the sale goes on, the shopper types it at checkout.
+    log.warn("create-checkout: the buyer's phone was refused; cart built without it", { shop, detail: JSON.stringify(userErrors).slice(0, 300) });
+    return buildCart(shop, items, ctx, buyerIp, fee, false);
   }
   if (userErrors.length || !cart) return { ok: false, cause: "user_errors", detail: JSON.stringify(userErrors).slice(0, 500) };
   if (fee) {

@@ -1,21 +1,36 @@
 import { prisma } from "~/db.server";
 import { query, sql, toDate } from "~/db/sql.server";
 import { normalizePhone } from "~/shared/phone";
+import type { Shop } from "~/settings/shop.server";
 import { parseBlocklistImport, type BlocklistImportProblem } from "./blocklist-import";
+import { enqueueUntagBlockedCustomers } from "./blocked-customers.server";
+
+type BlocklistShop = Pick<Shop, "id" | "domain">;
 
 /**
  * A shop's phone blocklist: send-otp answers 403 phone_blocked to these numbers before anything is
- * counted or sent. Managed from the admin's Blocked numbers page (app/routes/app.blocklist.tsx).
+ * counted or sent, create-checkout refuses them COD, and their customers lose `cod-verified-customer`
+ * (a durable job, app/otp/blocked-customers.server.ts). Managed from the admin's Blocked numbers page
+ * (app/routes/app.blocklist.tsx).
+ *
+ * The job is queued after the block is stored, and again each time the number is blocked again, so a
+ * block whose job was lost (the process stopped between the two) is repaired by blocking it again.
  */
-export async function blockPhone(shopId: string, rawPhone: string, reason?: string | null) {
+export async function blockPhone(shop: BlocklistShop, rawPhone: string, reason?: string | null) {
   const phone = normalizePhone(rawPhone);
   if (!phone) return { ok: false as const, code: "invalid_phone" as const };
   await prisma.blockedPhone.upsert({
-    where: { shopId_phone: { shopId, phone } },
-    create: { shopId, phone, reason: reason ?? null },
+    where: { shopId_phone: { shopId: shop.id, phone } },
+    create: { shopId: shop.id, phone, reason: reason ?? null },
     update: { reason: reason ?? null },
   });
+  await enqueueUntagBlockedCustomers(shop.domain, [phone]);
   return { ok: true as const, phone };
+}
+
+/** Whether the merchant blocked this (E.164) number: create-checkout refuses it COD whatever it proved before. */
+export async function isPhoneBlocked(shopId: string, phone: string): Promise<boolean> {
+  return (await prisma.blockedPhone.count({ where: { shopId, phone } })) > 0;
 }
 
 export async function unblockPhone(shopId: string, rawPhone: string): Promise<boolean> {
@@ -94,9 +109,10 @@ export type BlocklistImportResult =
  * Blocks every good number of a pasted or uploaded list (parseBlocklistImport); the bad lines come back
  * by line number and nothing else is lost. Numbers already blocked keep their entry and reason.
  */
-export async function importBlockedPhones(shopId: string, text: string, reason: string | null): Promise<BlocklistImportResult> {
+export async function importBlockedPhones(shop: BlocklistShop, text: string, reason: string | null): Promise<BlocklistImportResult> {
   const parsed = parseBlocklistImport(text, reason);
   if (!parsed.ok) return parsed;
+  const shopId = shop.id;
   let added = 0;
   // In slices, so an IN (...) list stays well under either engine's limit on bound values.
   for (let i = 0; i < parsed.entries.length; i += 500) {
@@ -119,6 +135,8 @@ export async function importBlockedPhones(shopId: string, text: string, reason: 
       }
     }
   }
+  // Every number of the list, the ones blocked before included (their job runs again: see blockPhone).
+  await enqueueUntagBlockedCustomers(shop.domain, parsed.entries.map((e) => e.phone));
   return { ok: true, added, alreadyBlocked: parsed.entries.length - added, duplicates: parsed.duplicates, invalid: parsed.invalid };
 }
 

@@ -165,8 +165,13 @@ export async function sendVerificationCode(input: {
     purpose: "otp",
     fallbackUntil: now.getTime() + shop.otpTtlSeconds * 1000,
   });
+  if (!result.ok && result.maybeSent) {
+    // Twilio did not answer in time: the text may have gone (CONTRACT.md "Proofs and holds"). Its code
+    // stays valid and both hits stay counted, or a slow Twilio would text the number without limit.
+    return { ok: false, code: "sms_unavailable" };
+  }
   if (!result.ok) {
-    // Nothing reached the shopper: the reserved code goes, and the shop's cap gets its hit back.
+    // Twilio refused, or was never reached: nothing went to the shopper. The reserved code goes, and the shop's cap gets its hit back.
     // A provider outage is not the shopper's doing, so their own limit gets it back too.
     const releases: Promise<unknown>[] = [
       execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challengeId}`),

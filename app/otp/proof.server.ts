@@ -18,7 +18,7 @@ export { PROOF_ATTRIBUTE };
  * server re-checks what it stands for (docs/decisions/checkout-enforcement.md).
  */
 
-/** How long a proof stays valid after the phone was proven (verify-otp, create-checkout). */
+/** How long a proof stays valid after the code was confirmed (CONTRACT.md "Proofs and holds"). */
 export const PROOF_TTL_SECONDS = 2 * 3600;
 
 function mac(purpose: string, shopDomain: string, body: string): string {
@@ -33,14 +33,31 @@ function sameMac(a: string, b: string): boolean {
 
 export type Proof = ProofFields & { phone: string };
 
-/** A proof that `phone` was proven for `mode` in `selectionId`, valid PROOF_TTL_SECONDS from now. */
-export function issueProof(shopDomain: string, input: { phone: string; mode: string; selectionId: string }, now: Date = clock.now()) {
-  const fields: ProofFields = {
-    phoneDigits: input.phone.replace(/^\+/, ""),
-    mode: input.mode,
-    expiresAt: Math.floor(now.getTime() / 1000) + PROOF_TTL_SECONDS,
-    selectionId: input.selectionId,
-  };
+type ProofInput = { phone: string; mode: string; selectionId: string };
+
+/**
+ * A proof that `phone` was proven (by a code confirmed at `verifiedAt`) for `mode` in `selectionId`,
+ * valid PROOF_TTL_SECONDS from that verification: the expiry is the verification's, not the issuing's.
+ */
+export function issueProof(shopDomain: string, input: ProofInput, verifiedAt: Date = clock.now()) {
+  return signProof(shopDomain, input, Math.floor(verifiedAt.getTime() / 1000) + PROOF_TTL_SECONDS);
+}
+
+/**
+ * A proof for another selection or mode, derived from one the caller showed (create-checkout): it keeps
+ * that proof's expiry, so handing a proof back for a new one never extends the verification.
+ */
+export function deriveProof(shopDomain: string, from: Proof, input: ProofInput) {
+  return signProof(shopDomain, input, from.expiresAt);
+}
+
+/** When the code behind a proof was confirmed: its expiry less the fixed lifetime. */
+export function proofVerifiedAt(proof: Proof): Date {
+  return new Date((proof.expiresAt - PROOF_TTL_SECONDS) * 1000);
+}
+
+function signProof(shopDomain: string, input: ProofInput, expiresAt: number) {
+  const fields: ProofFields = { phoneDigits: input.phone.replace(/^\+/, ""), mode: input.mode, expiresAt, selectionId: input.selectionId };
   const body = proofBody(fields);
   return { token: `${body}.${mac("proof", shopDomain, body)}`, expiresAt: new Date(fields.expiresAt * 1000) };
 }

@@ -24,10 +24,11 @@ import { blockPhone, importBlockedPhones, listBlockedPhones, unblockPhone } from
 import type { BlocklistImportProblem } from "~/otp/blocklist-import";
 import { BLOCKLIST_IMPORT_MAX_LINES, BLOCKLIST_REASON_MAX } from "~/otp/blocklist-limits";
 import { maskPhone } from "~/shared/phone-mask";
+import { kickJobWorker } from "~/jobs/worker.server";
 
 export const meta: MetaFunction = () => [{ title: "Blocked numbers · COD Verify" }];
 
-/** The merchant's phone blocklist: send-otp answers 403 phone_blocked to these numbers. */
+/** The merchant's phone blocklist: send-otp and create-checkout answer 403 phone_blocked to these numbers; their customers lose cod-verified-customer. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
@@ -77,19 +78,20 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = parsed.data;
   switch (form.intent) {
     case "block": {
-      const result = await blockPhone(shop.id, form.phone, form.reason);
+      const result = await blockPhone(shop, form.phone, form.reason);
       if (!result.ok) {
         return data<ActionData>(
           { intent: "block", ok: false, error: "Enter the number in international format: + (or 00), the country code and the number, e.g. +91 98123 45678." },
           { status: 422 },
         );
       }
+      kickJobWorker();
       return { intent: "block", ok: true, phone: result.phone } satisfies ActionData;
     }
     case "unblock":
       return { intent: "unblock", ok: await unblockPhone(shop.id, form.phone), phone: form.phone } satisfies ActionData;
     case "import": {
-      const result = await importBlockedPhones(shop.id, form.list, form.reason);
+      const result = await importBlockedPhones(shop, form.list, form.reason);
       if (!result.ok) {
         const error =
           result.code === "too_many_lines"
@@ -97,6 +99,7 @@ export async function action({ request }: ActionFunctionArgs) {
             : "The list is empty. Paste numbers, one a line, or choose a file.";
         return data<ActionData>({ intent: "import", ok: false, error }, { status: 422 });
       }
+      kickJobWorker();
       return { intent: "import", ...result } satisfies ActionData;
     }
   }

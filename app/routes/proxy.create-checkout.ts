@@ -9,7 +9,7 @@ import { log } from "~/utils/log.server";
 
 /**
  * POST /proxy/create-checkout { variantId | lines[], quantity?, selectedMode, phone, productTitle?, cartToken?, proof?, deviceToken? }
- * 200 { checkoutUrl } | 200 { fallback: true, proof? } | 400 invalid_request | 403 phone_not_verified.
+ * 200 { checkoutUrl } | 200 { fallback: true, proof? } | 400 invalid_request | 403 phone_not_verified | 403 phone_blocked.
  */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
@@ -24,9 +24,8 @@ export async function action({ request }: ActionFunctionArgs) {
       log.error("create-checkout failed unexpectedly; answering fallback", { shop: shop.domain, error: String(error) });
       return json({ fallback: true });
     }
-    if (outcome.kind === "not_verified") {
-      return outcomeResponse("phone_not_verified");
-    }
+    if (outcome.kind === "not_verified") return outcomeResponse("phone_not_verified");
+    if (outcome.kind === "phone_blocked") return outcomeResponse("phone_blocked");
     if (outcome.kind === "fallback") return json({ fallback: true, ...(outcome.proof ? { proof: outcome.proof } : {}) });
     return json({ checkoutUrl: outcome.checkoutUrl });
   });

@@ -27,6 +27,8 @@ export const OPERATIONS = {
   fulfillmentOrderReleaseHold: "ReleaseConfirmedOrder",
   orderCancel: "CancelUnconfirmedOrder",
   tagsRemove: "RemoveOrderTags",
+  // Admin API: the blocklist (a blocked number loses the verified-customer tag)
+  customersByPhone: "BlockedPhoneCustomers",
   // Admin API: the admin's onboarding checklist
   themeAppBlocks: "StorefrontThemeAppBlocks",
   recentOrderGateways: "RecentOrderPaymentGateways",
@@ -204,4 +206,10 @@ query ${OPERATIONS.themeAppBlocks} {
 export const RECENT_ORDER_GATEWAYS = `#graphql
 query ${OPERATIONS.recentOrderGateways} {
   orders(first: 50, sortKey: CREATED_AT, reverse: true) { nodes { paymentGatewayNames } }
+}`;
+
+/** The customers carrying these phones (`phone:"+1..." OR ...`), with their tags: a blocked number loses cod-verified-customer. */
+export const CUSTOMERS_BY_PHONE = `#graphql
+query ${OPERATIONS.customersByPhone}($query: String!) {
+  customers(first: 50, query: $query) { nodes { id phone tags } }
 }`;

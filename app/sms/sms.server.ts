@@ -36,13 +36,20 @@ export type SmsInput = {
 
 export type SmsResult =
   | { ok: true; id: string; channel: SmsChannel }
-  | { ok: false; code: "phone_unreachable" | "sms_unavailable"; detail: string };
+  /**
+   * `maybeSent`: the outcome is unknown (Twilio did not answer in time, or the connection dropped after
+   * the request went out), so the text may have gone; false only when nothing was sent for certain (Twilio
+   * answered a refusal, or could not be reached at all). A caller keeps what a sent text needs (the code,
+   * the counted limits) while the text may have gone.
+   */
+  | { ok: false; code: "phone_unreachable" | "sms_unavailable"; detail: string; maybeSent: boolean };
 
 /**
  * Sends one text message through the configured provider (env.SMS_PROVIDER):
  * `twilio` (Programmable Messaging through the official client) or `outbox` (local mode: a line in
  * `${OUTBOX_DIR}/outbox.jsonl` and on the console). Never throws for a provider failure: the result
- * says whether the number was refused (`phone_unreachable`) or the provider failed (`sms_unavailable`).
+ * says whether the number was refused (`phone_unreachable`) or the provider failed (`sms_unavailable`),
+ * and whether the text may have gone all the same (`maybeSent`: a timeout is not a refusal).
  * Every message Twilio accepts or refuses is recorded (MessageDelivery) with its delivery state.
  */
 export async function sendSms(input: SmsInput): Promise<SmsResult> {
@@ -155,7 +162,14 @@ function twilioClient(timeoutMs: number): TwilioClient {
   return client;
 }
 
-type Attempt = { ok: true; sid: string } | { ok: false; unreachable: boolean; detail: string; errorCode: number | null };
+type Attempt = { ok: true; sid: string } | { ok: false; unreachable: boolean; maybeSent: boolean; detail: string; errorCode: number | null };
+
+/**
+ * Network errors that happen before the request reaches Twilio: nothing was sent. Any other error without
+ * an answer (the client's timeout ECONNABORTED/ETIMEDOUT, a reset or hang-up after the request went out)
+ * leaves the outcome unknown.
+ */
+const NOT_SENT_ERRORS = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "ERR_INVALID_URL"]);
 
 /** One message to Twilio: an SMS with its text, or a WhatsApp template (content SID and variables). */
 async function createMessage(params: { to: string; body: string; template?: WhatsappTemplate; timeoutMs: number }): Promise<Attempt> {
@@ -178,7 +192,8 @@ async function createMessage(params: { to: string; body: string; template?: What
       statusCallback: statusCallbackUrl(),
     });
     const parsed = twilioMessage.safeParse(message);
-    if (!parsed.success) return { ok: false, unreachable: false, detail: "unexpected reply from Twilio", errorCode: null };
+    // Twilio said yes in a shape we do not know: the message may well be on its way.
+    if (!parsed.success) return { ok: false, unreachable: false, maybeSent: true, detail: "unexpected reply from Twilio", errorCode: null };
     return { ok: true, sid: parsed.data.sid };
   } catch (error) {
     return classify(error);
@@ -190,10 +205,12 @@ function classify(error: unknown): Attempt & { ok: false } {
   if (typeof e?.status === "number") {
     const code = typeof e.code === "number" ? e.code : Number(e.code);
     const detail = `twilio ${e.status}${code ? ` code ${code}` : ""}`;
-    return { ok: false, unreachable: e.status < 500 && UNREACHABLE_CODES.has(code), detail, errorCode: Number.isFinite(code) && code ? code : null };
+    // Twilio answered: a refusal, nothing was sent.
+    return { ok: false, unreachable: e.status < 500 && UNREACHABLE_CODES.has(code), maybeSent: false, detail, errorCode: Number.isFinite(code) && code ? code : null };
   }
   // Network errors and timeouts (axios: ECONNABORTED, ETIMEDOUT, ECONNREFUSED ...).
-  return { ok: false, unreachable: false, detail: `twilio request failed: ${String(e?.code ?? e?.message ?? error)}`, errorCode: null };
+  const maybeSent = !NOT_SENT_ERRORS.has(String(e?.code ?? ""));
+  return { ok: false, unreachable: false, maybeSent, detail: `twilio request failed: ${String(e?.code ?? e?.message ?? error)}`, errorCode: null };
 }
 
 function withPrefix(value: string, prefix: string) {
@@ -203,17 +220,17 @@ function withPrefix(value: string, prefix: string) {
 async function sendWithTwilio(input: SmsInput): Promise<SmsResult> {
   const deadline = new Promise<SmsResult>((resolve) => {
     const timer = setTimeout(
-      () => resolve({ ok: false, code: "sms_unavailable", detail: `no answer from Twilio within ${env.SMS_TIMEOUT_MS} ms` }),
+      () => resolve({ ok: false, code: "sms_unavailable", detail: `no answer from Twilio within ${env.SMS_TIMEOUT_MS} ms`, maybeSent: true }),
       env.SMS_TIMEOUT_MS,
     );
     timer.unref();
   });
   const attempt = attemptChannels(input).catch(
-    (error: unknown): SmsResult => ({ ok: false, code: "sms_unavailable", detail: `twilio client error: ${String(error)}` }),
+    (error: unknown): SmsResult => ({ ok: false, code: "sms_unavailable", detail: `twilio client error: ${String(error)}`, maybeSent: true }),
   );
   const result = await Promise.race([attempt, deadline]);
   if (!result.ok) {
-    const fields = { to: maskPhone(input.to), shop: input.shop.domain, detail: result.detail };
+    const fields = { to: maskPhone(input.to), shop: input.shop.domain, detail: result.detail, maybeSent: result.maybeSent };
     if (result.code === "sms_unavailable") log.warn("sms: provider unavailable", fields);
     else log.info("sms: number refused", fields);
   }
@@ -223,6 +240,7 @@ async function sendWithTwilio(input: SmsInput): Promise<SmsResult> {
 async function attemptChannels(input: SmsInput): Promise<SmsResult> {
   const started = Date.now();
   let replaces: string | null = null;
+  let whatsappMaybeSent = false;
   if (usesWhatsapp(input)) {
     // WhatsApp gets half the time, so a hanging WhatsApp still leaves time for the SMS fallback.
     const timeoutMs = Math.floor(env.SMS_TIMEOUT_MS / 2);
@@ -232,6 +250,7 @@ async function attemptChannels(input: SmsInput): Promise<SmsResult> {
       await recordMessage({ input, channel: "whatsapp", providerId: viaWhatsapp.sid, status: "queued", fallbackBody: input.body });
       return { ok: true, id: viaWhatsapp.sid, channel: "whatsapp" };
     }
+    whatsappMaybeSent = viaWhatsapp.maybeSent;
     replaces = await recordMessage({ input, channel: "whatsapp", providerId: null, status: "failed", errorCode: viaWhatsapp.errorCode });
     log.info("sms: whatsapp failed, falling back to sms", { to: maskPhone(input.to), detail: viaWhatsapp.detail });
   }
@@ -246,5 +265,7 @@ async function attemptChannels(input: SmsInput): Promise<SmsResult> {
     fallbackOf: replaces ?? input.fallbackOf ?? null,
   });
   if (viaSms.ok) return { ok: true, id: viaSms.sid, channel: "sms" };
-  return { ok: false, code: viaSms.unreachable ? "phone_unreachable" : "sms_unavailable", detail: viaSms.detail };
+  // A WhatsApp message that may have gone leaves the whole send unknown, whatever the SMS fallback met.
+  const maybeSent = viaSms.maybeSent || whatsappMaybeSent;
+  return { ok: false, code: viaSms.unreachable && !maybeSent ? "phone_unreachable" : "sms_unavailable", detail: viaSms.detail, maybeSent };
 }

@@ -5,7 +5,8 @@ import type { AddressInfo } from "node:net";
  * A loopback fake of Twilio's Programmable Messaging API (POST /2010-04-01/Accounts/{sid}/Messages.json)
  * that the real `twilio` client talks to (env.TWILIO_API_BASE points it here). It records every
  * message so a test can read the code that was "sent", and can be told to answer like Twilio does
- * when a number is invalid (21211) or a landline (21614), to fail with a 5xx, or to hang.
+ * when a number is invalid (21211) or a landline (21614), to fail with a 5xx, to hang, or to answer late
+ * (the message is sent, as a slow Twilio does, but the answer comes after `delayMs`).
  */
 export type FakeMessage = {
   sid: string;
@@ -24,11 +25,11 @@ export type FakeMessage = {
   authorized: boolean;
 };
 
-export type Failure = "invalid_number" | "landline" | "server_error" | "rate_limited_by_twilio" | "bad_credentials" | "hang";
+export type Failure = "invalid_number" | "landline" | "server_error" | "rate_limited_by_twilio" | "bad_credentials" | "hang" | "late";
 
-type Rule = { when: (m: FakeMessage) => boolean; failure: Failure; times: number };
+type Rule = { when: (m: FakeMessage) => boolean; failure: Failure; times: number; delayMs: number };
 
-const ANSWERS: Record<Exclude<Failure, "hang">, { status: number; code: number; message: string }> = {
+const ANSWERS: Record<Exclude<Failure, "hang" | "late">, { status: number; code: number; message: string }> = {
   invalid_number: { status: 400, code: 21211, message: "The 'To' number is not a valid phone number." },
   landline: { status: 400, code: 21614, message: "'To' number is not a valid mobile number" },
   server_error: { status: 503, code: 20500, message: "Service unavailable" },
@@ -90,7 +91,7 @@ export async function startFakeTwilio(options: { port?: number; host?: string; o
       const failure: Failure | null = !message.authorized ? "bad_credentials" : (rule?.failure ?? null);
       if (rule) rule.times -= 1;
       if (failure === "hang") return; // never answers: the client's timeout must end it
-      if (failure) {
+      if (failure && failure !== "late") {
         const a = ANSWERS[failure];
         res.writeHead(a.status, { "content-type": "application/json" });
         res.end(JSON.stringify({ code: a.code, message: a.message, more_info: `https://www.twilio.com/docs/errors/${a.code}`, status: a.status }));
@@ -98,25 +99,34 @@ export async function startFakeTwilio(options: { port?: number; host?: string; o
       }
       messages.push(message);
       options.onMessage?.(message);
-      res.writeHead(201, { "content-type": "application/json" });
-      res.end(
-        JSON.stringify({
-          sid: message.sid,
-          account_sid: message.accountSid,
-          to: rawTo,
-          from: message.from,
-          messaging_service_sid: message.messagingServiceSid,
-          body: message.body,
-          status: "queued",
-          num_segments: "1",
-          direction: "outbound-api",
-          api_version: "2010-04-01",
-          date_created: new Date().toUTCString(),
-          uri: `/2010-04-01/Accounts/${message.accountSid}/Messages/${message.sid}.json`,
-        }),
-      );
+      const answer = () => {
+        if (res.destroyed) return;
+        res.writeHead(201, { "content-type": "application/json" });
+        res.end(accepted(message, rawTo));
+      };
+      if (failure === "late") setTimeout(answer, rule!.delayMs).unref();
+      else answer();
     });
   });
+
+  /** Twilio's 201 answer for an accepted message. */
+  function accepted(message: FakeMessage, rawTo: string): string {
+    return JSON.stringify({
+      sid: message.sid,
+      account_sid: message.accountSid,
+      to: rawTo,
+      from: message.from,
+      messaging_service_sid: message.messagingServiceSid,
+      body: message.body,
+      status: "queued",
+      num_segments: "1",
+      direction: "outbound-api",
+      api_version: "2010-04-01",
+      date_created: new Date().toUTCString(),
+      uri: `/2010-04-01/Accounts/${message.accountSid}/Messages/${message.sid}.json`,
+    });
+  }
+
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
@@ -126,9 +136,9 @@ export async function startFakeTwilio(options: { port?: number; host?: string; o
     messages,
     /** Every request, accepted or not. */
     attempts,
-    /** The next `times` sends matching `when` (default: any) fail this way. */
-    fail(failure: Failure, options: { times?: number; when?: (m: FakeMessage) => boolean } = {}) {
-      rules.push({ failure, times: options.times ?? Infinity, when: options.when ?? (() => true) });
+    /** The next `times` sends matching `when` (default: any) fail this way (`late`: sent, answered after `delayMs`, 1 s by default). */
+    fail(failure: Failure, options: { times?: number; when?: (m: FakeMessage) => boolean; delayMs?: number } = {}) {
+      rules.push({ failure, times: options.times ?? Infinity, when: options.when ?? (() => true), delayMs: options.delayMs ?? 1000 });
     },
     /** The 6-digit code in the latest message accepted for this number. */
     codeFor(to: string): string {

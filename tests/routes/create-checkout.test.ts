@@ -35,7 +35,7 @@ describeProxyEdge("POST /create-checkout", route, {
 });
 
 describe("POST /create-checkout: cod and prepaid build a Storefront cart", () => {
-  it("GIVEN a verified phone WHEN cod THEN cartCreate gets the items, our attributes, the cod discount and the buyer IP", async () => {
+  it("GIVEN a verified phone WHEN cod THEN cartCreate gets the items, our attributes, the buyer's phone, the cod discount and the buyer IP", async () => {
     await installShop({ discountCodeCod: "COD5" });
     const proof = issueProof(SHOP, { phone: PHONE, mode: "cod", selectionId: "fromverifyotp" }).token;
     const res = await post(
@@ -60,6 +60,7 @@ describe("POST /create-checkout: cod and prepaid build a Storefront cart", () =>
         { key: "_cod_phone", value: PHONE },
         { key: "_cod_proof", value: expect.stringMatching(/^v1\.212600000001\.cod\.\d+\.[a-z0-9]+\.[0-9a-f]{32}$/) },
       ],
+      buyerIdentity: { phone: PHONE, countryCode: "MA" },
       discountCodes: ["COD5"],
     });
     // A fresh proof, bound to this checkout's selection, that the app itself accepts.

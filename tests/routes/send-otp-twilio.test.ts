@@ -1,5 +1,6 @@
 import { env } from "~/env.server";
 import * as sendOtp from "~/routes/proxy.send-otp";
+import * as verifyOtp from "~/routes/proxy.verify-otp";
 import { prisma } from "~/db.server";
 import { sendSms } from "~/sms/sms.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
@@ -44,17 +45,29 @@ describe("send-otp through Twilio (the real client against a fake Twilio)", () =
     },
   );
 
-  it("gives up on a Twilio that does not answer within SMS_TIMEOUT_MS: 502, and the shopper can retry at once", async () => {
+  it("gives up on a Twilio that does not answer within SMS_TIMEOUT_MS: 502 in time, and the send counts (the text may have gone)", async () => {
     fake.configure({ SMS_TIMEOUT_MS: 300 });
-    await installShop({ otpSendLimit: 1 });
+    const shop = await installShop({ otpSendLimit: 1, otpResendCooldownSeconds: 0 });
     fake.twilio.fail("hang", { times: 1 });
     const started = Date.now();
     const res = await send();
     expect(res.status).toBe(502);
     expect(await jsonOf(res)).toMatchObject({ code: "sms_unavailable" });
     expect(Date.now() - started).toBeLessThan(3000);
-    // The retry gets the usual bound: 300 ms is for the hang above, not for a loaded machine's real send.
-    fake.configure({ SMS_TIMEOUT_MS: 3000 });
+    expect(await prisma.otpChallenge.count()).toBe(1);
+    expect((await prisma.rateCounter.findUnique({ where: { key: `otp-send:${shop.id}:${PHONE}` } }))?.count).toBe(1);
+    const again = await send();
+    expect(again.status).toBe(429);
+    expect(await jsonOf(again)).toMatchObject({ code: "rate_limited" });
+  });
+
+  it("gives the send back when Twilio cannot be reached at all (connection refused): nothing went", async () => {
+    await installShop({ otpSendLimit: 1, otpResendCooldownSeconds: 0 });
+    fake.configure({ TWILIO_API_BASE: "http://127.0.0.1:9" } as never);
+    const res = await send();
+    expect(res.status).toBe(502);
+    expect(await prisma.otpChallenge.count()).toBe(0);
+    fake.configure({ TWILIO_API_BASE: fake.twilio.url } as never);
     expect((await send()).status).toBe(200);
   });
 
@@ -135,5 +148,44 @@ describe("WhatsApp that hangs", () => {
     const res = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE } }));
     expect(res.status).toBe(200);
     expect(fake2.twilio.messages.map((m) => m.channel)).toEqual(["sms"]);
+  });
+});
+
+describe("a slow Twilio that delivers after SMS_TIMEOUT_MS", () => {
+  const slow = useFakeTwilio({ SMS_TIMEOUT_MS: 300 });
+  const verify = (otp: string) => callRoute(verifyOtp, signedRequest("/verify-otp", { method: "POST", body: { phone: PHONE, otp } }));
+
+  it("GIVEN every text answered late WHEN 6 sends in a row THEN 3 texts (the limit), the rest 429, and the last late code verifies", async () => {
+    const shop = await installShop({ otpResendCooldownSeconds: 0 });
+    slow.twilio.fail("late", { delayMs: 800 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await send()).status);
+    expect(statuses).toEqual([502, 502, 502, 429, 429, 429]);
+    expect(slow.twilio.messages).toHaveLength(3);
+    const daily = await prisma.rateCounter.findFirst({ where: { key: { startsWith: `otp-daily:${shop.id}:` } } });
+    expect(daily?.count).toBe(3);
+    const res = await verify(slow.twilio.codeFor(PHONE));
+    expect(res.status).toBe(200);
+    expect(await jsonOf(res)).toMatchObject({ success: true });
+  });
+
+  it("the same on WhatsApp: a template answered late keeps the code and the count, though the SMS fallback was refused", async () => {
+    slow.configure({ TWILIO_WHATSAPP_FROM: "+15005550007", TWILIO_WHATSAPP_CONTENT_SID: CONTENT_SID });
+    await installShop({ smsChannel: "whatsapp", otpResendCooldownSeconds: 0 });
+    slow.twilio.fail("late", { delayMs: 800, when: (m) => m.channel === "whatsapp" });
+    slow.twilio.fail("server_error", { when: (m) => m.channel === "sms" });
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await send()).status);
+    expect(statuses).toEqual([502, 502, 502, 429, 429, 429]);
+    expect(slow.twilio.messages.map((m) => m.channel)).toEqual(["whatsapp", "whatsapp", "whatsapp"]);
+    expect((await verify(slow.twilio.codeFor(PHONE))).status).toBe(200);
+  });
+
+  it("still gives the send back on a definite refusal answered in time (Twilio 503)", async () => {
+    await installShop({ otpSendLimit: 1, otpResendCooldownSeconds: 0 });
+    slow.twilio.fail("server_error", { times: 1 });
+    expect((await send()).status).toBe(502);
+    expect(await prisma.otpChallenge.count()).toBe(0);
+    expect((await send()).status).toBe(200);
   });
 });

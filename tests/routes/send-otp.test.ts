@@ -295,7 +295,7 @@ describe("POST /send-otp", () => {
 
     it("answers 403 phone_blocked to a blocked number, without counting it", async () => {
       const shop = await installShop();
-      await blockPhone(shop.id, "+91 98765 43210", "pumping");
+      await blockPhone(shop, "+91 98765 43210", "pumping");
       const res = await send();
       expect(res.status).toBe(403);
       expect(await jsonOf(res)).toMatchObject({ code: "phone_blocked" });

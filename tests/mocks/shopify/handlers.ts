@@ -53,7 +53,7 @@ export function cartCreate(links: CheckoutLinks = {}): Handler {
       lines?: Line[];
       attributes?: { key: string; value: string }[];
       discountCodes?: string[];
-      buyerIdentity?: unknown;
+      buyerIdentity?: { phone?: string; countryCode?: string };
     };
     const token = crypto.randomBytes(12).toString("hex");
     const lines = input.lines ?? [];
@@ -64,7 +64,7 @@ export function cartCreate(links: CheckoutLinks = {}): Handler {
       merchandise: { id: l.merchandiseId, price: { amount: FAKE_UNIT_PRICE.toFixed(2), currencyCode: "USD" } },
     }));
     const checkoutUrl = links.checkoutBase
-      ? `${links.checkoutBase}?c=${encodeForPreview("cart", { lines, attributes: input.attributes ?? [], discountCodes: input.discountCodes ?? [], subtotal })}`
+      ? `${links.checkoutBase}?c=${encodeForPreview("cart", { lines, attributes: input.attributes ?? [], discountCodes: input.discountCodes ?? [], buyerIdentity: input.buyerIdentity ?? null, subtotal })}`
       : `https://${call.shop}/cart/c/${token}?key=${token.slice(0, 8)}`;
     return {
       data: {
@@ -73,6 +73,7 @@ export function cartCreate(links: CheckoutLinks = {}): Handler {
             id: `gid://shopify/Cart/c1-${token}?key=${token.slice(0, 8)}`,
             checkoutUrl,
             attributes: input.attributes ?? [],
+            buyerIdentity: { phone: input.buyerIdentity?.phone ?? null, countryCode: input.buyerIdentity?.countryCode ?? null },
             discountCodes: (input.discountCodes ?? []).map((code) => ({ code, applicable: true })),
             cost: { subtotalAmount: { amount: subtotal.toFixed(2), currencyCode: "USD" } },
             lines: { nodes: cartLines },
@@ -142,13 +143,14 @@ export function draftOrderCreate(links: CheckoutLinks = {}): Handler {
       customAttributes?: { key: string; value: string }[];
       discountCodes?: string[];
       note?: string;
+      phone?: string;
     };
     const id = ++draftCounter;
     const token = crypto.randomBytes(12).toString("hex");
     const { total } = totals(input.lineItems ?? []);
     const dueNow = input.deposit ? Math.round(total * input.deposit.percentage) / 100 : total;
     const invoiceUrl = links.checkoutBase
-      ? `${links.checkoutBase}?c=${encodeForPreview("draft", { lines: input.lineItems ?? [], attributes: input.customAttributes ?? [], discountCodes: input.discountCodes ?? [], total, dueNow, note: input.note })}`
+      ? `${links.checkoutBase}?c=${encodeForPreview("draft", { lines: input.lineItems ?? [], attributes: input.customAttributes ?? [], discountCodes: input.discountCodes ?? [], phone: input.phone ?? null, total, dueNow, note: input.note })}`
       : `https://${call.shop}/${id}/invoices/${token}`;
     return {
       data: {

@@ -1,3 +1,4 @@
+import { FakeCustomerStore } from "./customers";
 import { z } from "zod";
 import { FakeShopify, type Handler, type PageHandler } from "./server";
 import {
@@ -61,6 +62,8 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   new FakeOrderStore([fakeOrder({ id: "gid://shopify/Order/1001", name: "#1001" })]).install(fake, { tagsAdd: tagsAdd(tagged) });
   const enforcement = new FakeEnforcementStore(tagged);
   enforcement.install(fake);
+  // The store's customers (none in local mode): blocking a number searches them for the verified tag.
+  new FakeCustomerStore([], tagged).install(fake);
   // The app's subscriptions, with Shopify's approval page at /charges/confirm.
   new FakeBillingStore().install(fake);
   // What the admin's onboarding reads: the live theme's templates, recent orders' gateways.
@@ -147,6 +150,10 @@ type Preview = {
   lines?: { merchandiseId?: string; variantId?: string; quantity?: number }[];
   attributes?: { key: string; value: string }[];
   discountCodes?: string[];
+  /** The cart's buyer as cartCreate was given it: Shopify's checkout prefills its phone. */
+  buyerIdentity?: { phone?: string; countryCode?: string } | null;
+  /** The draft order's customer phone (draftOrderCreate `phone`). */
+  phone?: string | null;
   total?: number;
   subtotal?: number;
   dueNow?: number;
@@ -219,11 +226,17 @@ const checkoutPreview = ({ url }: Parameters<PageHandler>[0], enforcement: FakeE
 <title>Local checkout preview</title></head><body style="font-family:system-ui;max-width:36rem;margin:2rem auto;padding:0 1rem">
 <h1>Local checkout preview</h1><p>Local mode: this page stands in for Shopify's ${data.kind === "draft" ? "draft-order invoice" : "cart checkout"}.</p>
 <h2>Items</h2><ul>${lines}</ul>${payment}
+<h2>Buyer</h2><p>Phone: ${esc(prefilledPhone(data) || "none (the shopper types it)")}${data.buyerIdentity?.countryCode ? `, country ${esc(data.buyerIdentity.countryCode)}` : ""}</p>
 <h2>Discount codes</h2><p>${esc((data.discountCodes ?? []).join(", ") || "none")}</p>
 <h2>Attributes (carried to the order)</h2><ul>${attrs}</ul>
-${paymentSection(data.attributes ?? [], url.searchParams.get("phone") ?? data.attributes?.find((a) => a.key === "_cod_phone")?.value ?? "", enforcement, url)}</body></html>`;
+${paymentSection(data.attributes ?? [], url.searchParams.get("phone") ?? prefilledPhone(data), enforcement, url)}</body></html>`;
   return { status: 200, type: "text/html; charset=utf-8", body };
 };
+
+/** The phone Shopify's checkout starts with: the cart's buyer identity, or the draft order's phone; never our own attributes. */
+function prefilledPhone(data: Preview): string {
+  return (data.kind === "draft" ? data.phone : data.buyerIdentity?.phone) ?? "";
+}
 
 function esc(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

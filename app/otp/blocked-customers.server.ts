@@ -1,0 +1,59 @@
+import crypto from "node:crypto";
+import { z } from "zod";
+import { defineJob, enqueueJob, type JobResult } from "~/jobs/queue.server";
+import { shopifyGraphql } from "~/shopify/graphql.server";
+import { CUSTOMERS_BY_PHONE, TAGS_REMOVE } from "~/shopify/operations";
+import { normalizePhone } from "~/shared/phone";
+import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
+
+/**
+ * A number the merchant blocks stops being a verified customer: a durable job per blocked batch finds the
+ * shop's customers carrying those phones (Admin `customers` search) and removes `cod-verified-customer`
+ * from each (`tagsRemove`), retried with the queue's backoff. Removing a tag that is gone changes
+ * nothing, so a job that runs twice does no harm.
+ */
+const PHONES_PER_JOB = 25;
+
+export const blockedCustomersJob = defineJob({
+  kind: "blocklist.untag-customers",
+  payload: z.object({ phones: z.array(z.string().min(1)).min(1).max(PHONES_PER_JOB) }),
+  // Blocking the same numbers again runs the job again (a customer may have been tagged in between).
+  merge: (_queued, incoming) => incoming,
+  run: ({ phones }, { shop }) => untagBlockedCustomers(shop, phones),
+});
+
+/** Queues the untagging for these (E.164) numbers, in batches. Call kickJobWorker once the response is ready. */
+export async function enqueueUntagBlockedCustomers(shopDomain: string, phones: string[]) {
+  const unique = [...new Set(phones)].sort();
+  for (let i = 0; i < unique.length; i += PHONES_PER_JOB) {
+    const batch = unique.slice(i, i + PHONES_PER_JOB);
+    const key = `${shopDomain}|${crypto.createHash("sha256").update(batch.join(",")).digest("hex").slice(0, 32)}`;
+    await enqueueJob(blockedCustomersJob, { shop: shopDomain, key, payload: { phones: batch } });
+  }
+}
+
+const customersReply = z.object({
+  customers: z.object({ nodes: z.array(z.object({ id: z.string(), phone: z.string().nullable(), tags: z.array(z.string()) })) }),
+});
+const tagsRemoveReply = z.object({
+  tagsRemove: z.object({ node: z.object({ id: z.string() }).nullable(), userErrors: z.array(z.object({ message: z.string() })) }),
+});
+
+async function untagBlockedCustomers(shop: string, phones: string[]): Promise<JobResult> {
+  const query = phones.map((p) => `phone:"${p}"`).join(" OR ");
+  const found = await shopifyGraphql<unknown>("admin", shop, CUSTOMERS_BY_PHONE, { variables: { query } });
+  if (!found.ok) return { ok: false, error: `${found.cause}: ${found.detail}`.slice(0, 500) };
+  const reply = customersReply.safeParse(found.data);
+  if (!reply.success) return { ok: false, error: `invalid_response: ${reply.error.message.slice(0, 300)}` };
+  // Search matches loosely: only a customer whose own phone is one of the blocked numbers loses the tag.
+  const blocked = new Set(phones);
+  const tagged = reply.data.customers.nodes.filter((c) => blocked.has(normalizePhone(c.phone) ?? "") && c.tags.includes(VERIFIED_CUSTOMER_TAG));
+  for (const customer of tagged) {
+    const removed = await shopifyGraphql<unknown>("admin", shop, TAGS_REMOVE, { variables: { id: customer.id, tags: [VERIFIED_CUSTOMER_TAG] } });
+    if (!removed.ok) return { ok: false, error: `${removed.cause}: ${removed.detail}`.slice(0, 500) };
+    const parsed = tagsRemoveReply.safeParse(removed.data);
+    if (!parsed.success) return { ok: false, error: `invalid_response: ${parsed.error.message.slice(0, 300)}` };
+    if (parsed.data.tagsRemove.userErrors.length) return { ok: false, error: `user_errors: ${JSON.stringify(parsed.data.tagsRemove.userErrors).slice(0, 400)}` };
+  }
+  return { ok: true };
+}
