@@ -104,7 +104,7 @@ describe("a number blocked after it verified", () => {
   it("is never evidence: its proof and its selection leave the order pending, and its customer untagged", async () => {
     const shop = await installShop();
     const { proof } = await verify(A, { cartToken: "cart-blocked" });
-    await blockPhone(shop.id, A, "refused parcels");
+    await blockPhone(shop, A, "refused parcels");
     const withCart = orderCreatedPayload({ phone: A, cart_token: "cart-blocked", customer: customer(503) });
     expect(await deliver(withCart)).toEqual(["cod-pending", "payment-mode:cod"]);
     expect(tagged.get("gid://shopify/Customer/503")).toBeUndefined();
