@@ -1,5 +1,6 @@
 import { ATTRIBUTES, type PaymentMode } from "~/shared/payment-modes";
 import { normalizePhone } from "~/shared/phone";
+import { isCodMethodName } from "~/settings/cod-methods";
 import type { OrderCreated } from "~/shopify/webhook-payloads";
 
 /** The orders/create payload, as app/shopify/webhook-payloads.ts parses it. */
@@ -25,7 +26,7 @@ export function selectionIdOf(order: OrderPayload): string | null {
 /** Cash on delivery, by the payment gateway Shopify names ("Cash on Delivery (COD)" is Shopify's manual method). */
 export function isCashOnDelivery(order: OrderPayload): boolean {
   const names = [...(order.payment_gateway_names ?? []), order.gateway ?? ""];
-  return names.some((n) => /cash\s*on\s*delivery|\bcod\b|cash_on_delivery/i.test(n));
+  return names.some(isCodMethodName);
 }
 
 export type TagSettings = { tagOrders: boolean; tagVerified: string; tagUnverified: string; tagModePrefix: string };
