@@ -81,6 +81,8 @@ describe("the home and plans pages in Chromium (local mode, a seeded month)", ()
     await page.getByRole("button", { name: "Approve" }).click();
     await until(() => new URL(page.url()).pathname).toBe("/app/plans");
     await until(() => page.getByText("Current plan: Starter").count()).toBe(1);
+    // Back from the approval page, the page says the plan changed (a success banner without App Bridge).
+    await until(() => page.getByRole("status").filter({ hasText: "You are on the Starter plan." }).count()).toBe(1);
     expect(await page.getByRole("button", { name: /Current plan: Starter plan/ }).isDisabled()).toBe(true);
     await shot(page, "admin-plans-starter");
     expect(await seriousViolations(page)).toEqual([]);
