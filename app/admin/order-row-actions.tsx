@@ -45,7 +45,7 @@ export function OrderRowActions({ name, gid, appBridgeUrl, adminUrl, phone, bloc
           <Form method="post">
             <input type="hidden" name="intent" value="block" />
             <input type="hidden" name="orderGid" value={gid} />
-            <Button submit size="slim" tone="critical" variant="secondary" loading={busy === "block"} accessibilityLabel={`Block number ${maskPhone(phone)} of order ${name}`}>
+            <Button submit size="slim" loading={busy === "block"} accessibilityLabel={`Block number ${maskPhone(phone)} of order ${name}`}>
               Block number
             </Button>
           </Form>

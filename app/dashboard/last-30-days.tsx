@@ -10,13 +10,20 @@ export type DashboardView = Omit<Dashboard, "countries"> & { countries: { countr
 const int = (n: number) => n.toLocaleString("en-US");
 const pct = (n: number | null) => (n === null ? "–" : `${(n * 100).toFixed(1)}%`);
 const ORDER_STATES = ["verified", "confirmed", "pending", "unverified", "unconfirmed"] as const;
-/** Short: they are the bar chart's axis labels too. */
 const STATE_LABELS: Record<string, string> = {
   verified: "Verified before purchase",
   confirmed: "Confirmed after purchase",
   pending: "Waiting for confirmation",
   unverified: "Unverified",
   unconfirmed: "Not confirmed in time",
+};
+/** The bar chart's axis has room for a word or two; the table beside it has the full labels. */
+const STATE_AXIS_LABELS: Record<string, string> = {
+  verified: "Verified",
+  confirmed: "Confirmed later",
+  pending: "Waiting",
+  unverified: "Unverified",
+  unconfirmed: "Not confirmed",
 };
 /** Counts are whole numbers: the value axis never shows 0.5 of an order. */
 const COUNT_AXIS = { integersOnly: true } as const;
@@ -144,7 +151,7 @@ export function LastThirtyDays({ d }: { d: DashboardView }) {
           title={`Cash-on-delivery orders by state (${int(codOrders)})`}
           chart={
             <BarChart
-              data={[{ name: "Orders", data: ORDER_STATES.map((k) => ({ key: STATE_LABELS[k], value: d.orders.codByStatus[k] ?? 0 })) }]}
+              data={[{ name: "Orders", data: ORDER_STATES.map((k) => ({ key: STATE_AXIS_LABELS[k], value: d.orders.codByStatus[k] ?? 0 })) }]}
               yAxisOptions={COUNT_AXIS}
               xAxisOptions={{ allowLineWrap: true }}
               showLegend={false}
