@@ -5,8 +5,9 @@
 //   npm run seed:activity -- --events 100000       a large store's month
 //   npm run seed:activity -- --measure http://localhost:3000/app --runs 20
 //                                                  then times GET of the home page (local mode's server)
-// Events: codes sent (each also a MessageDelivery row with the delivery state the provider reported),
-// verified, failed (wrong, expired, locked), skipped (returning, codes off), address corrections sent and
+// Events: codes sent (each also a MessageDelivery row with the delivery state the provider reported;
+// about a quarter go again to a number already sent one), verified (a number sent a code, recorded in
+// VerifiedCustomer as the app does), failed (wrong, expired, locked), skipped (returning, codes off), address corrections sent and
 // completed (all counted in DailyStat, as the app's own writes count them), and orders (OrderRecord rows). The shop's earlier
 // seeded rows and its DailyStat counters are replaced (--keep adds to them instead). Not for production.
 import "../app/server/load-env.mjs";
@@ -110,6 +111,9 @@ function count(metric, day, dimension = "") {
 const run = Date.now().toString(36);
 const deliveries = [];
 const orders = [];
+/** Numbers sent a code, and when each last verified. */
+const shoppers = [];
+const verified = new Map();
 const seen = Object.fromEntries(KINDS.map(([k]) => [k, 0]));
 for (let i = 0; i < events; i++) {
   const kind = pick(KINDS);
@@ -117,9 +121,12 @@ for (let i = 0; i < events; i++) {
   const t = moment();
   const day = dayOf(t);
   const [country, , prefix] = pick(COUNTRIES.map((c) => [c, c[1]]));
-  const phone = `${prefix}${String(i % 100000).padStart(5, "0")}`;
+  let phone = `${prefix}${String(i % 100000).padStart(5, "0")}`;
   switch (kind) {
     case "sent": {
+      // About one shopper in four asks again: the same number gets a second code.
+      if (shoppers.length && random() < 0.25) phone = shoppers[Math.floor(random() * shoppers.length)];
+      else shoppers.push(phone);
       count("otp_sent", day, country);
       const status = pick(DELIVERY);
       deliveries.push({ shopId: shop.id, phone, purpose: "otp", channel: "sms", providerId: `seed_${run}_${i}`, status, createdAt: new Date(t) });
@@ -129,6 +136,11 @@ for (let i = 0; i < events; i++) {
     }
     case "verified":
       count("otp_verified", day);
+      // A shopper who was sent a code confirmed it (VerifiedCustomer keeps each number's latest).
+      if (shoppers.length) {
+        const who = shoppers[Math.floor(random() * shoppers.length)];
+        verified.set(who, Math.max(verified.get(who) ?? 0, t));
+      }
       break;
     case "failed":
       count("otp_failed", day, pick([["wrong", 70], ["expired", 20], ["locked", 10]]));
@@ -161,6 +173,13 @@ for (const [key, n] of counters) {
     ON CONFLICT ("shopId", "metric", "day", "dimension") DO UPDATE SET "count" = "DailyStat"."count" + excluded."count"`;
 }
 for (let i = 0; i < deliveries.length; i += 2000) await prisma.messageDelivery.createMany({ data: deliveries.slice(i, i + 2000) });
+const verifiedRows = [...verified].map(([phone, t]) => ({ shopId: shop.id, phone, verifiedAt: new Date(t) }));
+// 300 at a time: SQLite takes at most 999 parameters in a statement.
+for (let i = 0; i < verifiedRows.length; i += 300) {
+  const batch = verifiedRows.slice(i, i + 300);
+  await prisma.verifiedCustomer.deleteMany({ where: { shopId: shop.id, phone: { in: batch.map((r) => r.phone) } } });
+  await prisma.verifiedCustomer.createMany({ data: batch });
+}
 for (let i = 0; i < orders.length; i += 2000) await prisma.orderRecord.createMany({ data: orders.slice(i, i + 2000) });
 
 const monthStart = `${new Date(now).toISOString().slice(0, 7)}-01`;
@@ -171,7 +190,8 @@ console.log(
     Object.entries(seen)
       .map(([k, n]) => `${k} ${n.toLocaleString("en-US")}`)
       .join(", ") +
-    `; ${counters.size} DailyStat rows, ${deliveries.length.toLocaleString("en-US")} MessageDelivery rows, ${orders.length.toLocaleString("en-US")} OrderRecord rows.`,
+    `; ${counters.size} DailyStat rows, ${deliveries.length.toLocaleString("en-US")} MessageDelivery rows (${shoppers.length.toLocaleString("en-US")} shoppers), ` +
+    `${verifiedRows.length.toLocaleString("en-US")} VerifiedCustomer rows, ${orders.length.toLocaleString("en-US")} OrderRecord rows.`,
 );
 console.log(
   `seed:activity: ${Number(used).toLocaleString("en-US")} verifications this month (the plan's allowance counts them: past it the storefront answers 402 plan_limit_reached until next month or a larger plan).`,

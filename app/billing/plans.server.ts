@@ -96,3 +96,16 @@ export async function loadPlans(domain: string, billing: Billing, returning: boo
 export async function choosePlanFor(domain: string, billing: Billing, planId: string, returnUrl: string): Promise<ChoosePlanOutcome> {
   return choosePlan(await adminShop(domain), billing, planId, returnUrl);
 }
+
+/**
+ * Back from Shopify's approval page (`charge_id` in the return URL): the paid plan that charge made
+ * the shop's, to say so once ("You are on the Pro plan"). Null when the charge is not the shop's
+ * active subscription (declined, replaced since, or no charge at all). Call after loadPlans, which
+ * has already asked Shopify.
+ */
+export async function planApprovedBy(domain: string, chargeId: string | null): Promise<Plan | null> {
+  if (!chargeId || !/^\d{1,20}$/.test(chargeId)) return null;
+  const shop = await adminShop(domain);
+  const plan = planOf(shop);
+  return plan && plan.price > 0 && shop.subscriptionId === `gid://shopify/AppSubscription/${chargeId}` ? plan : null;
+}

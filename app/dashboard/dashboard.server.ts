@@ -1,8 +1,8 @@
 import { query, sql, toBoolean } from "~/db/sql.server";
+import { ORDER_PAYMENTS, paymentOf, type OrderPayment } from "~/orders/order-status";
 import type { Shop } from "~/settings/shop.server";
 import { utcDay } from "~/shared/daily-metrics";
 import { clock } from "~/utils/clock.server";
-import { priceFor, smsPricesOf, type SmsPrices } from "./prices";
 
 export const DASHBOARD_DAYS = 30;
 
@@ -12,46 +12,54 @@ export type Dashboard = {
   to: string;
   days: DayFigures[];
   totals: {
+    /** Codes: a shopper who asks again is counted each time. */
     sent: number;
     verified: number;
     failed: number;
     skipped: number;
-    /** verified / sent, 0..1; null with nothing sent. */
-    verificationRate: number | null;
     correctionsSent: number;
     correctionsCompleted: number;
   };
+  /**
+   * Shoppers, not codes: distinct numbers a storefront code went to in the window, and how many of
+   * them verified in the window. `rate` is verified / sent (0..1), null with nobody sent a code.
+   */
+  shoppers: { sent: number; verified: number; rate: number | null };
   failedBy: Record<string, number>;
   skippedBy: Record<string, number>;
-  /** COD orders by verification state: verified, unverified, pending, confirmed, unconfirmed. */
-  codOrders: Record<string, number>;
-  /** Every order by the mode the shopper chose (none: no selection linked). */
-  ordersByMode: Record<string, number>;
-  /** Sent codes by destination, most first, with the estimated cost at the shop's prices. */
-  countries: { country: string; sent: number; price: number; cost: number }[];
-  estimatedSpend: number;
+  /** The window's orders: one total, split by payment (paymentOf), and the COD ones by verification state. */
+  orders: { total: number; byPayment: Record<OrderPayment, number>; codByStatus: Record<string, number> };
+  /** Codes sent by destination (ISO 3166 alpha-2, "" unknown), most first. */
+  countries: { country: string; sent: number }[];
   /** Messages whose final delivery state the provider reported in the period. */
   deliveries: { delivered: number; failed: number };
-  prices: SmsPrices;
 };
 
 const num = (v: unknown) => Number(v ?? 0);
 
 /**
- * The home page's last 30 days (UTC, today included), from two indexed reads: the daily rollup
- * (DailyStat by shop and day: codes, corrections, message deliveries) and orders (OrderRecord by shop
- * and time, grouped in the database).
+ * The home page's last 30 days (UTC, today included), from three indexed reads: the daily rollup
+ * (DailyStat by shop and day: codes, corrections, message deliveries), orders (OrderRecord by shop and
+ * time, grouped in the database) and the window's storefront codes by number (MessageDelivery by shop
+ * and time, against VerifiedCustomer) for the verification rate per shopper.
  */
-export async function dashboardOf(shop: Pick<Shop, "id" | "smsPrices">, now: Date = clock.now()): Promise<Dashboard> {
+export async function dashboardOf(shop: Pick<Shop, "id">, now: Date = clock.now()): Promise<Dashboard> {
   const to = utcDay(now);
   const fromDate = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (DASHBOARD_DAYS - 1)));
   const from = utcDay(fromDate);
-  const [stats, orders] = await Promise.all([
+  const [stats, orderRows, shopperRows] = await Promise.all([
     query<{ metric: string; day: string; dimension: string; count: unknown }>(sql`
       SELECT "metric", "day", "dimension", "count" FROM "DailyStat" WHERE "shopId" = ${shop.id} AND "day" >= ${from}`),
     query<{ status: string; mode: string | null; cod: unknown; n: unknown }>(sql`
       SELECT "status", "mode", "cod", COUNT(*) AS "n" FROM "OrderRecord"
       WHERE "shopId" = ${shop.id} AND "placedAt" >= ${fromDate} GROUP BY "status", "mode", "cod"`),
+    // A number that asked for three codes is one shopper. Only codes the provider took (a refused
+    // number never got one); a phone's last verification is enough: verified in the window counts.
+    query<{ sent: unknown; verified: unknown }>(sql`
+      SELECT COUNT(DISTINCT m."phone") AS "sent", COUNT(DISTINCT v."phone") AS "verified"
+      FROM "MessageDelivery" m
+      LEFT JOIN "VerifiedCustomer" v ON v."shopId" = m."shopId" AND v."phone" = m."phone" AND v."verifiedAt" >= ${fromDate}
+      WHERE m."shopId" = ${shop.id} AND m."purpose" = 'otp' AND m."providerId" IS NOT NULL AND m."createdAt" >= ${fromDate}`),
   ]);
 
   const byDay = new Map<string, DayFigures>();
@@ -100,47 +108,28 @@ export async function dashboardOf(shop: Pick<Shop, "id" | "smsPrices">, now: Dat
   }
   const days = [...byDay.values()];
   const sum = (key: keyof Omit<DayFigures, "day">) => days.reduce((s, d) => s + d[key], 0);
-  const sent = sum("sent");
-  const verified = sum("verified");
 
-  const codOrders: Record<string, number> = {};
-  const ordersByMode: Record<string, number> = {};
-  for (const row of orders) {
+  const orders = { total: 0, byPayment: Object.fromEntries(ORDER_PAYMENTS.map((p) => [p, 0])) as Record<OrderPayment, number>, codByStatus: {} as Record<string, number> };
+  for (const row of orderRows) {
     const n = num(row.n);
-    if (toBoolean(row.cod) || row.cod === true) codOrders[row.status] = (codOrders[row.status] ?? 0) + n;
-    const mode = row.mode ?? "none";
-    ordersByMode[mode] = (ordersByMode[mode] ?? 0) + n;
+    const payment = paymentOf({ cod: toBoolean(row.cod), mode: row.mode });
+    orders.total += n;
+    orders.byPayment[payment] += n;
+    if (payment === "cod") orders.codByStatus[row.status] = (orders.codByStatus[row.status] ?? 0) + n;
   }
 
-  const prices = smsPricesOf(shop.smsPrices);
-  const countries = [...sentByCountry.entries()]
-    .map(([country, count]) => {
-      const price = priceFor(prices, country || "*");
-      return { country: country || "unknown", sent: count, price, cost: count * price };
-    })
-    .sort((a, b) => b.sent - a.sent);
-  const estimatedSpend = countries.reduce((s, c) => s + c.cost, 0);
-
+  const shoppersSent = num(shopperRows[0]?.sent);
+  const shoppersVerified = num(shopperRows[0]?.verified);
   return {
     from,
     to,
     days,
-    totals: {
-      sent,
-      verified,
-      failed: sum("failed"),
-      skipped: sum("skipped"),
-      verificationRate: sent ? verified / sent : null,
-      correctionsSent,
-      correctionsCompleted,
-    },
+    totals: { sent: sum("sent"), verified: sum("verified"), failed: sum("failed"), skipped: sum("skipped"), correctionsSent, correctionsCompleted },
+    shoppers: { sent: shoppersSent, verified: shoppersVerified, rate: shoppersSent ? shoppersVerified / shoppersSent : null },
     failedBy,
     skippedBy,
-    codOrders,
-    ordersByMode,
-    countries,
-    estimatedSpend,
+    orders,
+    countries: [...sentByCountry.entries()].map(([country, sent]) => ({ country, sent })).sort((a, b) => b.sent - a.sent),
     deliveries: delivery,
-    prices,
   };
 }

@@ -1,31 +1,40 @@
 import { z } from "zod";
-import { countSince } from "~/db/daily-stats.server";
-import { allowanceMonthStart, planOf } from "~/shared/plans";
-import { adminShop, updateShop } from "~/settings/shop.server";
-import { clock } from "~/utils/clock.server";
+import { planUsage, type PlanUsage } from "~/billing/plans.server";
+import { adminShop } from "~/settings/shop.server";
 import { dashboardOf } from "./dashboard.server";
+import { countryName } from "./locale";
 import { codNamesForm, confirmCodMethodNames, onboardingOf, sendTestCode } from "./onboarding.server";
-import { parsePriceLines, priceLines, smsPricesOf } from "./prices";
 
-/** The home page: the plan and its usage, the onboarding checklist and the 30-day dashboard. */
-export async function loadHome(domain: string) {
+/**
+ * What the merchant pays and what the plan covers, for Home's plan card. The app's own cost of sending
+ * texts is not here: the plan's price includes them, so it is not the merchant's figure.
+ */
+export type PlanBill = PlanUsage & {
+  /**
+   * Usage charges this billing period, beyond the plan's allowance (Shopify usage records under the
+   * cap the merchant approved). null while the shop has no usage pricing; the usage-charges work
+   * (issue 27, item 1) fills it, and Home shows it beside the plan's price.
+   */
+  usageCharges: { amount: number; cap: number } | null;
+};
+
+/** The home page: the plan and what it costs, the onboarding checklist and the 30-day dashboard. */
+export async function loadHome(domain: string, locale: string) {
   const shop = await adminShop(domain);
-  const plan = planOf(shop);
-  const [onboarding, dashboard, used] = await Promise.all([onboardingOf(shop), dashboardOf(shop), countSince(shop.id, "otp_verified", allowanceMonthStart(clock.now()))]);
+  const [onboarding, dashboard, usage] = await Promise.all([onboardingOf(shop), dashboardOf(shop), planUsage(shop)]);
+  const bill: PlanBill = { ...usage, usageCharges: null };
   return {
-    usage: { plan, used, allowance: plan?.monthlyVerifications ?? 0 },
+    bill,
     shopName: shop.name ?? shop.domain,
     onboarding,
-    dashboard,
-    priceText: priceLines(smsPricesOf(shop.smsPrices)),
+    dashboard: { ...dashboard, countries: dashboard.countries.map((c) => ({ ...c, name: countryName(c.country, locale) })) },
   };
 }
 
-/** The home page's three small forms, told apart by `intent`. */
+/** The home page's two small forms, told apart by `intent`. */
 export const homeForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("cod_names") }).merge(codNamesForm),
   z.object({ intent: z.literal("test_code"), phone: z.string().min(1, "Enter your phone number.").max(40) }),
-  z.object({ intent: z.literal("prices"), prices: z.string().max(20_000) }),
 ]);
 export type HomeForm = z.infer<typeof homeForm>;
 
@@ -49,12 +58,6 @@ export async function homeAction(domain: string, form: HomeForm): Promise<HomeAc
         sms_unavailable: "The text-message provider did not answer; try again in a moment.",
       }[sent.code];
       return { intent: form.intent, ok: false, message: why };
-    }
-    case "prices": {
-      const parsed = parsePriceLines(form.prices);
-      if (!parsed.ok) return { intent: form.intent, ok: false, message: `Lines ${parsed.badLines.join(", ")} are not "CC price" (e.g. "IN 0.0832").` };
-      await updateShop(shop.domain, { smsPrices: JSON.stringify(parsed.prices) });
-      return { intent: form.intent, ok: true, message: "Message prices saved." };
     }
   }
 }

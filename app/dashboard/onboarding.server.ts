@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { env } from "~/env.server";
 import { enforcementState, syncPaymentCustomization } from "~/enforcement/payment-customization.server";
-import { codMethodNameList } from "~/settings/cod-methods";
+import { codMethodNameList, isCodMethodName } from "~/settings/cod-methods";
 import { SETTINGS_LIMITS } from "~/settings/limits";
 import { updateShop, type Shop } from "~/settings/shop.server";
 import { parseApiPhone, normalizePhone } from "~/shared/phone";
@@ -23,7 +23,7 @@ export type Onboarding = {
   done: number;
   /** Where the merchant adds the block: the theme editor, on the product template, with the block picked. */
   themeEditorUrl: string;
-  /** Gateway names of recent orders, most used first (to suggest the COD method names). */
+  /** Cash-on-delivery gateway names of recent orders, most used first (to suggest the COD method names). */
   suggestedNames: string[];
   codMethodNames: string[];
 };
@@ -50,12 +50,12 @@ async function storefrontBlock(shop: string): Promise<{ added: boolean; theme: s
   return { added: theme.files.nodes.some((f) => templateHasAppBlock(f.body?.content ?? "")), theme: theme.name };
 }
 
-/** Payment gateway names of the latest 50 orders, most used first. */
+/** The cash-on-delivery gateway names of the latest 50 orders, most used first (a card gateway is never one to confirm). */
 async function recentGatewayNames(shop: string): Promise<string[]> {
   const result = await shopifyGraphql<GatewayReply>("admin", shop, RECENT_ORDER_GATEWAYS);
   if (!result.ok) return [];
   const counts = new Map<string, number>();
-  for (const order of result.data.orders?.nodes ?? []) for (const name of order.paymentGatewayNames ?? []) counts.set(name, (counts.get(name) ?? 0) + 1);
+  for (const order of result.data.orders?.nodes ?? []) for (const name of (order.paymentGatewayNames ?? []).filter(isCodMethodName)) counts.set(name, (counts.get(name) ?? 0) + 1);
   return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([name]) => name);
 }
 

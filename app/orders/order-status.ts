@@ -31,3 +31,29 @@ export function orderAdminUrl(shopDomain: string, orderGid: string): string | nu
   const store = /^([a-z0-9][a-z0-9-]*)\.myshopify\.com$/.exec(shopDomain)?.[1];
   return id && store ? `https://admin.shopify.com/store/${store}/orders/${id}` : null;
 }
+
+/**
+ * How an order is paid, one definition for the Orders page and Home: cash on delivery when the order
+ * is COD (its gateway, or the shopper's COD selection: OrderRecord.cod), else the deposit mode when
+ * the shopper chose it, else paid at checkout. Every order has exactly one, so the payments add up to
+ * the orders and the COD ones to the COD orders by state.
+ */
+export const ORDER_PAYMENTS = ["cod", "partial", "prepaid"] as const;
+export type OrderPayment = (typeof ORDER_PAYMENTS)[number];
+
+export function paymentOf(order: { cod: boolean; mode: string | null }): OrderPayment {
+  if (order.cod) return "cod";
+  return order.mode === "partial" ? "partial" : "prepaid";
+}
+
+export const ORDER_PAYMENT_LABELS: Record<OrderPayment, string> = {
+  cod: "Cash on delivery",
+  partial: "Deposit, rest on delivery",
+  prepaid: "Paid at checkout",
+};
+
+/** The order in Shopify's admin through App Bridge (`shopify:admin/...` navigates the admin around the app). */
+export function orderAppBridgeUrl(orderGid: string): string | null {
+  const id = /^gid:\/\/shopify\/Order\/(\d+)$/.exec(orderGid)?.[1];
+  return id ? `shopify:admin/orders/${id}` : null;
+}

@@ -52,6 +52,13 @@ export async function blockedAmong(shopId: string, phones: string[]): Promise<Se
   return new Set(rows.map((r) => r.phone));
 }
 
+/** Which of these numbers (E.164) the shop blocked: one indexed read for a page of orders. */
+export async function blockedPhonesAmong(shopId: string, phones: string[]): Promise<Set<string>> {
+  if (!phones.length) return new Set();
+  const rows = await prisma.blockedPhone.findMany({ where: { shopId, phone: { in: [...new Set(phones)] } }, select: { phone: true } });
+  return new Set(rows.map((r) => r.phone));
+}
+
 export const BLOCKLIST_PAGE_SIZE = 50;
 
 /** A LIKE pattern that finds `text` anywhere, with LIKE's own wildcards in it taken literally (ESCAPE '\\'). */

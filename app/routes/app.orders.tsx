@@ -1,12 +1,26 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useNavigate, useSearchParams } from "@remix-run/react";
-import { Badge, Card, IndexTable, Layout, Link, Tabs, Text } from "@shopify/polaris";
-import { AdminPage } from "~/admin/app-bridge";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
+import { Badge, Card, IndexTable, Layout, Tabs, Text } from "@shopify/polaris";
+import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
+import { OrderRowActions } from "~/admin/order-row-actions";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
 import { authenticate } from "~/shopify/app.server";
 import { getShop, upsertInstalledShop } from "~/settings/shop.server";
+import { blockedPhonesAmong } from "~/otp/blocklist.server";
+import { actOnOrder, orderActionForm, type OrderActionOutcome } from "~/orders/order-actions.server";
 import { listOrderRecords } from "~/orders/order-record.server";
-import { CORRECTION_LABELS, isOrderStatus, ORDER_STATUS_LABELS, ORDER_STATUSES, orderAdminUrl, type OrderStatus } from "~/orders/order-status";
+import {
+  CORRECTION_LABELS,
+  isOrderStatus,
+  ORDER_PAYMENT_LABELS,
+  ORDER_STATUS_LABELS,
+  ORDER_STATUSES,
+  orderAdminUrl,
+  orderAppBridgeUrl,
+  paymentOf,
+  type OrderStatus,
+} from "~/orders/order-status";
 import { maskPhone } from "~/shared/phone-mask";
 
 export const meta: MetaFunction = () => [{ title: "Orders · COD Verify" }];
@@ -20,6 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const status = isOrderStatus(requested) ? requested : undefined;
   const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
   const list = await listOrderRecords(shop.id, { status, page });
+  const blocked = await blockedPhonesAmong(shop.id, list.rows.flatMap((o) => (o.phone ? [o.phone] : [])));
   return {
     status: status ?? null,
     page: list.page,
@@ -30,15 +45,45 @@ export async function loader({ request }: LoaderFunctionArgs) {
       gid: o.orderGid,
       name: o.orderName ?? o.orderGid.replace(/^gid:\/\/shopify\/Order\//, "#"),
       adminUrl: orderAdminUrl(session.shop, o.orderGid),
+      appBridgeUrl: orderAppBridgeUrl(o.orderGid),
       placedAt: o.placedAt.toISOString(),
       status: o.status as OrderStatus,
       mode: o.mode,
       cod: o.cod,
       // The full number: the page masks it itself.
       phone: o.phone,
+      blocked: o.phone ? blocked.has(o.phone) : false,
       correction: o.correction,
     })),
   };
+}
+
+/** A row's action: block the order's number, or resend its pending confirmation (app/orders/order-actions.server.ts). */
+export async function action({ request }: ActionFunctionArgs) {
+  const { session } = await authenticate.admin(request);
+  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  const parsed = orderActionForm.safeParse(Object.fromEntries(await request.formData()));
+  if (!parsed.success) return data({ intent: null, ok: false as const, code: "invalid_request" as const }, { status: 400 });
+  const outcome = await actOnOrder(shop, parsed.data);
+  return data(outcome, { status: outcome.ok ? 200 : outcome.code === "order_not_found" ? 404 : 409 });
+}
+
+type ActionData = OrderActionOutcome | { intent: null; ok: false; code: "invalid_request" };
+
+const REFUSALS: Record<Extract<ActionData, { ok: false }>["code"], string> = {
+  invalid_request: "That request could not be read. Reload the page and try again.",
+  order_not_found: "That order is not in COD Verify's list. Reload the page.",
+  no_phone: "That order has no phone number.",
+  not_pending: "That order is no longer waiting for a confirmation.",
+  recently_sent: "The link was sent less than a minute ago. Give the shopper a moment before sending it again.",
+};
+
+function noticeOf(result: ActionData | undefined): Notice | null {
+  if (!result) return null;
+  if (!result.ok) return { message: REFUSALS[result.code], error: true };
+  return result.intent === "block"
+    ? { message: `${maskPhone(result.phone)} blocked: it gets no more codes (order ${result.orderName})` }
+    : { message: `Confirmation link sent again to ${maskPhone(result.phone)} (order ${result.orderName})` };
 }
 
 const STATUS_TONES: Record<OrderStatus, "success" | "critical" | "attention" | "info" | undefined> = {
@@ -49,21 +94,17 @@ const STATUS_TONES: Record<OrderStatus, "success" | "critical" | "attention" | "
   unconfirmed: "critical",
 };
 
-const MODE_LABELS: Record<string, string> = { cod: "Cash on delivery", prepaid: "Prepaid", partial: "Deposit, rest on delivery" };
-
 const CORRECTION_TONES = { none: undefined, pending: "attention", completed: "success", not_editable: "warning", expired: undefined } as const;
-
-type Order = ReturnType<typeof useLoaderData<typeof loader>>["orders"][number];
-
-function payment(order: Order): string {
-  if (order.mode) return MODE_LABELS[order.mode] ?? order.mode;
-  return order.cod ? "Cash on delivery" : "Paid at checkout";
-}
 
 export default function Orders() {
   const { orders, status, page, pages, total, counts } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const result = useActionData<ActionData>();
+  const notice = useNotice(noticeOf(result), result);
+  const navigation = useNavigation();
+  const posting = navigation.state === "submitting" ? navigation.formData : undefined;
+  const busyFor = (gid: string) => (posting?.get("orderGid") === gid ? (posting.get("intent") as "block" | "resend") : null);
   const all = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
   const tabs = [
     { id: "all", content: "All", badge: String(all) },
@@ -79,6 +120,7 @@ export default function Orders() {
   return (
     <AdminPage title="Orders" subtitle="New orders as COD Verify saw them: whether the shopper's phone was verified, how they pay, and any address correction.">
       <Layout>
+        {notice && <Layout.Section>{notice}</Layout.Section>}
         <Layout.Section>
           <Card padding="0">
             <Tabs tabs={tabs} selected={selected} onSelect={(i) => navigate(i === 0 ? "/app/orders" : `/app/orders?status=${tabs[i].id}`)} />
@@ -92,22 +134,14 @@ export default function Orders() {
                 resourceName={{ singular: "order", plural: "orders" }}
                 itemCount={orders.length}
                 selectable={false}
-                headings={[{ title: "Order" }, { title: "Date" }, { title: "Verification" }, { title: "Payment" }, { title: "Phone" }, { title: "Address" }]}
+                headings={[{ title: "Order" }, { title: "Date" }, { title: "Verification" }, { title: "Payment" }, { title: "Phone" }, { title: "Address" }, { title: "Actions" }]}
               >
                 {orders.map((o, i) => (
                   <IndexTable.Row id={o.gid} key={o.gid} position={i}>
                     <IndexTable.Cell>
-                      {o.adminUrl ? (
-                        <Link url={o.adminUrl} target="_top" removeUnderline accessibilityLabel={`Order ${o.name} in Shopify`}>
-                          <Text as="span" fontWeight="semibold">
-                            {o.name}
-                          </Text>
-                        </Link>
-                      ) : (
-                        <Text as="span" fontWeight="semibold">
-                          {o.name}
-                        </Text>
-                      )}
+                      <Text as="span" fontWeight="semibold">
+                        {o.name}
+                      </Text>
                     </IndexTable.Cell>
                     <IndexTable.Cell>
                       {new Date(o.placedAt).toLocaleString("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" })}
@@ -115,7 +149,7 @@ export default function Orders() {
                     <IndexTable.Cell>
                       <Badge tone={STATUS_TONES[o.status]}>{ORDER_STATUS_LABELS[o.status] ?? o.status}</Badge>
                     </IndexTable.Cell>
-                    <IndexTable.Cell>{payment(o)}</IndexTable.Cell>
+                    <IndexTable.Cell>{ORDER_PAYMENT_LABELS[paymentOf(o)]}</IndexTable.Cell>
                     <IndexTable.Cell>
                       {o.phone ? (
                         <bdi dir="ltr">{maskPhone(o.phone)}</bdi>
@@ -133,6 +167,18 @@ export default function Orders() {
                       ) : (
                         <Badge tone={CORRECTION_TONES[o.correction]}>{CORRECTION_LABELS[o.correction]}</Badge>
                       )}
+                    </IndexTable.Cell>
+                    <IndexTable.Cell>
+                      <OrderRowActions
+                        name={o.name}
+                        gid={o.gid}
+                        appBridgeUrl={o.appBridgeUrl}
+                        adminUrl={o.adminUrl}
+                        phone={o.phone}
+                        blocked={o.blocked}
+                        canResend={o.status === "pending"}
+                        busy={busyFor(o.gid)}
+                      />
                     </IndexTable.Cell>
                   </IndexTable.Row>
                 ))}

@@ -5,7 +5,8 @@ import { Badge, Banner, BlockStack, Box, Button, Card, InlineGrid, InlineStack, 
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { z } from "zod";
 import { authenticate } from "~/shopify/app.server";
-import { choosePlanFor, loadPlans, type ChoosePlanOutcome } from "~/billing/plans.server";
+import { choosePlanFor, loadPlans, planApprovedBy, type ChoosePlanOutcome } from "~/billing/plans.server";
+import { usePlanApprovedNotice } from "~/admin/plan-approved";
 import { env } from "~/env.server";
 import { devAdminAccessEnabled } from "~/dev/admin-access.server";
 import { PLANS } from "~/shared/plans";
@@ -15,8 +16,9 @@ export const meta: MetaFunction = () => [{ title: "Plans · COD Verify" }];
 /** /app/plans: the current plan, this month's verifications against its allowance, and every plan. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session, billing } = await authenticate.admin(request);
-  const returning = new URL(request.url).searchParams.has("charge_id");
-  return loadPlans(session.shop, billing, returning);
+  const chargeId = new URL(request.url).searchParams.get("charge_id");
+  const plans = await loadPlans(session.shop, billing, chargeId !== null);
+  return { ...plans, chargeId, approved: await planApprovedBy(session.shop, chargeId) };
 }
 
 const REAUTHORIZE_HEADER = "X-Shopify-API-Request-Failure-Reauthorize-Url";
@@ -47,7 +49,8 @@ const REFUSALS: Record<Exclude<ChoosePlanOutcome, { ok: true }>["code"], string>
 const usd = (amount: number) => `$${amount.toFixed(2)}`;
 
 export default function Plans() {
-  const { usage, subscriptionStatus, test } = useLoaderData<typeof loader>();
+  const { usage, subscriptionStatus, test, approved, chargeId } = useLoaderData<typeof loader>();
+  const approvedNotice = usePlanApprovedNotice(approved, chargeId);
   const result = useActionData<ChoosePlanOutcome>();
   const busy = useNavigation().state !== "idle";
   const current = usage.plan;
@@ -57,6 +60,7 @@ export default function Plans() {
     <AdminPage title="Plans">
       <Layout>
         {notice && <Layout.Section>{notice}</Layout.Section>}
+        {approvedNotice && !result && <Layout.Section>{approvedNotice}</Layout.Section>}
         <Layout.Section>
           <Card>
             <BlockStack gap="300">

@@ -58,6 +58,20 @@ describe("the home and plans pages in Chromium (local mode, a seeded month)", ()
     await until(() => daily.locator("tbody tr").count()).toBe(30);
     expect(await daily.locator("tfoot").textContent()).toContain(sent.toLocaleString("en-US"));
     await until(() => page.locator("table", { hasText: "Verified before purchase" }).count()).toBe(1);
+    // What the merchant pays is the plan; our own cost of texts appears nowhere.
+    const main = await page.locator("body").innerText();
+    expect(main).toContain("Your plan: Pro");
+    expect(main).toContain("$39.99");
+    expect(main).toMatch(/verifications used this month/);
+    expect(main).not.toMatch(/SMS spend|price per SMS|estimated cost/i);
+    // Countries by name, not ISO code.
+    const countries = page.locator("table", { hasText: "Codes sent" }).filter({ hasText: "Country" });
+    expect(await countries.innerText()).toContain("India");
+    expect(await countries.locator("tbody td:first-child, tbody th").allInnerTexts()).not.toContain("IN");
+    // Count axes are whole numbers: no tick reads 0.5 of a code or an order.
+    const ticks = await page.locator("svg text").allTextContents();
+    expect(ticks.filter((t) => /^\d+$/.test(t.trim())).length).toBeGreaterThan(3);
+    expect(ticks.filter((t) => /^\d*[.,]\d+$/.test(t.trim()))).toEqual([]);
     await shot(page, "admin-home-seeded");
     expect(await seriousViolations(page)).toEqual([]);
   });
@@ -81,6 +95,8 @@ describe("the home and plans pages in Chromium (local mode, a seeded month)", ()
     await page.getByRole("button", { name: "Approve" }).click();
     await until(() => new URL(page.url()).pathname).toBe("/app/plans");
     await until(() => page.getByText("Current plan: Starter").count()).toBe(1);
+    // Back from the approval page, the page says the plan changed (a success banner without App Bridge).
+    await until(() => page.getByRole("status").filter({ hasText: "You are on the Starter plan." }).count()).toBe(1);
     expect(await page.getByRole("button", { name: /Current plan: Starter plan/ }).isDisabled()).toBe(true);
     await shot(page, "admin-plans-starter");
     expect(await seriousViolations(page)).toEqual([]);

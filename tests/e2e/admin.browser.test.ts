@@ -124,7 +124,13 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     expect(await table.getByRole("row").count()).toBe(3);
     const codRow = table.getByRole("row").filter({ hasText: cod.name });
     expect(await codRow.innerText()).toMatch(/Pending confirmation[\s\S]*Cash on delivery[\s\S]*\+2126•••0091/);
-    expect(await codRow.getByRole("link").getAttribute("href")).toBe(`https://admin.shopify.com/store/demo-shop/orders/${cod.admin_graphql_api_id.split("/").pop()}`);
+    // Without App Bridge, "Open" is the order's address in Shopify's admin, opened in the top window.
+    const openLink = codRow.getByRole("link", { name: `Open order ${cod.name} in Shopify` });
+    expect(await openLink.getAttribute("href")).toBe(`https://admin.shopify.com/store/demo-shop/orders/${cod.admin_graphql_api_id.split("/").pop()}`);
+    expect(await openLink.getAttribute("target")).toBe("_top");
+    // The pending COD order can have its confirmation resent; the card order cannot.
+    expect(await codRow.getByRole("button", { name: `Resend link to confirm order ${cod.name}` }).count()).toBe(1);
+    expect(await table.getByRole("row").filter({ hasText: card.name }).getByRole("button", { name: /Resend/ }).count()).toBe(0);
     expect(await table.innerText()).not.toContain("+212600000091");
     expect(await table.getByRole("row").filter({ hasText: card.name }).innerText()).toMatch(/Unverified[\s\S]*Paid at checkout/);
     expect(await seriousViolations(page)).toEqual([]);
@@ -134,6 +140,21 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     await until(() => table.getByRole("row").count()).toBe(2);
     expect(await table.innerText()).toContain(cod.name);
     await shot(page, "admin-orders-pending");
+  });
+
+  it("blocks an order's number from its row: told, the row says so, and the Blocked numbers page lists it", { timeout: 60_000 }, async () => {
+    const order = orderCreatedPayload({ phone: "+212600000093", gateway: "shopify_payments", payment_gateway_names: ["shopify_payments"] });
+    expect((await deliverOrderCreated(server, order)).status).toBe(200);
+    await open("/app/orders");
+    const row = page.getByRole("table").getByRole("row").filter({ hasText: order.name });
+    await row.getByRole("button", { name: `Block number +2126•••0093 of order ${order.name}` }).click();
+    await until(() => page.getByRole("status").filter({ hasText: `+2126•••0093 blocked: it gets no more codes (order ${order.name})` }).count()).toBe(1);
+    await until(() => row.getByText("Number blocked").count()).toBe(1);
+    expect(await row.getByRole("button", { name: /^Block / }).count()).toBe(0);
+    await shot(page, "admin-orders-blocked");
+    expect(await seriousViolations(page)).toEqual([]);
+    await open("/app/blocklist?q=0093");
+    expect(await page.getByRole("table").innerText()).toContain(`Blocked from order ${order.name}`);
   });
 
   it("saves settings through the save bar that stands in for App Bridge's, and says so", { timeout: 60_000 }, async () => {

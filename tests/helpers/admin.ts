@@ -19,6 +19,8 @@ export type AdminRequestOptions = {
   token?: Record<string, unknown>;
   /** Send no session token at all. */
   unauthenticated?: boolean;
+  /** More request headers, e.g. the browser's Accept-Language. */
+  headers?: Record<string, string>;
 };
 
 /**
@@ -27,7 +29,7 @@ export type AdminRequestOptions = {
  * Remix's loader and action requests reach the app. Signed with the library's own test helper.
  */
 export async function adminRequest(path: string, options: AdminRequestOptions = {}): Promise<Request> {
-  const headers = new Headers();
+  const headers = new Headers(options.headers);
   if (!options.unauthenticated) {
     // getJwt takes the store's name and adds ".myshopify.com" itself.
     const store = (options.shop ?? SHOP).replace(/\.myshopify\.com$/, "");

@@ -2,9 +2,10 @@ import * as home from "~/routes/app._index";
 import { prisma } from "~/db.server";
 import { clock } from "~/utils/clock.server";
 import { OPERATIONS } from "~/shopify/operations";
-import { FREE_PLAN } from "~/shared/plans";
+import { FREE_PLAN, planById } from "~/shared/plans";
 import type { Dashboard } from "~/dashboard/dashboard.server";
 import type { Onboarding } from "~/dashboard/onboarding.server";
+import type { PlanBill } from "~/dashboard/home.server";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { installShop, SHOP } from "../helpers/shops";
@@ -22,10 +23,10 @@ const fake = useFakeShopify((f) => {
 const twilio = useFakeTwilio();
 
 /** What the home page's loader answers: the domain's own types (the page serialises no Date). */
-type Home = { onboarding: Onboarding; dashboard: Dashboard; priceText: string };
+type Home = { onboarding: Onboarding; dashboard: Omit<Dashboard, "countries"> & { countries: { country: string; name: string; sent: number }[] }; bill: PlanBill };
 
-async function load() {
-  const res = await callAdminRoute<Home>(home, await adminRequest("/app"));
+async function load(path = "/app", headers?: Record<string, string>) {
+  const res = await callAdminRoute<Home>(home, await adminRequest(path, { headers }));
   expect(res.status).toBe(200);
   return res.data!;
 }
@@ -58,8 +59,20 @@ describe("GET /app: onboarding", () => {
     expect(link.origin + link.pathname).toBe(`https://${SHOP}/admin/themes/current/editor`);
     expect(link.searchParams.get("template")).toBe("product");
     expect(link.searchParams.get("addAppBlockId")).toMatch(/^[^/]+\/cod-button$/);
-    // Most used first.
-    expect(data.onboarding.suggestedNames).toEqual(["Cash on Delivery (COD)", "shopify_payments"]);
+    // Cash-on-delivery names only, most used first.
+    expect(data.onboarding.suggestedNames).toEqual(["Cash on Delivery (COD)"]);
+  });
+
+  it("never suggests a gateway that is not cash on delivery, however often the orders used it", async () => {
+    await installShop({ subscriptionStatus: "none" });
+    fake.on(
+      OPERATIONS.recentOrderGateways,
+      recentOrderGateways([["shopify_payments"], ["shopify_payments"], ["paypal", "gift_card"], ["manual"], ["Cash on Delivery (COD)"], ["cash_on_delivery"], ["  cash on delivery (cod) "], ["bogus"], ["COD"]]),
+      "admin",
+    );
+    const data = await load();
+    expect(data.onboarding.suggestedNames).toEqual(["Cash on Delivery (COD)", "cash_on_delivery", "  cash on delivery (cod) ", "COD"]);
+    for (const name of ["shopify_payments", "paypal", "gift_card", "manual", "bogus"]) expect(data.onboarding.suggestedNames).not.toContain(name);
   });
 
   it("knows each step is done: the block on the live theme, names confirmed, a plan, enforcement active, a test code sent", async () => {
@@ -178,28 +191,99 @@ describe("GET /app: the last 30 days", () => {
     });
   }
 
-  it("adds up codes, orders, corrections and deliveries of the window only, with the rate and the spend estimate", async () => {
-    const shop = await installShop({ smsPrices: JSON.stringify({ IN: 0.1 }) });
+  it("adds up codes, orders, corrections and deliveries of the window only", async () => {
+    const shop = await installShop();
     await seed(shop.id);
     const { dashboard: d } = await load();
     expect(d.days).toHaveLength(30);
     expect(d.to).toBe(day(0));
     expect(d.from).toBe(day(29));
     expect(d.totals).toMatchObject({ sent: 55, verified: 35, failed: 5, skipped: 7, correctionsSent: 3, correctionsCompleted: 2 });
-    expect(d.totals.verificationRate).toBeCloseTo(35 / 55);
     expect(d.failedBy).toEqual({ wrong: 4, locked: 1 });
     expect(d.skippedBy).toEqual({ returning: 7 });
     expect(d.days.at(-1)).toEqual({ day: day(0), sent: 40, verified: 30, failed: 4, skipped: 0 });
-    expect(d.codOrders).toEqual({ verified: 2, pending: 1, unverified: 1, confirmed: 1 });
-    expect(d.ordersByMode).toEqual({ cod: 3, none: 2, prepaid: 1, partial: 1 });
     expect(d.deliveries).toEqual({ delivered: 45, failed: 2 });
-    // The shop's own price for IN, the defaults for the rest.
-    expect(d.countries).toEqual([
-      { country: "IN", sent: 40, price: 0.1, cost: 4 },
-      { country: "US", sent: 10, price: 0.0083, cost: expect.closeTo(0.083, 6) },
-      { country: "AE", sent: 5, price: 0.0603, cost: expect.closeTo(0.3015, 6) },
+    expect(d.countries.map((c) => [c.country, c.sent])).toEqual([
+      ["IN", 40],
+      ["US", 10],
+      ["AE", 5],
     ]);
-    expect(d.estimatedSpend).toBeCloseTo(4 + 0.083 + 0.3015, 6);
+  });
+
+  it("one order total: the payments add up to it and the cash-on-delivery ones to the COD orders by state", async () => {
+    const shop = await installShop();
+    await seed(shop.id);
+    const { dashboard: d } = await load();
+    // Orders 3 and 4 were paid cash on delivery with no selection linked: COD, not "no choice".
+    expect(d.orders).toEqual({
+      total: 7,
+      byPayment: { cod: 5, partial: 1, prepaid: 1 },
+      codByStatus: { verified: 2, pending: 1, unverified: 1, confirmed: 1 },
+    });
+    const sum = (o: Record<string, number>) => Object.values(o).reduce((a, b) => a + b, 0);
+    expect(sum(d.orders.byPayment)).toBe(d.orders.total);
+    expect(sum(d.orders.codByStatus)).toBe(d.orders.byPayment.cod);
+  });
+
+  it("the verification rate counts shoppers: a number sent three codes is one shopper, refused and test numbers none", async () => {
+    const shop = await installShop();
+    const at = (daysAgo: number) => new Date(clock.now().getTime() - daysAgo * 86_400_000);
+    const message = (phone: string, daysAgo: number, extra: Record<string, unknown> = {}) => ({
+      shopId: shop.id,
+      phone,
+      purpose: "otp",
+      channel: "sms",
+      providerId: `SM${phone.slice(1)}${daysAgo}${Math.random().toString(36).slice(2, 8)}`,
+      status: "delivered",
+      createdAt: at(daysAgo),
+      ...extra,
+    });
+    await prisma.messageDelivery.createMany({
+      data: [
+        // A shopper who asked three times, then verified: one shopper, verified.
+        message("+919812345601", 2),
+        message("+919812345601", 2),
+        message("+919812345601", 1),
+        // Sent a code, never verified in the window (their verification is from before it).
+        message("+919812345602", 3),
+        // The provider refused the number: nobody got a code.
+        message("+919812345603", 3, { providerId: null, status: "failed" }),
+        // The merchant's own test and an address-correction link are not codes to shoppers.
+        message("+919812345604", 1, { purpose: "merchant_test" }),
+        message("+919812345605", 1, { purpose: "address_correction" }),
+        // Outside the window.
+        message("+919812345606", 40),
+      ],
+    });
+    await prisma.verifiedCustomer.createMany({
+      data: [
+        { shopId: shop.id, phone: "+919812345601", verifiedAt: at(1) },
+        { shopId: shop.id, phone: "+919812345602", verifiedAt: at(45) },
+        { shopId: shop.id, phone: "+919812345606", verifiedAt: at(39) },
+      ],
+    });
+    await prisma.dailyStat.createMany({
+      data: [
+        { shopId: shop.id, metric: "otp_sent", day: day(2), dimension: "IN", count: 2 },
+        { shopId: shop.id, metric: "otp_sent", day: day(1), dimension: "IN", count: 1 },
+        { shopId: shop.id, metric: "otp_sent", day: day(3), dimension: "IN", count: 1 },
+        { shopId: shop.id, metric: "otp_verified", day: day(1), dimension: "", count: 1 },
+      ],
+    });
+    const { dashboard: d } = await load();
+    expect(d.totals).toMatchObject({ sent: 4, verified: 1 });
+    expect(d.shoppers).toEqual({ sent: 2, verified: 1, rate: 0.5 });
+  });
+
+  it("names countries in the admin's language: Shopify's locale parameter, else the browser's, else English", async () => {
+    const shop = await installShop();
+    await seed(shop.id);
+    await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_sent", day: day(1), dimension: "", count: 1 } });
+    const names = async (path: string, headers?: Record<string, string>) => (await load(path, headers)).dashboard.countries.map((c) => c.name);
+    expect(await names("/app")).toEqual(["India", "United States", "United Arab Emirates", "Unknown"]);
+    expect(await names("/app?locale=fr")).toEqual(["Inde", "États-Unis", "Émirats arabes unis", "Unknown"]);
+    expect(await names("/app", { "Accept-Language": "de-DE,de;q=0.9,en;q=0.5" })).toEqual(["Indien", "Vereinigte Staaten", "Vereinigte Arabische Emirate", "Unknown"]);
+    expect(await names("/app?locale=not_a_locale!!")).toEqual(["India", "United States", "United Arab Emirates", "Unknown"]);
   });
 
   it("another shop's activity never shows", async () => {
@@ -208,21 +292,37 @@ describe("GET /app: the last 30 days", () => {
     await installShop();
     const { dashboard: d } = await load();
     expect(d.totals.sent).toBe(0);
-    expect(d.totals.verificationRate).toBeNull();
-    expect(d.codOrders).toEqual({});
+    expect(d.shoppers).toEqual({ sent: 0, verified: 0, rate: null });
+    expect(d.orders).toEqual({ total: 0, byPayment: { cod: 0, partial: 0, prepaid: 0 }, codByStatus: {} });
+  });
+});
+
+describe("GET /app: the plan and what the merchant pays", () => {
+  it("shows the plan's use this month against its allowance and its price; no SMS cost of ours", async () => {
+    const shop = await installShop({ subscriptionPlan: planById("pro")!.name });
+    await prisma.dailyStat.createMany({
+      data: [
+        { shopId: shop.id, metric: "otp_verified", day: `${clock.now().toISOString().slice(0, 7)}-01`, dimension: "a", count: 12 },
+        { shopId: shop.id, metric: "otp_verified", day: day(0), dimension: "", count: 3 },
+        { shopId: shop.id, metric: "otp_sent", day: day(0), dimension: "IN", count: 900 },
+      ],
+    });
+    const data = await load();
+    expect(data.bill).toMatchObject({ plan: { id: "pro", label: "Pro", price: 39.99 }, allowance: 2000, usageCharges: null });
+    expect(data.bill.used).toBe(15);
+    expect(data.bill.since).toBe(`${clock.now().toISOString().slice(0, 7)}-01`);
+    // The app's own cost of sending texts is nowhere in what the page receives.
+    expect(JSON.stringify(data)).not.toMatch(/spend|price per|estimatedSpend|"cost"|priceText/i);
   });
 
-  it("the merchant's price table: saved from 'CC price' lines, bad lines named, the estimate follows", async () => {
-    const shop = await installShop();
-    await seed(shop.id);
-    expect(await post({ intent: "prices", prices: "IN 0.05\nus: 0.01\nXX\n* 0.2" })).toMatchObject({ status: 422, data: { ok: false, message: expect.stringContaining("3") } });
-    expect(await post({ intent: "prices", prices: "IN 0.05\nus: 0.01\n* 0.2" })).toMatchObject({ status: 200, data: { ok: true } });
-    const data = await load();
-    expect(data.dashboard.countries.map((c) => [c.country, c.price])).toEqual([
-      ["IN", 0.05],
-      ["US", 0.01],
-      ["AE", 0.0603],
-    ]);
-    expect(data.priceText).toContain("IN 0.05");
+  it("a shop without a plan has no bill", async () => {
+    await installShop({ subscriptionStatus: "none" });
+    expect((await load()).bill).toMatchObject({ plan: null, used: 0, allowance: 0, usageCharges: null });
+  });
+
+  it("the old SMS price form is gone: posting it is refused and stores nothing", async () => {
+    await installShop();
+    expect(await post({ intent: "prices", prices: "IN 0.05" })).toMatchObject({ status: 400, data: { ok: false } });
+    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).smsPrices).toBeNull();
   });
 });

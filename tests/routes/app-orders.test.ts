@@ -1,8 +1,18 @@
 import * as route from "~/routes/app.orders";
 import { prisma } from "~/db.server";
 import { ORDERS_PAGE_SIZE } from "~/orders/order-record.server";
+import * as ordersCreate from "~/routes/webhooks.orders.create";
+import * as sendOtp from "~/routes/proxy.send-otp";
+import { runDueJobs } from "~/jobs/queue.server";
+import { clock } from "~/utils/clock.server";
+import * as handlers from "../mocks/shopify/handlers";
+import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
+import { useFakeShopify } from "../helpers/fake-shopify";
+import { useFakeTwilio } from "../helpers/twilio";
+import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
+import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 
 type Orders = {
   status: string | null;
@@ -10,7 +20,18 @@ type Orders = {
   page: number;
   pages: number;
   counts: Record<string, number>;
-  orders: { gid: string; name: string; adminUrl: string | null; status: string; mode: string | null; cod: boolean; phone: string | null; correction: string }[];
+  orders: {
+    gid: string;
+    name: string;
+    adminUrl: string | null;
+    appBridgeUrl: string | null;
+    status: string;
+    mode: string | null;
+    cod: boolean;
+    phone: string | null;
+    blocked: boolean;
+    correction: string;
+  }[];
 };
 const load = async (query = "") => callAdminRoute<Orders>(route, await adminRequest(`/app/orders${query}`));
 
@@ -67,5 +88,90 @@ describe("the Orders page", () => {
   it("refuses a request without a session token", async () => {
     await installShop();
     expect((await callAdminRoute(route, await adminRequest("/app/orders", { unauthenticated: true }))).status).toBe(302);
+  });
+});
+
+describe("the Orders page's actions", () => {
+  const PHONE = "+212600000077";
+  const shopify = useFakeShopify();
+  const twilio = useFakeTwilio();
+  beforeEach(() => {
+    const tagged = new Map<string, Set<string>>();
+    handlers.installDefaultHandlers(shopify, {}, tagged);
+    new FakeEnforcementStore(tagged).install(shopify);
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  const post = async (form: Record<string, string>) => callAdminRoute<Record<string, unknown>>(route, await adminRequest("/app/orders", { form }));
+  /** An unverified COD order through orders/create, as Shopify sends it: pending confirmation, the shopper texted a link. */
+  async function placeUnverifiedOrder() {
+    const order = orderCreatedPayload({ phone: PHONE, customer: { id: 90, admin_graphql_api_id: "gid://shopify/Customer/90", phone: PHONE, tags: "" } });
+    expect((await callRoute(ordersCreate, signedWebhook("orders/create", order))).status).toBe(200);
+    await runDueJobs();
+    await runDueJobs();
+    return order;
+  }
+  const links = () => twilio.twilio.messages.filter((m) => m.to === PHONE && /\/vc\//.test(m.body)).map((m) => m.body);
+  const later = (ms: number) => vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + ms));
+
+  it("each row can open the order in Shopify's admin, through App Bridge and without it", async () => {
+    await installShop();
+    const order = await placeUnverifiedOrder();
+    const [row] = (await load()).data!.orders;
+    const id = order.admin_graphql_api_id.split("/").at(-1);
+    expect(row).toMatchObject({ gid: order.admin_graphql_api_id, appBridgeUrl: `shopify:admin/orders/${id}`, adminUrl: `https://admin.shopify.com/store/test-shop/orders/${id}`, blocked: false });
+  });
+
+  it("'block this number' blocks the order's phone: the row says so and send-otp refuses the number", async () => {
+    const shop = await installShop();
+    const order = await placeUnverifiedOrder();
+    expect(await post({ intent: "block", orderGid: order.admin_graphql_api_id })).toMatchObject({ status: 200, data: { intent: "block", ok: true, phone: PHONE, orderName: order.name } });
+    expect(await prisma.blockedPhone.findMany({ where: { shopId: shop.id }, select: { phone: true, reason: true } })).toEqual([{ phone: PHONE, reason: `Blocked from order ${order.name}` }]);
+    expect((await load()).data!.orders[0]).toMatchObject({ blocked: true });
+    const sent = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: JSON.stringify({ phone: PHONE }) }));
+    expect(sent.status).toBe(403);
+    expect(await jsonOf(sent)).toMatchObject({ code: "phone_blocked" });
+  });
+
+  it("'resend the confirmation' texts the same link once however often it is clicked, not within a minute of the last, and only while pending", async () => {
+    await installShop();
+    const order = await placeUnverifiedOrder();
+    expect(links()).toHaveLength(1);
+    // Just texted: a resend now would be a second text within seconds.
+    expect(await post({ intent: "resend", orderGid: order.admin_graphql_api_id })).toMatchObject({ status: 409, data: { ok: false, code: "recently_sent" } });
+
+    later(5 * 60_000);
+    const clicks = await Promise.all([1, 2, 3].map(() => post({ intent: "resend", orderGid: order.admin_graphql_api_id })));
+    expect(clicks.filter((c) => c.status === 200).length).toBeGreaterThanOrEqual(1);
+    expect(clicks[0].data).toMatchObject({ intent: "resend", ok: true, phone: PHONE });
+    await runDueJobs();
+    await runDueJobs();
+    expect(links()).toHaveLength(2);
+    expect(links()[1]).toBe(links()[0]);
+    expect(await prisma.job.count({ where: { kind: "order-confirmation.notify" } })).toBe(1);
+
+    // Past the deadline the order is no longer waiting: nothing is sent.
+    later(25 * 3600_000);
+    expect(await post({ intent: "resend", orderGid: order.admin_graphql_api_id })).toMatchObject({ status: 409, data: { ok: false, code: "not_pending" } });
+    await runDueJobs();
+    expect(links()).toHaveLength(2);
+  });
+
+  it("refuses an order of another shop, an unknown order and a malformed request, changing nothing", async () => {
+    await installShop();
+    const other = await installShop({ domain: "other-shop.myshopify.com" });
+    await prisma.orderRecord.create({ data: { shopId: other.id, orderGid: "gid://shopify/Order/99", phone: PHONE, cod: true, status: "pending", placedAt: new Date() } });
+    expect(await post({ intent: "block", orderGid: "gid://shopify/Order/99" })).toMatchObject({ status: 404, data: { ok: false, code: "order_not_found" } });
+    expect(await post({ intent: "resend", orderGid: "gid://shopify/Order/99" })).toMatchObject({ status: 404, data: { ok: false, code: "order_not_found" } });
+    expect(await post({ intent: "block", orderGid: "+212600000077" })).toMatchObject({ status: 400, data: { ok: false, code: "invalid_request" } });
+    expect(await post({ intent: "delete", orderGid: "gid://shopify/Order/99" })).toMatchObject({ status: 400 });
+    expect(await prisma.blockedPhone.count()).toBe(0);
+  });
+
+  it("an order without a phone cannot be blocked or resent", async () => {
+    const shop = await installShop();
+    await prisma.orderRecord.create({ data: { shopId: shop.id, orderGid: "gid://shopify/Order/5", cod: true, status: "unverified", placedAt: new Date() } });
+    expect(await post({ intent: "block", orderGid: "gid://shopify/Order/5" })).toMatchObject({ status: 409, data: { ok: false, code: "no_phone" } });
+    expect(await post({ intent: "resend", orderGid: "gid://shopify/Order/5" })).toMatchObject({ status: 409, data: { ok: false, code: "not_pending" } });
   });
 });

@@ -14,7 +14,11 @@ const billing = new FakeBillingStore();
 const fake = useFakeShopify((f) => billing.install(f));
 const plan = (id: string) => PLANS.find((p) => p.id === id)!;
 
-type Loaded = { usage: { plan: { id: string } | null; used: number; allowance: number; since: string }; subscriptionStatus: string };
+type Loaded = {
+  usage: { plan: { id: string } | null; used: number; allowance: number; since: string };
+  subscriptionStatus: string;
+  approved: { id: string; label: string } | null;
+};
 
 async function load(path = "/app/plans") {
   return callAdminRoute<Loaded>(plans, await adminRequest(path));
@@ -85,6 +89,25 @@ describe("POST /app/plans", () => {
     const back = await load(`/app/plans?charge_id=${sub.id.split("/").pop()}`);
     expect(back.data?.usage).toMatchObject({ plan: { id: "starter" }, allowance: 500 });
     expect(await row()).toMatchObject({ subscriptionStatus: "active", subscriptionPlan: plan("starter").name, subscriptionId: sub.id });
+    // The page confirms it: "You are on the Starter plan."
+    expect(back.data?.approved).toMatchObject({ id: "starter", label: "Starter" });
+  });
+
+  it("says 'You are on <plan>' only for the charge that is the shop's subscription: not without one, not for another, not once replaced", async () => {
+    await installShop({ subscriptionStatus: "none" });
+    await choose("pro");
+    const [sub] = billing.subscriptions.values();
+    const chargeId = sub.id.split("/").pop()!;
+    // Back without approving: nothing to confirm.
+    expect((await load(`/app/plans?charge_id=${chargeId}`)).data?.approved).toBeNull();
+    billing.approve(sub.id);
+    expect((await load("/app/plans")).data?.approved).toBeNull();
+    expect((await load(`/app/plans?charge_id=${chargeId}9`)).data?.approved).toBeNull();
+    expect((await load(`/app/plans?charge_id=x'--`)).data?.approved).toBeNull();
+    expect((await load(`/app/plans?charge_id=${chargeId}`)).data?.approved).toMatchObject({ id: "pro", label: "Pro" });
+    // Switched to Free on the same page (its address still carries the charge): no more "You are on Pro".
+    expect((await choose("free")).status).toBe(200);
+    expect((await load(`/app/plans?charge_id=${chargeId}`)).data?.approved).toBeNull();
   });
 
   it("Free from a paid plan cancels the Shopify subscription and takes effect at once; the old plan's late CANCELLED notice changes nothing", async () => {

@@ -33,16 +33,26 @@ export type ConfirmationStep = "notify" | "hold" | "deadline" | "confirmed";
  * deletes them with the order's other jobs), payload the confirmation's id. Each step reads the row
  * again and does only what is left, so it is safe to run twice.
  */
-const stepJob = (step: ConfirmationStep) =>
+const stepPayload = z.object({ confirmationId: z.string().min(1), resendAt: z.string().max(40).optional() });
+type StepPayload = z.infer<typeof stepPayload>;
+const stepJob = (step: ConfirmationStep, merge?: (queued: StepPayload, incoming: StepPayload) => StepPayload | null) =>
   defineJob({
     kind: `order-confirmation.${step}`,
-    payload: z.object({ confirmationId: z.string().min(1) }),
+    payload: stepPayload,
     run: async ({ confirmationId }): Promise<JobResult> => {
       const result = await runConfirmationStep(confirmationId, step);
       return result.ok ? { ok: true } : { ok: false, error: result.error, retry: result.retry };
     },
+    merge,
   });
-const JOBS = { notify: stepJob("notify"), hold: stepJob("hold"), deadline: stepJob("deadline"), confirmed: stepJob("confirmed") };
+const JOBS = {
+  // The merchant's "resend" makes the order's one notify job due again (resendConfirmation): one row,
+  // so however many clicks arrive, the sends run one after another and notify's own check sends once.
+  notify: stepJob("notify", (queued, incoming) => (incoming.resendAt && incoming.resendAt !== queued.resendAt ? incoming : null)),
+  hold: stepJob("hold"),
+  deadline: stepJob("deadline"),
+  confirmed: stepJob("confirmed"),
+};
 /** The kinds the worker runs (app/entry.server.tsx JOB_KINDS). */
 export const CONFIRMATION_JOBS = Object.values(JOBS);
 
@@ -114,6 +124,33 @@ export async function openConfirmation(
     deadlineAt: deadlineAt.toISOString(),
   });
   return { id, opened: true };
+}
+
+/** The merchant waits this long after a text before sending the link again (a double click sends one). */
+export const RESEND_AFTER_MS = 60_000;
+
+export type ResendOutcome = { ok: true; phone: string } | { ok: false; code: "not_pending" | "no_phone" | "recently_sent" };
+
+/**
+ * The Orders page's "resend the confirmation": the pending confirmation's link goes out again through
+ * the notify job. One conditional statement clears `notifiedAt` (so notify sends) only for a pending
+ * confirmation with a phone whose last text is older than RESEND_AFTER_MS.
+ */
+export async function resendConfirmation(shop: Pick<Shop, "id" | "domain">, orderGid: string): Promise<ResendOutcome> {
+  const now = clock.now();
+  const [reopened] = await query<{ id: string; phone: string }>(sql`
+    UPDATE "OrderConfirmation" SET "notifiedAt" = NULL, "updatedAt" = ${now}
+    WHERE "shopId" = ${shop.id} AND "orderGid" = ${orderGid} AND "status" = 'pending' AND "deadlineAt" > ${now} AND "phone" IS NOT NULL
+      AND ("notifiedAt" IS NULL OR "notifiedAt" <= ${new Date(now.getTime() - RESEND_AFTER_MS)})
+    RETURNING "id", "phone"`);
+  if (reopened) {
+    await enqueueJob(JOBS.notify, { shop: shop.domain, key: orderJobKey(shop.domain, orderGid), payload: { confirmationId: reopened.id, resendAt: now.toISOString() } });
+    log.info("order confirmation resent by the merchant", { shop: shop.domain, orderGid });
+    return { ok: true, phone: reopened.phone };
+  }
+  const c = await prisma.orderConfirmation.findFirst({ where: { shopId: shop.id, orderGid } });
+  if (!c || stateOf(c, now) !== "pending") return { ok: false, code: "not_pending" };
+  return { ok: false, code: c.phone ? "recently_sent" : "no_phone" };
 }
 
 export type ConfirmationState = "pending" | "confirmed" | "unconfirmed";

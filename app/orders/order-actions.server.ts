@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { prisma } from "~/db.server";
+import { blockPhone } from "~/otp/blocklist.server";
+import type { Shop } from "~/settings/shop.server";
+import { resendConfirmation } from "./confirmation/confirmation.server";
+
+/** The Orders page's row actions, posted as a form: which action, on which of the shop's orders. */
+export const orderActionForm = z.object({
+  intent: z.enum(["block", "resend"]),
+  orderGid: z.string().regex(/^gid:\/\/shopify\/Order\/\d{1,20}$/),
+});
+export type OrderAction = z.infer<typeof orderActionForm>;
+
+export type OrderActionOutcome =
+  | { intent: OrderAction["intent"]; ok: true; phone: string; orderName: string }
+  | { intent: OrderAction["intent"]; ok: false; code: "order_not_found" | "no_phone" | "not_pending" | "recently_sent" };
+
+/**
+ * Block the order's phone (the blocklist the Blocked numbers page manages; send-otp refuses it from
+ * then on), or text the shopper the pending confirmation's link again. The order must be the shop's
+ * own, and the phone is the one the app recorded for it, never one the page sends.
+ */
+export async function actOnOrder(shop: Pick<Shop, "id" | "domain">, action: OrderAction): Promise<OrderActionOutcome> {
+  const { intent } = action;
+  const order = await prisma.orderRecord.findUnique({ where: { shopId_orderGid: { shopId: shop.id, orderGid: action.orderGid } } });
+  if (!order) return { intent, ok: false, code: "order_not_found" };
+  const orderName = order.orderName ?? action.orderGid.replace(/^gid:\/\/shopify\/Order\//, "#");
+  if (intent === "block") {
+    if (!order.phone) return { intent, ok: false, code: "no_phone" };
+    const blocked = await blockPhone(shop, order.phone, `Blocked from order ${orderName}`);
+    return blocked.ok ? { intent, ok: true, phone: blocked.phone, orderName } : { intent, ok: false, code: "no_phone" };
+  }
+  const resent = await resendConfirmation(shop, action.orderGid);
+  return resent.ok ? { intent, ok: true, phone: resent.phone, orderName } : { intent, ok: false, code: resent.code };
+}
