@@ -1,5 +1,5 @@
 import { prisma } from "~/db.server";
-import { query, sql, toDate } from "~/db/sql.server";
+import { isUniqueViolation, query, sql, toDate } from "~/db/sql.server";
 import { normalizePhone } from "~/shared/phone";
 import { parseBlocklistImport, type BlocklistImportProblem } from "./blocklist-import";
 
@@ -108,9 +108,4 @@ export async function importBlockedPhones(shopId: string, text: string, reason: 
     }
   }
   return { ok: true, added, alreadyBlocked: parsed.entries.length - added, duplicates: parsed.duplicates, invalid: parsed.invalid };
-}
-
-/** Prisma's unique-constraint error (P2002), as either engine reports it. */
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string })?.code === "P2002";
 }
