@@ -18,6 +18,7 @@ import { fromMailingAddress, fromOrderAddress, suspectAddressReason, type Addres
 import { fill, pickLocale } from "~/shared/locales";
 import { normalizePhone } from "~/shared/phone";
 import { TEXTS } from "./i18n";
+import { findOpenCorrection, openOnce } from "./open-correction.server";
 import {
   fetchOrder,
   findLatestOpenOrderByPhone,
@@ -69,7 +70,7 @@ function adminOrderToCorrect(order: ShopifyOrder): OrderToCorrect {
 }
 
 export type RequestOutcome =
-  | { ok: true; status: "sent" | "already_pending"; correctionId: string; expiresAt: Date }
+  | { ok: true; status: "sent" | "already_pending"; correctionId: string | null; expiresAt: Date }
   | { ok: false; code: "subscription_required" | "order_not_found" | "order_has_no_phone" | "order_not_editable" | "shopify_unavailable" | "phone_unreachable" | "sms_unavailable" }
   | { ok: false; code: "rate_limited"; retryAfter: number };
 
@@ -121,11 +122,9 @@ export async function requestAddressCorrection(
   if (!phone) return { ok: false, code: "order_has_no_phone" };
 
   const now = clock.now();
-  const pending = await prisma.addressCorrection.findFirst({
-    where: { shopId: shop.id, orderGid: order.gid, status: "pending", expiresAt: { gt: now } },
-    orderBy: { createdAt: "desc" },
-  });
+  const pending = await findOpenCorrection(shop.id, order.gid, now);
   if (pending) return { ok: true, status: "already_pending", correctionId: pending.id, expiresAt: pending.expiresAt };
+  const countedBeforeClaim = hits.length;
 
   // The other key of the pair: the order's number for a request by id, the order for a request by phone.
   if (!hits.some((h) => h.key === phoneKey(phone))) {
@@ -140,20 +139,25 @@ export async function requestAddressCorrection(
   const token = randomToken(TOKEN_BYTES);
   const locale = pickLocale(input.locale, shop.locale);
   const expiresAt = new Date(now.getTime() + shop.addressCorrectionTtlHours * 3600 * 1000);
-  const correction = await prisma.addressCorrection.create({
-    data: {
-      shopId: shop.id,
-      orderGid: order.gid,
-      orderName: order.name,
-      phone,
-      tokenHash: hashToken(token),
-      source: options.source ?? "api",
-      reason: options.reason ?? null,
-      locale,
-      before: JSON.stringify(order.address),
-      expiresAt,
-    },
-  });
+  const opened = await openOnce({
+    shopId: shop.id,
+    orderGid: order.gid,
+    orderName: order.name,
+    phone,
+    tokenHash: hashToken(token),
+    source: options.source ?? "api",
+    reason: options.reason ?? null,
+    locale,
+    before: JSON.stringify(order.address),
+    expiresAt,
+  }, now);
+  if (!opened.ok) {
+    // A concurrent request for the order won (here or on another instance) and texts its link: this
+    // one sends nothing, and gives back what it counted after the check above, as if it had seen it.
+    for (const { key, hit } of hits.slice(countedBeforeClaim)) await releaseRateLimit(key, hit);
+    return { ok: true, status: "already_pending", correctionId: opened.winner?.id ?? null, expiresAt: opened.winner?.expiresAt ?? expiresAt };
+  }
+  const correction = opened.correction;
 
   const link = correctionLink(shop, token, options.pathPrefix);
   const body = fill(TEXTS[locale].sms, { shop: shop.name ?? shop.domain, order: order.name, link });
@@ -185,6 +189,7 @@ export type CorrectionState = "pending" | "completed" | "expired";
 
 export function stateOf(correction: Pick<Correction, "status" | "expiresAt">, now = clock.now()): CorrectionState {
   if (correction.status === "completed" || correction.status === "not_editable") return "completed";
+  if (correction.status === "expired") return "expired";
   return correction.expiresAt.getTime() <= now.getTime() ? "expired" : "pending";
 }
 

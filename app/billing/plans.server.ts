@@ -44,7 +44,9 @@ export async function reconcileSubscription(shop: Shop, billing: Billing): Promi
   });
   const active = check?.appSubscriptions.find((s) => s.status === "ACTIVE");
   if (!active || (active.id === shop.subscriptionId && shop.subscriptionStatus === "active")) return shop;
-  if (await recordSubscriptionUpdate(shop.domain, { id: active.id, name: active.name, status: active.status })) {
+  // Only over the row this answer was compared with: a notice handled while Shopify was asked is newer.
+  const read = { subscriptionId: shop.subscriptionId, subscriptionStatus: shop.subscriptionStatus };
+  if (await recordSubscriptionUpdate(shop.domain, { id: active.id, name: active.name, status: active.status }, read)) {
     syncPaymentCustomizationLater(shop.domain);
   }
   return (await getShop(shop.domain)) ?? shop;

@@ -164,3 +164,12 @@ export async function execute(statement: Sql): Promise<number> {
   }
   return (await pgQuery(statement)).rowCount ?? 0;
 }
+
+/**
+ * A unique-constraint violation, as either engine reports it through Prisma (P2002) or through a
+ * direct statement (SQLite's SQLITE_CONSTRAINT_UNIQUE, PostgreSQL's 23505).
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === "P2002" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "23505";
+}

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { prisma } from "~/db.server";
+import { hitRateLimit, releaseRateLimit } from "~/rate-limit/rate-limit.server";
 import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
 import { shopifyGraphql } from "~/shopify/graphql.server";
 import { PAYMENT_CUSTOMIZATION_CREATE, PAYMENT_CUSTOMIZATION_UPDATE } from "~/shopify/operations";
@@ -45,8 +46,18 @@ export async function syncPaymentCustomization(shop: EnforcementShop): Promise<S
     metafields: [{ ...METAFIELD, value: JSON.stringify(functionConfiguration(shop.codMethodNames)) }],
   };
   let outcome = shop.paymentCustomizationId ? await update(shop.domain, shop.paymentCustomizationId, input) : null;
-  // Gone (the merchant deleted it in Shopify's settings) or never made: make a new one.
-  if (!outcome || (!outcome.ok && outcome.notFound)) outcome = await create(shop.domain, { ...input, functionHandle: FUNCTION_HANDLE });
+  // Gone (the merchant deleted it in Shopify's settings) or never made: make a new one, once.
+  if (!outcome || (!outcome.ok && outcome.notFound)) {
+    const made = await createOnce(shop, { ...input, functionHandle: FUNCTION_HANDLE });
+    if (made === "made_elsewhere") {
+      // A concurrent sync made it: bring it in step with the settings this sync was given.
+      const id = await idMadeElsewhere(shop);
+      if (!id) return { ok: false, error: "another sync is creating the payment customization" };
+      outcome = await update(shop.domain, id, input);
+    } else {
+      outcome = made;
+    }
+  }
   const at = clock.now();
   if (outcome.ok) {
     await prisma.shop.update({
@@ -62,6 +73,42 @@ export async function syncPaymentCustomization(shop: EnforcementShop): Promise<S
 }
 
 type Attempt = { ok: true; id: string; enabled: boolean } | { ok: false; error: string; notFound?: boolean };
+
+/** How long one sync may take to create the customization and record its id before another may try. */
+const CREATE_LEASE_SECONDS = 60;
+const createLease = (shop: Pick<Shop, "id">) => `payment-customization-create:${shop.id}`;
+
+/**
+ * Creates the customization unless a concurrent sync (the afterAuth of parallel first requests, a
+ * settings save, another instance) holds the shop's create lease: taken by one atomic counter statement
+ * (app/rate-limit), so Shopify never gets two customizations of our function (the second would keep
+ * hiding COD whatever the settings say). The lease is given back once the outcome is recorded.
+ */
+async function createOnce(shop: EnforcementShop, input: Record<string, unknown>): Promise<Attempt | "made_elsewhere"> {
+  const lease = await hitRateLimit(createLease(shop), 1, CREATE_LEASE_SECONDS);
+  // Every try counts one and takes its one back, so the lease is free again once its holder is done.
+  if (!lease.allowed) {
+    await releaseRateLimit(createLease(shop), lease);
+    return "made_elsewhere";
+  }
+  try {
+    const outcome = await create(shop.domain, input);
+    if (outcome.ok) await prisma.shop.update({ where: { id: shop.id }, data: { paymentCustomizationId: outcome.id } });
+    return outcome;
+  } finally {
+    await releaseRateLimit(createLease(shop), lease);
+  }
+}
+
+/** The id the lease holder records, waited for a few seconds (null: it did not arrive in time). */
+async function idMadeElsewhere(shop: EnforcementShop): Promise<string | null> {
+  for (let i = 0; i < 50; i++) {
+    const row = await prisma.shop.findUnique({ where: { id: shop.id }, select: { paymentCustomizationId: true } });
+    if (row?.paymentCustomizationId && row.paymentCustomizationId !== shop.paymentCustomizationId) return row.paymentCustomizationId;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return null;
+}
 
 function outcomeOf(reply: z.infer<typeof customization>, errors: z.infer<typeof userErrors>): Attempt {
   if (!errors.length && reply) return { ok: true, ...reply };

@@ -1,5 +1,5 @@
 import { prisma } from "~/db.server";
-import { query, sql, toDate } from "~/db/sql.server";
+import { isUniqueViolation, query, sql, toDate } from "~/db/sql.server";
 import { normalizePhone } from "~/shared/phone";
 import type { Shop } from "~/settings/shop.server";
 import { parseBlocklistImport, type BlocklistImportProblem } from "./blocklist-import";
@@ -145,9 +145,4 @@ export async function importBlockedPhones(shop: BlocklistShop, text: string, rea
   // Every number of the list, the ones blocked before included (their job runs again: see blockPhone).
   await enqueueUntagBlockedCustomers(shop.domain, parsed.entries.map((e) => e.phone));
   return { ok: true, added, alreadyBlocked: parsed.entries.length - added, duplicates: parsed.duplicates, invalid: parsed.invalid };
-}
-
-/** Prisma's unique-constraint error (P2002), as either engine reports it. */
-function isUniqueViolation(error: unknown): boolean {
-  return (error as { code?: string })?.code === "P2002";
 }

@@ -26,14 +26,15 @@ export type StatusOutcome =
 export async function recordStatus(update: StatusUpdate): Promise<StatusOutcome> {
   const row = await prisma.messageDelivery.findUnique({ where: { providerId: update.providerId } });
   if (!row) return { known: false };
-  const moved = await prisma.messageDelivery.updateMany({
-    where: { id: row.id, status: { in: statesBefore(update.status) } },
-    data: { status: update.status, ...(update.errorCode !== null ? { errorCode: update.errorCode } : {}) },
-  });
-  // The dashboard's delivery figures: a message counts once, when it first reaches a final state.
-  if (moved.count > 0 && isFinal(update.status) && !isFinal(row.status)) {
-    await countEvent(row.shopId, DELIVERED.has(update.status) ? "message_delivered" : "message_failed", row.channel);
-  }
+  const data = { status: update.status, ...(update.errorCode !== null ? { errorCode: update.errorCode } : {}) };
+  // The dashboard's delivery figures: a message counts once, when it first reaches a final state. That
+  // step is its own conditional statement (from a state that is not final), so of two final callbacks
+  // arriving together (delivered and read) only one takes it, whatever the row read above said.
+  const reachedFinal = isFinal(update.status)
+    ? await prisma.messageDelivery.updateMany({ where: { id: row.id, status: { in: statesBefore(update.status).filter((s) => !isFinal(s)) } }, data })
+    : { count: 0 };
+  if (reachedFinal.count > 0) await countEvent(row.shopId, DELIVERED.has(update.status) ? "message_delivered" : "message_failed", row.channel);
+  const moved = reachedFinal.count > 0 ? reachedFinal : await prisma.messageDelivery.updateMany({ where: { id: row.id, status: { in: statesBefore(update.status) } }, data });
   const failed = update.status === "failed" || update.status === "undelivered";
   if (row.channel !== "whatsapp") return { known: true, recorded: moved.count > 0, fallback: "not_needed" };
   // The text goes once: sent, or dropped as no longer useful (delivered, code used or expired).

@@ -132,6 +132,37 @@ describe("POST /app/plans", () => {
     expect(await row()).toMatchObject({ subscriptionStatus: "active", subscriptionPlan: FREE_PLAN.name });
   });
 
+  it("back from approving a plan: notices that land while Shopify is asked (a newer plan approved, this one cancelled) are not overwritten", async () => {
+    await installShop({ subscriptionStatus: "none" });
+    await choose("starter");
+    const [starter] = billing.subscriptions.values();
+    billing.approve(starter.id);
+    const notice = (id: string, name: string, status: string) =>
+      subscriptionsWebhook.action({
+        request: signedWebhook("app_subscriptions/update", { app_subscription: { admin_graphql_api_id: id, name, status, admin_graphql_api_shop_id: "gid://shopify/Shop/1" } }),
+        params: {},
+        context: {},
+      });
+    // Shopify reports Starter active; before that answer arrives, the merchant's Pro (approved in another
+    // tab) replaces it, and both notices are handled.
+    const check = billing.check();
+    fake.on(
+      "appSubscription",
+      async (call) => {
+        const answer = await check(call);
+        await choose("pro");
+        const pro = [...billing.subscriptions.values()].find((s) => s.name === plan("pro").name)!;
+        billing.approve(pro.id);
+        expect((await notice(pro.id, pro.name, "ACTIVE")).status).toBe(200);
+        expect((await notice(starter.id, starter.name, "CANCELLED")).status).toBe(200);
+        return answer;
+      },
+      "admin",
+    );
+    await load(`/app/plans?charge_id=${starter.id.split("/").pop()}`);
+    expect(await row()).toMatchObject({ subscriptionStatus: "active", subscriptionPlan: plan("pro").name });
+  });
+
   it("Free with no plan before needs no call to Shopify", async () => {
     await installShop({ subscriptionStatus: "none" });
     expect((await choose("free")).data).toMatchObject({ ok: true });

@@ -65,6 +65,20 @@ describe("syncPaymentCustomization", () => {
     }
   });
 
+  it("makes one customization when syncs run at once (concurrent installs' afterAuth, a settings save), also after ours was deleted", async () => {
+    await installShop();
+    const before = await row();
+    const results = await Promise.all([syncPaymentCustomization(before), syncPaymentCustomization(before), syncPaymentCustomization(before)]);
+    expect(results.map((r) => r.ok)).toEqual([true, true, true]);
+    expect((await row()).paymentCustomizationId).toBe(only().id);
+
+    store.customizations.clear();
+    const known = await row();
+    expect((await Promise.all([syncPaymentCustomization(known), syncPaymentCustomization(known)])).map((r) => r.ok)).toEqual([true, true]);
+    expect((await row()).paymentCustomizationId).toBe(only().id);
+    expect(shopify.callsTo(OPERATIONS.paymentCustomizationCreate)).toHaveLength(2);
+  });
+
   it("makes a new customization when the merchant deleted ours in Shopify", async () => {
     await installShop();
     await syncPaymentCustomization(await row());

@@ -44,6 +44,16 @@ describe("POST /twilio/status: WhatsApp delivery states and the SMS fallback", (
     expect(rows.map((r) => [r.metric, r.dimension, r.count])).toEqual([["message_delivered", "whatsapp", 1]]);
   });
 
+  it("counts a message once when Twilio's delivered and read callbacks arrive at the same time", async () => {
+    const { message } = await sendWhatsappCode();
+    expect((await report(message.sid, "sent")).status).toBe(200);
+    const answers = await Promise.all([report(message.sid, "delivered"), report(message.sid, "read")]);
+    expect(answers.map((r) => r.status)).toEqual([200, 200]);
+    const rows = await prisma.dailyStat.findMany({ where: { metric: { startsWith: "message_" } } });
+    expect(rows.map((r) => [r.metric, r.dimension, r.count])).toEqual([["message_delivered", "whatsapp", 1]]);
+    expect((await prisma.messageDelivery.findUniqueOrThrow({ where: { providerId: message.sid } })).status).toBe("read");
+  });
+
   it("resends the same code by SMS, once, when WhatsApp fails after Twilio accepted it, and the code still works", async () => {
     const { message, code } = await sendWhatsappCode();
     const stored = await prisma.messageDelivery.findUniqueOrThrow({ where: { providerId: message.sid } });
