@@ -186,19 +186,35 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   };
 }
 
-/** shop/redact: deletes everything held for the shop (its row cascades to its customers' records, pending codes and blocklist). */
-export async function redactShop(shopDomain: string) {
+/** Shopify sends shop/redact 48 hours after an uninstall; the shop's data is kept until then, in case it reinstalls. */
+export const REDACT_AFTER_UNINSTALL_MS = 48 * 60 * 60 * 1000;
+
+export type ShopRedactOutcome = { ok: true; shops: number } | { ok: false; code: "shop_installed" | "redact_too_early" };
+
+/**
+ * shop/redact: deletes everything held for the shop (its row cascades to its customers' records,
+ * pending codes and blocklist), but never for a shop that is installed or was uninstalled less than
+ * 48 hours ago: a redact then is not Shopify's (or comes from a shop that reinstalled), and is refused.
+ * The decision is the shop row's conditional delete, so a reinstall racing the redact wins.
+ */
+export async function redactShop(shopDomain: string): Promise<ShopRedactOutcome> {
+  const cutoff = new Date(clock.now().getTime() - REDACT_AFTER_UNINSTALL_MS);
+  const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true, uninstalledAt: true } });
+  if (shop) {
+    if (!shop.uninstalledAt) return { ok: false, code: "shop_installed" };
+    if (shop.uninstalledAt > cutoff) return { ok: false, code: "redact_too_early" };
+  }
+  const shops = await prisma.shop.deleteMany({ where: { domain: shopDomain, uninstalledAt: { lte: cutoff } } });
+  if (shop && !shops.count) return { ok: false, code: "shop_installed" };
   await prisma.session.deleteMany({ where: { shop: shopDomain } });
   sessionStorage.forgetShop(shopDomain);
   await deleteShopJobs(shopDomain);
-  const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true } });
   // Counter keys name the shop's id between colons (e.g. otp-send:<shopId>:<phone>).
   if (shop) await prisma.rateCounter.deleteMany({ where: { key: { contains: `:${shop.id}:` } } });
-  const shops = await prisma.shop.deleteMany({ where: { domain: shopDomain } });
   forgetShop(shopDomain);
   // Kept last: the delivery records are how a redelivery of this very webhook is recognised.
   await prisma.webhookDelivery.deleteMany({ where: { shop: shopDomain, topic: { not: "SHOP_REDACT" } } });
-  return { shops: shops.count };
+  return { ok: true, shops: shops.count };
 }
 
 /**

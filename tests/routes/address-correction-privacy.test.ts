@@ -41,7 +41,9 @@ describe("address corrections under the compliance webhooks", () => {
     const raw = `{"shop_id":954889,"shop_domain":"${SHOP}","customer":{"id":1,"email":"a@example.com","phone":null},"orders_to_redact":[9007199254740993777]}`;
     expect((await callRoute(customersRedact, signedWebhook("customers/redact", null, { rawBody: raw }))).status).toBe(200);
     expect(await prisma.addressCorrection.findMany({ select: { phone: true } })).toEqual([{ phone: OTHER }]);
-    await callRoute(shopRedact, signedWebhook("shop/redact", { shop_id: 954889, shop_domain: SHOP }));
+    // Shopify sends shop/redact 48 hours after the uninstall.
+    await prisma.shop.update({ where: { domain: SHOP }, data: { uninstalledAt: new Date(Date.now() - 49 * 60 * 60 * 1000) } });
+    expect((await callRoute(shopRedact, signedWebhook("shop/redact", { shop_id: 954889, shop_domain: SHOP }))).status).toBe(200);
     expect(await prisma.addressCorrection.count()).toBe(0);
   });
 });
