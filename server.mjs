@@ -72,6 +72,21 @@ export function loggablePath(pathname) {
   return pathname.replace(/\/ac\/[^/]+/, "/ac/:token").replace(/[A-Za-z0-9_-]{24,}/g, ":id");
 }
 
+/**
+ * A path whose percent-escapes do not decode (`/%`, `/proxy/send-otp%E0%A4%A`) cannot name any route
+ * or file: it is answered 400 at the door, before anything decodes it, and logged as this placeholder
+ * (the raw text is whatever the client chose to send).
+ */
+const MALFORMED_PATH = "(malformed path)";
+function decodablePath(pathname) {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function log(fields) {
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "request", ...fields })}\n`);
 }
@@ -270,10 +285,17 @@ const server = http.createServer(async (req, res) => {
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
   });
-  const pathname = (req.url ?? "/").split("?")[0];
+  const rawPath = (req.url ?? "/").split("?")[0];
+  const malformed = !decodablePath(rawPath);
+  const pathname = malformed ? MALFORMED_PATH : rawPath;
   try {
     if (shuttingDown) res.setHeader("Connection", "close");
-    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+    if (malformed) {
+      discardBody(req);
+      await drainAbandonedBody(req);
+      res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+      res.end(JSON.stringify({ error: "The request's path is not valid percent-encoding.", code: "invalid_request" }));
+    } else if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
       discardBody(req);
       await drainAbandonedBody(req);
       res.writeHead(413, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
