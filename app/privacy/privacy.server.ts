@@ -4,11 +4,11 @@ import { sessionStorage } from "~/shopify/app.server";
 import { clock } from "~/utils/clock.server";
 import { deleteOrderJobs, deleteShopJobs } from "~/jobs/queue.server";
 import { normalizePhone } from "~/shared/phone";
-import { sendLimitKey } from "~/otp/otp.server";
+import { deleteRateCountersNaming } from "~/rate-limit/rate-limit.server";
 
 /**
  * The mandatory compliance topics. What the app holds about a shopper is keyed by phone (the verified
- * mark, payment-mode selections, a pending one-time code's hash, a blocklist entry, send counters,
+ * mark, payment-mode selections, a pending one-time code's hash, a blocklist entry, rate-limit counters (sends, address-correction requests),
  * the messages sent, address corrections, confirmations after purchase) and by order (selections
  * linked to orders, address corrections, confirmations, and the background jobs about the order).
  */
@@ -151,7 +151,7 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
 
 /**
  * customers/redact: deletes the customer's verified mark, selections, pending code, blocklist entry,
- * send counters, message records, address corrections, confirmations after purchase and order records (by
+ * rate-limit counters naming a phone or an order, message records, address corrections, confirmations after purchase and order records (by
  * phone and by order), and the background jobs about those orders.
  */
 export async function redactCustomer(shopDomain: string, phone: string | null | undefined, orderGids: string[]) {
@@ -165,7 +165,8 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   const pendingCodes = await prisma.otpChallenge.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // A merchant's blocklist entry names the person too; redaction removes it (documented in the README).
   const blocklistEntries = await prisma.blockedPhone.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
-  await prisma.rateCounter.deleteMany({ where: { key: { in: found.phones.map((p) => sendLimitKey(found.shopId, p)) } } });
+  // Send counters, address-correction counters: every key that names one of the phones or orders.
+  await deleteRateCountersNaming(found.shopId, [...found.phones, ...found.orders]);
   await prisma.messageDelivery.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   const addressCorrections = await prisma.addressCorrection.deleteMany({
     where: { shopId: found.shopId, OR: [{ id: { in: found.corrections.map((c) => c.id) } }, { phone: { in: found.phones } }] },
