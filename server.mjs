@@ -1,10 +1,12 @@
 #!/usr/bin/env node
-// The production server: Remix's request handler behind a small node:http adapter.
+// The production server: Remix's request handler behind a small node:http adapter. NODE_ENV is
+// production unless set (`npm run dev` and `npm run local` ask for development).
 // remix-serve (express + compression + morgan) measured at about 0.38x the throughput of this on the
 // same build; this keeps what production needs: static assets with long-lived caching, gzip for
 // HTML/CSS/JS, one log line per request without query strings (signed URLs) or tokens, and a
 // graceful SIGTERM that finishes in-flight requests.
 import "./app/server/load-env.mjs";
+import "./app/server/production-default.mjs";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -70,6 +72,21 @@ const COMPRESSIBLE = /^(text\/|application\/(json|javascript)|image\/svg)/;
 /** Paths as logged: token-like segments (address-correction links) are masked. */
 export function loggablePath(pathname) {
   return pathname.replace(/\/ac\/[^/]+/, "/ac/:token").replace(/[A-Za-z0-9_-]{24,}/g, ":id");
+}
+
+/**
+ * A path whose percent-escapes do not decode (`/%`, `/proxy/send-otp%E0%A4%A`) cannot name any route
+ * or file: it is answered 400 at the door, before anything decodes it, and logged as this placeholder
+ * (the raw text is whatever the client chose to send).
+ */
+const MALFORMED_PATH = "(malformed path)";
+function decodablePath(pathname) {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function log(fields) {
@@ -270,10 +287,17 @@ const server = http.createServer(async (req, res) => {
   res.on("close", () => {
     if (!res.writableFinished) controller.abort();
   });
-  const pathname = (req.url ?? "/").split("?")[0];
+  const rawPath = (req.url ?? "/").split("?")[0];
+  const malformed = !decodablePath(rawPath);
+  const pathname = malformed ? MALFORMED_PATH : rawPath;
   try {
     if (shuttingDown) res.setHeader("Connection", "close");
-    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+    if (malformed) {
+      discardBody(req);
+      await drainAbandonedBody(req);
+      res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+      res.end(JSON.stringify({ error: "The request's path is not valid percent-encoding.", code: "invalid_request" }));
+    } else if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
       discardBody(req);
       await drainAbandonedBody(req);
       res.writeHead(413, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
@@ -326,16 +350,21 @@ server.headersTimeout = 66_000;
 server.requestTimeout = 30_000;
 
 let exitTimer;
+let exitCode = 0;
 function finishShutdown() {
-  server.close(() => process.exit(0));
+  server.close(() => process.exit(exitCode));
   server.closeAllConnections();
 }
 
-function shutdown(signal) {
+/**
+ * Stops accepting, lets the requests in flight finish (at most SHUTDOWN_GRACE_MS), then exits:
+ * 0 after SIGTERM/SIGINT, 1 after a fault (the supervisor restarts the process).
+ */
+function shutdown(reason, line = { level: "info", msg: `server: ${reason}, finishing ${inFlight} in-flight request(s)` }) {
   if (shuttingDown) return;
   shuttingDown = true;
-  console.log(JSON.stringify({ level: "info", msg: `server: ${signal}, finishing ${inFlight} in-flight request(s)` }));
-  server.close(() => process.exit(0));
+  (line.level === "info" ? console.log : console.error)(JSON.stringify(line));
+  server.close(() => process.exit(exitCode));
   server.closeIdleConnections();
   if (inFlight === 0) finishShutdown();
   exitTimer = setTimeout(() => {
@@ -346,15 +375,22 @@ function shutdown(signal) {
   exitTimer.unref();
 }
 process.on("SIGTERM", () => shutdown("SIGTERM"));
-// Last line of defence: an error that escapes every request handler (a bug in a stream callback, a
-// rejected promise nobody awaited) is logged and the process keeps serving the other requests.
-// Each request's own errors are answered 500 JSON above; a supervisor restarts the process if it
-// ever exits (see the README's deploy section).
-process.on("uncaughtException", (err) => {
-  console.error(JSON.stringify({ level: "error", msg: "uncaught exception", error: String(err?.stack ?? err) }));
-});
+// An exception that escaped every request handler (a bug in a stream callback or a timer) may have
+// left shared state half-changed: the process stops accepting, finishes the
+// requests in flight (bounded by SHUTDOWN_GRACE_MS) and exits 1 for the supervisor to restart it
+// (docs/deploy.md). Each request's own errors are answered 500 JSON above and never get here.
+function fault(kind, err) {
+  exitCode = 1;
+  const error = String(err?.stack ?? err).slice(0, 4000);
+  if (shuttingDown) return void console.error(JSON.stringify({ level: "error", msg: `${kind} while stopping`, error }));
+  shutdown(kind, { level: "error", msg: `server: ${kind}; stopping after ${inFlight} in-flight request(s), then exiting 1`, error });
+}
+process.on("uncaughtException", (err) => fault("uncaught exception", err));
+// A rejection nobody handled is logged, not fatal: the Prisma session storage's constructor starts a
+// table check whose promise rejects unhandled when the database is down at start-up, and the server
+// must then keep answering 503 (and recover) rather than exit in a loop.
 process.on("unhandledRejection", (err) => {
-  console.error(JSON.stringify({ level: "error", msg: "unhandled rejection", error: String(err?.stack ?? err) }));
+  console.error(JSON.stringify({ level: "error", msg: "unhandled rejection", error: String(err?.stack ?? err).slice(0, 4000) }));
 });
 process.on("SIGINT", () => shutdown("SIGINT"));
 

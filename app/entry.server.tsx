@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { renderToPipeableStream } from "react-dom/server";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "~/shopify/app.server";
@@ -30,12 +30,23 @@ export const streamTimeout = 5000;
  */
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  // A 4xx Remix made itself (a method the page does not serve: 405; no such route: 404) or a thrown
+  // Response below 500 is an answer to the client, not a failure of ours: at most a debug line.
+  const status = isRouteErrorResponse(error) || error instanceof Response ? error.status : 500;
+  if (status < 500) {
+    log.debug("request refused", { path: loggedPath(request), status });
+    return;
+  }
   const down = isDatabaseUnavailable(error);
   (request as unknown as Record<symbol, string>)[Symbol.for("cod.failure")] = down ? "unavailable" : "internal";
   const e = error as { name?: string; message?: string; stack?: string };
-  const fields = { path: new URL(request.url).pathname.replace(/\/ac\/[^/]+/, "/ac/:token"), error: e?.name, message: String(e?.message ?? error).slice(0, 300) };
+  const fields = { path: loggedPath(request), error: e?.name, message: String(e?.message ?? error).slice(0, 300) };
   if (down) log.warn("database unavailable", fields);
   else log.error("unhandled error", { ...fields, stack: String(e?.stack ?? "").slice(0, 2000) });
+}
+
+function loggedPath(request: Request) {
+  return new URL(request.url).pathname.replace(/\/ac\/[^/]+/, "/ac/:token");
 }
 
 export default async function handleRequest(

@@ -57,7 +57,8 @@ const twilioEnv = origins.twilio
     }
   : {};
 const app = spawn(process.execPath, [path.join(root, "server.mjs")], {
-  env: { ...process.env, SHOPIFY_API_ORIGIN: process.env.SHOPIFY_API_ORIGIN ?? origins.shopify, ...twilioEnv },
+  // Local mode is a development server (server.mjs alone defaults to production, which refuses fakes).
+  env: { ...process.env, NODE_ENV: process.env.NODE_ENV || "development", SHOPIFY_API_ORIGIN: process.env.SHOPIFY_API_ORIGIN ?? origins.shopify, ...twilioEnv },
   stdio: "inherit",
 });
 const stop = (signal) => {

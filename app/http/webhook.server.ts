@@ -8,13 +8,40 @@ import { jsonError, methodNotAllowed } from "~/http/responses.server";
 /** What a webhook route gets: the shop, the topic as the library names it (`ORDERS_CREATE`), the delivery id and the payload. */
 export type WebhookContext = { shop: string; topic: string; webhookId: string; apiVersion: string; payload: Record<string, unknown> };
 
+/** The topics the app serves, as `shopify.app.toml` names them; each route passes its own. */
+export type WebhookTopic =
+  | "app/uninstalled"
+  | "app_subscriptions/update"
+  | "customers/data_request"
+  | "customers/redact"
+  | "orders/create"
+  | "shop/redact"
+  | "shop/update";
+
+/**
+ * The topics whose body names the shop, and the field that names it. The HMAC covers the body only,
+ * not the headers: without this, one signed body could be replayed under another shop's header.
+ */
+const SHOP_IN_BODY: Partial<Record<WebhookTopic, "myshopify_domain" | "shop_domain">> = {
+  "app/uninstalled": "myshopify_domain",
+  "customers/data_request": "shop_domain",
+  "customers/redact": "shop_domain",
+  "shop/redact": "shop_domain",
+};
+
 /**
  * The webhook guard, with every refusal as a JSON error:
  *   405 `method_not_allowed` (with Allow) for anything but POST;
  *   401 `invalid_hmac` for a wrong HMAC;
  *   400 `invalid_request` for an empty body, missing Shopify headers (the HMAC's included), a shop
  *     header that is not a shop domain, or a body that is not a JSON object: a retry cannot fix those,
- *     and nothing is stored for them.
+ *     and nothing is stored for them;
+ *   400 `topic_mismatch` when the X-Shopify-Topic header is not the route's topic, and 400
+ *     `shop_mismatch` when a topic whose body names the shop (SHOP_IN_BODY) names another shop than
+ *     the header: the HMAC signs the body alone, so a captured body must not be replayed to another
+ *     route or under another shop's header.
+ * Lone UTF-16 surrogates (`\ud800` escapes) are stripped from the payload's strings: no database
+ * accepts them, and a retry would not fix them.
  * Database failures pass through to the route's `answer`, which turns them into 503 (Shopify retries).
  *
  * Deliveries are checked here as `authenticate.webhook` checks them (see verifyWebhookHmac), without
@@ -22,7 +49,23 @@ export type WebhookContext = { shop: string; topic: string; webhookId: string; a
  * most of a delivery's cost (docs/performance.md). Shopify's newer event deliveries (`shopify-event-*`
  * headers) still go through the library.
  */
-export async function authenticateWebhook(request: Request): Promise<WebhookContext> {
+export async function authenticateWebhook(request: Request, route: WebhookTopic): Promise<WebhookContext> {
+  const delivery = await verifiedDelivery(request);
+  if (delivery.topic !== topicKey(route)) throw topicMismatch(route);
+  const field = SHOP_IN_BODY[route];
+  if (field) {
+    const named = delivery.payload[field];
+    if (typeof named !== "string" || named.toLowerCase() !== delivery.shop.toLowerCase()) throw shopMismatch(field);
+  }
+  return delivery;
+}
+
+/** `app/uninstalled` → `APP_UNINSTALLED`, as the library stores topics. */
+function topicKey(topic: string): string {
+  return topic.toUpperCase().replace(/\/|\./g, "_");
+}
+
+async function verifiedDelivery(request: Request): Promise<WebhookContext> {
   if (request.method !== "POST") throw methodNotAllowed(["POST"]);
   const headers = request.headers;
   if (headers.has("shopify-event-hmac-sha256")) return throughLibrary(request);
@@ -38,11 +81,11 @@ export async function authenticateWebhook(request: Request): Promise<WebhookCont
   if (!shopDomainPattern().test(shop)) throw badShop();
   let payload: unknown;
   try {
-    payload = JSON.parse(rawBody);
+    payload = parseWellFormed(rawBody);
   } catch {
     throw badDelivery("The webhook's body is not JSON.");
   }
-  return { shop, topic: topic.toUpperCase().replace(/\/|\./g, "_"), webhookId, apiVersion, payload: asObject(payload) };
+  return { shop, topic: topicKey(topic), webhookId, apiVersion, payload: asObject(payload) };
 }
 
 /**
@@ -72,7 +115,26 @@ async function throughLibrary(request: Request): Promise<WebhookContext> {
     throw thrown;
   }
   const { shop, topic, webhookId, apiVersion, payload } = context;
-  return { shop, topic, webhookId, apiVersion, payload: asObject(payload) };
+  return { shop, topic: topicKey(topic), webhookId, apiVersion, payload: asObject(wellFormed(payload)) };
+}
+
+// A `\uD800`–`\uDFFF` escape in the raw text: the only way a lone surrogate reaches a parsed string
+// (the body's bytes were decoded as UTF-8, which yields none). Checked first so ordinary deliveries
+// parse without a reviver.
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F][0-9a-fA-F]{2}/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** JSON.parse, with lone surrogates stripped from every string (paired ones, e.g. emoji, are kept). */
+export function parseWellFormed(text: string): unknown {
+  if (!SURROGATE_ESCAPE.test(text)) return JSON.parse(text);
+  return JSON.parse(text, (_key, value: unknown) => (typeof value === "string" ? value.replace(LONE_SURROGATE, "") : value));
+}
+
+function wellFormed(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(LONE_SURROGATE, "");
+  if (Array.isArray(value)) return value.map(wellFormed);
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, wellFormed(v)]));
+  return value;
 }
 
 function asObject(payload: unknown): Record<string, unknown> {
@@ -85,6 +147,10 @@ function asObject(payload: unknown): Record<string, unknown> {
 const invalidHmac = () => jsonError(401, "invalid_hmac", "The webhook's HMAC is missing or wrong.");
 const missingHeaders = () => badDelivery("The webhook is missing Shopify's headers.");
 const badShop = () => badDelivery("The webhook's shop header is not a shop domain.");
+const topicMismatch = (route: WebhookTopic) =>
+  jsonError(400, "topic_mismatch", `This route serves ${route} deliveries only; the X-Shopify-Topic header names another topic.`);
+const shopMismatch = (field: string) =>
+  jsonError(400, "shop_mismatch", `The webhook's body (${field}) does not name the shop in the X-Shopify-Shop-Domain header.`);
 
 function badDelivery(message: string) {
   return jsonError(400, "invalid_request", message);

@@ -4,11 +4,11 @@ import { sessionStorage } from "~/shopify/app.server";
 import { clock } from "~/utils/clock.server";
 import { deleteOrderJobs, deleteShopJobs } from "~/jobs/queue.server";
 import { normalizePhone } from "~/shared/phone";
-import { sendLimitKey } from "~/otp/otp.server";
+import { deleteRateCountersNaming } from "~/rate-limit/rate-limit.server";
 
 /**
  * The mandatory compliance topics. What the app holds about a shopper is keyed by phone (the verified
- * mark, payment-mode selections, a pending one-time code's hash, a blocklist entry, send counters,
+ * mark, payment-mode selections, a pending one-time code's hash, a blocklist entry, rate-limit counters (sends, address-correction requests),
  * the messages sent, address corrections, confirmations after purchase) and by order (selections
  * linked to orders, address corrections, confirmations, and the background jobs about the order).
  */
@@ -151,7 +151,7 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
 
 /**
  * customers/redact: deletes the customer's verified mark, selections, pending code, blocklist entry,
- * send counters, message records, address corrections, confirmations after purchase and order records (by
+ * rate-limit counters naming a phone or an order, message records, address corrections, confirmations after purchase and order records (by
  * phone and by order), and the background jobs about those orders.
  */
 export async function redactCustomer(shopDomain: string, phone: string | null | undefined, orderGids: string[]) {
@@ -165,7 +165,8 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   const pendingCodes = await prisma.otpChallenge.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // A merchant's blocklist entry names the person too; redaction removes it (documented in the README).
   const blocklistEntries = await prisma.blockedPhone.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
-  await prisma.rateCounter.deleteMany({ where: { key: { in: found.phones.map((p) => sendLimitKey(found.shopId, p)) } } });
+  // Send counters, address-correction counters: every key that names one of the phones or orders.
+  await deleteRateCountersNaming(found.shopId, [...found.phones, ...found.orders]);
   await prisma.messageDelivery.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   const addressCorrections = await prisma.addressCorrection.deleteMany({
     where: { shopId: found.shopId, OR: [{ id: { in: found.corrections.map((c) => c.id) } }, { phone: { in: found.phones } }] },
@@ -186,19 +187,35 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   };
 }
 
-/** shop/redact: deletes everything held for the shop (its row cascades to its customers' records, pending codes and blocklist). */
-export async function redactShop(shopDomain: string) {
+/** Shopify sends shop/redact 48 hours after an uninstall; the shop's data is kept until then, in case it reinstalls. */
+export const REDACT_AFTER_UNINSTALL_MS = 48 * 60 * 60 * 1000;
+
+export type ShopRedactOutcome = { ok: true; shops: number } | { ok: false; code: "shop_installed" | "redact_too_early" };
+
+/**
+ * shop/redact: deletes everything held for the shop (its row cascades to its customers' records,
+ * pending codes and blocklist), but never for a shop that is installed or was uninstalled less than
+ * 48 hours ago: a redact then is not Shopify's (or comes from a shop that reinstalled), and is refused.
+ * The decision is the shop row's conditional delete, so a reinstall racing the redact wins.
+ */
+export async function redactShop(shopDomain: string): Promise<ShopRedactOutcome> {
+  const cutoff = new Date(clock.now().getTime() - REDACT_AFTER_UNINSTALL_MS);
+  const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true, uninstalledAt: true } });
+  if (shop) {
+    if (!shop.uninstalledAt) return { ok: false, code: "shop_installed" };
+    if (shop.uninstalledAt > cutoff) return { ok: false, code: "redact_too_early" };
+  }
+  const shops = await prisma.shop.deleteMany({ where: { domain: shopDomain, uninstalledAt: { lte: cutoff } } });
+  if (shop && !shops.count) return { ok: false, code: "shop_installed" };
   await prisma.session.deleteMany({ where: { shop: shopDomain } });
   sessionStorage.forgetShop(shopDomain);
   await deleteShopJobs(shopDomain);
-  const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true } });
   // Counter keys name the shop's id between colons (e.g. otp-send:<shopId>:<phone>).
   if (shop) await prisma.rateCounter.deleteMany({ where: { key: { contains: `:${shop.id}:` } } });
-  const shops = await prisma.shop.deleteMany({ where: { domain: shopDomain } });
   forgetShop(shopDomain);
   // Kept last: the delivery records are how a redelivery of this very webhook is recognised.
   await prisma.webhookDelivery.deleteMany({ where: { shop: shopDomain, topic: { not: "SHOP_REDACT" } } });
-  return { shops: shops.count };
+  return { ok: true, shops: shops.count };
 }
 
 /**

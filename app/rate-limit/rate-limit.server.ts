@@ -62,3 +62,14 @@ export async function peekRateLimit(key: string, windowSeconds: number): Promise
 export async function purgeExpiredRateCounters(): Promise<number> {
   return prisma.$executeRaw`DELETE FROM "RateCounter" WHERE "expiresAt" < ${clock.now().getTime()}`;
 }
+
+/**
+ * Deletes every counter of a shop that names one of `subjects` (a phone, an order's GraphQL id):
+ * counter keys are `<purpose>:<shopId>:<subject>` (otp-send, ac:phone, ac:order, ...), so a new
+ * counter that follows that shape is redacted with the customer without being listed here.
+ */
+export async function deleteRateCountersNaming(shopId: string, subjects: string[]): Promise<number> {
+  if (!subjects.length) return 0;
+  const { count } = await prisma.rateCounter.deleteMany({ where: { OR: subjects.map((s) => ({ key: { endsWith: `:${shopId}:${s}` } })) } });
+  return count;
+}

@@ -1,11 +1,12 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
 import adminStyles from "~/admin/admin.css";
 import { AppBridgeStateProvider } from "~/admin/app-bridge";
 import { AdminNavigation } from "~/admin/navigation";
+import { AdminUnavailable } from "~/admin/unavailable";
 import { devAdminAccessEnabled } from "~/dev/admin-access.server";
 import { authenticate } from "~/shopify/app.server";
 import { env } from "~/env.server";
@@ -38,8 +39,11 @@ export default function App() {
 }
 
 // Shopify needs Remix to catch some thrown responses, so that their headers are included in the response.
+// The database unavailable (authenticate.admin throws 503, app/shopify/app.server.ts): the admin's error state.
 export function ErrorBoundary() {
-  return boundary.error(useRouteError());
+  const error = useRouteError();
+  if (isRouteErrorResponse(error) && error.status === 503) return <AdminUnavailable />;
+  return boundary.error(error);
 }
 
 export const headers: HeadersFunction = (headersArgs) => boundary.headers(headersArgs);

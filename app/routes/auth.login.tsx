@@ -19,6 +19,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
+  // The form posts; anything else (or a body that is not a form, which the library cannot read) is
+  // the client's mistake, answered 405/400 rather than a 500 from inside `login`.
+  if (request.method !== "POST") throw new Response(null, { status: 405, headers: { Allow: "GET, POST" } });
+  const readable = new URL(request.url).searchParams.has("shop") || (await request.clone().formData().catch(() => null));
+  if (!readable) throw new Response(null, { status: 400 });
   return { errors: loginErrorMessage(await login(request)) };
 }
 

@@ -11,7 +11,7 @@ import { recordDelivery } from "~/shopify/webhook-deliveries.server";
  */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
-    const { shop, topic, webhookId } = await authenticateWebhook(request);
+    const { shop, topic, webhookId } = await authenticateWebhook(request, "app/uninstalled");
     await uninstallShop(shop);
     await recordDelivery(webhookId, topic, shop);
     return new Response(null, { status: 200 });

@@ -12,7 +12,7 @@ import { syncPaymentCustomizationLater } from "~/enforcement/payment-customizati
  */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
-    const { shop, payload } = await authenticateWebhook(request);
+    const { shop, payload } = await authenticateWebhook(request, "app_subscriptions/update");
     const parsed = appSubscriptionPayload.safeParse(payload);
     if (!parsed.success) {
       log.warn("webhook: app_subscriptions/update without a usable app_subscription", { shop });

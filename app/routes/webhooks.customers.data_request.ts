@@ -13,7 +13,7 @@ import { log } from "~/utils/log.server";
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
     const raw = await request.clone().text();
-    const { shop, topic, webhookId, payload } = await authenticateWebhook(request);
+    const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "customers/data_request");
     // A payload without a readable customer still reports by the requested orders.
     const parsed = customerPrivacyPayload.safeParse(payload);
     const body = parsed.success ? parsed.data : null;

@@ -10,7 +10,7 @@ import { log } from "~/utils/log.server";
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
     const raw = await request.clone().text();
-    const { shop, topic, webhookId, payload } = await authenticateWebhook(request);
+    const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "customers/redact");
     // A payload without a readable customer still redacts by the orders.
     const parsed = customerPrivacyPayload.safeParse(payload);
     const phone = parsed.success ? parsed.data.customer?.phone : null;

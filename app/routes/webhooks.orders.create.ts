@@ -14,7 +14,7 @@ import { log } from "~/utils/log.server";
  */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
-    const { shop, topic, webhookId, payload } = await authenticateWebhook(request);
+    const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "orders/create");
     if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
     const order = orderCreatedPayload.safeParse(payload);
     if (order.success) await orderCreated(shop, order.data);

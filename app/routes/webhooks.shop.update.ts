@@ -11,7 +11,7 @@ import { log } from "~/utils/log.server";
  */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
-    const { shop, payload } = await authenticateWebhook(request);
+    const { shop, payload } = await authenticateWebhook(request, "shop/update");
     const applied = await applyShopUpdate(shop, payload);
     log.info("webhook: shop updated", { shop, fields: Object.keys(applied) });
     return new Response(null, { status: 200 });

@@ -7,7 +7,9 @@ import {
   shopifyApp,
 } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
-import { prisma } from "~/db.server";
+import { databaseIsUp, prisma } from "~/db.server";
+import { isDatabaseUnavailable } from "~/http/database-errors";
+import { unavailable } from "~/http/responses.server";
 import { env } from "~/env.server";
 import { CachedSessionStorage } from "~/shopify/session-storage.server";
 import { RecoveringSessionStorage } from "~/shopify/recovering-session-storage.server";
@@ -80,8 +82,27 @@ export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
  */
 export const authenticate: typeof shopify.authenticate = {
   ...shopify.authenticate,
-  admin: ((request: Request) => shopify.authenticate.admin(withDevSessionToken(request))) as typeof shopify.authenticate.admin,
+  admin: ((request: Request) => adminOrUnavailable(() => shopify.authenticate.admin(withDevSessionToken(request)))) as typeof shopify.authenticate.admin,
 };
+
+/**
+ * Every admin loader and action starts with `authenticate.admin`: there, a database that cannot be
+ * used becomes a thrown 503 `unavailable` (with Retry-After), which app/routes/app.tsx's error
+ * boundary shows as the admin's error state, instead of a 500. A session from the cache
+ * authenticates without the database, so one trivial query asks it too (the admin is not a hot path).
+ * Nothing is kept from the failure: the next request tries again (see RecoveringSessionStorage).
+ */
+async function adminOrUnavailable<T>(authenticateAdmin: () => Promise<T>): Promise<T> {
+  let context: T;
+  try {
+    context = await authenticateAdmin();
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) throw unavailable();
+    throw error;
+  }
+  if (!(await databaseIsUp())) throw unavailable();
+  return context;
+}
 export const unauthenticated = shopify.unauthenticated;
 export const login = shopify.login;
 export const registerWebhooks = shopify.registerWebhooks;

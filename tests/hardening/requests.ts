@@ -65,6 +65,6 @@ export function webhookPayload(topic: string): Record<string, unknown> {
     case "shop/redact":
       return { shop_domain: DEMO_SHOP };
     default:
-      return { id: 1, domain: DEMO_SHOP };
+      return { id: 1, domain: DEMO_SHOP, myshopify_domain: DEMO_SHOP };
   }
 }

@@ -27,8 +27,10 @@ export type RunningServer = {
  * `npm run build` (npm test builds first).
  */
 export async function startServer(
-  env: Record<string, string> = {},
-  options: { migrate?: boolean } = {},
+  /** Overrides of the server's environment; `undefined` leaves a variable unset (e.g. NODE_ENV, as `npm start` meets it). */
+  env: Record<string, string | undefined> = {},
+  /** nodeArgs: flags for node before server.mjs (e.g. `--import` of a test-only hook). */
+  options: { migrate?: boolean; nodeArgs?: string[] } = {},
 ): Promise<RunningServer> {
   if (!fs.existsSync(path.join(ROOT, "build", "index.js"))) throw new Error("no build/: run `npm run build` first");
   const dataDir = fs.mkdtempSync(path.join(ROOT, "data", `server-${inject("runId")}-`));
@@ -37,25 +39,27 @@ export async function startServer(
   const shopify = env.NODE_ENV === "development" && !env.SHOPIFY_API_ORIGIN ? await startLocalShopify() : null;
 
   let output = "";
-  const child = spawn(process.execPath, [path.join(ROOT, "server.mjs")], {
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    LOCAL_MODE: "true",
+    SHOPIFY_API_KEY: "local-dev-api-key",
+    SHOPIFY_API_SECRET: "local-dev-api-secret",
+    SHOPIFY_APP_URL: "http://127.0.0.1",
+    OTP_HASH_SECRET: "server-test-otp-hash-secret-0123456789abcdef",
+    SMS_PROVIDER: "outbox",
+    OUTBOX_DIR: dataDir,
+    LOG_LEVEL: "info",
+    ...(shopify ? { SHOPIFY_API_ORIGIN: shopify.origin } : {}),
+    ...env,
+  };
+  for (const [key, value] of Object.entries(childEnv)) if (value === undefined) delete childEnv[key];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), path.join(ROOT, "server.mjs")], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: "0",
-      HOST: "127.0.0.1",
-      DATABASE_URL: databaseUrl,
-      LOCAL_MODE: "true",
-      SHOPIFY_API_KEY: "local-dev-api-key",
-      SHOPIFY_API_SECRET: "local-dev-api-secret",
-      SHOPIFY_APP_URL: "http://127.0.0.1",
-      OTP_HASH_SECRET: "server-test-otp-hash-secret-0123456789abcdef",
-      SMS_PROVIDER: "outbox",
-      OUTBOX_DIR: dataDir,
-      LOG_LEVEL: "info",
-      ...(shopify ? { SHOPIFY_API_ORIGIN: shopify.origin } : {}),
-      ...env,
-    },
+    env: childEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (d) => (output += d));

@@ -1,9 +1,13 @@
 import * as dataRequest from "~/routes/webhooks.customers.data_request";
 import * as customersRedact from "~/routes/webhooks.customers.redact";
 import * as shopRedact from "~/routes/webhooks.shop.redact";
+import * as requestRoute from "~/routes/proxy.api.address-correction[.]request";
 import { prisma } from "~/db.server";
 import { log } from "~/utils/log.server";
-import { callRoute } from "../helpers/proxy";
+import { callRoute, signedRequest } from "../helpers/proxy";
+import { useFakeShopify } from "../helpers/fake-shopify";
+import { useOutbox } from "../helpers/correction-sms";
+import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { installShop, SHOP } from "../helpers/shops";
 import { signedWebhook } from "../helpers/webhooks";
 
@@ -41,7 +45,40 @@ describe("address corrections under the compliance webhooks", () => {
     const raw = `{"shop_id":954889,"shop_domain":"${SHOP}","customer":{"id":1,"email":"a@example.com","phone":null},"orders_to_redact":[9007199254740993777]}`;
     expect((await callRoute(customersRedact, signedWebhook("customers/redact", null, { rawBody: raw }))).status).toBe(200);
     expect(await prisma.addressCorrection.findMany({ select: { phone: true } })).toEqual([{ phone: OTHER }]);
-    await callRoute(shopRedact, signedWebhook("shop/redact", { shop_id: 954889, shop_domain: SHOP }));
+    // Shopify sends shop/redact 48 hours after the uninstall.
+    await prisma.shop.update({ where: { domain: SHOP }, data: { uninstalledAt: new Date(Date.now() - 49 * 60 * 60 * 1000) } });
+    expect((await callRoute(shopRedact, signedWebhook("shop/redact", { shop_id: 954889, shop_domain: SHOP }))).status).toBe(200);
     expect(await prisma.addressCorrection.count()).toBe(0);
+  });
+});
+
+describe("customers/redact and the address-correction counters", () => {
+  const fake = useFakeShopify();
+  useOutbox();
+
+  it("deletes every counter whose key names the customer's phone or a redacted order, and keeps the others", async () => {
+    const shop = await installShop();
+    const store = new FakeOrderStore();
+    store.install(fake);
+    const INDIAN = "+919876543210";
+    const mine = store.add(fakeOrder());
+    const theirs = store.add(fakeOrder({ phone: "+919876543211", customer: { id: "gid://shopify/Customer/77", phone: "+919876543211" } }));
+    // The shopper asks by phone (counted per phone and per order), someone else by order.
+    for (const body of [{ phone: INDIAN }, { orderId: theirs.id }]) {
+      expect((await callRoute(requestRoute, signedRequest("/api/address-correction.request", { body }))).status).toBe(200);
+    }
+    const keysNaming = async (text: string) => (await prisma.rateCounter.findMany({ where: { key: { contains: text } } })).map((c) => c.key);
+    expect(await keysNaming(INDIAN)).not.toEqual([]);
+    expect(await keysNaming(mine.id)).not.toEqual([]);
+
+    const orderId = mine.id.split("/").pop();
+    const raw = `{"shop_id":1,"shop_domain":"${SHOP}","customer":{"id":1,"phone":"${INDIAN}"},"orders_to_redact":[${orderId}]}`;
+    expect((await callRoute(customersRedact, signedWebhook("customers/redact", null, { rawBody: raw }))).status).toBe(200);
+    expect(await keysNaming(INDIAN)).toEqual([]);
+    expect(await keysNaming(mine.id)).toEqual([]);
+    // The other shopper's counters and the shop's own stay.
+    expect(await keysNaming("+919876543211")).not.toEqual([]);
+    expect(await keysNaming(theirs.id)).not.toEqual([]);
+    expect(await keysNaming(`ac:shop:${shop.id}`)).not.toEqual([]);
   });
 });

@@ -71,10 +71,10 @@ describe("app/uninstalled", () => {
     await sessionStorage.loadSession(`offline_${SHOP}`); // warm the cache, which must be dropped too
     const first = new Date("2026-11-01T10:00:00Z");
     vi.spyOn(clock, "now").mockReturnValue(first);
-    expect((await callRoute(uninstalled, signedWebhook("app/uninstalled", { id: 1, domain: SHOP }, { webhookId: "u1" }))).status).toBe(200);
+    expect((await callRoute(uninstalled, signedWebhook("app/uninstalled", { id: 1, domain: SHOP, myshopify_domain: SHOP }, { webhookId: "u1" }))).status).toBe(200);
     vi.spyOn(clock, "now").mockReturnValue(new Date("2026-11-01T11:00:00Z"));
-    expect((await callRoute(uninstalled, signedWebhook("app/uninstalled", { id: 1, domain: SHOP }, { webhookId: "u1" }))).status).toBe(200);
-    expect((await callRoute(uninstalled, signedWebhook("app/uninstalled", { id: 1, domain: SHOP }, { webhookId: "u2" }))).status).toBe(200);
+    expect((await callRoute(uninstalled, signedWebhook("app/uninstalled", { id: 1, domain: SHOP, myshopify_domain: SHOP }, { webhookId: "u1" }))).status).toBe(200);
+    expect((await callRoute(uninstalled, signedWebhook("app/uninstalled", { id: 1, domain: SHOP, myshopify_domain: SHOP }, { webhookId: "u2" }))).status).toBe(200);
 
     expect(await prisma.session.count()).toBe(0);
     expect(await sessionStorage.loadSession(`offline_${SHOP}`)).toBeUndefined();
@@ -160,7 +160,9 @@ describe("shop/redact", () => {
     await shopWithCustomers();
     const other = await installShop({ domain: "other-shop.myshopify.com" });
     await markPhoneVerified(other.id, PHONE);
-    await callRoute(uninstalled, signedWebhook("app/uninstalled", { domain: SHOP }));
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() - 49 * 60 * 60 * 1000));
+    await callRoute(uninstalled, signedWebhook("app/uninstalled", { domain: SHOP, myshopify_domain: SHOP }));
+    vi.mocked(clock.now).mockRestore();
     const res = await callRoute(shopRedact, signedWebhook("shop/redact", { shop_id: 954889, shop_domain: SHOP }, { webhookId: "s1" }));
     expect(res.status).toBe(200);
     expect(await prisma.shop.findUnique({ where: { domain: SHOP } })).toBeNull();
