@@ -5,7 +5,7 @@ import { allowanceMonthStart, FREE_PLAN, PAID_PLANS, planById, planOf, type Plan
 import type { AdminContext } from "~/shopify/app.server";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
-import { syncPaymentCustomizationLater } from "~/enforcement/payment-customization.server";
+import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 import { recordSubscriptionUpdate } from "./subscription.server";
 
 type Billing = AdminContext["billing"];
@@ -45,7 +45,7 @@ export async function reconcileSubscription(shop: Shop, billing: Billing): Promi
   const active = check?.appSubscriptions.find((s) => s.status === "ACTIVE");
   if (!active || (active.id === shop.subscriptionId && shop.subscriptionStatus === "active")) return shop;
   if (await recordSubscriptionUpdate(shop.domain, { id: active.id, name: active.name, status: active.status })) {
-    syncPaymentCustomizationLater(shop.domain);
+    await requestEnforcementSync(shop.domain, "plan_changed");
   }
   return (await getShop(shop.domain)) ?? shop;
 }
@@ -75,8 +75,8 @@ export async function choosePlan(shop: Shop, billing: Billing, planId: string, r
     }
   }
   await recordSubscriptionUpdate(shop.domain, { id: FREE_SUBSCRIPTION_ID, name: FREE_PLAN.name, status: "ACTIVE" });
-  // Hiding COD at checkout follows having a plan (app/enforcement).
-  syncPaymentCustomizationLater(shop.domain);
+  // Hiding COD at checkout follows having a plan and its allowance (app/enforcement).
+  await requestEnforcementSync(shop.domain, "plan_changed");
   return { ok: true, plan: FREE_PLAN };
 }
 

@@ -16,6 +16,7 @@ import { countryAllowed, phoneCountry } from "~/shared/phone";
 import { allowanceMonthStart, planOf } from "~/shared/plans";
 import { countEvent } from "~/db/daily-stats.server";
 import { deviceTokenValid, issueDeviceToken, issueProof } from "~/otp/proof.server";
+import { noteAllowanceUse } from "~/enforcement/enforcement-jobs.server";
 
 export const CODE_LENGTH = 6;
 
@@ -129,7 +130,7 @@ export async function sendVerificationCode(input: {
   // The plan's monthly allowance of verifications (a shop with no plan was refused just above).
   const plan = planOf(shop);
   if (plan && standing.verifiedThisMonth >= plan.monthlyVerifications) {
-    await releaseRateLimit(perNumberKey, perNumber);
+    await Promise.all([releaseRateLimit(perNumberKey, perNumber), allowanceMayBeUsedUp(shop.domain)]);
     return { ok: false, code: "plan_limit_reached" };
   }
 
@@ -260,6 +261,7 @@ export async function checkVerificationCode(input: {
   const verifiedAt = new Date(now);
   await markPhoneVerified(shop.id, phone, verifiedAt);
   await countEvent(shop.id, "otp_verified", "", verifiedAt);
+  await allowanceMayBeUsedUp(shop.domain);
   const mode = input.selectedMode ?? "cod";
   const selection =
     input.recordSelection === false
@@ -281,6 +283,11 @@ export async function checkVerificationCode(input: {
     proofExpiresAt: proof.expiresAt,
     deviceToken: issueDeviceToken(shop.domain, phone, shop.returningSkipDays, verifiedAt),
   };
+}
+
+/** Checkout stops hiding COD once no shopper can verify (app/enforcement); never fails the shopper's request. */
+async function allowanceMayBeUsedUp(domain: string): Promise<void> {
+  await noteAllowanceUse(domain).catch((error: unknown) => log.warn("otp: the allowance check failed", { shop: domain, error: String(error) }));
 }
 
 const FAILURE_REASON = { invalid_code: "wrong", attempts_exhausted: "locked", code_expired: "expired" } as const;
