@@ -85,11 +85,31 @@ export async function choosePlan(shop: Shop, billing: Billing, planId: string, r
  * /app/plans: every plan, the shop's current one and its usage this month. Back from Shopify's
  * approval page (or with no paid plan on record) Shopify is asked first.
  */
-export async function loadPlans(domain: string, billing: Billing, returning: boolean) {
+export async function loadPlans(domain: string, billing: Billing, returning: boolean, change: string | null = null) {
   let shop = await adminShop(domain);
   const onPaidPlan = (planOf(shop)?.price ?? 0) > 0;
   if (returning || !onPaidPlan) shop = await reconcileSubscription(shop, billing);
-  return { usage: await planUsage(shop), subscriptionStatus: shop.subscriptionStatus, test: isTest() };
+  const usage = await planUsage(shop);
+  return { usage, subscriptionStatus: shop.subscriptionStatus, test: isTest(), change: planChangePreview(shop, usage, change) };
+}
+
+/**
+ * What a plan change will do, shown before the merchant confirms it (27.2): this month's use against
+ * the new allowance, whether that already pauses verification, and what checkout does while paused.
+ */
+export type PlanChangePreview = {
+  plan: Plan;
+  from: Plan | null;
+  used: number;
+  /** Verification pauses at once: this month's use already reaches the new allowance. */
+  pausesAtOnce: boolean;
+  keepCodHiddenWhenPaused: boolean;
+};
+
+function planChangePreview(shop: Shop, usage: PlanUsage, change: string | null): PlanChangePreview | null {
+  const plan = change ? planById(change) : null;
+  if (!plan || plan.id === usage.plan?.id) return null;
+  return { plan, from: usage.plan, used: usage.used, pausesAtOnce: usage.used >= plan.monthlyVerifications, keepCodHiddenWhenPaused: shop.keepCodHiddenWhenPaused };
 }
 
 /** The plans page's form: choose a plan (Free cancels a paid one). */

@@ -5,18 +5,19 @@ import { Badge, Banner, BlockStack, Box, Button, Card, InlineGrid, InlineStack, 
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { z } from "zod";
 import { authenticate } from "~/shopify/app.server";
-import { choosePlanFor, loadPlans, type ChoosePlanOutcome } from "~/billing/plans.server";
+import { choosePlanFor, loadPlans, type ChoosePlanOutcome, type PlanChangePreview } from "~/billing/plans.server";
 import { env } from "~/env.server";
 import { devAdminAccessEnabled } from "~/dev/admin-access.server";
 import { PLANS } from "~/shared/plans";
+import { useEffect, useRef } from "react";
 
 export const meta: MetaFunction = () => [{ title: "Plans · COD Verify" }];
 
 /** /app/plans: the current plan, this month's verifications against its allowance, and every plan. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session, billing } = await authenticate.admin(request);
-  const returning = new URL(request.url).searchParams.has("charge_id");
-  return loadPlans(session.shop, billing, returning);
+  const url = new URL(request.url);
+  return loadPlans(session.shop, billing, url.searchParams.has("charge_id"), url.searchParams.get("change"));
 }
 
 const REAUTHORIZE_HEADER = "X-Shopify-API-Request-Failure-Reauthorize-Url";
@@ -47,7 +48,7 @@ const REFUSALS: Record<Exclude<ChoosePlanOutcome, { ok: true }>["code"], string>
 const usd = (amount: number) => `$${amount.toFixed(2)}`;
 
 export default function Plans() {
-  const { usage, subscriptionStatus, test } = useLoaderData<typeof loader>();
+  const { usage, subscriptionStatus, test, change } = useLoaderData<typeof loader>();
   const result = useActionData<ChoosePlanOutcome>();
   const busy = useNavigation().state !== "idle";
   const current = usage.plan;
@@ -57,6 +58,11 @@ export default function Plans() {
     <AdminPage title="Plans">
       <Layout>
         {notice && <Layout.Section>{notice}</Layout.Section>}
+        {change && (
+          <Layout.Section>
+            <PlanChangeConfirmation change={change} busy={busy} />
+          </Layout.Section>
+        )}
         <Layout.Section>
           <Card>
             <BlockStack gap="300">
@@ -76,11 +82,6 @@ export default function Plans() {
                   <span id="usage-label" hidden>
                     Verifications used this month: {percent}%
                   </span>
-                  {usage.used >= usage.allowance && (
-                    <Banner tone="warning" title="This month's verifications are used up.">
-                      The storefront stops sending codes until next month or a larger plan. Shoppers can still check out.
-                    </Banner>
-                  )}
                 </>
               ) : (
                 <Text as="p">The storefront sends no codes until a plan is chosen. Free includes 50 verifications a month.</Text>
@@ -104,12 +105,15 @@ export default function Plans() {
                     </Text>
                     <Text as="p">{plan.monthlyVerifications.toLocaleString("en-US")} verifications a month</Text>
                     <Box>
-                      <Form method="post">
-                        <input type="hidden" name="plan" value={plan.id} />
-                        <Button submit disabled={isCurrent || busy} variant={isCurrent ? "secondary" : "primary"} accessibilityLabel={`${label}: ${plan.label} plan`}>
-                          {label}
-                        </Button>
-                      </Form>
+                      {/* A change is confirmed first (PlanChangeConfirmation): the button only opens that step. */}
+                      <Button
+                        url={isCurrent ? undefined : `/app/plans?change=${plan.id}`}
+                        disabled={isCurrent || busy}
+                        variant={isCurrent ? "secondary" : "primary"}
+                        accessibilityLabel={`${label}: ${plan.label} plan`}
+                      >
+                        {label}
+                      </Button>
                     </Box>
                   </BlockStack>
                 </Card>
@@ -127,5 +131,58 @@ export default function Plans() {
         </Layout.Section>
       </Layout>
     </AdminPage>
+  );
+}
+
+const int = (n: number) => n.toLocaleString("en-US");
+
+/** The step between a plan button and the change: this month's use against the new allowance, and what happens past it. */
+function PlanChangeConfirmation({ change, busy }: { change: PlanChangePreview; busy: boolean }) {
+  const { plan, from, used } = change;
+  const heading = useRef<HTMLDivElement>(null);
+  // The step appears above the plans: move the reader there.
+  useEffect(() => heading.current?.focus(), [plan.id]);
+  const whilePaused = change.keepCodHiddenWhenPaused
+    ? "checkout keeps cash on delivery hidden (your setting), so nobody can pay on delivery"
+    : "shoppers get no code and checkout offers cash on delivery to everyone, unverified";
+  const action = plan.price > 0 ? `Choose ${plan.label}` : `Switch to ${plan.label}`;
+  return (
+    <Card>
+      <BlockStack gap="300">
+        <div ref={heading} tabIndex={-1} className="plan-change-heading">
+          <Text as="h2" variant="headingMd">
+            {action}?
+          </Text>
+        </div>
+        <Text as="p">
+          This month: {int(used)} verifications used. {plan.label} includes {int(plan.monthlyVerifications)} a month.
+        </Text>
+        {change.pausesAtOnce ? (
+          <Banner tone="warning" title={`This month's use is already past ${plan.label}'s allowance`}>
+            Verification pauses as soon as you switch, until the 1st of next month (UTC): {whilePaused}.
+          </Banner>
+        ) : (
+          <Text as="p">
+            Past {int(plan.monthlyVerifications)} in a month, verification pauses until the 1st of the next month (UTC): {whilePaused}.
+          </Text>
+        )}
+        <Text as="p">
+          {plan.price > 0
+            ? `${usd(plan.price)} every 30 days on your Shopify invoice; Shopify asks you to approve it on the next page.`
+            : from && from.price > 0
+              ? `Your ${from.label} plan (${usd(from.price)} / 30 days) is cancelled at once; Shopify prorates it.`
+              : "No charge."}
+        </Text>
+        <InlineStack gap="200">
+          <Form method="post">
+            <input type="hidden" name="plan" value={plan.id} />
+            <Button submit variant="primary" tone={change.pausesAtOnce ? "critical" : undefined} disabled={busy}>
+              {action}
+            </Button>
+          </Form>
+          <Button url="/app/plans">{from ? `Keep ${from.label}` : "Not now"}</Button>
+        </InlineStack>
+      </BlockStack>
+    </Card>
   );
 }
