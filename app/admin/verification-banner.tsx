@@ -23,7 +23,7 @@ export function VerificationBanner() {
         >
           <Text as="p">
             {notice.why === "allowance_used" ? `${int(notice.used)} of ${int(notice.allowance)} verifications used this month. ` : ""}
-            Shoppers now: {shopperView(notice.codHidden)}
+            {shopperView(notice.codHidden)}
             {notice.updating ? " Shopify's checkout is being updated (within a minute)." : ""}
           </Text>
           <Text as="p">{PAUSE_RESUME[notice.why]}</Text>
