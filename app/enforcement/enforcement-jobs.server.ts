@@ -56,14 +56,16 @@ async function scheduleMonthStart(domain: string): Promise<void> {
 
 /**
  * After a verification was counted, or a send was refused for the allowance: when the month's
- * allowance is used up, checkout stops hiding COD (once per shop, month and plan).
+ * allowance (and the usage cap, if charged) is used up, checkout stops hiding COD (once per shop,
+ * month, plan and reason).
  */
 export async function noteAllowanceUse(domain: string): Promise<void> {
   const shop = await getShop(domain);
   if (!shop) return;
   const plan = planOf(shop);
-  if (!plan || (await verificationStatus(shop)).pause !== "allowance_used") return;
-  const at = `${allowanceMonthStart(clock.now())}|${plan.id}`;
+  const { pause } = await verificationStatus(shop);
+  if (!plan || (pause !== "allowance_used" && pause !== "usage_cap_reached")) return;
+  const at = `${allowanceMonthStart(clock.now())}|${plan.id}|${pause}`;
   await enqueueJob(enforcementSyncJob, { shop: domain, key: `${domain}|allowance|${at}`, payload: { reason: "allowance_used", at } });
   kickJobWorker();
 }

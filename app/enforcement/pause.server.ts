@@ -14,7 +14,7 @@ export type VerificationStatus = {
 
 /** Whether the shop can verify shoppers now, and how much of the month's allowance is used: one sum over ≤31 rows. */
 export async function verificationStatus(
-  shop: Pick<Shop, "id" | "otpEnabled" | "subscriptionStatus" | "subscriptionPlan">,
+  shop: Pick<Shop, "id" | "otpEnabled" | "subscriptionStatus" | "subscriptionPlan" | "usageChargesEnabled" | "usageChargesRefused">,
   now: Date = clock.now(),
 ): Promise<VerificationStatus> {
   const used = await countSince(shop.id, "otp_verified", allowanceMonthStart(now));

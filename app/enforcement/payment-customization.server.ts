@@ -26,6 +26,8 @@ type EnforcementShop = Pick<
   | "otpEnabled"
   | "subscriptionStatus"
   | "subscriptionPlan"
+  | "usageChargesEnabled"
+  | "usageChargesRefused"
   | "paymentCustomizationId"
   | "uninstalledAt"
 >;

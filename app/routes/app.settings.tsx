@@ -115,6 +115,7 @@ const FIELD_NAMES: Record<SettingsField, string> = {
   autoAddressCorrection: "Ask automatically",
   enforceAtCheckout: "Hide cash on delivery at checkout unless verified",
   keepCodHiddenWhenPaused: "Keep cash on delivery hidden while verification is paused",
+  usageChargesEnabled: "Keep verifying past the monthly allowance, charged per verification",
   codMethodNames: "Cash-on-delivery payment methods",
   holdUnverifiedCod: "Hold fulfillment until the shopper confirms",
   confirmDeadlineHours: "Time to confirm",
@@ -181,6 +182,7 @@ function SettingsForm(props: {
         <input type="hidden" name="autoAddressCorrection" value={values.autoAddressCorrection} />
         <input type="hidden" name="enforceAtCheckout" value={values.enforceAtCheckout} />
         <input type="hidden" name="keepCodHiddenWhenPaused" value={values.keepCodHiddenWhenPaused} />
+        <input type="hidden" name="usageChargesEnabled" value={values.usageChargesEnabled} />
         <input type="hidden" name="holdUnverifiedCod" value={values.holdUnverifiedCod} />
         <input type="hidden" name="cancelUnconfirmed" value={values.cancelUnconfirmed} />
         <input type="hidden" name="paymentModes" value={values.paymentModes} />
@@ -454,6 +456,13 @@ function SettingsForm(props: {
                   checked={values.keepCodHiddenWhenPaused === "true"}
                   onChange={toggle("keepCodHiddenWhenPaused")}
                   error={errors.keepCodHiddenWhenPaused}
+                />
+                <Checkbox
+                  label={FIELD_NAMES.usageChargesEnabled}
+                  helpText="On a paid plan: past the plan's verifications for the month, each further verification is a usage charge on your Shopify invoice (the price per verification and the monthly cap are on the Plans page; you approved the cap with the plan). At the cap, verification pauses as above. Default: off."
+                  checked={values.usageChargesEnabled === "true"}
+                  onChange={toggle("usageChargesEnabled")}
+                  error={errors.usageChargesEnabled}
                 />
                 <TextField
                   label={FIELD_NAMES.codMethodNames}

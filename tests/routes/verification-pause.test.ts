@@ -6,6 +6,7 @@ import { prisma } from "~/db.server";
 import { runDueJobs } from "~/jobs/queue.server";
 import { currentEnforcementState, syncPaymentCustomization } from "~/enforcement/payment-customization.server";
 import { PLANS } from "~/shared/plans";
+import { updateShop } from "~/settings/shop.server";
 import { clock } from "~/utils/clock.server";
 import { run } from "../../extensions/cod-payment-customization/src/run";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
@@ -195,5 +196,78 @@ describe("a plan change", () => {
     await runDueJobs();
     expect(codHiddenAtCheckout()).toBe(false);
     expect(await currentEnforcementState(await row())).toMatchObject({ state: "paused", why: "no_subscription", codHidden: false });
+  });
+});
+
+describe("usage charges past the allowance (a merchant who turned them on)", () => {
+  /** On Pro through Shopify's approval (the plan's usage line item, capped at PRO.usageCap), with `used` this month. */
+  async function onProWithUsage(used: number) {
+    await installShop({ subscriptionStatus: "none", usageChargesEnabled: true });
+    await callAdminRoute(plans, await adminRequest("/app/plans", { form: { plan: "pro" } }));
+    const [sub] = billing.subscriptions.values();
+    expect(sub.usageCap).toBe(PRO.usageCap);
+    billing.approve(sub.id);
+    await callAdminRoute(plans, await adminRequest("/app/plans?charge_id=1"));
+    const shop = await row();
+    await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: clock.now().toISOString().slice(0, 10), dimension: "", count: used } });
+    await runDueJobs();
+    await syncPaymentCustomization(await row());
+    return sub;
+  }
+  const perCap = Math.floor(PRO.usageCap / PRO.overagePrice);
+
+  it("a verification past the allowance is one usage record with the verification as idempotency key, never two; checkout keeps hiding COD", async () => {
+    const sub = await onProWithUsage(PRO.monthlyVerifications);
+    await verifyOnce();
+    expect(sub.usageRecords).toHaveLength(0); // durable: charged by the job, after the answer
+    expect(await runDueJobs()).toMatchObject({ done: 1, failed: 0 });
+    expect(sub.usageRecords).toEqual([{ id: expect.any(String), idempotencyKey: expect.stringMatching(/^verification-.+/), amount: PRO.overagePrice, description: expect.stringContaining("Pro") }]);
+    const calls = shopify.callsTo(handlers.OPERATIONS.usageRecordCreate);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].variables).toMatchObject({ subscriptionLineItemId: `${sub.id}/usage`, price: { amount: PRO.overagePrice, currencyCode: "USD" } });
+
+    // A crash after Shopify's answer but before the job was marked done: the run repeats, Shopify's
+    // idempotency key keeps it one charge; and the same verification is never queued twice.
+    await prisma.job.updateMany({ where: { kind: "usage-charge" }, data: { doneAt: null } });
+    await runDueJobs();
+    expect(shopify.callsTo(handlers.OPERATIONS.usageRecordCreate)).toHaveLength(2);
+    expect(sub.usageRecords).toHaveLength(1);
+    expect(await prisma.job.count({ where: { kind: "usage-charge" } })).toBe(1);
+
+    expect(codHiddenAtCheckout()).toBe(true);
+    expect(await currentEnforcementState(await row())).toMatchObject({ state: "active" });
+  });
+
+  it("without the opt-in, the allowance is the end: 402 and no charge", async () => {
+    const sub = await onProWithUsage(PRO.monthlyVerifications);
+    await updateShop(SHOP, { usageChargesEnabled: false });
+    const refused = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE } }));
+    expect(refused.status).toBe(402);
+    await runDueJobs();
+    expect(sub.usageRecords).toHaveLength(0);
+    expect(codHiddenAtCheckout()).toBe(false);
+  });
+
+  it("the verification that reaches the cap is charged, then verification pauses: 402, and checkout offers COD", async () => {
+    const sub = await onProWithUsage(PRO.monthlyVerifications + perCap - 1);
+    expect(codHiddenAtCheckout()).toBe(true);
+    await verifyOnce();
+    await runDueJobs();
+    expect(sub.usageRecords).toHaveLength(1);
+    expect(codHiddenAtCheckout()).toBe(false);
+    expect(await currentEnforcementState(await row())).toMatchObject({ state: "paused", why: "usage_cap_reached", codHidden: false });
+    const refused = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: "+971501234568" } }));
+    expect(refused.status).toBe(402);
+  });
+
+  it("a plan approved without a usage line item: Shopify has nowhere to charge, so verification pauses instead of running free", async () => {
+    const sub = await onProWithUsage(PRO.monthlyVerifications);
+    sub.usageCap = null;
+    await verifyOnce();
+    expect(await runDueJobs()).toMatchObject({ failed: 1 });
+    expect((await row()).usageChargesRefused).toBe("no_usage_line_item");
+    await runDueJobs();
+    expect(codHiddenAtCheckout()).toBe(false);
+    expect(await currentEnforcementState(await row())).toMatchObject({ state: "paused", why: "allowance_used" });
   });
 });
