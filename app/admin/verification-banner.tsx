@@ -4,6 +4,7 @@ import type { VerificationNotice } from "~/enforcement/admin-notice.server";
 import { PAUSE_RESUME, PAUSE_WHY, shopperView } from "~/enforcement/messages";
 
 const int = (n: number) => n.toLocaleString("en-US");
+const usd = (n: number) => `$${n.toFixed(2)}`;
 
 /**
  * On every admin page (AdminPage draws it): while verification is paused, why, what shoppers see now
@@ -31,13 +32,37 @@ export function VerificationBanner() {
       </Box>
     );
   }
+  if (notice.kind === "usage_charging") {
+    const { usage } = notice;
+    return (
+      <Box paddingBlockEnd="400">
+        <Banner tone="info" title="Past this month's allowance: verifications are charged as usage" action={{ content: "See plans", url: "/app/plans" }}>
+          <Text as="p">
+            {int(notice.used)} of {int(notice.allowance)} used; each further verification is {usd(usage.price)} on your Shopify invoice, {usd(usage.spent)} of
+            your {usd(usage.cap)} cap so far. At the cap, verification pauses until the 1st of next month (UTC).
+          </Text>
+        </Banner>
+      </Box>
+    );
+  }
+  const { usage } = notice;
   return (
     <Box paddingBlockEnd="400">
       <Banner tone="info" title={`${Math.floor((notice.used / notice.allowance) * 100)} % of this month's verifications used`} action={{ content: "See plans", url: "/app/plans" }}>
         <Text as="p">
-          {int(notice.used)} of {int(notice.allowance)} used. At {int(notice.allowance)}, verification pauses until the 1st of next month (UTC):{" "}
-          {notice.keepCodHiddenWhenPaused ? "checkout keeps cash on delivery hidden, so nobody can pay on delivery." : "checkout then offers cash on delivery to everyone, unverified."}{" "}
-          A larger plan keeps verifying.
+          {int(notice.used)} of {int(notice.allowance)} used.{" "}
+          {usage ? (
+            <>
+              Past {int(notice.allowance)}, each verification is charged {usd(usage.price)} as usage, up to your {usd(usage.cap)} cap; then verification pauses until
+              the 1st of next month (UTC).
+            </>
+          ) : (
+            <>
+              At {int(notice.allowance)}, verification pauses until the 1st of next month (UTC):{" "}
+              {notice.keepCodHiddenWhenPaused ? "checkout keeps cash on delivery hidden, so nobody can pay on delivery." : "checkout then offers cash on delivery to everyone, unverified."} A
+              larger plan, or usage charges past the allowance (Settings, on a paid plan), keep verifying.
+            </>
+          )}
         </Text>
       </Banner>
     </Box>

@@ -1,6 +1,7 @@
 import * as verifyOtp from "~/routes/proxy.verify-otp";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as plans from "~/routes/app.plans";
+import * as appLayout from "~/routes/app";
 import * as subscriptionsWebhook from "~/routes/webhooks.app_subscriptions.update";
 import { prisma } from "~/db.server";
 import { runDueJobs } from "~/jobs/queue.server";
@@ -269,5 +270,32 @@ describe("usage charges past the allowance (a merchant who turned them on)", () 
     await runDueJobs();
     expect(codHiddenAtCheckout()).toBe(false);
     expect(await currentEnforcementState(await row())).toMatchObject({ state: "paused", why: "allowance_used" });
+  });
+});
+
+describe("the banner on every admin page (the layout's loader)", () => {
+  type Layout = { verificationNotice: Record<string, unknown> | null };
+  const STARTER = PLANS.find((p) => p.id === "starter")!;
+  const notice = async () => (await callAdminRoute<Layout>(appLayout, await adminRequest("/app"))).data?.verificationNotice;
+
+  it("nothing below 80 %; from 80 % what happens at 100 %; at 100 % paused with what shoppers see; past it with usage on, what it costs", async () => {
+    const shop = await installShop({ subscriptionPlan: STARTER.name, subscriptionId: "gid://shopify/AppSubscription/3" });
+    const day = clock.now().toISOString().slice(0, 10);
+    const setUsed = (count: number) =>
+      prisma.dailyStat.upsert({
+        where: { shopId_metric_day_dimension: { shopId: shop.id, metric: "otp_verified", day, dimension: "" } },
+        create: { shopId: shop.id, metric: "otp_verified", day, dimension: "", count },
+        update: { count },
+      });
+    await setUsed(399);
+    expect(await notice()).toBeNull();
+    await setUsed(400);
+    expect(await notice()).toEqual({ kind: "near_allowance", used: 400, allowance: 500, keepCodHiddenWhenPaused: false, usage: null });
+    await setUsed(500);
+    await syncPaymentCustomization(await row());
+    expect(await notice()).toEqual({ kind: "paused", why: "allowance_used", codHidden: false, updating: false, used: 500, allowance: 500 });
+    await updateShop(SHOP, { usageChargesEnabled: true });
+    await setUsed(510);
+    expect(await notice()).toEqual({ kind: "usage_charging", used: 510, allowance: 500, usage: { price: STARTER.overagePrice, cap: STARTER.usageCap, spent: expect.closeTo(0.4, 5) } });
   });
 });

@@ -177,7 +177,7 @@ export class FakeBillingStore {
       return {
         status: 200,
         type: "text/html",
-        body: `<!doctype html><html lang="en"><head><title>Approve subscription</title></head><body><main><h1>Approve subscription</h1><p>${esc(sub.name)}: $${sub.price.toFixed(2)} USD every 30 days${sub.test ? " (test charge, nothing is billed)" : ""}.</p><form method="post"><button name="decision" value="approve">Approve</button> <button name="decision" value="decline">Decline</button></form></main></body></html>`,
+        body: `<!doctype html><html lang="en"><head><title>Approve subscription</title></head><body><main><h1>Approve subscription</h1><p>${esc(sub.name)}: $${sub.price.toFixed(2)} USD every 30 days${sub.test ? " (test charge, nothing is billed)" : ""}.${sub.usageCap === null ? "" : ` Usage charges up to $${sub.usageCap.toFixed(2)} USD.`}</p><form method="post"><button name="decision" value="approve">Approve</button> <button name="decision" value="decline">Decline</button></form></main></body></html>`,
       };
     };
   }
