@@ -1,5 +1,6 @@
 import { TitleBar } from "@shopify/app-bridge-react";
 import { Banner, Page, type PageProps } from "@shopify/polaris";
+import { VerificationBanner } from "./verification-banner";
 import { createContext, useCallback, useContext, useEffect, useRef, useState, type ReactNode } from "react";
 
 /**
@@ -35,6 +36,7 @@ export function AdminPage({ title, children, ...props }: AdminPageProps) {
   return (
     <Page {...props} title={appBridge === "present" ? undefined : title}>
       <TitleBar title={title} />
+      <VerificationBanner />
       {children}
     </Page>
   );

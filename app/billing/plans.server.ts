@@ -5,7 +5,7 @@ import { allowanceMonthStart, FREE_PLAN, PAID_PLANS, planById, planOf, type Plan
 import type { AdminContext } from "~/shopify/app.server";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
-import { syncPaymentCustomizationLater } from "~/enforcement/payment-customization.server";
+import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 import { recordSubscriptionUpdate } from "./subscription.server";
 
 type Billing = AdminContext["billing"];
@@ -47,7 +47,7 @@ export async function reconcileSubscription(shop: Shop, billing: Billing): Promi
   // Only over the row this answer was compared with: a notice handled while Shopify was asked is newer.
   const read = { subscriptionId: shop.subscriptionId, subscriptionStatus: shop.subscriptionStatus };
   if (await recordSubscriptionUpdate(shop.domain, { id: active.id, name: active.name, status: active.status }, read)) {
-    syncPaymentCustomizationLater(shop.domain);
+    await requestEnforcementSync(shop.domain, "plan_changed");
   }
   return (await getShop(shop.domain)) ?? shop;
 }
@@ -77,8 +77,8 @@ export async function choosePlan(shop: Shop, billing: Billing, planId: string, r
     }
   }
   await recordSubscriptionUpdate(shop.domain, { id: FREE_SUBSCRIPTION_ID, name: FREE_PLAN.name, status: "ACTIVE" });
-  // Hiding COD at checkout follows having a plan (app/enforcement).
-  syncPaymentCustomizationLater(shop.domain);
+  // Hiding COD at checkout follows having a plan and its allowance (app/enforcement).
+  await requestEnforcementSync(shop.domain, "plan_changed");
   return { ok: true, plan: FREE_PLAN };
 }
 
@@ -87,11 +87,31 @@ export async function choosePlan(shop: Shop, billing: Billing, planId: string, r
  * /app/plans: every plan, the shop's current one and its usage this month. Back from Shopify's
  * approval page (or with no paid plan on record) Shopify is asked first.
  */
-export async function loadPlans(domain: string, billing: Billing, returning: boolean) {
+export async function loadPlans(domain: string, billing: Billing, returning: boolean, change: string | null = null) {
   let shop = await adminShop(domain);
   const onPaidPlan = (planOf(shop)?.price ?? 0) > 0;
   if (returning || !onPaidPlan) shop = await reconcileSubscription(shop, billing);
-  return { usage: await planUsage(shop), subscriptionStatus: shop.subscriptionStatus, test: isTest() };
+  const usage = await planUsage(shop);
+  return { usage, subscriptionStatus: shop.subscriptionStatus, test: isTest(), change: planChangePreview(shop, usage, change) };
+}
+
+/**
+ * What a plan change will do, shown before the merchant confirms it (27.2): this month's use against
+ * the new allowance, whether that already pauses verification, and what checkout does while paused.
+ */
+export type PlanChangePreview = {
+  plan: Plan;
+  from: Plan | null;
+  used: number;
+  /** Verification pauses at once: this month's use already reaches the new allowance. */
+  pausesAtOnce: boolean;
+  keepCodHiddenWhenPaused: boolean;
+};
+
+function planChangePreview(shop: Shop, usage: PlanUsage, change: string | null): PlanChangePreview | null {
+  const plan = change ? planById(change) : null;
+  if (!plan || plan.id === usage.plan?.id) return null;
+  return { plan, from: usage.plan, used: usage.used, pausesAtOnce: usage.used >= plan.monthlyVerifications, keepCodHiddenWhenPaused: shop.keepCodHiddenWhenPaused };
 }
 
 /** The plans page's form: choose a plan (Free cancels a paid one). */

@@ -32,6 +32,8 @@ export async function recordSubscriptionUpdate(
       subscriptionStatus: status,
       subscriptionId: subscription.id,
       ...(subscription.name ? { subscriptionPlan: subscription.name } : {}),
+      // A new plan is a new usage line item: what Shopify refused on the old one no longer holds.
+      ...(status === "active" ? { usageChargesRefused: null } : {}),
     },
   });
   forgetShop(domain);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { env } from "~/env.server";
-import { enforcementState, syncPaymentCustomization } from "~/enforcement/payment-customization.server";
+import { currentEnforcementState, syncPaymentCustomization } from "~/enforcement/payment-customization.server";
+import { PAUSE_WHY, shopperView } from "~/enforcement/messages";
 import { codMethodNameList, isCodMethodName } from "~/settings/cod-methods";
 import { SETTINGS_LIMITS } from "~/settings/limits";
 import { updateShop, type Shop } from "~/settings/shop.server";
@@ -68,7 +69,7 @@ export function themeEditorUrl(shop: string): string {
 export async function onboardingOf(shop: Shop): Promise<Onboarding> {
   const [block, suggestedNames] = await Promise.all([storefrontBlock(shop.domain), shop.codMethodNamesConfirmedAt ? Promise.resolve([]) : recentGatewayNames(shop.domain)]);
   const plan = planOf(shop);
-  const enforcement = enforcementState(shop);
+  const enforcement = await currentEnforcementState(shop);
   const names = codMethodNameList(shop.codMethodNames);
   const steps: Step[] = [
     {
@@ -89,8 +90,12 @@ export async function onboardingOf(shop: Shop): Promise<Onboarding> {
         enforcement.state === "active"
           ? "Cash on delivery is hidden at checkout until the phone is verified."
           : enforcement.state === "off"
-            ? { setting_off: "Turned off in Settings.", otp_off: "One-time codes are off in Settings.", no_subscription: "Starts once a plan is chosen." }[enforcement.why]
-            : enforcement.error ?? "Not set up yet.",
+            ? "Turned off in Settings."
+            : enforcement.state === "paused"
+              ? `Paused: ${PAUSE_WHY[enforcement.why]} ${shopperView(enforcement.codHidden)}`
+              : enforcement.state === "resuming"
+                ? "Being switched back on in Shopify (within a minute)."
+                : enforcement.error ?? "Not set up yet.",
     },
     {
       id: "test_code",

@@ -1,28 +1,37 @@
 import { z } from "zod";
 import { prisma } from "~/db.server";
 import { hitRateLimit, releaseRateLimit } from "~/rate-limit/rate-limit.server";
-import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
+import type { Shop } from "~/settings/shop.server";
 import { shopifyGraphql } from "~/shopify/graphql.server";
 import { PAYMENT_CUSTOMIZATION_CREATE, PAYMENT_CUSTOMIZATION_UPDATE } from "~/shopify/operations";
 import { onShopInstalled } from "~/shopify/app.server";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
 import { FUNCTION_HANDLE, functionConfiguration, PAYMENT_CUSTOMIZATION_TITLE } from "./cod-methods";
+import { codHiddenAtCheckout, type PauseReason } from "./pause";
+import { verificationStatus } from "./pause.server";
 
 /**
  * The payment customization that runs our checkout function for a shop: created through the Admin API
- * on install and kept in step with the settings (enabled or not, which methods are COD). Its id and
- * the last outcome are kept on the shop row, so the admin can show whether enforcement is active.
+ * on install and kept in step with the settings and with whether the shop can verify now (which
+ * methods are COD; hiding them or not, app/enforcement/pause.ts). Its id and the last outcome are kept
+ * on the shop row, so the admin can show what checkout does. Durable re-syncs: enforcement-jobs.server.ts.
  */
 type EnforcementShop = Pick<
   Shop,
-  "id" | "domain" | "codMethodNames" | "enforceAtCheckout" | "otpEnabled" | "subscriptionStatus" | "paymentCustomizationId" | "uninstalledAt"
+  | "id"
+  | "domain"
+  | "codMethodNames"
+  | "enforceAtCheckout"
+  | "keepCodHiddenWhenPaused"
+  | "otpEnabled"
+  | "subscriptionStatus"
+  | "subscriptionPlan"
+  | "usageChargesEnabled"
+  | "usageChargesRefused"
+  | "paymentCustomizationId"
+  | "uninstalledAt"
 >;
-
-/** Hiding COD only makes sense when shoppers can verify: codes on, plan active, merchant asked for it. */
-export function enforcementWanted(shop: Pick<Shop, "enforceAtCheckout" | "otpEnabled" | "subscriptionStatus">): boolean {
-  return shop.enforceAtCheckout && shop.otpEnabled && hasActiveSubscription(shop);
-}
 
 const METAFIELD = { namespace: "$app:cod-verify", key: "function-configuration", type: "json" } as const;
 
@@ -36,14 +45,20 @@ onShopInstalled(syncPaymentCustomization);
 
 export type SyncOutcome = { ok: true; id: string; enabled: boolean } | { ok: false; error: string };
 
-/** Creates or updates the shop's payment customization to match its settings; records the outcome. */
+/**
+ * Creates or updates the shop's payment customization to match its settings and whether it can verify
+ * now; records the outcome. It writes the whole desired state, so running it twice is harmless. While
+ * paused the customization is disabled and its configuration says `enforce: false` (either alone
+ * stops the hiding), unless the merchant chose to keep COD hidden.
+ */
 export async function syncPaymentCustomization(shop: EnforcementShop): Promise<SyncOutcome> {
   if (shop.uninstalledAt) return { ok: false, error: "the app is not installed" };
-  const enabled = enforcementWanted(shop);
+  const { pause } = await verificationStatus(shop);
+  const enabled = codHiddenAtCheckout(shop, pause);
   const input = {
     title: PAYMENT_CUSTOMIZATION_TITLE,
     enabled,
-    metafields: [{ ...METAFIELD, value: JSON.stringify(functionConfiguration(shop.codMethodNames)) }],
+    metafields: [{ ...METAFIELD, value: JSON.stringify({ ...functionConfiguration(shop.codMethodNames), enforce: enabled }) }],
   };
   let outcome = shop.paymentCustomizationId ? await update(shop.domain, shop.paymentCustomizationId, input) : null;
   // Gone (the merchant deleted it in Shopify's settings) or never made: make a new one, once.
@@ -64,7 +79,7 @@ export async function syncPaymentCustomization(shop: EnforcementShop): Promise<S
       where: { id: shop.id },
       data: { paymentCustomizationId: outcome.id, paymentCustomizationEnabled: outcome.enabled, paymentCustomizationSyncedAt: at, paymentCustomizationError: null },
     });
-    log.info("payment customization in step with settings", { shop: shop.domain, id: outcome.id, enabled: outcome.enabled });
+    log.info("payment customization in step with settings", { shop: shop.domain, id: outcome.id, enabled: outcome.enabled, pause });
     return { ok: true, id: outcome.id, enabled: outcome.enabled };
   }
   await prisma.shop.update({ where: { id: shop.id }, data: { paymentCustomizationError: outcome.error, paymentCustomizationSyncedAt: at } });
@@ -132,37 +147,44 @@ async function update(shop: string, id: string, input: Record<string, unknown>):
   return outcomeOf(parsed.data.paymentCustomizationUpdate.paymentCustomization, parsed.data.paymentCustomizationUpdate.userErrors);
 }
 
-/** After a webhook's answer: syncs with the shop row as it is then; failures are recorded and logged. */
-export function syncPaymentCustomizationLater(domain: string): void {
-  setImmediate(() => {
-    prisma.shop
-      .findUnique({ where: { domain } })
-      .then((shop) => (shop ? syncPaymentCustomization(shop) : null))
-      .catch((error: unknown) => log.warn("payment customization sync failed", { shop: domain, error: String(error) }));
-  });
-}
-
 export type EnforcementState =
   | { state: "active"; id: string; syncedAt: string | null }
-  | { state: "off"; why: "setting_off" | "otp_off" | "no_subscription"; id: string | null }
+  | { state: "off"; why: "setting_off"; id: string | null }
+  | { state: "paused"; why: PauseReason; codHidden: boolean; updating: boolean }
+  | { state: "resuming"; id: string }
   | { state: "not_set_up"; error: string | null }
   | { state: "error"; error: string; id: string | null };
 
 /**
  * What the admin shows about checkout enforcement: active (Shopify runs our function and it hides
- * COD for unverified carts), off (and why), not set up yet, or the last save failed.
+ * COD for unverified carts), off by the merchant's setting, paused (the app cannot verify now; whether
+ * COD is hidden is what Shopify last accepted, `updating` while a re-sync is due), resuming (can verify
+ * again, the re-sync is due), not set up yet, or the last save failed.
  */
 export function enforcementState(
   shop: Pick<
     Shop,
-    "enforceAtCheckout" | "otpEnabled" | "subscriptionStatus" | "paymentCustomizationId" | "paymentCustomizationEnabled" | "paymentCustomizationError" | "paymentCustomizationSyncedAt"
+    | "enforceAtCheckout"
+    | "keepCodHiddenWhenPaused"
+    | "paymentCustomizationId"
+    | "paymentCustomizationEnabled"
+    | "paymentCustomizationError"
+    | "paymentCustomizationSyncedAt"
   >,
+  pause: PauseReason | null,
 ): EnforcementState {
   const id = shop.paymentCustomizationId;
   if (shop.paymentCustomizationError) return id ? { state: "error", error: shop.paymentCustomizationError, id } : { state: "not_set_up", error: shop.paymentCustomizationError };
-  if (!id) return { state: "not_set_up", error: null };
   if (!shop.enforceAtCheckout) return { state: "off", why: "setting_off", id };
-  if (!shop.otpEnabled) return { state: "off", why: "otp_off", id };
-  if (!hasActiveSubscription(shop)) return { state: "off", why: "no_subscription", id };
-  return shop.paymentCustomizationEnabled ? { state: "active", id, syncedAt: shop.paymentCustomizationSyncedAt?.toISOString() ?? null } : { state: "error", error: "Shopify reports the customization disabled", id };
+  if (pause) {
+    const codHidden = Boolean(id) && shop.paymentCustomizationEnabled;
+    return { state: "paused", why: pause, codHidden, updating: codHidden !== codHiddenAtCheckout(shop, pause) };
+  }
+  if (!id) return { state: "not_set_up", error: null };
+  return shop.paymentCustomizationEnabled ? { state: "active", id, syncedAt: shop.paymentCustomizationSyncedAt?.toISOString() ?? null } : { state: "resuming", id };
+}
+
+/** enforcementState with the shop's pause read now (one sum over this month's rows). */
+export async function currentEnforcementState(shop: Parameters<typeof enforcementState>[0] & Parameters<typeof verificationStatus>[0]): Promise<EnforcementState> {
+  return enforcementState(shop, (await verificationStatus(shop)).pause);
 }

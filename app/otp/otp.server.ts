@@ -13,9 +13,12 @@ import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomNumericCode, randomToken } from "~/utils/crypto.server";
 import { log } from "~/utils/log.server";
 import { countryAllowed, phoneCountry } from "~/shared/phone";
-import { allowanceMonthStart, planOf } from "~/shared/plans";
+import { allowanceMonthStart } from "~/shared/plans";
 import { countEvent } from "~/db/daily-stats.server";
 import { deviceTokenValid, issueDeviceToken, issueProof } from "~/otp/proof.server";
+import { noteAllowanceUse } from "~/enforcement/enforcement-jobs.server";
+import { verificationCounted } from "~/billing/usage-charges.server";
+import { pauseReason } from "~/enforcement/pause";
 
 export const CODE_LENGTH = 6;
 
@@ -39,6 +42,8 @@ type OtpShop = Pick<
   | "smsTemplate"
   | "subscriptionStatus"
   | "subscriptionPlan"
+  | "usageChargesEnabled"
+  | "usageChargesRefused"
 >;
 
 export type SendOutcome =
@@ -126,10 +131,11 @@ export async function sendVerificationCode(input: {
   if (!perNumber.allowed) return { ok: false, code: "rate_limited", retryAfter: perNumber.retryAfterSeconds };
 
   if (!hasActiveSubscription(shop)) return { ok: false, code: "subscription_required" };
-  // The plan's monthly allowance of verifications (a shop with no plan was refused just above).
-  const plan = planOf(shop);
-  if (plan && standing.verifiedThisMonth >= plan.monthlyVerifications) {
-    await releaseRateLimit(perNumberKey, perNumber);
+  // The plan's monthly allowance of verifications, and past it the usage charges' cap when the
+  // merchant turned them on (a shop with no plan was refused just above).
+  const paused = pauseReason(shop, standing.verifiedThisMonth);
+  if (paused === "allowance_used" || paused === "usage_cap_reached") {
+    await Promise.all([releaseRateLimit(perNumberKey, perNumber), allowanceMayBeUsedUp(shop.domain)]);
     return { ok: false, code: "plan_limit_reached" };
   }
 
@@ -265,6 +271,9 @@ export async function checkVerificationCode(input: {
   const verifiedAt = new Date(now);
   await markPhoneVerified(shop.id, phone, verifiedAt);
   await countEvent(shop.id, "otp_verified", "", verifiedAt);
+  await verificationCounted(shop.domain, challenge.id).catch((error: unknown) =>
+    log.warn("otp: the usage check after a verification failed", { shop: shop.domain, error: String(error) }),
+  );
   const mode = input.selectedMode ?? "cod";
   const selection =
     input.recordSelection === false
@@ -286,6 +295,11 @@ export async function checkVerificationCode(input: {
     proofExpiresAt: proof.expiresAt,
     deviceToken: issueDeviceToken(shop.domain, phone, shop.returningSkipDays, verifiedAt),
   };
+}
+
+/** Checkout stops hiding COD once no shopper can verify (app/enforcement); never fails the shopper's request. */
+async function allowanceMayBeUsedUp(domain: string): Promise<void> {
+  await noteAllowanceUse(domain).catch((error: unknown) => log.warn("otp: the allowance check failed", { shop: domain, error: String(error) }));
 }
 
 const FAILURE_REASON = { invalid_code: "wrong", attempts_exhausted: "locked", code_expired: "expired" } as const;

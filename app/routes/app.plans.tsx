@@ -5,19 +5,21 @@ import { Badge, Banner, BlockStack, Box, Button, Card, InlineGrid, InlineStack, 
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { z } from "zod";
 import { authenticate } from "~/shopify/app.server";
-import { choosePlanFor, loadPlans, planApprovedBy, type ChoosePlanOutcome } from "~/billing/plans.server";
+import { choosePlanFor, loadPlans, planApprovedBy, type ChoosePlanOutcome, type PlanChangePreview } from "~/billing/plans.server";
 import { usePlanApprovedNotice } from "~/admin/plan-approved";
 import { env } from "~/env.server";
 import { devAdminAccessEnabled } from "~/dev/admin-access.server";
-import { PLANS } from "~/shared/plans";
+import { PLANS, type Plan } from "~/shared/plans";
+import { useEffect, useRef } from "react";
 
 export const meta: MetaFunction = () => [{ title: "Plans · COD Verify" }];
 
 /** /app/plans: the current plan, this month's verifications against its allowance, and every plan. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session, billing } = await authenticate.admin(request);
-  const chargeId = new URL(request.url).searchParams.get("charge_id");
-  const plans = await loadPlans(session.shop, billing, chargeId !== null);
+  const url = new URL(request.url);
+  const chargeId = url.searchParams.get("charge_id");
+  const plans = await loadPlans(session.shop, billing, chargeId !== null, url.searchParams.get("change"));
   return { ...plans, chargeId, approved: await planApprovedBy(session.shop, chargeId) };
 }
 
@@ -49,7 +51,7 @@ const REFUSALS: Record<Exclude<ChoosePlanOutcome, { ok: true }>["code"], string>
 const usd = (amount: number) => `$${amount.toFixed(2)}`;
 
 export default function Plans() {
-  const { usage, subscriptionStatus, test, approved, chargeId } = useLoaderData<typeof loader>();
+  const { usage, subscriptionStatus, test, change, approved, chargeId } = useLoaderData<typeof loader>();
   const approvedNotice = usePlanApprovedNotice(approved, chargeId);
   const result = useActionData<ChoosePlanOutcome>();
   const busy = useNavigation().state !== "idle";
@@ -61,6 +63,11 @@ export default function Plans() {
       <Layout>
         {notice && <Layout.Section>{notice}</Layout.Section>}
         {approvedNotice && !result && <Layout.Section>{approvedNotice}</Layout.Section>}
+        {change && (
+          <Layout.Section>
+            <PlanChangeConfirmation change={change} busy={busy} />
+          </Layout.Section>
+        )}
         <Layout.Section>
           <Card>
             <BlockStack gap="300">
@@ -80,11 +87,6 @@ export default function Plans() {
                   <span id="usage-label" hidden>
                     Verifications used this month: {percent}%
                   </span>
-                  {usage.used >= usage.allowance && (
-                    <Banner tone="warning" title="This month's verifications are used up.">
-                      The storefront stops sending codes until next month or a larger plan. Shoppers can still check out.
-                    </Banner>
-                  )}
                 </>
               ) : (
                 <Text as="p">The storefront sends no codes until a plan is chosen. Free includes 50 verifications a month.</Text>
@@ -96,7 +98,7 @@ export default function Plans() {
           <InlineGrid columns={{ xs: 1, sm: 2, md: 4 }} gap="400">
             {PLANS.map((plan) => {
               const isCurrent = current?.id === plan.id;
-              const label = isCurrent ? "Current plan" : !current || plan.price > current.price ? `Choose ${plan.label}` : `Switch to ${plan.label}`;
+              const label = isCurrent ? "Current plan" : changeLabel(plan, current);
               return (
                 <Card key={plan.id}>
                   <BlockStack gap="300">
@@ -107,13 +109,21 @@ export default function Plans() {
                       {plan.price ? `${usd(plan.price)} / 30 days` : "$0"}
                     </Text>
                     <Text as="p">{plan.monthlyVerifications.toLocaleString("en-US")} verifications a month</Text>
+                    {plan.overagePrice > 0 && (
+                      <Text as="p" tone="subdued">
+                        Past that, if you turn it on in Settings: {usd(plan.overagePrice)} a verification, up to {usd(plan.usageCap)} a month
+                      </Text>
+                    )}
                     <Box>
-                      <Form method="post">
-                        <input type="hidden" name="plan" value={plan.id} />
-                        <Button submit disabled={isCurrent || busy} variant={isCurrent ? "secondary" : "primary"} accessibilityLabel={`${label}: ${plan.label} plan`}>
-                          {label}
-                        </Button>
-                      </Form>
+                      {/* A change is confirmed first (PlanChangeConfirmation): the button only opens that step. */}
+                      <Button
+                        url={isCurrent ? undefined : `/app/plans?change=${plan.id}`}
+                        disabled={isCurrent || busy}
+                        variant={isCurrent ? "secondary" : "primary"}
+                        accessibilityLabel={`${label}: ${plan.label} plan`}
+                      >
+                        {label}
+                      </Button>
                     </Box>
                   </BlockStack>
                 </Card>
@@ -124,12 +134,73 @@ export default function Plans() {
         <Layout.Section>
           <Text as="p" tone="subdued">
             Prices in USD, billed by Shopify every 30 days on your Shopify invoice. The price is the whole charge: the text messages
-            are included and there is no per-message fee. A verification is a code a shopper confirmed; codes sent but not
+            are included and there is no per-message fee. Usage charges past the allowance apply only if you turn them on, up to
+            the cap you approve with the plan. A verification is a code a shopper confirmed; codes sent but not
             confirmed do not count. Choosing Free cancels a paid plan at once (Shopify prorates it).
             {test ? " Charges on this server are test charges: no money moves." : ""}
           </Text>
         </Layout.Section>
       </Layout>
     </AdminPage>
+  );
+}
+
+const int = (n: number) => n.toLocaleString("en-US");
+
+/** The words of a change, on the plan's button and on the confirmation alike. */
+function changeLabel(plan: Plan, current: Plan | null): string {
+  return !current || plan.price > current.price ? `Choose ${plan.label}` : `Switch to ${plan.label}`;
+}
+
+/** The step between a plan button and the change: this month's use against the new allowance, and what happens past it. */
+function PlanChangeConfirmation({ change, busy }: { change: PlanChangePreview; busy: boolean }) {
+  const { plan, from, used } = change;
+  const heading = useRef<HTMLDivElement>(null);
+  // The step appears above the plans: move the reader there.
+  useEffect(() => heading.current?.focus(), [plan.id]);
+  const whilePaused = change.keepCodHiddenWhenPaused
+    ? "checkout keeps cash on delivery hidden (your setting), so nobody can pay on delivery"
+    : "shoppers get no code and checkout offers cash on delivery to everyone, unverified";
+  const action = changeLabel(plan, from);
+  return (
+    <section aria-labelledby="plan-change-heading">
+      <Card>
+        <BlockStack gap="300">
+          <div ref={heading} tabIndex={-1}>
+            <Text as="h2" variant="headingMd" id="plan-change-heading">
+              {action}?
+            </Text>
+          </div>
+          <Text as="p">
+            This month: {int(used)} verifications used. {plan.label} includes {int(plan.monthlyVerifications)} a month.
+          </Text>
+          {change.pausesAtOnce ? (
+            <Banner tone="warning" title={`This month's use is already past ${plan.label}'s allowance`}>
+              Verification pauses as soon as you switch, until the 1st of next month (UTC): {whilePaused}.
+            </Banner>
+          ) : (
+            <Text as="p">
+              Past {int(plan.monthlyVerifications)} in a month, verification pauses until the 1st of the next month (UTC): {whilePaused}.
+            </Text>
+          )}
+          <Text as="p">
+            {plan.price > 0
+              ? `${usd(plan.price)} every 30 days on your Shopify invoice; Shopify asks you to approve it on the next page.`
+              : from && from.price > 0
+                ? `Your ${from.label} plan (${usd(from.price)} / 30 days) is cancelled at once; Shopify prorates it.`
+                : "No charge."}
+          </Text>
+          <InlineStack gap="200">
+            <Form method="post">
+              <input type="hidden" name="plan" value={plan.id} />
+              <Button submit variant="primary" tone={change.pausesAtOnce ? "critical" : undefined} disabled={busy}>
+                {action}
+              </Button>
+            </Form>
+            <Button url="/app/plans">{from ? `Keep ${from.label}` : "Not now"}</Button>
+          </InlineStack>
+        </BlockStack>
+      </Card>
+    </section>
   );
 }

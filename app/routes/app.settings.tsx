@@ -22,7 +22,9 @@ import { getShop, updateShop, upsertInstalledShop } from "~/settings/shop.server
 import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsField, type SettingsFormValues } from "~/settings/settings";
 import { SETTINGS_LIMITS as L } from "~/settings/limits";
 import { LANGUAGES } from "~/shared/locales";
-import { enforcementState, syncPaymentCustomization, type EnforcementState } from "~/enforcement/payment-customization.server";
+import { currentEnforcementState, syncPaymentCustomization, type EnforcementState } from "~/enforcement/payment-customization.server";
+import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
+import { PAUSE_RESUME, PAUSE_WHY, shopperView } from "~/enforcement/messages";
 
 
 export const meta: MetaFunction = () => [{ title: "Settings · COD Verify" }];
@@ -33,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     values: settingsFormValues(shop),
     currency: shop.currency,
-    enforcement: enforcementState(shop),
+    enforcement: await currentEnforcementState(shop),
     depositsAvailable: shop.depositsAvailable,
   };
 }
@@ -50,14 +52,15 @@ export async function action({ request }: ActionFunctionArgs) {
   // Only the schema's columns: parseSettings yields nothing else.
   const saved = await updateShop(session.shop, result.data);
   // The checkout function follows the settings at once (COD names, on or off); a failure is shown, the settings stay saved.
-  await syncPaymentCustomization(saved);
+  // Shopify not answering: the durable job tries again.
+  if (!(await syncPaymentCustomization(saved)).ok) await requestEnforcementSync(session.shop, "settings_saved");
   const shop = (await getShop(session.shop)) ?? saved;
   return {
     status: "saved",
     errors: {},
     values: settingsFormValues(shop),
     savedAt: shop.updatedAt.toISOString(),
-    enforcement: enforcementState(shop),
+    enforcement: await currentEnforcementState(shop),
   } satisfies ActionData;
 }
 
@@ -111,6 +114,8 @@ const FIELD_NAMES: Record<SettingsField, string> = {
   addressCorrectionTtlHours: "Link valid for",
   autoAddressCorrection: "Ask automatically",
   enforceAtCheckout: "Hide cash on delivery at checkout unless verified",
+  keepCodHiddenWhenPaused: "Keep cash on delivery hidden while verification is paused",
+  usageChargesEnabled: "Keep verifying past the monthly allowance, charged per verification",
   codMethodNames: "Cash-on-delivery payment methods",
   holdUnverifiedCod: "Hold fulfillment until the shopper confirms",
   confirmDeadlineHours: "Time to confirm",
@@ -123,16 +128,15 @@ export function enforcementSummary(e: EnforcementState): { tone: "success" | "in
     case "active":
       return { tone: "success", title: "Enforcement active", body: "Shopify's checkout hides cash on delivery from shoppers who have not verified their phone." };
     case "off":
+      return { tone: "info", title: "Enforcement off", body: "Cash on delivery is offered at checkout to everyone; unverified orders are still re-checked and confirmed after purchase." };
+    case "paused":
       return {
-        tone: "info",
-        title: "Enforcement off",
-        body:
-          e.why === "setting_off"
-            ? "Cash on delivery is offered at checkout to everyone; unverified orders are still re-checked and confirmed after purchase."
-            : e.why === "otp_off"
-              ? "Phone verification is off, so cash on delivery is not hidden at checkout."
-              : "Your plan is not active, so cash on delivery is not hidden at checkout.",
+        tone: "warning",
+        title: e.updating ? "Verification paused: checkout is being updated" : "Verification paused",
+        body: `${PAUSE_WHY[e.why]} ${shopperView(e.codHidden)} ${PAUSE_RESUME[e.why]}`,
       };
+    case "resuming":
+      return { tone: "info", title: "Enforcement resuming", body: "Verification can run again; Shopify's checkout is being told to hide cash on delivery again (within a minute)." };
     case "not_set_up":
       return {
         tone: "warning",
@@ -177,6 +181,8 @@ function SettingsForm(props: {
         <input type="hidden" name="tagOrders" value={values.tagOrders} />
         <input type="hidden" name="autoAddressCorrection" value={values.autoAddressCorrection} />
         <input type="hidden" name="enforceAtCheckout" value={values.enforceAtCheckout} />
+        <input type="hidden" name="keepCodHiddenWhenPaused" value={values.keepCodHiddenWhenPaused} />
+        <input type="hidden" name="usageChargesEnabled" value={values.usageChargesEnabled} />
         <input type="hidden" name="holdUnverifiedCod" value={values.holdUnverifiedCod} />
         <input type="hidden" name="cancelUnconfirmed" value={values.cancelUnconfirmed} />
         <input type="hidden" name="paymentModes" value={values.paymentModes} />
@@ -443,6 +449,20 @@ function SettingsForm(props: {
                   checked={values.enforceAtCheckout === "true"}
                   onChange={toggle("enforceAtCheckout")}
                   error={errors.enforceAtCheckout}
+                />
+                <Checkbox
+                  label={FIELD_NAMES.keepCodHiddenWhenPaused}
+                  helpText="Verification pauses when this month's verifications are used up, when no plan is active, or when codes are off. Off (the default): checkout then offers cash on delivery to everyone, unverified. On: checkout keeps hiding it, so nobody can pay on delivery until verification resumes."
+                  checked={values.keepCodHiddenWhenPaused === "true"}
+                  onChange={toggle("keepCodHiddenWhenPaused")}
+                  error={errors.keepCodHiddenWhenPaused}
+                />
+                <Checkbox
+                  label={FIELD_NAMES.usageChargesEnabled}
+                  helpText="On a paid plan: past the plan's verifications for the month, each further verification is a usage charge on your Shopify invoice (the price per verification and the monthly cap are on the Plans page; you approved the cap with the plan). At the cap, verification pauses as above. Default: off."
+                  checked={values.usageChargesEnabled === "true"}
+                  onChange={toggle("usageChargesEnabled")}
+                  error={errors.usageChargesEnabled}
                 />
                 <TextField
                   label={FIELD_NAMES.codMethodNames}

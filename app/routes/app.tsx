@@ -10,6 +10,7 @@ import { AdminUnavailable } from "~/admin/unavailable";
 import { devAdminAccessEnabled } from "~/dev/admin-access.server";
 import { authenticate } from "~/shopify/app.server";
 import { env } from "~/env.server";
+import { verificationNotice } from "~/enforcement/admin-notice.server";
 
 export const links = () => [
   { rel: "stylesheet", href: polarisStyles },
@@ -19,11 +20,17 @@ export const links = () => [
 export const meta: MetaFunction = () => [{ title: "COD Verify" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await authenticate.admin(request);
+  const { session } = await authenticate.admin(request);
   // A local development server has no Shopify admin around it: App Bridge would send the browser to
   // admin.shopify.com, so the pages run without it (as they must when its script cannot load).
   const embedded = !devAdminAccessEnabled();
-  return { apiKey: env.SHOPIFY_API_KEY, embedded, appBridgeExpected: embedded && new URL(request.url).searchParams.get("embedded") === "1" };
+  return {
+    apiKey: env.SHOPIFY_API_KEY,
+    embedded,
+    appBridgeExpected: embedded && new URL(request.url).searchParams.get("embedded") === "1",
+    // The banner every page shows while verification is paused or nearly (app/admin/verification-banner.tsx).
+    verificationNotice: await verificationNotice(session.shop),
+  };
 }
 
 export default function App() {

@@ -4,7 +4,7 @@ import { authenticateWebhook } from "~/http/webhook.server";
 import { recordSubscriptionUpdate } from "~/billing/subscription.server";
 import { appSubscriptionPayload } from "~/shopify/webhook-payloads";
 import { log } from "~/utils/log.server";
-import { syncPaymentCustomizationLater } from "~/enforcement/payment-customization.server";
+import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 
 /**
  * app_subscriptions/update: keeps Shop.subscriptionStatus current, which send-otp's billing gate
@@ -21,8 +21,8 @@ export async function action({ request }: ActionFunctionArgs) {
     const { admin_graphql_api_id: id, name, status } = parsed.data.app_subscription;
     const applied = await recordSubscriptionUpdate(shop, { id, name, status });
     log.info("webhook: subscription updated", { shop, status, applied });
-    // Hiding COD follows the plan (no plan, no codes, so COD must not be hidden): after the answer.
-    if (applied) syncPaymentCustomizationLater(shop);
+    // Hiding COD follows the plan (no plan, no codes, so COD must not be hidden): a durable job.
+    if (applied) await requestEnforcementSync(shop, "subscription_updated");
     return new Response(null, { status: 200 });
   }, "webhooks/app_subscriptions/update");
 }

@@ -14,13 +14,20 @@ export type Plan = {
   /** USD every 30 days; 0 for Free. */
   price: number;
   monthlyVerifications: number;
+  /**
+   * Past the allowance, a merchant who opted in keeps verifying at this price (USD) per verification,
+   * as Shopify usage charges on the plan's usage line item, up to `usageCap` (USD per month, the capped
+   * amount the merchant approves with the plan). 0 on Free: it has no Shopify subscription.
+   */
+  overagePrice: number;
+  usageCap: number;
 };
 
 export const PLANS: readonly Plan[] = [
-  { id: "free", name: "COD Verify Free", label: "Free", price: 0, monthlyVerifications: 50 },
-  { id: "starter", name: "COD Verify Starter", label: "Starter", price: 14.99, monthlyVerifications: 500 },
-  { id: "pro", name: "COD Verify Pro", label: "Pro", price: 39.99, monthlyVerifications: 2_000 },
-  { id: "scale", name: "COD Verify Scale", label: "Scale", price: 99.99, monthlyVerifications: 6_000 },
+  { id: "free", name: "COD Verify Free", label: "Free", price: 0, monthlyVerifications: 50, overagePrice: 0, usageCap: 0 },
+  { id: "starter", name: "COD Verify Starter", label: "Starter", price: 14.99, monthlyVerifications: 500, overagePrice: 0.04, usageCap: 20 },
+  { id: "pro", name: "COD Verify Pro", label: "Pro", price: 39.99, monthlyVerifications: 2_000, overagePrice: 0.03, usageCap: 60 },
+  { id: "scale", name: "COD Verify Scale", label: "Scale", price: 99.99, monthlyVerifications: 6_000, overagePrice: 0.02, usageCap: 120 },
 ];
 
 export const FREE_PLAN: Plan = PLANS[0];
@@ -37,6 +44,16 @@ export function planById(id: string): Plan | null {
 export function planOf(shop: { subscriptionStatus: string; subscriptionPlan: string | null }): Plan | null {
   if (shop.subscriptionStatus !== "active") return null;
   return PLANS.find((p) => p.name === shop.subscriptionPlan) ?? FREE_PLAN;
+}
+
+/** The usage line item's terms, as the merchant reads them on Shopify's approval page. */
+export function usageTerms(plan: Plan): string {
+  return `$${plan.overagePrice.toFixed(2)} per verification past ${plan.monthlyVerifications.toLocaleString("en-US")} a month, only if you turn it on in the app`;
+}
+
+/** Verifications past the allowance that the cap still pays for, in a month. */
+export function overageVerificationsUnderCap(plan: Plan): number {
+  return plan.overagePrice > 0 ? Math.floor((plan.usageCap + 1e-9) / plan.overagePrice) : 0;
 }
 
 /** The first day (UTC, YYYY-MM-DD) of the calendar month the allowance is counted in. */

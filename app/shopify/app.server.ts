@@ -15,7 +15,7 @@ import { CachedSessionStorage } from "~/shopify/session-storage.server";
 import { RecoveringSessionStorage } from "~/shopify/recovering-session-storage.server";
 import { readShopDetails, upsertInstalledShop, type Shop } from "~/settings/shop.server";
 import { SHOP_DETAILS } from "~/shopify/operations";
-import { PAID_PLANS } from "~/shared/plans";
+import { PAID_PLANS, usageTerms } from "~/shared/plans";
 import { redirectShopifyApi } from "~/shopify/api-origin.server";
 import { log } from "~/utils/log.server";
 import { withDevSessionToken } from "~/dev/admin-access.server";
@@ -29,14 +29,26 @@ export function onShopInstalled(hook: (shop: Shop) => Promise<unknown>): void {
 }
 
 /**
- * The paid plans (app/shared/plans.ts) as the library's billing config: recurring charges every 30
- * days, named as Shop.subscriptionPlan and the app_subscriptions/update webhook name them. Free needs
- * no charge.
+ * The paid plans (app/shared/plans.ts) as the library's billing config: a recurring charge every 30
+ * days, and a usage line item (the cap the merchant approves, and its terms) that verifications past
+ * the allowance are charged to when the merchant turns that on (app/billing/usage-charges.server.ts).
+ * Named as Shop.subscriptionPlan and the app_subscriptions/update webhook name them. Free needs no charge.
  */
-export const BILLING_PLANS: Record<string, { lineItems: [{ amount: number; currencyCode: string; interval: BillingInterval.Every30Days }] }> =
-  Object.fromEntries(
-    PAID_PLANS.map((plan) => [plan.name, { lineItems: [{ amount: plan.price, currencyCode: "USD", interval: BillingInterval.Every30Days as const }] }]),
-  );
+type PlanLineItems = [
+  { amount: number; currencyCode: string; interval: BillingInterval.Every30Days },
+  { amount: number; currencyCode: string; interval: BillingInterval.Usage; terms: string },
+];
+export const BILLING_PLANS: Record<string, { lineItems: PlanLineItems }> = Object.fromEntries(
+  PAID_PLANS.map((plan) => [
+    plan.name,
+    {
+      lineItems: [
+        { amount: plan.price, currencyCode: "USD", interval: BillingInterval.Every30Days as const },
+        { amount: plan.usageCap, currencyCode: "USD", interval: BillingInterval.Usage as const, terms: usageTerms(plan) },
+      ] satisfies PlanLineItems,
+    },
+  ]),
+);
 
 export const sessionStorage = new CachedSessionStorage(
   // The library's Prisma storage, given our generated client (same `Session` model). It checks for

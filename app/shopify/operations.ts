@@ -29,6 +29,9 @@ export const OPERATIONS = {
   tagsRemove: "RemoveOrderTags",
   // Admin API: the blocklist (a blocked number loses the verified-customer tag)
   customersByPhone: "BlockedPhoneCustomers",
+  // Admin API: usage charges past the plan's allowance (app/billing/usage-charges.server.ts)
+  usageLineItem: "ActiveUsageLineItem",
+  usageRecordCreate: "ChargeVerificationPastAllowance",
   // Admin API: the admin's onboarding checklist
   themeAppBlocks: "StorefrontThemeAppBlocks",
   recentOrderGateways: "RecentOrderPaymentGateways",
@@ -212,4 +215,28 @@ query ${OPERATIONS.recentOrderGateways} {
 export const CUSTOMERS_BY_PHONE = `#graphql
 query ${OPERATIONS.customersByPhone}($query: String!) {
   customers(first: 50, query: $query) { nodes { id phone tags } }
+}`;
+
+/** The active subscription's usage line item (the one that takes usage records), if it has one. */
+export const ACTIVE_USAGE_LINE_ITEM = `#graphql
+query ${OPERATIONS.usageLineItem} {
+  currentAppInstallation {
+    activeSubscriptions {
+      id
+      lineItems { id plan { pricingDetails { __typename ... on AppUsagePricing { cappedAmount { amount currencyCode } balanceUsed { amount currencyCode } } } } }
+    }
+  }
+}`;
+
+/**
+ * One usage charge. Our own document rather than the library's billing.createUsageRecord: that one
+ * needs a request's session, and its mutation does not declare `$idempotencyKey`, so the key would
+ * not reach Shopify (@shopify/shopify-api 15.0.0, lib/billing/create-usage-record).
+ */
+export const USAGE_RECORD_CREATE = `#graphql
+mutation ${OPERATIONS.usageRecordCreate}($subscriptionLineItemId: ID!, $description: String!, $price: MoneyInput!, $idempotencyKey: String!) {
+  appUsageRecordCreate(subscriptionLineItemId: $subscriptionLineItemId, description: $description, price: $price, idempotencyKey: $idempotencyKey) {
+    appUsageRecord { id idempotencyKey }
+    userErrors { field message }
+  }
 }`;

@@ -125,6 +125,17 @@ describe("run: which payment methods the shopper is offered", () => {
     expect(run(input({ names: [] }))).toEqual(hideCod);
   });
 
+  it("hides nothing while verification is paused (enforce: false), and hides as before when enforce is true or absent", () => {
+    const configured = (jsonValue: unknown): RunInput => ({ ...input(), paymentCustomization: { metafield: { jsonValue } } });
+    const out = run(configured({ codMethodNames: ["Cash on Delivery (COD)"], enforce: false }));
+    expect(out).toEqual({ operations: [] });
+    expect(outputErrors(out)).toEqual([]);
+    expect(run(configured({ codMethodNames: ["Cash on Delivery (COD)"], enforce: true }))).toEqual(hideCod);
+    expect(run(configured({ codMethodNames: ["Cash on Delivery (COD)"] }))).toEqual(hideCod);
+    // Only a real false pauses: a malformed value keeps protection on.
+    expect(run(configured({ codMethodNames: ["Cash on Delivery (COD)"], enforce: "false" }))).toEqual(hideCod);
+  });
+
   it("changes nothing when the store has no COD method", () => {
     expect(run(input({ methods: [CARD] }))).toEqual({ operations: [] });
   });

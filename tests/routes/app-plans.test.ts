@@ -163,6 +163,28 @@ describe("POST /app/plans", () => {
     expect(await row()).toMatchObject({ subscriptionStatus: "active", subscriptionPlan: plan("pro").name });
   });
 
+  it("a change is shown before it is made: this month's use against the new allowance, and whether that pauses verification at once", async () => {
+    const shop = await installShop({ subscriptionStatus: "none" });
+    await choose("pro");
+    const [sub] = billing.subscriptions.values();
+    billing.approve(sub.id);
+    await load(`/app/plans?charge_id=1`);
+    await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: clock.now().toISOString().slice(0, 10), dimension: "", count: 687 } });
+
+    type Preview = { change: { plan: { id: string }; from: { id: string } | null; used: number; pausesAtOnce: boolean; keepCodHiddenWhenPaused: boolean } | null };
+    const toFree = await callAdminRoute<Preview>(plans, await adminRequest("/app/plans?change=free"));
+    expect(toFree.data?.change).toMatchObject({ plan: { id: "free" }, from: { id: "pro" }, used: 687, pausesAtOnce: true, keepCodHiddenWhenPaused: false });
+    // Looking changes nothing: still on Pro, nothing cancelled.
+    expect((await row()).subscriptionPlan).toBe(plan("pro").name);
+    expect(fake.callsTo("appSubscriptionCancel")).toHaveLength(0);
+
+    const toScale = await callAdminRoute<Preview>(plans, await adminRequest("/app/plans?change=scale"));
+    expect(toScale.data?.change).toMatchObject({ plan: { id: "scale" }, used: 687, pausesAtOnce: false });
+    for (const nothing of ["pro", "nonsense", ""]) {
+      expect((await callAdminRoute<Preview>(plans, await adminRequest(`/app/plans?change=${nothing}`))).data?.change).toBeNull();
+    }
+  });
+
   it("Free with no plan before needs no call to Shopify", async () => {
     await installShop({ subscriptionStatus: "none" });
     expect((await choose("free")).data).toMatchObject({ ok: true });

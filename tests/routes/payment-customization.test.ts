@@ -1,6 +1,6 @@
 import * as settings from "~/routes/app.settings";
 import { prisma } from "~/db.server";
-import { enforcementState, syncPaymentCustomization } from "~/enforcement/payment-customization.server";
+import { currentEnforcementState, enforcementState, syncPaymentCustomization } from "~/enforcement/payment-customization.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
@@ -34,14 +34,14 @@ const config = (c: ReturnType<typeof only>) => JSON.parse(c.metafields.find((m) 
 describe("syncPaymentCustomization", () => {
   it("creates the customization with our function's handle, enabled, configured with the shop's COD names; state active", async () => {
     await installShop();
-    expect(enforcementState(await row())).toEqual({ state: "not_set_up", error: null });
+    expect(enforcementState(await row(), null)).toEqual({ state: "not_set_up", error: null });
     expect(await syncPaymentCustomization(await row())).toMatchObject({ ok: true, enabled: true });
     const c = only();
     expect(c).toMatchObject({ functionHandle: "cod-payment-customization", enabled: true, title: expect.stringContaining("COD Verify") });
-    expect(config(c)).toEqual({ codMethodNames: ["Cash on Delivery (COD)"] });
+    expect(config(c)).toEqual({ codMethodNames: ["Cash on Delivery (COD)"], enforce: true });
     const shop = await row();
     expect(shop.paymentCustomizationId).toBe(c.id);
-    expect(enforcementState(shop)).toMatchObject({ state: "active", id: c.id });
+    expect(enforcementState(shop, null)).toMatchObject({ state: "active", id: c.id });
   });
 
   it("updates the same customization when settings change, and disables it when codes or the plan are off", async () => {
@@ -49,19 +49,23 @@ describe("syncPaymentCustomization", () => {
     await syncPaymentCustomization(await row());
     await prisma.shop.update({ where: { domain: SHOP }, data: { codMethodNames: "Pay on delivery\nCash on Delivery (COD)" } });
     await syncPaymentCustomization(await row());
-    expect(config(only())).toEqual({ codMethodNames: ["Pay on delivery", "Cash on Delivery (COD)"] });
+    expect(config(only())).toEqual({ codMethodNames: ["Pay on delivery", "Cash on Delivery (COD)"], enforce: true });
     expect(shopify.callsTo(OPERATIONS.paymentCustomizationCreate)).toHaveLength(1);
     expect(shopify.callsTo(OPERATIONS.paymentCustomizationUpdate)).toHaveLength(1);
 
+    await prisma.shop.update({ where: { domain: SHOP }, data: { enforceAtCheckout: false } });
+    await syncPaymentCustomization(await row());
+    expect(only().enabled).toBe(false);
+    expect(await currentEnforcementState(await row())).toMatchObject({ state: "off", why: "setting_off" });
     for (const [data, why] of [
-      [{ enforceAtCheckout: false }, "setting_off"],
       [{ enforceAtCheckout: true, otpEnabled: false }, "otp_off"],
       [{ otpEnabled: true, subscriptionStatus: "cancelled" }, "no_subscription"],
     ] as const) {
       await prisma.shop.update({ where: { domain: SHOP }, data });
       await syncPaymentCustomization(await row());
       expect(only().enabled).toBe(false);
-      expect(enforcementState(await row())).toMatchObject({ state: "off", why });
+      expect(config(only())).toMatchObject({ enforce: false });
+      expect(await currentEnforcementState(await row())).toMatchObject({ state: "paused", why, codHidden: false });
     }
   });
 
@@ -93,13 +97,13 @@ describe("syncPaymentCustomization", () => {
       data: { paymentCustomizationCreate: { paymentCustomization: null, userErrors: [{ field: ["paymentCustomization"], message: "Maximum number of payment customizations reached.", code: "MAXIMUM" }] } },
     }), "admin");
     expect(await syncPaymentCustomization(await row())).toMatchObject({ ok: false, error: expect.stringContaining("Maximum number") });
-    expect(enforcementState(await row())).toMatchObject({ state: "not_set_up", error: expect.stringContaining("Maximum number") });
+    expect(enforcementState(await row(), null)).toMatchObject({ state: "not_set_up", error: expect.stringContaining("Maximum number") });
 
     store.install(shopify);
     await syncPaymentCustomization(await row());
     shopify.on(OPERATIONS.paymentCustomizationUpdate, handlers.serverError(503), "admin");
     expect(await syncPaymentCustomization(await row())).toMatchObject({ ok: false });
-    expect(enforcementState(await row())).toMatchObject({ state: "error", error: expect.stringMatching(/http_error|network_error|503/) });
+    expect(enforcementState(await row(), null)).toMatchObject({ state: "error", error: expect.stringMatching(/http_error|network_error|503/) });
   });
 
   it("the configuration it writes is what the function reads: the merchant's own COD method is hidden", async () => {
@@ -131,7 +135,24 @@ describe("the settings page", () => {
     const saved = await callAdminRoute<Answer>(settings, await adminRequest("/app/settings", { form }));
     expect(saved.status).toBe(200);
     expect(saved.data?.enforcement).toMatchObject({ state: "active" });
-    expect(config(only())).toEqual({ codMethodNames: ["Cash on delivery", "Pay at the door"] });
+    expect(config(only())).toEqual({ codMethodNames: ["Cash on delivery", "Pay at the door"], enforce: true });
     expect(await row()).toMatchObject({ holdUnverifiedCod: true, confirmDeadlineHours: 48 });
+  });
+
+  it("while verification is paused, saving “keep cash on delivery hidden” hides it again at once; switching it off offers it again", async () => {
+    const shop = await installShop({ subscriptionPlan: "COD Verify Free" });
+    await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: new Date().toISOString().slice(0, 10), dimension: "", count: 50 } });
+    const loaded = await callAdminRoute<Answer>(settings, await adminRequest("/app/settings"));
+    expect(loaded.data?.values.keepCodHiddenWhenPaused).toBe("false");
+
+    const keep = await callAdminRoute<Answer>(settings, await adminRequest("/app/settings", { form: { ...settingsFormValues(await row()), keepCodHiddenWhenPaused: "true" } }));
+    expect(keep.data?.enforcement).toEqual({ state: "paused", why: "allowance_used", codHidden: true, updating: false });
+    expect(only().enabled).toBe(true);
+    expect(config(only())).toMatchObject({ enforce: true });
+
+    const offer = await callAdminRoute<Answer>(settings, await adminRequest("/app/settings", { form: { ...settingsFormValues(await row()), keepCodHiddenWhenPaused: "false" } }));
+    expect(offer.data?.enforcement).toEqual({ state: "paused", why: "allowance_used", codHidden: false, updating: false });
+    expect(only().enabled).toBe(false);
+    expect(config(only())).toMatchObject({ enforce: false });
   });
 });

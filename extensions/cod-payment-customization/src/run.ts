@@ -22,8 +22,12 @@ export type RunInput = {
 
 export type FunctionRunResult = { operations: { hide: { paymentMethodId: string } }[] };
 
-/** What the app writes into the payment customization's metafield `$app:cod-verify.function-configuration`. */
-export type FunctionConfiguration = { codMethodNames: string[] };
+/**
+ * What the app writes into the payment customization's metafield `$app:cod-verify.function-configuration`.
+ * `enforce: false` while verification is paused (no plan, allowance used, codes off): shoppers cannot
+ * get a proof then, so nothing is hidden. Absent means true (configurations written before it existed).
+ */
+export type FunctionConfiguration = { codMethodNames: string[]; enforce?: boolean };
 
 export const DEFAULT_COD_METHOD_NAMES = ["Cash on Delivery (COD)"];
 
@@ -54,6 +58,7 @@ export function verifiedBy(input: RunInput): "proof" | "returning_customer" | nu
 }
 
 export function run(input: RunInput): FunctionRunResult {
+  if ((input.paymentCustomization.metafield?.jsonValue as { enforce?: unknown } | null)?.enforce === false) return NO_CHANGES;
   const names = new Set(configuredNames(input.paymentCustomization.metafield?.jsonValue).map(normalizeMethodName));
   const cod = input.paymentMethods.filter((m) => names.has(normalizeMethodName(m.name)));
   if (!cod.length || verifiedBy(input)) return NO_CHANGES;

@@ -1,3 +1,4 @@
+import { OPERATIONS } from "../../../app/shopify/operations";
 import type { FakeCall, FakeShopify, Handler, PageHandler } from "./server";
 
 /**
@@ -17,6 +18,9 @@ export type FakeSubscription = {
   price: number;
   returnUrl: string;
   createdAt: string;
+  /** The usage line item's capped amount (USD), when the plan has one; its records, one per idempotency key. */
+  usageCap: number | null;
+  usageRecords: { id: string; idempotencyKey: string | null; amount: number; description: string }[];
 };
 
 export const CHARGE_PAGE = "/charges/confirm";
@@ -42,7 +46,13 @@ export class FakeBillingStore {
 
   create(): Handler {
     return (call: FakeCall) => {
-      const v = call.variables as { name?: string; returnUrl?: string; test?: boolean; lineItems?: { plan?: { appRecurringPricingDetails?: { price?: { amount?: number } } } }[] };
+      const v = call.variables as {
+        name?: string;
+        returnUrl?: string;
+        test?: boolean;
+        lineItems?: { plan?: { appRecurringPricingDetails?: { price?: { amount?: number } }; appUsagePricingDetails?: { cappedAmount?: { amount?: number }; terms?: string } } }[];
+      };
+      const usage = v.lineItems?.find((item) => item.plan?.appUsagePricingDetails)?.plan?.appUsagePricingDetails;
       if (!v.name || !v.returnUrl) {
         return { data: { appSubscriptionCreate: { appSubscription: null, confirmationUrl: null, userErrors: [{ field: ["name"], message: "Name can't be blank" }] } } };
       }
@@ -56,6 +66,8 @@ export class FakeBillingStore {
         price: Number(v.lineItems?.[0]?.plan?.appRecurringPricingDetails?.price?.amount ?? 0),
         returnUrl: v.returnUrl,
         createdAt: new Date().toISOString(),
+        usageCap: usage ? Number(usage.cappedAmount?.amount ?? 0) : null,
+        usageRecords: [],
       };
       this.subscriptions.set(sub.id, sub);
       return {
@@ -106,6 +118,46 @@ export class FakeBillingStore {
     };
   }
 
+  /** The active subscription's line items with their pricing's type, as `ActiveUsageLineItem` asks. */
+  usageLineItem(): Handler {
+    return (call: FakeCall) => ({
+      data: {
+        currentAppInstallation: {
+          activeSubscriptions: this.active(call.shop).map((s) => ({
+            id: s.id,
+            lineItems: [
+              { id: `${s.id}/line`, plan: { pricingDetails: { __typename: "AppRecurringPricing" } } },
+              ...(s.usageCap === null
+                ? []
+                : [{ id: `${s.id}/usage`, plan: { pricingDetails: { __typename: "AppUsagePricing", cappedAmount: { amount: s.usageCap.toFixed(2), currencyCode: "USD" }, balanceUsed: { amount: this.balance(s).toFixed(2), currencyCode: "USD" } } } }]),
+            ],
+          })),
+        },
+      },
+    });
+  }
+
+  balance(s: FakeSubscription): number {
+    return s.usageRecords.reduce((sum, r) => sum + r.amount, 0);
+  }
+
+  /** appUsageRecordCreate: one record per idempotency key (a repeat answers the first), refused past the cap. */
+  usageRecordCreate(): Handler {
+    return (call: FakeCall) => {
+      const v = call.variables as { subscriptionLineItemId?: string; description?: string; price?: { amount?: number }; idempotencyKey?: string };
+      const sub = [...this.subscriptions.values()].find((s) => `${s.id}/usage` === v.subscriptionLineItemId && s.shop === call.shop && s.status === "ACTIVE");
+      const fail = (message: string) => ({ data: { appUsageRecordCreate: { appUsageRecord: null, userErrors: [{ field: ["subscriptionLineItemId"], message }] } } });
+      if (!sub || sub.usageCap === null) return fail("Subscription line item not found");
+      const repeat = v.idempotencyKey ? sub.usageRecords.find((r) => r.idempotencyKey === v.idempotencyKey) : undefined;
+      if (repeat) return { data: { appUsageRecordCreate: { appUsageRecord: { id: repeat.id, idempotencyKey: repeat.idempotencyKey }, userErrors: [] } } };
+      const amount = Number(v.price?.amount ?? 0);
+      if (this.balance(sub) + amount > sub.usageCap + 1e-9) return fail("Total price exceeds balance remaining");
+      const record = { id: `gid://shopify/AppUsageRecord/${++sequence}`, idempotencyKey: v.idempotencyKey ?? null, amount, description: String(v.description ?? "") };
+      sub.usageRecords.push(record);
+      return { data: { appUsageRecordCreate: { appUsageRecord: { id: record.id, idempotencyKey: record.idempotencyKey }, userErrors: [] } } };
+    };
+  }
+
   /** Shopify's approval page: the plan and price, Approve or Decline; either returns to the app. */
   chargePage(): PageHandler {
     return ({ method, url, body }) => {
@@ -125,14 +177,19 @@ export class FakeBillingStore {
       return {
         status: 200,
         type: "text/html",
-        body: `<!doctype html><html lang="en"><head><title>Approve subscription</title></head><body><main><h1>Approve subscription</h1><p>${esc(sub.name)}: $${sub.price.toFixed(2)} USD every 30 days${sub.test ? " (test charge, nothing is billed)" : ""}.</p><form method="post"><button name="decision" value="approve">Approve</button> <button name="decision" value="decline">Decline</button></form></main></body></html>`,
+        body: `<!doctype html><html lang="en"><head><title>Approve subscription</title></head><body><main><h1>Approve subscription</h1><p>${esc(sub.name)}: $${sub.price.toFixed(2)} USD every 30 days${sub.test ? " (test charge, nothing is billed)" : ""}.${sub.usageCap === null ? "" : ` Usage charges up to $${sub.usageCap.toFixed(2)} USD.`}</p><form method="post"><button name="decision" value="approve">Approve</button> <button name="decision" value="decline">Decline</button></form></main></body></html>`,
       };
     };
   }
 
   install(fake: FakeShopify): this {
     this.origin = () => fake.origin;
-    fake.on("AppSubscriptionCreate", this.create(), "admin").on("appSubscriptionCancel", this.cancel(), "admin").on("appSubscription", this.check(), "admin");
+    fake
+      .on("AppSubscriptionCreate", this.create(), "admin")
+      .on("appSubscriptionCancel", this.cancel(), "admin")
+      .on("appSubscription", this.check(), "admin")
+      .on(OPERATIONS.usageLineItem, this.usageLineItem(), "admin")
+      .on(OPERATIONS.usageRecordCreate, this.usageRecordCreate(), "admin");
     fake.page(CHARGE_PAGE, this.chargePage());
     return this;
   }

@@ -1,0 +1,70 @@
+import { useRouteLoaderData } from "@remix-run/react";
+import { Banner, Box, Text } from "@shopify/polaris";
+import type { VerificationNotice } from "~/enforcement/admin-notice.server";
+import { PAUSE_RESUME, PAUSE_WHY, shopperView } from "~/enforcement/messages";
+
+const int = (n: number) => n.toLocaleString("en-US");
+const usd = (n: number) => `$${n.toFixed(2)}`;
+
+/**
+ * On every admin page (AdminPage draws it): while verification is paused, why, what shoppers see now
+ * and how to resume; from 80 % of the month's allowance, what will happen at 100 %.
+ */
+export function VerificationBanner() {
+  const notice = useRouteLoaderData<{ verificationNotice?: VerificationNotice }>("routes/app")?.verificationNotice;
+  if (!notice) return null;
+  if (notice.kind === "paused") {
+    const resumeUrl = notice.why === "otp_off" ? "/app/settings" : "/app/plans";
+    return (
+      <Box paddingBlockEnd="400">
+        <Banner
+          tone={notice.codHidden ? "critical" : "warning"}
+          title={`Verification paused: ${PAUSE_WHY[notice.why]}`}
+          action={{ content: notice.why === "otp_off" ? "Open Settings" : "See plans", url: resumeUrl }}
+        >
+          <Text as="p">
+            {notice.why === "allowance_used" ? `${int(notice.used)} of ${int(notice.allowance)} verifications used this month. ` : ""}
+            {shopperView(notice.codHidden)}
+            {notice.updating ? " Shopify's checkout is being updated (within a minute)." : ""}
+          </Text>
+          <Text as="p">{PAUSE_RESUME[notice.why]}</Text>
+        </Banner>
+      </Box>
+    );
+  }
+  if (notice.kind === "usage_charging") {
+    const { usage } = notice;
+    return (
+      <Box paddingBlockEnd="400">
+        <Banner tone="info" title="Past this month's allowance: verifications are charged as usage" action={{ content: "See plans", url: "/app/plans" }}>
+          <Text as="p">
+            {int(notice.used)} of {int(notice.allowance)} used; each further verification is {usd(usage.price)} on your Shopify invoice, {usd(usage.spent)} of
+            your {usd(usage.cap)} cap so far. At the cap, verification pauses until the 1st of next month (UTC).
+          </Text>
+        </Banner>
+      </Box>
+    );
+  }
+  const { usage } = notice;
+  return (
+    <Box paddingBlockEnd="400">
+      <Banner tone="info" title={`${Math.floor((notice.used / notice.allowance) * 100)} % of this month's verifications used`} action={{ content: "See plans", url: "/app/plans" }}>
+        <Text as="p">
+          {int(notice.used)} of {int(notice.allowance)} used.{" "}
+          {usage ? (
+            <>
+              Past {int(notice.allowance)}, each verification is charged {usd(usage.price)} as usage, up to your {usd(usage.cap)} cap; then verification pauses until
+              the 1st of next month (UTC).
+            </>
+          ) : (
+            <>
+              At {int(notice.allowance)}, verification pauses until the 1st of next month (UTC):{" "}
+              {notice.keepCodHiddenWhenPaused ? "checkout keeps cash on delivery hidden, so nobody can pay on delivery." : "checkout then offers cash on delivery to everyone, unverified."} A
+              larger plan, or usage charges past the allowance (Settings, on a paid plan), keep verifying.
+            </>
+          )}
+        </Text>
+      </Banner>
+    </Box>
+  );
+}

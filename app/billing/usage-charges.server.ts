@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { prisma } from "~/db.server";
+import { noteAllowanceUse, requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
+import { usageChargesOn } from "~/enforcement/pause";
+import { verificationStatus } from "~/enforcement/pause.server";
+import { getShop } from "~/settings/shop.server";
+import { overageVerificationsUnderCap, planOf } from "~/shared/plans";
+import { defineJob, enqueueJob } from "~/jobs/queue.server";
+import { kickJobWorker } from "~/jobs/worker.server";
+import { forgetShop } from "~/settings/shop.server";
+import { shopifyGraphql } from "~/shopify/graphql.server";
+import { ACTIVE_USAGE_LINE_ITEM, USAGE_RECORD_CREATE } from "~/shopify/operations";
+import { log } from "~/utils/log.server";
+
+/**
+ * Verifications past the plan's allowance, for a merchant who turned usage charges on: each is one
+ * Shopify usage record (`appUsageRecordCreate`) on the subscription's usage line item, under the cap
+ * the merchant approved with the plan. Exactly once per verification: the job's key is the
+ * verification (a second enqueue does nothing), and Shopify's idempotency key is the same id, so a
+ * run repeated after a crash charges nothing twice. When Shopify refuses (no usage line item on a
+ * plan approved before usage charges existed, or the cap reached) the shop records why, which pauses
+ * verification (app/enforcement/pause.ts) until the plan changes.
+ */
+const payload = z.object({ verificationId: z.string().min(1).max(100), amount: z.number().positive(), description: z.string().max(255) });
+
+const lineItemsReply = z.object({
+  currentAppInstallation: z.object({
+    activeSubscriptions: z.array(
+      z.object({ id: z.string(), lineItems: z.array(z.object({ id: z.string(), plan: z.object({ pricingDetails: z.object({ __typename: z.string() }).passthrough() }) })) }),
+    ),
+  }),
+});
+const recordReply = z.object({
+  appUsageRecordCreate: z.object({
+    appUsageRecord: z.object({ id: z.string() }).nullable(),
+    userErrors: z.array(z.object({ field: z.array(z.string()).nullish(), message: z.string() })),
+  }),
+});
+
+export const usageChargeJob = defineJob({
+  kind: "usage-charge",
+  payload,
+  run: async (charge, job) => {
+    const items = await shopifyGraphql<unknown>("admin", job.shop, ACTIVE_USAGE_LINE_ITEM);
+    if (!items.ok) return { ok: false, error: `${items.cause}: ${items.detail}` };
+    const parsedItems = lineItemsReply.safeParse(items.data);
+    if (!parsedItems.success) return { ok: false, error: `invalid_response: ${parsedItems.error.message.slice(0, 200)}` };
+    const lineItem = parsedItems.data.currentAppInstallation.activeSubscriptions
+      .flatMap((s) => s.lineItems)
+      .find((item) => item.plan.pricingDetails.__typename === "AppUsagePricing");
+    if (!lineItem) return refused(job.shop, "no_usage_line_item");
+
+    const created = await shopifyGraphql<unknown>("admin", job.shop, USAGE_RECORD_CREATE, {
+      variables: {
+        subscriptionLineItemId: lineItem.id,
+        description: charge.description,
+        price: { amount: charge.amount, currencyCode: "USD" },
+        idempotencyKey: `verification-${charge.verificationId}`,
+      },
+    });
+    if (!created.ok) return { ok: false, error: `${created.cause}: ${created.detail}` };
+    const parsed = recordReply.safeParse(created.data);
+    if (!parsed.success) return { ok: false, error: `invalid_response: ${parsed.error.message.slice(0, 200)}` };
+    const { appUsageRecord, userErrors } = parsed.data.appUsageRecordCreate;
+    if (appUsageRecord && !userErrors.length) return { ok: true };
+    const message = userErrors.map((e) => e.message).join("; ");
+    if (/cap|exceed/i.test(message)) return refused(job.shop, "cap_reached");
+    return { ok: false, error: `user_errors: ${message}` };
+  },
+});
+
+async function refused(domain: string, why: "no_usage_line_item" | "cap_reached") {
+  await prisma.shop.update({ where: { domain }, data: { usageChargesRefused: why } });
+  forgetShop(domain);
+  log.warn("billing: Shopify refused a usage charge; verification pauses past the allowance", { shop: domain, why });
+  // Checkout follows: verification is paused now.
+  await requestEnforcementSync(domain, "plan_changed");
+  return { ok: false as const, error: `usage charge refused: ${why}`, retry: false };
+}
+
+/**
+ * After a verification was counted (`verificationId`: the consumed challenge, unique): past the
+ * allowance with usage charges on, it is charged (one job per verification, within the cap); when no
+ * further verification can run this month, checkout stops hiding COD.
+ */
+export async function verificationCounted(domain: string, verificationId: string): Promise<void> {
+  const shop = await getShop(domain);
+  const plan = shop && planOf(shop);
+  if (!shop || !plan) return;
+  const { used } = await verificationStatus(shop);
+  const past = used - plan.monthlyVerifications;
+  if (past > 0 && past <= overageVerificationsUnderCap(plan) && usageChargesOn(shop)) {
+    const description = `Verification past the ${plan.label} plan's ${plan.monthlyVerifications.toLocaleString("en-US")} this month`;
+    await enqueueJob(usageChargeJob, { shop: domain, key: `${domain}|${verificationId}`, payload: { verificationId, amount: plan.overagePrice, description } });
+    kickJobWorker();
+  }
+  await noteAllowanceUse(domain);
+}

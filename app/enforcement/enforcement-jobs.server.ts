@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { prisma } from "~/db.server";
+import { defineJob, enqueueJob } from "~/jobs/queue.server";
+import { kickJobWorker } from "~/jobs/worker.server";
+import { getShop } from "~/settings/shop.server";
+import { allowanceMonthStart, planOf } from "~/shared/plans";
+import { clock } from "~/utils/clock.server";
+import { randomToken } from "~/utils/crypto.server";
+import { syncPaymentCustomization } from "./payment-customization.server";
+import { verificationStatus } from "./pause.server";
+
+/**
+ * Checkout follows whether the shop can verify (CONTRACT.md, "When the app cannot verify") through one
+ * durable job kind: a run reads the shop as it is then and writes the whole desired state to Shopify
+ * (syncPaymentCustomization), so a duplicate or a late run is harmless. It is queued on every
+ * transition (plan change, subscription webhook, allowance used up, settings saved) and, from each
+ * run, once for the first instant of next month, when the allowance starts again.
+ *
+ * Keys: `<shop>|now` for transitions (a new request while one is queued or running makes it run
+ * again: its `at` differs); `<shop>|allowance|<month>|<plan>` once per month and plan;
+ * `<shop>|month|<YYYY-MM-01>` once per month.
+ */
+const payload = z.object({ reason: z.string().max(40), at: z.string().max(60) });
+
+export const enforcementSyncJob = defineJob({
+  kind: "enforcement-sync",
+  payload,
+  merge: (queued, incoming) => (queued.at === incoming.at ? null : incoming),
+  run: async (_payload, job) => {
+    const shop = await prisma.shop.findUnique({ where: { domain: job.shop } });
+    if (!shop || shop.uninstalledAt) return { ok: true };
+    const outcome = await syncPaymentCustomization(shop);
+    await scheduleMonthStart(shop.domain);
+    return outcome.ok ? { ok: true } : { ok: false, error: outcome.error };
+  },
+});
+
+export type SyncReason = "plan_changed" | "subscription_updated" | "settings_saved" | "installed";
+
+/** A transition: checkout is brought in step within a minute (the worker runs it after the response). */
+export async function requestEnforcementSync(domain: string, reason: SyncReason): Promise<void> {
+  await enqueueJob(enforcementSyncJob, { shop: domain, key: `${domain}|now`, payload: { reason, at: `${clock.now().toISOString()} ${randomToken(4)}` } });
+  kickJobWorker();
+}
+
+function nextMonthStart(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+}
+
+/** The allowance starts again on the 1st (UTC): re-evaluate then. One job per shop and month. */
+async function scheduleMonthStart(domain: string): Promise<void> {
+  const runAt = nextMonthStart(clock.now());
+  const month = runAt.toISOString().slice(0, 10);
+  await enqueueJob(enforcementSyncJob, { shop: domain, key: `${domain}|month|${month}`, payload: { reason: "month_start", at: month }, runAt });
+}
+
+/**
+ * After a verification was counted, or a send was refused for the allowance: when the month's
+ * allowance (and the usage cap, if charged) is used up, checkout stops hiding COD (once per shop,
+ * month, plan and reason).
+ */
+export async function noteAllowanceUse(domain: string): Promise<void> {
+  const shop = await getShop(domain);
+  if (!shop) return;
+  const plan = planOf(shop);
+  const { pause } = await verificationStatus(shop);
+  if (!plan || (pause !== "allowance_used" && pause !== "usage_cap_reached")) return;
+  const at = `${allowanceMonthStart(clock.now())}|${plan.id}|${pause}`;
+  await enqueueJob(enforcementSyncJob, { shop: domain, key: `${domain}|allowance|${at}`, payload: { reason: "allowance_used", at } });
+  kickJobWorker();
+}

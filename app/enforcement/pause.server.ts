@@ -1,0 +1,23 @@
+import { countSince } from "~/db/daily-stats.server";
+import type { Shop } from "~/settings/shop.server";
+import { allowanceMonthStart, planOf } from "~/shared/plans";
+import { clock } from "~/utils/clock.server";
+import { allowanceLevel, pauseReason, type AllowanceLevel, type PauseReason } from "./pause";
+
+export type VerificationStatus = {
+  pause: PauseReason | null;
+  /** Verifications this calendar month (UTC) against the plan's allowance (0 without a plan). */
+  used: number;
+  allowance: number;
+  level: AllowanceLevel;
+};
+
+/** Whether the shop can verify shoppers now, and how much of the month's allowance is used: one sum over ≤31 rows. */
+export async function verificationStatus(
+  shop: Pick<Shop, "id" | "otpEnabled" | "subscriptionStatus" | "subscriptionPlan" | "usageChargesEnabled" | "usageChargesRefused">,
+  now: Date = clock.now(),
+): Promise<VerificationStatus> {
+  const used = await countSince(shop.id, "otp_verified", allowanceMonthStart(now));
+  const allowance = planOf(shop)?.monthlyVerifications ?? 0;
+  return { pause: pauseReason(shop, used), used, allowance, level: allowanceLevel(used, allowance) };
+}

@@ -1,0 +1,49 @@
+import { overageVerificationsUnderCap, planOf } from "~/shared/plans";
+
+/**
+ * Why the app cannot verify shoppers right now (CONTRACT.md, "When the app cannot verify"): codes
+ * switched off, no active plan, or this month's allowance used up. While paused no shopper can get a
+ * proof, so by default checkout offers cash on delivery to everyone again; a merchant may choose to
+ * keep it hidden instead (Shop.keepCodHiddenWhenPaused).
+ */
+export type PauseReason = "otp_off" | "no_subscription" | "allowance_used" | "usage_cap_reached";
+
+export type PauseShop = {
+  otpEnabled: boolean;
+  subscriptionStatus: string;
+  subscriptionPlan: string | null;
+  usageChargesEnabled: boolean;
+  usageChargesRefused: string | null;
+};
+
+/** Whether verifications past the allowance are charged as usage: a paid plan, the merchant's opt-in, Shopify not refusing. */
+export function usageChargesOn(shop: PauseShop): boolean {
+  const plan = planOf(shop);
+  return Boolean(plan && plan.overagePrice > 0 && shop.usageChargesEnabled && !shop.usageChargesRefused);
+}
+
+/** `used`: the shop's verifications this calendar month (UTC); the next one would be `used + 1`. */
+export function pauseReason(shop: PauseShop, used: number): PauseReason | null {
+  if (!shop.otpEnabled) return "otp_off";
+  const plan = planOf(shop);
+  if (!plan) return "no_subscription";
+  if (used < plan.monthlyVerifications) return null;
+  if (!usageChargesOn(shop)) return shop.usageChargesRefused === "cap_reached" ? "usage_cap_reached" : "allowance_used";
+  return used < plan.monthlyVerifications + overageVerificationsUnderCap(plan) ? null : "usage_cap_reached";
+}
+
+/** Whether checkout should hide COD from carts without a proof: the merchant's choice, and while paused their pause choice. */
+export function codHiddenAtCheckout(shop: { enforceAtCheckout: boolean; keepCodHiddenWhenPaused: boolean }, pause: PauseReason | null): boolean {
+  return shop.enforceAtCheckout && (pause === null || shop.keepCodHiddenWhenPaused);
+}
+
+/** The share of the allowance at which the admin warns that verification will soon pause. */
+export const ALLOWANCE_WARNING_SHARE = 0.8;
+
+export type AllowanceLevel = "ok" | "near" | "used_up";
+
+export function allowanceLevel(used: number, allowance: number): AllowanceLevel {
+  if (allowance <= 0) return "ok";
+  if (used >= allowance) return "used_up";
+  return used >= allowance * ALLOWANCE_WARNING_SHARE ? "near" : "ok";
+}

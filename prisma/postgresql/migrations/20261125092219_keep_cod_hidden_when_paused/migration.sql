@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Shop" ADD COLUMN     "keepCodHiddenWhenPaused" BOOLEAN NOT NULL DEFAULT false;
+
