@@ -36,6 +36,7 @@ const DEFAULTS: SettingsFormValues = {
   holdUnverifiedCod: "false",
   confirmDeadlineHours: "24",
   cancelUnconfirmed: "false",
+  recordRetentionDays: "365",
 };
 
 function errorsOf(changes: Partial<Record<string, unknown>>) {
@@ -124,6 +125,7 @@ describe("the settings schema", () => {
       holdUnverifiedCod: false,
       confirmDeadlineHours: 24,
       cancelUnconfirmed: false,
+      recordRetentionDays: 365,
     });
     expect(Object.keys(data).sort()).toEqual([...SETTINGS_FIELDS].sort());
   });
@@ -148,6 +150,7 @@ describe("the settings schema", () => {
     ["otpSendLimit", " 4 ", 4],
     ["dailySendCap", "1", 1],
     ["addressCorrectionTtlHours", "168", 168],
+    ["recordRetentionDays", "30", 30],
   ])("accepts %s = %j at its bounds", (field, value, expected) => {
     expect(dataOf({ [field]: value })[field as keyof ReturnType<typeof dataOf>]).toBe(expected);
   });
@@ -164,6 +167,8 @@ describe("the settings schema", () => {
     ["dailySendCap", "0"],
     ["returningSkipDays", "366"],
     ["addressCorrectionTtlHours", "0"],
+    ["recordRetentionDays", "29"],
+    ["recordRetentionDays", "366"],
     ["otpTtlSeconds", "1e3"],
     ["otpTtlSeconds", "600.5"],
     ["otpTtlSeconds", ""],
