@@ -4,6 +4,7 @@ import { clock } from "~/utils/clock.server";
 import { randomToken } from "~/utils/crypto.server";
 import { normalizePhone } from "~/shared/phone";
 import { customerDataReport, orderGidsOf } from "./privacy.server";
+import { recordCount } from "./report-sections";
 
 /**
  * customers/data_request, delivered to the merchant: each request Shopify sends becomes one stored
@@ -65,9 +66,11 @@ export type DataRequestSummary = {
   customerEmail: string | null;
   customerPhone: string | null;
   ordersRequested: string[];
+  /** How many records the report holds. */
+  records: number;
 };
 
-const summaryFields = { id: true, createdAt: true, customerId: true, customerEmail: true, customerPhone: true, ordersRequested: true } as const;
+const summaryFields = { id: true, createdAt: true, customerId: true, customerEmail: true, customerPhone: true, ordersRequested: true, report: true } as const;
 
 function ordersOf(text: string): string[] {
   try {
@@ -75,6 +78,15 @@ function ordersOf(text: string): string[] {
     return Array.isArray(parsed) ? parsed.map(String) : [];
   } catch {
     return [];
+  }
+}
+
+function parseReport(text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
   }
 }
 
@@ -90,7 +102,12 @@ export async function listDataRequests(shopId: string, page = 1) {
     skip: (current - 1) * DATA_REQUESTS_PAGE_SIZE,
     take: DATA_REQUESTS_PAGE_SIZE,
   });
-  return { total, page: current, pages, rows: rows.map((r) => ({ ...r, ordersRequested: ordersOf(r.ordersRequested) })) };
+  return {
+    total,
+    page: current,
+    pages,
+    rows: rows.map(({ report, ...r }): DataRequestSummary => ({ ...r, ordersRequested: ordersOf(r.ordersRequested), records: recordCount(parseReport(report)) })),
+  };
 }
 
 /** One data request of the shop with its report, or null (another shop's id is not found either). */
@@ -104,7 +121,7 @@ export async function getDataRequest(shopId: string, id: string) {
     customerEmail: row.customerEmail,
     customerPhone: row.customerPhone,
     ordersRequested: ordersOf(row.ordersRequested),
-    report: JSON.parse(row.report) as DataReport,
+    report: parseReport(row.report) as DataReport,
   };
 }
 
