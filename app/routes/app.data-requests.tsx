@@ -112,7 +112,7 @@ export default function DataRequests() {
                         <RemixLink to={`?id=${encodeURIComponent(r.id)}`} className="Polaris-Link" aria-label={`View the report of ${dateTime(r.createdAt)}`}>
                           View
                         </RemixLink>
-                        <DownloadButton id={r.id} label={`Download the report of ${dateTime(r.createdAt)} as JSON`} size="slim" />
+                        <DownloadButton id={r.id} label={`Download JSON of the report of ${dateTime(r.createdAt)}`} size="slim" />
                       </InlineStack>
                     </IndexTable.Cell>
                   </IndexTable.Row>
@@ -162,37 +162,53 @@ function DownloadButton({ id, label, size, primary }: { id: string; label: strin
 function ReportView({ request }: { request: NonNullable<Loaded["chosen"]> }) {
   const report = request.report as unknown as Record<string, unknown>;
   const held = recordCount(report);
+  const rowsOf = (key: string) => (Array.isArray(report[key]) ? (report[key] as Record<string, unknown>[]) : []);
+  const empty = REPORT_SECTIONS.filter((s) => rowsOf(s.key).length === 0);
   return (
-    <Card>
-      <BlockStack gap="400">
-        <InlineStack align="space-between" blockAlign="start" gap="200">
-          <BlockStack gap="100">
-            <Text as="h2" variant="headingMd">
-              Report of {dateTime(request.createdAt)}
-            </Text>
-            <Text as="p">
-              Customer: <bdi>{customerLabel(request.customer, false)}</bdi>
-            </Text>
+    // A labelled region: the report is one landmark a screen reader can jump to.
+    <section aria-labelledby="data-request-report">
+      <Card>
+        <BlockStack gap="400">
+          <InlineStack align="space-between" blockAlign="start" gap="200">
+            <BlockStack gap="100">
+              <Text as="h2" variant="headingMd" id="data-request-report">
+                Report of {dateTime(request.createdAt)}
+              </Text>
+              <Text as="p">
+                Customer: <bdi>{customerLabel(request.customer, false)}</bdi>
+              </Text>
+              <Text as="p" tone="subdued">
+                {request.ordersRequested.length ? `Orders named in the request: ${request.ordersRequested.join(", ")}.` : "The request named no order."}{" "}
+                {held === 0 ? "COD Verify held nothing about this customer." : `COD Verify held ${held.toLocaleString("en")} ${held === 1 ? "record" : "records"} about this customer.`}
+              </Text>
+            </BlockStack>
+            <DownloadButton id={request.id} label="Download JSON of this report" primary />
+          </InlineStack>
+          {REPORT_SECTIONS.filter((s) => rowsOf(s.key).length > 0).map((section) => (
+            <ReportSectionView key={section.key} section={section} rows={rowsOf(section.key)} />
+          ))}
+          {empty.length > 0 && (
             <Text as="p" tone="subdued">
-              {request.ordersRequested.length ? `Orders named in the request: ${request.ordersRequested.join(", ")}.` : "The request named no order."}{" "}
-              {held === 0 ? "COD Verify held nothing about this customer." : `COD Verify held ${held.toLocaleString("en")} ${held === 1 ? "record" : "records"} about this customer.`}
+              Nothing held of: {empty.map((s) => s.title.toLowerCase()).join(", ")}.
             </Text>
-          </BlockStack>
-          <DownloadButton id={request.id} label="Download this report as JSON" primary />
-        </InlineStack>
-        {REPORT_SECTIONS.map((section) => (
-          <ReportSectionView key={section.key} section={section} rows={Array.isArray(report[section.key]) ? (report[section.key] as Record<string, unknown>[]) : []} />
-        ))}
-      </BlockStack>
-    </Card>
+          )}
+        </BlockStack>
+      </Card>
+    </section>
   );
 }
+
+const WORDS: Record<string, string> = { sms: "SMS", whatsapp: "WhatsApp", otp: "Verification code", cod: "Cash on delivery", partial: "Deposit, rest on delivery" };
 
 function cell(value: unknown): string {
   if (value === null || value === undefined || value === "") return "—";
   if (typeof value === "string" && /^\d{4}-\d\d-\d\dT/.test(value)) return dateTime(value);
   if (typeof value === "boolean") return value ? "Yes" : "No";
-  return typeof value === "object" ? JSON.stringify(value) : String(value);
+  if (typeof value === "object") return JSON.stringify(value);
+  // Stored codes (order_confirmation, sms) read as words.
+  const text = String(value);
+  if (WORDS[text]) return WORDS[text];
+  return /^[a-z][a-z_]*$/.test(text) ? (text[0].toUpperCase() + text.slice(1)).replace(/_/g, " ") : text;
 }
 
 function ReportSectionView({ section, rows }: { section: ReportSection; rows: Record<string, unknown>[] }) {
@@ -201,17 +217,11 @@ function ReportSectionView({ section, rows }: { section: ReportSection; rows: Re
       <Text as="h3" variant="headingSm">
         {section.title} ({rows.length.toLocaleString("en")})
       </Text>
-      {rows.length === 0 ? (
-        <Text as="p" tone="subdued">
-          None.
-        </Text>
-      ) : (
-        <DataTable
-          columnContentTypes={section.columns.map(() => "text")}
-          headings={section.columns.map((c) => c.label)}
-          rows={rows.map((row) => section.columns.map((c) => cell(row[c.key])))}
-        />
-      )}
+      <DataTable
+        columnContentTypes={section.columns.map(() => "text")}
+        headings={section.columns.map((c) => c.label)}
+        rows={rows.map((row) => section.columns.map((c) => cell(row[c.key])))}
+      />
     </BlockStack>
   );
 }
