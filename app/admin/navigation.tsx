@@ -10,6 +10,7 @@ export const ADMIN_PAGES = [
   { url: "/app/blocklist", label: "Blocked numbers" },
   { url: "/app/settings", label: "Settings" },
   { url: "/app/plans", label: "Plans" },
+  { url: "/app/data-requests", label: "Data requests" },
 ] as const;
 
 function isCurrent(pathname: string, url: string): boolean {

@@ -151,12 +151,13 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
 
 /**
  * customers/redact: deletes the customer's verified mark, selections, pending code, blocklist entry,
- * rate-limit counters naming a phone or an order, message records, address corrections, confirmations after purchase and order records (by
- * phone and by order), and the background jobs about those orders.
+ * rate-limit counters naming a phone or an order, message records, address corrections, confirmations
+ * after purchase and order records (by phone and by order), the background jobs about those orders, and
+ * the reports of the customer's earlier data requests (by Shopify's customer id or phone).
  */
-export async function redactCustomer(shopDomain: string, phone: string | null | undefined, orderGids: string[]) {
+export async function redactCustomer(shopDomain: string, phone: string | null | undefined, orderGids: string[], customerId?: string | null) {
   const found = await matchingRecords(shopDomain, phone, orderGids);
-  if (!found) return { selections: 0, verifiedMarks: 0, pendingCodes: 0, blocklistEntries: 0, addressCorrections: 0, orderConfirmations: 0 };
+  if (!found) return { selections: 0, verifiedMarks: 0, pendingCodes: 0, blocklistEntries: 0, addressCorrections: 0, orderConfirmations: 0, dataRequests: 0 };
   // The phones found through the orders count as the customer's too.
   const selections = await prisma.selection.deleteMany({
     where: { shopId: found.shopId, OR: [{ id: { in: found.selections.map((s) => s.id) } }, { phone: { in: found.phones } }] },
@@ -177,7 +178,10 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   await prisma.orderRecord.deleteMany({ where: { shopId: found.shopId, orderGid: { in: found.orderRecords.map((o) => o.orderGid) } } });
   // The background jobs about those orders hold their phones and addresses.
   await deleteOrderJobs(shopDomain, found.orders);
+  // The customer's earlier data requests: their reports name the customer and hold all of the above.
+  const dataRequests = await deleteDataRequestsOf(found.shopId, customerId ?? null, found.phones);
   return {
+    dataRequests,
     selections: selections.count,
     verifiedMarks: verifiedMarks.count,
     pendingCodes: pendingCodes.count,
@@ -185,6 +189,13 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
     addressCorrections: addressCorrections.count,
     orderConfirmations: orderConfirmations.count,
   };
+}
+
+async function deleteDataRequestsOf(shopId: string, customerId: string | null, phones: string[]): Promise<number> {
+  const or = [...(customerId ? [{ customerId }] : []), ...(phones.length ? [{ customerPhone: { in: phones } }] : [])];
+  if (!or.length) return 0;
+  const { count } = await prisma.dataRequestReport.deleteMany({ where: { shopId, OR: or } });
+  return count;
 }
 
 /** Shopify sends shop/redact 48 hours after an uninstall; the shop's data is kept until then, in case it reinstalls. */

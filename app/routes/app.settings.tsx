@@ -120,6 +120,7 @@ const FIELD_NAMES: Record<SettingsField, string> = {
   holdUnverifiedCod: "Hold fulfillment until the shopper confirms",
   confirmDeadlineHours: "Time to confirm",
   cancelUnconfirmed: "Cancel orders not confirmed in time",
+  recordRetentionDays: "Keep message and order records for",
 };
 
 /** What the merchant reads about checkout enforcement (enforcementState). */
@@ -543,6 +544,21 @@ function SettingsForm(props: {
                   label={FIELD_NAMES.addressCorrectionTtlHours}
                   {...number("addressCorrectionTtlHours", "hours")}
                   helpText={`How long the link works. From ${L.addressCorrectionTtlHours.min} to ${L.addressCorrectionTtlHours.max} (a week). Default: 72.`}
+                />
+              </FormLayout>
+            </Card>
+          </Layout.AnnotatedSection>
+
+          <Layout.AnnotatedSection
+            title="Privacy"
+            description="What the app keeps about shoppers is deleted when it is no longer needed. Codes and verifications go on their own schedule; you choose how long the records below are kept."
+          >
+            <Card>
+              <FormLayout>
+                <TextField
+                  label={FIELD_NAMES.recordRetentionDays}
+                  {...number("recordRetentionDays", "days")}
+                  helpText={`Texts sent, address corrections, confirmations and the Orders page's records older than this are deleted. From ${L.recordRetentionDays.min} to ${L.recordRetentionDays.max}. Default: 365.`}
                 />
               </FormLayout>
             </Card>

@@ -1,14 +1,16 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
-import { customerDataReport, orderGidsOf, orderIdsIn } from "~/privacy/privacy.server";
+import { answerDataRequest } from "~/privacy/data-requests.server";
+import { orderIdsIn } from "~/privacy/privacy.server";
 import { recordDelivery } from "~/shopify/webhook-deliveries.server";
 import { customerPrivacyPayload } from "~/shopify/webhook-payloads";
 import { log } from "~/utils/log.server";
 
 /**
- * customers/data_request (mandatory): reports what the app holds for the customer's phone and the
- * requested orders, as one structured log line (phones masked) for the merchant to forward.
+ * customers/data_request (mandatory): stores a report of what the app holds for the customer's phone and
+ * the requested orders, which the merchant reads and downloads on the admin's Data requests page. One
+ * report per request, however often Shopify delivers it.
  */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
@@ -17,22 +19,18 @@ export async function action({ request }: ActionFunctionArgs) {
     // A payload without a readable customer still reports by the requested orders.
     const parsed = customerPrivacyPayload.safeParse(payload);
     const body = parsed.success ? parsed.data : null;
-    const report = await customerDataReport(shop, body?.customer?.phone, orderGidsOf(orderIdsIn(raw, "orders_requested")));
-    log.info("customers/data_request report", {
-      shop,
-      dataRequestId: body?.data_request?.id ?? null,
+    const id = body?.data_request?.id;
+    const stored = await answerDataRequest(shop, {
+      dataRequestId: id === null || id === undefined ? null : String(id),
       webhookId,
-      records: {
-        verifiedMarks: report.verifiedMarks.length,
-        selections: report.selections.length,
-        pendingCodes: report.pendingCodes.length,
-        blocklistEntries: report.blocklistEntries.length,
-        messages: report.messages.length,
-        addressCorrections: report.addressCorrections.length,
-        orderConfirmations: report.orderConfirmations.length,
+      customer: {
+        id: body?.customer?.id === null || body?.customer?.id === undefined ? null : String(body.customer.id),
+        email: body?.customer?.email ?? null,
+        phone: body?.customer?.phone ?? null,
       },
-      report: JSON.stringify(report).replace(/\+\d{6,15}/g, (p) => `${p.slice(0, 5)}•••${p.slice(-4)}`),
+      orderIds: orderIdsIn(raw, "orders_requested"),
     });
+    log.info("customers/data_request stored", { shop, dataRequestId: id ?? null, webhookId, stored: stored?.stored ?? null, records: stored?.records ?? null });
     await recordDelivery(webhookId, topic, shop);
     return new Response(null, { status: 200 });
   }, "webhooks/customers/data_request");

@@ -13,8 +13,9 @@ export async function action({ request }: ActionFunctionArgs) {
     const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "customers/redact");
     // A payload without a readable customer still redacts by the orders.
     const parsed = customerPrivacyPayload.safeParse(payload);
-    const phone = parsed.success ? parsed.data.customer?.phone : null;
-    const deleted = await redactCustomer(shop, phone, orderGidsOf(orderIdsIn(raw, "orders_to_redact")));
+    const customer = parsed.success ? parsed.data.customer : null;
+    const customerId = customer?.id === null || customer?.id === undefined ? null : String(customer.id);
+    const deleted = await redactCustomer(shop, customer?.phone, orderGidsOf(orderIdsIn(raw, "orders_to_redact")), customerId);
     log.info("customers/redact done", { shop, webhookId, deleted });
     await recordDelivery(webhookId, topic, shop);
     return new Response(null, { status: 200 });

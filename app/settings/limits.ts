@@ -12,6 +12,8 @@ export const SETTINGS_LIMITS = {
   dailySendCap: { min: 1, max: 1_000_000 },
   addressCorrectionTtlHours: { min: 1, max: 168 },
   confirmDeadlineHours: { min: 1, max: 168 },
+  // Message records, address corrections, confirmations and order records (app/privacy/retention.ts).
+  recordRetentionDays: { min: 30, max: 365 },
   codMethodNamesMax: 10,
   codMethodNameMaxLength: 100,
   depositPercentage: { min: 1, max: 99 },

@@ -38,6 +38,7 @@ const DEFAULTS: SettingsFormValues = {
   holdUnverifiedCod: "false",
   confirmDeadlineHours: "24",
   cancelUnconfirmed: "false",
+  recordRetentionDays: "365",
 };
 
 function errorsOf(changes: Partial<Record<string, unknown>>) {
@@ -128,6 +129,7 @@ describe("the settings schema", () => {
       holdUnverifiedCod: false,
       confirmDeadlineHours: 24,
       cancelUnconfirmed: false,
+      recordRetentionDays: 365,
     });
     expect(Object.keys(data).sort()).toEqual([...SETTINGS_FIELDS].sort());
   });
@@ -152,6 +154,7 @@ describe("the settings schema", () => {
     ["otpSendLimit", " 4 ", 4],
     ["dailySendCap", "1", 1],
     ["addressCorrectionTtlHours", "168", 168],
+    ["recordRetentionDays", "30", 30],
   ])("accepts %s = %j at its bounds", (field, value, expected) => {
     expect(dataOf({ [field]: value })[field as keyof ReturnType<typeof dataOf>]).toBe(expected);
   });
@@ -168,6 +171,8 @@ describe("the settings schema", () => {
     ["dailySendCap", "0"],
     ["returningSkipDays", "366"],
     ["addressCorrectionTtlHours", "0"],
+    ["recordRetentionDays", "29"],
+    ["recordRetentionDays", "366"],
     ["otpTtlSeconds", "1e3"],
     ["otpTtlSeconds", "600.5"],
     ["otpTtlSeconds", ""],

@@ -51,6 +51,7 @@ export const SETTINGS_FIELDS = [
   "holdUnverifiedCod",
   "confirmDeadlineHours",
   "cancelUnconfirmed",
+  "recordRetentionDays",
 ] as const;
 
 export type SettingsField = (typeof SETTINGS_FIELDS)[number];
@@ -256,6 +257,7 @@ export const settingsSchema = z
     holdUnverifiedCod: onOff,
     confirmDeadlineHours: wholeNumber(L.confirmDeadlineHours.min, L.confirmDeadlineHours.max),
     cancelUnconfirmed: onOff,
+    recordRetentionDays: wholeNumber(L.recordRetentionDays.min, L.recordRetentionDays.max),
   })
   // Every side is read in full, so every field's error is reported at once.
   .and(depositSchema)
@@ -327,5 +329,6 @@ export function settingsFormValues(shop: Pick<Shop, SettingsField>): SettingsFor
     holdUnverifiedCod: String(shop.holdUnverifiedCod),
     confirmDeadlineHours: String(shop.confirmDeadlineHours),
     cancelUnconfirmed: String(shop.cancelUnconfirmed),
+    recordRetentionDays: String(shop.recordRetentionDays),
   };
 }

@@ -66,7 +66,10 @@ export type AppSubscriptionUpdate = z.output<typeof appSubscriptionPayload>;
 /** customers/data_request and customers/redact: the customer (the order ids come from the raw body). */
 export const customerPrivacyPayload = z
   .object({
-    customer: z.object({ phone: z.string().nullish() }).passthrough().nullish(),
+    customer: z
+      .object({ phone: z.string().nullish(), id: z.union([z.number(), z.string()]).nullish(), email: z.string().nullish() })
+      .passthrough()
+      .nullish(),
     data_request: z.object({ id: z.union([z.number(), z.string()]).nullish() }).passthrough().nullish(),
   })
   .passthrough();

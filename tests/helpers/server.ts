@@ -128,13 +128,18 @@ export function postSigned(server: Pick<RunningServer, "url">, path: string, bod
 
 /** An orders/create delivery to a running server, signed as Shopify signs it for local mode's demo shop. */
 export function deliverOrderCreated(server: Pick<RunningServer, "url">, payload: unknown) {
-  const body = JSON.stringify(payload);
-  return fetch(`${server.url}/webhooks/orders/create`, {
+  return deliverWebhook(server, "orders/create", payload);
+}
+
+/** A webhook delivery of `topic` (its route is /webhooks/<topic>) to a running server, for local mode's demo shop. */
+export function deliverWebhook(server: Pick<RunningServer, "url">, topic: string, payload: unknown) {
+  const body = typeof payload === "string" ? payload : JSON.stringify(payload);
+  return fetch(`${server.url}/webhooks/${topic}`, {
     method: "POST",
     headers: {
       "content-type": "application/json",
       "x-shopify-hmac-sha256": crypto.createHmac("sha256", "local-dev-api-secret").update(body, "utf8").digest("base64"),
-      "x-shopify-topic": "orders/create",
+      "x-shopify-topic": topic,
       "x-shopify-shop-domain": "demo-shop.myshopify.com",
       "x-shopify-api-version": "2026-10",
       "x-shopify-webhook-id": crypto.randomUUID(),

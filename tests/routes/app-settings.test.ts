@@ -84,6 +84,7 @@ describe("POST /app/settings", () => {
         tagModePrefix: "mode-",
         addressCorrectionTtlHours: "24",
         autoAddressCorrection: "true",
+        recordRetentionDays: "90",
       }),
     );
     expect(res.status).toBe(200);
@@ -112,6 +113,7 @@ describe("POST /app/settings", () => {
       tagModePrefix: "mode-",
       addressCorrectionTtlHours: 24,
       autoAddressCorrection: true,
+      recordRetentionDays: 90,
     });
     expect(res.data?.values).toMatchObject({ allowedCountries: "IN, AE, MA", depositValue: "33.5", smsTemplate: "{code} is your {shop} code" });
     expect(res.data?.errors).toEqual({});
@@ -159,6 +161,7 @@ describe("POST /app/settings", () => {
     ["tagUnverified", "cod,unverified", /comma/],
     ["tagModePrefix", "p".repeat(34), /33 characters/],
     ["addressCorrectionTtlHours", "0", /from 1 to 168/],
+    ["recordRetentionDays", "400", /from 30 to 365/],
   ];
 
   it.each(invalid)("refuses %s = %j with 422 naming the field, keeps what was typed and changes nothing", async (field, value, message) => {

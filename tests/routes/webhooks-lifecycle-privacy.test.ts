@@ -85,24 +85,27 @@ describe("app/uninstalled", () => {
 });
 
 describe("customers/data_request", () => {
-  it("logs a report of what is held for the customer's phone and requested orders (phones masked)", async () => {
-    await shopWithCustomers();
+  it("stores a report of what is held for the customer's phone and requested orders, for the merchant; the log names counts only", async () => {
+    const shop = await shopWithCustomers();
     const info = vi.spyOn(log, "info");
     const raw = `{"shop_id":954889,"shop_domain":"${SHOP}","orders_requested":[9007199254740993001],"customer":{"id":191167,"email":"john@example.com","phone":"+212 600 000 003"},"data_request":{"id":9999}}`;
     const res = await callRoute(dataRequest, signedWebhook("customers/data_request", null, { rawBody: raw }));
     expect(res.status).toBe(200);
-    const [, fields] = info.mock.calls.find(([m]) => m === "customers/data_request report")!;
+    const [, fields] = info.mock.calls.find(([m]) => m === "customers/data_request stored")!;
     expect(fields).toMatchObject({
       shop: SHOP,
       dataRequestId: 9999,
+      stored: true,
       records: { verifiedMarks: 1, selections: 2, pendingCodes: 1, blocklistEntries: 1, messages: 1, orderConfirmations: 1 },
     });
-    const report = JSON.parse(String(fields!.report));
+    expect(JSON.stringify(info.mock.calls)).not.toContain(PHONE);
+    const [row] = await prisma.dataRequestReport.findMany({ where: { shopId: shop.id } });
+    expect(row).toMatchObject({ requestKey: "dr:9999", customerId: "191167", customerEmail: "john@example.com", customerPhone: PHONE, ordersRequested: '["9007199254740993001"]' });
+    const report = JSON.parse(row.report);
     expect(report.selections.map((x: { orderGid: string | null }) => x.orderGid)).toContain("gid://shopify/Order/9007199254740993001");
     expect(report.orderConfirmations).toEqual([
       expect.objectContaining({ orderGid: "gid://shopify/Order/9007199254740993002", orderName: "#3002", status: "pending" }),
     ]);
-    expect(String(fields!.report)).not.toContain(PHONE);
     expect(await prisma.selection.count()).toBe(3); // a report changes nothing
   });
 });

@@ -48,7 +48,7 @@ const FIELDS = [
   "discountCodePrepaid", "discountCodePartial", "depositType", "depositValue", "tagOrders", "tagVerified", "tagUnverified",
   "tagModePrefix", "addressCorrectionTtlHours", "autoAddressCorrection", "enforceAtCheckout", "keepCodHiddenWhenPaused", "usageChargesEnabled", "codMethodNames", "holdUnverifiedCod",
   "confirmDeadlineHours", "cancelUnconfirmed", "paymentModes", "prepaidDiscountType",
-  "prepaidDiscountValue", "codFeeType", "codFeeValue", "codFeeVariantId",
+  "prepaidDiscountValue", "codFeeType", "codFeeValue", "codFeeVariantId", "recordRetentionDays",
 ];
 
 describe("the settings page in the built app", () => {

@@ -1,0 +1,74 @@
+/**
+ * How a data request's report (privacy.server.ts customerDataReport) reads on the admin's Data requests
+ * page: one section per kind of record, with the columns a merchant can forward as they are. Pure: the
+ * page renders it in the browser too.
+ */
+export type ReportSection = { key: string; title: string; columns: { key: string; label: string }[] };
+
+export const REPORT_SECTIONS: ReportSection[] = [
+  { key: "verifiedMarks", title: "Verified phone numbers", columns: [{ key: "phone", label: "Phone" }, { key: "verifiedAt", label: "Verified" }] },
+  {
+    key: "selections",
+    title: "Payment choices",
+    columns: [
+      { key: "phone", label: "Phone" },
+      { key: "mode", label: "Way to pay" },
+      { key: "verified", label: "Verified" },
+      { key: "orderName", label: "Order" },
+      { key: "items", label: "Items" },
+      { key: "createdAt", label: "Made" },
+    ],
+  },
+  { key: "pendingCodes", title: "Codes waiting to be entered", columns: [{ key: "phone", label: "Phone" }, { key: "sentAt", label: "Sent" }, { key: "expiresAt", label: "Expires" }] },
+  {
+    key: "messages",
+    title: "Texts sent",
+    columns: [
+      { key: "phone", label: "Phone" },
+      { key: "purpose", label: "Purpose" },
+      { key: "channel", label: "Channel" },
+      { key: "status", label: "Delivery" },
+      { key: "createdAt", label: "Sent" },
+    ],
+  },
+  { key: "blocklistEntries", title: "Blocked numbers", columns: [{ key: "phone", label: "Phone" }, { key: "reason", label: "Reason" }, { key: "createdAt", label: "Blocked" }] },
+  {
+    key: "addressCorrections",
+    title: "Address corrections",
+    columns: [
+      { key: "orderName", label: "Order" },
+      { key: "phone", label: "Phone" },
+      { key: "status", label: "Status" },
+      { key: "before", label: "Address before" },
+      { key: "after", label: "Address entered" },
+      { key: "createdAt", label: "Asked" },
+    ],
+  },
+  {
+    key: "orderConfirmations",
+    title: "Order confirmations",
+    columns: [
+      { key: "orderName", label: "Order" },
+      { key: "phone", label: "Phone" },
+      { key: "status", label: "Status" },
+      { key: "createdAt", label: "Asked" },
+      { key: "confirmedAt", label: "Confirmed" },
+    ],
+  },
+  {
+    key: "orders",
+    title: "Orders",
+    columns: [
+      { key: "orderName", label: "Order" },
+      { key: "phone", label: "Phone" },
+      { key: "mode", label: "Way to pay" },
+      { key: "status", label: "Verification" },
+      { key: "placedAt", label: "Placed" },
+    ],
+  },
+];
+
+/** How many records a report holds, all sections together. */
+export function recordCount(report: Record<string, unknown>): number {
+  return REPORT_SECTIONS.reduce((n, s) => n + (Array.isArray(report[s.key]) ? (report[s.key] as unknown[]).length : 0), 0);
+}

@@ -1,0 +1,26 @@
+/**
+ * How long each kind of personal record is kept (docs/privacy.md lists them for merchants). The
+ * retention job (retention.server.ts) deletes what is past its period; redact deletes at once.
+ */
+const DAY_MS = 86_400_000;
+
+/** Unlinked and linked payment-mode selections: proofs live 2 h and orders link within a day; a month is ample. */
+export const SELECTION_RETENTION_DAYS = 30;
+/** Data request reports (the merchant's copy of what a shopper asked for), then deleted. */
+export const DATA_REQUEST_RETENTION_DAYS = 90;
+/** Message records, address corrections, confirmations after purchase and order records: the shop's setting. */
+export const RECORD_RETENTION_DEFAULT_DAYS = 365;
+
+export type RetentionShop = { returningSkipDays: number; recordRetentionDays: number };
+
+/** The instants before which a shop's records are deleted, at `now`. */
+export function retentionCutoffs(shop: RetentionShop, now: Date) {
+  const ago = (days: number) => new Date(now.getTime() - days * DAY_MS);
+  return {
+    selections: ago(SELECTION_RETENTION_DAYS),
+    // A verified mark is only read within the returning-customer window (at least a day: proofs and
+    // confirmations read the mark of a number verified minutes before).
+    verifiedMarks: ago(Math.max(1, shop.returningSkipDays)),
+    records: ago(shop.recordRetentionDays),
+  };
+}

@@ -1,0 +1,129 @@
+import { prisma, watchQueries } from "~/db.server";
+import { runDueJobs } from "~/jobs/queue.server";
+import { sendLimitKey } from "~/otp/otp.server";
+import { BATCH, deleteExpiredRecords, RETENTION_EVERY_MS, RETENTION_KIND, scheduleRetention } from "~/privacy/retention.server";
+import { clock } from "~/utils/clock.server";
+import { installShop } from "../helpers/shops";
+
+/**
+ * The retention job: every kind of personal record is deleted once past its period (docs/privacy.md),
+ * records still in their period or still in use stay, and the job runs again by itself.
+ */
+const NOW = new Date("2026-11-20T12:00:00Z");
+const DAY = 86_400_000;
+const ago = (days: number) => new Date(NOW.getTime() - days * DAY);
+
+afterEach(() => vi.restoreAllMocks());
+
+async function seedShop(domain: string, settings: { returningSkipDays: number; recordRetentionDays: number }) {
+  const shop = await installShop({ domain, ...settings });
+  const id = shop.id;
+  const phone = (n: number) => `+2126000${String(n).padStart(5, "0")}`;
+  // Verified marks: 10 and 100 days old.
+  await prisma.verifiedCustomer.createMany({ data: [{ shopId: id, phone: phone(1), verifiedAt: ago(10) }, { shopId: id, phone: phone(2), verifiedAt: ago(100) }] });
+  // Selections: 5 and 31 days old.
+  await prisma.selection.create({ data: { shopId: id, phone: phone(1), mode: "cod", source: "verify-otp", createdAt: ago(5) } });
+  await prisma.selection.create({ data: { shopId: id, phone: phone(2), mode: "cod", source: "verify-otp", createdAt: ago(31) } });
+  // Codes: one expired a minute ago, one still valid; counters likewise.
+  await prisma.otpChallenge.create({ data: { id: `${id}-old`, shopId: id, phone: phone(1), codeHash: "0", sentAt: 0n, expiresAt: BigInt(NOW.getTime() - 60_000), maxAttempts: 5 } });
+  await prisma.otpChallenge.create({ data: { id: `${id}-new`, shopId: id, phone: phone(2), codeHash: "0", sentAt: 0n, expiresAt: BigInt(NOW.getTime() + 60_000), maxAttempts: 5 } });
+  await prisma.rateCounter.create({ data: { key: sendLimitKey(id, phone(1)), windowStart: 0n, count: 1, expiresAt: BigInt(NOW.getTime() - 1) } });
+  await prisma.rateCounter.create({ data: { key: sendLimitKey(id, phone(2)), windowStart: 0n, count: 1, expiresAt: BigInt(NOW.getTime() + 60_000) } });
+  // Records: 40 and 400 days old (the shop's setting decides), plus an old confirmation still pending.
+  for (const [n, days] of [[1, 40], [2, 400]] as const) {
+    await prisma.messageDelivery.create({ data: { shopId: id, phone: phone(n), purpose: "otp", channel: "sms", status: "delivered", createdAt: ago(days) } });
+    await prisma.addressCorrection.create({
+      data: { shopId: id, orderGid: `gid://shopify/Order/${n}${id}`, phone: phone(n), tokenHash: `${id}-${n}`, status: "completed", source: "api", before: "{}", expiresAt: ago(days - 3), createdAt: ago(days) },
+    });
+    await prisma.orderConfirmation.create({
+      data: { id: `${id}-${n}`, shopId: id, orderGid: `gid://shopify/Order/${n}${id}`, phone: phone(n), tokenHash: `${id}-${n}`, status: "confirmed", deadlineAt: ago(days - 1), createdAt: ago(days) },
+    });
+    await prisma.orderRecord.create({ data: { shopId: id, orderGid: `gid://shopify/Order/${n}${id}`, phone: phone(n), cod: true, status: "verified", placedAt: ago(days) } });
+  }
+  await prisma.orderConfirmation.create({
+    data: { id: `${id}-pending`, shopId: id, orderGid: `gid://shopify/Order/9${id}`, phone: phone(3), tokenHash: `${id}-pending`, status: "pending", deadlineAt: ago(399), createdAt: ago(400) },
+  });
+  // Data request reports: 89 and 91 days old.
+  for (const days of [89, 91]) {
+    await prisma.dataRequestReport.create({ data: { id: `${id}-${days}`, shopId: id, requestKey: `dr:${days}`, ordersRequested: "[]", report: "{}", createdAt: ago(days) } });
+  }
+  return shop;
+}
+
+const left = async (shopId: string) => ({
+  verifiedMarks: (await prisma.verifiedCustomer.findMany({ where: { shopId }, orderBy: { phone: "asc" } })).map((v) => Math.round((NOW.getTime() - v.verifiedAt.getTime()) / DAY)),
+  selections: (await prisma.selection.findMany({ where: { shopId } })).map((s) => Math.round((NOW.getTime() - s.createdAt.getTime()) / DAY)),
+  pendingCodes: await prisma.otpChallenge.count({ where: { shopId } }),
+  rateCounters: await prisma.rateCounter.count({ where: { key: { contains: `:${shopId}:` } } }),
+  messages: await prisma.messageDelivery.count({ where: { shopId } }),
+  addressCorrections: await prisma.addressCorrection.count({ where: { shopId } }),
+  orderConfirmations: (await prisma.orderConfirmation.findMany({ where: { shopId }, orderBy: { id: "asc" } })).map((c) => c.status),
+  orderRecords: await prisma.orderRecord.count({ where: { shopId } }),
+  dataRequests: (await prisma.dataRequestReport.findMany({ where: { shopId } })).map((r) => r.requestKey),
+});
+
+describe("the retention job", () => {
+  it("deletes each kind of record past its period, by the shop's settings, and keeps the rest", async () => {
+    const longKeeper = await seedShop("keeps.myshopify.com", { returningSkipDays: 90, recordRetentionDays: 365 });
+    const shortKeeper = await seedShop("short.myshopify.com", { returningSkipDays: 7, recordRetentionDays: 30 });
+    vi.spyOn(clock, "now").mockReturnValue(NOW);
+    await scheduleRetention();
+    expect(await runDueJobs()).toMatchObject({ claimed: 1, retried: 0, failed: 0 });
+
+    expect(await left(longKeeper.id)).toEqual({
+      verifiedMarks: [10], // the 100-day-old one is past the 90-day returning-customer window
+      selections: [5],
+      pendingCodes: 1,
+      rateCounters: 1,
+      messages: 1, // 40 days kept, 400 gone
+      addressCorrections: 1,
+      orderConfirmations: ["confirmed", "pending"], // a pending one stays whatever its age
+      orderRecords: 1,
+      dataRequests: ["dr:89"],
+    });
+    expect(await left(shortKeeper.id)).toEqual({
+      verifiedMarks: [], // 7-day window: 10 days is past it
+      selections: [5],
+      pendingCodes: 1,
+      rateCounters: 1,
+      messages: 0, // the merchant's 30 days: 40 is past it
+      addressCorrections: 0,
+      orderConfirmations: ["pending"],
+      orderRecords: 0,
+      dataRequests: ["dr:89"],
+    });
+  });
+
+  it("queues its own next run an hour later, once, whatever the housekeeping of other instances queues", async () => {
+    await installShop();
+    vi.spyOn(clock, "now").mockReturnValue(NOW);
+    await scheduleRetention();
+    await scheduleRetention(); // a second instance starting
+    expect(await prisma.job.count({ where: { kind: RETENTION_KIND } })).toBe(1);
+    expect(await runDueJobs()).toMatchObject({ claimed: 1 });
+    const [job] = await prisma.job.findMany({ where: { kind: RETENTION_KIND } });
+    expect(job).toMatchObject({ doneAt: null, failedAt: null, lockedUntil: null, nextAttemptAt: new Date(NOW.getTime() + RETENTION_EVERY_MS) });
+    // Housekeeping right after does not pull the next run forward; nothing is due.
+    await scheduleRetention();
+    expect(await runDueJobs()).toMatchObject({ claimed: 0 });
+    // An hour later it runs again, and deletes what aged meanwhile.
+    const later = new Date(NOW.getTime() + RETENTION_EVERY_MS);
+    await prisma.rateCounter.create({ data: { key: "otp-send:x:+212600000001", windowStart: 0n, count: 1, expiresAt: BigInt(later.getTime() - 1) } });
+    vi.spyOn(clock, "now").mockReturnValue(later);
+    expect(await runDueJobs()).toMatchObject({ claimed: 1 });
+    expect(await prisma.rateCounter.count()).toBe(0);
+    expect(await prisma.job.count({ where: { kind: RETENTION_KIND } })).toBe(1);
+  });
+
+  it("deletes a backlog in batches of at most BATCH rows a statement", async () => {
+    const expired = BigInt(NOW.getTime() - 1);
+    await prisma.rateCounter.createMany({ data: Array.from({ length: 2 * BATCH + 7 }, (_, i) => ({ key: `k:${i}`, windowStart: 0n, count: 1, expiresAt: expired })) });
+    const watch = watchQueries();
+    const summary = await deleteExpiredRecords(NOW);
+    watch.stop();
+    expect(summary).toMatchObject({ rateCounters: 2 * BATCH + 7, more: false });
+    expect(await prisma.rateCounter.count()).toBe(0);
+    const deletes = watch.queries.filter((q) => /DELETE FROM [`"]?\w*[`"]?\.?[`"]?RateCounter/i.test(q));
+    expect(deletes).toHaveLength(3);
+  });
+});

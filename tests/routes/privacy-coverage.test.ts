@@ -1,0 +1,183 @@
+import { Prisma } from "../../prisma/generated/sqlite/index.js";
+import * as uninstalled from "~/routes/webhooks.app.uninstalled";
+import * as dataRequest from "~/routes/webhooks.customers.data_request";
+import * as customersRedact from "~/routes/webhooks.customers.redact";
+import * as shopRedact from "~/routes/webhooks.shop.redact";
+import { prisma } from "~/db.server";
+import { PERSONAL_FIELD_NAME, PRIVACY_COVERAGE } from "~/privacy/coverage";
+import { markPhoneVerified } from "~/otp/verified-phones.server";
+import { sendLimitKey } from "~/otp/otp.server";
+import { hitRateLimit } from "~/rate-limit/rate-limit.server";
+import { orderJobKey } from "~/jobs/queue.server";
+import { callRoute } from "../helpers/proxy";
+import { installShop, SHOP } from "../helpers/shops";
+import { signedWebhook } from "../helpers/webhooks";
+
+/**
+ * Nothing escapes redact. The models are read from the generated client's DMMF (the schema itself), so a
+ * new table or column is seen here the day it is added: each must be declared in app/privacy/coverage.ts,
+ * and each table that holds a shopper's data must lose the shopper's rows to a real customers/redact
+ * delivery and the shop's rows to a real shop/redact delivery (seeded below, one seeder per table).
+ */
+const models = Prisma.dmmf.datamodel.models;
+const PHONE = "+212600000003";
+const OTHER = "+212600000004";
+const ORDER_ID = "9007199254740993001";
+const gid = (id: string) => `gid://shopify/Order/${id}`;
+const CUSTOMER_ID = 191167;
+
+type Customer = { phone: string; orderId: string; customerId: number; tag: string };
+type Seeded = { shopId: string; domain: string };
+/** Seeds one row of a table for a customer of a shop, and returns the filter that finds that customer's rows. */
+type Seeder = (shop: Seeded, who: Customer) => Promise<Record<string, unknown>>;
+
+const address = (line: string) => JSON.stringify({ address1: line, city: "Casablanca", zip: "20000", country: "MA" });
+
+/** One per table that holds a shopper's data; a new such table without one fails the test below. */
+const SEEDERS: Record<string, Seeder> = {
+  VerifiedCustomer: async (s, c) => {
+    await markPhoneVerified(s.shopId, c.phone);
+    return { shopId: s.shopId, phone: c.phone };
+  },
+  Selection: async (s, c) => {
+    // One linked to the order, one the phone made before (unlinked).
+    await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "cod", verified: true, source: "verify-otp", orderGid: gid(c.orderId) } });
+    await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "prepaid", source: "create-checkout", cartToken: `cart-${c.tag}` } });
+    return { shopId: s.shopId, phone: c.phone };
+  },
+  RateCounter: async (s, c) => {
+    await hitRateLimit(sendLimitKey(s.shopId, c.phone), 3, 600);
+    return { key: sendLimitKey(s.shopId, c.phone) };
+  },
+  Job: async (s, c) => {
+    await prisma.job.create({
+      data: { kind: "order-tags", key: orderJobKey(s.domain, gid(c.orderId)), shop: s.domain, payload: JSON.stringify({ orderGid: gid(c.orderId), phone: c.phone }), nextAttemptAt: new Date() },
+    });
+    return { key: orderJobKey(s.domain, gid(c.orderId)) };
+  },
+  OtpChallenge: async (s, c) => {
+    await prisma.otpChallenge.create({ data: { id: `otp-${s.shopId}-${c.tag}`, shopId: s.shopId, phone: c.phone, codeHash: "00", sentAt: 1n, expiresAt: 2n, maxAttempts: 5 } });
+    return { shopId: s.shopId, phone: c.phone };
+  },
+  BlockedPhone: async (s, c) => {
+    await prisma.blockedPhone.create({ data: { shopId: s.shopId, phone: c.phone, reason: "refused" } });
+    return { shopId: s.shopId, phone: c.phone };
+  },
+  AddressCorrection: async (s, c) => {
+    // Sent to another number than the customer's: found by the order alone.
+    await prisma.addressCorrection.create({
+      data: { shopId: s.shopId, orderGid: gid(c.orderId), phone: `${c.phone}9`, tokenHash: `ac-${s.shopId}-${c.tag}`, source: "api", before: address("1 Rue A"), after: address("2 Rue B"), expiresAt: new Date(Date.now() + 3600_000) },
+    });
+    return { shopId: s.shopId, orderGid: gid(c.orderId) };
+  },
+  OrderConfirmation: async (s, c) => {
+    await prisma.orderConfirmation.create({
+      data: { id: `oc-${s.shopId}-${c.tag}`, shopId: s.shopId, orderGid: gid(c.orderId), phone: c.phone, customerGid: `gid://shopify/Customer/${c.customerId}`, tokenHash: `oc-${s.shopId}-${c.tag}`, deadlineAt: new Date(Date.now() + 86_400_000) },
+    });
+    return { shopId: s.shopId, orderGid: gid(c.orderId) };
+  },
+  MessageDelivery: async (s, c) => {
+    await prisma.messageDelivery.create({ data: { shopId: s.shopId, phone: c.phone, purpose: "otp", channel: "whatsapp", status: "sent", fallbackBody: "sealed" } });
+    return { shopId: s.shopId, phone: c.phone };
+  },
+  OrderRecord: async (s, c) => {
+    await prisma.orderRecord.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), orderName: "#1001", phone: c.phone, mode: "cod", cod: true, status: "verified", placedAt: new Date() } });
+    return { shopId: s.shopId, orderGid: gid(c.orderId) };
+  },
+  DataRequestReport: async (s, c) => {
+    // Through a real delivery: the report of an earlier request names the customer and holds their data.
+    const raw = `{"shop_id":1,"shop_domain":"${s.domain}","orders_requested":[${c.orderId}],"customer":{"id":${c.customerId},"email":"${c.tag}@example.com","phone":"${c.phone}"},"data_request":{"id":${c.customerId + 7}}}`;
+    expect((await callRoute(dataRequest, signedWebhook("customers/data_request", null, { rawBody: raw, shop: s.domain }))).status).toBe(200);
+    return { shopId: s.shopId, customerId: String(c.customerId) };
+  },
+};
+
+/** The rows of a shop in each table that holds personal data (shop/redact must leave none). */
+const SHOP_ROWS: Record<string, (s: Seeded) => Record<string, unknown>> = {
+  Session: (s) => ({ shop: s.domain }),
+  RateCounter: (s) => ({ key: { contains: `:${s.shopId}:` } }),
+  Job: (s) => ({ shop: s.domain }),
+};
+const shopRows = (model: string, s: Seeded) => (SHOP_ROWS[model] ?? ((x: Seeded) => ({ shopId: x.shopId })))(s);
+
+type Delegate = { count: (args: { where: Record<string, unknown> }) => Promise<number> };
+const table = (model: string) => (prisma as unknown as Record<string, Delegate>)[model[0].toLowerCase() + model.slice(1)];
+
+const personalModels = Object.entries(PRIVACY_COVERAGE).flatMap(([name, c]) => (c.personal ? [{ name, ...c }] : []));
+
+describe("every model is declared in the privacy coverage table", () => {
+  it("names each model of the schema, and no model that is gone", () => {
+    expect(Object.keys(PRIVACY_COVERAGE).sort()).toEqual(models.map((m) => m.name).sort());
+  });
+
+  it.each(models.map((m) => [m.name, m] as const))("%s: every field that looks personal is declared as held or as not personal", (name, model) => {
+    const coverage = PRIVACY_COVERAGE[name];
+    expect(coverage, `${name} is missing from app/privacy/coverage.ts`).toBeDefined();
+    const declared = new Set([...(coverage.personal ? coverage.holds : []), ...(coverage.notPersonal ?? [])]);
+    const scalars = model.fields.filter((f) => f.kind === "scalar").map((f) => f.name);
+    const undeclared = scalars.filter((f) => PERSONAL_FIELD_NAME.test(f) && !declared.has(f));
+    expect(undeclared, `${name}: declare these in app/privacy/coverage.ts`).toEqual([]);
+    // What is declared exists (a renamed column is not silently dropped from the table).
+    expect([...declared].filter((f) => !scalars.includes(f))).toEqual([]);
+  });
+
+  it("has a seeder for every table that holds a shopper's data", () => {
+    const shoppers = personalModels.filter((m) => m.customerRedact !== null).map((m) => m.name);
+    expect(shoppers.filter((m) => !SEEDERS[m])).toEqual([]);
+  });
+});
+
+/** Seeds the customer and another one in every table; `orderId` differs per shop (order ids are global). */
+async function seedEverything(shop: Seeded, orderId = ORDER_ID) {
+  const target: Customer = { phone: PHONE, orderId, customerId: CUSTOMER_ID, tag: "target" };
+  const other: Customer = { phone: OTHER, orderId: `${orderId.slice(0, -1)}9`, customerId: CUSTOMER_ID + 1, tag: "other" };
+  const filters: Record<string, { target: Record<string, unknown>; other: Record<string, unknown> }> = {};
+  for (const [model, seed] of Object.entries(SEEDERS)) filters[model] = { target: await seed(shop, target), other: await seed(shop, other) };
+  return filters;
+}
+
+describe("customers/redact leaves none of the customer's rows in any table", () => {
+  it("deletes the customer's seeded row in every table, keeps the other customer's, and a replay is harmless", async () => {
+    const row = await installShop();
+    const shop = { shopId: row.id, domain: SHOP };
+    const filters = await seedEverything(shop);
+    for (const [model, f] of Object.entries(filters)) {
+      expect(await table(model).count({ where: f.target }), `${model} seeded`).toBeGreaterThan(0);
+    }
+    // Shopify's payload: the phone as the customer typed it, the order id beyond 2^53.
+    const raw = `{"shop_id":954889,"shop_domain":"${SHOP}","customer":{"id":${CUSTOMER_ID},"email":"target@example.com","phone":"+212 600-000003"},"orders_to_redact":[${ORDER_ID}]}`;
+    for (let i = 0; i < 2; i++) {
+      expect((await callRoute(customersRedact, signedWebhook("customers/redact", null, { rawBody: raw, webhookId: "redact-1" }))).status).toBe(200);
+    }
+    const left = [];
+    for (const [model, f] of Object.entries(filters)) {
+      if ((await table(model).count({ where: f.target })) > 0) left.push(model);
+      expect(await table(model).count({ where: f.other }), `${model}: the other customer's rows stay`).toBeGreaterThan(0);
+    }
+    expect(left, "tables that kept the redacted customer's rows").toEqual([]);
+  });
+});
+
+describe("shop/redact leaves none of the shop's rows in any table that holds personal data", () => {
+  it("empties every personal table of the shop and keeps another shop's rows", async () => {
+    const a = await installShop();
+    const b = await installShop({ domain: "other-shop.myshopify.com" });
+    const shopA = { shopId: a.id, domain: SHOP };
+    const shopB = { shopId: b.id, domain: b.domain };
+    await seedEverything(shopA);
+    await seedEverything(shopB, "9007199254740993077");
+    for (const m of personalModels) expect(await table(m.name).count({ where: shopRows(m.name, shopA) }), `${m.name} seeded`).toBeGreaterThan(0);
+    expect((await callRoute(uninstalled, signedWebhook("app/uninstalled", { domain: SHOP, myshopify_domain: SHOP }))).status).toBe(200);
+    // Shopify sends shop/redact 48 hours after the uninstall; the app refuses it earlier.
+    await prisma.shop.update({ where: { id: a.id }, data: { uninstalledAt: new Date(Date.now() - 49 * 3600_000) } });
+    for (let i = 0; i < 2; i++) {
+      expect((await callRoute(shopRedact, signedWebhook("shop/redact", { shop_id: 954889, shop_domain: SHOP }, { webhookId: "shop-redact-1" }))).status).toBe(200);
+    }
+    const left = [];
+    for (const m of personalModels) {
+      if ((await table(m.name).count({ where: shopRows(m.name, shopA) })) > 0) left.push(m.name);
+      expect(await table(m.name).count({ where: shopRows(m.name, shopB) }), `${m.name}: the other shop's rows stay`).toBeGreaterThan(0);
+    }
+    expect(left, "tables that kept the redacted shop's rows").toEqual([]);
+  });
+});
