@@ -92,12 +92,14 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await page.getByText(/Resend code in 0:(30|29)/).waitFor();
     await expect(page.getByRole("status").textContent()).resolves.toMatch(/Code sent to/);
     await code.fill("48291");
-    await page.getByRole("radio", { name: /Pay now online/ }).check();
     await shot(page, "modal-code-en");
     await code.fill("482913");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
+    await page.getByRole("radio", { name: /Pay now online/ }).check();
+    await page.getByRole("button", { name: "Continue to checkout" }).click();
     await page.waitForURL(CHECKOUT_URL);
-    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "482913", selectedMode: "prepaid" }]);
+    // The code is verified on its own: verify-otp names no mode the shopper has not chosen yet.
+    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "482913" }]);
     expect(calls["create-checkout"]).toEqual([
       { selectedMode: "prepaid", phone: "+919876543210", variantId: DEMO_VARIANT, quantity: 2, productTitle: "Handwoven Cotton Kurta" },
     ]);
@@ -224,8 +226,9 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await page.getByRole("button", { name: "Send code" }).click();
     await page.getByLabel("Verification code").fill("123456");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
+    await page.getByRole("button", { name: "Continue to checkout" }).click();
     await page.waitForURL(`${server.url}/cart/44000000000001:2,44000000000003:1`);
-    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "123456", selectedMode: "cod", cartToken: "c1-7f3a" }]);
+    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "123456", cartToken: "c1-7f3a" }]);
     expect(calls["create-checkout"]).toEqual([
       {
         selectedMode: "cod",

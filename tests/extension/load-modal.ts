@@ -21,6 +21,8 @@ export type ModalCore = {
     step?: string;
     checkout?: boolean;
     newCode?: boolean;
+    forward?: boolean;
+    whatsapp?: boolean;
     wait?: number;
   };
   translate(strings: Record<string, string>, locale: string, key: string, values?: Record<string, unknown>, count?: number): string;
