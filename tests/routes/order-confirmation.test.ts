@@ -192,8 +192,8 @@ describe("the hosted page speaks the shopper's language", () => {
     const html = await (await page(token)).text();
     expect(html).toContain('<html lang="ar" dir="rtl">');
     expect(html).toContain("<h1>أكّد طلبك</h1>");
-    expect(html).toMatch(/<bdi>#\d+<\/bdi>/);
-    expect(html).toContain("<bdi>+2126•••0031</bdi>");
+    expect(html).toMatch(/<bdi dir="ltr">#\d+<\/bdi>/);
+    expect(html).toContain('<bdi dir="ltr">+2126•••0031</bdi>');
     expect(html).not.toContain("Confirm your order");
   });
 });
