@@ -188,3 +188,11 @@ describe("the modal's amounts", () => {
     }
   });
 });
+
+describe("the remembered number", () => {
+  it("is shown with its country code and last four digits only", () => {
+    expect(core.maskedPhone("+919876543210", ["91", "1"])).toBe("+91\u00a0\u2022\u2022\u2022\u2022\u2022\u20223210");
+    expect(core.maskedPhone("+212612345678", ["212"])).toBe("+212\u00a0\u2022\u2022\u2022\u2022\u20225678");
+    expect(core.maskedPhone("+447911123456", [])).not.toContain("791112");
+  });
+});

@@ -28,6 +28,7 @@ export type ModalCore = {
   translate(strings: Record<string, string>, locale: string, key: string, values?: Record<string, unknown>, count?: number): string;
   unescapeHtml(text: string): string;
   isRtl(locale: string): boolean;
+  maskedPhone(e164: string, dialCodes: string[]): string;
   displayPhone(e164: string, dialCodes: string[]): string;
   countryList(list: unknown): { iso: string; dial: string; allowed?: boolean }[];
   quote(total: number | null, currency: string | null, pricing: unknown): Record<string, unknown> | null;

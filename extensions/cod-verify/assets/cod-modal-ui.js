@@ -199,6 +199,15 @@
     return dial ? "+" + dial + "\u00a0" + s.slice(1 + dial.length) : s;
   }
 
+  /** "+91 ••••••3210": the number this browser verified, shown without its middle digits. */
+  function maskedPhone(e164, dialCodes) {
+    var shown = displayPhone(e164, dialCodes);
+    var parts = shown.split("\u00a0");
+    var rest = parts.length > 1 ? parts[1] : shown.slice(1);
+    var masked = rest.length > 4 ? new Array(rest.length - 3).join("\u2022") + rest.slice(-4) : rest;
+    return (parts.length > 1 ? parts[0] + "\u00a0" : "+") + masked;
+  }
+
   /** The config's country list [{ iso, dial }]: well-formed entries only, each country once. */
   function countryList(list) {
     var seen = {};
@@ -273,6 +282,7 @@
     unescapeHtml: unescapeHtml,
     isRtl: isRtl,
     displayPhone: displayPhone,
+    maskedPhone: maskedPhone,
     countryList: countryList,
     quote: quote,
     money: money,
@@ -359,6 +369,18 @@
     try {
       if (token) global.localStorage.setItem("codv:" + phone, token);
       return global.localStorage.getItem("codv:" + phone);
+    } catch { return null; }
+  }
+
+  /**
+   * The number this browser proved (a verified code gave it a device token), kept on this device only
+   * so a returning shopper need not type it again; the page shows it masked. Null when none.
+   */
+  function rememberedPhone(phone) {
+    try {
+      if (phone) global.localStorage.setItem("codv:last", phone);
+      var last = global.localStorage.getItem("codv:last");
+      return last && E164.test(last) && device(last) ? last : null;
     } catch { return null; }
   }
 
@@ -500,16 +522,20 @@
     var localeCountry = (this.locale.split("-")[1] || "").toUpperCase();
     var first = els.country.options[0];
     els.country.value = dial[this.defaultCountry] ? this.defaultCountry : dial[localeCountry] ? localeCountry : first ? first.value : "";
+    this.remembered = null;
     els.phone = h("input", {
       id: phoneId, class: "codv-input codv-ltr", type: "tel", name: "phone", inputmode: "tel", autocomplete: "tel",
-      required: true, dir: "ltr", "aria-describedby": "codv-phone-hint-" + this.uid,
+      required: true, dir: "ltr", "aria-describedby": "codv-phone-hint-" + this.uid + " codv-known-" + this.uid,
+      oninput: function () { self.forgetRemembered(); },
     });
+    els.known = h("p", { class: "codv-hint", id: "codv-known-" + this.uid, text: t("remembered_hint"), hidden: true });
+    this.useRemembered();
     var formId = function (step) { return "codv-form-" + step + "-" + self.uid; };
     els.sendButton = h("button", { type: "submit", class: "codv-primary", form: formId("phone") });
     els.phoneForm = h("form", { class: "codv-step", id: formId("phone"), novalidate: true, onsubmit: function (e) { e.preventDefault(); self.sendCode(); } }, [
       h("p", { class: "codv-intro", id: "codv-phone-hint-" + this.uid, text: t(this.config.otpEnabled ? "phone_intro" : "phone_intro_no_otp") }),
       h("div", { class: "codv-field" }, [h("label", { for: countryId, text: t("country_label") }), els.country]),
-      h("div", { class: "codv-field" }, [h("label", { for: phoneId, text: t("phone_label") }), els.phone]),
+      h("div", { class: "codv-field" }, [h("label", { for: phoneId, text: t("phone_label") }), els.phone, els.known]),
     ]);
 
     // Step 2: the code alone. Enter verifies it; the payment mode is its own step after it.
@@ -594,6 +620,29 @@
     slot.textContent = "";
     var only = modes.length < 2 ? amountText(modes[0], this.quote, this.locale) : null;
     if (only) slot.appendChild(h("p", { class: "codv-amount codv-amount-only", text: this.t(only.key, only.values) }));
+  };
+
+  /** The number this browser verified, in the field masked, with its country selected. */
+  CodModal.prototype.useRemembered = function () {
+    var phone = rememberedPhone();
+    if (!phone) return;
+    var dial = this.dial;
+    var iso = Object.keys(dial)
+      .filter(function (c) { return phone.indexOf("+" + dial[c]) === 0; })
+      .sort(function (a, b) { return dial[b].length - dial[a].length; })[0];
+    if (iso && this.els.country.value !== iso && dial[this.els.country.value] !== dial[iso]) this.els.country.value = iso;
+    this.remembered = { phone: phone, masked: maskedPhone(phone, this.dialCodes()) };
+    this.els.phone.value = this.remembered.masked;
+    this.els.known.hidden = false;
+  };
+
+  /** Typing in the field means another number: the masked one goes. */
+  CodModal.prototype.forgetRemembered = function () {
+    var els = this.els;
+    if (!this.remembered || els.phone.value === this.remembered.masked) return;
+    els.phone.value = els.phone.value.indexOf(this.remembered.masked) === 0 ? els.phone.value.slice(this.remembered.masked.length) : els.phone.value.indexOf("\u2022") === -1 ? els.phone.value : "";
+    this.remembered = null;
+    els.known.hidden = true;
   };
 
   /** The payment-mode radio cards of the mode step. */
@@ -851,7 +900,7 @@
     var self = this;
     var els = this.els;
     if (this.busy || this.timers.send) return;
-    var phone = again && this.state.phone ? this.state.phone : toE164(els.phone.value, this.dial[els.country.value]);
+    var phone = again && this.state.phone ? this.state.phone : this.remembered && els.phone.value === this.remembered.masked ? this.remembered.phone : toE164(els.phone.value, this.dial[els.country.value]);
     if (!phone) {
       this.showAlert({ key: "error_invalid_phone" });
       els.phone.setAttribute("aria-invalid", "true");
@@ -948,6 +997,7 @@
         self.state.verified = true;
         self.state.proof = r.body.proof || null;
         device(self.state.phone, r.body.deviceToken);
+        if (r.body.deviceToken) rememberedPhone(self.state.phone);
         self.stopWebOtp();
         if (self.config.modes.length < 2) {
           self.say("verified");
