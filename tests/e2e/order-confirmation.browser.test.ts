@@ -106,7 +106,7 @@ describe("an unverified COD order confirmed by the shopper in Chromium on a phon
           };
           return [left(0), left(text.textContent!.length - 1)];
         });
-        expect(first, await value.textContent()).toBeLessThan(last);
+        expect(first, (await value.textContent()) ?? "").toBeLessThan(last);
       }
       await shot(page, `order-confirmation-ar-${device.viewport.width}x${device.viewport.height}`);
       await page.close();
