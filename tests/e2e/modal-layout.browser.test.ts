@@ -29,21 +29,28 @@ const SIZES = [
   { name: "1366x768", device: { viewport: { width: 1366, height: 768 } }, keyboard: null },
 ];
 
-/** The element is inside the viewport and on top at its centre (not covered, not scrolled away). */
+/**
+ * The element is inside the viewport and on top at its centre (not covered, not scrolled away). Polled:
+ * after the viewport shrinks the sheet follows on the next resize event, and only the position counts.
+ */
 async function expectInView(page: Page, locator: Locator, what: string) {
-  const box = await locator.boundingBox();
-  expect(box, `${what}: rendered`).not.toBeNull();
-  const { width, height } = page.viewportSize()!;
-  expect(box!.y, `${what}: top ${box!.y}`).toBeGreaterThanOrEqual(0);
-  expect(box!.y + box!.height, `${what}: bottom ${box!.y + box!.height} within ${height}`).toBeLessThanOrEqual(height + 0.5);
-  expect(box!.x).toBeGreaterThanOrEqual(0);
-  expect(box!.x + box!.width).toBeLessThanOrEqual(width + 0.5);
-  const onTop = await locator.evaluate((el) => {
-    const r = el.getBoundingClientRect();
-    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-    return hit !== null && (hit === el || el.contains(hit));
-  });
-  expect(onTop, `${what}: not covered`).toBe(true);
+  const problems = async () => {
+    const box = await locator.boundingBox();
+    if (!box) return [`${what}: not rendered`];
+    const { width, height } = page.viewportSize()!;
+    const out: string[] = [];
+    if (box.y < 0) out.push(`${what}: top ${box.y} above the viewport`);
+    if (box.y + box.height > height + 0.5) out.push(`${what}: bottom ${box.y + box.height} below ${height}`);
+    if (box.x < 0 || box.x + box.width > width + 0.5) out.push(`${what}: outside the width ${width}`);
+    const onTop = await locator.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      return hit !== null && (hit === el || el.contains(hit));
+    });
+    if (!onTop) out.push(`${what}: covered`);
+    return out;
+  };
+  await expect.poll(problems, { timeout: 5000, interval: 50 }).toEqual([]);
 }
 
 async function withKeyboard(page: Page, height: number | null, check: () => Promise<void>) {
