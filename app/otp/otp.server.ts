@@ -107,6 +107,8 @@ export async function sendVerificationCode(input: {
   locale?: string | null;
   /** The remembered-device token verify-otp gave this browser for this phone, if any. */
   deviceToken?: string | null;
+  /** "whatsapp": the shopper asked for the code there (a text failed); limits are per number, whatever the channel. */
+  channel?: SmsChannel;
 }): Promise<SendOutcome> {
   const { shop, phone } = input;
   startPurging();
@@ -166,7 +168,7 @@ export async function sendVerificationCode(input: {
       locales: [input.locale, shop.locale],
       template: shop.smsTemplate,
     }),
-    channel: shop.smsChannel === "whatsapp" ? "whatsapp" : "sms",
+    channel: shop.smsChannel === "whatsapp" || input.channel === "whatsapp" ? "whatsapp" : "sms",
     whatsapp: whatsappCodeTemplate(code, [input.locale, shop.locale]),
     purpose: "otp",
     fallbackUntil: now.getTime() + shop.otpTtlSeconds * 1000,

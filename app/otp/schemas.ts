@@ -18,7 +18,10 @@ export const issuedToken = z
   .optional()
   .catch(undefined);
 
-export const sendOtpBody = z.object({ phone, locale, deviceToken: issuedToken });
+/** The shopper may ask for the code by WhatsApp (after a failed text); anything else means the shop's own channel. */
+const channel = z.enum(["sms", "whatsapp"]).optional().catch(undefined);
+
+export const sendOtpBody = z.object({ phone, locale, deviceToken: issuedToken, channel });
 
 export const verifyOtpBody = z.object({
   phone,

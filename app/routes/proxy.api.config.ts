@@ -1,19 +1,22 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { authenticateProxy } from "~/http/app-proxy.server";
-import { answer, json, methodNotAllowed } from "~/http/responses.server";
+import { answer, methodNotAllowed } from "~/http/responses.server";
+import { revalidatedJson } from "~/http/revalidated-json.server";
 import { phoneCountries } from "~/storefront/countries";
 import { offeredModes, pricing } from "~/storefront/offer";
+import { whatsappCodesAvailable } from "~/sms/whatsapp";
 
 /**
  * GET /proxy/api/config: what the storefront modal needs to render for this shop
  * (whether OTP is on, the code length, the resend cooldown, the shop's language, the payment modes
- * offered here, what each costs (COD fee, prepaid saving, deposit) and the phone countries:
- * libphonenumber-js's list with the shop's allowed countries first).
+ * offered here, what each costs (COD fee, prepaid saving, deposit), the phone countries (the shop's
+ * allowed ones, else every country libphonenumber-js knows) and whether a code can go by WhatsApp).
+ * The same for every shopper of the shop: the browser revalidates it by ETag, compressed.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   return answer(async () => {
     const { shop } = await authenticateProxy(request);
-    return json({
+    return revalidatedJson(request, {
       otpEnabled: shop.otpEnabled,
       codeLength: 6,
       resendAfter: shop.otpResendCooldownSeconds,
@@ -21,6 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       modes: offeredModes(shop),
       pricing: pricing(shop),
       countries: phoneCountries(shop.allowedCountries),
+      whatsapp: whatsappCodesAvailable(),
     });
   });
 }

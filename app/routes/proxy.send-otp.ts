@@ -7,7 +7,7 @@ import { sendVerificationCode, type SendOutcome } from "~/otp/otp.server";
 import { parseApiPhone } from "~/shared/phone";
 import { sendOtpBody } from "~/otp/schemas";
 
-/** POST /proxy/send-otp { phone, locale?, deviceToken? }: sends a one-time code (check order in the README). */
+/** POST /proxy/send-otp { phone, locale?, deviceToken?, channel? }: sends a one-time code (check order in the README). */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
@@ -15,7 +15,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const body = await readJsonBody(request, sendOtpBody);
     const phone = parseApiPhone(body.phone);
     if (!phone) return outcomeResponse("invalid_phone", { extra: { success: false } });
-    return respond(await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken }));
+    return respond(await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken, channel: body.channel }));
   });
 }
 

@@ -26,13 +26,17 @@ input:focus,select:focus{outline:3px solid #005bd3;outline-offset:1px}
 button{width:100%;font:inherit;font-weight:600;padding:.85rem;border:0;border-radius:8px;background:#1a1a1a;color:#fff;min-height:48px;cursor:pointer}
 button:focus{outline:3px solid #005bd3;outline-offset:2px}`;
 
-/** A template's text with each `{value}` isolated (`<bdi>`), so "#1001" or a number stays whole in right-to-left text. */
+/**
+ * A template's text with each `{value}` isolated and left to right (`<bdi dir="ltr">`): the values are
+ * order names and phone numbers, which read "#1001" and "+9665•••4567" in every language. A bare
+ * `<bdi>` takes the page's direction for text without letters, so Arabic showed "1001#".
+ */
 export function Filled({ template, values }: { template: string; values: Record<string, string> }) {
   return (
     <>
       {template.split(/(\{\w+\})/).map((part, i) => {
         const m = /^\{(\w+)\}$/.exec(part);
-        return m && m[1] in values ? <bdi key={i}>{values[m[1]]}</bdi> : part;
+        return m && m[1] in values ? <bdi key={i} dir="ltr">{values[m[1]]}</bdi> : part;
       })}
     </>
   );

@@ -13,6 +13,14 @@ export function whatsappCodeTemplate(code: string, locales: (string | null | und
   return sid ? { contentSid: sid, variables: { "1": code } } : null;
 }
 
+/**
+ * Whether a code can go by WhatsApp at all here: a WhatsApp sender and an approved code template.
+ * The modal offers "Get the code on WhatsApp" only then (GET /api/config's `whatsapp`).
+ */
+export function whatsappCodesAvailable(): boolean {
+  return Boolean(env.TWILIO_WHATSAPP_FROM) && contentSidFor(env.TWILIO_WHATSAPP_CONTENT_SID, []) !== null;
+}
+
 export function contentSidFor(setting: string | undefined, locales: (string | null | undefined)[]): string | null {
   if (!setting) return null;
   const byLanguage = new Map<string, string>();

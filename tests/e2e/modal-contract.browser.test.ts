@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
-import { DEMO_VARIANT, openModal, openStorefront, shot } from "./modal-helpers";
+import { axeViolations, DEMO_VARIANT, openModal, openStorefront, shot } from "./modal-helpers";
 
 /**
  * The storefront modal in Chromium against the storefront contract: the page, its assets, the app
@@ -92,12 +92,14 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await page.getByText(/Resend code in 0:(30|29)/).waitFor();
     await expect(page.getByRole("status").textContent()).resolves.toMatch(/Code sent to/);
     await code.fill("48291");
-    await page.getByRole("radio", { name: /Pay now online/ }).check();
     await shot(page, "modal-code-en");
     await code.fill("482913");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
+    await page.getByRole("radio", { name: /Pay now online/ }).check();
+    await page.getByRole("button", { name: "Continue to checkout" }).click();
     await page.waitForURL(CHECKOUT_URL);
-    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "482913", selectedMode: "prepaid" }]);
+    // The code is verified on its own: verify-otp names no mode the shopper has not chosen yet.
+    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "482913" }]);
     expect(calls["create-checkout"]).toEqual([
       { selectedMode: "prepaid", phone: "+919876543210", variantId: DEMO_VARIANT, quantity: 2, productTitle: "Handwoven Cotton Kurta" },
     ]);
@@ -173,6 +175,56 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await context.close();
   });
 
+  it("prefills the number this browser verified, masked, and sends it with the device token; another browser sees an empty field", async () => {
+    const first = await openStorefront(browser, server.url);
+    await answerApi(first.page, {
+      "send-otp": SENT,
+      "verify-otp": { body: { success: true, proof: "p", deviceToken: "dt-1" } },
+      "create-checkout": { body: { checkoutUrl: CHECKOUT_URL } },
+    });
+    await openModal(first.page);
+    await first.page.getByLabel("Mobile number").fill("98765 43210");
+    await first.page.getByRole("button", { name: "Send code" }).click();
+    await first.page.getByLabel("Verification code").fill("123456");
+    await first.page.getByRole("button", { name: "Confirm and continue" }).click();
+    await first.page.getByRole("button", { name: "Continue to checkout" }).click();
+    await first.page.waitForURL(CHECKOUT_URL);
+    const saved = await first.context.storageState();
+    await first.context.close();
+
+    const back = await openStorefront(browser, server.url, "", saved);
+    const calls = await answerApi(back.page, { "send-otp": { body: { success: true, skipped: true, reason: "returning_customer" } } });
+    await openModal(back.page);
+    const field = back.page.getByLabel("Mobile number");
+    await expect(field.inputValue()).resolves.toBe("+91\u00a0\u2022\u2022\u2022\u2022\u2022\u20223210");
+    await expect(back.page.getByText("The number you verified on this device.", { exact: false }).isVisible()).resolves.toBe(true);
+    expect(await axeViolations(back.page)).toEqual([]);
+    await shot(back.page, "modal-remembered-390x844");
+    await back.page.setViewportSize({ width: 360, height: 640 });
+    await shot(back.page, "modal-remembered-360x640");
+    await back.page.getByRole("button", { name: "Send code" }).click();
+    await back.page.getByText("Welcome back! Your number is already verified.").waitFor();
+    expect(calls["send-otp"]).toEqual([{ phone: "+919876543210", deviceToken: "dt-1", locale: "en" }]);
+    // The whole number is nowhere on the page.
+    expect(await back.page.content()).not.toContain("9876543210");
+    await back.context.close();
+
+    // Typing over it means another number.
+    const edit = await openStorefront(browser, server.url, "", saved);
+    const editCalls = await answerApi(edit.page, { "send-otp": SENT });
+    await openModal(edit.page);
+    await edit.page.getByLabel("Mobile number").fill("91234 56789");
+    await edit.page.getByRole("button", { name: "Send code" }).click();
+    await edit.page.getByLabel("Verification code").waitFor();
+    expect(editCalls["send-otp"]).toEqual([{ phone: "+919123456789", locale: "en" }]);
+    await edit.context.close();
+
+    const stranger = await openStorefront(browser, server.url);
+    await openModal(stranger.page);
+    await expect(stranger.page.getByLabel("Mobile number").inputValue()).resolves.toBe("");
+    await stranger.context.close();
+  });
+
   it("falls back silently to the store's own checkout without a subscription (402) and when the cart cannot be built", async () => {
     const cases: Record<string, Reply>[] = [
       { "send-otp": { status: 402, body: { error: "x", code: "subscription_required" } } },
@@ -224,8 +276,9 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await page.getByRole("button", { name: "Send code" }).click();
     await page.getByLabel("Verification code").fill("123456");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
+    await page.getByRole("button", { name: "Continue to checkout" }).click();
     await page.waitForURL(`${server.url}/cart/44000000000001:2,44000000000003:1`);
-    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "123456", selectedMode: "cod", cartToken: "c1-7f3a" }]);
+    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "123456", cartToken: "c1-7f3a" }]);
     expect(calls["create-checkout"]).toEqual([
       {
         selectedMode: "cod",

@@ -1,9 +1,7 @@
-import path from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "../helpers/browser";
 import { startServer, type RunningServer } from "../helpers/server";
-import { ROOT } from "../setup/databases";
-import { openModal, openStorefront, shot } from "./modal-helpers";
+import { answerApi, axeViolations, openModal, openStorefront, SENT, shot } from "./modal-helpers";
 
 /**
  * The shopper's side in Chromium on a phone viewport: axe-core on every state of the modal, in
@@ -12,39 +10,6 @@ import { openModal, openStorefront, shot } from "./modal-helpers";
  * The page, its assets, the proxy emulation and /api/config are real; send/verify/checkout answers
  * are given by the browser (as in modal-contract.browser.test.ts).
  */
-type Reply = { status?: number; body: unknown; hold?: boolean };
-
-async function answerApi(page: Page, replies: Record<string, Reply | Reply[]>) {
-  const calls: Record<string, unknown[]> = {};
-  for (const [name, reply] of Object.entries(replies)) {
-    const queue = Array.isArray(reply) ? [...reply] : null;
-    calls[name] = [];
-    await page.route(`**/apps/cod/${name}`, async (route) => {
-      calls[name].push(route.request().postDataJSON());
-      const r = queue ? (queue.length > 1 ? queue.shift()! : queue[0]) : (reply as Reply);
-      if (r.hold) return; // never answered: the modal stays in its waiting state
-      await route.fulfill({ status: r.status ?? 200, contentType: "application/json", body: JSON.stringify(r.body) });
-    });
-  }
-  return calls;
-}
-
-const SENT = { body: { success: true, expiresIn: 600, resendAfter: 30 } };
-const AXE = path.join(ROOT, "node_modules", "axe-core", "axe.min.js");
-
-/** axe-core's WCAG 2.x A/AA rules on the open modal; the violations as "rule: selectors". */
-async function axeViolations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    const result = await axe.run(
-      { include: [[".codv-backdrop:not([hidden])"]] },
-      { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] }, resultTypes: ["violations"] },
-    );
-    return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  });
-}
-
 describe("the shopper's modal (Chromium, phone viewport)", () => {
   let server: RunningServer;
   let browser: Browser;
@@ -97,6 +62,9 @@ describe("the shopper's modal (Chromium, phone viewport)", () => {
     await expect.poll(() => code.isEnabled()).toBe(true);
     await code.fill("333333");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
+    await page.getByRole("button", { name: "Continue to checkout" }).waitFor();
+    await check(page, "verified-modes-en");
+    await page.getByRole("button", { name: "Continue to checkout" }).click();
     await page.getByText("Taking you to checkout…").waitFor();
     await check(page, "redirecting-en");
     await context.close();
@@ -146,7 +114,7 @@ describe("the shopper's modal (Chromium, phone viewport)", () => {
       await context.close();
     }
 
-    expect(Object.keys(states)).toHaveLength(13);
+    expect(Object.keys(states)).toHaveLength(14);
     expect(states).toEqual(Object.fromEntries(Object.keys(states).map((k) => [k, []])));
   }, 90_000);
 
@@ -217,11 +185,11 @@ describe("the shopper's modal (Chromium, phone viewport)", () => {
     await openModal(page);
     await expect.poll(state).toEqual({ requests: 2, aborted: 1 });
 
-    // The SMS arrives: the code is filled in and submitted with the chosen mode.
-    await page.getByRole("radio", { name: /Pay now online/ }).check();
+    // The SMS arrives: the code is filled in and verified; the mode is chosen after, in sight.
     await page.evaluate(() => (window as unknown as { webOtp: { deliver: (code: string) => void } }).webOtp.deliver("482913"));
-    await expect.poll(() => calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "482913", selectedMode: "prepaid" }]);
-    await expect(page.getByLabel("Verification code").inputValue()).resolves.toBe("482913");
+    await expect.poll(() => calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "482913" }]);
+    await page.getByRole("radio", { name: /Pay now online/ }).waitFor();
+    expect(calls["create-checkout"]).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   });
@@ -253,10 +221,13 @@ describe("the shopper's modal (Chromium, phone viewport)", () => {
     ] as const) {
       const { page, context, errors } = await openStorefront(browser, server.url, `?locale=${locale}`);
       await page.route("**/apps/cod/api/config", (route) => route.fulfill({ contentType: "application/json", body: JSON.stringify(config) }));
-      await answerApi(page, { "send-otp": SENT });
+      await answerApi(page, { "send-otp": SENT, "verify-otp": { body: { success: true } } });
       await openModal(page, button);
       await page.locator(".codv-dialog input[type=tel]").fill("9876543210");
       await page.getByRole("button", { name: send }).click();
+      // The amounts are on the mode step, after the code.
+      await page.locator(".codv-dialog input[autocomplete=one-time-code]").fill("123456");
+      await page.locator(".codv-dialog input[autocomplete=one-time-code]").press("Enter");
       await page.locator(".codv-amount").first().waitFor();
       const texts = [await page.locator(".codv-summary").textContent(), ...(await page.locator(".codv-amount").allTextContents())];
       for (const text of expected) expect(texts.some((t) => t?.includes(text)), `${locale}: ${text} in ${JSON.stringify(texts)}`).toBe(true);

@@ -57,9 +57,11 @@ describe("the storefront modal, end to end in local mode (Chromium, phone viewpo
 
     await codeInput.fill(code);
     await expect(page.getByRole("alert").count()).resolves.toBe(0); // typing again clears the old error
-    await page.getByRole("radio", { name: /Cash on delivery/ }).check();
     await shot(page, "modal-flow-code");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
+    // The code verified, the payment mode is its own decision, seen before it is confirmed.
+    await page.getByRole("radio", { name: /Cash on delivery/ }).check();
+    await page.getByRole("button", { name: "Continue to checkout" }).click();
     await expect.poll(() => checkouts.length, { timeout: 10_000 }).toBe(1);
     const answer = checkouts[0];
     expect(answer.checkoutUrl).toEqual(expect.stringMatching(/^https?:\/\//));
@@ -123,8 +125,9 @@ describe("the storefront modal, end to end in local mode (Chromium, phone viewpo
       await page.getByLabel("Mobile number").fill("98765 43219");
       await page.getByRole("button", { name: "Send code" }).click();
       await page.getByLabel("Verification code").fill(await codeSentTo(server, phone));
-      await page.getByRole("radio", { name: /Cash on delivery/ }).check();
       await page.getByRole("button", { name: "Confirm and continue" }).click();
+      await page.getByRole("radio", { name: /Cash on delivery/ }).check();
+      await page.getByRole("button", { name: "Continue to checkout" }).click();
 
       await expect.poll(() => checkouts.length, { timeout: 10_000 }).toBe(1);
       const answer = checkouts[0] as { fallback?: boolean; proof?: string };

@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { FakeShopify } from "../mocks/shopify/server";
 import { installDefaultHandlers } from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
-import { launchBrowser } from "../helpers/browser";
+import { launchBrowser, seriousViolations } from "../helpers/browser";
 import { readOutbox } from "../helpers/outbox";
 import { startServer, type RunningServer, deliverOrderCreated } from "../helpers/server";
 import { orderCreatedPayload } from "../helpers/webhooks";
@@ -75,5 +75,42 @@ describe("an unverified COD order confirmed by the shopper in Chromium on a phon
     await expect.poll(() => [...(tagged.get(order.admin_graphql_api_id) ?? [])], { timeout: 20_000 }).toEqual(["cod-verified"]);
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it("shows the order number and the phone left to right inside Arabic text", async () => {
+    const buyer = "+966512345678";
+    const order = orderCreatedPayload({ phone: buyer, shipping_address: { phone: buyer, country_code: "SA" } });
+    expect((await deliverOrderCreated(server, order)).status).toBe(200);
+    const linkSms = () => readOutbox(server.dataDir).filter((m) => m.to === buyer && /\/vc\//.test(m.body));
+    await expect.poll(() => linkSms().length, { timeout: 20_000 }).toBe(1);
+    const url = new URL(/https?:\/\/\S+/.exec(linkSms()[0].body)![0]);
+
+    for (const device of [PHONE, { ...PHONE, viewport: { width: 360, height: 640 } }]) {
+      const page = await browser.newPage({ ...device, bypassCSP: true }); // axe-core is injected as a script
+      await page.goto(`${server.url}${url.pathname}?locale=ar`);
+      await expect(page.evaluate(() => document.documentElement.dir)).resolves.toBe("rtl");
+      const values = page.locator("p bdi");
+      await expect(values.allTextContents()).resolves.toEqual([order.name, "+9665•••5678"]);
+      // Left to right by markup, not left to the browser's "auto" guess on text without letters
+      // (Chromium guesses right; the issue saw "1001#" elsewhere).
+      await expect(values.evaluateAll((els) => els.map((el) => el.getAttribute("dir")))).resolves.toEqual(["ltr", "ltr"]);
+      // On screen each value starts with its "#" or "+" at the left, as it is written.
+      for (const value of await values.all()) {
+        const [first, last] = await value.evaluate((el) => {
+          const text = el.firstChild!;
+          const left = (i: number) => {
+            const range = document.createRange();
+            range.setStart(text, i);
+            range.setEnd(text, i + 1);
+            return range.getBoundingClientRect().left;
+          };
+          return [left(0), left(text.textContent!.length - 1)];
+        });
+        expect(first, (await value.textContent()) ?? "").toBeLessThan(last);
+      }
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(page, `order-confirmation-ar-${device.viewport.width}x${device.viewport.height}`);
+      await page.close();
+    }
   });
 });

@@ -97,6 +97,14 @@ describe("the modal's reading of every storefront API answer", () => {
     expect(core.failureMessage({ kind: "sms_unavailable" })).toMatchObject({ checkout: true });
     expect(core.failureMessage({ kind: "invalid_phone" })).toMatchObject({ step: "phone" });
     expect(core.failureMessage({ kind: "phone_not_verified" })).toMatchObject({ step: "phone" });
+    // Never a dead end: each refusal of a code by text offers a way forward (pay online, WhatsApp).
+    for (const kind of ["phone_blocked", "country_not_allowed", "phone_unreachable", "sms_unavailable", "shop_daily_cap", "rate_limited"]) {
+      expect(core.failureMessage({ kind, retryAfter: 60 }), kind).toMatchObject({ forward: true });
+    }
+    expect(core.failureMessage({ kind: "phone_unreachable" })).toMatchObject({ whatsapp: true });
+    expect(core.failureMessage({ kind: "sms_unavailable" })).toMatchObject({ whatsapp: true });
+    expect(core.failureMessage({ kind: "phone_blocked" }).whatsapp).toBeUndefined();
+    expect(core.failureMessage({ kind: "invalid_code", attemptsRemaining: 2 }).forward).toBeUndefined();
   });
 });
 
@@ -178,5 +186,13 @@ describe("the modal's amounts", () => {
     for (const [key, value] of Object.entries({ amount_items: "Items: {amount}", amount_partial: "{now} now, {later} in cash on delivery" })) {
       expect(en[key]).toBe(value);
     }
+  });
+});
+
+describe("the remembered number", () => {
+  it("is shown with its country code and last four digits only", () => {
+    expect(core.maskedPhone("+919876543210", ["91", "1"])).toBe("+91\u00a0\u2022\u2022\u2022\u2022\u2022\u20223210");
+    expect(core.maskedPhone("+212612345678", ["212"])).toBe("+212\u00a0\u2022\u2022\u2022\u2022\u20225678");
+    expect(core.maskedPhone("+447911123456", [])).not.toContain("791112");
   });
 });

@@ -60,7 +60,11 @@ describe("the theme app extension's files", () => {
 
   it("declare a small page script in the block schema (Shopify's 10,000-byte app block limit) that loads the modal on demand", () => {
     const schema = blockSchema(block)!;
-    expect(schema).toMatchObject({ target: "section", javascript: "cod-modal.js", stylesheet: "cod-modal.css" });
+    expect(schema).toMatchObject({ target: "section", javascript: "cod-modal.js" });
+    // No stylesheet that holds up every product page's first render: the modal's comes with the modal.
+    expect(schema.stylesheet).toBeUndefined();
+    expect(block).toContain(`data-css-src="{{ 'cod-modal.css' | asset_url }}"`);
+    expect(/<style>([\s\S]*?)<\/style>/.exec(block)![1].length, "the button's inline styles").toBeLessThan(2_000);
     const size = (f: string) => fs.statSync(path.join(EXTENSION, "assets", f)).size;
     expect(size("cod-modal.js"), "what loads with the page").toBeLessThan(10_000);
     expect(size("cod-modal.css")).toBeLessThan(100_000);

@@ -21,11 +21,14 @@ export type ModalCore = {
     step?: string;
     checkout?: boolean;
     newCode?: boolean;
+    forward?: boolean;
+    whatsapp?: boolean;
     wait?: number;
   };
   translate(strings: Record<string, string>, locale: string, key: string, values?: Record<string, unknown>, count?: number): string;
   unescapeHtml(text: string): string;
   isRtl(locale: string): boolean;
+  maskedPhone(e164: string, dialCodes: string[]): string;
   displayPhone(e164: string, dialCodes: string[]): string;
   countryList(list: unknown): { iso: string; dial: string; allowed?: boolean }[];
   quote(total: number | null, currency: string | null, pricing: unknown): Record<string, unknown> | null;

@@ -19,9 +19,11 @@ export function describeProxyEdge(
     /** Fields whose absence must give 400 invalid_request. */
     requiredFields?: string[];
     params?: Record<string, string>;
+    /** The success answer's Cache-Control: no-store unless the answer is the same for every shopper. */
+    cacheControl?: string;
   },
 ) {
-  const { path, method, validBody, requiredFields = [], params = {} } = options;
+  const { path, method, validBody, requiredFields = [], params = {}, cacheControl = "no-store" } = options;
   const body = method === "POST" ? (validBody ?? {}) : undefined;
 
   describe(`${name}: the app-proxy edge`, () => {
@@ -107,9 +109,9 @@ export function describeProxyEdge(
       }
     }
 
-    it("marks its answers Cache-Control: no-store", async () => {
+    it(`marks its answers Cache-Control: ${cacheControl}`, async () => {
       const res = await callRoute(route, signedRequest(path, { method, body }), params);
-      expect(res.headers.get("cache-control")).toBe("no-store");
+      expect(res.headers.get("cache-control")).toBe(cacheControl);
     });
   });
 }

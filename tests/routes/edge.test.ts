@@ -1,3 +1,4 @@
+import zlib from "node:zlib";
 import * as ping from "~/routes/proxy.api.auth.ping";
 import * as config from "~/routes/proxy.api.config";
 import * as notFound from "~/routes/proxy.$";
@@ -31,16 +32,70 @@ describe("GET /proxy/api/config", () => {
       locale: "fr",
       modes: ["cod", "prepaid", "partial"],
       pricing: { currency: "INR", codFee: null, prepaidDiscount: null, deposit: { type: "percentage", value: 20 } },
-      countries: expect.any(Array),
+      countries: [
+        { iso: "MA", dial: "212", allowed: true },
+        { iso: "IN", dial: "91", allowed: true },
+      ],
+      whatsapp: false,
     });
-    // libphonenumber-js's countries, the shop's allowed ones first, in the merchant's order.
-    expect(body.countries.slice(0, 2)).toEqual([
-      { iso: "MA", dial: "212", allowed: true },
-      { iso: "IN", dial: "91", allowed: true },
-    ]);
+  });
+
+  it("lists every country libphonenumber-js knows when the shop allows all, each once", async () => {
+    await installShop({ allowedCountries: "" });
+    const body = (await jsonOf(await callRoute(config, signedRequest("/api/config")))) as { countries: { iso: string; dial: string }[] };
     expect(body.countries.length).toBeGreaterThan(200);
     expect(body.countries).toContainEqual({ iso: "FR", dial: "33" });
     expect(new Set(body.countries.map((c) => c.iso)).size).toBe(body.countries.length);
+  });
+
+  it("says a code can go by WhatsApp only when a WhatsApp sender and an approved template are configured", async () => {
+    await installShop();
+    const saved = { from: env.TWILIO_WHATSAPP_FROM, sid: env.TWILIO_WHATSAPP_CONTENT_SID };
+    try {
+      Object.assign(env, { TWILIO_WHATSAPP_FROM: "+15005550007", TWILIO_WHATSAPP_CONTENT_SID: undefined });
+      expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ whatsapp: false });
+      Object.assign(env, { TWILIO_WHATSAPP_CONTENT_SID: `HX${"a".repeat(32)}` });
+      expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ whatsapp: true });
+    } finally {
+      Object.assign(env, { TWILIO_WHATSAPP_FROM: saved.from, TWILIO_WHATSAPP_CONTENT_SID: saved.sid });
+    }
+  });
+
+  it("is compressed when the browser accepts it, and revalidated by ETag (304 without a body) instead of refetched", async () => {
+    await installShop({ allowedCountries: "" }); // every country: about 6 KB of JSON
+    const plain = await callRoute(config, signedRequest("/api/config"));
+    const plainBytes = Buffer.from(await plain.arrayBuffer());
+    expect(plainBytes.length).toBeGreaterThan(4000);
+    expect(plain.headers.get("cache-control")).toBe("private, no-cache");
+    const etag = plain.headers.get("etag")!;
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
+    expect(plain.headers.get("vary")).toBe("Accept-Encoding");
+
+    for (const [accept, encoding, decode] of [
+      ["gzip, deflate, br", "br", zlib.brotliDecompressSync],
+      ["gzip, deflate", "gzip", zlib.gunzipSync],
+      ["br;q=0, gzip", "gzip", zlib.gunzipSync],
+    ] as const) {
+      const res = await callRoute(config, signedRequest("/api/config", { headers: { "Accept-Encoding": accept } }));
+      expect(res.headers.get("content-encoding"), accept).toBe(encoding);
+      const bytes = Buffer.from(await res.arrayBuffer());
+      expect(bytes.length, accept).toBeLessThan(plainBytes.length / 2);
+      expect(decode(bytes).equals(plainBytes), accept).toBe(true);
+      expect(res.headers.get("etag")).toBe(etag);
+    }
+
+    const again = await callRoute(config, signedRequest("/api/config", { headers: { "If-None-Match": etag } }));
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("etag")).toBe(etag);
+
+    // A changed setting is a new ETag: the browser's copy is not reused.
+    await prisma.shop.update({ where: { domain: SHOP }, data: { otpResendCooldownSeconds: 90 } });
+    const { forgetShop } = await import("~/settings/shop.server");
+    forgetShop(SHOP);
+    const changed = await callRoute(config, signedRequest("/api/config", { headers: { "If-None-Match": etag } }));
+    expect(changed.status).toBe(200);
+    expect(await jsonOf(changed)).toMatchObject({ resendAfter: 90 });
   });
 
   it("offers only the modes the merchant chose, and partial only where the store can take deposits", async () => {
@@ -82,7 +137,8 @@ describe("what a signed request costs the database", () => {
   });
 });
 
-describeProxyEdge("GET /proxy/api/config", config, { path: "/api/config", method: "GET" });
+// The config is the same for every shopper of the shop: revalidated, not no-store (docs/storefront-api.md).
+describeProxyEdge("GET /proxy/api/config", config, { path: "/api/config", method: "GET", cacheControl: "private, no-cache" });
 
 describe("unknown storefront routes", () => {
   it("answer a JSON 404", async () => {

@@ -163,6 +163,51 @@ describe("the hosted confirmation page", () => {
   });
 });
 
+describe("the hosted page's order summary and \"I did not place this order\"", () => {
+  it("shows the order as recorded: its number, the day it was placed and the payment", async () => {
+    await installShop();
+    const order = await placeUnverifiedOrder({ created_at: "2026-11-20T10:00:00Z" });
+    await work();
+    const html = await (await page(textedLink().token)).text();
+    expect(html).toContain("Your order");
+    expect(html).toMatch(new RegExp(`<dt>Order</dt><dd><bdi dir="ltr">${order.name}</bdi></dd>`));
+    expect(html).toContain("<dt>Placed</dt><dd>November 20, 2026</dd>");
+    expect(html).toContain("<dt>Payment</dt><dd>Cash on delivery</dd>");
+  });
+
+  it("records the answer once, tags the order cod-disputed for the merchant through a job, and neither cancels nor releases it", async () => {
+    await installShop({ holdUnverifiedCod: true, cancelUnconfirmed: true });
+    const order = await placeUnverifiedOrder();
+    await work();
+    const { token } = textedLink();
+    const html = await (await page(token)).text();
+    expect(html).toContain("I did not place this order");
+
+    const reported = await page(token, { intent: "not_mine", nonce: nonceOf(html) });
+    expect(reported.status).toBe(200);
+    const done = await reported.text();
+    expect(done).toContain("Thank you for telling us");
+    expect(done).toContain(`you did not place order <bdi dir="ltr">${order.name}</bdi>`);
+    const row = await prisma.orderConfirmation.findFirstOrThrow();
+    expect(row.disputedAt).toEqual(expect.any(Date));
+    expect(row.status).toBe("pending");
+    expect(await prisma.job.findFirst({ where: { kind: "order-tags" }, orderBy: { createdAt: "desc" } })).toMatchObject({ payload: expect.stringContaining("cod-disputed") });
+    await work();
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-disputed", "cod-pending"]);
+    // Not cancelled, still held: the merchant decides.
+    expect(store.order(order.admin_graphql_api_id).fulfillmentOrders[0].status).toBe("ON_HOLD");
+    expect(shopify.callsTo(OPERATIONS.orderCancel)).toHaveLength(0);
+    expect(shopify.callsTo(OPERATIONS.fulfillmentOrderReleaseHold)).toHaveLength(0);
+
+    // The link now says it was reported; a second answer changes nothing.
+    const again = await (await page(token)).text();
+    expect(again).toContain("Thank you for telling us");
+    const first = row.disputedAt!;
+    await page(token, { intent: "not_mine", nonce: nonceOf(html) });
+    expect((await prisma.orderConfirmation.findFirstOrThrow()).disputedAt).toEqual(first);
+  });
+});
+
 describe("the hosted page speaks the shopper's language", () => {
   it("in French when the order was placed in French: the page, its alerts and the code SMS", async () => {
     await installShop();
@@ -192,8 +237,8 @@ describe("the hosted page speaks the shopper's language", () => {
     const html = await (await page(token)).text();
     expect(html).toContain('<html lang="ar" dir="rtl">');
     expect(html).toContain("<h1>أكّد طلبك</h1>");
-    expect(html).toMatch(/<bdi>#\d+<\/bdi>/);
-    expect(html).toContain("<bdi>+2126•••0031</bdi>");
+    expect(html).toMatch(/<bdi dir="ltr">#\d+<\/bdi>/);
+    expect(html).toContain('<bdi dir="ltr">+2126•••0031</bdi>');
     expect(html).not.toContain("Confirm your order");
   });
 });

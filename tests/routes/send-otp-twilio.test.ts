@@ -121,6 +121,20 @@ describe("send-otp through Twilio (the real client against a fake Twilio)", () =
     expect(rows[1].fallbackOf).toBe(rows[0].id);
   });
 
+  it("sends by WhatsApp when the shopper asks for it after a failed text, within the same per-number limit", async () => {
+    fake.configure({ TWILIO_WHATSAPP_FROM: "+15005550007", TWILIO_WHATSAPP_CONTENT_SID: CONTENT_SID });
+    await installShop({ smsChannel: "sms", otpResendCooldownSeconds: 0, otpSendLimit: 2 });
+    const ask = (channel?: string) => callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE, channel } }));
+    fake.twilio.fail("landline", { times: 1 });
+    expect((await ask()).status).toBe(400); // the text was refused: phone_unreachable
+    expect((await ask("whatsapp")).status).toBe(200);
+    expect(fake.twilio.messages.map((m) => m.channel)).toEqual(["whatsapp"]);
+    // Two sends of this number, whatever the channel: the limit holds across them.
+    const third = await ask("whatsapp");
+    expect(third.status).toBe(429);
+    expect(await jsonOf(third)).toMatchObject({ code: "rate_limited" });
+  });
+
   it("uses SMS for a WhatsApp shop when no WhatsApp sender is configured", async () => {
     await installShop({ smsChannel: "whatsapp" });
     expect((await send()).status).toBe(200);

@@ -16,8 +16,12 @@ describe("the local storefront emulation in the running server", () => {
     expect((await fetch(`${server.url}/dev/assets/cod-modal.css`)).headers.get("content-type")).toMatch(/text\/css/);
     const cfg = await fetch(`${server.url}/apps/cod/api/config`);
     expect(cfg.status).toBe(200);
-    expect(cfg.headers.get("cache-control")).toBe("no-store");
+    expect(cfg.headers.get("cache-control")).toBe("private, no-cache");
     expect(await cfg.json()).toMatchObject({ otpEnabled: true, codeLength: 6 });
+    // The browser revalidates its copy: unchanged, a 304 without a body through the production server.
+    const again = await fetch(`${server.url}/apps/cod/api/config`, { headers: { "If-None-Match": cfg.headers.get("etag")! } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
     const post = await fetch(`${server.url}/apps/cod/no-such-route`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(post.status).toBe(404);
     expect((await post.json()).code).toBe("not_found");

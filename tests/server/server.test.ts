@@ -46,6 +46,18 @@ describe("the production server (server.mjs over the build)", () => {
     expect(server.output()).not.toContain(q.get("signature")!);
   });
 
+  it("sends the storefront config compressed when the browser accepts it (the config lists every country: ~6.5 KB)", async () => {
+    const q = signedProxyQuery({ secret: "local-dev-api-secret" });
+    const get = (encoding: string) => rawGet(`${server.url}/proxy/api/config?${q}`, { "Accept-Encoding": encoding });
+    const plain = await get("identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    const br = await get("gzip, deflate, br");
+    expect(br.headers["content-encoding"]).toBe("br");
+    expect(Number(br.headers["content-length"])).toBe(br.body.length);
+    expect(br.body.length).toBeLessThan(plain.body.length / 3);
+    expect(zlib.brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+  });
+
   it("caches fingerprinted assets for a year and gzips them when asked", async () => {
     const dir = path.join(ROOT, "public", "build");
     const asset = fs.readdirSync(dir).find((f) => f.endsWith(".js"))!;

@@ -3,8 +3,10 @@ import type { Shop } from "~/settings/shop.server";
 import type { PageShell, PostedForm } from "~/shared/hosted-page";
 import { fill, pickLocale } from "~/shared/locales";
 import { maskPhone } from "~/shared/phone-mask";
+import { prisma } from "~/db.server";
 import { confirmWithCode, findConfirmationByToken, sendConfirmationCode, stateOf, type Confirmation } from "./confirmation.server";
-import type { ConfirmView } from "./page";
+import { reportNotMine } from "./dispute.server";
+import type { ConfirmView, OrderSummary } from "./page";
 import { PAGE_TEXTS } from "./texts";
 
 /**
@@ -24,19 +26,27 @@ type Opened = { ok: true; shell: PageShell; confirmation: Confirmation } | { ok:
 async function openConfirmation(shop: Shop, token: string | undefined, queryLocale: string | null): Promise<Opened> {
   const confirmation = token ? await findConfirmationByToken(shop, token) : null;
   const shell: PageShell = { locale: pickLocale(queryLocale, confirmation?.locale, shop.locale), shopName: shop.name ?? shop.domain };
-  const message = (outcome: ConfirmPage["outcome"], message: "notFound" | "confirmed" | "closed"): Opened => ({
+  const message = (outcome: ConfirmPage["outcome"], message: "notFound" | "confirmed" | "closed" | "disputed"): Opened => ({
     ok: false,
     page: { outcome, shell, view: { kind: "message", message, orderName: confirmation?.orderName ?? "" } },
   });
   if (!confirmation) return message("not_found", "notFound");
+  if (confirmation.disputedAt) return message("page", "disputed");
   const state = stateOf(confirmation);
   if (state === "confirmed") return message("page", "confirmed");
   if (state === "unconfirmed") return message("gone", "closed");
   return { ok: true, shell, confirmation };
 }
 
-function step(outcome: ConfirmPage["outcome"], shell: PageShell, c: Confirmation, at: "start" | "code", alert?: string): ConfirmPage {
-  const state = { orderName: c.orderName ?? "", maskedPhone: maskPhone(c.phone), nonce: issueFormNonce(c), step: at, alert };
+/** The order as the app recorded it when it arrived (orders/create): its number, date and payment. */
+async function summaryOf(c: Confirmation): Promise<OrderSummary> {
+  const record = await prisma.orderRecord.findUnique({ where: { shopId_orderGid: { shopId: c.shopId, orderGid: c.orderGid } } });
+  const payment = record?.mode === "partial" ? "partial" : record?.cod ? "cod" : null;
+  return { orderName: record?.orderName ?? c.orderName ?? "", placedAt: record?.placedAt ?? null, payment };
+}
+
+async function step(outcome: ConfirmPage["outcome"], shell: PageShell, c: Confirmation, at: "start" | "code", alert?: string): Promise<ConfirmPage> {
+  const state = { orderName: c.orderName ?? "", maskedPhone: maskPhone(c.phone), nonce: issueFormNonce(c), step: at, alert, summary: await summaryOf(c) };
   return { outcome, shell, view: { kind: "page", state } };
 }
 
@@ -53,6 +63,11 @@ export async function submitConfirmationPage(shop: Shop, token: string | undefin
   const refused = (outcome: ConfirmPage["outcome"]): ConfirmPage => ({ outcome, shell, view: { kind: "message", message: "forbidden" } });
   if (!posted.ok) return refused(posted.refused);
   if (!formNonceIsValid(c, posted.fields.get("nonce"))) return refused("forged");
+
+  if (posted.fields.get("intent") === "not_mine") {
+    await reportNotMine(shop, c);
+    return { outcome: "page", shell, view: { kind: "message", message: "disputed", orderName: c.orderName ?? "" } };
+  }
 
   if (posted.fields.get("intent") === "send") {
     const sent = await sendConfirmationCode(shop, c, shell.locale);

@@ -7,7 +7,15 @@ import { PAGE_TEXTS } from "./texts";
  */
 export type { PageShell };
 
-const CSS = `.secondary{background:#fff;color:#1a1a1a;border:1px solid #8a8a8a;margin-top:.75rem}`;
+const CSS = `.secondary{background:#fff;color:#1a1a1a;border:1px solid #8a8a8a;margin-top:.75rem}
+.order{margin:0 0 1rem;padding:.75rem 1rem;border:1px solid #e3e3e3;border-radius:.5rem}
+.order h2{margin:0 0 .5rem;font-size:1rem}.order dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}
+.order dt{color:#5c5c5c}.order dd{margin:0}
+.not-mine{margin-top:1.5rem;padding-top:1rem;border-top:1px solid #e3e3e3}
+.not-mine button{background:none;color:#8e1f0b;border:0;text-decoration:underline;min-height:44px;padding:.5rem 0;width:auto}`;
+
+/** What the stored order record says about the order, for the shopper to recognise it. */
+export type OrderSummary = { orderName: string; placedAt: Date | null; payment: "cod" | "partial" | null };
 
 export type ConfirmPageState = {
   orderName: string;
@@ -16,7 +24,47 @@ export type ConfirmPageState = {
   /** "start": a button that texts the code; "code": the code field. */
   step: "start" | "code";
   alert?: string;
+  summary: OrderSummary;
 };
+
+function Summary({ locale, summary }: { locale: PageShell["locale"]; summary: OrderSummary }) {
+  const t = PAGE_TEXTS[locale];
+  const placed = summary.placedAt ? new Intl.DateTimeFormat(locale, { dateStyle: "long" }).format(summary.placedAt) : null;
+  return (
+    <section className="order" aria-labelledby="order-title">
+      <h2 id="order-title">{t.summaryTitle}</h2>
+      <dl>
+        <dt>{t.summaryOrder}</dt>
+        <dd>
+          <bdi dir="ltr">{summary.orderName}</bdi>
+        </dd>
+        {placed ? (
+          <>
+            <dt>{t.summaryPlaced}</dt>
+            <dd>{placed}</dd>
+          </>
+        ) : null}
+        {summary.payment ? (
+          <>
+            <dt>{t.summaryPayment}</dt>
+            <dd>{summary.payment === "partial" ? t.paymentPartial : t.paymentCod}</dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+/** "I did not place this order": reported to the merchant, never a cancellation by itself. */
+function NotMine({ nonce, label }: { nonce: string; label: string }) {
+  return (
+    <form method="post" className="not-mine">
+      <input type="hidden" name="nonce" value={nonce} />
+      <input type="hidden" name="intent" value="not_mine" />
+      <button type="submit">{label}</button>
+    </form>
+  );
+}
 
 function SendForm({ nonce, label, secondary }: { nonce: string; label: string; secondary: boolean }) {
   return (
@@ -39,6 +87,7 @@ export function renderConfirmPage(shell: PageShell, s: ConfirmPageState): string
     t.title,
     <div className="card">
       <h1>{t.title}</h1>
+      <Summary locale={shell.locale} summary={s.summary} />
       <p>
         <Filled template={t.intro} values={values} />
       </p>
@@ -73,12 +122,13 @@ export function renderConfirmPage(shell: PageShell, s: ConfirmPageState): string
       ) : (
         <SendForm nonce={s.nonce} label={t.send} secondary={false} />
       )}
+      <NotMine nonce={s.nonce} label={t.notMine} />
     </div>,
     CSS,
   );
 }
 
-export type ConfirmMessage = "confirmed" | "closed" | "notFound" | "forbidden" | "unavailable";
+export type ConfirmMessage = "confirmed" | "closed" | "notFound" | "forbidden" | "unavailable" | "disputed";
 
 export function renderConfirmMessage(shell: PageShell, kind: ConfirmMessage, orderName = ""): string {
   const t = PAGE_TEXTS[shell.locale];

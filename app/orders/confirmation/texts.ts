@@ -45,6 +45,15 @@ const en = {
   forbiddenBody: "Open the link from your text message again.",
   unavailableTitle: "This page is not available right now",
   unavailableBody: "Try again in a few minutes.",
+  notMine: "I did not place this order",
+  disputedTitle: "Thank you for telling us",
+  disputedBody: "We told the shop that you did not place order {order}. Nothing will be sent to you for it unless the shop contacts you.",
+  summaryTitle: "Your order",
+  summaryOrder: "Order",
+  summaryPlaced: "Placed",
+  summaryPayment: "Payment",
+  paymentCod: "Cash on delivery",
+  paymentPartial: "Part now, rest on delivery",
 };
 
 export type PageTexts = typeof en;
@@ -74,6 +83,15 @@ const hi: PageTexts = {
   forbiddenBody: "अपने SMS से लिंक फिर से खोलें।",
   unavailableTitle: "यह पेज अभी उपलब्ध नहीं है",
   unavailableBody: "कुछ मिनट बाद फिर से कोशिश करें।",
+  notMine: "यह ऑर्डर मैंने नहीं दिया",
+  disputedTitle: "बताने के लिए धन्यवाद",
+  disputedBody: "हमने दुकान को बता दिया है कि ऑर्डर {order} आपने नहीं दिया। जब तक दुकान आपसे संपर्क न करे, इसके लिए आपको कुछ नहीं भेजा जाएगा।",
+  summaryTitle: "आपका ऑर्डर",
+  summaryOrder: "ऑर्डर",
+  summaryPlaced: "दिया गया",
+  summaryPayment: "भुगतान",
+  paymentCod: "कैश ऑन डिलीवरी",
+  paymentPartial: "अभी कुछ, बाकी डिलीवरी पर",
 };
 
 const ar: PageTexts = {
@@ -101,6 +119,15 @@ const ar: PageTexts = {
   forbiddenBody: "افتح الرابط من رسالتك النصية مرة أخرى.",
   unavailableTitle: "هذه الصفحة غير متاحة الآن",
   unavailableBody: "حاول مرة أخرى بعد بضع دقائق.",
+  notMine: "لم أقدّم هذا الطلب",
+  disputedTitle: "شكرًا لإخبارنا",
+  disputedBody: "أبلغنا المتجر بأنك لم تقدّم الطلب {order}. لن يُرسل إليك شيء بخصوصه ما لم يتواصل معك المتجر.",
+  summaryTitle: "طلبك",
+  summaryOrder: "الطلب",
+  summaryPlaced: "تاريخ الطلب",
+  summaryPayment: "الدفع",
+  paymentCod: "الدفع عند الاستلام",
+  paymentPartial: "جزء الآن والباقي عند الاستلام",
 };
 
 const fr: PageTexts = {
@@ -128,6 +155,15 @@ const fr: PageTexts = {
   forbiddenBody: "Ouvrez à nouveau le lien reçu par SMS.",
   unavailableTitle: "Cette page n'est pas disponible pour le moment",
   unavailableBody: "Réessayez dans quelques minutes.",
+  notMine: "Je n'ai pas passé cette commande",
+  disputedTitle: "Merci de nous avoir prévenus",
+  disputedBody: "Nous avons signalé à la boutique que vous n'avez pas passé la commande {order}. Rien ne vous sera envoyé pour elle, sauf si la boutique vous contacte.",
+  summaryTitle: "Votre commande",
+  summaryOrder: "Commande",
+  summaryPlaced: "Passée le",
+  summaryPayment: "Paiement",
+  paymentCod: "Paiement à la livraison",
+  paymentPartial: "Une partie maintenant, le reste à la livraison",
 };
 
 const es: PageTexts = {
@@ -155,6 +191,15 @@ const es: PageTexts = {
   forbiddenBody: "Vuelve a abrir el enlace del SMS.",
   unavailableTitle: "Esta página no está disponible ahora mismo",
   unavailableBody: "Vuelve a intentarlo en unos minutos.",
+  notMine: "Yo no hice este pedido",
+  disputedTitle: "Gracias por avisarnos",
+  disputedBody: "Hemos avisado a la tienda de que no hiciste el pedido {order}. No se te enviará nada por él salvo que la tienda se ponga en contacto contigo.",
+  summaryTitle: "Tu pedido",
+  summaryOrder: "Pedido",
+  summaryPlaced: "Realizado",
+  summaryPayment: "Pago",
+  paymentCod: "Contra reembolso",
+  paymentPartial: "Una parte ahora, el resto a la entrega",
 };
 
 export const PAGE_TEXTS: Record<Locale, PageTexts> = { en, hi, ar, fr, es };

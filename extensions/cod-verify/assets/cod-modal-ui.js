@@ -116,24 +116,28 @@
     return { kind: "error", code: String(b.code || status) };
   }
 
-  /** A failure's message and way out: newCode, checkout (normal checkout), step "phone", wait (countdown). */
+  /**
+   * A failure's message and way out: newCode, checkout (normal checkout), step "phone", wait
+   * (countdown), forward (a dead end for a code by text: paying online is offered where the shop
+   * takes it), whatsapp (the text failed: the code by WhatsApp where the shop has it).
+   */
   function failureMessage(outcome) {
     switch (outcome.kind) {
       case "invalid_phone":
         return { key: "error_invalid_phone", step: "phone" };
       case "phone_unreachable":
-        return { key: "error_phone_unreachable", step: "phone" };
+        return { key: "error_phone_unreachable", step: "phone", forward: true, whatsapp: true };
       case "country_not_allowed":
-        return { key: "error_country_not_allowed", step: "phone" };
+        return { key: "error_country_not_allowed", step: "phone", forward: true };
       case "phone_blocked":
-        return { key: "error_phone_blocked", step: "phone" };
+        return { key: "error_phone_blocked", step: "phone", forward: true };
       case "phone_not_verified":
         return { key: "error_phone_not_verified", step: "phone" };
       case "rate_limited":
-        return { key: "error_rate_limited", values: { time: clock(outcome.retryAfter) }, wait: outcome.retryAfter };
+        return { key: "error_rate_limited", values: { time: clock(outcome.retryAfter) }, wait: outcome.retryAfter, forward: true };
       case "sms_unavailable":
       case "shop_daily_cap":
-        return { key: "error_sms_unavailable", checkout: true };
+        return { key: "error_sms_unavailable", checkout: true, forward: true, whatsapp: outcome.kind === "sms_unavailable" };
       case "invalid_code":
         return outcome.attemptsRemaining == null
           ? { key: "error_invalid_code" }
@@ -193,6 +197,15 @@
       .filter(function (d) { return d && s.indexOf("+" + d) === 0; })
       .sort(function (a, b) { return b.length - a.length; })[0];
     return dial ? "+" + dial + "\u00a0" + s.slice(1 + dial.length) : s;
+  }
+
+  /** "+91 ••••••3210": the number this browser verified, shown without its middle digits. */
+  function maskedPhone(e164, dialCodes) {
+    var shown = displayPhone(e164, dialCodes);
+    var parts = shown.split("\u00a0");
+    var rest = parts.length > 1 ? parts[1] : shown.slice(1);
+    var masked = rest.length > 4 ? new Array(rest.length - 3).join("\u2022") + rest.slice(-4) : rest;
+    return (parts.length > 1 ? parts[0] + "\u00a0" : "+") + masked;
   }
 
   /** The config's country list [{ iso, dial }]: well-formed entries only, each country once. */
@@ -269,6 +282,7 @@
     unescapeHtml: unescapeHtml,
     isRtl: isRtl,
     displayPhone: displayPhone,
+    maskedPhone: maskedPhone,
     countryList: countryList,
     quote: quote,
     money: money,
@@ -358,6 +372,18 @@
     } catch { return null; }
   }
 
+  /**
+   * The number this browser proved (a verified code gave it a device token), kept on this device only
+   * so a returning shopper need not type it again; the page shows it masked. Null when none.
+   */
+  function rememberedPhone(phone) {
+    try {
+      if (phone) global.localStorage.setItem("codv:last", phone);
+      var last = global.localStorage.getItem("codv:last");
+      return last && E164.test(last) && device(last) ? last : null;
+    } catch { return null; }
+  }
+
   /** One modal per block on the page. */
   function CodModal(root) {
     var data = root.dataset;
@@ -393,6 +419,7 @@
             locale: r.body.locale || null,
             countries: countryList(r.body.countries),
             pricing: r.body.pricing && typeof r.body.pricing === "object" ? r.body.pricing : null,
+            whatsapp: r.body.whatsapp === true,
           };
           self.dial = {};
           self.config.countries.forEach(function (c) { self.dial[c.iso] = c.dial; });
@@ -495,19 +522,23 @@
     var localeCountry = (this.locale.split("-")[1] || "").toUpperCase();
     var first = els.country.options[0];
     els.country.value = dial[this.defaultCountry] ? this.defaultCountry : dial[localeCountry] ? localeCountry : first ? first.value : "";
+    this.remembered = null;
     els.phone = h("input", {
       id: phoneId, class: "codv-input codv-ltr", type: "tel", name: "phone", inputmode: "tel", autocomplete: "tel",
-      required: true, dir: "ltr", "aria-describedby": "codv-phone-hint-" + this.uid,
+      required: true, dir: "ltr", "aria-describedby": "codv-phone-hint-" + this.uid + " codv-known-" + this.uid,
+      oninput: function () { self.forgetRemembered(); },
     });
-    els.sendButton = h("button", { type: "submit", class: "codv-primary" });
-    els.phoneForm = h("form", { class: "codv-step", novalidate: true, onsubmit: function (e) { e.preventDefault(); self.sendCode(); } }, [
+    els.known = h("p", { class: "codv-hint", id: "codv-known-" + this.uid, text: t("remembered_hint"), hidden: true });
+    this.useRemembered();
+    var formId = function (step) { return "codv-form-" + step + "-" + self.uid; };
+    els.sendButton = h("button", { type: "submit", class: "codv-primary", form: formId("phone") });
+    els.phoneForm = h("form", { class: "codv-step", id: formId("phone"), novalidate: true, onsubmit: function (e) { e.preventDefault(); self.sendCode(); } }, [
       h("p", { class: "codv-intro", id: "codv-phone-hint-" + this.uid, text: t(this.config.otpEnabled ? "phone_intro" : "phone_intro_no_otp") }),
       h("div", { class: "codv-field" }, [h("label", { for: countryId, text: t("country_label") }), els.country]),
-      h("div", { class: "codv-field" }, [h("label", { for: phoneId, text: t("phone_label") }), els.phone]),
-      els.sendButton,
+      h("div", { class: "codv-field" }, [h("label", { for: phoneId, text: t("phone_label") }), els.phone, els.known]),
     ]);
 
-    // Step 2: the code, and the payment mode.
+    // Step 2: the code alone. Enter verifies it; the payment mode is its own step after it.
     var codeId = "codv-code-" + this.uid;
     els.codeIntro = h("p", { class: "codv-intro" });
     els.code = h("input", {
@@ -524,42 +555,53 @@
     });
     els.changeNumber = h("button", { type: "button", class: "codv-link", text: t("change_number"), onclick: function () { self.showStep("phone"); } });
     els.resend = h("button", { type: "button", class: "codv-link", onclick: function () { self.sendCode(true); } });
-    els.codeModes = h("div", { class: "codv-modes-slot" });
-    els.verifyButton = h("button", { type: "submit", class: "codv-primary", text: t("confirm") });
-    els.codeForm = h("form", { class: "codv-step", novalidate: true, onsubmit: function (e) { e.preventDefault(); self.verify(); } }, [
+    els.codeAmount = h("div", { class: "codv-modes-slot" });
+    els.verifyButton = h("button", { type: "submit", class: "codv-primary", form: formId("code"), text: t("confirm") });
+    els.codeForm = h("form", { class: "codv-step", id: formId("code"), novalidate: true, onsubmit: function (e) { e.preventDefault(); self.verify(); } }, [
       els.codeIntro,
       h("div", { class: "codv-field" }, [h("label", { for: codeId, text: t("code_label") }), els.code]),
       h("div", { class: "codv-row" }, [els.resend, els.changeNumber]),
-      els.codeModes,
-      els.verifyButton,
+      els.codeAmount,
     ]);
 
-    // Step 2 when the code was skipped: just the payment mode.
+    // Step 3 (after the code, or when it was skipped): the payment mode, seen and chosen.
     els.modeIntro = h("p", { class: "codv-intro" });
     els.modeModes = h("div", { class: "codv-modes-slot" });
-    els.modeForm = h("form", { class: "codv-step", novalidate: true, onsubmit: function (e) { e.preventDefault(); self.checkout(); } }, [
+    els.modeButton = h("button", { type: "submit", class: "codv-primary", form: formId("mode"), text: t("continue_to_checkout") });
+    els.modeForm = h("form", { class: "codv-step", id: formId("mode"), novalidate: true, onsubmit: function (e) { e.preventDefault(); self.checkout(); } }, [
       els.modeIntro,
       els.modeModes,
-      h("button", { type: "submit", class: "codv-primary", text: t("continue_to_checkout") }),
     ]);
 
     els.busy = h("div", { class: "codv-step codv-busy" }, [h("span", { class: "codv-spinner", "aria-hidden": "true" }), h("p", { class: "codv-busy-text" })]);
 
     els.checkoutLink = h("button", { type: "button", class: "codv-link codv-fallback", text: t("checkout_normally"), hidden: true, onclick: function () { self.normalCheckout(); } });
     els.newCode = h("button", { type: "button", class: "codv-secondary", text: t("new_code"), hidden: true, onclick: function () { self.sendCode(true); } });
+    // Ways forward when the code cannot come by text: online payment, the code by WhatsApp.
+    els.payOnline = h("button", { type: "button", class: "codv-secondary", text: t("pay_online"), hidden: true, onclick: function () { self.payOnline(); } });
+    els.whatsapp = h("button", { type: "button", class: "codv-secondary", text: t("send_whatsapp"), hidden: true, onclick: function () { self.sendCode(true, "whatsapp"); } });
 
+    // The sheet scrolls its body; the footer (the current error, its ways forward and the step's main
+    // action) stays in view at any height, the phone's keyboard open included.
     els.dialog = h("div", { class: "codv-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": els.title.id, dir: rtl ? "rtl" : "ltr", lang: this.locale, tabindex: "-1" }, [
       h("div", { class: "codv-head" }, [els.title, els.close]),
-      els.summary,
-      els.alert,
-      els.phoneForm,
-      els.codeForm,
-      els.modeForm,
-      els.busy,
-      els.newCode,
-      els.checkoutLink,
-      els.status,
-      h("p", { class: "codv-note", text: t("privacy_note") }),
+      h("div", { class: "codv-body" }, [
+        els.summary,
+        els.phoneForm,
+        els.codeForm,
+        els.modeForm,
+        els.busy,
+        els.status,
+        h("p", { class: "codv-note", text: t("privacy_note") }),
+      ]),
+      h("div", { class: "codv-foot" }, [
+        els.alert,
+        h("div", { class: "codv-ways" }, [els.newCode, els.whatsapp, els.payOnline]),
+        els.checkoutLink,
+        els.sendButton,
+        els.verifyButton,
+        els.modeButton,
+      ]),
     ]);
     els.backdrop = h("div", { class: "codv-backdrop", hidden: true, onclick: function (e) { if (e.target === els.backdrop) self.close(); } }, [els.dialog]);
     els.dialog.addEventListener("keydown", function (e) { self.onKeydown(e); });
@@ -572,17 +614,43 @@
     document.body.appendChild(els.backdrop);
   };
 
-  /** The payment-mode radio cards, shared by the code step and the skipped step. */
+  /** One way to pay: nothing to choose, but the shopper still sees what it costs (on the code step). */
+  CodModal.prototype.renderAmount = function (slot) {
+    var modes = this.config.modes;
+    slot.textContent = "";
+    var only = modes.length < 2 ? amountText(modes[0], this.quote, this.locale) : null;
+    if (only) slot.appendChild(h("p", { class: "codv-amount codv-amount-only", text: this.t(only.key, only.values) }));
+  };
+
+  /** The number this browser verified, in the field masked, with its country selected. */
+  CodModal.prototype.useRemembered = function () {
+    var phone = rememberedPhone();
+    if (!phone) return;
+    var dial = this.dial;
+    var iso = Object.keys(dial)
+      .filter(function (c) { return phone.indexOf("+" + dial[c]) === 0; })
+      .sort(function (a, b) { return dial[b].length - dial[a].length; })[0];
+    if (iso && this.els.country.value !== iso && dial[this.els.country.value] !== dial[iso]) this.els.country.value = iso;
+    this.remembered = { phone: phone, masked: maskedPhone(phone, this.dialCodes()) };
+    this.els.phone.value = this.remembered.masked;
+    this.els.known.hidden = false;
+  };
+
+  /** Typing in the field means another number: the masked one goes. */
+  CodModal.prototype.forgetRemembered = function () {
+    var els = this.els;
+    if (!this.remembered || els.phone.value === this.remembered.masked) return;
+    els.phone.value = els.phone.value.indexOf(this.remembered.masked) === 0 ? els.phone.value.slice(this.remembered.masked.length) : els.phone.value.indexOf("\u2022") === -1 ? els.phone.value : "";
+    this.remembered = null;
+    els.known.hidden = true;
+  };
+
+  /** The payment-mode radio cards of the mode step. */
   CodModal.prototype.renderModes = function (slot) {
     var self = this;
     var modes = this.config.modes;
     slot.textContent = "";
-    if (modes.length < 2) {
-      // One way to pay: nothing to choose, but the shopper still sees what it costs.
-      var only = amountText(modes[0], this.quote, this.locale);
-      if (only) slot.appendChild(h("p", { class: "codv-amount codv-amount-only", text: this.t(only.key, only.values) }));
-      return;
-    }
+    if (modes.length < 2) return this.renderAmount(slot);
     var name = "codv-mode-" + this.uid;
     var fieldset = h("fieldset", { class: "codv-modes" }, [h("legend", { text: this.t("mode_legend") })]);
     modes.forEach(function (mode) {
@@ -611,6 +679,9 @@
     els.codeForm.hidden = step !== "code";
     els.modeForm.hidden = step !== "mode";
     els.busy.hidden = step !== "busy";
+    els.sendButton.hidden = step !== "phone";
+    els.verifyButton.hidden = step !== "code";
+    els.modeButton.hidden = step !== "mode";
     this.step = step;
     if (step === "code") this.startWebOtp();
     else this.stopWebOtp();
@@ -638,6 +709,12 @@
     els.alert.hidden = false;
     els.checkoutLink.hidden = !message.checkout;
     els.newCode.hidden = !message.newCode;
+    var modes = this.config.modes;
+    // A dead end gets a way forward the shop allows: paying online (no code needed), the code by
+    // WhatsApp when texts fail. With neither, the store's own checkout; a wait keeps its countdown.
+    els.payOnline.hidden = !message.forward || modes.indexOf("prepaid") === -1;
+    els.whatsapp.hidden = !message.whatsapp || !this.config.whatsapp || this.channel === "whatsapp";
+    if (message.forward && els.payOnline.hidden && els.whatsapp.hidden && !message.wait) els.checkoutLink.hidden = false;
     els.status.textContent = "";
   };
 
@@ -647,6 +724,8 @@
     els.alert.textContent = "";
     els.checkoutLink.hidden = true;
     els.newCode.hidden = true;
+    els.payOnline.hidden = true;
+    els.whatsapp.hidden = true;
   };
 
   CodModal.prototype.say = function (key, values) {
@@ -697,16 +776,37 @@
     this.say("");
     // Reopened with a live code: back to it, not to a second SMS.
     var codeLive = this.step === "code" && this.state.codeExpires > Date.now();
-    this.showStep(this.state.verified ? "mode" : codeLive ? "code" : "phone");
     if (this.state.verified) this.renderModes(els.modeModes);
+    this.showStep(this.state.verified ? "mode" : codeLive ? "code" : "phone");
+    this.fitViewport(true);
   };
 
   CodModal.prototype.close = function () {
     if (!this.els || this.els.backdrop.hidden) return;
     this.els.backdrop.hidden = true;
     document.documentElement.classList.remove("codv-open");
+    this.fitViewport(false);
     this.stopWebOtp();
     if (this.returnFocus && this.returnFocus.focus) this.returnFocus.focus();
+  };
+
+  /**
+   * The sheet fits the visual viewport: a phone's on-screen keyboard shrinks it without resizing the
+   * page (iOS, Chrome on Android), and the sheet's footer would sit under the keyboard.
+   */
+  CodModal.prototype.fitViewport = function (on) {
+    var vv = global.visualViewport;
+    var backdrop = this.els.backdrop;
+    if (!vv) return;
+    if (!this.onViewport) {
+      this.onViewport = function () {
+        backdrop.style.top = vv.offsetTop + "px";
+        backdrop.style.height = vv.height + "px";
+      };
+    }
+    vv[on ? "addEventListener" : "removeEventListener"]("resize", this.onViewport);
+    vv[on ? "addEventListener" : "removeEventListener"]("scroll", this.onViewport);
+    if (on) this.onViewport();
   };
 
   CodModal.prototype.onKeydown = function (e) {
@@ -796,11 +896,11 @@
   };
 
 
-  CodModal.prototype.sendCode = function (again) {
+  CodModal.prototype.sendCode = function (again, channel) {
     var self = this;
     var els = this.els;
     if (this.busy || this.timers.send) return;
-    var phone = again && this.state.phone ? this.state.phone : toE164(els.phone.value, this.dial[els.country.value]);
+    var phone = again && this.state.phone ? this.state.phone : this.remembered && els.phone.value === this.remembered.masked ? this.remembered.phone : toE164(els.phone.value, this.dial[els.country.value]);
     if (!phone) {
       this.showAlert({ key: "error_invalid_phone" });
       els.phone.setAttribute("aria-invalid", "true");
@@ -812,9 +912,13 @@
     this.busy = true;
     this.clearAlert();
     this.say("sending");
-    var button = again ? els.resend : els.sendButton;
+    var button = channel ? els.whatsapp : again ? els.resend : els.sendButton;
     button.disabled = true;
     var body = { phone: phone };
+    // WhatsApp once asked for stays the channel of this number's resends.
+    if (!again) this.channel = null;
+    if (channel) this.channel = channel;
+    if (this.channel) body.channel = this.channel;
     body.deviceToken = device(phone) || undefined;
     var smsLocale = (this.locale || this.config.locale || "").split("-")[0];
     if (smsLocale) body.locale = smsLocale;
@@ -831,7 +935,7 @@
         els.code.disabled = false;
         els.code.setAttribute("maxlength", String(self.config.codeLength));
         els.verifyButton.disabled = false;
-        self.renderModes(els.codeModes);
+        self.renderAmount(els.codeAmount);
         self.showStep("code");
         self.clearAlert();
         self.say(again ? "code_resent" : "code_sent", { phone: phone });
@@ -840,9 +944,7 @@
         self.state.verified = true;
         self.say("");
         if (self.config.modes.length < 2) return self.checkout();
-        els.modeIntro.textContent = self.t(outcome.reason === "returning_customer" ? "welcome_back" : "choose_mode");
-        self.renderModes(els.modeModes);
-        self.showStep("mode");
+        self.showModes(outcome.reason === "returning_customer" ? "welcome_back" : "choose_mode");
       } else if (outcome.kind === "fallback") {
         self.normalCheckout();
       } else {
@@ -865,7 +967,7 @@
     if (clean !== code.value) code.value = clean;
     code.removeAttribute("aria-invalid");
     if (clean) this.els.alert.hidden = true;
-    // With one mode there is nothing left to choose: a complete code confirms at once.
+    // With one mode there is nothing left to choose: a complete code goes straight to checkout.
     if (clean.length === this.config.codeLength && this.config.modes.length < 2) this.verify();
   };
 
@@ -883,7 +985,9 @@
     els.verifyButton.disabled = true;
     this.clearAlert();
     this.say("verifying");
-    var body = { phone: this.state.phone, otp: otp, selectedMode: this.state.mode };
+    // The mode is named only when there is no choice: with several, it is chosen on the next step.
+    var body = { phone: this.state.phone, otp: otp };
+    if (this.config.modes.length < 2) body.selectedMode = this.config.modes[0];
     if (this.state.cartToken) body.cartToken = this.state.cartToken;
     call(this.base, "/verify-otp", body).then(function (r) {
       self.busy = false;
@@ -893,9 +997,14 @@
         self.state.verified = true;
         self.state.proof = r.body.proof || null;
         device(self.state.phone, r.body.deviceToken);
+        if (r.body.deviceToken) rememberedPhone(self.state.phone);
         self.stopWebOtp();
-        self.say("verified");
-        return self.checkout();
+        if (self.config.modes.length < 2) {
+          self.say("verified");
+          return self.checkout();
+        }
+        self.say("");
+        return self.showModes("verified");
       }
       self.say("");
       var message = failureMessage(outcome);
@@ -940,15 +1049,29 @@
       }
       var message = failureMessage(outcome);
       if (outcome.kind === "phone_not_verified") self.state.verified = false;
-      self.showStep(message.step === "phone" ? "phone" : self.state.verified ? "mode" : "phone");
-      if (self.step === "mode") self.renderModes(self.els.modeModes);
+      if (message.step !== "phone" && self.state.verified) self.showModes(null);
+      else self.showStep("phone");
       self.showAlert(message);
     });
   };
 
+  /** The payment-mode step, introduced by `introKey` (null keeps the current intro). */
+  CodModal.prototype.showModes = function (introKey) {
+    if (introKey) this.els.modeIntro.textContent = this.t(introKey);
+    this.renderModes(this.els.modeModes);
+    this.showStep("mode");
+  };
+
+  /** A way forward without a code: the shop's online payment (prepaid needs no proven phone). */
+  CodModal.prototype.payOnline = function () {
+    if (this.config.modes.indexOf("prepaid") === -1) return;
+    this.state.mode = "prepaid";
+    this.checkout();
+  };
+
   /**
    * WebOTP (Chrome on Android): the SMS ends "@<shop's domain> #<code>", the browser offers the code,
-   * and the modal fills it in and submits it with the mode chosen so far. The request is aborted when
+   * and the modal fills it in and verifies it (the mode is chosen after). The request is aborted when
    * the code step ends (verified, another step, the modal closed).
    */
   CodModal.prototype.startWebOtp = function () {

@@ -1,15 +1,43 @@
 /* COD Verify: the part of the storefront modal that loads with the page, kept small (Shopify's
    10,000-byte limit for an app block's script). It enables the button; the modal itself
    (assets/cod-modal-ui.js, the block's data-ui-src) is fetched when the shopper reaches for the
-   button (hover, focus, touch) and opened on click. docs/storefront-modal.md */
+   button (hover, focus, touch) and opened on click. Its stylesheet (assets/cod-modal.css, the block's
+   data-css-src) comes with it, so no stylesheet holds up the page's first render.
+   docs/storefront-modal.md */
 (function (global) {
   "use strict";
   var document = global.document;
   if (!document) return;
   var loading = null;
+  var styling = null;
+
+  /** The modal's stylesheet, once; a failed load can be tried again. */
+  function loadStyles(href) {
+    if (!href) return Promise.resolve();
+    if (!styling) {
+      styling = new Promise(function (resolve, reject) {
+        var link = document.createElement("link");
+        link.rel = "stylesheet";
+        link.href = href;
+        link.onload = function () { resolve(); };
+        link.onerror = function () {
+          styling = null;
+          link.remove();
+          reject(new Error("modal stylesheet did not load"));
+        };
+        document.head.appendChild(link);
+      });
+    }
+    return styling;
+  }
+
+  /** The modal's script and stylesheet; the modal opens only styled. */
+  function loadModal(root) {
+    return Promise.all([loadScript(root.dataset.uiSrc), loadStyles(root.dataset.cssSrc)]).then(function (r) { return r[0]; });
+  }
 
   /** The modal's script, once; a failed load can be tried again. */
-  function loadModal(src) {
+  function loadScript(src) {
     if (global.CodVerify && global.CodVerify.open) return Promise.resolve(global.CodVerify);
     if (!loading) {
       loading = new Promise(function (resolve, reject) {
@@ -42,9 +70,8 @@
     var button = root.querySelector("[data-cod-open]");
     if (!button || root.codVerifyBound) return;
     root.codVerifyBound = true;
-    var src = root.dataset.uiSrc;
     var warm = function () {
-      loadModal(src).then(function (api) { api.prefetch(root); }, function () { /* tried again on click */ });
+      loadModal(root).then(function (api) { api.prefetch(root); }, function () { /* tried again on click */ });
     };
     button.addEventListener("pointerenter", warm, { once: true });
     button.addEventListener("focus", warm, { once: true });
@@ -52,7 +79,7 @@
     button.addEventListener("click", function (e) {
       e.preventDefault();
       button.setAttribute("aria-busy", "true");
-      loadModal(src).then(
+      loadModal(root).then(
         function (api) { api.open(root); },
         function () {
           button.removeAttribute("aria-busy");

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "OrderConfirmation" ADD COLUMN     "disputedAt" TIMESTAMP(3);
+
