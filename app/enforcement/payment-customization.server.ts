@@ -107,6 +107,10 @@ async function createOnce(shop: EnforcementShop, input: Record<string, unknown>)
     return "made_elsewhere";
   }
   try {
+    // A sync that held the lease before this one may have made it already (this sync's row was read
+    // before that): the id it recorded is the customization to update, never a reason to make another.
+    const row = await prisma.shop.findUnique({ where: { id: shop.id }, select: { paymentCustomizationId: true } });
+    if (row?.paymentCustomizationId && row.paymentCustomizationId !== shop.paymentCustomizationId) return "made_elsewhere";
     const outcome = await create(shop.domain, input);
     if (outcome.ok) await prisma.shop.update({ where: { id: shop.id }, data: { paymentCustomizationId: outcome.id } });
     return outcome;

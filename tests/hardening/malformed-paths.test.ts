@@ -68,7 +68,7 @@ describe("malformed paths and wrong methods against the built server", () => {
 
   const WRONG_METHODS: [string, string][] = [
     ["PUT", "/app"],
-    ["DELETE", "/app/orders"],
+    ["DELETE", "/app/data-requests"], // a page with no action
     ["PATCH", "/"],
     ["PUT", "/auth/login"],
     ["POST", "/auth/login"], // a JSON body, not the login form
