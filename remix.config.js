@@ -2,6 +2,9 @@
 export default {
   ignoredRouteFiles: ["**/.*", "**/*.test.{ts,tsx}"],
   serverModuleFormat: "esm",
+  // build/index.js is app/server-build.ts bundled with the app: the Remix build plus the background
+  // work server.mjs starts (docs/architecture.md).
+  server: "app/server-build.ts",
   // The library's React components are bundled like Polaris: their JSON import (patches/) needs the bundler.
   serverDependenciesToBundle: [/^@shopify\/polaris/, /^@shopify\/shopify-app-remix\/react/],
   future: {

@@ -364,6 +364,8 @@ server.listen(port, host, () => {
   const shown = host === "0.0.0.0" ? "localhost" : host;
   console.log(JSON.stringify({ level: "info", msg: `server: listening on http://${shown}:${server.address().port}` }));
   void checkMigrations();
+  // The job worker and its kinds (app/server-build.ts): this process runs the background work.
+  build.startBackgroundWork();
 });
 
 /** One line at start-up when the database lacks migrations (every signed route would fail), naming the fix. */

@@ -4,21 +4,8 @@ import { RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "~/shopify/app.server";
-import { addressCheckJob } from "~/address-correction/address-correction.server";
-import { pruneFinishedJobs } from "~/jobs/queue.server";
-import { startJobWorker } from "~/jobs/worker.server";
-import { orderTagsJob } from "~/orders/tag-jobs.server";
-import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation.server";
-// Registers the payment customization's creation with the install hook.
-import "~/enforcement/payment-customization.server";
-import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
-import { clock } from "~/utils/clock.server";
 import { isDatabaseUnavailable } from "~/http/database-errors";
 import { log } from "~/utils/log.server";
-
-// The background jobs this instance runs (and retries): every kind is declared by its domain.
-export const JOB_KINDS = [orderTagsJob, addressCheckJob, ...CONFIRMATION_JOBS];
-startJobWorker({ housekeeping: [() => pruneDeliveries(clock.now()), () => pruneFinishedJobs()] });
 
 export const streamTimeout = 5000;
 

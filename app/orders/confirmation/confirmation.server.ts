@@ -43,7 +43,7 @@ const stepJob = (step: ConfirmationStep) =>
     },
   });
 const JOBS = { notify: stepJob("notify"), hold: stepJob("hold"), deadline: stepJob("deadline"), confirmed: stepJob("confirmed") };
-/** The kinds the worker runs (app/entry.server.tsx JOB_KINDS). */
+/** The kinds the worker runs (app/server-build.ts JOB_KINDS). */
 export const CONFIRMATION_JOBS = Object.values(JOBS);
 
 async function scheduleConfirmationStep(shop: string, c: Pick<Confirmation, "id" | "orderGid">, step: ConfirmationStep, at: Date) {
