@@ -6,7 +6,7 @@ import polarisStyles from "@shopify/polaris/build/esm/styles.css";
 import adminStyles from "~/admin/admin.css";
 import { AppBridgeStateProvider } from "~/admin/app-bridge";
 import { AdminNavigation } from "~/admin/navigation";
-import { devAdminAccessEnabled } from "~/dev/admin-access.server";
+import { adminStandIn } from "#admin-access";
 import { authenticate } from "~/shopify/app.server";
 import { env } from "~/env.server";
 
@@ -21,7 +21,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await authenticate.admin(request);
   // A local development server has no Shopify admin around it: App Bridge would send the browser to
   // admin.shopify.com, so the pages run without it (as they must when its script cannot load).
-  const embedded = !devAdminAccessEnabled();
+  const embedded = !adminStandIn();
   return { apiKey: env.SHOPIFY_API_KEY, embedded, appBridgeExpected: embedded && new URL(request.url).searchParams.get("embedded") === "1" };
 }
 
