@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The production server: Remix's request handler behind a small node:http adapter.
-// remix-serve (express + compression + morgan) measured at about 0.38x the throughput of this on the
-// same build; this keeps what production needs: static assets with long-lived caching, gzip for
-// HTML/CSS/JS, one log line per request without query strings (signed URLs) or tokens, and a
+// The production server: Remix's request handler behind a small node:http adapter instead of
+// remix-serve (docs/decisions/0001-node-http-server.md: no throughput gain is established; `npm run
+// bench:server` measures it). It keeps what production needs: static assets with long-lived caching,
+// gzip for HTML/CSS/JS, one log line per request without query strings (signed URLs) or tokens, and a
 // graceful SIGTERM that finishes in-flight requests.
 import "./app/server/load-env.mjs";
 import fs from "node:fs";

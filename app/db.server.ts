@@ -46,11 +46,12 @@ export function watchQueries() {
  * 1,000 pages by default, inside whichever commit crosses the mark: on the event loop, in the middle
  * of a request. Here a worker thread with its own connection runs a PASSIVE checkpoint every
  * CHECKPOINT_INTERVAL_MS instead, on the other core (PASSIVE takes no lock a writer waits on). The
- * app's connection keeps an automatic checkpoint at a higher mark (AUTOCHECKPOINT_PAGES) in case the
+ * app's connections keep an automatic checkpoint at a higher mark (AUTOCHECKPOINT_PAGES) in case the
  * worker falls behind. The worker never keeps the process alive. The disk still makes a commit that
  * lands during a checkpoint's fsync wait, for longer the more the checkpoint copies: under the
- * benchmark's load the slowest commits took 40–90 ms with a checkpoint every second, 20–45 ms every
- * 250 ms and 10–28 ms every 100 ms (without the worker: 700–800 ms, the automatic checkpoint).
+ * benchmark's load (2026-11, the shared 2-core machine) the slowest commits took 40–90 ms with a
+ * checkpoint every second, 20–45 ms every 250 ms and 10–28 ms every 100 ms (without the worker:
+ * 700–800 ms, the automatic checkpoint).
  */
 const CHECKPOINT_INTERVAL_MS = 100;
 const AUTOCHECKPOINT_PAGES = 10_000;
