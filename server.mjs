@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// The production server: Remix's request handler behind a small node:http adapter. NODE_ENV is
-// production unless set (`npm run dev` and `npm run local` ask for development).
-// remix-serve (express + compression + morgan) measured at about 0.38x the throughput of this on the
-// same build; this keeps what production needs: static assets with long-lived caching, gzip for
-// HTML/CSS/JS, one log line per request without query strings (signed URLs) or tokens, and a
+// The production server (NODE_ENV is production unless set: `npm run dev` and `npm run local` ask for
+// development): Remix's request handler behind a small node:http adapter instead of
+// remix-serve (docs/decisions/0001-node-http-server.md: no throughput gain is established; `npm run
+// bench:server` measures it). It keeps what production needs: static assets with long-lived caching,
+// gzip for HTML/CSS/JS, one log line per request without query strings (signed URLs) or tokens, and a
 // graceful SIGTERM that finishes in-flight requests.
 import "./app/server/load-env.mjs";
 import "./app/server/production-default.mjs";
@@ -400,6 +400,8 @@ server.listen(port, host, () => {
   const shown = host === "0.0.0.0" ? "localhost" : host;
   console.log(JSON.stringify({ level: "info", msg: `server: listening on http://${shown}:${server.address().port}` }));
   void checkMigrations();
+  // The job worker and its kinds (app/server-build.ts): this process runs the background work.
+  build.startBackgroundWork();
 });
 
 /** One line at start-up when the database lacks migrations (every signed route would fail), naming the fix. */

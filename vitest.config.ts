@@ -17,7 +17,12 @@ const include: Record<string, string[]> = {
 };
 
 export default defineConfig({
-  resolve: { alias: { "~": path.resolve(__dirname, "app") } },
+  resolve: {
+    alias: {
+      "~": path.resolve(__dirname, "app"),
+      "@remix-run/dev/server-build": path.resolve(__dirname, "tests/setup/server-build-stub.ts"),
+    },
+  },
   test: {
     globals: true,
     environment: "node",

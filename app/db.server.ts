@@ -2,7 +2,6 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { PrismaClient as GeneratedClient } from "../prisma/generated/sqlite/index.js";
 import { env } from "~/env.server";
-import { flushGroup } from "~/utils/group-commit.server";
 import { expectedMigrationNames, providerOf, resolveDatabaseUrl, sqlitePath } from "../prisma/migrate.mjs";
 
 /**
@@ -47,11 +46,12 @@ export function watchQueries() {
  * 1,000 pages by default, inside whichever commit crosses the mark: on the event loop, in the middle
  * of a request. Here a worker thread with its own connection runs a PASSIVE checkpoint every
  * CHECKPOINT_INTERVAL_MS instead, on the other core (PASSIVE takes no lock a writer waits on). The
- * app's connection keeps an automatic checkpoint at a higher mark (AUTOCHECKPOINT_PAGES) in case the
+ * app's connections keep an automatic checkpoint at a higher mark (AUTOCHECKPOINT_PAGES) in case the
  * worker falls behind. The worker never keeps the process alive. The disk still makes a commit that
  * lands during a checkpoint's fsync wait, for longer the more the checkpoint copies: under the
- * benchmark's load the slowest commits took 40–90 ms with a checkpoint every second, 20–45 ms every
- * 250 ms and 10–28 ms every 100 ms (without the worker: 700–800 ms, the automatic checkpoint).
+ * benchmark's load (2026-11, the shared 2-core machine) the slowest commits took 40–90 ms with a
+ * checkpoint every second, 20–45 ms every 250 ms and 10–28 ms every 100 ms (without the worker:
+ * 700–800 ms, the automatic checkpoint).
  */
 const CHECKPOINT_INTERVAL_MS = 100;
 const AUTOCHECKPOINT_PAGES = 10_000;
@@ -80,42 +80,52 @@ function startCheckpointWorker(file: string): void {
 }
 
 /**
- * The driver connection Prisma runs on, shared with the hot paths' direct statements
- * (app/db/sql.server.ts): SQLite's one better-sqlite3 connection (captured when Prisma connects,
- * so both go through the same connection and never wait on each other's write lock), or the pg pool
- * handed to Prisma's adapter. See docs/decisions/direct-sql-hot-paths.md.
+ * The connections the hot paths' direct statements run on (app/db/sql.server.ts), both opened by the
+ * app itself through the drivers' public APIs, never taken from Prisma:
+ *  - SQLite: a better-sqlite3 connection of its own, beside the one Prisma's adapter opens. It runs
+ *    single statements that commit on their own, never holds a lock across an `await`, and does not
+ *    wait inside SQLite (busy timeout 0): a statement that finds the write lock taken (a transaction
+ *    open on Prisma's connection or in another process) is retried after a short pause, so it runs
+ *    after that transaction ends and never inside it. See docs/decisions/direct-sql-hot-paths.md.
+ *  - PostgreSQL: the pg pool the app creates and hands to Prisma's adapter (`new PrismaPg(pool)`, the
+ *    adapter's documented form); every statement takes a pooled connection of its own.
  */
 export type Driver =
-  | { provider: "sqlite"; db: () => Promise<SqliteDatabase> }
+  | { provider: "sqlite"; db: () => SqliteDatabase }
   | { provider: "postgresql"; pool: PgPool };
+
+export type SqliteDatabase = import("better-sqlite3").Database;
+type PgPool = import("pg").Pool;
+
+function openSqliteConnection(file: string): () => SqliteDatabase {
+  let connection: SqliteDatabase | null = null;
+  return () => {
+    if (connection?.open) return connection;
+    const Database = requireFromHere("better-sqlite3") as typeof import("better-sqlite3");
+    const db = new Database(file, { timeout: 0 });
+    // As Prisma's adapter reads them: integers as bigint, so none loses precision.
+    db.defaultSafeIntegers(true);
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    if (env.NODE_ENV !== "test") {
+      db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+      // Tests open many short-lived databases; the server checkpoints its one on another thread.
+      startCheckpointWorker(file);
+    }
+    connection = db;
+    return db;
+  };
+}
 
 function createClient(): { client: PrismaClient; driver: Driver } {
   const root = new URL("..", import.meta.url).pathname;
   if (databaseProvider === "sqlite") {
     const { PrismaBetterSQLite3 } = requireFromHere("@prisma/adapter-better-sqlite3");
     const { PrismaClient } = requireFromHere(`${root}prisma/generated/sqlite/index.js`);
-    const factory = new PrismaBetterSQLite3({ url: `file:${sqlitePath(databaseUrl)}` }, { timestampFormat: "unixepoch-ms" });
-    let connected: SqliteDatabase | null = null;
-    // Prisma's adapter factory, with the connection it opens captured and its statements cached.
-    const adapter = {
-      provider: factory.provider,
-      adapterName: factory.adapterName,
-      connect: async () => {
-        const connection = await factory.connect();
-        connected = connection.client as SqliteDatabase;
-        cacheStatements(connected);
-        // Tests open many short-lived databases; the server checkpoints its one on another thread.
-        if (env.NODE_ENV !== "test") startCheckpointWorker(sqlitePath(databaseUrl));
-        return connection;
-      },
-      connectToShadowDb: () => factory.connectToShadowDb(),
-    };
+    const file = sqlitePath(databaseUrl);
+    const adapter = new PrismaBetterSQLite3({ url: `file:${file}` }, { timestampFormat: "unixepoch-ms" });
     const client = instrument(new PrismaClient({ adapter, ...logQueries }));
-    const db = async () => {
-      if (!connected || !connected.open) await client.$connect();
-      return connected!;
-    };
-    return { client, driver: { provider: "sqlite", db } };
+    return { client, driver: { provider: "sqlite", db: openSqliteConnection(file) } };
   }
   const { PrismaPg } = requireFromHere("@prisma/adapter-pg");
   const { Pool } = requireFromHere("pg") as typeof import("pg");
@@ -126,67 +136,6 @@ function createClient(): { client: PrismaClient; driver: Driver } {
   const pool = new Pool({ connectionString: databaseUrl, max: 10, connectionTimeoutMillis: 5_000, query_timeout: 10_000, keepAlive: true });
   const adapter = new PrismaPg(pool);
   return { client: instrument(new PrismaClient({ adapter, ...logQueries }) as PrismaClient), driver: { provider: "postgresql", pool } };
-}
-
-type SqliteStatement = {
-  reader: boolean;
-  run: (params: unknown) => { changes: number };
-  all: (params: unknown) => unknown[];
-  columns: () => { name: string; type: string | null }[];
-  raw: (on?: boolean) => SqliteStatement;
-};
-export type SqliteDatabase = {
-  open: boolean;
-  inTransaction: boolean;
-  prepare: (sql: string) => SqliteStatement;
-  exec: (sql: string) => unknown;
-};
-type PgPool = import("pg").Pool;
-
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * Prisma's SQLite adapter prepares every query anew (`prepare(sql).bind(args)` then `run`/`all`),
- * which costs more than running it. This keeps the prepared statements of the connection by SQL text
- * and gives the adapter a light per-call handle bound to its arguments, with the same methods it uses.
- */
-function cacheStatements(db: SqliteDatabase) {
-  const prepare = db.prepare.bind(db);
-  const cache = new Map<string, SqliteStatement>();
-  db.prepare = ((sql: string) => {
-    // Prisma's statements (its BEGIN included) run after the direct writes of the open group commit,
-    // so they run exactly as they would alone (app/utils/group-commit.server.ts).
-    flushGroup();
-    let stmt = cache.get(sql);
-    if (!stmt) {
-      stmt = prepare(sql);
-      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-      cache.set(sql, stmt);
-    }
-    return boundHandle(stmt);
-  }) as SqliteDatabase["prepare"];
-}
-
-function boundHandle(stmt: SqliteStatement) {
-  let args: unknown[] = [];
-  let raw = false;
-  const handle = {
-    get reader() {
-      return stmt.reader;
-    },
-    bind(params: unknown[]) {
-      args = params;
-      return handle;
-    },
-    columns: () => stmt.columns(),
-    raw(on = true) {
-      raw = on;
-      return handle;
-    },
-    run: () => stmt.run(args),
-    all: () => stmt.raw(raw).all(args),
-  };
-  return handle;
 }
 
 declare global {

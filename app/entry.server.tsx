@@ -4,24 +4,8 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "~/shopify/app.server";
-import { addressCheckJob } from "~/address-correction/address-correction.server";
-import { pruneFinishedJobs } from "~/jobs/queue.server";
-import { startJobWorker } from "~/jobs/worker.server";
-import { orderTagsJob } from "~/orders/tag-jobs.server";
-import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation.server";
-import { blockedCustomersJob } from "~/otp/blocked-customers.server";
-import { retentionJob, scheduleRetention } from "~/privacy/retention.server";
-// Registers the payment customization's creation with the install hook.
-import "~/enforcement/payment-customization.server";
-import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
-import { clock } from "~/utils/clock.server";
 import { isDatabaseUnavailable } from "~/http/database-errors";
 import { log } from "~/utils/log.server";
-
-// The background jobs this instance runs (and retries): every kind is declared by its domain.
-export const JOB_KINDS = [orderTagsJob, addressCheckJob, ...CONFIRMATION_JOBS, blockedCustomersJob, retentionJob];
-// scheduleRetention: the retention job queues its own next run; this starts it and revives it if it ever gave up.
-startJobWorker({ housekeeping: [() => pruneDeliveries(clock.now()), () => pruneFinishedJobs(), () => scheduleRetention()] });
 
 export const streamTimeout = 5000;
 

@@ -2,7 +2,7 @@
 // Layout stability of the storefront modal, measured the way Lighthouse measures it: a Lighthouse
 // user-flow timespan (mobile emulation) over opening the modal on the local storefront and sending a
 // code, on the built app in local mode with its own SQLite database. Prints the cumulative layout
-// shift (CLS) and the shifts that made it. Needs `npm run build` and Chromium (CHROMIUM_PATH or
+// shift (CLS) and the shifts that made it. Needs `npm run build:dev` (the local storefront is only in a development build) and Chromium (CHROMIUM_PATH or
 // /usr/bin/chromium). Usage: node scripts/lighthouse-modal.mjs [--locale=ar] [--runs=3]
 import { spawn, execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -18,7 +18,7 @@ const locale = arg("locale", "en");
 const runs = Math.max(1, Math.min(10, Number(arg("runs", "3")) || 3));
 
 if (!fs.existsSync(path.join(root, "build", "index.js"))) {
-  console.error("no build/: run `npm run build` first");
+  console.error("no build/: run `npm run build:dev` first");
   process.exit(1);
 }
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "codv-lighthouse-"));

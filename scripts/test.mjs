@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: type checking, lint, the schema/migration check, Shopify's theme checker on the theme
-// app extension (0 errors required), a production build, then the vitest
+// app extension (0 errors required), a development build (local mode's tools in: the server and
+// browser suites run local mode; tests/server/production-build.test.ts builds and checks the
+// production variant itself), then the vitest
 // suites: sqlite (unit, route and server tests), postgres (route and database tests again on
 // PostgreSQL) and browser (Chromium). A suite whose service is missing is skipped and said so
 // plainly; with CI=true (or --require-all) a skipped suite fails the run.
@@ -63,11 +65,11 @@ const checks = [
   ["lint", process.execPath, [path.join(root, "node_modules", "eslint", "bin", "eslint.js"), "--max-warnings=0", "."]],
   ["schema and migrations", process.execPath, [path.join(root, "scripts", "db.mjs"), "check"]],
   ["theme check (Shopify's app-extension checks)", process.execPath, [path.join(root, "scripts", "theme-check.mjs")]],
-  ["build", process.execPath, [path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"]],
+  ["build (development: the server and browser suites run local mode)", process.execPath, [path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], { NODE_ENV: "development" }],
 ];
 if (!only) {
-  for (const [title, cmd, cmdArgs] of checks) {
-    const ok = step(title, cmd, cmdArgs);
+  for (const [title, cmd, cmdArgs, env] of checks) {
+    const ok = step(title, cmd, cmdArgs, env);
     summary.push(`${title}: ${ok ? "ok" : "FAILED"}`);
     if (!ok) failedChecks++;
   }

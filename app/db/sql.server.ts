@@ -2,14 +2,14 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { driver, databaseProvider, type SqliteDatabase } from "~/db.server";
 import { env } from "~/env.server";
-import { groupWrite } from "~/utils/group-commit.server";
 
 /**
- * Direct statements for the storefront's hot paths (send-otp, verify-otp, the rate limits), on the
- * very connection Prisma uses: SQLite's better-sqlite3 connection or the pg pool (see
- * app/db.server.ts). Each statement is prepared once (SQLite: kept per connection; PostgreSQL: a named
- * prepared statement, parsed once per pooled connection) and costs no query compilation, which is
- * where most of a Prisma call's time goes. The SQL must be valid on both engines, as the hot paths'
+ * Direct statements for the storefront's hot paths (send-otp, verify-otp, the rate limits), through the
+ * drivers' public APIs on connections the app opens itself (app/db.server.ts): a better-sqlite3
+ * connection of its own, or the pg pool the app hands to Prisma's adapter. Each statement is prepared
+ * once (SQLite: kept per connection; PostgreSQL: a named prepared statement, parsed once per pooled
+ * connection) and costs no query compilation, which is where most of a Prisma call's time goes. Each
+ * statement commits on its own, outside any transaction Prisma has open. The SQL must be valid on both engines, as the hot paths'
  * `$queryRaw` statements were. Why and where: docs/decisions/direct-sql-hot-paths.md.
  *
  *   const rows = await query<{ id: string }>(sql`SELECT "id" FROM "Shop" WHERE "domain" = ${domain}`);
@@ -61,13 +61,9 @@ function observe(text: string) {
   if (env.NODE_ENV === "test") for (const watch of directWatchers) watch(text);
 }
 
-type SqliteStatement = {
-  reader: boolean;
-  readonly: boolean;
-  all: (params: unknown[]) => unknown[];
-  run: (params: unknown[]) => { changes: number };
-};
+type SqliteStatement = import("better-sqlite3").Statement<unknown[]>;
 
+const STATEMENT_CACHE_SIZE = 500;
 const sqliteStatements = new WeakMap<SqliteDatabase, Map<string, SqliteStatement>>();
 
 function sqliteValue(value: SqlValue): unknown {
@@ -76,18 +72,43 @@ function sqliteValue(value: SqlValue): unknown {
   return value;
 }
 
-async function sqliteStatement(text: string): Promise<{ db: SqliteDatabase; stmt: SqliteStatement }> {
+function sqliteStatement(text: string): SqliteStatement {
   if (driver.provider !== "sqlite") throw new Error("not SQLite");
-  const db = await driver.db();
+  const db = driver.db();
   let cache = sqliteStatements.get(db);
   if (!cache) sqliteStatements.set(db, (cache = new Map()));
   let stmt = cache.get(text);
   if (!stmt) {
-    // Prepared through the connection's own prepare, not the Prisma adapter's cached handle.
-    stmt = (Object.getPrototypeOf(db) as { prepare: (sql: string) => SqliteStatement }).prepare.call(db, text);
+    stmt = db.prepare(text);
+    if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
     cache.set(text, stmt);
   }
-  return { db, stmt };
+  return stmt;
+}
+
+// Captured when the module loads: a test that fakes timers later must not stop a retry.
+const pause = globalThis.setTimeout;
+const BUSY_GIVE_UP_MS = 5_000;
+
+/**
+ * Runs one SQLite statement, retried while the write lock is taken: the connection does not wait
+ * inside SQLite (that would block the event loop, and with it the transaction holding the lock), so a
+ * statement that meets a transaction open on another connection runs once it has ended. Nothing of a
+ * statement refused as busy was applied, so running it again is safe. Gives up as SQLite's busy timeout
+ * would, after 5 s.
+ */
+async function onSqlite<T>(text: string, run: (stmt: SqliteStatement) => T): Promise<T> {
+  const stmt = sqliteStatement(text);
+  const giveUpAt = Date.now() + BUSY_GIVE_UP_MS;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {
+    try {
+      return run(stmt);
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== "string" || !code.startsWith("SQLITE_BUSY") || Date.now() > giveUpAt) throw error;
+    }
+    await new Promise((resolve) => pause(resolve, wait));
+  }
 }
 
 // PostgreSQL: DateTime columns are TIMESTAMP(3) holding UTC, as Prisma writes and reads them.
@@ -138,11 +159,8 @@ export function toBoolean(value: unknown): boolean {
 export async function query<T>(statement: Sql): Promise<T[]> {
   observe(statement.text);
   if (driver.provider === "sqlite") {
-    const { db, stmt } = await sqliteStatement(statement.text);
     const values = statement.values.map(sqliteValue);
-    if (stmt.readonly) return stmt.all(values) as T[];
-    // A write (RETURNING rows or not) commits with the writes of the same round (group-commit.server).
-    return groupWrite(db, () => {
+    return onSqlite(statement.text, (stmt) => {
       if (!stmt.reader) {
         stmt.run(values);
         return [] as T[];
@@ -157,10 +175,8 @@ export async function query<T>(statement: Sql): Promise<T[]> {
 export async function execute(statement: Sql): Promise<number> {
   observe(statement.text);
   if (driver.provider === "sqlite") {
-    const { db, stmt } = await sqliteStatement(statement.text);
     const values = statement.values.map(sqliteValue);
-    if (stmt.readonly) return stmt.run(values).changes;
-    return groupWrite(db, () => stmt.run(values).changes);
+    return onSqlite(statement.text, (stmt) => stmt.run(values).changes);
   }
   return (await pgQuery(statement)).rowCount ?? 0;
 }

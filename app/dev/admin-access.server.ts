@@ -9,6 +9,10 @@ import { LOCAL_DEFAULTS } from "~/server/app-proxy-signature.mjs";
  * carries no token gets one for the demo shop, signed with the app's secret exactly as Shopify signs
  * it, so the library's own `authenticate.admin` runs unchanged. Everywhere else this changes nothing,
  * and a request without a token is refused as usual (redirected to /auth/login).
+ *
+ * Only in a development build (`npm run build:dev`): it is what `#admin-access` resolves to under the
+ * `cod-local-tools` condition (package.json "imports", remix.config.js); a production build gets
+ * app/shopify/admin-access.server.ts, which changes nothing.
  */
 export function devAdminAccessEnabled(e: Pick<Env, "localMode" | "NODE_ENV"> = env): boolean {
   return e.localMode && e.NODE_ENV === "development";
@@ -46,4 +50,14 @@ export function sessionToken(shop: string, apiKey: string, secret: string, now =
   const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString("base64url");
   const unsigned = `${encode({ alg: "HS256", typ: "JWT" })}.${encode(payload)}`;
   return `${unsigned}.${crypto.createHmac("sha256", secret).update(unsigned).digest("base64url")}`;
+}
+
+/** `#admin-access`: the library's authentication, with `admin` given the stand-in's token first. */
+export function withAdminAccess<T extends { admin: (request: Request) => unknown }>(authenticate: T): T {
+  return { ...authenticate, admin: (request: Request) => authenticate.admin(withDevSessionToken(request)) };
+}
+
+/** True in a local development server: no Shopify admin around the app, so no App Bridge either. */
+export function adminStandIn(): boolean {
+  return devAdminAccessEnabled();
 }

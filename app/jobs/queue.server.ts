@@ -41,18 +41,38 @@ export type JobKind<P> = {
    * to leave the job as it is. Without it, a second enqueue changes nothing.
    */
   merge?: (queued: P, incoming: P) => P | null;
+  /**
+   * A recurring kind (housekeeping): its one row (`scheduleRecurringJobs`) is never done. After a run
+   * it is due again `every` ms later; a failure is retried with backoff, never given up.
+   */
+  every?: number;
 };
 
 export type JobSummary = { claimed: number; done: number; retried: number; failed: number };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-const kinds = new Map<string, JobKind<any>>();
+export type AnyJobKind = JobKind<any>;
 
-/** Declares a kind of job; the worker of this process runs the kinds declared in it. */
+/**
+ * A kind of job. Declaring it registers nothing: the kinds a process runs are the list it passes to
+ * `runDueJobs` (the server: app/server-build.ts, through the worker).
+ */
 export function defineJob<P>(definition: JobKind<P>): JobKind<P> {
-  if (kinds.has(definition.kind) && kinds.get(definition.kind) !== definition) throw new Error(`job kind ${definition.kind} is declared twice`);
-  kinds.set(definition.kind, definition);
   return definition;
+}
+
+/** The key and shop of a recurring job's one row (`every`): one per kind, whatever the instances. */
+export const RECURRING_SHOP = "*";
+
+/**
+ * Makes sure each recurring kind has its row (one statement each, idempotent): due at once when new,
+ * left as it is otherwise. Every instance calls it when it starts; the row is shared.
+ */
+export async function scheduleRecurringJobs(recurring: readonly AnyJobKind[]): Promise<void> {
+  for (const kind of recurring) {
+    if (!kind.every) throw new Error(`job kind ${kind.kind} is not recurring`);
+    await enqueueJob(kind, { shop: RECURRING_SHOP, key: kind.kind, payload: {} });
+  }
 }
 
 export function backoffMs(attempts: number): number {
@@ -130,9 +150,14 @@ async function claimNextJob(kindNames: string[], now: Date): Promise<JobRow | nu
  * Records a run's end and releases the job. Only if the payload is still the one that ran: a merge
  * during the run made the job due again (attempts reset), and then it is only released.
  */
-async function finishJob(job: JobRow, fields: { doneAt?: Date; failedAt?: Date; nextAttemptAt?: Date; lastError: string | null }, now: Date) {
+async function finishJob(
+  job: JobRow,
+  fields: { doneAt?: Date; failedAt?: Date; nextAttemptAt?: Date; lastError: string | null; resetAttempts?: boolean },
+  now: Date,
+) {
   const finished = await execute(sql`
     UPDATE "Job" SET "doneAt" = ${fields.doneAt ?? null}, "failedAt" = ${fields.failedAt ?? null},
+      "attempts" = CASE WHEN ${fields.resetAttempts ? 1 : 0} = 1 THEN 0 ELSE "attempts" END,
       "nextAttemptAt" = COALESCE(${fields.nextAttemptAt ?? null}, "nextAttemptAt"),
       "lastError" = ${fields.lastError}, "lockedUntil" = NULL, "updatedAt" = ${now}
     WHERE "id" = ${job.id} AND "payload" = ${job.payload}`);
@@ -140,27 +165,29 @@ async function finishJob(job: JobRow, fields: { doneAt?: Date; failedAt?: Date; 
 }
 
 /**
- * Runs the due jobs of the kinds declared in this process (up to `limit`), each claimed by this worker
- * alone, `concurrency` at a time (jobs wait on Shopify or an SMS provider, not on this process).
+ * Runs the due jobs of these kinds (up to `limit`), each claimed by this worker alone, `concurrency` at
+ * a time (jobs wait on Shopify or an SMS provider, not on this process). Jobs of other kinds are left
+ * for a process that runs them.
  */
-export async function runDueJobs(limit = 20, concurrency = 1): Promise<JobSummary> {
+export async function runDueJobs(runnable: readonly AnyJobKind[], limit = 20, concurrency = 1): Promise<JobSummary> {
   const summary: JobSummary = { claimed: 0, done: 0, retried: 0, failed: 0 };
+  const kinds = new Map(runnable.map((kind) => [kind.kind, kind]));
   const kindNames = [...kinds.keys()];
   if (!kindNames.length) return summary;
   // Turns start as jobs are found, so a sweep that finds nothing costs one statement, not one per turn.
   const turns: Promise<void>[] = [];
   const another = () => {
-    if (turns.length < Math.max(1, concurrency)) turns.push(runJobsInTurn(kindNames, limit, summary, another));
+    if (turns.length < Math.max(1, concurrency)) turns.push(runJobsInTurn(kinds, limit, summary, another));
   };
   another();
   for (let i = 0; i < turns.length; i++) await turns[i];
   return summary;
 }
 
-async function runJobsInTurn(kindNames: string[], limit: number, summary: JobSummary, another: () => void) {
+async function runJobsInTurn(kinds: Map<string, AnyJobKind>, limit: number, summary: JobSummary, another: () => void) {
   while (summary.claimed < limit) {
     summary.claimed++; // this turn's place within the limit, taken before the claim's await
-    const job = await claimNextJob(kindNames, clock.now());
+    const job = await claimNextJob([...kinds.keys()], clock.now());
     if (!job) {
       summary.claimed--;
       break;
@@ -171,9 +198,17 @@ async function runJobsInTurn(kindNames: string[], limit: number, summary: JobSum
     const result = await runOne(kind, { payload: job.payload, shop: job.shop, attempts });
     const at = clock.now();
     const fields = { kind: job.kind, shop: job.shop, key: job.key, attempts };
-    if (result.ok) {
+    if (result.ok && kind.every) {
+      await finishJob(job, { nextAttemptAt: new Date(at.getTime() + kind.every), lastError: null, resetAttempts: true }, at);
+      summary.done++;
+    } else if (result.ok) {
       await finishJob(job, { doneAt: at, lastError: null }, at);
       summary.done++;
+    } else if (kind.every) {
+      const delay = Math.min(kind.every, (kind.backoffMs ?? backoffMs)(attempts));
+      await finishJob(job, { nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error }, at);
+      log.warn("recurring job failed; will run again", { ...fields, error: result.error });
+      summary.retried++;
     } else if (result.retry === false || attempts >= (kind.maxAttempts ?? MAX_ATTEMPTS)) {
       await finishJob(job, { failedAt: at, lastError: result.error }, at);
       log.error("background job failed; giving up", { ...fields, error: result.error });

@@ -1,34 +1,40 @@
 import { env } from "~/env.server";
-import { runDueJobs } from "~/jobs/queue.server";
+import { runDueJobs, scheduleRecurringJobs, type AnyJobKind } from "~/jobs/queue.server";
 import { log } from "~/utils/log.server";
 
 /**
- * The in-process worker of the job queue: a sweep every WORKER_INTERVAL_MS, a sweep right after a job
- * is queued (`kickJobWorker`), sweeps back to back while they find full batches (a backlog drains at
- * once, not 20 jobs per tick), and once an hour the housekeeping it was started with. Not started
- * under tests (they call runDueJobs and move the clock themselves).
+ * The in-process worker of the job queue, started by the server process with the kinds it runs
+ * (app/server-build.ts): a sweep every WORKER_INTERVAL_MS, a sweep right after a job is queued
+ * (`kickJobWorker`), sweeps back to back while they find full batches (a backlog drains at once, not
+ * 20 jobs per tick). Its first sweep makes sure the recurring kinds (housekeeping) have their rows.
+ * Not started under tests (they call runDueJobs with the kinds they need and move the clock themselves).
  */
 const WORKER_INTERVAL_MS = 5_000;
-const HOUSEKEEPING_EVERY_MS = 3600_000;
 const SWEEP_BATCH = 20;
 const SWEEP_CONCURRENCY = 4;
 const workerEnabled = env.NODE_ENV !== "test";
 
 let running: Promise<unknown> | null = null;
 let again = false;
-let lastHousekeeping = 0;
-let housekeeping: (() => Promise<unknown>)[] = [];
+let kinds: readonly AnyJobKind[] = [];
+let unscheduled: readonly AnyJobKind[] = [];
+
+async function sweepOnce() {
+  if (unscheduled.length) {
+    await scheduleRecurringJobs(unscheduled);
+    unscheduled = [];
+  }
+  return runDueJobs(kinds, SWEEP_BATCH, SWEEP_CONCURRENCY);
+}
 
 function sweep() {
   if (running) {
     again = true;
     return;
   }
-  const chores = Date.now() - lastHousekeeping > HOUSEKEEPING_EVERY_MS ? housekeeping : [];
-  if (chores.length) lastHousekeeping = Date.now();
-  running = Promise.all([runDueJobs(SWEEP_BATCH, SWEEP_CONCURRENCY), ...chores.map((chore) => chore())])
+  running = sweepOnce()
     // A full batch means more may be due: the next sweep follows at once instead of at the next tick.
-    .then(([summary]) => void (summary.claimed >= SWEEP_BATCH && (again = true)))
+    .then((summary) => void (summary.claimed >= SWEEP_BATCH && (again = true)))
     .catch((error) => log.error("job worker sweep failed", { error: String(error) }))
     .finally(() => {
       running = null;
@@ -41,16 +47,19 @@ function sweep() {
 
 /** Runs the due jobs now (after the current response is written), instead of at the next tick. */
 export function kickJobWorker() {
-  if (workerEnabled) setImmediate(sweep);
+  if (workerEnabled && globalThis.__codJobWorker) setImmediate(sweep);
 }
 
 declare global {
   var __codJobWorker: NodeJS.Timeout | undefined;
 }
 
-export function startJobWorker(options: { housekeeping?: (() => Promise<unknown>)[] } = {}) {
-  housekeeping = options.housekeeping ?? [];
+/** Starts the worker (once per process) with every kind it runs; `kinds` includes the recurring ones. */
+export function startJobWorker(options: { kinds: readonly AnyJobKind[] }) {
   if (!workerEnabled || globalThis.__codJobWorker) return;
+  kinds = options.kinds;
+  unscheduled = options.kinds.filter((kind) => kind.every);
   globalThis.__codJobWorker = setInterval(sweep, WORKER_INTERVAL_MS);
   globalThis.__codJobWorker.unref();
+  setImmediate(sweep);
 }

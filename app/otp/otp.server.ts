@@ -1,8 +1,7 @@
 import { execute, query, sql } from "~/db/sql.server";
 import { prisma } from "~/db.server";
-import { env } from "~/env.server";
 import { markPhoneVerified, verifiedWithin } from "~/otp/verified-phones.server";
-import { hitRateLimit, purgeExpiredRateCounters, releaseRateLimit } from "~/rate-limit/rate-limit.server";
+import { hitRateLimit, releaseRateLimit } from "~/rate-limit/rate-limit.server";
 import { recordSelection } from "~/otp/selection.server";
 import type { PaymentMode } from "~/shared/payment-modes";
 import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
@@ -111,7 +110,6 @@ export async function sendVerificationCode(input: {
   channel?: SmsChannel;
 }): Promise<SendOutcome> {
   const { shop, phone } = input;
-  startPurging();
 
   if (!shop.otpEnabled) {
     await countEvent(shop.id, "otp_skipped", "disabled");
@@ -325,21 +323,4 @@ async function whyNoAttempt(shopId: string, phone: string, now: number): Promise
 /** Deletes challenges past their expiry (used ones are deleted when used); returns how many. */
 export async function purgeExpiredChallenges(): Promise<number> {
   return prisma.$executeRaw`DELETE FROM "OtpChallenge" WHERE "expiresAt" <= ${clock.now().getTime()}`;
-}
-
-export const PURGE_INTERVAL_MS = 60_000;
-let purgeTimer: NodeJS.Timeout | null = null;
-
-/**
- * Once per instance, from the first send on: every minute, expired challenges and rate counters are
- * deleted. The timer is unref'd (it never keeps the process alive). Tests call the purges directly.
- */
-function startPurging() {
-  if (purgeTimer || env.NODE_ENV === "test") return;
-  purgeTimer = setInterval(() => {
-    Promise.all([purgeExpiredChallenges(), purgeExpiredRateCounters()]).catch((error: unknown) =>
-      log.warn("otp: purge failed", { detail: String(error) }),
-    );
-  }, PURGE_INTERVAL_MS);
-  purgeTimer.unref();
 }

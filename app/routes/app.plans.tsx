@@ -4,11 +4,11 @@ import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/re
 import { Badge, Banner, BlockStack, Box, Button, Card, InlineGrid, InlineStack, Layout, ProgressBar, Text } from "@shopify/polaris";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { z } from "zod";
+import { adminStandIn } from "#admin-access";
 import { authenticate } from "~/shopify/app.server";
 import { choosePlanFor, loadPlans, planApprovedBy, type ChoosePlanOutcome, type PlanChangePreview } from "~/billing/plans.server";
 import { usePlanApprovedNotice } from "~/admin/plan-approved";
 import { env } from "~/env.server";
-import { devAdminAccessEnabled } from "~/dev/admin-access.server";
 import { PLANS, type Plan } from "~/shared/plans";
 import { useEffect, useRef } from "react";
 
@@ -37,7 +37,7 @@ export async function action({ request }: ActionFunctionArgs) {
     // The library sends the merchant to Shopify's approval page with a 401 that App Bridge follows. A
     // local development server has no App Bridge: there the page is reached by a plain redirect.
     const approval = thrown instanceof Response ? thrown.headers.get(REAUTHORIZE_HEADER) : null;
-    if (approval && devAdminAccessEnabled()) return redirect(approval);
+    if (approval && adminStandIn()) return redirect(approval);
     throw thrown;
   }
 }

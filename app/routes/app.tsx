@@ -7,7 +7,7 @@ import adminStyles from "~/admin/admin.css";
 import { AppBridgeStateProvider } from "~/admin/app-bridge";
 import { AdminNavigation } from "~/admin/navigation";
 import { AdminUnavailable } from "~/admin/unavailable";
-import { devAdminAccessEnabled } from "~/dev/admin-access.server";
+import { adminStandIn } from "#admin-access";
 import { authenticate } from "~/shopify/app.server";
 import { env } from "~/env.server";
 import { verificationNotice } from "~/enforcement/admin-notice.server";
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   // A local development server has no Shopify admin around it: App Bridge would send the browser to
   // admin.shopify.com, so the pages run without it (as they must when its script cannot load).
-  const embedded = !devAdminAccessEnabled();
+  const embedded = !adminStandIn();
   return {
     apiKey: env.SHOPIFY_API_KEY,
     embedded,

@@ -5,7 +5,8 @@ import { prepareDatabase } from "~/db.server";
 import { env } from "~/env.server";
 import { answer, json, jsonError, methodNotAllowed } from "~/http/responses.server";
 import { MESSAGE_STATES } from "~/sms/deliveries.server";
-import { recordStatus } from "~/sms/status-callback.server";
+import { kickJobWorker } from "~/jobs/worker.server";
+import { recordStatus } from "~/message-status/status-callback.server";
 import { log } from "~/utils/log.server";
 
 const MAX_BODY_BYTES = 16 * 1024;
@@ -54,6 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
       status: parsed.data.MessageStatus,
       errorCode: parsed.data.ErrorCode ? Number(parsed.data.ErrorCode) : null,
     });
+    if (outcome.known && outcome.fallback === "queued") kickJobWorker();
     if (!outcome.known) log.info("twilio status for an unknown message", { sid: parsed.data.MessageSid, status: parsed.data.MessageStatus });
     return json({ ok: true, known: outcome.known, ...(outcome.known ? { fallback: outcome.fallback } : {}) });
   }, "twilio/status");

@@ -18,7 +18,7 @@ import { SHOP_DETAILS } from "~/shopify/operations";
 import { PAID_PLANS, usageTerms } from "~/shared/plans";
 import { redirectShopifyApi } from "~/shopify/api-origin.server";
 import { log } from "~/utils/log.server";
-import { withDevSessionToken } from "~/dev/admin-access.server";
+import { withAdminAccess } from "#admin-access";
 
 if (env.SHOPIFY_API_ORIGIN) redirectShopifyApi(env.SHOPIFY_API_ORIGIN);
 
@@ -89,12 +89,14 @@ export default shopify;
 export const apiVersion = ApiVersion.October26;
 export const addDocumentResponseHeaders = shopify.addDocumentResponseHeaders;
 /**
- * The library's authentication. Its `admin` runs on the request as given, except in a local development
- * server, where a request without a session token gets one for the demo shop (app/dev/admin-access.server.ts).
+ * The library's authentication, as `#admin-access` gives it (package.json "imports"): unchanged in a
+ * production build; in a development build (`npm run build:dev`) local mode's admin stand-in,
+ * app/dev/admin-access.server.ts, gives an admin request without a session token one for the demo shop.
  */
+const withAccess = withAdminAccess(shopify.authenticate);
 export const authenticate: typeof shopify.authenticate = {
-  ...shopify.authenticate,
-  admin: ((request: Request) => adminOrUnavailable(() => shopify.authenticate.admin(withDevSessionToken(request)))) as typeof shopify.authenticate.admin,
+  ...withAccess,
+  admin: ((request: Request) => adminOrUnavailable(() => withAccess.admin(request))) as typeof shopify.authenticate.admin,
 };
 
 /**

@@ -87,7 +87,8 @@ describe("orders/create delivers to the hook", () => {
   it("answers the webhook, then texts a correction link for a suspect address when the shop turned it on", async () => {
     const route = await import("~/routes/webhooks.orders.create");
     const { runDueJobs } = await import("~/jobs/queue.server");
-    const automaticRequestsSettled = () => runDueJobs();
+    const { JOB_KINDS } = await import("~/server-build");
+    const automaticRequestsSettled = () => runDueJobs(JOB_KINDS);
     const { signedWebhook, orderCreatedPayload } = await import("../helpers/webhooks");
     const { callRoute } = await import("../helpers/proxy");
     await installShop({ autoAddressCorrection: true });

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { prisma } from "~/db.server";
-import { backoffMs, defineJob, deleteOrderJobs, enqueueJob, LOCK_MS, orderJobKey, pruneFinishedJobs, runDueJobs, type JobResult } from "~/jobs/queue.server";
+import { backoffMs, defineJob, scheduleRecurringJobs, deleteOrderJobs, enqueueJob, LOCK_MS, orderJobKey, pruneFinishedJobs, runDueJobs as runJobs, type JobResult } from "~/jobs/queue.server";
 import { clock } from "~/utils/clock.server";
 import { expectConsoleErrors } from "../setup/worker";
 
@@ -43,6 +43,9 @@ const mergingJob = defineJob({
     return { ok: true };
   },
 });
+
+/** The kinds this file's worker runs: listed, as the server lists its own (app/server-build.ts). */
+const runDueJobs = (limit?: number, concurrency?: number) => runJobs([counterJob, throwingJob, mergingJob], limit, concurrency);
 
 const SHOP = "jobs-test.myshopify.com";
 const t0 = new Date("2026-03-01T10:00:00Z");
@@ -142,6 +145,41 @@ describe("the job queue (one durable mechanism for background work)", () => {
     expect(await runDueJobs(10, 4)).toMatchObject({ claimed: 2, done: 2 });
     expect(runs.map((r) => r.n).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(await prisma.job.count({ where: { doneAt: null } })).toBe(0);
+  });
+
+  it("keeps one row per recurring kind, due again `every` ms after each run, never given up", async () => {
+    const restore = expectConsoleErrors();
+    const ticks: number[] = [];
+    const answers: JobResult[] = [];
+    const recurring = defineJob({
+      kind: "test.recurring",
+      payload: z.object({}),
+      every: 60_000,
+      maxAttempts: 2,
+      run: async () => {
+        ticks.push(clock.now().getTime() - t0.getTime());
+        return answers.shift() ?? { ok: true };
+      },
+    });
+    // GIVEN two instances starting: one row
+    await scheduleRecurringJobs([recurring]);
+    await scheduleRecurringJobs([recurring]);
+    expect(await prisma.job.count({ where: { kind: "test.recurring" } })).toBe(1);
+    // WHEN it runs, it is due again a minute later and not before
+    expect(await runJobs([recurring])).toMatchObject({ claimed: 1, done: 1 });
+    at(59_000);
+    expect(await runJobs([recurring])).toMatchObject({ claimed: 0 });
+    at(60_000);
+    answers.push({ ok: false, error: "busy" }, { ok: false, error: "busy" }, { ok: false, error: "busy" });
+    // THEN failures past maxAttempts are retried, not given up, and a success starts the period anew
+    for (const when of [60_000, 90_000, 150_000, 210_000]) {
+      at(when);
+      expect(await runJobs([recurring])).toMatchObject({ claimed: 1 });
+    }
+    expect(ticks).toEqual([0, 60_000, 90_000, 150_000, 210_000]);
+    const row = await prisma.job.findFirstOrThrow({ where: { kind: "test.recurring" } });
+    expect(row).toMatchObject({ doneAt: null, failedAt: null, attempts: 0, lastError: null, nextAttemptAt: new Date(t0.getTime() + 270_000) });
+    restore();
   });
 
   it("leaves alone the kinds this process does not know (another version's jobs)", async () => {

@@ -4,6 +4,7 @@ import { sendLimitKey } from "~/otp/otp.server";
 import { BATCH, deleteExpiredRecords, RETENTION_EVERY_MS, RETENTION_KIND, scheduleRetention } from "~/privacy/retention.server";
 import { clock } from "~/utils/clock.server";
 import { installShop } from "../helpers/shops";
+import { JOB_KINDS } from "~/server-build";
 
 /**
  * The retention job: every kind of personal record is deleted once past its period (docs/privacy.md),
@@ -68,7 +69,7 @@ describe("the retention job", () => {
     const shortKeeper = await seedShop("short.myshopify.com", { returningSkipDays: 7, recordRetentionDays: 30 });
     vi.spyOn(clock, "now").mockReturnValue(NOW);
     await scheduleRetention();
-    expect(await runDueJobs()).toMatchObject({ claimed: 1, retried: 0, failed: 0 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ claimed: 1, retried: 0, failed: 0 });
 
     expect(await left(longKeeper.id)).toEqual({
       verifiedMarks: [10], // the 100-day-old one is past the 90-day returning-customer window
@@ -100,17 +101,17 @@ describe("the retention job", () => {
     await scheduleRetention();
     await scheduleRetention(); // a second instance starting
     expect(await prisma.job.count({ where: { kind: RETENTION_KIND } })).toBe(1);
-    expect(await runDueJobs()).toMatchObject({ claimed: 1 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ claimed: 1 });
     const [job] = await prisma.job.findMany({ where: { kind: RETENTION_KIND } });
     expect(job).toMatchObject({ doneAt: null, failedAt: null, lockedUntil: null, nextAttemptAt: new Date(NOW.getTime() + RETENTION_EVERY_MS) });
     // Housekeeping right after does not pull the next run forward; nothing is due.
     await scheduleRetention();
-    expect(await runDueJobs()).toMatchObject({ claimed: 0 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ claimed: 0 });
     // An hour later it runs again, and deletes what aged meanwhile.
     const later = new Date(NOW.getTime() + RETENTION_EVERY_MS);
     await prisma.rateCounter.create({ data: { key: "otp-send:x:+212600000001", windowStart: 0n, count: 1, expiresAt: BigInt(later.getTime() - 1) } });
     vi.spyOn(clock, "now").mockReturnValue(later);
-    expect(await runDueJobs()).toMatchObject({ claimed: 1 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ claimed: 1 });
     expect(await prisma.rateCounter.count()).toBe(0);
     expect(await prisma.job.count({ where: { kind: RETENTION_KIND } })).toBe(1);
   });

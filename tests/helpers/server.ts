@@ -24,7 +24,7 @@ export type RunningServer = {
  * Starts the production server (server.mjs over the built app) on a free port with its own SQLite
  * database in local mode, as `npm run local` would: a development server (NODE_ENV=development) with
  * no SHOPIFY_API_ORIGIN gets local mode's fake Shopify as its own HTTP server beside it. Requires
- * `npm run build` (npm test builds first).
+ * `npm run build:dev` (npm test builds it first): local mode's tools are only in a development build.
  */
 export async function startServer(
   /** Overrides of the server's environment; `undefined` leaves a variable unset (e.g. NODE_ENV, as `npm start` meets it). */
@@ -32,7 +32,7 @@ export async function startServer(
   /** nodeArgs: flags for node before server.mjs (e.g. `--import` of a test-only hook). */
   options: { migrate?: boolean; nodeArgs?: string[] } = {},
 ): Promise<RunningServer> {
-  if (!fs.existsSync(path.join(ROOT, "build", "index.js"))) throw new Error("no build/: run `npm run build` first");
+  if (!fs.existsSync(path.join(ROOT, "build", "index.js"))) throw new Error("no build/: run `npm run build:dev` first");
   const dataDir = fs.mkdtempSync(path.join(ROOT, "data", `server-${inject("runId")}-`));
   const databaseUrl = env.DATABASE_URL ?? `file:${path.join(dataDir, "app.db")}`;
   if (options.migrate !== false) await prepareDatabase(databaseUrl);

@@ -9,6 +9,7 @@ import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { installShop } from "../helpers/shops";
+import { JOB_KINDS } from "~/server-build";
 
 /**
  * Blocking a number takes `cod-verified-customer` off the customers carrying it (issue 25 item 3): a
@@ -50,7 +51,7 @@ describe("blocking a number un-tags its verified customers", () => {
     expect(await prisma.job.findMany({ select: { kind: true, doneAt: true } })).toEqual([{ kind: "blocklist.untag-customers", doneAt: null }]);
     expect(fake.callsTo(OPERATIONS.tagsRemove)).toHaveLength(0);
 
-    expect(await runDueJobs()).toMatchObject({ done: 1 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ done: 1 });
     expect(fake.callsTo(OPERATIONS.customersByPhone)[0].variables.query).toBe(`phone:"${BLOCKED}"`);
     expect(fake.callsTo(OPERATIONS.tagsRemove).map((c) => c.variables)).toEqual([{ id: "gid://shopify/Customer/1", tags: [TAG] }]);
     expect(tagsOf(1)).toEqual(["vip"]);
@@ -60,11 +61,11 @@ describe("blocking a number un-tags its verified customers", () => {
   it("an import un-tags every number of the list, those blocked before included", async () => {
     await installShop();
     await post({ intent: "block", phone: THIRD });
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     tagged.get("gid://shopify/Customer/3")!.add(TAG); // tagged again since
     const answer = await post({ intent: "import", list: `${BLOCKED}\nnope\n${OTHER}\n${THIRD}` });
     expect(answer).toMatchObject({ status: 200, data: { added: 2, alreadyBlocked: 1 } });
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect([tagsOf(1), tagsOf(2), tagsOf(3)]).toEqual([["vip"], ["vip"], ["vip"]]);
   });
 
@@ -72,14 +73,14 @@ describe("blocking a number un-tags its verified customers", () => {
     await installShop();
     fake.on(OPERATIONS.customersByPhone, handlers.serverError(503), "admin");
     await post({ intent: "block", phone: BLOCKED });
-    expect(await runDueJobs()).toMatchObject({ retried: 1 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ retried: 1 });
     expect(tagsOf(1)).toEqual([TAG, "vip"]);
     const job = await prisma.job.findFirstOrThrow();
     expect(job).toMatchObject({ doneAt: null, failedAt: null, lastError: expect.stringContaining("http_error") });
 
     customers.install(fake);
     vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 10 * 60_000));
-    expect(await runDueJobs()).toMatchObject({ done: 1 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ done: 1 });
     expect(tagsOf(1)).toEqual(["vip"]);
   });
 });

@@ -13,6 +13,7 @@ import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+import { JOB_KINDS } from "~/server-build";
 
 type Orders = {
   status: string | null;
@@ -107,8 +108,8 @@ describe("the Orders page's actions", () => {
   async function placeUnverifiedOrder() {
     const order = orderCreatedPayload({ phone: PHONE, customer: { id: 90, admin_graphql_api_id: "gid://shopify/Customer/90", phone: PHONE, tags: "" } });
     expect((await callRoute(ordersCreate, signedWebhook("orders/create", order))).status).toBe(200);
-    await runDueJobs();
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
+    await runDueJobs(JOB_KINDS);
     return order;
   }
   const links = () => twilio.twilio.messages.filter((m) => m.to === PHONE && /\/vc\//.test(m.body)).map((m) => m.body);
@@ -144,8 +145,8 @@ describe("the Orders page's actions", () => {
     const clicks = await Promise.all([1, 2, 3].map(() => post({ intent: "resend", orderGid: order.admin_graphql_api_id })));
     expect(clicks.filter((c) => c.status === 200).length).toBeGreaterThanOrEqual(1);
     expect(clicks[0].data).toMatchObject({ intent: "resend", ok: true, phone: PHONE });
-    await runDueJobs();
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
+    await runDueJobs(JOB_KINDS);
     expect(links()).toHaveLength(2);
     expect(links()[1]).toBe(links()[0]);
     expect(await prisma.job.count({ where: { kind: "order-confirmation.notify" } })).toBe(1);
@@ -153,7 +154,7 @@ describe("the Orders page's actions", () => {
     // Past the deadline the order is no longer waiting: nothing is sent.
     later(25 * 3600_000);
     expect(await post({ intent: "resend", orderGid: order.admin_graphql_api_id })).toMatchObject({ status: 409, data: { ok: false, code: "not_pending" } });
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect(links()).toHaveLength(2);
   });
 

@@ -1,7 +1,8 @@
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as confirmPage from "~/routes/proxy.vc.$token";
 import { prisma } from "~/db.server";
-import { LOCK_MS, runDueJobs } from "~/jobs/queue.server";
+import { LOCK_MS, runDueJobs as runJobs } from "~/jobs/queue.server";
+import { JOB_KINDS } from "~/server-build";
 import { linkToken } from "~/orders/confirmation/confirmation.server";
 import { shopifyCallLimits } from "~/shopify/graphql.server";
 import { clock } from "~/utils/clock.server";
@@ -14,6 +15,8 @@ import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+
+const runDueJobs = (limit?: number, concurrency?: number) => runJobs(JOB_KINDS, limit, concurrency);
 
 /**
  * Holds and cancellation of verification after purchase when Shopify is slow or the app stops mid-call:

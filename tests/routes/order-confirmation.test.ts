@@ -1,7 +1,8 @@
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as confirmPage from "~/routes/proxy.vc.$token";
 import { prisma } from "~/db.server";
-import { runDueJobs } from "~/jobs/queue.server";
+import { runDueJobs as runJobs } from "~/jobs/queue.server";
+import { JOB_KINDS } from "~/server-build";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
@@ -11,6 +12,8 @@ import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+
+const runDueJobs = (limit?: number, concurrency?: number) => runJobs(JOB_KINDS, limit, concurrency);
 
 /**
  * Verification after purchase, from outside: an unverified COD order arrives, is tagged cod-pending,

@@ -12,6 +12,7 @@ import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
 import { clearShopCache } from "~/settings/shop.server";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+import { JOB_KINDS } from "~/server-build";
 
 /**
  * orders/create decides with the order's own facts (CONTRACT.md, "orders/create webhook"): COD by the
@@ -41,7 +42,7 @@ async function verify(phone: string, extra: Record<string, unknown> = {}) {
 
 async function deliver(payload: ReturnType<typeof orderCreatedPayload>) {
   expect((await callRoute(ordersCreate, signedWebhook("orders/create", payload))).status).toBe(200);
-  await runDueJobs();
+  await runDueJobs(JOB_KINDS);
   return [...(tagged.get(payload.admin_graphql_api_id) ?? [])];
 }
 

@@ -5,7 +5,8 @@ import * as ordersCreate from "~/routes/webhooks.orders.create";
 import { prisma } from "~/db.server";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
 import { recordSelection } from "~/otp/selection.server";
-import { runDueJobs } from "~/jobs/queue.server";
+import { runDueJobs as runJobs } from "~/jobs/queue.server";
+import { JOB_KINDS } from "~/server-build";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { issueProof } from "~/otp/proof.server";
@@ -14,6 +15,8 @@ import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+
+const runDueJobs = (limit?: number, concurrency?: number) => runJobs(JOB_KINDS, limit, concurrency);
 
 /**
  * orders/create re-checks every order: `cod-verified` only when one of the order's phones is a phone

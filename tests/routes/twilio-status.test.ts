@@ -3,6 +3,9 @@ import * as verifyOtp from "~/routes/proxy.verify-otp";
 import * as status from "~/routes/twilio.status";
 import { env } from "~/env.server";
 import { prisma } from "~/db.server";
+import { runDueJobs } from "~/jobs/queue.server";
+import { whatsappFallbackJob } from "~/message-status/sms-fallback-job.server";
+import { clock } from "~/utils/clock.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
 import { CONTENT_SID, statusCallbackRequest, useFakeTwilio } from "../helpers/twilio";
@@ -61,8 +64,11 @@ describe("POST /twilio/status: WhatsApp delivery states and the SMS fallback", (
     expect(stored.fallbackBody).not.toContain(code); // sealed, not the text
 
     const res = await report(message.sid, "undelivered", { ErrorCode: "63016" });
-    expect(await jsonOf(res)).toEqual({ ok: true, known: true, fallback: "sent" });
-    // A second report (failed after undelivered) or a redelivery sends nothing more.
+    expect(await jsonOf(res)).toEqual({ ok: true, known: true, fallback: "queued" });
+    // A second report before the job ran queues nothing more.
+    expect(await jsonOf(await report(message.sid, "undelivered", { ErrorCode: "63016" }))).toMatchObject({ fallback: "queued" });
+    expect(await runDueJobs([whatsappFallbackJob])).toMatchObject({ claimed: 1, done: 1 });
+    // A later report (failed after undelivered) or a redelivery sends nothing more.
     expect(await jsonOf(await report(message.sid, "failed", { ErrorCode: "63016" }))).toMatchObject({ fallback: "already_sent" });
     expect(await jsonOf(await report(message.sid, "undelivered", { ErrorCode: "63016" }))).toMatchObject({ fallback: "already_sent" });
 
@@ -91,9 +97,28 @@ describe("POST /twilio/status: WhatsApp delivery states and the SMS fallback", (
   it("sends no SMS for a code already used or expired", async () => {
     const { message, code } = await sendWhatsappCode();
     await callRoute(verifyOtp, signedRequest("/verify-otp", { method: "POST", body: { phone: PHONE, otp: code } }));
-    expect(await jsonOf(await report(message.sid, "failed", { ErrorCode: "63003" }))).toMatchObject({ fallback: "expired" });
+    expect(await jsonOf(await report(message.sid, "failed", { ErrorCode: "63003" }))).toMatchObject({ fallback: "queued" });
+    expect(await runDueJobs([whatsappFallbackJob])).toMatchObject({ claimed: 1, done: 1 });
     expect(fake.twilio.messages.map((m) => m.channel)).toEqual(["whatsapp"]);
     expect(await prisma.messageDelivery.findUniqueOrThrow({ where: { providerId: message.sid } })).toMatchObject({ status: "failed", errorCode: 63003, fallbackBody: null });
+  });
+
+  it("keeps the SMS fallback queued while Twilio is down and sends it once Twilio answers again", async () => {
+    const { message, code } = await sendWhatsappCode();
+    // GIVEN Twilio answering 503 to the next send
+    fake.twilio.fail("server_error", { times: 1 });
+    expect(await jsonOf(await report(message.sid, "undelivered", { ErrorCode: "63016" }))).toMatchObject({ fallback: "queued" });
+    // WHEN the fallback runs, fails, and runs again after its backoff
+    expect(await runDueJobs([whatsappFallbackJob])).toMatchObject({ claimed: 1, retried: 1 });
+    expect(fake.twilio.messages.filter((m) => m.channel === "sms")).toEqual([]);
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 31_000));
+    expect(await runDueJobs([whatsappFallbackJob])).toMatchObject({ claimed: 1, done: 1 });
+    // THEN the code went out by SMS exactly once, and the sealed text is gone
+    const sms = fake.twilio.messages.filter((m) => m.channel === "sms");
+    expect(sms).toHaveLength(1);
+    expect(sms[0].body).toContain(code);
+    expect((await prisma.messageDelivery.findUniqueOrThrow({ where: { providerId: message.sid } })).fallbackBody).toBeNull();
+    expect(await runDueJobs([whatsappFallbackJob])).toMatchObject({ claimed: 0 });
   });
 
   it("refuses a callback whose signature is missing, wrong or made for other parameters (403), and loses nothing", async () => {

@@ -19,6 +19,7 @@ import { signedWebhook } from "../helpers/webhooks";
 import { FakeBillingStore } from "../mocks/shopify/billing";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
 import * as handlers from "../mocks/shopify/handlers";
+import { JOB_KINDS } from "~/server-build";
 
 /**
  * CONTRACT.md, "When the app cannot verify": when the month's allowance is used up (or the plan ends,
@@ -86,7 +87,7 @@ describe("the allowance used up", () => {
     // Durable: nothing changed in Shopify before the job ran.
     expect(codHiddenAtCheckout()).toBe(true);
     expect(await prisma.job.count({ where: { kind: "enforcement-sync" } })).toBe(1);
-    expect(await runDueJobs()).toMatchObject({ done: 1, failed: 0 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ done: 1, failed: 0 });
     expect(configuration()).toMatchObject({ enforce: false });
     expect(customization().enabled).toBe(false);
     expect(codHiddenAtCheckout()).toBe(false);
@@ -94,7 +95,7 @@ describe("the allowance used up", () => {
     // send-otp refusals (402) after that queue nothing more: one job per month and plan.
     const refused = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: "+971501234568" } }));
     expect(refused.status).toBe(402);
-    expect(await runDueJobs()).toMatchObject({ claimed: 0 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ claimed: 0 });
     expect(shopify.callsTo(handlers.OPERATIONS.paymentCustomizationUpdate)).toHaveLength(1);
   });
 
@@ -105,7 +106,7 @@ describe("the allowance used up", () => {
     expect(codHiddenAtCheckout()).toBe(true);
     const refused = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE } }));
     expect(refused.status).toBe(402);
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect(codHiddenAtCheckout()).toBe(false);
   });
 
@@ -114,13 +115,13 @@ describe("the allowance used up", () => {
     vi.spyOn(clock, "now").mockReturnValue(now);
     await shopOnFree(FREE.monthlyVerifications - 1);
     await verifyOnce();
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect(codHiddenAtCheckout()).toBe(false);
     // Still November: nothing is due.
     vi.spyOn(clock, "now").mockReturnValue(new Date("2026-11-30T23:59:59Z"));
-    expect(await runDueJobs()).toMatchObject({ claimed: 0 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ claimed: 0 });
     vi.spyOn(clock, "now").mockReturnValue(new Date("2026-12-01T00:00:01Z"));
-    expect(await runDueJobs()).toMatchObject({ done: 1 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ done: 1 });
     expect(configuration()).toMatchObject({ enforce: true });
     expect(codHiddenAtCheckout()).toBe(true);
     expect(await currentEnforcementState(await row())).toMatchObject({ state: "active" });
@@ -129,7 +130,7 @@ describe("the allowance used up", () => {
   it("an upgrade (app_subscriptions/update ACTIVE) brings enforcement back through a job", async () => {
     await shopOnFree(FREE.monthlyVerifications - 1);
     await verifyOnce();
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect(codHiddenAtCheckout()).toBe(false);
     const res = await callRoute(
       subscriptionsWebhook,
@@ -137,11 +138,11 @@ describe("the allowance used up", () => {
     );
     expect(res.status).toBe(200);
     expect(codHiddenAtCheckout()).toBe(false);
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect(codHiddenAtCheckout()).toBe(true);
     // A replay of the same notice runs the job again and writes the same state: harmless.
     await callRoute(subscriptionsWebhook, signedWebhook("app_subscriptions/update", { app_subscription: { admin_graphql_api_id: "gid://shopify/AppSubscription/9", name: PRO.name, status: "ACTIVE" } }));
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect(codHiddenAtCheckout()).toBe(true);
     expect(store.customizations.size).toBe(1);
   });
@@ -149,7 +150,7 @@ describe("the allowance used up", () => {
   it("a merchant who chose to keep COD hidden while paused: it stays hidden", async () => {
     await shopOnFree(FREE.monthlyVerifications - 1, { keepCodHiddenWhenPaused: true });
     await verifyOnce();
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect(codHiddenAtCheckout()).toBe(true);
     expect(configuration()).toMatchObject({ enforce: true });
     expect(await currentEnforcementState(await row())).toEqual({ state: "paused", why: "allowance_used", codHidden: true, updating: false });
@@ -159,10 +160,10 @@ describe("the allowance used up", () => {
     await shopOnFree(FREE.monthlyVerifications - 1);
     await verifyOnce();
     shopify.on(handlers.OPERATIONS.paymentCustomizationUpdate, handlers.serverError(503), "admin");
-    expect(await runDueJobs()).toMatchObject({ retried: 1 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ retried: 1 });
     store.install(shopify);
     vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 60_000));
-    expect(await runDueJobs()).toMatchObject({ done: 1 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ done: 1 });
     expect(codHiddenAtCheckout()).toBe(false);
   });
 });
@@ -174,7 +175,7 @@ describe("a plan change", () => {
     const [sub] = billing.subscriptions.values();
     billing.approve(sub.id);
     await callAdminRoute(plans, await adminRequest("/app/plans?charge_id=1"));
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     const shop = await row();
     expect(shop.subscriptionPlan).toBe(PRO.name);
     await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: clock.now().toISOString().slice(0, 10), dimension: "", count: 687 } });
@@ -182,7 +183,7 @@ describe("a plan change", () => {
     expect(codHiddenAtCheckout()).toBe(true);
     const res = await callAdminRoute<{ ok: boolean }>(plans, await adminRequest("/app/plans", { form: { plan: "free" } }));
     expect(res.data).toMatchObject({ ok: true });
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect(codHiddenAtCheckout()).toBe(false);
   });
 
@@ -194,7 +195,7 @@ describe("a plan change", () => {
       signedWebhook("app_subscriptions/update", { app_subscription: { admin_graphql_api_id: "free", name: FREE.name, status: "CANCELLED" } }),
     );
     expect(res.status).toBe(200);
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect(codHiddenAtCheckout()).toBe(false);
     expect(await currentEnforcementState(await row())).toMatchObject({ state: "paused", why: "no_subscription", codHidden: false });
   });
@@ -211,7 +212,7 @@ describe("usage charges past the allowance (a merchant who turned them on)", () 
     await callAdminRoute(plans, await adminRequest("/app/plans?charge_id=1"));
     const shop = await row();
     await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: clock.now().toISOString().slice(0, 10), dimension: "", count: used } });
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     await syncPaymentCustomization(await row());
     return sub;
   }
@@ -221,7 +222,7 @@ describe("usage charges past the allowance (a merchant who turned them on)", () 
     const sub = await onProWithUsage(PRO.monthlyVerifications);
     await verifyOnce();
     expect(sub.usageRecords).toHaveLength(0); // durable: charged by the job, after the answer
-    expect(await runDueJobs()).toMatchObject({ done: 1, failed: 0 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ done: 1, failed: 0 });
     expect(sub.usageRecords).toEqual([{ id: expect.any(String), idempotencyKey: expect.stringMatching(/^verification-.+/), amount: PRO.overagePrice, description: expect.stringContaining("Pro") }]);
     const calls = shopify.callsTo(handlers.OPERATIONS.usageRecordCreate);
     expect(calls).toHaveLength(1);
@@ -230,7 +231,7 @@ describe("usage charges past the allowance (a merchant who turned them on)", () 
     // A crash after Shopify's answer but before the job was marked done: the run repeats, Shopify's
     // idempotency key keeps it one charge; and the same verification is never queued twice.
     await prisma.job.updateMany({ where: { kind: "usage-charge" }, data: { doneAt: null } });
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect(shopify.callsTo(handlers.OPERATIONS.usageRecordCreate)).toHaveLength(2);
     expect(sub.usageRecords).toHaveLength(1);
     expect(await prisma.job.count({ where: { kind: "usage-charge" } })).toBe(1);
@@ -244,7 +245,7 @@ describe("usage charges past the allowance (a merchant who turned them on)", () 
     await updateShop(SHOP, { usageChargesEnabled: false });
     const refused = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE } }));
     expect(refused.status).toBe(402);
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect(sub.usageRecords).toHaveLength(0);
     expect(codHiddenAtCheckout()).toBe(false);
   });
@@ -253,7 +254,7 @@ describe("usage charges past the allowance (a merchant who turned them on)", () 
     const sub = await onProWithUsage(PRO.monthlyVerifications + perCap - 1);
     expect(codHiddenAtCheckout()).toBe(true);
     await verifyOnce();
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect(sub.usageRecords).toHaveLength(1);
     expect(codHiddenAtCheckout()).toBe(false);
     expect(await currentEnforcementState(await row())).toMatchObject({ state: "paused", why: "usage_cap_reached", codHidden: false });
@@ -265,9 +266,9 @@ describe("usage charges past the allowance (a merchant who turned them on)", () 
     const sub = await onProWithUsage(PRO.monthlyVerifications);
     sub.usageCap = null;
     await verifyOnce();
-    expect(await runDueJobs()).toMatchObject({ failed: 1 });
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ failed: 1 });
     expect((await row()).usageChargesRefused).toBe("no_usage_line_item");
-    await runDueJobs();
+    await runDueJobs(JOB_KINDS);
     expect(codHiddenAtCheckout()).toBe(false);
     expect(await currentEnforcementState(await row())).toMatchObject({ state: "paused", why: "allowance_used" });
   });

@@ -2,7 +2,8 @@ import * as route from "~/routes/webhooks.orders.create";
 import { prisma, watchQueries } from "~/db.server";
 import { watchDirectStatements } from "~/db/sql.server";
 import { recordSelection } from "~/otp/selection.server";
-import { MAX_ATTEMPTS, pruneFinishedJobs, runDueJobs as runDueTagJobs } from "~/jobs/queue.server";
+import { MAX_ATTEMPTS, pruneFinishedJobs, runDueJobs } from "~/jobs/queue.server";
+import { JOB_KINDS } from "~/server-build";
 import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
@@ -11,6 +12,8 @@ import { useFakeShopify } from "../helpers/fake-shopify";
 import { callRoute } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+
+const runDueTagJobs = (limit?: number, concurrency?: number) => runDueJobs(JOB_KINDS, limit, concurrency);
 
 const PHONE = "+212600000002";
 const tagged = new Map<string, Set<string>>();

@@ -53,7 +53,7 @@ const JOBS = {
   deadline: stepJob("deadline"),
   confirmed: stepJob("confirmed"),
 };
-/** The kinds the worker runs (app/entry.server.tsx JOB_KINDS). */
+/** The kinds the worker runs (app/server-build.ts JOB_KINDS). */
 export const CONFIRMATION_JOBS = Object.values(JOBS);
 
 async function scheduleConfirmationStep(shop: string, c: Pick<Confirmation, "id" | "orderGid">, step: ConfirmationStep, at: Date) {
