@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: type checking, lint, the schema/migration check, Shopify's theme checker on the theme
-// app extension (0 errors required), a development build (local mode's tools in: the server and
+// app extension (0 errors required), a build with local mode's tools in: the server and
 // browser suites run local mode; tests/server/production-build.test.ts builds and checks the
 // production variant itself), then the vitest
 // suites: sqlite (unit, route and server tests), postgres (route and database tests again on
@@ -65,7 +65,7 @@ const checks = [
   ["lint", process.execPath, [path.join(root, "node_modules", "eslint", "bin", "eslint.js"), "--max-warnings=0", "."]],
   ["schema and migrations", process.execPath, [path.join(root, "scripts", "db.mjs"), "check"]],
   ["theme check (Shopify's app-extension checks)", process.execPath, [path.join(root, "scripts", "theme-check.mjs")]],
-  ["build (development: the server and browser suites run local mode)", process.execPath, [path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], { NODE_ENV: "development" }],
+  ["build with local mode's tools (npm run build:dev: the server and browser suites run local mode)", process.execPath, [path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], { LOCAL_TOOLS: "true" }],
 ];
 if (!only) {
   for (const [title, cmd, cmdArgs, env] of checks) {
