@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: type checking, lint, the schema/migration check, Shopify's theme checker on the theme
-// app extension (0 errors required), a build with local mode's tools in: the server and
-// browser suites run local mode; tests/server/production-build.test.ts builds and checks the
-// production variant itself), then the vitest
+// app extension (0 errors required), a build with local mode's tools in (the server and browser
+// suites run local mode; tests/server/production-build.test.ts builds and checks the production
+// variant itself), then the vitest
 // suites: sqlite (unit, route and server tests), postgres (route and database tests again on
 // PostgreSQL) and browser (Chromium). A suite whose service is missing is skipped and said so
 // plainly; with CI=true (or --require-all) a skipped suite fails the run.
