@@ -1,6 +1,7 @@
 import { prisma } from "~/db.server";
 import { runDueJobs, scheduleRecurringJobs } from "~/jobs/queue.server";
 import { JOB_KINDS } from "~/server-build";
+import { RETENTION_EVERY_MS } from "~/privacy/retention.server";
 import { clock } from "~/utils/clock.server";
 import { installShop } from "../helpers/shops";
 
@@ -34,7 +35,8 @@ describe("housekeeping as recurring jobs", () => {
     });
 
     await scheduleRecurringJobs(JOB_KINDS.filter((kind) => kind.every));
-    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ done: 2 });
+    // The two housekeeping kinds, and the personal-data retention run that the hourly one queues.
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ done: 3 });
 
     expect((await prisma.otpChallenge.findMany()).map((r) => r.id)).toEqual(["live"]);
     expect((await prisma.rateCounter.findMany()).map((r) => r.key)).toEqual(["live"]);
@@ -43,6 +45,8 @@ describe("housekeeping as recurring jobs", () => {
     expect(due).toEqual([
       { kind: "housekeeping.otp-purge", nextAttemptAt: new Date(t + 60_000), doneAt: null },
       { kind: "housekeeping.prune", nextAttemptAt: new Date(t + 3600_000), doneAt: null },
+      // The retention job queued its own next run.
+      { kind: "privacy.retention", nextAttemptAt: new Date(t + RETENTION_EVERY_MS), doneAt: null },
     ]);
   });
 });
