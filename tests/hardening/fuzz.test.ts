@@ -160,7 +160,10 @@ const webhookRequest = fc.record({
 describe("fuzzing the built server", () => {
   let server: RunningServer;
   let db: Database.Database;
-  const rows = () => Object.fromEntries(TABLES.map((t) => [t, (db.prepare(`SELECT COUNT(*) AS n FROM "${t}"`).get() as { n: number }).n]));
+  // The app's own background rows (shop "*": housekeeping and retention, queued by the server when it
+  // starts and by their own runs) are no request's doing.
+  const rowsOf = (t: string) => (t === "Job" ? `SELECT COUNT(*) AS n FROM "Job" WHERE "shop" <> '*'` : `SELECT COUNT(*) AS n FROM "${t}"`);
+  const rows = () => Object.fromEntries(TABLES.map((t) => [t, (db.prepare(rowsOf(t)).get() as { n: number }).n]));
 
   beforeAll(async () => {
     server = await startServer();
