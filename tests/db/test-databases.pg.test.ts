@@ -17,9 +17,9 @@ const exists = (name: string) =>
 describe("test databases on a PostgreSQL shared with other machines", () => {
   it("a run creates and drops only its own databases, never another run's", async () => {
     const runId = newRunId();
-    // Another machine's live run: its name carries a number that is no process here, and a run id
-    // that starts like ours.
-    const others = ["cod_t99999999_w1", `cod_t${runId}0_w1`];
+    // Another machine's live run: its name carries a number that is no process here (above any pid),
+    // drawn per run so that two runs of this test at once do not meet; and a run id that starts like ours.
+    const others = [`cod_t9999${1000 + Math.floor(Math.random() * 9000)}_w1`, `cod_t${runId}0_w1`];
     for (const name of others) await admin((c) => c.query(`CREATE DATABASE "${name}"`));
     try {
       await createPostgresDatabases(runId, 1);
