@@ -10,12 +10,11 @@ import { sendSms } from "~/sms/sms.server";
 import { clock } from "~/utils/clock.server";
 import { keyedHash } from "~/utils/crypto.server";
 import { log } from "~/utils/log.server";
-import { enqueueOrderTags } from "~/orders/tag-jobs.server";
+import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "~/orders/tag-jobs.server";
 import { settleOrderRecord } from "~/orders/order-record.server";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/jobs/queue.server";
 import { admin, fail, holdFulfillment, readOrderState, releaseOurHolds, userErrors, type StepResult } from "./holds.server";
 import { confirmationSms, NO_PHONE_TAG, PENDING_TAG, UNCONFIRMED_TAG } from "./texts";
-import { VERIFIED_CUSTOMER_TAG } from "../../../extensions/cod-payment-customization/src/proof-format";
 
 /**
  * Verification after purchase. A cash-on-delivery order that arrives without a matching verification
@@ -291,8 +290,9 @@ async function confirmed(shop: StepShop, c: Confirmation): Promise<StepResult> {
   // The release first, and whatever the tags do: a failed tagsRemove must not keep the order held.
   const released = await release(shop, c);
   const tagged = await swapTags(shop, c.orderGid, [shop.tagVerified], [PENDING_TAG]);
-  const customer = c.customerGid ? await swapTags(shop, c.customerGid, [VERIFIED_CUSTOMER_TAG], []) : null;
-  return firstFailure(released, tagged, customer) ?? { ok: true };
+  // The customer's tag is its own job, added only while the confirmed phone is not blocked.
+  if (shop.tagOrders && c.customerGid && c.phone) await enqueueCustomerVerifiedTag(shop.domain, c.customerGid, c.phone);
+  return firstFailure(released, tagged) ?? { ok: true };
 }
 
 /** The first failed part of a step whose parts run independently (the job retries it; each part is safe to repeat). */
