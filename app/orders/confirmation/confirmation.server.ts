@@ -307,7 +307,13 @@ async function deadline(shop: StepShop, c: Confirmation): Promise<StepResult> {
     await prisma.orderConfirmation.updateMany({ where: { id: c.id, status: "pending" }, data: { status: "unconfirmed", closedAt: now } });
     c = await prisma.orderConfirmation.findUniqueOrThrow({ where: { id: c.id } });
   }
-  if (c.status !== "unconfirmed") return { ok: true, note: "confirmed in time" };
+  if (c.status === "confirmed") {
+    // The confirmation's UPDATE and its confirmed step are separate writes: a step lost between them
+    // (the process stopped) is queued here; one already queued or done is left as it is.
+    await scheduleConfirmationStep(shop.domain, c, "confirmed", now);
+    return { ok: true, note: "confirmed in time" };
+  }
+  if (c.status !== "unconfirmed") return { ok: true, note: `status ${c.status}` };
   await settleOrderRecord(c.shopId, c.orderGid, "unconfirmed");
   const tagged = await swapTags(shop, c.orderGid, [UNCONFIRMED_TAG], [PENDING_TAG]);
   // An order without a phone could never be confirmed: it is the merchant's to decide (tagged NO_PHONE_TAG at opening).
