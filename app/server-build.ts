@@ -12,7 +12,7 @@ import { whatsappFallbackJob } from "~/message-status/sms-fallback-job.server";
 import { usageChargeJob } from "~/billing/usage-charges.server";
 import { enforcementSyncJob } from "~/enforcement/enforcement-jobs.server";
 import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation.server";
-import { orderTagsJob } from "~/orders/tag-jobs.server";
+import { customerVerifiedTagJob, orderTagsJob } from "~/orders/tag-jobs.server";
 import { blockedCustomersJob } from "~/otp/blocked-customers.server";
 import { otpPurgeJob } from "~/otp/purge-job.server";
 import { retentionJob, scheduleRetention } from "~/privacy/retention.server";
@@ -43,6 +43,7 @@ const pruneJob = defineJob({
 /** Every kind of job this app runs; a kind missing here is queued but never run. */
 export const JOB_KINDS: readonly AnyJobKind[] = [
   orderTagsJob,
+  customerVerifiedTagJob,
   addressCheckJob,
   ...CONFIRMATION_JOBS,
   blockedCustomersJob,

@@ -163,8 +163,16 @@ export async function requestAddressCorrection(
   const body = fill(TEXTS[locale].sms, { shop: shop.name ?? shop.domain, order: order.name, link });
   // No WhatsApp template exists for the link, and WhatsApp refuses free text outside a 24-hour session: by SMS.
   const sms = await sendSms({ shop: { id: shop.id, name: shop.name, domain: shop.domain }, to: phone, body, channel: "sms", purpose: "address_correction" });
+  if (!sms.ok && sms.maybeSent) {
+    // Twilio did not answer in time: the link may have gone (CONTRACT.md "Proofs and holds"). The
+    // correction stays pending, so the link works and a second request is already_pending rather than
+    // a second text, and every hit stays counted, or a slow Twilio would text the number without limit.
+    log.warn("address correction: SMS outcome unknown; correction kept", { shop: shop.domain, phone: maskPhone(phone), code: sms.code });
+    return { ok: false, code: sms.code };
+  }
   if (!sms.ok) {
-    // No link reached the shopper: forget the correction, and a provider outage does not count against them.
+    // Twilio refused, or was never reached: no link reached the shopper. Forget the correction, and a
+    // provider outage does not count against them.
     await prisma.addressCorrection.delete({ where: { id: correction.id } });
     if (sms.code === "sms_unavailable") for (const { key, hit } of hits) await releaseRateLimit(key, hit);
     log.warn("address correction: SMS not sent", { shop: shop.domain, phone: maskPhone(phone), code: sms.code });

@@ -6,10 +6,9 @@ import type { OrderFacts } from "./order-facts";
 import { paymentModeOf, tagsForOrder } from "./order-tags";
 import { confirmsAfterPurchase, openConfirmation } from "~/orders/confirmation/confirmation.server";
 import { PENDING_TAG } from "~/orders/confirmation/texts";
-import { enqueueOrderTags } from "./tag-jobs.server";
+import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "./tag-jobs.server";
 import { checkOrderVerification } from "./order-verification.server";
 import { recordOrder } from "./order-record.server";
-import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
 
 /** How far before the order a selection found by phone alone may have been made. */
 export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -144,7 +143,7 @@ export async function linkOrderAndQueueTags(shop: Shop, facts: OrderFacts) {
   // cash on delivery at checkout (and the next order is re-checked against their verified phone).
   // Only the order's own evidence earns it (never a selection found by phone).
   if (verification.verified && !shop.uninstalledAt && facts.customer.gid) {
-    await enqueueOrderTags(shop.domain, facts.customer.gid, [VERIFIED_CUSTOMER_TAG]);
+    await enqueueCustomerVerifiedTag(shop.domain, facts.customer.gid, verification.phone);
   }
   log.info("orders/create handled", {
     shop: shop.domain,

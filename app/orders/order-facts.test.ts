@@ -97,10 +97,11 @@ describe("cash on delivery, by the checkout function's rule", () => {
 });
 
 describe("the shop's country", () => {
-  it("is the one country its allow-list names", () => {
-    expect(shopCountryOf({ allowedCountries: "ma" })).toBe("MA");
-    expect(shopCountryOf({ allowedCountries: "MA, FR" })).toBeNull();
-    expect(shopCountryOf({ allowedCountries: "" })).toBeNull();
+  it("is the one country its allow-list names, else the country Shopify gives for the shop", () => {
+    expect(shopCountryOf({ allowedCountries: "ma", country: "FR" })).toBe("MA");
+    expect(shopCountryOf({ allowedCountries: "MA, FR", country: null })).toBeNull();
+    expect(shopCountryOf({ allowedCountries: "MA, FR", country: "FR" })).toBe("FR");
+    expect(shopCountryOf({ allowedCountries: "", country: null })).toBeNull();
   });
 });
 

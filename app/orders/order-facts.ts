@@ -38,12 +38,12 @@ export type OrderFacts = {
 export type FactsShop = { codMethodNames: string | null; country: string | null };
 
 /**
- * The shop's country as the app knows it: the one country its allow-list names (the shop does not
- * record one otherwise), or null.
+ * The shop's country for national numbers: the one country its allow-list names (the only country whose
+ * numbers can verify there), else the country Shopify gives for the shop (install and shop/update), or null.
  */
-export function shopCountryOf(shop: { allowedCountries: string | null }): string | null {
+export function shopCountryOf(shop: { allowedCountries: string | null; country: string | null }): string | null {
   const allowed = parseCountryList(shop.allowedCountries);
-  return allowed.length === 1 ? allowed[0] : null;
+  return allowed.length === 1 ? allowed[0] : shop.country || null;
 }
 
 export function readOrderFacts(order: OrderCreated, shop: FactsShop, receivedAt: Date): OrderFacts {

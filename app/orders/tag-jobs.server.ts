@@ -1,7 +1,10 @@
 import { z } from "zod";
 import { defineJob, enqueueJob, orderJobKey } from "~/jobs/queue.server";
 import { shopifyGraphql } from "~/shopify/graphql.server";
-import { TAGS_ADD } from "~/shopify/operations";
+import { TAGS_ADD, TAGS_REMOVE } from "~/shopify/operations";
+import { isPhoneBlocked } from "~/otp/blocklist.server";
+import { getShop } from "~/settings/shop.server";
+import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
 
 /**
  * Order tagging as a background job (app/jobs): orders/create queues one job per order and answers
@@ -42,5 +45,40 @@ async function addTags(shop: string, orderGid: string, tags: string[]): Promise<
   const reply = tagsAddReply.safeParse(result.data);
   if (!reply.success) return { ok: false, error: `invalid_response: ${reply.error.message.slice(0, 300)}` };
   if (reply.data.tagsAdd.userErrors.length) return { ok: false, error: `user_errors: ${JSON.stringify(reply.data.tagsAdd.userErrors).slice(0, 400)}` };
+  return { ok: true };
+}
+
+/**
+ * The customer tag the checkout function reads (`cod-verified-customer`), as its own job per customer:
+ * added only if the phone that earned it is not blocked when the job runs, and taken off again if a
+ * block landed while it was being added. So a job still waiting (Shopify failed, the worker was busy)
+ * never puts the tag back after the block's untag job ran (app/otp/blocked-customers.server.ts): the
+ * block is stored with its untag job in one transaction, so either this job's last read sees the block,
+ * or the untag job is queued after the tag was added and takes it off.
+ */
+export const customerVerifiedTagJob = defineJob({
+  kind: "customer-verified-tag",
+  payload: z.object({ customerGid: z.string().min(1), phone: z.string().min(1) }),
+  merge: (queued, incoming) => (incoming.phone !== queued.phone ? incoming : null),
+  run: ({ customerGid, phone }, { shop }) => tagVerifiedCustomer(shop, customerGid, phone),
+});
+
+/** Queues `cod-verified-customer` for the customer whose order `phone` verified. Call kickJobWorker once the response is ready. */
+export async function enqueueCustomerVerifiedTag(shop: string, customerGid: string, phone: string) {
+  await enqueueJob(customerVerifiedTagJob, { shop, key: orderJobKey(shop, customerGid), payload: { customerGid, phone } });
+}
+
+const tagsRemoveReply = z.object({ tagsRemove: z.object({ userErrors: z.array(z.object({ message: z.string() })) }) });
+
+async function tagVerifiedCustomer(shopDomain: string, customerGid: string, phone: string): Promise<{ ok: true } | { ok: false; error: string }> {
+  const shop = await getShop(shopDomain);
+  if (!shop || shop.uninstalledAt || (await isPhoneBlocked(shop.id, phone))) return { ok: true };
+  const added = await addTags(shopDomain, customerGid, [VERIFIED_CUSTOMER_TAG]);
+  if (!added.ok || !(await isPhoneBlocked(shop.id, phone))) return added;
+  const removed = await shopifyGraphql<unknown>("admin", shopDomain, TAGS_REMOVE, { variables: { id: customerGid, tags: [VERIFIED_CUSTOMER_TAG] } });
+  if (!removed.ok) return { ok: false, error: `${removed.cause}: ${removed.detail}`.slice(0, 500) };
+  const reply = tagsRemoveReply.safeParse(removed.data);
+  if (!reply.success) return { ok: false, error: `invalid_response: ${reply.error.message.slice(0, 300)}` };
+  if (reply.data.tagsRemove.userErrors.length) return { ok: false, error: `user_errors: ${JSON.stringify(reply.data.tagsRemove.userErrors).slice(0, 400)}` };
   return { ok: true };
 }

@@ -1,6 +1,9 @@
 import crypto from "node:crypto";
 import { z } from "zod";
+import { prisma } from "~/db.server";
 import { defineJob, enqueueJob, type JobResult } from "~/jobs/queue.server";
+import { clock } from "~/utils/clock.server";
+import { randomToken } from "~/utils/crypto.server";
 import { shopifyGraphql } from "~/shopify/graphql.server";
 import { CUSTOMERS_BY_PHONE, TAGS_REMOVE } from "~/shopify/operations";
 import { normalizePhone } from "~/shared/phone";
@@ -22,13 +25,39 @@ export const blockedCustomersJob = defineJob({
   run: ({ phones }, { shop }) => untagBlockedCustomers(shop, phones),
 });
 
-/** Queues the untagging for these (E.164) numbers, in batches. Call kickJobWorker once the response is ready. */
-export async function enqueueUntagBlockedCustomers(shopDomain: string, phones: string[]) {
+/** The untag jobs for these (E.164) numbers: batches of PHONES_PER_JOB, each keyed by its numbers. */
+function untagBatches(shopDomain: string, phones: string[]) {
   const unique = [...new Set(phones)].sort();
+  const batches: { key: string; payload: { phones: string[] } }[] = [];
   for (let i = 0; i < unique.length; i += PHONES_PER_JOB) {
     const batch = unique.slice(i, i + PHONES_PER_JOB);
-    const key = `${shopDomain}|${crypto.createHash("sha256").update(batch.join(",")).digest("hex").slice(0, 32)}`;
-    await enqueueJob(blockedCustomersJob, { shop: shopDomain, key, payload: { phones: batch } });
+    batches.push({ key: `${shopDomain}|${crypto.createHash("sha256").update(batch.join(",")).digest("hex").slice(0, 32)}`, payload: { phones: batch } });
+  }
+  return batches;
+}
+
+/** Queues the untagging for these (E.164) numbers, in batches. Call kickJobWorker once the response is ready. */
+export async function enqueueUntagBlockedCustomers(shopDomain: string, phones: string[]) {
+  for (const { key, payload } of untagBatches(shopDomain, phones)) await enqueueJob(blockedCustomersJob, { shop: shopDomain, key, payload });
+}
+
+/** What queuing needs of a Prisma client or of an interactive transaction's client. */
+type JobWriter = Pick<typeof prisma, "job">;
+
+/**
+ * The untag jobs written through `tx`, the transaction that stores the blocks (app/otp/blocklist.server.ts),
+ * so a stored block always has its job. The same row as enqueueUntagBlockedCustomers' (kind, key), with
+ * its merge: a job queued before runs again from the start.
+ */
+export async function queueUntagBlockedCustomersIn(tx: JobWriter, shopDomain: string, phones: string[]) {
+  const now = clock.now();
+  for (const { key, payload } of untagBatches(shopDomain, phones)) {
+    const text = JSON.stringify(blockedCustomersJob.payload.parse(payload));
+    await tx.job.upsert({
+      where: { kind_key: { kind: blockedCustomersJob.kind, key } },
+      create: { id: randomToken(16), kind: blockedCustomersJob.kind, key, shop: shopDomain, payload: text, attempts: 0, nextAttemptAt: now, createdAt: now, updatedAt: now },
+      update: { payload: text, doneAt: null, failedAt: null, attempts: 0, nextAttemptAt: now, lastError: null, updatedAt: now },
+    });
   }
 }
 

@@ -3,7 +3,7 @@ import { isUniqueViolation, query, sql, toDate } from "~/db/sql.server";
 import { normalizePhone } from "~/shared/phone";
 import type { Shop } from "~/settings/shop.server";
 import { parseBlocklistImport, type BlocklistImportProblem } from "./blocklist-import";
-import { enqueueUntagBlockedCustomers } from "./blocked-customers.server";
+import { queueUntagBlockedCustomersIn } from "./blocked-customers.server";
 
 type BlocklistShop = Pick<Shop, "id" | "domain">;
 
@@ -13,18 +13,22 @@ type BlocklistShop = Pick<Shop, "id" | "domain">;
  * (a durable job, app/otp/blocked-customers.server.ts). Managed from the admin's Blocked numbers page
  * (app/routes/app.blocklist.tsx).
  *
- * The job is queued after the block is stored, and again each time the number is blocked again, so a
- * block whose job was lost (the process stopped between the two) is repaired by blocking it again.
+ * The block and its job are written in one transaction, so a stored block always has its job; blocking
+ * a number again runs its job again (a customer may have been tagged in between).
  */
 export async function blockPhone(shop: BlocklistShop, rawPhone: string, reason?: string | null) {
   const phone = normalizePhone(rawPhone);
   if (!phone) return { ok: false as const, code: "invalid_phone" as const };
-  await prisma.blockedPhone.upsert({
-    where: { shopId_phone: { shopId: shop.id, phone } },
-    create: { shopId: shop.id, phone, reason: reason ?? null },
-    update: { reason: reason ?? null },
-  });
-  await enqueueUntagBlockedCustomers(shop.domain, [phone]);
+  await withRetryOnUniqueViolation(() =>
+    prisma.$transaction(async (tx) => {
+      await tx.blockedPhone.upsert({
+        where: { shopId_phone: { shopId: shop.id, phone } },
+        create: { shopId: shop.id, phone, reason: reason ?? null },
+        update: { reason: reason ?? null },
+      });
+      await queueUntagBlockedCustomersIn(tx, shop.domain, [phone]);
+    }),
+  );
   return { ok: true as const, phone };
 }
 
@@ -121,28 +125,32 @@ export async function importBlockedPhones(shop: BlocklistShop, text: string, rea
   if (!parsed.ok) return parsed;
   const shopId = shop.id;
   let added = 0;
-  // In slices, so an IN (...) list stays well under either engine's limit on bound values.
+  // In slices, so an IN (...) list stays well under either engine's limit on bound values. Each slice's
+  // blocks and the untag jobs of all its numbers (those blocked before included: see blockPhone) are one
+  // transaction, so a stored block always has its job.
   for (let i = 0; i < parsed.entries.length; i += 500) {
     const slice = parsed.entries.slice(i, i + 500);
-    const existing = await prisma.blockedPhone.findMany({ where: { shopId, phone: { in: slice.map((e) => e.phone) } }, select: { phone: true } });
-    const known = new Set(existing.map((e) => e.phone));
-    const fresh = slice.filter((e) => !known.has(e.phone));
-    if (!fresh.length) continue;
+    added += await withRetryOnUniqueViolation(() =>
+      prisma.$transaction(async (tx) => {
+        const existing = await tx.blockedPhone.findMany({ where: { shopId, phone: { in: slice.map((e) => e.phone) } }, select: { phone: true } });
+        const known = new Set(existing.map((e) => e.phone));
+        const fresh = slice.filter((e) => !known.has(e.phone));
+        const { count } = fresh.length ? await tx.blockedPhone.createMany({ data: fresh.map((e) => ({ shopId, phone: e.phone, reason: e.reason })) }) : { count: 0 };
+        await queueUntagBlockedCustomersIn(tx, shop.domain, slice.map((e) => e.phone));
+        return count;
+      }),
+    );
+  }
+  return { ok: true, added, alreadyBlocked: parsed.entries.length - added, duplicates: parsed.duplicates, invalid: parsed.invalid };
+}
+
+/** A number blocked meanwhile (another tab, another import) fails the slice's transaction: it is read again. */
+async function withRetryOnUniqueViolation<T>(run: () => Promise<T>, tries = 3): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
     try {
-      added += (await prisma.blockedPhone.createMany({ data: fresh.map((e) => ({ shopId, phone: e.phone, reason: e.reason })) })).count;
+      return await run();
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      // A number blocked meanwhile (another tab, another import): one at a time, keeping what is there.
-      for (const e of fresh) {
-        try {
-          added += (await prisma.blockedPhone.createMany({ data: [{ shopId, phone: e.phone, reason: e.reason }] })).count;
-        } catch (one) {
-          if (!isUniqueViolation(one)) throw one;
-        }
-      }
+      if (!isUniqueViolation(error) || attempt >= tries) throw error;
     }
   }
-  // Every number of the list, the ones blocked before included (their job runs again: see blockPhone).
-  await enqueueUntagBlockedCustomers(shop.domain, parsed.entries.map((e) => e.phone));
-  return { ok: true, added, alreadyBlocked: parsed.entries.length - added, duplicates: parsed.duplicates, invalid: parsed.invalid };
 }

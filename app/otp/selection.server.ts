@@ -23,7 +23,16 @@ export const SELECTION_REUSE_MS = 24 * 60 * 60 * 1000;
 /**
  * Records the shopper's choice: the latest unlinked selection of this shop and phone from the last
  * 24 hours is updated (verify-otp, then create-checkout, are one journey); otherwise a new one is made.
- * A verified selection never becomes unverified by a later update.
+ * A verified selection never becomes unverified by a later update, and a caller who has not proven the
+ * number never takes one over: create-checkout puts the selection's id and cart token on the cart, and
+ * an order that carries a verified selection is verified (app/orders/order-verification.server.ts), so
+ * anyone making a cart for the number of a shopper who verified and left would carry their verification.
+ *
+ * Concurrency: the update repeats the lookup's conditions (still unlinked, still one this caller may
+ * take over), so a selection linked to an order, or verified, between the read and the write is never
+ * rewritten or handed out: the caller gets a new one. Two concurrent calls for one phone may each insert
+ * a selection; that is harmless, because each cart names its own selection and an order is linked to the
+ * one it names (by id or cart token) before any lookup by phone, which only names the mode.
  */
 export async function recordSelection(input: SelectionInput): Promise<{ id: string }> {
   const now = clock.now();
@@ -34,14 +43,22 @@ export async function recordSelection(input: SelectionInput): Promise<{ id: stri
   const checkoutUrl = input.checkoutUrl || null;
   const draftOrderGid = input.draftOrderGid || null;
   // Direct statements: this runs on every verify-otp and create-checkout (app/db/sql.server.ts).
-  const open = await query<{ id: string }>(sql`
-    SELECT "id" FROM "Selection"
-    WHERE "shopId" = ${input.shopId} AND "phone" = ${input.phone} AND "orderGid" IS NULL
-      AND "createdAt" >= ${new Date(now.getTime() - SELECTION_REUSE_MS)}
-    ORDER BY "createdAt" DESC LIMIT 1`);
+  // An unproven caller may reuse only a selection that is not verified.
+  const open = verified
+    ? await query<{ id: string }>(sql`
+        SELECT "id" FROM "Selection"
+        WHERE "shopId" = ${input.shopId} AND "phone" = ${input.phone} AND "orderGid" IS NULL
+          AND "createdAt" >= ${new Date(now.getTime() - SELECTION_REUSE_MS)}
+        ORDER BY "createdAt" DESC LIMIT 1`)
+    : await query<{ id: string }>(sql`
+        SELECT "id" FROM "Selection"
+        WHERE "shopId" = ${input.shopId} AND "phone" = ${input.phone} AND "orderGid" IS NULL AND "verified" = ${false}
+          AND "createdAt" >= ${new Date(now.getTime() - SELECTION_REUSE_MS)}
+        ORDER BY "createdAt" DESC LIMIT 1`);
   if (open[0]) {
-    // Fields not given keep their value; a verified selection stays verified.
-    await execute(sql`
+    // Fields not given keep their value; a verified selection stays verified. Only while it is still
+    // unlinked, and (for an unproven caller) still unverified: otherwise a new selection below.
+    const updated = await execute(sql`
       UPDATE "Selection" SET
         "mode" = ${input.mode}, "source" = ${input.source},
         "verified" = CASE WHEN ${verified} THEN ${true} ELSE "verified" END,
@@ -51,8 +68,8 @@ export async function recordSelection(input: SelectionInput): Promise<{ id: stri
         "checkoutUrl" = COALESCE(${checkoutUrl}, "checkoutUrl"),
         "draftOrderGid" = COALESCE(${draftOrderGid}, "draftOrderGid"),
         "updatedAt" = ${now}
-      WHERE "id" = ${open[0].id}`);
-    return { id: open[0].id };
+      WHERE "id" = ${open[0].id} AND "orderGid" IS NULL AND ("verified" = ${false} OR ${verified})`);
+    if (updated === 1) return { id: open[0].id };
   }
   const id = newSelectionId();
   await execute(sql`

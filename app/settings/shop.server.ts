@@ -36,7 +36,7 @@ export function clearShopCache(): void {
  */
 export async function upsertInstalledShop(
   domain: string,
-  data: Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable">> = {},
+  data: Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable" | "country">> = {},
 ) {
   const { locale: _storeLanguage, ...refreshed } = data;
   const shop = await prisma.shop.upsert({
@@ -69,34 +69,50 @@ export function hasActiveSubscription(shop: Pick<Shop, "subscriptionStatus">): b
  * What the app keeps of Shopify's answer to SHOP_DETAILS (app/shopify/operations.ts), read at install
  * and at each new OAuth grant so storefront requests need no Admin call: name, currency, primary
  * domain (the code SMS's last line), whether the store can take draft-order deposits (a Shopify Plus
- * feature: the partial mode) and the primary language. shop/update keeps them current.
+ * feature: the partial mode), the primary language and the shop's country (the last default region for
+ * national phone numbers on orders). shop/update keeps them current.
  */
-export function readShopDetails(body: unknown): Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable">> {
+export function readShopDetails(body: unknown): Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable" | "country">> {
   const data = (body as {
     data?: {
-      shop?: { name?: string; currencyCode?: string; primaryDomain?: { host?: string } | null; plan?: { shopifyPlus?: boolean } | null };
+      shop?: {
+        name?: string;
+        currencyCode?: string;
+        primaryDomain?: { host?: string } | null;
+        plan?: { shopifyPlus?: boolean } | null;
+        shopAddress?: { countryCodeV2?: string | null } | null;
+      };
       shopLocales?: { locale: string; primary: boolean }[];
     };
   } | null)?.data;
   const plus = data?.shop?.plan?.shopifyPlus;
   const primary = data?.shopLocales?.find((l) => l.primary)?.locale;
   const host = originHost(data?.shop?.primaryDomain?.host);
+  const country = countryCodeOf(data?.shop?.shopAddress?.countryCodeV2);
   return {
     ...(data?.shop?.name ? { name: data.shop.name } : {}),
     ...(data?.shop?.currencyCode ? { currency: data.shop.currencyCode } : {}),
     ...(host ? { primaryDomain: host } : {}),
     ...(typeof plus === "boolean" ? { depositsAvailable: plus } : {}),
     ...(primary ? { locale: primary.split("-")[0] } : {}),
+    ...(country ? { country } : {}),
   };
 }
 
+/** An ISO 3166 alpha-2 code as Shopify writes it (GraphQL `countryCodeV2`, REST `country_code`), or null. */
+function countryCodeOf(value: unknown): string | null {
+  return typeof value === "string" && /^[A-Z]{2}$/.test(value) ? value : null;
+}
+
 /**
- * shop/update (REST Shop payload): `domain` is the shop's primary domain, with `name` and `currency`.
- * Updates the shop's row when one of them changed; returns what was written.
+ * shop/update (REST Shop payload): `domain` is the shop's primary domain, with `name`, `currency` and
+ * `country_code`. Updates the shop's row when one of them changed; returns what was written.
  */
 export async function applyShopUpdate(domain: string, payload: unknown) {
-  const p = (payload ?? {}) as { domain?: unknown; name?: unknown; currency?: unknown; plan_name?: unknown };
-  const data: Partial<Pick<Shop, "name" | "currency" | "primaryDomain" | "depositsAvailable">> = {};
+  const p = (payload ?? {}) as { domain?: unknown; name?: unknown; currency?: unknown; plan_name?: unknown; country_code?: unknown };
+  const data: Partial<Pick<Shop, "name" | "currency" | "primaryDomain" | "depositsAvailable" | "country">> = {};
+  const country = countryCodeOf(p.country_code);
+  if (country) data.country = country;
   // plan_name: "shopify_plus", "plus_partner_sandbox", "basic", "professional", "unlimited", ...
   if (typeof p.plan_name === "string" && p.plan_name) data.depositsAvailable = /plus/i.test(p.plan_name);
   const host = originHost(typeof p.domain === "string" ? p.domain : null);

@@ -124,7 +124,7 @@ mutation ${OPERATIONS.metafieldsSet}($metafields: [MetafieldsSetInput!]!) {
 
 export const SHOP_DETAILS = `#graphql
 query ${OPERATIONS.shopDetails} {
-  shop { name currencyCode primaryDomain { host } plan { shopifyPlus } }
+  shop { name currencyCode primaryDomain { host } plan { shopifyPlus } shopAddress { countryCodeV2 } }
   shopLocales(published: true) { locale primary }
 }`;
 

@@ -143,6 +143,22 @@ describe("a hold the app did not see", () => {
     expect(fulfillmentOrderOf(order.admin_graphql_api_id)).toMatchObject({ status: "OPEN", holds: [] });
   });
 
+  it("confirmed by a process that stopped before queuing the confirmed step: the deadline step releases the hold and tags it", async () => {
+    await installShop({ holdUnverifiedCod: true });
+    const order = await placeOrder();
+    await work();
+    expect(fulfillmentOrderOf(order.admin_graphql_api_id).status).toBe("ON_HOLD");
+    await confirmOnPage();
+    // What a process stopped between the confirmation's UPDATE and its job leaves: no confirmed step.
+    await prisma.job.deleteMany({ where: { kind: "order-confirmation.confirmed" } });
+
+    later(25 * 3600_000);
+    await work();
+    await work();
+    expect(fulfillmentOrderOf(order.admin_graphql_api_id)).toMatchObject({ status: "OPEN", holds: [] });
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-verified"]);
+  });
+
   it("keeps the merchant's own hold and releases only ours", async () => {
     await installShop({ holdUnverifiedCod: true });
     const order = await placeOrder();

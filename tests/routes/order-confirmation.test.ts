@@ -98,6 +98,32 @@ describe("an unverified COD order", () => {
     expect(twilio.twilio.messages.filter((m) => /\/vc\//.test(m.body))).toHaveLength(1);
   });
 
+  it("a redelivery after a crash between the confirmation row and its jobs schedules them: the text, the hold and the deadline", async () => {
+    await installShop({ holdUnverifiedCod: true, cancelUnconfirmed: true });
+    const order = orderCreatedPayload({ phone: PHONE, customer: { id: 90, admin_graphql_api_id: "gid://shopify/Customer/90", phone: PHONE, tags: "" } });
+    const webhookId = "b7d5d1f0-crash-0000-0000-000000000001";
+    expect((await callRoute(ordersCreate, signedWebhook("orders/create", order, { webhookId }))).status).toBe(200);
+    // What a process stopped after the confirmation's INSERT leaves: the row (and the tag job queued
+    // before it), no step jobs, and the delivery not recorded, so Shopify delivers it again.
+    await prisma.job.deleteMany({ where: { kind: { startsWith: "order-confirmation." } } });
+    await prisma.webhookDelivery.deleteMany();
+    const row = await prisma.orderConfirmation.findFirstOrThrow();
+
+    expect((await callRoute(ordersCreate, signedWebhook("orders/create", order, { webhookId }))).status).toBe(200);
+    const steps = await prisma.job.findMany({ where: { kind: { startsWith: "order-confirmation." } }, orderBy: { kind: "asc" } });
+    expect(steps.map((j) => [j.kind, JSON.parse(j.payload).confirmationId])).toEqual([
+      ["order-confirmation.deadline", row.id],
+      ["order-confirmation.hold", row.id],
+      ["order-confirmation.notify", row.id],
+    ]);
+    // The deadline is the row's own, not one counted from the redelivery.
+    expect(steps[0].nextAttemptAt.getTime()).toBe(row.deadlineAt.getTime());
+    await work();
+    expect(textedLink().token).toHaveLength(32);
+    expect(store.order(order.admin_graphql_api_id).fulfillmentOrders[0].status).toBe("ON_HOLD");
+    expect(await prisma.orderConfirmation.count()).toBe(1);
+  });
+
   it("is left cod-unverified with no link when the shop does not verify phones", async () => {
     await installShop({ otpEnabled: false });
     const order = await placeUnverifiedOrder();

@@ -1,12 +1,13 @@
 import * as shopUpdate from "~/routes/webhooks.shop.update";
 import * as sendOtp from "~/routes/proxy.send-otp";
+import * as ordersCreate from "~/routes/webhooks.orders.create";
 import { prisma } from "~/db.server";
 import { getShop, readShopDetails } from "~/settings/shop.server";
 import { SHOP_DETAILS } from "~/shopify/operations";
 import { callRoute, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
 import { useFakeTwilio } from "../helpers/twilio";
-import { signedWebhook } from "../helpers/webhooks";
+import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 
 const fake = useFakeTwilio();
 
@@ -16,11 +17,12 @@ describe("the shop's primary domain, learnt from Shopify and kept current", () =
     expect(SHOP_DETAILS).toMatch(/plan\s*\{\s*shopifyPlus\s*\}/);
     const reply = {
       data: {
-        shop: { name: "Acme", currencyCode: "INR", primaryDomain: { host: "Shop.Acme.in" }, plan: { shopifyPlus: true } },
+        shop: { name: "Acme", currencyCode: "INR", primaryDomain: { host: "Shop.Acme.in" }, plan: { shopifyPlus: true }, shopAddress: { countryCodeV2: "IN" } },
         shopLocales: [{ locale: "hi", primary: true }],
       },
     };
-    expect(readShopDetails(reply)).toEqual({ name: "Acme", currency: "INR", primaryDomain: "shop.acme.in", depositsAvailable: true, locale: "hi" });
+    expect(SHOP_DETAILS).toMatch(/shopAddress\s*\{\s*countryCodeV2\s*\}/);
+    expect(readShopDetails(reply)).toEqual({ name: "Acme", currency: "INR", primaryDomain: "shop.acme.in", depositsAvailable: true, locale: "hi", country: "IN" });
     expect(readShopDetails({ data: { shop: { primaryDomain: { host: "not a host" } } } })).toEqual({});
     expect(readShopDetails(null)).toEqual({});
   });
@@ -55,5 +57,31 @@ describe("the shop's primary domain, learnt from Shopify and kept current", () =
     const forged = signedWebhook("shop/update", { domain: "evil.example.com" }, { secret: "wrong-secret" });
     expect((await callRoute(shopUpdate, forged)).status).toBe(401);
     expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).primaryDomain).toBe("keep.example.com");
+  });
+});
+
+describe("the shop's country, learnt from Shopify", () => {
+  it("follows shop/update, and an order with no address country reads a national phone in it", async () => {
+    await installShop({ allowedCountries: "" });
+    const update = { id: 1, name: "Souk", domain: "souk.example.ma", myshopify_domain: SHOP, currency: "MAD", country_code: "MA", country_name: "Morocco" };
+    expect((await callRoute(shopUpdate, signedWebhook("shop/update", update))).status).toBe(200);
+    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).country).toBe("MA");
+
+    // As Shopify sends an order typed without an address country: a national number and nothing else to read it by.
+    const order = orderCreatedPayload({
+      phone: "0612-345678",
+      billing_address: { first_name: "Amina", phone: null, country_code: null },
+      shipping_address: null,
+    });
+    expect((await callRoute(ordersCreate, signedWebhook("orders/create", order))).status).toBe(200);
+    expect(await prisma.orderRecord.findFirstOrThrow({ where: { orderGid: order.admin_graphql_api_id } })).toMatchObject({ phone: "+212612345678" });
+    expect(await prisma.orderConfirmation.findFirstOrThrow()).toMatchObject({ phone: "+212612345678" });
+  });
+
+  it("keeps the country when a shop/update carries none or a malformed one", async () => {
+    await installShop({ country: "MA" });
+    await callRoute(shopUpdate, signedWebhook("shop/update", { id: 1, name: "Souk", myshopify_domain: SHOP, country_code: null }));
+    await callRoute(shopUpdate, signedWebhook("shop/update", { id: 1, name: "Souk", myshopify_domain: SHOP, country_code: "Morocco" }));
+    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).country).toBe("MA");
   });
 });

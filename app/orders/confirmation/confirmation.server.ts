@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { z } from "zod";
-import { query, sql } from "~/db/sql.server";
+import { query, sql, toBoolean, toDate } from "~/db/sql.server";
 import { prisma } from "~/db.server";
 import { env } from "~/env.server";
 import { ORDER_CANCEL, TAGS_REMOVE } from "~/shopify/operations";
@@ -10,12 +10,11 @@ import { sendSms } from "~/sms/sms.server";
 import { clock } from "~/utils/clock.server";
 import { keyedHash } from "~/utils/crypto.server";
 import { log } from "~/utils/log.server";
-import { enqueueOrderTags } from "~/orders/tag-jobs.server";
+import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "~/orders/tag-jobs.server";
 import { settleOrderRecord } from "~/orders/order-record.server";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/jobs/queue.server";
 import { admin, fail, holdFulfillment, readOrderState, releaseOurHolds, userErrors, type StepResult } from "./holds.server";
 import { confirmationSms, NO_PHONE_TAG, PENDING_TAG, UNCONFIRMED_TAG } from "./texts";
-import { VERIFIED_CUSTOMER_TAG } from "../../../extensions/cod-payment-customization/src/proof-format";
 
 /**
  * Verification after purchase. A cash-on-delivery order that arrives without a matching verification
@@ -88,6 +87,10 @@ export function confirmsAfterPurchase(shop: Pick<Shop, "otpEnabled" | "subscript
 /**
  * Opens the confirmation of an order (once: a redelivery finds the same row) and schedules its steps:
  * the SMS now, the hold now if the shop holds unverified orders, the deadline at `deadlineAt`.
+ * A redelivery schedules the existing row's steps again: the insert and the scheduling are separate
+ * statements, so a process stopped between them leaves a row without jobs, and the delivery, not yet
+ * recorded, comes back. Scheduling is idempotent on the job's (kind, key) and every step reads the row
+ * and does only what is left, so scheduling again is harmless.
  */
 export async function openConfirmation(
   shop: ConfirmationShop,
@@ -106,16 +109,14 @@ export async function openConfirmation(
     ON CONFLICT ("shopId", "orderGid") DO NOTHING
     RETURNING "id"`);
   if (!inserted.length) {
-    const [existing] = await query<{ id: string }>(sql`
-      SELECT "id" FROM "OrderConfirmation" WHERE "shopId" = ${shop.id} AND "orderGid" = ${order.gid}`);
-    return { id: existing?.id ?? id, opened: false };
+    const [existing] = await query<{ id: string; phone: string | null; hold: unknown; deadlineAt: unknown }>(sql`
+      SELECT "id", "phone", "hold", "deadlineAt" FROM "OrderConfirmation" WHERE "shopId" = ${shop.id} AND "orderGid" = ${order.gid}`);
+    if (!existing) return { id, opened: false }; // deleted meanwhile (customers/redact): nothing to schedule
+    const row = { id: existing.id, orderGid: order.gid, phone: existing.phone, hold: toBoolean(existing.hold), deadlineAt: toDate(existing.deadlineAt) };
+    await scheduleSteps(shop, row, now);
+    return { id: existing.id, opened: false };
   }
-  const created = { id, orderGid: order.gid };
-  if (order.phone) await scheduleConfirmationStep(shop.domain, created, "notify", now);
-  // No phone to text: the shopper cannot confirm, so the merchant is told on the order and the deadline cancels nothing.
-  else if (shop.tagOrders) await enqueueOrderTags(shop.domain, order.gid, [NO_PHONE_TAG]);
-  if (shop.holdUnverifiedCod) await scheduleConfirmationStep(shop.domain, created, "hold", now);
-  await scheduleConfirmationStep(shop.domain, created, "deadline", deadlineAt);
+  await scheduleSteps(shop, { id, orderGid: order.gid, phone: order.phone, hold: shop.holdUnverifiedCod, deadlineAt }, now);
   log.info("order confirmation opened", {
     shop: shop.domain,
     orderGid: order.gid,
@@ -124,6 +125,15 @@ export async function openConfirmation(
     deadlineAt: deadlineAt.toISOString(),
   });
   return { id, opened: true };
+}
+
+/** A confirmation's steps, from its row (a job already queued for a step is left as it is). */
+async function scheduleSteps(shop: ConfirmationShop, c: Pick<Confirmation, "id" | "orderGid" | "phone" | "hold" | "deadlineAt">, now: Date) {
+  if (c.phone) await scheduleConfirmationStep(shop.domain, c, "notify", now);
+  // No phone to text: the shopper cannot confirm, so the merchant is told on the order and the deadline cancels nothing.
+  else if (shop.tagOrders) await enqueueOrderTags(shop.domain, c.orderGid, [NO_PHONE_TAG]);
+  if (c.hold) await scheduleConfirmationStep(shop.domain, c, "hold", now);
+  await scheduleConfirmationStep(shop.domain, c, "deadline", c.deadlineAt);
 }
 
 /** The merchant waits this long after a text before sending the link again (a double click sends one). */
@@ -280,8 +290,9 @@ async function confirmed(shop: StepShop, c: Confirmation): Promise<StepResult> {
   // The release first, and whatever the tags do: a failed tagsRemove must not keep the order held.
   const released = await release(shop, c);
   const tagged = await swapTags(shop, c.orderGid, [shop.tagVerified], [PENDING_TAG]);
-  const customer = c.customerGid ? await swapTags(shop, c.customerGid, [VERIFIED_CUSTOMER_TAG], []) : null;
-  return firstFailure(released, tagged, customer) ?? { ok: true };
+  // The customer's tag is its own job, added only while the confirmed phone is not blocked.
+  if (shop.tagOrders && c.customerGid && c.phone) await enqueueCustomerVerifiedTag(shop.domain, c.customerGid, c.phone);
+  return firstFailure(released, tagged) ?? { ok: true };
 }
 
 /** The first failed part of a step whose parts run independently (the job retries it; each part is safe to repeat). */
@@ -296,7 +307,13 @@ async function deadline(shop: StepShop, c: Confirmation): Promise<StepResult> {
     await prisma.orderConfirmation.updateMany({ where: { id: c.id, status: "pending" }, data: { status: "unconfirmed", closedAt: now } });
     c = await prisma.orderConfirmation.findUniqueOrThrow({ where: { id: c.id } });
   }
-  if (c.status !== "unconfirmed") return { ok: true, note: "confirmed in time" };
+  if (c.status === "confirmed") {
+    // The confirmation's UPDATE and its confirmed step are separate writes: a step lost between them
+    // (the process stopped) is queued here; one already queued or done is left as it is.
+    await scheduleConfirmationStep(shop.domain, c, "confirmed", now);
+    return { ok: true, note: "confirmed in time" };
+  }
+  if (c.status !== "unconfirmed") return { ok: true, note: `status ${c.status}` };
   await settleOrderRecord(c.shopId, c.orderGid, "unconfirmed");
   const tagged = await swapTags(shop, c.orderGid, [UNCONFIRMED_TAG], [PENDING_TAG]);
   // An order without a phone could never be confirmed: it is the merchant's to decide (tagged NO_PHONE_TAG at opening).
