@@ -2,8 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { authenticate } from "~/shopify/app.server";
-import { loadSettingsPage, saveSettings, type SettingsSaved } from "~/settings/settings-page.server";
-import { SettingsForm } from "~/settings/page/settings-form";
+import { loadSettingsPage, saveSettings, type SettingsSaved } from "~/admin/settings/settings-page.server";
+import { SettingsForm } from "~/admin/settings/settings-form";
 
 export const meta: MetaFunction = () => [{ title: "Settings · COD Verify" }];
 
