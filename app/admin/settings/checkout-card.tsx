@@ -5,7 +5,7 @@ import type { SettingsFormKit } from "./use-settings-form";
 
 /** The "Checkout" card: ways to pay, discount codes, the prepaid saving, the COD fee, the deposit. */
 export function CheckoutCard({ form, currency, depositsAvailable }: { form: SettingsFormKit; currency: string | null; depositsAvailable: boolean | null }) {
-  const { values, errors, set, field, setValues } = form;
+  const { values, errors, setValues, field, select } = form;
   return (
     <Layout.AnnotatedSection
       title="Checkout"
@@ -48,25 +48,20 @@ export function CheckoutCard({ form, currency, depositsAvailable }: { form: Sett
           <Text as="h3" variant="headingSm">
             Discount codes
           </Text>
-          <TextField label={FIELD_NAMES.discountCodeCod} {...field("discountCodeCod")} helpText="Applied when the shopper pays in cash on delivery. Empty (the default): none." />
-          <TextField label={FIELD_NAMES.discountCodePrepaid} {...field("discountCodePrepaid")} helpText="Applied when the shopper pays everything online, e.g. an incentive to prepay. Empty (the default): none." />
-          <TextField label={FIELD_NAMES.discountCodePartial} {...field("discountCodePartial")} helpText="Applied to the order when the shopper pays a deposit now and the rest on delivery. Empty (the default): none." />
+          <TextField {...field("discountCodeCod")} helpText="Applied when the shopper pays in cash on delivery. Empty (the default): none." />
+          <TextField {...field("discountCodePrepaid")} helpText="Applied when the shopper pays everything online, e.g. an incentive to prepay. Empty (the default): none." />
+          <TextField {...field("discountCodePartial")} helpText="Applied to the order when the shopper pays a deposit now and the rest on delivery. Empty (the default): none." />
           <FormLayout.Group>
             <Select
-              label={FIELD_NAMES.prepaidDiscountType}
-              name="prepaidDiscountType"
+              {...select("prepaidDiscountType")}
               options={[
                 { label: "Not shown", value: "none" },
                 { label: "A percentage", value: "percentage" },
                 { label: "A fixed amount", value: "fixed" },
               ]}
-              value={values.prepaidDiscountType}
-              onChange={set("prepaidDiscountType")}
-              error={errors.prepaidDiscountType}
               helpText="Shoppers see the saving beside Pay now. Match your prepaid code's value."
             />
             <TextField
-              label={FIELD_NAMES.prepaidDiscountValue}
               {...field("prepaidDiscountValue")}
               inputMode="decimal"
               suffix={values.prepaidDiscountType === "fixed" ? (currency ?? "") : "%"}
@@ -77,27 +72,21 @@ export function CheckoutCard({ form, currency, depositsAvailable }: { form: Sett
           </Text>
           <FormLayout.Group>
             <Select
-              label={FIELD_NAMES.codFeeType}
+              {...select("codFeeType")}
               labelHidden
-              name="codFeeType"
               options={[
                 { label: "No fee", value: "none" },
                 { label: "Fixed amount", value: "fixed" },
                 { label: "Percentage of the items", value: "percentage" },
               ]}
-              value={values.codFeeType}
-              onChange={set("codFeeType")}
-              error={errors.codFeeType}
             />
             <TextField
-              label={FIELD_NAMES.codFeeValue}
               {...field("codFeeValue")}
               inputMode="decimal"
               suffix={values.codFeeType === "fixed" ? (currency ?? "") : "%"}
             />
           </FormLayout.Group>
           <TextField
-            label={FIELD_NAMES.codFeeVariantId}
             {...field("codFeeVariantId")}
             helpText="The fee is added to cash-on-delivery carts as this product, so it works on every plan and shows in the order. Create a product such as 'Cash on delivery fee' priced at the fixed fee (or at 1.00 for a percentage fee: the app sets the quantity that makes up the fee), not shipped, and paste its variant ID."
           />
@@ -106,19 +95,14 @@ export function CheckoutCard({ form, currency, depositsAvailable }: { form: Sett
           </Text>
           <FormLayout.Group>
             <Select
-              label={FIELD_NAMES.depositType}
-              name="depositType"
+              {...select("depositType")}
               options={[
                 { label: "Percentage of the order", value: "percentage" },
                 { label: "Fixed amount", value: "fixed" },
               ]}
-              value={values.depositType}
-              onChange={set("depositType")}
-              error={errors.depositType}
               helpText="Default: percentage."
             />
             <TextField
-              label={FIELD_NAMES.depositValue}
               {...field("depositValue")}
               inputMode="decimal"
               suffix={values.depositType === "fixed" ? (currency ?? "") : "%"}

@@ -2,12 +2,11 @@ import { Banner, Card, Checkbox, FormLayout, Layout, Text, TextField } from "@sh
 import { SETTINGS_LIMITS as L } from "~/settings/limits";
 import type { EnforcementState } from "~/enforcement/payment-customization.server";
 import { enforcementSummary } from "./enforcement-summary";
-import { FIELD_NAMES } from "./field-names";
 import type { SettingsFormKit } from "./use-settings-form";
 
 /** The "Enforcement" card: its state in Shopify's checkout, and the confirmation after purchase. */
 export function EnforcementCard({ form, enforcement }: { form: SettingsFormKit; enforcement: EnforcementState }) {
-  const { values, errors, toggle, field, number } = form;
+  const { field, number, checkbox } = form;
   return (
     <Layout.AnnotatedSection
       title="Enforcement"
@@ -24,28 +23,18 @@ export function EnforcementCard({ form, enforcement }: { form: SettingsFormKit; 
             );
           })()}
           <Checkbox
-            label={FIELD_NAMES.enforceAtCheckout}
+            {...checkbox("enforceAtCheckout")}
             helpText="Shopify's checkout offers your cash-on-delivery methods only to shoppers who verified their phone (or returning verified customers). Default: on."
-            checked={values.enforceAtCheckout === "true"}
-            onChange={toggle("enforceAtCheckout")}
-            error={errors.enforceAtCheckout}
           />
           <Checkbox
-            label={FIELD_NAMES.keepCodHiddenWhenPaused}
+            {...checkbox("keepCodHiddenWhenPaused")}
             helpText="Verification pauses when this month's verifications are used up, when no plan is active, or when codes are off. Off (the default): checkout then offers cash on delivery to everyone, unverified. On: checkout keeps hiding it, so nobody can pay on delivery until verification resumes."
-            checked={values.keepCodHiddenWhenPaused === "true"}
-            onChange={toggle("keepCodHiddenWhenPaused")}
-            error={errors.keepCodHiddenWhenPaused}
           />
           <Checkbox
-            label={FIELD_NAMES.usageChargesEnabled}
+            {...checkbox("usageChargesEnabled")}
             helpText="On a paid plan: past the plan's verifications for the month, each further verification is a usage charge on your Shopify invoice (the price per verification and the monthly cap are on the Plans page; you approved the cap with the plan). At the cap, verification pauses as above. Default: off."
-            checked={values.usageChargesEnabled === "true"}
-            onChange={toggle("usageChargesEnabled")}
-            error={errors.usageChargesEnabled}
           />
           <TextField
-            label={FIELD_NAMES.codMethodNames}
             {...field("codMethodNames")}
             multiline={3}
             helpText={`The names of your cash-on-delivery payment methods exactly as checkout shows them, one a line (up to ${L.codMethodNamesMax}). Default: Cash on Delivery (COD).`}
@@ -57,23 +46,16 @@ export function EnforcementCard({ form, enforcement }: { form: SettingsFormKit; 
             A cash-on-delivery order that arrives without a verified phone is tagged cod-pending and the shopper gets a text with a link to confirm it with a code. Confirmed orders get your verified tag; the others become cod-unconfirmed after the time below.
           </Text>
           <Checkbox
-            label={FIELD_NAMES.holdUnverifiedCod}
+            {...checkbox("holdUnverifiedCod")}
             helpText="Puts the order's fulfillment on hold until the shopper confirms, so it is not shipped by mistake. Default: off."
-            checked={values.holdUnverifiedCod === "true"}
-            onChange={toggle("holdUnverifiedCod")}
-            error={errors.holdUnverifiedCod}
           />
           <TextField
-            label={FIELD_NAMES.confirmDeadlineHours}
             {...number("confirmDeadlineHours", "hours")}
             helpText={`How long the shopper has to confirm. From ${L.confirmDeadlineHours.min} to ${L.confirmDeadlineHours.max}. Default: 24.`}
           />
           <Checkbox
-            label={FIELD_NAMES.cancelUnconfirmed}
+            {...checkbox("cancelUnconfirmed")}
             helpText="Cancels an order that was not confirmed in time (restocked, the shopper notified). Default: off."
-            checked={values.cancelUnconfirmed === "true"}
-            onChange={toggle("cancelUnconfirmed")}
-            error={errors.cancelUnconfirmed}
           />
         </FormLayout>
       </Card>

@@ -1,6 +1,5 @@
 import { Card, FormLayout, Layout, TextField } from "@shopify/polaris";
 import { SETTINGS_LIMITS as L } from "~/settings/limits";
-import { FIELD_NAMES } from "./field-names";
 import type { SettingsFormKit } from "./use-settings-form";
 
 /** The "Privacy" card. */
@@ -14,7 +13,6 @@ export function PrivacyCard({ form }: { form: SettingsFormKit }) {
       <Card>
         <FormLayout>
           <TextField
-            label={FIELD_NAMES.recordRetentionDays}
             {...number("recordRetentionDays", "days")}
             helpText={`Texts sent, address corrections, confirmations and the Orders page's records older than this are deleted. From ${L.recordRetentionDays.min} to ${L.recordRetentionDays.max}. Default: 365.`}
           />
