@@ -1,101 +1,64 @@
-/* COD Verify storefront modal (dependency-free), loaded by assets/cod-modal.js when the shopper
-   reaches for the button (docs/storefront-modal.md). The pure half is exported as CodVerify.core and
-   unit-tested by running this file without a document. */
-(function (global) {
-  "use strict";
+/* Built by `npm run build:modal` from app/storefront-modal/ (docs/storefront-modal.md): edit those, not this file. */
+"use strict";
+(() => {
+  // app/storefront-modal/global.js
+  var global = typeof window !== "undefined" ? window : globalThis;
 
-
-  var E164 = /^\+[0-9]{10,15}$/;
-  var DIGIT_BLOCKS = [0x0660, 0x06f0, 0x0966, 0x09e6, 0xff10]; // Arabic-Indic, Persian, Devanagari, Bengali, full-width
+  // app/storefront-modal/core/modes.js
   var MODES = ["cod", "prepaid", "partial"];
-  var RTL = ["ar", "he", "fa", "ur"];
-
-  /** Digits typed in the shopper's own script -> ASCII. */
-  function asciiDigits(text) {
-    return String(text == null ? "" : text).replace(/[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef\uff10-\uff19]/g, function (d) {
-      var c = d.charCodeAt(0);
-      for (var i = 0; i < DIGIT_BLOCKS.length; i++) if (c >= DIGIT_BLOCKS[i] && c <= DIGIT_BLOCKS[i] + 9) return String(c - DIGIT_BLOCKS[i]);
-      return d;
-    });
-  }
-
-  /** E.164 or null; national numbers take `dialCode`, a trunk "0" is dropped, "00" means "+". */
-  function toE164(raw, dialCode) {
-    var s = asciiDigits(raw).trim().replace(/[\s().\-\u00a0\u200e\u200f]/g, "");
-    if (!s) return null;
-    if (s.indexOf("00") === 0) s = "+" + s.slice(2);
-    if (s.charAt(0) !== "+") {
-      s = s.replace(/^0+/, "");
-      var dial = String(dialCode || "").replace(/\D/g, "");
-      if (dial && s.indexOf(dial) === 0 && s.length - dial.length >= 9) s = "+" + s; // typed with country code, no "+"
-      else s = "+" + dial + s;
-    }
-    return E164.test(s) ? s : null;
-  }
-
-  /** The code in a pasted/autofilled text: a run of exactly `length` digits, else the first ones. */
-  function extractCode(text, length) {
-    var s = asciiDigits(text);
-    var exact = s.match(new RegExp("(^|\\D)(\\d{" + length + "})(?!\\d)"));
-    if (exact) return exact[2];
-    return s.replace(/\D/g, "").slice(0, length);
-  }
-
-  /** The modes to offer: the shop's allowed ones, in our order; COD when the config says nothing usable. */
   function allowedModes(modes) {
-    var list = Array.isArray(modes) ? MODES.filter(function (m) { return modes.indexOf(m) !== -1; }) : [];
+    var list = Array.isArray(modes) ? MODES.filter(function(m) {
+      return modes.indexOf(m) !== -1;
+    }) : [];
     return list.length ? list : ["cod"];
   }
-
   function numericVariantId(id) {
     var m = String(id == null ? "" : id).match(/(\d+)\s*$/);
     return m ? m[1] : null;
   }
-
-  /** The cart attribute the checkout's payment customization reads the verification proof from. */
   var PROOF_ATTRIBUTE = "_cod_proof";
-
-  /**
-   * The store's own checkout: a cart permalink /cart/<variant>:<qty>,... A permalink builds a new cart,
-   * so the proof rides on it as a cart attribute (?attributes[_cod_proof]=...) as well as on the theme's cart.
-   */
   function normalCheckoutUrl(root, lines, proof) {
     var base = String(root || "/").replace(/\/+$/, "");
     var parts = [];
-    (lines || []).forEach(function (l) {
+    (lines || []).forEach(function(l) {
       var id = numericVariantId(l.variantId);
-      if (id) parts.push(id + ":" + Math.max(1, Math.min(999, Math.floor(Number(l.quantity) || 1))));
+      if (id)
+        parts.push(id + ":" + Math.max(1, Math.min(999, Math.floor(Number(l.quantity) || 1))));
     });
-    if (!parts.length) return base + "/checkout";
+    if (!parts.length)
+      return base + "/checkout";
     var query = proof ? "?" + encodeURIComponent("attributes[" + PROOF_ATTRIBUTE + "]") + "=" + encodeURIComponent(proof) : "";
     return base + "/cart/" + parts.join(",") + query;
   }
 
+  // app/storefront-modal/core/outcomes.js
   function seconds(value, fallback) {
     var n = Number(value);
     return isFinite(n) && n >= 0 ? Math.ceil(n) : fallback;
   }
-
-  /** 75 -> "1:15"; 9 -> "0:09". */
   function clock(total) {
     var s = Math.max(0, Math.ceil(total));
     var m = Math.floor(s / 60);
     s = s % 60;
     return m + ":" + (s < 10 ? "0" : "") + s;
   }
-
-  /** Any API answer as one outcome; status 0 = no answer. Unknown shapes are an error, never a crash. */
   function interpret(status, body) {
     var b = body && typeof body === "object" ? body : {};
-    if (status === 0) return { kind: "network" };
+    if (status === 0)
+      return { kind: "network" };
     if (status >= 200 && status < 300) {
-      if (typeof b.checkoutUrl === "string" && /^https?:\/\//.test(b.checkoutUrl)) return { kind: "checkout", url: b.checkoutUrl };
-      if (b.fallback === true) return { kind: "fallback" };
-      if (b.success === true && b.skipped) return { kind: "skipped", reason: b.reason === "returning_customer" ? "returning_customer" : "otp_disabled" };
-      if (b.success === true) return { kind: "ok", resendAfter: seconds(b.resendAfter, null), expiresIn: seconds(b.expiresIn, null) };
+      if (typeof b.checkoutUrl === "string" && /^https?:\/\//.test(b.checkoutUrl))
+        return { kind: "checkout", url: b.checkoutUrl };
+      if (b.fallback === true)
+        return { kind: "fallback" };
+      if (b.success === true && b.skipped)
+        return { kind: "skipped", reason: b.reason === "returning_customer" ? "returning_customer" : "otp_disabled" };
+      if (b.success === true)
+        return { kind: "ok", resendAfter: seconds(b.resendAfter, null), expiresIn: seconds(b.expiresIn, null) };
       return { kind: "error", code: "unexpected" };
     }
-    if (status === 402 || b.code === "subscription_required") return { kind: "fallback" };
+    if (status === 402 || b.code === "subscription_required")
+      return { kind: "fallback" };
     switch (b.code) {
       case "rate_limited":
         return { kind: "rate_limited", retryAfter: seconds(b.retryAfter, 60) };
@@ -112,15 +75,10 @@
       case "phone_not_verified":
         return { kind: b.code };
     }
-    if (status === 502 || status === 503 || status === 504) return { kind: "sms_unavailable" };
+    if (status === 502 || status === 503 || status === 504)
+      return { kind: "sms_unavailable" };
     return { kind: "error", code: String(b.code || status) };
   }
-
-  /**
-   * A failure's message and way out: newCode, checkout (normal checkout), step "phone", wait
-   * (countdown), forward (a dead end for a code by text: paying online is offered where the shop
-   * takes it), whatsapp (the text failed: the code by WhatsApp where the shop has it).
-   */
   function failureMessage(outcome) {
     switch (outcome.kind) {
       case "invalid_phone":
@@ -139,9 +97,7 @@
       case "shop_daily_cap":
         return { key: "error_sms_unavailable", checkout: true, forward: true, whatsapp: outcome.kind === "sms_unavailable" };
       case "invalid_code":
-        return outcome.attemptsRemaining == null
-          ? { key: "error_invalid_code" }
-          : { key: "error_attempts_left", count: outcome.attemptsRemaining, values: { count: outcome.attemptsRemaining } };
+        return outcome.attemptsRemaining == null ? { key: "error_invalid_code" } : { key: "error_attempts_left", count: outcome.attemptsRemaining, values: { count: outcome.attemptsRemaining } };
       case "attempts_exhausted":
         return { key: "error_attempts_exhausted", newCode: true };
       case "code_expired":
@@ -153,88 +109,81 @@
     }
   }
 
-  /** Text for `key`: plurals as key_<CLDR category> (else key_other), {name} placeholders filled. */
-  function translate(strings, locale, key, values, count) {
-    var text = strings[key];
-    if (count != null) {
-      var category = "other";
-      try {
-        category = new Intl.PluralRules(locale || "en").select(count);
-      } catch {
-        /* unknown locale: "other" */
-      }
-      text = strings[key + "_" + category] || strings[key + "_other"] || text;
+  // app/storefront-modal/core/phone.js
+  var E164 = /^\+[0-9]{10,15}$/;
+  var DIGIT_BLOCKS = [1632, 1776, 2406, 2534, 65296];
+  function asciiDigits(text) {
+    return String(text == null ? "" : text).replace(/[\u0660-\u0669\u06f0-\u06f9\u0966-\u096f\u09e6-\u09ef\uff10-\uff19]/g, function(d) {
+      var c = d.charCodeAt(0);
+      for (var i = 0; i < DIGIT_BLOCKS.length; i++)
+        if (c >= DIGIT_BLOCKS[i] && c <= DIGIT_BLOCKS[i] + 9)
+          return String(c - DIGIT_BLOCKS[i]);
+      return d;
+    });
+  }
+  function toE164(raw, dialCode) {
+    var s = asciiDigits(raw).trim().replace(/[\s().\-\u00a0\u200e\u200f]/g, "");
+    if (!s)
+      return null;
+    if (s.indexOf("00") === 0)
+      s = "+" + s.slice(2);
+    if (s.charAt(0) !== "+") {
+      s = s.replace(/^0+/, "");
+      var dial = String(dialCode || "").replace(/\D/g, "");
+      if (dial && s.indexOf(dial) === 0 && s.length - dial.length >= 9)
+        s = "+" + s;
+      else
+        s = "+" + dial + s;
     }
-    if (text == null) return key;
-    return String(text).replace(/\{(\w+)\}/g, function (all, name) {
-      return values && values[name] != null ? String(values[name]) : all;
-    });
+    return E164.test(s) ? s : null;
   }
-
-  /** Liquid's t filter HTML-escapes; we render with textContent. */
-  function unescapeHtml(text) {
-    var named = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
-    return String(text).replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, function (all, ent) {
-      if (ent.charAt(0) === "#") {
-        var code = ent.charAt(1).toLowerCase() === "x" ? parseInt(ent.slice(2), 16) : parseInt(ent.slice(1), 10);
-        return isFinite(code) ? String.fromCodePoint(code) : all;
-      }
-      return named[ent.toLowerCase()] || all;
-    });
+  function extractCode(text, length) {
+    var s = asciiDigits(text);
+    var exact = s.match(new RegExp("(^|\\D)(\\d{" + length + "})(?!\\d)"));
+    if (exact)
+      return exact[2];
+    return s.replace(/\D/g, "").slice(0, length);
   }
-
-  function isRtl(locale) {
-    return RTL.indexOf(String(locale || "").toLowerCase().split("-")[0]) !== -1;
-  }
-
-  /**
-   * The shopper's own number in full, "+91 9876543210", so a typo can be spotted. `dialCodes` are the
-   * calling codes the config lists; the longest one the number starts with is set apart.
-   */
   function displayPhone(e164, dialCodes) {
     var s = String(e164 || "");
-    var dial = (dialCodes || [])
-      .filter(function (d) { return d && s.indexOf("+" + d) === 0; })
-      .sort(function (a, b) { return b.length - a.length; })[0];
-    return dial ? "+" + dial + "\u00a0" + s.slice(1 + dial.length) : s;
+    var dial = (dialCodes || []).filter(function(d) {
+      return d && s.indexOf("+" + d) === 0;
+    }).sort(function(a, b) {
+      return b.length - a.length;
+    })[0];
+    return dial ? "+" + dial + "\xA0" + s.slice(1 + dial.length) : s;
   }
-
-  /** "+91 ••••••3210": the number this browser verified, shown without its middle digits. */
   function maskedPhone(e164, dialCodes) {
     var shown = displayPhone(e164, dialCodes);
-    var parts = shown.split("\u00a0");
+    var parts = shown.split("\xA0");
     var rest = parts.length > 1 ? parts[1] : shown.slice(1);
     var masked = rest.length > 4 ? new Array(rest.length - 3).join("\u2022") + rest.slice(-4) : rest;
-    return (parts.length > 1 ? parts[0] + "\u00a0" : "+") + masked;
+    return (parts.length > 1 ? parts[0] + "\xA0" : "+") + masked;
   }
-
-  /** The config's country list [{ iso, dial }]: well-formed entries only, each country once. */
   function countryList(list) {
     var seen = {};
-    return (Array.isArray(list) ? list : []).filter(function (c) {
+    return (Array.isArray(list) ? list : []).filter(function(c) {
       var ok = c && /^[A-Z]{2}$/.test(c.iso) && /^[0-9]{1,4}$/.test(c.dial) && !seen[c.iso];
-      if (ok) seen[c.iso] = true;
+      if (ok)
+        seen[c.iso] = true;
       return ok;
     });
   }
 
+  // app/storefront-modal/core/pricing.js
   function cents(amount) {
     return Math.round(amount * 100) / 100;
   }
-
-  /**
-   * What each mode costs for items worth `total` in `currency`, from the config's pricing (COD fee,
-   * prepaid saving, deposit: a percentage, or a fixed amount in the shop's currency). A fixed amount
-   * counts only when the shopper pays in the shop's currency; otherwise that mode shows no amount
-   * (null). Shipping is not known here: these are the items' amounts.
-   */
   function quote(total, currency, pricing) {
-    if (!(total > 0) || !/^[A-Z]{3}$/.test(String(currency))) return null;
+    if (!(total > 0) || !/^[A-Z]{3}$/.test(String(currency)))
+      return null;
     var p = pricing && typeof pricing === "object" ? pricing : {};
     var sameCurrency = !p.currency || p.currency === currency;
-    var part = function (adj) {
-      if (!adj || !(adj.value > 0)) return 0;
-      if (adj.type === "percentage") return cents((total * adj.value) / 100);
+    var part = function(adj) {
+      if (!adj || !(adj.value > 0))
+        return 0;
+      if (adj.type === "percentage")
+        return cents(total * adj.value / 100);
       return adj.type === "fixed" && sameCurrency ? cents(adj.value) : null;
     };
     var fee = part(p.codFee);
@@ -242,77 +191,114 @@
     var deposit = p.deposit ? part(p.deposit) : null;
     return {
       total: cents(total),
-      currency: currency,
-      cod: fee === null ? null : { later: cents(total + fee), fee: fee },
+      currency,
+      cod: fee === null ? null : { later: cents(total + fee), fee },
       prepaid: saving === null ? null : { now: cents(Math.max(0, total - saving)), saving: Math.min(saving, cents(total)) },
-      partial: !deposit ? null : { now: Math.min(deposit, cents(total)), later: cents(Math.max(0, total - deposit)) },
+      partial: !deposit ? null : { now: Math.min(deposit, cents(total)), later: cents(Math.max(0, total - deposit)) }
     };
   }
-
-  /** 1049 "INR" "hi" -> "₹1,049.00" in the shopper's language; plain "1049.00 INR" where Intl cannot. */
   function money(amount, currency, locale) {
     try {
-      return new Intl.NumberFormat(locale || "en", { style: "currency", currency: currency }).format(amount);
+      return new Intl.NumberFormat(locale || "en", { style: "currency", currency }).format(amount);
     } catch {
       return amount.toFixed(2) + " " + currency;
     }
   }
-
-  /** The translation key and values that say what a mode costs, or null. */
   function amountText(mode, q, locale) {
     var m = q && q[mode];
-    if (!m) return null;
-    var f = function (n) { return money(n, q.currency, locale); };
-    if (mode === "cod") return m.fee > 0 ? { key: "amount_cod_fee", values: { amount: f(m.later), fee: f(m.fee) } } : { key: "amount_cod", values: { amount: f(m.later) } };
-    if (mode === "prepaid") return m.saving > 0 ? { key: "amount_prepaid_saving", values: { amount: f(m.now), saving: f(m.saving) } } : { key: "amount_prepaid", values: { amount: f(m.now) } };
+    if (!m)
+      return null;
+    var f = function(n) {
+      return money(n, q.currency, locale);
+    };
+    if (mode === "cod")
+      return m.fee > 0 ? { key: "amount_cod_fee", values: { amount: f(m.later), fee: f(m.fee) } } : { key: "amount_cod", values: { amount: f(m.later) } };
+    if (mode === "prepaid")
+      return m.saving > 0 ? { key: "amount_prepaid_saving", values: { amount: f(m.now), saving: f(m.saving) } } : { key: "amount_prepaid", values: { amount: f(m.now) } };
     return { key: "amount_partial", values: { now: f(m.now), later: f(m.later) } };
   }
 
+  // app/storefront-modal/core/texts.js
+  var RTL = ["ar", "he", "fa", "ur"];
+  function translate(strings, locale, key, values, count) {
+    var text = strings[key];
+    if (count != null) {
+      var category = "other";
+      try {
+        category = new Intl.PluralRules(locale || "en").select(count);
+      } catch {
+      }
+      text = strings[key + "_" + category] || strings[key + "_other"] || text;
+    }
+    if (text == null)
+      return key;
+    return String(text).replace(/\{(\w+)\}/g, function(all, name) {
+      return values && values[name] != null ? String(values[name]) : all;
+    });
+  }
+  function unescapeHtml(text) {
+    var named = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\xA0" };
+    return String(text).replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, function(all, ent) {
+      if (ent.charAt(0) === "#") {
+        var code = ent.charAt(1).toLowerCase() === "x" ? parseInt(ent.slice(2), 16) : parseInt(ent.slice(1), 10);
+        return isFinite(code) ? String.fromCodePoint(code) : all;
+      }
+      return named[ent.toLowerCase()] || all;
+    });
+  }
+  function isRtl(locale) {
+    return RTL.indexOf(String(locale || "").toLowerCase().split("-")[0]) !== -1;
+  }
+
+  // app/storefront-modal/core/index.js
   var core = {
-    asciiDigits: asciiDigits,
-    toE164: toE164,
-    extractCode: extractCode,
-    allowedModes: allowedModes,
-    numericVariantId: numericVariantId,
-    normalCheckoutUrl: normalCheckoutUrl,
-    clock: clock,
-    interpret: interpret,
-    failureMessage: failureMessage,
-    translate: translate,
-    unescapeHtml: unescapeHtml,
-    isRtl: isRtl,
-    displayPhone: displayPhone,
-    maskedPhone: maskedPhone,
-    countryList: countryList,
-    quote: quote,
-    money: money,
-    amountText: amountText,
-    MODES: MODES,
+    asciiDigits,
+    toE164,
+    extractCode,
+    allowedModes,
+    numericVariantId,
+    normalCheckoutUrl,
+    clock,
+    interpret,
+    failureMessage,
+    translate,
+    unescapeHtml,
+    isRtl,
+    displayPhone,
+    maskedPhone,
+    countryList,
+    quote,
+    money,
+    amountText,
+    MODES
   };
 
+  // app/storefront-modal/public-api.js
+  var api = { core, navigate: function(url) {
+    global.location.assign(url);
+  } };
 
-  var api = { core: core, navigate: function (url) { global.location.assign(url); } };
-  global.CodVerify = api;
-  if (!global.document) return;
+  // app/storefront-modal/ui/dom.js
   var document = global.document;
-  var REQUEST_TIMEOUT_MS = 20000;
-
-  /** h("button", { class: "x", onclick: fn }, [children]) */
   function h(tag, attrs, children) {
     var el = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
+    Object.keys(attrs || {}).forEach(function(k) {
       var v = attrs[k];
-      if (v == null || v === false) return;
-      if (k.slice(0, 2) === "on") el.addEventListener(k.slice(2), v);
-      else if (k === "text") el.textContent = v;
-      else el.setAttribute(k, v === true ? "" : v);
+      if (v == null || v === false)
+        return;
+      if (k.slice(0, 2) === "on")
+        el.addEventListener(k.slice(2), v);
+      else if (k === "text")
+        el.textContent = v;
+      else
+        el.setAttribute(k, v === true ? "" : v);
     });
-    (children || []).forEach(function (c) {
-      if (c != null) el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
+    (children || []).forEach(function(c) {
+      if (c != null)
+        el.appendChild(typeof c === "string" ? document.createTextNode(c) : c);
     });
     return el;
   }
-
   function readJson(root, selector) {
     var node = root.querySelector(selector);
     try {
@@ -321,70 +307,58 @@
       return null;
     }
   }
-
   function readStrings(root) {
     var out = {};
     var node = root.querySelector("script[data-cod-i18n]");
     try {
       var raw = JSON.parse(node ? node.textContent : "{}");
-      Object.keys(raw).forEach(function (k) { out[k] = unescapeHtml(raw[k]); });
+      Object.keys(raw).forEach(function(k) {
+        out[k] = unescapeHtml(raw[k]);
+      });
     } catch {
-      /* a broken block: keys are shown, the flow still works */
     }
     return out;
   }
-
   function flag(iso) {
-    return iso.replace(/./g, function (c) { return String.fromCodePoint(127397 + c.charCodeAt(0)); });
+    return iso.replace(/./g, function(c) {
+      return String.fromCodePoint(127397 + c.charCodeAt(0));
+    });
   }
 
-  /** POST/GET JSON through the app proxy; resolves to an outcome, never rejects. */
+  // app/storefront-modal/ui/proxy-api.js
+  var REQUEST_TIMEOUT_MS = 2e4;
   function call(base, path, body) {
     var controller = typeof AbortController === "function" ? new AbortController() : null;
-    var timer = setTimeout(function () { if (controller) controller.abort(); }, REQUEST_TIMEOUT_MS);
+    var timer = setTimeout(function() {
+      if (controller)
+        controller.abort();
+    }, REQUEST_TIMEOUT_MS);
     var init = { method: body ? "POST" : "GET", headers: { Accept: "application/json" }, credentials: "same-origin" };
-    if (controller) init.signal = controller.signal;
+    if (controller)
+      init.signal = controller.signal;
     if (body) {
       init.headers["Content-Type"] = "application/json";
       init.body = JSON.stringify(body);
     }
-    return global
-      .fetch(base + path, init)
-      .then(function (res) {
-        return res.text().then(function (text) {
-          var parsed = null;
-          try { parsed = text ? JSON.parse(text) : null; } catch { parsed = null; }
-          return { status: res.status, body: parsed };
-        });
-      })
-      .catch(function () { return { status: 0, body: null }; })
-      .then(function (r) {
-        clearTimeout(timer);
-        return r;
+    return global.fetch(base + path, init).then(function(res) {
+      return res.text().then(function(text) {
+        var parsed = null;
+        try {
+          parsed = text ? JSON.parse(text) : null;
+        } catch {
+          parsed = null;
+        }
+        return { status: res.status, body: parsed };
       });
+    }).catch(function() {
+      return { status: 0, body: null };
+    }).then(function(r) {
+      clearTimeout(timer);
+      return r;
+    });
   }
 
-  /** This browser's device token for a number (remembered after a verified code); null when none or no storage. */
-  function device(phone, token) {
-    try {
-      if (token) global.localStorage.setItem("codv:" + phone, token);
-      return global.localStorage.getItem("codv:" + phone);
-    } catch { return null; }
-  }
-
-  /**
-   * The number this browser proved (a verified code gave it a device token), kept on this device only
-   * so a returning shopper need not type it again; the page shows it masked. Null when none.
-   */
-  function rememberedPhone(phone) {
-    try {
-      if (phone) global.localStorage.setItem("codv:last", phone);
-      var last = global.localStorage.getItem("codv:last");
-      return last && E164.test(last) && device(last) ? last : null;
-    } catch { return null; }
-  }
-
-  /** One modal per block on the page. */
+  // app/storefront-modal/ui/modal.js
   function CodModal(root) {
     var data = root.dataset;
     this.root = root;
@@ -401,15 +375,13 @@
     this.state = { phone: null, mode: null, lines: [], cartToken: null, proof: null, title: data.productTitle || "" };
     this.button = root.querySelector("[data-cod-open]");
   }
-
-  CodModal.prototype.t = function (key, values, count) {
+  CodModal.prototype.t = function(key, values, count) {
     return translate(this.strings, this.locale, key, values, count);
   };
-
-  CodModal.prototype.loadConfig = function () {
+  CodModal.prototype.loadConfig = function() {
     var self = this;
     if (!this.configPromise) {
-      this.configPromise = call(this.base, "/api/config").then(function (r) {
+      this.configPromise = call(this.base, "/api/config").then(function(r) {
         if (r.status === 200 && r.body && typeof r.body === "object") {
           self.config = {
             otpEnabled: r.body.otpEnabled !== false,
@@ -419,170 +391,234 @@
             locale: r.body.locale || null,
             countries: countryList(r.body.countries),
             pricing: r.body.pricing && typeof r.body.pricing === "object" ? r.body.pricing : null,
-            whatsapp: r.body.whatsapp === true,
+            whatsapp: r.body.whatsapp === true
           };
           self.dial = {};
-          self.config.countries.forEach(function (c) { self.dial[c.iso] = c.dial; });
+          self.config.countries.forEach(function(c) {
+            self.dial[c.iso] = c.dial;
+          });
           return self.config;
         }
-        self.configPromise = null; // try again on the next click
+        self.configPromise = null;
         return null;
       });
     }
     return this.configPromise;
   };
-
-  /** The lines being bought: the product form's current variant and quantity, or the cart's items. */
-  CodModal.prototype.readLines = function () {
+  CodModal.prototype.readLines = function() {
     var self = this;
     if (this.source === "cart") {
-      return global
-        .fetch(this.shopRoot.replace(/\/+$/, "") + "/cart.js", { headers: { Accept: "application/json" } })
-        .then(function (res) { return res.json(); })
-        .then(function (cart) {
-          self.state.cartToken = cart.token || null;
-          self.state.total = Number(cart.total_price) / 100;
-          self.state.currency = cart.currency || null;
-          return (cart.items || []).map(function (i) { return { variantId: String(i.variant_id), quantity: i.quantity }; });
-        })
-        .catch(function () { return []; });
+      return global.fetch(this.shopRoot.replace(/\/+$/, "") + "/cart.js", { headers: { Accept: "application/json" } }).then(function(res) {
+        return res.json();
+      }).then(function(cart) {
+        self.state.cartToken = cart.token || null;
+        self.state.total = Number(cart.total_price) / 100;
+        self.state.currency = cart.currency || null;
+        return (cart.items || []).map(function(i) {
+          return { variantId: String(i.variant_id), quantity: i.quantity };
+        });
+      }).catch(function() {
+        return [];
+      });
     }
     var section = this.root.closest("section, [id^='shopify-section'], main") || document;
     var form = section.querySelector('form[action*="/cart/add"]') || document.querySelector('form[action*="/cart/add"]');
     var idField = form && form.querySelector('[name="id"]');
-    var qtyField = (form && form.querySelector('[name="quantity"]')) || document.querySelector('[name="quantity"][form]');
-    var variantId = (idField && idField.value) || this.root.dataset.variantId;
+    var qtyField = form && form.querySelector('[name="quantity"]') || document.querySelector('[name="quantity"][form]');
+    var variantId = idField && idField.value || this.root.dataset.variantId;
     var quantity = Math.max(1, Math.floor(Number(qtyField && qtyField.value) || 1));
     var prices = readJson(this.root, "script[data-cod-prices]");
     var index = prices && Array.isArray(prices.ids) ? prices.ids.map(String).indexOf(String(variantId)) : -1;
     var unit = index !== -1 && Array.isArray(prices.prices) ? Number(prices.prices[index]) / 100 : NaN;
     this.state.total = isFinite(unit) ? unit * quantity : null;
     this.state.currency = prices && prices.currency ? String(prices.currency) : null;
-    return Promise.resolve(variantId ? [{ variantId: String(variantId), quantity: quantity }] : []);
+    return Promise.resolve(variantId ? [{ variantId: String(variantId), quantity }] : []);
   };
-
-  CodModal.prototype.normalCheckout = function () {
+  CodModal.prototype.normalCheckout = function() {
     var self = this;
     this.showBusy(this.t("redirecting"));
-    // The checkout's payment customization reads the proof from the cart's attributes.
     var proof = this.state.proof;
     var attributes = {};
     attributes[PROOF_ATTRIBUTE] = proof;
-    var write = proof ? call(this.shopRoot.replace(/\/+$/, ""), "/cart/update.js", { attributes: attributes }) : Promise.resolve();
-    write.then(function () {
+    var write = proof ? call(this.shopRoot.replace(/\/+$/, ""), "/cart/update.js", { attributes }) : Promise.resolve();
+    write.then(function() {
       api.navigate(normalCheckoutUrl(self.shopRoot, self.state.lines, proof));
     });
   };
-
-  CodModal.prototype.start = function () {
+  CodModal.prototype.start = function() {
     var self = this;
-    if (this.busy) return;
+    if (this.busy)
+      return;
     this.busy = true;
-    if (this.button) this.button.setAttribute("aria-busy", "true");
-    Promise.all([this.loadConfig(), this.readLines()]).then(function (r) {
+    if (this.button)
+      this.button.setAttribute("aria-busy", "true");
+    Promise.all([this.loadConfig(), this.readLines()]).then(function(r) {
       self.busy = false;
-      if (self.button) self.button.removeAttribute("aria-busy");
+      if (self.button)
+        self.button.removeAttribute("aria-busy");
       self.state.lines = r[1];
-      // No config or nothing to buy: the store's own checkout.
-      if (!r[0] || !r[1].length) return self.normalCheckout();
+      if (!r[0] || !r[1].length)
+        return self.normalCheckout();
       self.open();
     });
   };
+  CodModal.prototype.dialCodes = function() {
+    var dial = this.dial || {};
+    return Object.keys(dial).map(function(iso) {
+      return dial[iso];
+    });
+  };
+  CodModal.prototype.countdown = function(name, total, tick, done) {
+    var self = this;
+    clearInterval(this.timers[name]);
+    var end = Date.now() + total * 1e3;
+    var step = function() {
+      var left = Math.ceil((end - Date.now()) / 1e3);
+      if (left <= 0) {
+        clearInterval(self.timers[name]);
+        delete self.timers[name];
+        done();
+      } else
+        tick(left);
+    };
+    this.timers[name] = setInterval(step, 1e3);
+    step();
+  };
 
-
-  CodModal.prototype.build = function () {
+  // app/storefront-modal/ui/build.js
+  CodModal.prototype.build = function() {
     var self = this;
     var t = this.t.bind(this);
     var rtl = isRtl(this.locale);
     this.els = {};
     var els = this.els;
-
     els.title = h("h2", { class: "codv-title", id: "codv-title-" + this.uid, text: t("title") });
-    els.close = h("button", { type: "button", class: "codv-close", "aria-label": t("close"), onclick: function () { self.close(); } }, ["\u00d7"]);
+    els.close = h("button", { type: "button", class: "codv-close", "aria-label": t("close"), onclick: function() {
+      self.close();
+    } }, ["\xD7"]);
     els.summary = h("p", { class: "codv-summary" });
     els.status = h("p", { class: "codv-status", role: "status", "aria-live": "polite" });
     els.alert = h("div", { class: "codv-alert", role: "alert", hidden: true });
-
-    // Step 1: the phone number.
     var countryId = "codv-country-" + this.uid;
     var phoneId = "codv-phone-" + this.uid;
     els.country = h("select", { id: countryId, class: "codv-select", autocomplete: "tel-country-code" });
     var names = null;
-    try { names = new Intl.DisplayNames([this.locale, "en"], { type: "region" }); } catch { names = null; }
-    // The config lists the shop's allowed countries first (flagged `allowed`), then the others;
-    // each group is sorted by its name in the shopper's language.
+    try {
+      names = new Intl.DisplayNames([this.locale, "en"], { type: "region" });
+    } catch {
+      names = null;
+    }
     var dial = this.dial;
-    var byName = function (a, b) { return a.name.localeCompare(b.name, self.locale); };
-    var named = this.config.countries.map(function (c) { return { iso: c.iso, allowed: c.allowed === true, name: (names && names.of(c.iso)) || c.iso }; });
-    named.filter(function (c) { return c.allowed; }).sort(byName)
-      .concat(named.filter(function (c) { return !c.allowed; }).sort(byName))
-      .forEach(function (c) {
-        els.country.appendChild(h("option", { value: c.iso, text: flag(c.iso) + " " + c.name + " (+" + dial[c.iso] + ")" }));
-      });
+    var byName = function(a, b) {
+      return a.name.localeCompare(b.name, self.locale);
+    };
+    var named = this.config.countries.map(function(c) {
+      return { iso: c.iso, allowed: c.allowed === true, name: names && names.of(c.iso) || c.iso };
+    });
+    named.filter(function(c) {
+      return c.allowed;
+    }).sort(byName).concat(named.filter(function(c) {
+      return !c.allowed;
+    }).sort(byName)).forEach(function(c) {
+      els.country.appendChild(h("option", { value: c.iso, text: flag(c.iso) + " " + c.name + " (+" + dial[c.iso] + ")" }));
+    });
     var localeCountry = (this.locale.split("-")[1] || "").toUpperCase();
     var first = els.country.options[0];
     els.country.value = dial[this.defaultCountry] ? this.defaultCountry : dial[localeCountry] ? localeCountry : first ? first.value : "";
     this.remembered = null;
     els.phone = h("input", {
-      id: phoneId, class: "codv-input codv-ltr", type: "tel", name: "phone", inputmode: "tel", autocomplete: "tel",
-      required: true, dir: "ltr", "aria-describedby": "codv-phone-hint-" + this.uid + " codv-known-" + this.uid,
-      oninput: function () { self.forgetRemembered(); },
+      id: phoneId,
+      class: "codv-input codv-ltr",
+      type: "tel",
+      name: "phone",
+      inputmode: "tel",
+      autocomplete: "tel",
+      required: true,
+      dir: "ltr",
+      "aria-describedby": "codv-phone-hint-" + this.uid + " codv-known-" + this.uid,
+      oninput: function() {
+        self.forgetRemembered();
+      }
     });
     els.known = h("p", { class: "codv-hint", id: "codv-known-" + this.uid, text: t("remembered_hint"), hidden: true });
     this.useRemembered();
-    var formId = function (step) { return "codv-form-" + step + "-" + self.uid; };
+    var formId = function(step) {
+      return "codv-form-" + step + "-" + self.uid;
+    };
     els.sendButton = h("button", { type: "submit", class: "codv-primary", form: formId("phone") });
-    els.phoneForm = h("form", { class: "codv-step", id: formId("phone"), novalidate: true, onsubmit: function (e) { e.preventDefault(); self.sendCode(); } }, [
+    els.phoneForm = h("form", { class: "codv-step", id: formId("phone"), novalidate: true, onsubmit: function(e) {
+      e.preventDefault();
+      self.sendCode();
+    } }, [
       h("p", { class: "codv-intro", id: "codv-phone-hint-" + this.uid, text: t(this.config.otpEnabled ? "phone_intro" : "phone_intro_no_otp") }),
       h("div", { class: "codv-field" }, [h("label", { for: countryId, text: t("country_label") }), els.country]),
-      h("div", { class: "codv-field" }, [h("label", { for: phoneId, text: t("phone_label") }), els.phone, els.known]),
+      h("div", { class: "codv-field" }, [h("label", { for: phoneId, text: t("phone_label") }), els.phone, els.known])
     ]);
-
-    // Step 2: the code alone. Enter verifies it; the payment mode is its own step after it.
     var codeId = "codv-code-" + this.uid;
     els.codeIntro = h("p", { class: "codv-intro" });
     els.code = h("input", {
-      id: codeId, class: "codv-input codv-code codv-ltr", type: "text", name: "otp", inputmode: "numeric",
-      autocomplete: "one-time-code", pattern: "[0-9]*", dir: "ltr", required: true, spellcheck: "false",
-      oninput: function () { self.onCodeInput(); },
-      onpaste: function (e) {
+      id: codeId,
+      class: "codv-input codv-code codv-ltr",
+      type: "text",
+      name: "otp",
+      inputmode: "numeric",
+      autocomplete: "one-time-code",
+      pattern: "[0-9]*",
+      dir: "ltr",
+      required: true,
+      spellcheck: "false",
+      oninput: function() {
+        self.onCodeInput();
+      },
+      onpaste: function(e) {
         var text = (e.clipboardData || global.clipboardData).getData("text");
-        if (!text) return;
+        if (!text)
+          return;
         e.preventDefault();
         els.code.value = extractCode(text, self.config.codeLength);
         self.onCodeInput();
-      },
+      }
     });
-    els.changeNumber = h("button", { type: "button", class: "codv-link", text: t("change_number"), onclick: function () { self.showStep("phone"); } });
-    els.resend = h("button", { type: "button", class: "codv-link", onclick: function () { self.sendCode(true); } });
+    els.changeNumber = h("button", { type: "button", class: "codv-link", text: t("change_number"), onclick: function() {
+      self.showStep("phone");
+    } });
+    els.resend = h("button", { type: "button", class: "codv-link", onclick: function() {
+      self.sendCode(true);
+    } });
     els.codeAmount = h("div", { class: "codv-modes-slot" });
     els.verifyButton = h("button", { type: "submit", class: "codv-primary", form: formId("code"), text: t("confirm") });
-    els.codeForm = h("form", { class: "codv-step", id: formId("code"), novalidate: true, onsubmit: function (e) { e.preventDefault(); self.verify(); } }, [
+    els.codeForm = h("form", { class: "codv-step", id: formId("code"), novalidate: true, onsubmit: function(e) {
+      e.preventDefault();
+      self.verify();
+    } }, [
       els.codeIntro,
       h("div", { class: "codv-field" }, [h("label", { for: codeId, text: t("code_label") }), els.code]),
       h("div", { class: "codv-row" }, [els.resend, els.changeNumber]),
-      els.codeAmount,
+      els.codeAmount
     ]);
-
-    // Step 3 (after the code, or when it was skipped): the payment mode, seen and chosen.
     els.modeIntro = h("p", { class: "codv-intro" });
     els.modeModes = h("div", { class: "codv-modes-slot" });
     els.modeButton = h("button", { type: "submit", class: "codv-primary", form: formId("mode"), text: t("continue_to_checkout") });
-    els.modeForm = h("form", { class: "codv-step", id: formId("mode"), novalidate: true, onsubmit: function (e) { e.preventDefault(); self.checkout(); } }, [
+    els.modeForm = h("form", { class: "codv-step", id: formId("mode"), novalidate: true, onsubmit: function(e) {
+      e.preventDefault();
+      self.checkout();
+    } }, [
       els.modeIntro,
-      els.modeModes,
+      els.modeModes
     ]);
-
     els.busy = h("div", { class: "codv-step codv-busy" }, [h("span", { class: "codv-spinner", "aria-hidden": "true" }), h("p", { class: "codv-busy-text" })]);
-
-    els.checkoutLink = h("button", { type: "button", class: "codv-link codv-fallback", text: t("checkout_normally"), hidden: true, onclick: function () { self.normalCheckout(); } });
-    els.newCode = h("button", { type: "button", class: "codv-secondary", text: t("new_code"), hidden: true, onclick: function () { self.sendCode(true); } });
-    // Ways forward when the code cannot come by text: online payment, the code by WhatsApp.
-    els.payOnline = h("button", { type: "button", class: "codv-secondary", text: t("pay_online"), hidden: true, onclick: function () { self.payOnline(); } });
-    els.whatsapp = h("button", { type: "button", class: "codv-secondary", text: t("send_whatsapp"), hidden: true, onclick: function () { self.sendCode(true, "whatsapp"); } });
-
-    // The sheet scrolls its body; the footer (the current error, its ways forward and the step's main
-    // action) stays in view at any height, the phone's keyboard open included.
+    els.checkoutLink = h("button", { type: "button", class: "codv-link codv-fallback", text: t("checkout_normally"), hidden: true, onclick: function() {
+      self.normalCheckout();
+    } });
+    els.newCode = h("button", { type: "button", class: "codv-secondary", text: t("new_code"), hidden: true, onclick: function() {
+      self.sendCode(true);
+    } });
+    els.payOnline = h("button", { type: "button", class: "codv-secondary", text: t("pay_online"), hidden: true, onclick: function() {
+      self.payOnline();
+    } });
+    els.whatsapp = h("button", { type: "button", class: "codv-secondary", text: t("send_whatsapp"), hidden: true, onclick: function() {
+      self.sendCode(true, "whatsapp");
+    } });
     els.dialog = h("div", { class: "codv-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": els.title.id, dir: rtl ? "rtl" : "ltr", lang: this.locale, tabindex: "-1" }, [
       h("div", { class: "codv-head" }, [els.title, els.close]),
       h("div", { class: "codv-body" }, [
@@ -592,7 +628,7 @@
         els.modeForm,
         els.busy,
         els.status,
-        h("p", { class: "codv-note", text: t("privacy_note") }),
+        h("p", { class: "codv-note", text: t("privacy_note") })
       ]),
       h("div", { class: "codv-foot" }, [
         els.alert,
@@ -600,228 +636,94 @@
         els.checkoutLink,
         els.sendButton,
         els.verifyButton,
-        els.modeButton,
-      ]),
+        els.modeButton
+      ])
     ]);
-    els.backdrop = h("div", { class: "codv-backdrop", hidden: true, onclick: function (e) { if (e.target === els.backdrop) self.close(); } }, [els.dialog]);
-    els.dialog.addEventListener("keydown", function (e) { self.onKeydown(e); });
-    // The dialog sits outside the block: carry its colours over.
+    els.backdrop = h("div", { class: "codv-backdrop", hidden: true, onclick: function(e) {
+      if (e.target === els.backdrop)
+        self.close();
+    } }, [els.dialog]);
+    els.dialog.addEventListener("keydown", function(e) {
+      self.onKeydown(e);
+    });
     var style = global.getComputedStyle(this.root);
-    ["--codv-accent", "--codv-accent-text"].forEach(function (name) {
+    ["--codv-accent", "--codv-accent-text"].forEach(function(name) {
       var value = style.getPropertyValue(name).trim();
-      if (value) els.backdrop.style.setProperty(name, value);
+      if (value)
+        els.backdrop.style.setProperty(name, value);
     });
     document.body.appendChild(els.backdrop);
   };
 
-  /** One way to pay: nothing to choose, but the shopper still sees what it costs (on the code step). */
-  CodModal.prototype.renderAmount = function (slot) {
-    var modes = this.config.modes;
-    slot.textContent = "";
-    var only = modes.length < 2 ? amountText(modes[0], this.quote, this.locale) : null;
-    if (only) slot.appendChild(h("p", { class: "codv-amount codv-amount-only", text: this.t(only.key, only.values) }));
-  };
-
-  /** The number this browser verified, in the field masked, with its country selected. */
-  CodModal.prototype.useRemembered = function () {
-    var phone = rememberedPhone();
-    if (!phone) return;
-    var dial = this.dial;
-    var iso = Object.keys(dial)
-      .filter(function (c) { return phone.indexOf("+" + dial[c]) === 0; })
-      .sort(function (a, b) { return dial[b].length - dial[a].length; })[0];
-    if (iso && this.els.country.value !== iso && dial[this.els.country.value] !== dial[iso]) this.els.country.value = iso;
-    this.remembered = { phone: phone, masked: maskedPhone(phone, this.dialCodes()) };
-    this.els.phone.value = this.remembered.masked;
-    this.els.known.hidden = false;
-  };
-
-  /** Typing in the field means another number: the masked one goes. */
-  CodModal.prototype.forgetRemembered = function () {
-    var els = this.els;
-    if (!this.remembered || els.phone.value === this.remembered.masked) return;
-    els.phone.value = els.phone.value.indexOf(this.remembered.masked) === 0 ? els.phone.value.slice(this.remembered.masked.length) : els.phone.value.indexOf("\u2022") === -1 ? els.phone.value : "";
-    this.remembered = null;
-    els.known.hidden = true;
-  };
-
-  /** The payment-mode radio cards of the mode step. */
-  CodModal.prototype.renderModes = function (slot) {
-    var self = this;
-    var modes = this.config.modes;
-    slot.textContent = "";
-    if (modes.length < 2) return this.renderAmount(slot);
-    var name = "codv-mode-" + this.uid;
-    var fieldset = h("fieldset", { class: "codv-modes" }, [h("legend", { text: this.t("mode_legend") })]);
-    modes.forEach(function (mode) {
-      var input = h("input", { type: "radio", name: name, value: mode, onchange: function () { self.state.mode = mode; } });
-      input.checked = self.state.mode === mode;
-      fieldset.appendChild(
-        h("label", { class: "codv-mode" }, [
-          input,
-          h("span", { class: "codv-mode-text" }, [
-            h("strong", { text: self.t("mode_" + mode) }),
-            h("small", { text: self.t("mode_" + mode + "_hint") }),
-            (function () {
-              var a = amountText(mode, self.quote, self.locale);
-              return a ? h("span", { class: "codv-amount", text: self.t(a.key, a.values) }) : null;
-            })(),
-          ]),
-        ]),
-      );
-    });
-    slot.appendChild(fieldset);
-  };
-
-  CodModal.prototype.showStep = function (step, focus) {
-    var els = this.els;
-    els.phoneForm.hidden = step !== "phone";
-    els.codeForm.hidden = step !== "code";
-    els.modeForm.hidden = step !== "mode";
-    els.busy.hidden = step !== "busy";
-    els.sendButton.hidden = step !== "phone";
-    els.verifyButton.hidden = step !== "code";
-    els.modeButton.hidden = step !== "mode";
-    this.step = step;
-    if (step === "code") this.startWebOtp();
-    else this.stopWebOtp();
-    if (step === "phone") {
-      this.clearAlert();
-      this.setSendLabel();
-    }
-    if (focus === false) return;
-    var target = { phone: els.phone, code: els.code, mode: els.modeForm.querySelector("input:checked") || els.modeForm.querySelector("button") }[step];
-    if (target) target.focus();
-    else els.dialog.focus();
-  };
-
-  CodModal.prototype.showBusy = function (text) {
-    if (!this.els) return;
-    this.els.busy.querySelector(".codv-busy-text").textContent = text;
-    this.clearAlert();
-    this.showStep("busy", false);
-    this.els.dialog.focus();
-  };
-
-  CodModal.prototype.showAlert = function (message) {
-    var els = this.els;
-    els.alert.textContent = this.t(message.key, message.values, message.count);
-    els.alert.hidden = false;
-    els.checkoutLink.hidden = !message.checkout;
-    els.newCode.hidden = !message.newCode;
-    var modes = this.config.modes;
-    // A dead end gets a way forward the shop allows: paying online (no code needed), the code by
-    // WhatsApp when texts fail. With neither, the store's own checkout; a wait keeps its countdown.
-    els.payOnline.hidden = !message.forward || modes.indexOf("prepaid") === -1;
-    els.whatsapp.hidden = !message.whatsapp || !this.config.whatsapp || this.channel === "whatsapp";
-    if (message.forward && els.payOnline.hidden && els.whatsapp.hidden && !message.wait) els.checkoutLink.hidden = false;
-    els.status.textContent = "";
-  };
-
-  CodModal.prototype.clearAlert = function () {
-    var els = this.els;
-    els.alert.hidden = true;
-    els.alert.textContent = "";
-    els.checkoutLink.hidden = true;
-    els.newCode.hidden = true;
-    els.payOnline.hidden = true;
-    els.whatsapp.hidden = true;
-  };
-
-  CodModal.prototype.say = function (key, values) {
-    if (key) this.fill(this.els.status, key, values);
-    else this.els.status.textContent = "";
-  };
-
-  /**
-   * Puts a translated text into `el`; a {phone} is the shopper's number in full inside a
-   * <bdi dir="ltr">, so right-to-left text keeps its "+" in front of the digits.
-   */
-  CodModal.prototype.fill = function (el, key, values) {
-    var self = this;
-    var vals = {};
-    Object.keys(values || {}).forEach(function (k) { if (k !== "phone") vals[k] = values[k]; });
-    var parts = this.t(key, vals).split("{phone}");
-    el.textContent = "";
-    parts.forEach(function (part, i) {
-      if (i > 0) el.appendChild(h("bdi", { dir: "ltr", class: "codv-number", text: displayPhone(values.phone, self.dialCodes()) }));
-      if (part) el.appendChild(document.createTextNode(part));
-    });
-  };
-
-  CodModal.prototype.dialCodes = function () {
-    var dial = this.dial || {};
-    return Object.keys(dial).map(function (iso) { return dial[iso]; });
-  };
-
-
-  CodModal.prototype.open = function () {
+  // app/storefront-modal/ui/sheet.js
+  CodModal.prototype.open = function() {
     if (!this.els) {
       this.uid = Math.random().toString(36).slice(2, 8);
       this.build();
     }
     var els = this.els;
     var cfg = this.config;
-    if (!this.state.mode || cfg.modes.indexOf(this.state.mode) === -1) this.state.mode = cfg.modes[0];
+    if (!this.state.mode || cfg.modes.indexOf(this.state.mode) === -1)
+      this.state.mode = cfg.modes[0];
     var line = this.state.lines[0];
     this.quote = quote(this.state.total, this.state.currency, cfg.pricing);
-    var what = this.source === "product" && this.state.title ? this.state.title + (line && line.quantity > 1 ? " \u00d7 " + line.quantity : "") : "";
+    var what = this.source === "product" && this.state.title ? this.state.title + (line && line.quantity > 1 ? " \xD7 " + line.quantity : "") : "";
     var items = this.quote ? this.t("amount_items", { amount: money(this.quote.total, this.quote.currency, this.locale) }) : "";
-    els.summary.textContent = [what, items].filter(Boolean).join(" \u00b7 ");
+    els.summary.textContent = [what, items].filter(Boolean).join(" \xB7 ");
     els.summary.hidden = !els.summary.textContent;
     this.returnFocus = document.activeElement;
     els.backdrop.hidden = false;
     document.documentElement.classList.add("codv-open");
     this.clearAlert();
     this.say("");
-    // Reopened with a live code: back to it, not to a second SMS.
     var codeLive = this.step === "code" && this.state.codeExpires > Date.now();
-    if (this.state.verified) this.renderModes(els.modeModes);
+    if (this.state.verified)
+      this.renderModes(els.modeModes);
     this.showStep(this.state.verified ? "mode" : codeLive ? "code" : "phone");
     this.fitViewport(true);
   };
-
-  CodModal.prototype.close = function () {
-    if (!this.els || this.els.backdrop.hidden) return;
+  CodModal.prototype.close = function() {
+    if (!this.els || this.els.backdrop.hidden)
+      return;
     this.els.backdrop.hidden = true;
     document.documentElement.classList.remove("codv-open");
     this.fitViewport(false);
     this.stopWebOtp();
-    if (this.returnFocus && this.returnFocus.focus) this.returnFocus.focus();
+    if (this.returnFocus && this.returnFocus.focus)
+      this.returnFocus.focus();
   };
-
-  /**
-   * The sheet fits the visual viewport: a phone's on-screen keyboard shrinks it without resizing the
-   * page (iOS, Chrome on Android), and the sheet's footer would sit under the keyboard.
-   */
-  CodModal.prototype.fitViewport = function (on) {
+  CodModal.prototype.fitViewport = function(on) {
     var vv = global.visualViewport;
     var backdrop = this.els.backdrop;
-    if (!vv) return;
+    if (!vv)
+      return;
     if (!this.onViewport) {
-      this.onViewport = function () {
+      this.onViewport = function() {
         backdrop.style.top = vv.offsetTop + "px";
         backdrop.style.height = vv.height + "px";
       };
     }
     vv[on ? "addEventListener" : "removeEventListener"]("resize", this.onViewport);
     vv[on ? "addEventListener" : "removeEventListener"]("scroll", this.onViewport);
-    if (on) this.onViewport();
+    if (on)
+      this.onViewport();
   };
-
-  CodModal.prototype.onKeydown = function (e) {
+  CodModal.prototype.onKeydown = function(e) {
     if (e.key === "Escape") {
       e.preventDefault();
       this.close();
       return;
     }
-    if (e.key !== "Tab") return;
-    // Keep focus inside the dialog.
+    if (e.key !== "Tab")
+      return;
     var focusable = Array.prototype.filter.call(
       this.els.dialog.querySelectorAll("button, input, select, a[href], [tabindex]:not([tabindex='-1'])"),
-      function (el) { return !el.disabled && el.offsetParent !== null; },
+      function(el) {
+        return !el.disabled && el.offsetParent !== null;
+      }
     );
-    if (!focusable.length) return;
+    if (!focusable.length)
+      return;
     var first = focusable[0];
     var last = focusable[focusable.length - 1];
     if (e.shiftKey && (document.activeElement === first || document.activeElement === this.els.dialog)) {
@@ -833,73 +735,163 @@
     }
   };
 
-
-  /** tick(secondsLeft) now and every second, done() at zero. */
-  CodModal.prototype.countdown = function (name, total, tick, done) {
+  // app/storefront-modal/ui/feedback.js
+  CodModal.prototype.showStep = function(step, focus) {
+    var els = this.els;
+    els.phoneForm.hidden = step !== "phone";
+    els.codeForm.hidden = step !== "code";
+    els.modeForm.hidden = step !== "mode";
+    els.busy.hidden = step !== "busy";
+    els.sendButton.hidden = step !== "phone";
+    els.verifyButton.hidden = step !== "code";
+    els.modeButton.hidden = step !== "mode";
+    this.step = step;
+    if (step === "code")
+      this.startWebOtp();
+    else
+      this.stopWebOtp();
+    if (step === "phone") {
+      this.clearAlert();
+      this.setSendLabel();
+    }
+    if (focus === false)
+      return;
+    var target = { phone: els.phone, code: els.code, mode: els.modeForm.querySelector("input:checked") || els.modeForm.querySelector("button") }[step];
+    if (target)
+      target.focus();
+    else
+      els.dialog.focus();
+  };
+  CodModal.prototype.showBusy = function(text) {
+    if (!this.els)
+      return;
+    this.els.busy.querySelector(".codv-busy-text").textContent = text;
+    this.clearAlert();
+    this.showStep("busy", false);
+    this.els.dialog.focus();
+  };
+  CodModal.prototype.showAlert = function(message) {
+    var els = this.els;
+    els.alert.textContent = this.t(message.key, message.values, message.count);
+    els.alert.hidden = false;
+    els.checkoutLink.hidden = !message.checkout;
+    els.newCode.hidden = !message.newCode;
+    var modes = this.config.modes;
+    els.payOnline.hidden = !message.forward || modes.indexOf("prepaid") === -1;
+    els.whatsapp.hidden = !message.whatsapp || !this.config.whatsapp || this.channel === "whatsapp";
+    if (message.forward && els.payOnline.hidden && els.whatsapp.hidden && !message.wait)
+      els.checkoutLink.hidden = false;
+    els.status.textContent = "";
+  };
+  CodModal.prototype.clearAlert = function() {
+    var els = this.els;
+    els.alert.hidden = true;
+    els.alert.textContent = "";
+    els.checkoutLink.hidden = true;
+    els.newCode.hidden = true;
+    els.payOnline.hidden = true;
+    els.whatsapp.hidden = true;
+  };
+  CodModal.prototype.say = function(key, values) {
+    if (key)
+      this.fill(this.els.status, key, values);
+    else
+      this.els.status.textContent = "";
+  };
+  CodModal.prototype.fill = function(el, key, values) {
     var self = this;
-    clearInterval(this.timers[name]);
-    var end = Date.now() + total * 1000;
-    var step = function () {
-      var left = Math.ceil((end - Date.now()) / 1000);
-      if (left <= 0) {
-        clearInterval(self.timers[name]);
-        delete self.timers[name];
-        done();
-      } else tick(left);
-    };
-    this.timers[name] = setInterval(step, 1000);
-    step();
+    var vals = {};
+    Object.keys(values || {}).forEach(function(k) {
+      if (k !== "phone")
+        vals[k] = values[k];
+    });
+    var parts = this.t(key, vals).split("{phone}");
+    el.textContent = "";
+    parts.forEach(function(part, i) {
+      if (i > 0)
+        el.appendChild(h("bdi", { dir: "ltr", class: "codv-number", text: displayPhone(values.phone, self.dialCodes()) }));
+      if (part)
+        el.appendChild(document.createTextNode(part));
+    });
   };
 
-  CodModal.prototype.setSendLabel = function () {
-    if (this.timers.send) return;
+  // app/storefront-modal/ui/device.js
+  function device(phone, token) {
+    try {
+      if (token)
+        global.localStorage.setItem("codv:" + phone, token);
+      return global.localStorage.getItem("codv:" + phone);
+    } catch {
+      return null;
+    }
+  }
+  function rememberedPhone(phone) {
+    try {
+      if (phone)
+        global.localStorage.setItem("codv:last", phone);
+      var last = global.localStorage.getItem("codv:last");
+      return last && E164.test(last) && device(last) ? last : null;
+    } catch {
+      return null;
+    }
+  }
+
+  // app/storefront-modal/ui/phone-step.js
+  CodModal.prototype.useRemembered = function() {
+    var phone = rememberedPhone();
+    if (!phone)
+      return;
+    var dial = this.dial;
+    var iso = Object.keys(dial).filter(function(c) {
+      return phone.indexOf("+" + dial[c]) === 0;
+    }).sort(function(a, b) {
+      return dial[b].length - dial[a].length;
+    })[0];
+    if (iso && this.els.country.value !== iso && dial[this.els.country.value] !== dial[iso])
+      this.els.country.value = iso;
+    this.remembered = { phone, masked: maskedPhone(phone, this.dialCodes()) };
+    this.els.phone.value = this.remembered.masked;
+    this.els.known.hidden = false;
+  };
+  CodModal.prototype.forgetRemembered = function() {
+    var els = this.els;
+    if (!this.remembered || els.phone.value === this.remembered.masked)
+      return;
+    els.phone.value = els.phone.value.indexOf(this.remembered.masked) === 0 ? els.phone.value.slice(this.remembered.masked.length) : els.phone.value.indexOf("\u2022") === -1 ? els.phone.value : "";
+    this.remembered = null;
+    els.known.hidden = true;
+  };
+  CodModal.prototype.setSendLabel = function() {
+    if (this.timers.send)
+      return;
     this.els.sendButton.disabled = false;
     this.els.sendButton.textContent = this.t(this.config.otpEnabled ? "send_code" : "continue");
   };
-
-  CodModal.prototype.startResendTimer = function (total) {
-    var self = this;
-    var resend = this.els.resend;
-    this.countdown(
-      "resend",
-      total,
-      function (left) {
-        resend.disabled = true;
-        resend.textContent = self.t("resend_in", { time: clock(left) });
-      },
-      function () {
-        resend.disabled = false;
-        resend.textContent = self.t("resend");
-      },
-    );
-  };
-
-  CodModal.prototype.blockSending = function (total) {
+  CodModal.prototype.blockSending = function(total) {
     var self = this;
     var send = this.els.sendButton;
     var resend = this.els.resend;
     this.countdown(
       "send",
       total,
-      function (left) {
+      function(left) {
         send.disabled = true;
         resend.disabled = true;
         send.textContent = self.t("send_code") + " (" + clock(left) + ")";
         resend.textContent = self.t("resend_in", { time: clock(left) });
       },
-      function () {
+      function() {
         self.setSendLabel();
         resend.disabled = false;
         resend.textContent = self.t("resend");
-      },
+      }
     );
   };
-
-
-  CodModal.prototype.sendCode = function (again, channel) {
+  CodModal.prototype.sendCode = function(again, channel) {
     var self = this;
     var els = this.els;
-    if (this.busy || this.timers.send) return;
+    if (this.busy || this.timers.send)
+      return;
     var phone = again && this.state.phone ? this.state.phone : this.remembered && els.phone.value === this.remembered.masked ? this.remembered.phone : toE164(els.phone.value, this.dial[els.country.value]);
     if (!phone) {
       this.showAlert({ key: "error_invalid_phone" });
@@ -914,23 +906,26 @@
     this.say("sending");
     var button = channel ? els.whatsapp : again ? els.resend : els.sendButton;
     button.disabled = true;
-    var body = { phone: phone };
-    // WhatsApp once asked for stays the channel of this number's resends.
-    if (!again) this.channel = null;
-    if (channel) this.channel = channel;
-    if (this.channel) body.channel = this.channel;
-    body.deviceToken = device(phone) || undefined;
+    var body = { phone };
+    if (!again)
+      this.channel = null;
+    if (channel)
+      this.channel = channel;
+    if (this.channel)
+      body.channel = this.channel;
+    body.deviceToken = device(phone) || void 0;
     var smsLocale = (this.locale || this.config.locale || "").split("-")[0];
-    if (smsLocale) body.locale = smsLocale;
-    call(this.base, "/send-otp", body).then(function (r) {
+    if (smsLocale)
+      body.locale = smsLocale;
+    call(this.base, "/send-otp", body).then(function(r) {
       self.busy = false;
       button.disabled = false;
       var outcome = interpret(r.status, r.body);
       if (outcome.kind === "ok") {
         self.state.verified = false;
         self.state.proof = null;
-        self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1000;
-        self.fill(els.codeIntro, "code_intro", { length: self.config.codeLength, phone: phone });
+        self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1e3;
+        self.fill(els.codeIntro, "code_intro", { length: self.config.codeLength, phone });
         els.code.value = "";
         els.code.disabled = false;
         els.code.setAttribute("maxlength", String(self.config.codeLength));
@@ -938,21 +933,24 @@
         self.renderAmount(els.codeAmount);
         self.showStep("code");
         self.clearAlert();
-        self.say(again ? "code_resent" : "code_sent", { phone: phone });
+        self.say(again ? "code_resent" : "code_sent", { phone });
         self.startResendTimer(outcome.resendAfter != null ? outcome.resendAfter : self.config.resendAfter);
       } else if (outcome.kind === "skipped") {
         self.state.verified = true;
         self.say("");
-        if (self.config.modes.length < 2) return self.checkout();
+        if (self.config.modes.length < 2)
+          return self.checkout();
         self.showModes(outcome.reason === "returning_customer" ? "welcome_back" : "choose_mode");
       } else if (outcome.kind === "fallback") {
         self.normalCheckout();
       } else {
         self.say("");
         var message = failureMessage(outcome);
-        if (message.step === "phone" && self.step !== "phone") self.showStep("phone");
+        if (message.step === "phone" && self.step !== "phone")
+          self.showStep("phone");
         self.showAlert(message);
-        if (message.wait) self.blockSending(message.wait);
+        if (message.wait)
+          self.blockSending(message.wait);
         if (message.step === "phone") {
           els.phone.setAttribute("aria-invalid", "true");
           els.phone.focus();
@@ -961,20 +959,46 @@
     });
   };
 
-  CodModal.prototype.onCodeInput = function () {
+  // app/storefront-modal/ui/code-step.js
+  CodModal.prototype.renderAmount = function(slot) {
+    var modes = this.config.modes;
+    slot.textContent = "";
+    var only = modes.length < 2 ? amountText(modes[0], this.quote, this.locale) : null;
+    if (only)
+      slot.appendChild(h("p", { class: "codv-amount codv-amount-only", text: this.t(only.key, only.values) }));
+  };
+  CodModal.prototype.startResendTimer = function(total) {
+    var self = this;
+    var resend = this.els.resend;
+    this.countdown(
+      "resend",
+      total,
+      function(left) {
+        resend.disabled = true;
+        resend.textContent = self.t("resend_in", { time: clock(left) });
+      },
+      function() {
+        resend.disabled = false;
+        resend.textContent = self.t("resend");
+      }
+    );
+  };
+  CodModal.prototype.onCodeInput = function() {
     var code = this.els.code;
     var clean = extractCode(code.value, this.config.codeLength);
-    if (clean !== code.value) code.value = clean;
+    if (clean !== code.value)
+      code.value = clean;
     code.removeAttribute("aria-invalid");
-    if (clean) this.els.alert.hidden = true;
-    // With one mode there is nothing left to choose: a complete code goes straight to checkout.
-    if (clean.length === this.config.codeLength && this.config.modes.length < 2) this.verify();
+    if (clean)
+      this.els.alert.hidden = true;
+    if (clean.length === this.config.codeLength && this.config.modes.length < 2)
+      this.verify();
   };
-
-  CodModal.prototype.verify = function () {
+  CodModal.prototype.verify = function() {
     var self = this;
     var els = this.els;
-    if (this.busy) return;
+    if (this.busy)
+      return;
     var otp = extractCode(els.code.value, this.config.codeLength);
     if (otp.length !== this.config.codeLength) {
       this.showAlert({ key: "error_code_incomplete", values: { length: this.config.codeLength } });
@@ -985,11 +1009,12 @@
     els.verifyButton.disabled = true;
     this.clearAlert();
     this.say("verifying");
-    // The mode is named only when there is no choice: with several, it is chosen on the next step.
-    var body = { phone: this.state.phone, otp: otp };
-    if (this.config.modes.length < 2) body.selectedMode = this.config.modes[0];
-    if (this.state.cartToken) body.cartToken = this.state.cartToken;
-    call(this.base, "/verify-otp", body).then(function (r) {
+    var body = { phone: this.state.phone, otp };
+    if (this.config.modes.length < 2)
+      body.selectedMode = this.config.modes[0];
+    if (this.state.cartToken)
+      body.cartToken = this.state.cartToken;
+    call(this.base, "/verify-otp", body).then(function(r) {
       self.busy = false;
       els.verifyButton.disabled = false;
       var outcome = interpret(r.status, r.body);
@@ -997,7 +1022,8 @@
         self.state.verified = true;
         self.state.proof = r.body.proof || null;
         device(self.state.phone, r.body.deviceToken);
-        if (r.body.deviceToken) rememberedPhone(self.state.phone);
+        if (r.body.deviceToken)
+          rememberedPhone(self.state.phone);
         self.stopWebOtp();
         if (self.config.modes.length < 2) {
           self.say("verified");
@@ -1008,7 +1034,8 @@
       }
       self.say("");
       var message = failureMessage(outcome);
-      if (message.step === "phone") self.showStep("phone");
+      if (message.step === "phone")
+        self.showStep("phone");
       self.showAlert(message);
       if (message.newCode) {
         els.code.disabled = true;
@@ -1021,97 +1048,138 @@
       }
     });
   };
-
-  CodModal.prototype.checkout = function () {
+  CodModal.prototype.startWebOtp = function() {
     var self = this;
-    if (this.busy) return;
+    this.stopWebOtp();
+    if (!("OTPCredential" in global) || !global.navigator.credentials || typeof AbortController !== "function")
+      return;
+    var controller = new AbortController();
+    this.webOtp = controller;
+    global.navigator.credentials.get({ otp: { transport: ["sms"] }, signal: controller.signal }).then(function(credential) {
+      if (controller.signal.aborted || !credential || !credential.code || self.step !== "code")
+        return;
+      var code = extractCode(credential.code, self.config.codeLength);
+      if (code.length !== self.config.codeLength)
+        return;
+      self.els.code.value = code;
+      self.els.code.removeAttribute("aria-invalid");
+      self.verify();
+    }).catch(function() {
+    });
+  };
+  CodModal.prototype.stopWebOtp = function() {
+    if (this.webOtp)
+      this.webOtp.abort();
+    this.webOtp = null;
+  };
+
+  // app/storefront-modal/ui/mode-step.js
+  CodModal.prototype.renderModes = function(slot) {
+    var self = this;
+    var modes = this.config.modes;
+    slot.textContent = "";
+    if (modes.length < 2)
+      return this.renderAmount(slot);
+    var name = "codv-mode-" + this.uid;
+    var fieldset = h("fieldset", { class: "codv-modes" }, [h("legend", { text: this.t("mode_legend") })]);
+    modes.forEach(function(mode) {
+      var input = h("input", { type: "radio", name, value: mode, onchange: function() {
+        self.state.mode = mode;
+      } });
+      input.checked = self.state.mode === mode;
+      fieldset.appendChild(
+        h("label", { class: "codv-mode" }, [
+          input,
+          h("span", { class: "codv-mode-text" }, [
+            h("strong", { text: self.t("mode_" + mode) }),
+            h("small", { text: self.t("mode_" + mode + "_hint") }),
+            function() {
+              var a = amountText(mode, self.quote, self.locale);
+              return a ? h("span", { class: "codv-amount", text: self.t(a.key, a.values) }) : null;
+            }()
+          ])
+        ])
+      );
+    });
+    slot.appendChild(fieldset);
+  };
+  CodModal.prototype.checkout = function() {
+    var self = this;
+    if (this.busy)
+      return;
     this.busy = true;
     var lines = this.state.lines;
     var body = { selectedMode: this.state.mode, phone: this.state.phone };
-    body.proof = this.state.proof || undefined;
-    body.deviceToken = device(this.state.phone) || undefined;
+    body.proof = this.state.proof || void 0;
+    body.deviceToken = device(this.state.phone) || void 0;
     if (this.source === "product" && lines.length === 1) {
       body.variantId = lines[0].variantId;
       body.quantity = lines[0].quantity;
-      if (this.state.title) body.productTitle = this.state.title;
+      if (this.state.title)
+        body.productTitle = this.state.title;
     } else {
       body.lines = lines;
-      if (this.state.cartToken) body.cartToken = this.state.cartToken;
+      if (this.state.cartToken)
+        body.cartToken = this.state.cartToken;
     }
     this.showBusy(this.t("redirecting"));
-    call(this.base, "/create-checkout", body).then(function (r) {
+    call(this.base, "/create-checkout", body).then(function(r) {
       self.busy = false;
       var outcome = interpret(r.status, r.body);
-      if (outcome.kind === "checkout") return api.navigate(outcome.url);
+      if (outcome.kind === "checkout")
+        return api.navigate(outcome.url);
       if (outcome.kind === "fallback") {
-        self.state.proof = (r.body && r.body.proof) || self.state.proof;
+        self.state.proof = r.body && r.body.proof || self.state.proof;
         return self.normalCheckout();
       }
       var message = failureMessage(outcome);
-      if (outcome.kind === "phone_not_verified") self.state.verified = false;
-      if (message.step !== "phone" && self.state.verified) self.showModes(null);
-      else self.showStep("phone");
+      if (outcome.kind === "phone_not_verified")
+        self.state.verified = false;
+      if (message.step !== "phone" && self.state.verified)
+        self.showModes(null);
+      else
+        self.showStep("phone");
       self.showAlert(message);
     });
   };
-
-  /** The payment-mode step, introduced by `introKey` (null keeps the current intro). */
-  CodModal.prototype.showModes = function (introKey) {
-    if (introKey) this.els.modeIntro.textContent = this.t(introKey);
+  CodModal.prototype.showModes = function(introKey) {
+    if (introKey)
+      this.els.modeIntro.textContent = this.t(introKey);
     this.renderModes(this.els.modeModes);
     this.showStep("mode");
   };
-
-  /** A way forward without a code: the shop's online payment (prepaid needs no proven phone). */
-  CodModal.prototype.payOnline = function () {
-    if (this.config.modes.indexOf("prepaid") === -1) return;
+  CodModal.prototype.payOnline = function() {
+    if (this.config.modes.indexOf("prepaid") === -1)
+      return;
     this.state.mode = "prepaid";
     this.checkout();
   };
 
-  /**
-   * WebOTP (Chrome on Android): the SMS ends "@<shop's domain> #<code>", the browser offers the code,
-   * and the modal fills it in and verifies it (the mode is chosen after). The request is aborted when
-   * the code step ends (verified, another step, the modal closed).
-   */
-  CodModal.prototype.startWebOtp = function () {
-    var self = this;
-    this.stopWebOtp();
-    if (!("OTPCredential" in global) || !global.navigator.credentials || typeof AbortController !== "function") return;
-    var controller = new AbortController();
-    this.webOtp = controller;
-    global.navigator.credentials
-      .get({ otp: { transport: ["sms"] }, signal: controller.signal })
-      .then(function (credential) {
-        if (controller.signal.aborted || !credential || !credential.code || self.step !== "code") return;
-        var code = extractCode(credential.code, self.config.codeLength);
-        if (code.length !== self.config.codeLength) return;
-        self.els.code.value = code;
-        self.els.code.removeAttribute("aria-invalid");
-        self.verify();
-      })
-      .catch(function () { /* dismissed, aborted or unsupported: the shopper types the code */ });
-  };
-
-  CodModal.prototype.stopWebOtp = function () {
-    if (this.webOtp) this.webOtp.abort();
-    this.webOtp = null;
-  };
-
-  /** The modal of a block, made on first use. */
-  function modalOf(root) {
-    if (!root.codVerify) root.codVerify = new CodModal(root);
-    return root.codVerify;
-  }
-  // The page's small script (cod-modal.js) calls these: prefetch when the shopper reaches for the
-  // button, open on click.
-  api.prefetch = function (root) { modalOf(root).loadConfig(); };
-  api.open = function (root) { modalOf(root).start(); };
-  // Back from checkout (bfcache): not stuck on "redirecting".
-  global.addEventListener("pageshow", function (e) {
-    if (!e.persisted) return;
-    Array.prototype.forEach.call(document.querySelectorAll("[data-cod-verify]"), function (root) {
-      if (root.codVerify) root.codVerify.close();
+  // app/storefront-modal/ui/mount.js
+  function mount() {
+    function modalOf(root) {
+      if (!root.codVerify)
+        root.codVerify = new CodModal(root);
+      return root.codVerify;
+    }
+    api.prefetch = function(root) {
+      modalOf(root).loadConfig();
+    };
+    api.open = function(root) {
+      modalOf(root).start();
+    };
+    global.addEventListener("pageshow", function(e) {
+      if (!e.persisted)
+        return;
+      Array.prototype.forEach.call(document.querySelectorAll("[data-cod-verify]"), function(root) {
+        if (root.codVerify)
+          root.codVerify.close();
+      });
     });
-  });
-})(typeof window !== "undefined" ? window : globalThis);
+  }
+
+  // app/storefront-modal/main.js
+  global.CodVerify = api;
+  if (global.document)
+    mount();
+})();

@@ -1,0 +1,123 @@
+import { Card, Checkbox, FormLayout, Layout, Select, Text, TextField } from "@shopify/polaris";
+import { SETTINGS_LIMITS as L } from "~/settings/limits";
+import { FIELD_NAMES } from "./field-names";
+import type { SettingsFormKit } from "./use-settings-form";
+
+/** The "Checkout" card: ways to pay, discount codes, the prepaid saving, the COD fee, the deposit. */
+export function CheckoutCard({ form, currency, depositsAvailable }: { form: SettingsFormKit; currency: string | null; depositsAvailable: boolean | null }) {
+  const { values, errors, setValues, field, select } = form;
+  return (
+    <Layout.AnnotatedSection
+      title="Checkout"
+      description="Discount codes applied for each way of paying, and the deposit asked for a partial payment."
+    >
+      <Card>
+        <FormLayout>
+          <Text as="h3" variant="headingSm">
+            {FIELD_NAMES.paymentModes}
+          </Text>
+          {(["cod", "prepaid", "partial"] as const).map((mode) => (
+            <Checkbox
+              key={mode}
+              label={{ cod: "Cash on delivery", prepaid: "Pay now online (prepaid)", partial: "Deposit now, rest on delivery (partial)" }[mode]}
+              checked={values.paymentModes.split(",").includes(mode)}
+              onChange={(checked) =>
+                setValues((v) => {
+                  const modes = new Set(v.paymentModes.split(",").filter(Boolean));
+                  if (checked) modes.add(mode);
+                  else modes.delete(mode);
+                  return { ...v, paymentModes: ["cod", "prepaid", "partial"].filter((m) => modes.has(m)).join(",") };
+                })
+              }
+              helpText={
+                mode === "partial"
+                  ? depositsAvailable === true
+                    ? "Your store can take deposits: shoppers pay the deposit below now and the rest on delivery."
+                    : depositsAvailable === false
+                      ? "Not shown to shoppers: your store's plan cannot take deposits (Shopify offers draft-order deposits on Shopify Plus)."
+                      : "Not shown to shoppers until Shopify tells the app your plan can take deposits (Shopify Plus); it learns this when the app is opened after install and when your store's details change."
+                  : undefined
+              }
+            />
+          ))}
+          {errors.paymentModes && (
+            <Text as="p" tone="critical">
+              {errors.paymentModes}
+            </Text>
+          )}
+          <Text as="h3" variant="headingSm">
+            Discount codes
+          </Text>
+          <TextField {...field("discountCodeCod")} helpText="Applied when the shopper pays in cash on delivery. Empty (the default): none." />
+          <TextField {...field("discountCodePrepaid")} helpText="Applied when the shopper pays everything online, e.g. an incentive to prepay. Empty (the default): none." />
+          <TextField {...field("discountCodePartial")} helpText="Applied to the order when the shopper pays a deposit now and the rest on delivery. Empty (the default): none." />
+          <FormLayout.Group>
+            <Select
+              {...select("prepaidDiscountType")}
+              options={[
+                { label: "Not shown", value: "none" },
+                { label: "A percentage", value: "percentage" },
+                { label: "A fixed amount", value: "fixed" },
+              ]}
+              helpText="Shoppers see the saving beside Pay now. Match your prepaid code's value."
+            />
+            <TextField
+              {...field("prepaidDiscountValue")}
+              inputMode="decimal"
+              suffix={values.prepaidDiscountType === "fixed" ? (currency ?? "") : "%"}
+            />
+          </FormLayout.Group>
+          <Text as="h3" variant="headingSm">
+            {FIELD_NAMES.codFeeType}
+          </Text>
+          <FormLayout.Group>
+            <Select
+              {...select("codFeeType")}
+              labelHidden
+              options={[
+                { label: "No fee", value: "none" },
+                { label: "Fixed amount", value: "fixed" },
+                { label: "Percentage of the items", value: "percentage" },
+              ]}
+            />
+            <TextField
+              {...field("codFeeValue")}
+              inputMode="decimal"
+              suffix={values.codFeeType === "fixed" ? (currency ?? "") : "%"}
+            />
+          </FormLayout.Group>
+          <TextField
+            {...field("codFeeVariantId")}
+            helpText="The fee is added to cash-on-delivery carts as this product, so it works on every plan and shows in the order. Create a product such as 'Cash on delivery fee' priced at the fixed fee (or at 1.00 for a percentage fee: the app sets the quantity that makes up the fee), not shipped, and paste its variant ID."
+          />
+          <Text as="p" tone="subdued">
+            Create the codes under Discounts first: a code Shopify does not know is ignored.
+          </Text>
+          <FormLayout.Group>
+            <Select
+              {...select("depositType")}
+              options={[
+                { label: "Percentage of the order", value: "percentage" },
+                { label: "Fixed amount", value: "fixed" },
+              ]}
+              helpText="Default: percentage."
+            />
+            <TextField
+              {...field("depositValue")}
+              inputMode="decimal"
+              suffix={values.depositType === "fixed" ? (currency ?? "") : "%"}
+              helpText={
+                values.depositType === "fixed"
+                  ? "The amount paid online, in your store's currency; the rest is paid on delivery."
+                  : `The share paid online, from ${L.depositPercentage.min} to ${L.depositPercentage.max} %; the rest is paid on delivery. Default: 20 %.`
+              }
+            />
+          </FormLayout.Group>
+          <Text as="p" tone="subdued">
+            Shopify offers deposits only on plans with payment terms (Shopify Plus at the time of writing); elsewhere shoppers who choose a partial payment use your normal checkout.
+          </Text>
+        </FormLayout>
+      </Card>
+    </Layout.AnnotatedSection>
+  );
+}

@@ -1,0 +1,111 @@
+import { Form, useNavigation } from "@remix-run/react";
+import { Banner, BlockStack, Button, InlineStack, Layout, List, Text } from "@shopify/polaris";
+import { AdminPage, useAppBridgeState, useNotice } from "~/admin/app-bridge";
+import type { EnforcementState } from "~/enforcement/payment-customization.server";
+import type { SettingsErrors, SettingsField, SettingsFormValues } from "~/settings/settings";
+import { AddressCorrectionCard } from "./address-correction-card";
+import { CheckoutCard } from "./checkout-card";
+import { EnforcementCard } from "./enforcement-card";
+import { FIELD_NAMES } from "./field-names";
+import { LanguageCard } from "./language-card";
+import { OrderTagsCard } from "./order-tags-card";
+import { OtpCard } from "./otp-card";
+import { PrivacyCard } from "./privacy-card";
+import { useSettingsForm } from "./use-settings-form";
+
+/** The settings page's form: one card per section (./*-card.tsx), the refused fields listed above them, and Save. */
+export function SettingsForm(props: {
+  initial: SettingsFormValues;
+  errors: SettingsErrors;
+  saved: boolean;
+  currency: string | null;
+  enforcement: EnforcementState;
+  depositsAvailable: boolean | null;
+}) {
+  const { errors } = props;
+  const form = useSettingsForm(props.initial, errors);
+  const { values, setValues } = form;
+  const navigation = useNavigation();
+  const invalid = (Object.keys(errors) as SettingsField[]).filter((f) => errors[f]);
+  const appBridge = useAppBridgeState();
+  const dirty = (Object.keys(values) as SettingsField[]).some((f) => values[f] !== props.initial[f]);
+  const refusedTitle = `${invalid.length === 1 ? "One setting needs" : `${invalid.length} settings need`} a change before saving`;
+  // A toast in Shopify's admin, a banner elsewhere. Each answer is told once (its form is remounted per save).
+  const saved = useNotice(props.saved ? { message: "Settings saved" } : null, props.initial);
+  useNotice(invalid.length ? { message: `Not saved: ${refusedTitle.toLowerCase()}`, error: true } : null, errors);
+
+  return (
+    <AdminPage title="Settings">
+      {/* data-save-bar: App Bridge shows Shopify's contextual save bar while the form differs from what was
+          loaded (its Save submits the form, its Discard resets it); without App Bridge the Save button below does. */}
+      <Form method="post" data-save-bar data-discard-confirmation onReset={() => setValues(props.initial)}>
+        {/* Checkboxes post "true"/"false" so a missing field is refused rather than read as off. */}
+        <input type="hidden" name="otpEnabled" value={values.otpEnabled} />
+        <input type="hidden" name="tagOrders" value={values.tagOrders} />
+        <input type="hidden" name="autoAddressCorrection" value={values.autoAddressCorrection} />
+        <input type="hidden" name="enforceAtCheckout" value={values.enforceAtCheckout} />
+        <input type="hidden" name="keepCodHiddenWhenPaused" value={values.keepCodHiddenWhenPaused} />
+        <input type="hidden" name="usageChargesEnabled" value={values.usageChargesEnabled} />
+        <input type="hidden" name="holdUnverifiedCod" value={values.holdUnverifiedCod} />
+        <input type="hidden" name="cancelUnconfirmed" value={values.cancelUnconfirmed} />
+        <input type="hidden" name="paymentModes" value={values.paymentModes} />
+        <Layout>
+          <Layout.Section>
+            {saved}
+            {invalid.length > 0 && (
+              <Banner tone="critical" title={refusedTitle}>
+                <List>
+                  {invalid.map((f) => (
+                    <List.Item key={f}>
+                      {FIELD_NAMES[f]}: {errors[f]}
+                    </List.Item>
+                  ))}
+                </List>
+                <p>Nothing was saved.</p>
+              </Banner>
+            )}
+          </Layout.Section>
+
+          <OtpCard form={form} />
+
+          <LanguageCard form={form} />
+
+          <CheckoutCard form={form} currency={props.currency} depositsAvailable={props.depositsAvailable} />
+
+          <EnforcementCard form={form} enforcement={props.enforcement} />
+
+          <OrderTagsCard form={form} />
+
+          <AddressCorrectionCard form={form} />
+
+          <PrivacyCard form={form} />
+
+          {appBridge !== "present" && dirty && (
+            <div className="admin-save-bar" role="region" aria-label="Unsaved changes">
+              <Text as="p" fontWeight="semibold">
+                Unsaved changes
+              </Text>
+              <InlineStack gap="200">
+                <Button onClick={() => setValues(props.initial)}>Discard</Button>
+                <Button submit variant="primary" loading={navigation.state === "submitting"}>
+                  Save
+                </Button>
+              </InlineStack>
+            </div>
+          )}
+          {appBridge !== "present" && (
+            <Layout.Section>
+              <BlockStack gap="400">
+                <InlineStack align="end">
+                  <Button submit variant="primary" loading={navigation.state === "submitting"}>
+                    Save
+                  </Button>
+                </InlineStack>
+              </BlockStack>
+            </Layout.Section>
+          )}
+        </Layout>
+      </Form>
+    </AdminPage>
+  );
+}

@@ -1,0 +1,28 @@
+import { allowedModes, MODES, normalCheckoutUrl, numericVariantId } from "./modes.js";
+import { clock, failureMessage, interpret } from "./outcomes.js";
+import { asciiDigits, countryList, displayPhone, extractCode, maskedPhone, toE164 } from "./phone.js";
+import { amountText, money, quote } from "./pricing.js";
+import { isRtl, translate, unescapeHtml } from "./texts.js";
+
+/** The pure half: no document, no network (tests/extension/cod-modal.core.test.ts runs it in a sandbox). */
+export var core = {
+  asciiDigits: asciiDigits,
+  toE164: toE164,
+  extractCode: extractCode,
+  allowedModes: allowedModes,
+  numericVariantId: numericVariantId,
+  normalCheckoutUrl: normalCheckoutUrl,
+  clock: clock,
+  interpret: interpret,
+  failureMessage: failureMessage,
+  translate: translate,
+  unescapeHtml: unescapeHtml,
+  isRtl: isRtl,
+  displayPhone: displayPhone,
+  maskedPhone: maskedPhone,
+  countryList: countryList,
+  quote: quote,
+  money: money,
+  amountText: amountText,
+  MODES: MODES,
+};

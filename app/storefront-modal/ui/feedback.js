@@ -1,0 +1,81 @@
+import { CodModal } from "./modal.js";
+import { displayPhone } from "../core/phone.js";
+import { document, h } from "./dom.js";
+
+/* Which step shows, and what the sheet tells the shopper: status lines, errors and their ways forward. */
+
+CodModal.prototype.showStep = function (step, focus) {
+  var els = this.els;
+  els.phoneForm.hidden = step !== "phone";
+  els.codeForm.hidden = step !== "code";
+  els.modeForm.hidden = step !== "mode";
+  els.busy.hidden = step !== "busy";
+  els.sendButton.hidden = step !== "phone";
+  els.verifyButton.hidden = step !== "code";
+  els.modeButton.hidden = step !== "mode";
+  this.step = step;
+  if (step === "code") this.startWebOtp();
+  else this.stopWebOtp();
+  if (step === "phone") {
+    this.clearAlert();
+    this.setSendLabel();
+  }
+  if (focus === false) return;
+  var target = { phone: els.phone, code: els.code, mode: els.modeForm.querySelector("input:checked") || els.modeForm.querySelector("button") }[step];
+  if (target) target.focus();
+  else els.dialog.focus();
+};
+
+CodModal.prototype.showBusy = function (text) {
+  if (!this.els) return;
+  this.els.busy.querySelector(".codv-busy-text").textContent = text;
+  this.clearAlert();
+  this.showStep("busy", false);
+  this.els.dialog.focus();
+};
+
+CodModal.prototype.showAlert = function (message) {
+  var els = this.els;
+  els.alert.textContent = this.t(message.key, message.values, message.count);
+  els.alert.hidden = false;
+  els.checkoutLink.hidden = !message.checkout;
+  els.newCode.hidden = !message.newCode;
+  var modes = this.config.modes;
+  // A dead end gets a way forward the shop allows: paying online (no code needed), the code by
+  // WhatsApp when texts fail. With neither, the store's own checkout; a wait keeps its countdown.
+  els.payOnline.hidden = !message.forward || modes.indexOf("prepaid") === -1;
+  els.whatsapp.hidden = !message.whatsapp || !this.config.whatsapp || this.channel === "whatsapp";
+  if (message.forward && els.payOnline.hidden && els.whatsapp.hidden && !message.wait) els.checkoutLink.hidden = false;
+  els.status.textContent = "";
+};
+
+CodModal.prototype.clearAlert = function () {
+  var els = this.els;
+  els.alert.hidden = true;
+  els.alert.textContent = "";
+  els.checkoutLink.hidden = true;
+  els.newCode.hidden = true;
+  els.payOnline.hidden = true;
+  els.whatsapp.hidden = true;
+};
+
+CodModal.prototype.say = function (key, values) {
+  if (key) this.fill(this.els.status, key, values);
+  else this.els.status.textContent = "";
+};
+
+/**
+ * Puts a translated text into `el`; a {phone} is the shopper's number in full inside a
+ * <bdi dir="ltr">, so right-to-left text keeps its "+" in front of the digits.
+ */
+CodModal.prototype.fill = function (el, key, values) {
+  var self = this;
+  var vals = {};
+  Object.keys(values || {}).forEach(function (k) { if (k !== "phone") vals[k] = values[k]; });
+  var parts = this.t(key, vals).split("{phone}");
+  el.textContent = "";
+  parts.forEach(function (part, i) {
+    if (i > 0) el.appendChild(h("bdi", { dir: "ltr", class: "codv-number", text: displayPhone(values.phone, self.dialCodes()) }));
+    if (part) el.appendChild(document.createTextNode(part));
+  });
+};

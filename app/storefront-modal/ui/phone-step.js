@@ -1,0 +1,120 @@
+import { CodModal } from "./modal.js";
+import { maskedPhone, toE164 } from "../core/phone.js";
+import { clock, failureMessage, interpret } from "../core/outcomes.js";
+import { device, rememberedPhone } from "./device.js";
+import { call } from "./proxy-api.js";
+
+/** The number this browser verified, in the field masked, with its country selected. */
+CodModal.prototype.useRemembered = function () {
+  var phone = rememberedPhone();
+  if (!phone) return;
+  var dial = this.dial;
+  var iso = Object.keys(dial)
+    .filter(function (c) { return phone.indexOf("+" + dial[c]) === 0; })
+    .sort(function (a, b) { return dial[b].length - dial[a].length; })[0];
+  if (iso && this.els.country.value !== iso && dial[this.els.country.value] !== dial[iso]) this.els.country.value = iso;
+  this.remembered = { phone: phone, masked: maskedPhone(phone, this.dialCodes()) };
+  this.els.phone.value = this.remembered.masked;
+  this.els.known.hidden = false;
+};
+
+/** Typing in the field means another number: the masked one goes. */
+CodModal.prototype.forgetRemembered = function () {
+  var els = this.els;
+  if (!this.remembered || els.phone.value === this.remembered.masked) return;
+  els.phone.value = els.phone.value.indexOf(this.remembered.masked) === 0 ? els.phone.value.slice(this.remembered.masked.length) : els.phone.value.indexOf("\u2022") === -1 ? els.phone.value : "";
+  this.remembered = null;
+  els.known.hidden = true;
+};
+
+CodModal.prototype.setSendLabel = function () {
+  if (this.timers.send) return;
+  this.els.sendButton.disabled = false;
+  this.els.sendButton.textContent = this.t(this.config.otpEnabled ? "send_code" : "continue");
+};
+
+CodModal.prototype.blockSending = function (total) {
+  var self = this;
+  var send = this.els.sendButton;
+  var resend = this.els.resend;
+  this.countdown(
+    "send",
+    total,
+    function (left) {
+      send.disabled = true;
+      resend.disabled = true;
+      send.textContent = self.t("send_code") + " (" + clock(left) + ")";
+      resend.textContent = self.t("resend_in", { time: clock(left) });
+    },
+    function () {
+      self.setSendLabel();
+      resend.disabled = false;
+      resend.textContent = self.t("resend");
+    },
+  );
+};
+
+CodModal.prototype.sendCode = function (again, channel) {
+  var self = this;
+  var els = this.els;
+  if (this.busy || this.timers.send) return;
+  var phone = again && this.state.phone ? this.state.phone : this.remembered && els.phone.value === this.remembered.masked ? this.remembered.phone : toE164(els.phone.value, this.dial[els.country.value]);
+  if (!phone) {
+    this.showAlert({ key: "error_invalid_phone" });
+    els.phone.setAttribute("aria-invalid", "true");
+    els.phone.focus();
+    return;
+  }
+  els.phone.removeAttribute("aria-invalid");
+  this.state.phone = phone;
+  this.busy = true;
+  this.clearAlert();
+  this.say("sending");
+  var button = channel ? els.whatsapp : again ? els.resend : els.sendButton;
+  button.disabled = true;
+  var body = { phone: phone };
+  // WhatsApp once asked for stays the channel of this number's resends.
+  if (!again) this.channel = null;
+  if (channel) this.channel = channel;
+  if (this.channel) body.channel = this.channel;
+  body.deviceToken = device(phone) || undefined;
+  var smsLocale = (this.locale || this.config.locale || "").split("-")[0];
+  if (smsLocale) body.locale = smsLocale;
+  call(this.base, "/send-otp", body).then(function (r) {
+    self.busy = false;
+    button.disabled = false;
+    var outcome = interpret(r.status, r.body);
+    if (outcome.kind === "ok") {
+      self.state.verified = false;
+      self.state.proof = null;
+      self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1000;
+      self.fill(els.codeIntro, "code_intro", { length: self.config.codeLength, phone: phone });
+      els.code.value = "";
+      els.code.disabled = false;
+      els.code.setAttribute("maxlength", String(self.config.codeLength));
+      els.verifyButton.disabled = false;
+      self.renderAmount(els.codeAmount);
+      self.showStep("code");
+      self.clearAlert();
+      self.say(again ? "code_resent" : "code_sent", { phone: phone });
+      self.startResendTimer(outcome.resendAfter != null ? outcome.resendAfter : self.config.resendAfter);
+    } else if (outcome.kind === "skipped") {
+      self.state.verified = true;
+      self.say("");
+      if (self.config.modes.length < 2) return self.checkout();
+      self.showModes(outcome.reason === "returning_customer" ? "welcome_back" : "choose_mode");
+    } else if (outcome.kind === "fallback") {
+      self.normalCheckout();
+    } else {
+      self.say("");
+      var message = failureMessage(outcome);
+      if (message.step === "phone" && self.step !== "phone") self.showStep("phone");
+      self.showAlert(message);
+      if (message.wait) self.blockSending(message.wait);
+      if (message.step === "phone") {
+        els.phone.setAttribute("aria-invalid", "true");
+        els.phone.focus();
+      }
+    }
+  });
+};
