@@ -8,6 +8,7 @@ import { addressCheckJob } from "~/address-correction/address-correction.server"
 import { pruneFinishedJobs } from "~/jobs/queue.server";
 import { startJobWorker } from "~/jobs/worker.server";
 import { orderTagsJob } from "~/orders/tag-jobs.server";
+import { depositBalanceJob } from "~/orders/deposit-balance.server";
 import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation.server";
 import { blockedCustomersJob } from "~/otp/blocked-customers.server";
 // Registers the payment customization's creation with the install hook.
@@ -18,7 +19,7 @@ import { isDatabaseUnavailable } from "~/http/database-errors";
 import { log } from "~/utils/log.server";
 
 // The background jobs this instance runs (and retries): every kind is declared by its domain.
-export const JOB_KINDS = [orderTagsJob, addressCheckJob, ...CONFIRMATION_JOBS, blockedCustomersJob];
+export const JOB_KINDS = [orderTagsJob, addressCheckJob, ...CONFIRMATION_JOBS, blockedCustomersJob, depositBalanceJob];
 startJobWorker({ housekeeping: [() => pruneDeliveries(clock.now()), () => pruneFinishedJobs()] });
 
 export const streamTimeout = 5000;
