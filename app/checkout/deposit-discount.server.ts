@@ -85,7 +85,7 @@ export async function buildDepositDiscountCart(shop: Shop, items: CheckoutItem[]
         endsAt: new Date(now.getTime() + DEPOSIT_CODE_LIFETIME_MS).toISOString(),
         usageLimit: 1,
         appliesOncePerCustomer: true,
-        customerSelection: { all: true },
+        context: { all: "ALL" },
         // Only the selection's variants, only on a cart worth at least their subtotal: on any other cart it takes nothing.
         minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: split.subtotal.toFixed(currencyDigits(currency)) } },
         customerGets: {

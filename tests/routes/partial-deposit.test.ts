@@ -97,6 +97,7 @@ describe("partial on a store without draft-order deposits: a single-use deposit 
       code: selection.depositCode,
       usageLimit: 1,
       appliesOncePerCustomer: true,
+      context: { all: "ALL" },
       minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: "50.00" } },
       customerGets: { value: { discountAmount: { amount: "40.00", appliesOnEachItem: false } }, items: { products: { productVariantsToAdd: [VARIANT] } } },
     });
