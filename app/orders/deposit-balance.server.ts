@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { prisma } from "~/db.server";
-import { BALANCE_LINE_TITLE, depositCodeOf } from "~/checkout/deposit";
+import { BALANCE_LINE_TITLE, currencyDigits, depositCodeOf } from "~/checkout/deposit";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/jobs/queue.server";
 import type { Shop } from "~/settings/shop.server";
 import { ORDER_BALANCE_LINES, ORDER_EDIT_ADD_CUSTOM_ITEM, ORDER_EDIT_BEGIN, ORDER_EDIT_COMMIT, TAGS_ADD, TAGS_REMOVE } from "~/shopify/operations";
@@ -147,7 +147,7 @@ async function addBalanceLine(shop: string, p: BalancePayload): Promise<Step> {
     shop,
     ORDER_EDIT_ADD_CUSTOM_ITEM,
     // Taxable like the items it stands for; nothing more to ship.
-    { id: calculated.id, title: BALANCE_LINE_TITLE, price: { amount: p.amount.toFixed(2), currencyCode: p.currency }, quantity: 1, taxable: true, requiresShipping: false },
+    { id: calculated.id, title: BALANCE_LINE_TITLE, price: { amount: p.amount.toFixed(currencyDigits(p.currency)), currencyCode: p.currency }, quantity: 1, taxable: true, requiresShipping: false },
     addReply,
   );
   if (!line.ok) return { ok: false, error: line.error, retry: true };
@@ -156,7 +156,7 @@ async function addBalanceLine(shop: string, p: BalancePayload): Promise<Step> {
   const committed = await admin(
     shop,
     ORDER_EDIT_COMMIT,
-    { id: calculated.id, notifyCustomer: false, staffNote: `Partial payment: the balance of ${p.amount.toFixed(2)} ${p.currency} is due in cash on delivery.` },
+    { id: calculated.id, notifyCustomer: false, staffNote: `Partial payment: the balance of ${p.amount.toFixed(currencyDigits(p.currency))} ${p.currency} is due in cash on delivery.` },
     commitReply,
   );
   if (!committed.ok) return { ok: false, error: committed.error, retry: true };

@@ -61,8 +61,8 @@ function deliverOrder(order: FakeMoneyOrder, cart: FakeCart) {
     gateway: "shopify_payments",
     payment_gateway_names: ["shopify_payments"],
     financial_status: "paid",
-    currency: "USD",
-    presentment_currency: "USD",
+    currency: order.currency,
+    presentment_currency: order.currency,
     note_attributes: cart.attributes.map((a) => ({ name: a.key, value: a.value })),
     discount_codes: order.discount ? [{ code: order.discount.code, amount: order.discount.amount.toFixed(2), type: "fixed_amount" }] : [],
   });
@@ -115,12 +115,12 @@ describe("partial on a store without draft-order deposits: a single-use deposit 
     expect(new Set(codes).size).toBe(2);
   });
 
-  it("a fixed deposit in a currency without decimals", async () => {
-    await installShop({ depositsAvailable: false, depositType: "fixed", depositValue: 15, currency: "JPY" });
+  it("a fixed deposit: the code takes the subtotal less the deposit, in the cart's currency (the fake prices in USD)", async () => {
+    await installShop({ depositsAvailable: false, depositType: "fixed", depositValue: 15, currency: "USD" });
     await checkout();
     const input = fake.callsTo(OPERATIONS.depositDiscountCreate)[0].variables.basicCodeDiscount as { customerGets: { value: { discountAmount: { amount: string } } } };
-    // The fake prices in USD on its cart; the amounts are written with that currency's decimals.
     expect(input.customerGets.value.discountAmount.amount).toBe("35.00");
+    expect(await prisma.selection.findFirstOrThrow()).toMatchObject({ depositAmount: 15, balanceAmount: 35 });
   });
 
   it("a store whose plan is not known yet: the draft-order deposit is tried, refused, and the same request builds the deposit code", async () => {
@@ -153,11 +153,11 @@ describe("partial on a store without draft-order deposits: a single-use deposit 
 });
 
 describe("partial without draft-order deposits: after payment, the balance is added to the one order", () => {
-  async function paidOrder() {
-    await installShop({ depositsAvailable: false, depositType: "percentage", depositValue: 20, currency: "USD" });
+  async function paidOrder(currency = "USD") {
+    await installShop({ depositsAvailable: false, depositType: "percentage", depositValue: 20, currency });
     await checkout();
     const cart = lastCart();
-    const order = store.placeOrder(cart, { shipping: 5 });
+    const order = store.placeOrder(cart, { shipping: 5, currency });
     // At checkout: the items (50) less the code (40), plus shipping (5), all paid.
     expect([FakeDepositStore.total(order), order.paid]).toEqual([15, 15]);
     expect((await deliverOrder(order, cart)).status).toBe(200);
@@ -174,6 +174,13 @@ describe("partial without draft-order deposits: after payment, the balance is ad
     expect(fake.callsTo(OPERATIONS.orderEditCommit)[0].variables).toMatchObject({ notifyCustomer: false });
     expect(await prisma.selection.findFirstOrThrow()).toMatchObject({ balanceAddedAt: expect.any(Date), balanceHeldAt: null });
     expect(ourHolds(order.id)).toEqual([]);
+  });
+
+  it("a currency without decimals: the balance line's price is written as Shopify takes it (¥40, not 40.00)", async () => {
+    const { order } = await paidOrder("JPY");
+    await runDueJobs();
+    expect(fake.callsTo(OPERATIONS.orderEditAddCustomItem)[0].variables).toMatchObject({ price: { amount: "40", currencyCode: "JPY" } });
+    expect(FakeDepositStore.outstanding(order)).toBe(40);
   });
 
   it("the edit fails 3 times, then succeeds: held and tagged meanwhile, the balance added exactly once, then released", async () => {
