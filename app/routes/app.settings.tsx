@@ -23,6 +23,7 @@ import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsFi
 import { SETTINGS_LIMITS as L } from "~/settings/limits";
 import { LANGUAGES } from "~/shared/locales";
 import { enforcementState, syncPaymentCustomization, type EnforcementState } from "~/enforcement/payment-customization.server";
+import { depositPattern } from "~/storefront/offer";
 
 
 export const meta: MetaFunction = () => [{ title: "Settings · COD Verify" }];
@@ -34,7 +35,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     values: settingsFormValues(shop),
     currency: shop.currency,
     enforcement: enforcementState(shop),
-    depositsAvailable: shop.depositsAvailable,
+    depositPattern: depositPattern(shop),
   };
 }
 
@@ -75,7 +76,7 @@ export default function Settings() {
       saved={result?.status === "saved"}
       currency={loaded.currency}
       enforcement={result?.status === "saved" ? result.enforcement : loaded.enforcement}
-      depositsAvailable={loaded.depositsAvailable}
+      depositPattern={loaded.depositPattern}
     />
   );
 }
@@ -150,7 +151,7 @@ function SettingsForm(props: {
   saved: boolean;
   currency: string | null;
   enforcement: EnforcementState;
-  depositsAvailable: boolean | null;
+  depositPattern: ReturnType<typeof depositPattern>;
 }) {
   const { errors } = props;
   const [values, setValues] = useState(props.initial);
@@ -318,9 +319,9 @@ function SettingsForm(props: {
                     }
                     helpText={
                       mode === "partial"
-                        ? props.depositsAvailable === true
+                        ? props.depositPattern === "draft-order-deposit"
                           ? "Shoppers pay the deposit below now and the rest on delivery. Your store is on Shopify Plus, so the app uses Shopify's own draft-order deposit: the order is due on fulfillment."
-                          : props.depositsAvailable === false
+                          : props.depositPattern === "deposit-code"
                             ? "Shoppers pay the deposit below now and the rest on delivery. Shopify offers draft-order deposits on Shopify Plus only, so the app gives each shopper a single-use code for the deposit price at your normal checkout, then adds the balance to the order as a line \"Balance due on delivery (cash)\": the order shows the full price, the deposit paid and the balance to collect. If the balance cannot be added, the order is held and tagged cod-balance-missing."
                             : "Shoppers pay the deposit below now and the rest on delivery: with Shopify's draft-order deposit on Shopify Plus, otherwise with a single-use code for the deposit price and the balance added to the order afterwards. The app learns your plan when it is opened after install."
                         : undefined
