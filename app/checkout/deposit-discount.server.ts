@@ -48,8 +48,10 @@ const applyReply = z.object({
 
 export async function buildDepositDiscountCart(shop: Shop, items: CheckoutItem[], ctx: CheckoutContext, buyerIp: string | null, cartTokenOf: (id: string) => string | null): Promise<DepositCart> {
   const headers: Record<string, string> = buyerIp ? { "Shopify-Storefront-Buyer-IP": buyerIp } : {};
-  // The merchant's own partial code is not combined: one code, ours, decides the deposit price.
-  const input = buildCartInput(items, { ...ctx, discountCode: null });
+  // The merchant's own partial code is not combined: one code, ours, decides the deposit price. No
+  // proof rides on this cart: the deposit is paid online, so the checkout function hides cash on delivery
+  // here (the order is still linked to the verified selection by its attribute).
+  const input = buildCartInput(items, { ...ctx, discountCode: null, proof: null });
   const created = await shopifyGraphql<unknown>("storefront", shop.domain, CART_CREATE, { variables: { input }, headers });
   if (!created.ok) return created;
   const cart = cartReply.safeParse(created.data);

@@ -108,6 +108,8 @@ describe("partial on a store without draft-order deposits: a single-use deposit 
     // The cart carries our code only (not the merchant's), and Shopify applies it.
     expect(lastCart().discountCodes).toEqual([selection.depositCode]);
     expect(fake.callsTo(OPERATIONS.cartCreate)[0].variables.input).not.toHaveProperty("discountCodes");
+    // No proof on the cart: the checkout function hides cash on delivery, so the deposit is paid online.
+    expect(lastCart().attributes.map((a) => a.key)).toEqual(["_cod_selection", "_cod_payment_mode", "_cod_phone_verified", "_cod_phone"]);
 
     // A second checkout gets its own code.
     await checkout();
@@ -174,6 +176,9 @@ describe("partial without draft-order deposits: after payment, the balance is ad
     expect(fake.callsTo(OPERATIONS.orderEditCommit)[0].variables).toMatchObject({ notifyCustomer: false });
     expect(await prisma.selection.findFirstOrThrow()).toMatchObject({ balanceAddedAt: expect.any(Date), balanceHeldAt: null });
     expect(ourHolds(order.id)).toEqual([]);
+    // Linked to the verified selection by its attribute, though the cart carried no proof.
+    expect([...(tagged.get(order.id) ?? [])]).toContain("payment-mode:partial");
+    expect(await prisma.orderRecord.findFirstOrThrow({ where: { orderGid: order.id } })).toMatchObject({ mode: "partial", status: "verified" });
   });
 
   it("a currency without decimals: the balance line's price is written as Shopify takes it (¥40, not 40.00)", async () => {
