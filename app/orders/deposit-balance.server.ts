@@ -8,6 +8,7 @@ import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
 import { admin, holdFulfillment, releaseOurHolds, userErrors, type HoldKind } from "./confirmation/holds.server";
 import type { OrderFacts } from "./order-facts";
+import { enqueueOrderTags } from "./tag-jobs.server";
 
 /**
  * The second half of partial on a store without draft-order deposits: the order came in at the
@@ -22,6 +23,8 @@ import type { OrderFacts } from "./order-facts";
  * the last attempt the job stays failed (`npm run jobs`), and the order stays held and tagged.
  */
 export const BALANCE_MISSING_TAG = "cod-balance-missing";
+/** A deposit code on an order that is not the one it was made for (another cart, another amount): the merchant looks. */
+export const DEPOSIT_MISMATCH_TAG = "cod-deposit-mismatch";
 export const BALANCE_HOLD: HoldKind = {
   handle: "cod-verify-balance",
   reasonNotes: "Partial payment: the balance due on delivery could not be added to this order yet. Do not ship until it is (or add it yourself).",
@@ -67,6 +70,7 @@ export async function queueDepositBalance(shop: Shop, facts: OrderFacts) {
       expected: selection?.balanceAmount ?? null,
       taken: used.amount,
     });
+    await enqueueOrderTags(shop.domain, facts.gid, [DEPOSIT_MISMATCH_TAG]);
   }
   const currency = facts.currency ?? selection?.depositCurrency ?? shop.currency;
   if (!currency) {

@@ -176,6 +176,7 @@ describe("partial without draft-order deposits: after payment, the balance is ad
     expect(fake.callsTo(OPERATIONS.orderEditCommit)[0].variables).toMatchObject({ notifyCustomer: false });
     expect(await prisma.selection.findFirstOrThrow()).toMatchObject({ balanceAddedAt: expect.any(Date), balanceHeldAt: null });
     expect(ourHolds(order.id)).toEqual([]);
+    expect(tagged.get(order.id)).not.toContain("cod-deposit-mismatch");
     // Linked to the verified selection by its attribute, though the cart carried no proof.
     expect([...(tagged.get(order.id) ?? [])]).toContain("payment-mode:partial");
     expect(await prisma.orderRecord.findFirstOrThrow({ where: { orderGid: order.id } })).toMatchObject({ mode: "partial", status: "verified" });
@@ -263,6 +264,7 @@ describe("partial without draft-order deposits: no free money", () => {
     await runDueJobs();
     expect(balanceLines(order)).toEqual([expect.objectContaining({ price: 40 })]);
     expect(FakeDepositStore.total(order)).toBe(75);
+    expect(tagged.get(order.id)).toContain("cod-deposit-mismatch");
   });
 
   it("a forged cart attribute grants nothing: an order that names a partial selection but used no deposit code queues no edit and owes nothing extra", async () => {

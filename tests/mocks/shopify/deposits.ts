@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import { OPERATIONS } from "../../../app/shopify/operations";
 import { cartCreate, FAKE_UNIT_PRICE, type CheckoutLinks } from "./handlers";
 import type { FakeCall, FakeShopify, Handler, HandlerResult } from "./server";
@@ -227,8 +226,4 @@ export function failTimes(times: number, failure: Handler, then: Handler): Handl
 /** orderEditBegin refused as Shopify refuses an order it will not edit. */
 export function orderEditRefused(message = "The order cannot be edited."): Handler {
   return () => ({ data: { orderEditBegin: { calculatedOrder: null, userErrors: [{ field: ["id"], message }] } } });
-}
-
-export function fakeCode() {
-  return crypto.randomBytes(4).toString("hex");
 }
