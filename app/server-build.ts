@@ -12,6 +12,7 @@ import { whatsappFallbackJob } from "~/message-status/sms-fallback-job.server";
 import { usageChargeJob } from "~/billing/usage-charges.server";
 import { enforcementSyncJob } from "~/enforcement/enforcement-jobs.server";
 import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation.server";
+import { depositBalanceJob } from "~/orders/deposit-balance.server";
 import { customerVerifiedTagJob, orderTagsJob } from "~/orders/tag-jobs.server";
 import { blockedCustomersJob } from "~/otp/blocked-customers.server";
 import { otpPurgeJob } from "~/otp/purge-job.server";
@@ -49,6 +50,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   blockedCustomersJob,
   enforcementSyncJob,
   usageChargeJob,
+  depositBalanceJob,
   retentionJob,
   whatsappFallbackJob,
   otpPurgeJob,

@@ -12,6 +12,7 @@ import { log } from "~/utils/log.server";
 import { checkProof, deriveProof, deviceTokenValid, issueProof, proofVerifiedAt, type Proof } from "~/otp/proof.server";
 import { isPhoneBlocked } from "~/otp/blocklist.server";
 import { ATTRIBUTES } from "~/shared/payment-modes";
+import { buildDepositDiscountCart } from "./deposit-discount.server";
 import {
   buildCartInput,
   buildDraftOrderInput,
@@ -66,7 +67,7 @@ export async function callerProvedPhone(
 
 /**
  * POST /create-checkout's work: the COD gate, the selection record, then a Storefront cart (cod,
- * prepaid) or an Admin draft order with a deposit (partial). Any failure to build is a fallback with
+ * prepaid) or, for partial, a draft order with Shopify's deposit or a cart with a single-use deposit code. Any failure to build is a fallback with
  * its cause logged; it never throws for Shopify's sake.
  */
 export async function createCheckout(input: {
@@ -111,10 +112,6 @@ export async function createCheckout(input: {
   };
   if (!subscribed) return fallback("subscription_inactive", `subscription status ${shop.subscriptionStatus}`);
   if (!input.accessToken) return fallback("no_token");
-  // Deposits are a Shopify Plus feature: where the store cannot take one, no draft order is tried
-  // (the modal does not offer partial there; this answers an old page or a hand-made request).
-  if (mode === "partial" && shop.depositsAvailable === false) return fallback("deposits_unavailable", "the store's plan has no draft-order deposits");
-
   const ctx: CheckoutContext = {
     selectionId: selection.id,
     mode,
@@ -124,7 +121,7 @@ export async function createCheckout(input: {
     discountCode: discountCodeFor(shop, mode),
   };
   const fee = mode === "cod" ? codFeeOf(shop) : null;
-  const built = mode === "partial" ? await buildDepositDraftOrder(shop, items, ctx) : await buildCart(shop.domain, items, ctx, input.buyerIp, fee);
+  const built = mode === "partial" ? await buildPartial(shop, items, ctx, input.buyerIp) : await buildCart(shop.domain, items, ctx, input.buyerIp, fee);
   if (!built.ok) return fallback(built.cause, built.detail);
 
   await prisma.selection.update({
@@ -143,6 +140,18 @@ export async function createCheckout(input: {
 type Built =
   | { ok: true; checkoutUrl: string; draftOrderGid?: string; cartToken?: string | null }
   | { ok: false; cause: FallbackCause; detail: string };
+
+/**
+ * partial: Shopify's draft-order deposit where the store has it (Plus), otherwise, or once Shopify
+ * refuses the deposit, a cart with a single-use deposit code (docs/decisions/partial-deposit-by-discount-and-edit.md).
+ */
+async function buildPartial(shop: Shop, items: CheckoutItem[], ctx: CheckoutContext, buyerIp: string | null): Promise<Built> {
+  if (shop.depositsAvailable !== false) {
+    const draft = await buildDepositDraftOrder(shop, items, ctx);
+    if (draft.ok || draft.cause !== "deposits_unavailable") return draft;
+  }
+  return buildDepositDiscountCart(shop, items, ctx, buyerIp, cartTokenOf);
+}
 
 const userError = z.object({ field: z.array(z.string()).nullish(), message: z.string(), code: z.string().nullish() });
 
@@ -309,9 +318,10 @@ async function buildDepositDraftOrder(shop: Shop, items: CheckoutItem[], ctx: Ch
   if (!parsed.success) return { ok: false, cause: "invalid_response", detail: parsed.error.message.slice(0, 300) };
   const { draftOrder, userErrors } = parsed.data.draftOrderCreate;
   if (userErrors.some((e) => e.field?.includes("deposit"))) {
-    // Shopify refused the deposit itself: the store cannot take deposits. Learnt, so partial is no longer offered.
+    // Shopify refused the deposit itself: the store cannot take draft-order deposits. Learnt, so the next
+    // partial checkouts go straight to the deposit code.
     await updateShop(shop.domain, { depositsAvailable: false });
-    log.warn("create-checkout: the store cannot take deposits; partial is no longer offered", { shop: shop.domain });
+    log.warn("create-checkout: the store cannot take draft-order deposits; partial uses a deposit code from now on", { shop: shop.domain });
     return { ok: false, cause: "deposits_unavailable", detail: JSON.stringify(userErrors).slice(0, 500) };
   }
   if (userErrors.length || !draftOrder) return { ok: false, cause: "user_errors", detail: JSON.stringify(userErrors).slice(0, 500) };

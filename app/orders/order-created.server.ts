@@ -3,13 +3,14 @@ import { getShop } from "~/settings/shop.server";
 import type { OrderCreated } from "~/shopify/webhook-payloads";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
+import { queueDepositBalance } from "./deposit-balance.server";
 import { linkOrderAndQueueTags } from "./link.server";
 import { readOrderFacts, shopCountryOf } from "./order-facts";
 
 /**
  * orders/create's work, all of it database work so Shopify gets its answer at once: read the order's
  * facts once (app/orders/order-facts.ts), link the order to the shopper's selection, queue its tags,
- * and queue the address check when the shop asked for it. The jobs run in the background worker (app/jobs).
+ * the balance of a partial order paid with a deposit code, and the address check when the shop asked for it. The jobs run in the background worker (app/jobs).
  */
 export async function orderCreated(shopDomain: string, order: OrderCreated) {
   const shop = await getShop(shopDomain);
@@ -19,5 +20,6 @@ export async function orderCreated(shopDomain: string, order: OrderCreated) {
   }
   const facts = readOrderFacts(order, { codMethodNames: shop.codMethodNames, country: shopCountryOf(shop) }, clock.now());
   await linkOrderAndQueueTags(shop, facts);
+  await queueDepositBalance(shop, facts);
   await queueAddressCheck(shop, facts);
 }

@@ -28,6 +28,10 @@ export type OrderFacts = {
   /** Paid by one of the shop's cash-on-delivery methods: the checkout function's names and normalisation. */
   isCod: boolean;
   customer: { gid: string | null; tags: string[] };
+  /** The discount codes used and what each took off (in the order's currency), for the deposit code's balance. */
+  discountCodes: { code: string; amount: number }[];
+  /** The currency the order was placed in (presentment, else shop). */
+  currency: string | null;
   locale: string | null;
   /** What the address check reads (app/address-correction): the shipping address and whether the order can still change. */
   shippingAddress: OrderCreated["shipping_address"];
@@ -72,6 +76,10 @@ export function readOrderFacts(order: OrderCreated, shop: FactsShop, receivedAt:
       gid: customerGid?.startsWith("gid://shopify/Customer/") ? customerGid : null,
       tags: (order.customer?.tags ?? "").split(",").map((t) => t.trim()).filter(Boolean),
     },
+    discountCodes: (order.discount_codes ?? [])
+      .map((d) => ({ code: d.code, amount: Number(d.amount ?? 0) }))
+      .filter((d) => Number.isFinite(d.amount)),
+    currency: order.presentment_currency ?? order.currency ?? null,
     locale: order.customer_locale ?? null,
     shippingAddress: ship ?? null,
     state: { cancelledAt: order.cancelled_at ?? null, closedAt: order.closed_at ?? null, fulfillmentStatus: order.fulfillment_status ?? null },

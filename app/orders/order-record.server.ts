@@ -1,7 +1,7 @@
 import { prisma } from "~/db.server";
 import { execute, sql } from "~/db/sql.server";
 import { clock } from "~/utils/clock.server";
-import type { OrderStatus } from "./order-status";
+import type { DepositState, OrderStatus } from "./order-status";
 
 export type OrderRecordInput = {
   orderGid: string;
@@ -67,6 +67,20 @@ export async function listOrderRecords(shopId: string, options: { status?: Order
       })
     : [];
   const latest = new Map(corrections.map((c) => [c.orderGid, c]));
+  // partial orders paid with a deposit code: the deposit, the balance and whether the balance line is on the order.
+  const deposits = rows.length
+    ? await prisma.selection.findMany({
+        where: { shopId, orderGid: { in: rows.map((r) => r.orderGid) }, depositCode: { not: null } },
+        select: { orderGid: true, depositAmount: true, balanceAmount: true, depositCurrency: true, balanceAddedAt: true, balanceHeldAt: true },
+      })
+    : [];
+  const depositByOrder = new Map(deposits.map((d) => [d.orderGid, d]));
+  const depositOf = (orderGid: string): DepositState | null => {
+    const d = depositByOrder.get(orderGid);
+    if (!d || d.depositAmount == null || d.balanceAmount == null || !d.depositCurrency) return null;
+    const state = d.balanceAddedAt ? "added" : d.balanceHeldAt ? "held" : "adding";
+    return { deposit: d.depositAmount, balance: d.balanceAmount, currency: d.depositCurrency, state };
+  };
   const correctionOf = (orderGid: string): CorrectionState => {
     const c = latest.get(orderGid);
     if (!c) return "none";
@@ -74,7 +88,7 @@ export async function listOrderRecords(shopId: string, options: { status?: Order
     return c.expiresAt.getTime() <= now.getTime() ? "expired" : "pending";
   };
   return {
-    rows: rows.map((r) => ({ ...r, correction: correctionOf(r.orderGid) })),
+    rows: rows.map((r) => ({ ...r, correction: correctionOf(r.orderGid), deposit: depositOf(r.orderGid) })),
     total,
     page,
     pages,

@@ -57,3 +57,20 @@ export function orderAppBridgeUrl(orderGid: string): string | null {
   const id = /^gid:\/\/shopify\/Order\/(\d+)$/.exec(orderGid)?.[1];
   return id ? `shopify:admin/orders/${id}` : null;
 }
+
+/** A partial order paid with a deposit code: what was paid, what is left to collect, and whether the balance is on the order yet. */
+export type DepositState = { deposit: number; balance: number; currency: string; state: "added" | "held" | "adding" };
+
+/** The Orders page's words for it, amounts in the order's currency. */
+export function depositSummary(d: DepositState, locale = "en"): string {
+  const money = (n: number) => {
+    try {
+      return new Intl.NumberFormat(locale, { style: "currency", currency: d.currency }).format(n);
+    } catch {
+      return `${n.toFixed(2)} ${d.currency}`;
+    }
+  };
+  if (d.state === "added") return `Deposit ${money(d.deposit)} paid · ${money(d.balance)} to collect on delivery`;
+  if (d.state === "held") return `Deposit ${money(d.deposit)} paid · balance ${money(d.balance)} not on the order yet: held, do not ship`;
+  return `Deposit ${money(d.deposit)} paid · adding the balance ${money(d.balance)}`;
+}

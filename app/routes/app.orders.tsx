@@ -12,6 +12,7 @@ import { actOnOrder, orderActionForm, type OrderActionOutcome } from "~/orders/o
 import { listOrderRecords } from "~/orders/order-record.server";
 import {
   CORRECTION_LABELS,
+  depositSummary,
   isOrderStatus,
   ORDER_PAYMENT_LABELS,
   ORDER_STATUS_LABELS,
@@ -54,6 +55,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       phone: o.phone,
       blocked: o.phone ? blocked.has(o.phone) : false,
       correction: o.correction,
+      // A partial order paid with a deposit code: "Deposit … paid · … to collect on delivery" (or held while the balance is missing).
+      deposit: o.deposit ? { ...o.deposit, summary: depositSummary(o.deposit) } : null,
     })),
   };
 }
@@ -149,7 +152,14 @@ export default function Orders() {
                     <IndexTable.Cell>
                       <Badge tone={STATUS_TONES[o.status]}>{ORDER_STATUS_LABELS[o.status] ?? o.status}</Badge>
                     </IndexTable.Cell>
-                    <IndexTable.Cell>{ORDER_PAYMENT_LABELS[paymentOf(o)]}</IndexTable.Cell>
+                    <IndexTable.Cell>
+                      {ORDER_PAYMENT_LABELS[paymentOf(o)]}
+                      {o.deposit && (
+                        <Text as="p" variant="bodySm" tone={o.deposit.state === "held" ? "critical" : "subdued"}>
+                          {o.deposit.summary}
+                        </Text>
+                      )}
+                    </IndexTable.Cell>
                     <IndexTable.Cell>
                       {o.phone ? (
                         <bdi dir="ltr">{maskPhone(o.phone)}</bdi>

@@ -33,7 +33,7 @@ export default function Settings() {
       saved={result?.status === "saved"}
       currency={loaded.currency}
       enforcement={result?.status === "saved" ? result.enforcement : loaded.enforcement}
-      depositsAvailable={loaded.depositsAvailable}
+      depositPattern={loaded.depositPattern}
     />
   );
 }

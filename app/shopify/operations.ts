@@ -11,6 +11,13 @@ export const OPERATIONS = {
   draftOrderCreate: "CreateDepositDraftOrder",
   draftOrderCalculate: "CalculateDepositDraftOrder",
   paymentTermsTemplates: "FulfillmentPaymentTerms",
+  // partial where the store has no draft-order deposits: a single-use code on the cart, then an order edit
+  depositDiscountCreate: "CreateDepositDiscountCode",
+  cartDiscountCodesUpdate: "ApplyDepositDiscountCode",
+  orderBalanceLines: "DepositOrderBalance",
+  orderEditBegin: "BeginDepositBalanceEdit",
+  orderEditAddCustomItem: "AddDepositBalanceLine",
+  orderEditCommit: "CommitDepositBalanceEdit",
   // Admin API: orders
   tagsAdd: "AddOrderTags",
   orderById: "AddressCorrectionOrder",
@@ -237,6 +244,62 @@ export const USAGE_RECORD_CREATE = `#graphql
 mutation ${OPERATIONS.usageRecordCreate}($subscriptionLineItemId: ID!, $description: String!, $price: MoneyInput!, $idempotencyKey: String!) {
   appUsageRecordCreate(subscriptionLineItemId: $subscriptionLineItemId, description: $description, price: $price, idempotencyKey: $idempotencyKey) {
     appUsageRecord { id idempotencyKey }
+    userErrors { field message }
+  }
+}`;
+
+/**
+ * The code that grants one checkout the deposit price: a fixed amount off the selection's variants,
+ * usable once, by one customer, for a short while, and only on a cart worth the selection's subtotal.
+ */
+export const DEPOSIT_DISCOUNT_CREATE = `#graphql
+mutation ${OPERATIONS.depositDiscountCreate}($basicCodeDiscount: DiscountCodeBasicInput!) {
+  discountCodeBasicCreate(basicCodeDiscount: $basicCodeDiscount) {
+    codeDiscountNode { id }
+    userErrors { field message code }
+  }
+}`;
+
+export const CART_DISCOUNT_CODES_UPDATE = `#graphql
+mutation ${OPERATIONS.cartDiscountCodesUpdate}($cartId: ID!, $discountCodes: [String!]!) {
+  cartDiscountCodesUpdate(cartId: $cartId, discountCodes: $discountCodes) {
+    cart { id checkoutUrl discountCodes { code applicable } }
+    userErrors { code field message }
+  }
+}`;
+
+/** The order's custom lines and money as Shopify shows them now: whether the balance line is on it already. */
+export const ORDER_BALANCE_LINES = `#graphql
+query ${OPERATIONS.orderBalanceLines}($id: ID!) {
+  order(id: $id) {
+    id
+    cancelledAt
+    lineItems(first: 100) { nodes { id title variant { id } originalUnitPriceSet { shopMoney { amount currencyCode } } } }
+    totalPriceSet { shopMoney { amount currencyCode } }
+    totalOutstandingSet { shopMoney { amount currencyCode } }
+  }
+}`;
+
+export const ORDER_EDIT_BEGIN = `#graphql
+mutation ${OPERATIONS.orderEditBegin}($id: ID!) {
+  orderEditBegin(id: $id) {
+    calculatedOrder { id }
+    userErrors { field message }
+  }
+}`;
+
+export const ORDER_EDIT_ADD_CUSTOM_ITEM = `#graphql
+mutation ${OPERATIONS.orderEditAddCustomItem}($id: ID!, $title: String!, $price: MoneyInput!, $quantity: Int!, $taxable: Boolean, $requiresShipping: Boolean) {
+  orderEditAddCustomItem(id: $id, title: $title, price: $price, quantity: $quantity, taxable: $taxable, requiresShipping: $requiresShipping) {
+    calculatedLineItem { id }
+    userErrors { field message }
+  }
+}`;
+
+export const ORDER_EDIT_COMMIT = `#graphql
+mutation ${OPERATIONS.orderEditCommit}($id: ID!, $notifyCustomer: Boolean, $staffNote: String) {
+  orderEditCommit(id: $id, notifyCustomer: $notifyCustomer, staffNote: $staffNote) {
+    order { id totalOutstandingSet { shopMoney { amount currencyCode } } }
     userErrors { field message }
   }
 }`;

@@ -42,6 +42,10 @@ export const orderCreatedPayload = z
     note_attributes: z.array(attribute).nullish(),
     customer_locale: z.string().nullish(),
     payment_gateway_names: z.array(z.string()).nullish(),
+    // The codes the shopper used and what each took off (a decimal string); the currency the order was placed in.
+    discount_codes: z.array(z.object({ code: z.string(), amount: z.union([z.string(), z.number()]).nullish() }).passthrough()).nullish(),
+    currency: z.string().nullish(),
+    presentment_currency: z.string().nullish(),
     gateway: z.string().nullish(),
     // tags: "a, b" (the checkout function's verified-customer tag); the id, to tag a verified customer.
     customer: z.object({ phone: z.string().nullish(), tags: z.string().nullish(), admin_graphql_api_id: z.string().nullish() }).passthrough().nullish(),

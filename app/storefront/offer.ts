@@ -19,13 +19,22 @@ type OfferShop = Pick<
 >;
 
 /**
- * The modes the modal offers: the merchant's choice, without `partial` where the store cannot take
- * deposits (Shopify's draft-order deposits are a Shopify Plus feature; `depositsAvailable` is learnt
- * from the shop's plan, null until known). Never empty: cash on delivery is the app's reason to be.
+ * The modes the modal offers: the merchant's choice. `partial` is offered on every plan: Shopify's
+ * draft-order deposit where the store has it (Plus), a single-use deposit code and an order edit
+ * elsewhere (docs/decisions/partial-deposit-by-discount-and-edit.md). Never empty: cash on delivery is
+ * the app's reason to be.
  */
-export function offeredModes(shop: Pick<OfferShop, "paymentModes" | "depositsAvailable">): OfferedMode[] {
-  const modes = chosenModes(shop.paymentModes).filter((m) => m !== "partial" || shop.depositsAvailable === true);
+export function offeredModes(shop: Pick<OfferShop, "paymentModes">): OfferedMode[] {
+  const modes = chosenModes(shop.paymentModes);
   return modes.length ? modes : ["cod"];
+}
+
+/** Which way this store builds a partial checkout (the settings page says it; create-checkout does it). */
+export type DepositPattern = "draft-order-deposit" | "deposit-code" | "unknown";
+
+/** How this store takes a deposit for `partial` (docs/decisions/partial-deposit-by-discount-and-edit.md). */
+export function depositPattern(shop: Pick<Shop, "depositsAvailable">): DepositPattern {
+  return shop.depositsAvailable === true ? "draft-order-deposit" : shop.depositsAvailable === false ? "deposit-code" : "unknown";
 }
 
 export type Adjustment = { type: "fixed" | "percentage"; value: number };

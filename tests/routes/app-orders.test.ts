@@ -32,6 +32,7 @@ type Orders = {
     phone: string | null;
     blocked: boolean;
     correction: string;
+    deposit: { deposit: number; balance: number; currency: string; state: string; summary: string } | null;
   }[];
 };
 const load = async (query = "") => callAdminRoute<Orders>(route, await adminRequest(`/app/orders${query}`));
@@ -174,5 +175,31 @@ describe("the Orders page's actions", () => {
     await prisma.orderRecord.create({ data: { shopId: shop.id, orderGid: "gid://shopify/Order/5", cod: true, status: "unverified", placedAt: new Date() } });
     expect(await post({ intent: "block", orderGid: "gid://shopify/Order/5" })).toMatchObject({ status: 409, data: { ok: false, code: "no_phone" } });
     expect(await post({ intent: "resend", orderGid: "gid://shopify/Order/5" })).toMatchObject({ status: 409, data: { ok: false, code: "not_pending" } });
+  });
+});
+
+describe("the Orders page: partial orders paid with a deposit code", () => {
+  it("says the deposit paid and the balance to collect, in the order's currency, or that the order is held while the balance is missing", async () => {
+    const shop = await installShop({ depositsAvailable: false });
+    const base = Date.now();
+    const partial = async (n: number, currency: string, extra: Record<string, unknown>) => {
+      const orderGid = `gid://shopify/Order/${n}`;
+      await prisma.orderRecord.create({ data: { shopId: shop.id, orderGid, orderName: `#${n}`, phone: "+212600000001", mode: "partial", cod: false, status: "verified", placedAt: new Date(base - n * 1000) } });
+      await prisma.selection.create({
+        data: { shopId: shop.id, phone: "+212600000001", mode: "partial", source: "create-checkout", orderGid, depositCode: `CODV-DEP-${n}`, depositAmount: 10, balanceAmount: 40, depositCurrency: currency, ...extra },
+      });
+    };
+    await partial(1, "USD", { balanceAddedAt: new Date() });
+    await partial(2, "JPY", { balanceHeldAt: new Date() });
+    await partial(3, "EUR", {});
+    await prisma.orderRecord.create({ data: { shopId: shop.id, orderGid: "gid://shopify/Order/4", orderName: "#4", phone: null, mode: "cod", cod: true, status: "verified", placedAt: new Date(base - 4000) } });
+
+    const { orders } = (await load()).data!;
+    expect(orders.map((o) => o.deposit?.summary ?? null)).toEqual([
+      "Deposit $10.00 paid · $40.00 to collect on delivery",
+      "Deposit ¥10 paid · balance ¥40 not on the order yet: held, do not ship",
+      "Deposit €10.00 paid · adding the balance €40.00",
+      null,
+    ]);
   });
 });

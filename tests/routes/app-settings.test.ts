@@ -50,6 +50,19 @@ describe("GET /app/settings", () => {
     });
   });
 
+  it("says which way this store takes a partial deposit: Shopify's draft-order deposit (Plus), a deposit code, or not known yet", async () => {
+    const shop = await installShop({ depositsAvailable: true });
+    const pattern = async () => ((await load()).data as unknown as { depositPattern: string }).depositPattern;
+    expect(await pattern()).toBe("draft-order-deposit");
+    await prisma.shop.update({ where: { id: shop.id }, data: { depositsAvailable: false } });
+    const { forgetShop } = await import("~/settings/shop.server");
+    forgetShop(SHOP);
+    expect(await pattern()).toBe("deposit-code");
+    await prisma.shop.update({ where: { id: shop.id }, data: { depositsAvailable: null } });
+    forgetShop(SHOP);
+    expect(await pattern()).toBe("unknown");
+  });
+
   it("shows the language the texts are written in when the stored one has none", async () => {
     await installShop({ locale: "de" });
     expect((await load()).data?.values.locale).toBe("en");

@@ -21,7 +21,7 @@ describe("the emulated app proxy (/apps/cod/* in local mode)", () => {
     expect(new URL(forwarded.url).pathname).toBe("/proxy/api/config");
     const res = await callRoute(config, forwarded);
     expect(res.status).toBe(200);
-    expect(await jsonOf(res)).toMatchObject({ otpEnabled: true, resendAfter: 40, modes: ["cod", "prepaid"] }); // partial: deposits not known here
+    expect(await jsonOf(res)).toMatchObject({ otpEnabled: true, resendAfter: 40, modes: ["cod", "prepaid", "partial"] }); // partial on every plan
   });
 
   it("adds Shopify's parameters, keeps and signs the storefront's own query, and a tampered copy is refused", async () => {

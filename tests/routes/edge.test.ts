@@ -98,13 +98,16 @@ describe("GET /proxy/api/config", () => {
     expect(await jsonOf(changed)).toMatchObject({ resendAfter: 90 });
   });
 
-  it("offers only the modes the merchant chose, and partial only where the store can take deposits", async () => {
+  it("offers only the modes the merchant chose, partial on every plan (a draft-order deposit or a deposit code)", async () => {
     await installShop({ paymentModes: "cod,partial", depositsAvailable: null });
-    expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ modes: ["cod"] });
-    await prisma.shop.update({ where: { domain: SHOP }, data: { depositsAvailable: true } });
+    expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ modes: ["cod", "partial"] });
+    await prisma.shop.update({ where: { domain: SHOP }, data: { depositsAvailable: false, paymentModes: "cod" } });
     const { forgetShop } = await import("~/settings/shop.server");
     forgetShop(SHOP);
-    expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ modes: ["cod", "partial"] });
+    expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ modes: ["cod"] });
+    await prisma.shop.update({ where: { domain: SHOP }, data: { paymentModes: "cod,prepaid,partial" } });
+    forgetShop(SHOP);
+    expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ modes: ["cod", "prepaid", "partial"] });
   });
 
   it("answers 403 once the shop has uninstalled, even with its session still cached", async () => {

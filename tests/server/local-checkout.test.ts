@@ -58,6 +58,55 @@ describe("local mode: create-checkout with no Shopify store", () => {
     expect(html).toContain("Due on delivery: <strong>40.00</strong>");
   });
 
+  it("partial on a store without draft-order deposits: pay the deposit on /local/checkout, deliver orders/create, and /orders shows total, paid and outstanding; the code is spent; a refused edit holds and tags the order", async () => {
+    const shopify = server.shopify!.origin;
+    const set = (operation: string, answer: string) =>
+      fetch(`${shopify}/answers`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ operation, answer }) });
+    // Shopify refuses the draft-order deposit, as it does below Plus: the app learns it and uses a deposit code.
+    await set("draftOrderCreate", "user_errors");
+    const first = await createCheckout(server, { phone: "+212600000019", selectedMode: "partial", variantId: "123", quantity: 2 });
+    await set("draftOrderCreate", "ok");
+    const checkoutUrl = String(first.body.checkoutUrl);
+    const page = await (await fetch(checkoutUrl)).text();
+    expect(page).toMatch(/Pay now \(deposit\): <strong>10\.00<\/strong>/);
+    expect(page).toContain("<strong>40.00</strong>, to the order, due in cash on delivery");
+
+    const pay = async (url: string) => {
+      const c = new URL(url).searchParams.get("c")!;
+      const res = await fetch(`${shopify}/local/checkout/pay?format=json&c=${c}`, { method: "POST" });
+      return (await res.json()) as { order: { id: string; total: number; paid: number }; ordersCreate: Record<string, unknown> };
+    };
+    const orderOf = async (id: string) => {
+      const all = (await (await fetch(`${shopify}/orders?format=json`)).json()) as { orders: { id: string; tags: string[]; fulfillmentOrders: { holds: { handle: string | null }[] }[]; money: { total: number; paid: number; outstanding: number } | null }[] };
+      return all.orders.find((o) => o.id === id)!;
+    };
+    const until = async (check: () => Promise<boolean>) => {
+      for (let i = 0; i < 100 && !(await check()); i++) await new Promise((r) => setTimeout(r, 200));
+    };
+
+    const placed = await pay(checkoutUrl);
+    expect(placed.order).toMatchObject({ total: 10, paid: 10 });
+    expect((await deliverOrderCreated(server, placed.ordersCreate)).status).toBe(200);
+    await until(async () => (await orderOf(placed.order.id)).money?.outstanding === 40);
+    expect((await orderOf(placed.order.id)).money).toMatchObject({ total: 50, paid: 10, outstanding: 40 });
+
+    // The same code on another checkout: Shopify no longer applies it, the shopper pays everything.
+    const again = await pay(checkoutUrl);
+    expect(again.order).toMatchObject({ total: 50, paid: 50 });
+
+    // Shopify refuses the edit: the order is held and tagged for the merchant instead.
+    await set("orderEditBegin", "user_errors");
+    const second = await createCheckout(server, { phone: "+212600000019", selectedMode: "partial", variantId: "123", quantity: 2 });
+    const refused = await pay(String(second.body.checkoutUrl));
+    expect((await deliverOrderCreated(server, refused.ordersCreate)).status).toBe(200);
+    await until(async () => (await orderOf(refused.order.id)).tags.includes("cod-balance-missing"));
+    const held = await orderOf(refused.order.id);
+    expect(held.tags).toContain("cod-balance-missing");
+    expect(held.fulfillmentOrders.flatMap((f) => f.holds).map((h) => h.handle)).toContain("cod-verify-balance");
+    expect(held.money).toMatchObject({ total: 10, paid: 10, outstanding: 0 });
+    await set("orderEditBegin", "ok");
+  });
+
   it("the order from that checkout is linked by its attribute and tagged by the running worker", async () => {
     const { body } = await createCheckout(server, { phone: "+212600000010", selectedMode: "prepaid", variantId: "77" });
     const preview = JSON.parse(Buffer.from(new URL(String(body.checkoutUrl)).searchParams.get("c")!, "base64url").toString("utf8"));

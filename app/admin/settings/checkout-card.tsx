@@ -1,10 +1,11 @@
+import type { DepositPattern } from "~/storefront/offer";
 import { Card, Checkbox, FormLayout, Layout, Select, Text, TextField } from "@shopify/polaris";
 import { SETTINGS_LIMITS as L } from "~/settings/limits";
 import { FIELD_NAMES } from "./field-names";
 import type { SettingsFormKit } from "./use-settings-form";
 
 /** The "Checkout" card: ways to pay, discount codes, the prepaid saving, the COD fee, the deposit. */
-export function CheckoutCard({ form, currency, depositsAvailable }: { form: SettingsFormKit; currency: string | null; depositsAvailable: boolean | null }) {
+export function CheckoutCard({ form, currency, depositPattern }: { form: SettingsFormKit; currency: string | null; depositPattern: DepositPattern }) {
   const { values, errors, setValues, field, select } = form;
   return (
     <Layout.AnnotatedSection
@@ -31,11 +32,11 @@ export function CheckoutCard({ form, currency, depositsAvailable }: { form: Sett
               }
               helpText={
                 mode === "partial"
-                  ? depositsAvailable === true
-                    ? "Your store can take deposits: shoppers pay the deposit below now and the rest on delivery."
-                    : depositsAvailable === false
-                      ? "Not shown to shoppers: your store's plan cannot take deposits (Shopify offers draft-order deposits on Shopify Plus)."
-                      : "Not shown to shoppers until Shopify tells the app your plan can take deposits (Shopify Plus); it learns this when the app is opened after install and when your store's details change."
+                  ? depositPattern === "draft-order-deposit"
+                    ? "Shoppers pay the deposit below now and the rest on delivery. Your store is on Shopify Plus, so the app uses Shopify's own draft-order deposit: the order is due on fulfillment."
+                    : depositPattern === "deposit-code"
+                      ? "Shoppers pay the deposit below now and the rest on delivery. Shopify offers draft-order deposits on Shopify Plus only, so the app gives each shopper a single-use code for the deposit price at your normal checkout, then adds the balance to the order as a line \"Balance due on delivery (cash)\": the order shows the full price, the deposit paid and the balance to collect. If the balance cannot be added, the order is held and tagged cod-balance-missing."
+                      : "Shoppers pay the deposit below now and the rest on delivery: with Shopify's draft-order deposit on Shopify Plus, otherwise with a single-use code for the deposit price and the balance added to the order afterwards. The app learns your plan when it is opened after install."
                   : undefined
               }
             />

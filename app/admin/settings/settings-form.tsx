@@ -3,6 +3,7 @@ import { Banner, BlockStack, Button, InlineStack, Layout, List, Text } from "@sh
 import { AdminPage, useAppBridgeState, useNotice } from "~/admin/app-bridge";
 import type { EnforcementState } from "~/enforcement/payment-customization.server";
 import type { SettingsErrors, SettingsField, SettingsFormValues } from "~/settings/settings";
+import type { DepositPattern } from "~/storefront/offer";
 import { AddressCorrectionCard } from "./address-correction-card";
 import { CheckoutCard } from "./checkout-card";
 import { EnforcementCard } from "./enforcement-card";
@@ -20,7 +21,7 @@ export function SettingsForm(props: {
   saved: boolean;
   currency: string | null;
   enforcement: EnforcementState;
-  depositsAvailable: boolean | null;
+  depositPattern: DepositPattern;
 }) {
   const { errors } = props;
   const form = useSettingsForm(props.initial, errors);
@@ -70,7 +71,7 @@ export function SettingsForm(props: {
 
           <LanguageCard form={form} />
 
-          <CheckoutCard form={form} currency={props.currency} depositsAvailable={props.depositsAvailable} />
+          <CheckoutCard form={form} currency={props.currency} depositPattern={props.depositPattern} />
 
           <EnforcementCard form={form} enforcement={props.enforcement} />
 

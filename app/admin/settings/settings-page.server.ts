@@ -2,6 +2,7 @@ import { currentEnforcementState, syncPaymentCustomization, type EnforcementStat
 import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsFormValues } from "~/settings/settings";
 import { getShop, updateShop, upsertInstalledShop } from "~/settings/shop.server";
+import { depositPattern } from "~/storefront/offer";
 
 /** What the settings page (app/routes/app.settings.tsx) shows: the stored settings and the checkout's enforcement. */
 export async function loadSettingsPage(domain: string) {
@@ -10,7 +11,7 @@ export async function loadSettingsPage(domain: string) {
     values: settingsFormValues(shop),
     currency: shop.currency,
     enforcement: await currentEnforcementState(shop),
-    depositsAvailable: shop.depositsAvailable,
+    depositPattern: depositPattern(shop),
   };
 }
 

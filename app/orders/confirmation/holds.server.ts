@@ -47,9 +47,13 @@ export async function readOrderState(shop: string, orderGid: string): Promise<Ca
 }
 
 /** Our holds on one fulfillment order: our handle, placed by this app (another app may use the same handle). */
-function ourHolds(fo: z.infer<typeof fulfillmentOrder>) {
-  return fo.fulfillmentHolds.filter((h) => h.handle === HOLD_HANDLE && h.heldByRequestingApp);
+function ourHolds(fo: z.infer<typeof fulfillmentOrder>, handle = HOLD_HANDLE) {
+  return fo.fulfillmentHolds.filter((h) => h.handle === handle && h.heldByRequestingApp);
 }
+
+/** A kind of hold of ours: its handle (one per reason, so releasing one never releases another) and the note the merchant reads. */
+export type HoldKind = { handle: string; reasonNotes: string };
+const CONFIRMATION_HOLD: HoldKind = { handle: HOLD_HANDLE, reasonNotes: "Cash on delivery: waiting for the shopper to confirm the order's phone number." };
 
 /** Fulfillment orders that can still ship, so need our hold; an ON_HOLD one may carry only the merchant's hold. */
 const HOLDABLE = new Set(["OPEN", "SCHEDULED", "ON_HOLD"]);
@@ -61,14 +65,14 @@ export type HoldsPlaced = { ok: true; held: { fulfillmentOrderId: string; holdId
  * (Shopify refuses a second hold with the same handle, and we never ask for one). Answers every hold
  * of ours that is on the order afterwards.
  */
-export async function holdFulfillment(shop: string, orderGid: string): Promise<HoldsPlaced> {
+export async function holdFulfillment(shop: string, orderGid: string, kind: HoldKind = CONFIRMATION_HOLD): Promise<HoldsPlaced> {
   const read = await readOrderState(shop, orderGid);
   if (!read.ok) return fail(read.error);
   if (!read.data) return fail("order not found", false);
   if (read.data.cancelledAt) return { ok: true, held: [] };
   const held: { fulfillmentOrderId: string; holdId: string }[] = [];
   for (const fo of read.data.fulfillmentOrders.nodes) {
-    const existing = ourHolds(fo);
+    const existing = ourHolds(fo, kind.handle);
     held.push(...existing.map((h) => ({ fulfillmentOrderId: fo.id, holdId: h.id })));
     if (existing.length || !HOLDABLE.has(fo.status)) continue;
     const result = await admin(
@@ -78,8 +82,8 @@ export async function holdFulfillment(shop: string, orderGid: string): Promise<H
         id: fo.id,
         fulfillmentHold: {
           reason: "OTHER",
-          reasonNotes: "Cash on delivery: waiting for the shopper to confirm the order's phone number.",
-          handle: HOLD_HANDLE,
+          reasonNotes: kind.reasonNotes,
+          handle: kind.handle,
           notifyMerchant: false,
         },
       },
@@ -97,13 +101,13 @@ export async function holdFulfillment(shop: string, orderGid: string): Promise<H
  * Releases every hold of ours the order carries now, whoever placed it and whether or not its answer
  * ever reached us. Only our hold ids are named, so the merchant's and other apps' holds stay.
  */
-export async function releaseOurHolds(shop: string, orderGid: string): Promise<StepResult> {
+export async function releaseOurHolds(shop: string, orderGid: string, handle = HOLD_HANDLE): Promise<StepResult> {
   const read = await readOrderState(shop, orderGid);
   if (!read.ok) return fail(read.error);
   if (!read.data) return { ok: true, note: "order not found" };
   let released = 0;
   for (const fo of read.data.fulfillmentOrders.nodes) {
-    const holdIds = ourHolds(fo).map((h) => h.id);
+    const holdIds = ourHolds(fo, handle).map((h) => h.id);
     if (!holdIds.length) continue;
     const result = await admin(shop, FULFILLMENT_ORDER_RELEASE_HOLD, { id: fo.id, holdIds }, releaseReply);
     if (!result.ok) return fail(result.error);

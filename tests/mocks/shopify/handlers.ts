@@ -27,6 +27,13 @@ export const CHECKOUT_OPERATIONS = [
   "orderCancel",
   "tagsRemove",
   "cartLinesUpdate",
+  // partial without draft-order deposits (tests/mocks/shopify/deposits.ts)
+  "depositDiscountCreate",
+  "cartDiscountCodesUpdate",
+  "orderBalanceLines",
+  "orderEditBegin",
+  "orderEditAddCustomItem",
+  "orderEditCommit",
 ] as const;
 export type CheckoutOperation = (typeof CHECKOUT_OPERATIONS)[number];
 

@@ -3,7 +3,6 @@ import { z } from "zod";
 import { FakeShopify, type Handler, type PageHandler } from "./server";
 import {
   CHECKOUT_OPERATIONS,
-  cartCreate,
   cartCreateUserErrors,
   cartLinesUpdate,
   draftOrderCalculate,
@@ -25,6 +24,7 @@ import {
 import { FakeOrderStore, fakeOrder } from "./orders";
 import { ENFORCEMENT_USER_ERRORS, FakeEnforcementStore } from "./enforcement";
 import { FakeBillingStore } from "./billing";
+import { FakeDepositStore, orderEditRefused } from "./deposits";
 import { installOnboardingHandlers } from "./onboarding";
 import { run, type FunctionConfiguration } from "../../../extensions/cod-payment-customization/src/run";
 
@@ -36,7 +36,8 @@ import { run, type FunctionConfiguration } from "../../../extensions/cod-payment
  *   GET  /answers                                 how each checkout operation is answered now, and the possible answers
  *   POST /answers { operation, answer }           e.g. { "operation": "cartCreate", "answer": "throttled" }
  *   GET  /charges/confirm?id=<n>                  Shopify's page where the merchant approves a plan's charge
- *   GET  /orders                                  what the app did to each order: tags, holds, cancellations,
+ *   POST /local/checkout/pay?c=...                pays a cart: the order is created (a deposit code counted as used)
+ *   GET  /orders                                  what the app did to each order: tags, holds, cancellations, total/paid/outstanding,
  *                                                 and its payment customizations (HTML; JSON with Accept: application/json)
  * /local/checkout also runs the checkout function (extensions/cod-payment-customization) on the cart, so
  * the payment methods the shopper would be offered show before and after verifying,
@@ -62,6 +63,9 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   new FakeOrderStore([fakeOrder({ id: "gid://shopify/Order/1001", name: "#1001" })]).install(fake, { tagsAdd: tagsAdd(tagged) });
   const enforcement = new FakeEnforcementStore(tagged);
   enforcement.install(fake);
+  // partial without draft-order deposits: deposit codes, carts that remember their lines, order edits.
+  const deposits = new FakeDepositStore(links);
+  deposits.install(fake);
   // The store's customers (none in local mode): blocking a number searches them for the verified tag.
   new FakeCustomerStore([], tagged).install(fake);
   // The app's subscriptions, with Shopify's approval page at /charges/confirm.
@@ -71,7 +75,7 @@ export async function startLocalShopify(options: { port?: number; host?: string;
 
   const current = new Map<CheckoutOperation, LocalFakeAnswer>(CHECKOUT_OPERATIONS.map((op) => [op, "ok"]));
   const goodAnswers: Record<CheckoutOperation, () => Handler> = {
-    cartCreate: () => cartCreate(links),
+    cartCreate: () => deposits.cartCreate(),
     draftOrderCreate: () => draftOrderCreate(links),
     draftOrderCalculate: () => draftOrderCalculate(),
     paymentTermsTemplates: () => paymentTermsTemplates(),
@@ -84,13 +88,33 @@ export async function startLocalShopify(options: { port?: number; host?: string;
     orderCancel: () => enforcement.orderCancel(),
     tagsRemove: () => enforcement.tagsRemove(),
     cartLinesUpdate: () => cartLinesUpdate(),
+    depositDiscountCreate: () => deposits.discountCodeBasicCreate(),
+    cartDiscountCodesUpdate: () => deposits.cartDiscountCodesUpdate(),
+    orderBalanceLines: () => deposits.orderBalanceLines(),
+    orderEditBegin: () => deposits.orderEditBegin(),
+    orderEditAddCustomItem: () => deposits.orderEditAddCustomItem(),
+    orderEditCommit: () => deposits.orderEditCommit(),
   };
+  const STOREFRONT_OPERATIONS = new Set<CheckoutOperation>(["cartCreate", "cartLinesUpdate", "cartDiscountCodesUpdate"]);
   const goodAnswer = (operation: CheckoutOperation): Handler => goodAnswers[operation]();
   const userErrors = (operation: CheckoutOperation): Handler => {
     if (operation === "cartCreate") return cartCreateUserErrors();
     if (operation === "draftOrderCreate") return draftOrderCreateUserErrors();
     if (operation === "cartLinesUpdate") {
       return () => ({ data: { cartLinesUpdate: { cart: null, userErrors: [{ field: ["lines", "0", "quantity"], message: "Quantity is invalid" }] } } });
+    }
+    if (operation === "depositDiscountCreate") {
+      return () => ({ data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: [{ field: ["basicCodeDiscount", "code"], message: "Code must be unique. Please try a different code.", code: "TAKEN" }] } } });
+    }
+    if (operation === "cartDiscountCodesUpdate") {
+      return () => ({ data: { cartDiscountCodesUpdate: { cart: null, userErrors: [{ code: "INVALID", field: ["discountCodes"], message: "Discount code is invalid" }] } } });
+    }
+    if (operation === "orderEditBegin") return orderEditRefused();
+    if (operation === "orderEditAddCustomItem") {
+      return () => ({ data: { orderEditAddCustomItem: { calculatedLineItem: null, userErrors: [{ field: ["price"], message: "Price must be positive." }] } } });
+    }
+    if (operation === "orderEditCommit") {
+      return () => ({ data: { orderEditCommit: { order: null, userErrors: [{ field: ["id"], message: "The order was modified since the edit began." }] } } });
     }
     if (operation === "tagsAdd") {
       return () => ({ data: { tagsAdd: { node: null, userErrors: [{ field: ["id"], message: "Order does not exist" }] } } });
@@ -134,12 +158,13 @@ export async function startLocalShopify(options: { port?: number; host?: string;
     }
     if (!parsed.success) return jsonPage(400, { error: "Give an operation and an answer from the lists.", code: "invalid_request", issues: parsed.error.issues });
     const { operation, answer } = parsed.data;
-    fake.on(OPERATIONS[operation], handlerFor(operation, answer), operation === "cartCreate" || operation === "cartLinesUpdate" ? "storefront" : "admin");
+    fake.on(OPERATIONS[operation], handlerFor(operation, answer), STOREFRONT_OPERATIONS.has(operation) ? "storefront" : "admin");
     current.set(operation, answer);
     return jsonPage(200, { answers: Object.fromEntries(current) });
   });
-  fake.page(LOCAL_CHECKOUT_PATH, (request) => checkoutPreview(request, enforcement));
-  fake.page("/orders", ({ url }) => ordersPage(url, enforcement, tagged));
+  fake.page(LOCAL_CHECKOUT_PATH, (request) => checkoutPreview(request, enforcement, deposits));
+  fake.page(`${LOCAL_CHECKOUT_PATH}/pay`, (request) => payCart(request, deposits));
+  fake.page("/orders", ({ url }) => ordersPage(url, enforcement, tagged, deposits));
 
   const origin = await fake.start(options.port ?? 0, options.host ?? "127.0.0.1");
   return { fake, origin, stop: () => fake.stop() };
@@ -206,7 +231,7 @@ function paymentSection(attributes: { key: string; value: string }[], phone: str
 }
 
 /** GET /local/checkout?c=...: what the shopper would pay, as the fake's cart or draft order was given it. */
-const checkoutPreview = ({ url }: Parameters<PageHandler>[0], enforcement: FakeEnforcementStore): ReturnType<PageHandler> => {
+const checkoutPreview = ({ url }: Parameters<PageHandler>[0], enforcement: FakeEnforcementStore, deposits: FakeDepositStore): ReturnType<PageHandler> => {
   let data: Preview;
   try {
     data = JSON.parse(Buffer.from(url.searchParams.get("c") ?? "", "base64url").toString("utf8"));
@@ -221,7 +246,7 @@ const checkoutPreview = ({ url }: Parameters<PageHandler>[0], enforcement: FakeE
   const payment =
     data.kind === "draft"
       ? `<p>Due now (deposit): <strong>${esc((data.dueNow ?? total).toFixed(2))}</strong>. Due on delivery: <strong>${esc((total - (data.dueNow ?? total)).toFixed(2))}</strong>.</p><p>${esc(data.note ?? "")}</p>`
-      : `<p>Total before discounts: <strong>${esc(total.toFixed(2))}</strong></p>`;
+      : cartPayment(data, total, deposits, url);
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Local checkout preview</title></head><body style="font-family:system-ui;max-width:36rem;margin:2rem auto;padding:0 1rem">
 <h1>Local checkout preview</h1><p>Local mode: this page stands in for Shopify's ${data.kind === "draft" ? "draft-order invoice" : "cart checkout"}.</p>
@@ -233,6 +258,55 @@ ${paymentSection(data.attributes ?? [], url.searchParams.get("phone") ?? prefill
   return { status: 200, type: "text/html; charset=utf-8", body };
 };
 
+/**
+ * A cart's payment: the total, and with one of the app's deposit codes that applies, the deposit paid
+ * now and the balance the app adds to the order for delivery; a button places the order (as paying would).
+ */
+function cartPayment(data: Preview, total: number, deposits: FakeDepositStore, url: URL): string {
+  const cart = { lines: (data.lines ?? []).map((l) => ({ merchandiseId: l.merchandiseId ?? "", quantity: l.quantity ?? 1 })), discountCodes: data.discountCodes ?? [] };
+  const code = cart.discountCodes.find((c) => deposits.applicable(c, cart));
+  const off = code ? deposits.discounts.get(code.toUpperCase())!.amount : 0;
+  const refused = cart.discountCodes.filter((c) => c !== code);
+  const pay = `<form method="post" action="${LOCAL_CHECKOUT_PATH}/pay?c=${esc(url.searchParams.get("c") ?? "")}"><button>Pay ${esc((total - off).toFixed(2))} and place the order</button></form>`;
+  return `<p>Total before discounts: <strong>${esc(total.toFixed(2))}</strong></p>${
+    code ? `<p>Deposit code ${esc(code)}: −${esc(off.toFixed(2))}. Pay now (deposit): <strong>${esc((total - off).toFixed(2))}</strong>. The app then adds the balance, <strong>${esc(off.toFixed(2))}</strong>, to the order, due in cash on delivery.</p>` : ""
+  }${refused.length ? `<p>Not applied (used up, expired, or not for this cart): ${esc(refused.join(", "))}</p>` : ""}${pay}`;
+}
+
+/** POST /local/checkout/pay?c=...: the shopper pays; the order is created in the fake store and shown with its orders/create payload. */
+function payCart({ url, method }: Parameters<PageHandler>[0], deposits: FakeDepositStore): ReturnType<PageHandler> {
+  const asJson = url.searchParams.get("format") === "json";
+  if (method !== "POST") return { status: 405, type: "text/plain; charset=utf-8", body: "Use POST." };
+  let data: Preview;
+  try {
+    data = JSON.parse(Buffer.from(url.searchParams.get("c") ?? "", "base64url").toString("utf8"));
+  } catch {
+    return { status: 400, type: "text/plain; charset=utf-8", body: "Bad Request" };
+  }
+  const order = deposits.placeOrder({ lines: (data.lines ?? []).map((l) => ({ merchandiseId: l.merchandiseId ?? "", quantity: l.quantity ?? 1 })), discountCodes: data.discountCodes ?? [] });
+  const payload = {
+    id: Number(order.id.split("/").pop()),
+    admin_graphql_api_id: order.id,
+    name: order.name,
+    created_at: new Date().toISOString(),
+    currency: order.currency,
+    presentment_currency: order.currency,
+    financial_status: "paid",
+    gateway: "bogus",
+    payment_gateway_names: ["bogus"],
+    phone: data.buyerIdentity?.phone ?? null,
+    note_attributes: (data.attributes ?? []).map((a) => ({ name: a.key, value: a.value })),
+    discount_codes: order.discount ? [{ code: order.discount.code, amount: order.discount.amount.toFixed(2), type: "fixed_amount" }] : [],
+    total_price: FakeDepositStore.total(order).toFixed(2),
+  };
+  if (asJson) return { status: 200, type: "application/json; charset=utf-8", body: JSON.stringify({ order: { id: order.id, total: FakeDepositStore.total(order), paid: order.paid }, ordersCreate: payload }) };
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Order placed</title></head><body style="font-family:system-ui;max-width:48rem;margin:2rem auto;padding:0 1rem">
+<h1>Order ${esc(order.name)} placed</h1><p>Total ${esc(FakeDepositStore.total(order).toFixed(2))}, paid ${esc(order.paid.toFixed(2))}, outstanding ${esc(FakeDepositStore.outstanding(order).toFixed(2))} ${esc(order.currency)}.</p>
+<p>Deliver this payload to the app as <code>orders/create</code> (signed with the app's secret), then see the order at <a href="/orders">/orders</a>.</p>
+<pre>${esc(JSON.stringify(payload, null, 2))}</pre></body></html>`;
+  return { status: 200, type: "text/html; charset=utf-8", body };
+}
+
 /** The phone Shopify's checkout starts with: the cart's buyer identity, or the draft order's phone; never our own attributes. */
 function prefilledPhone(data: Preview): string {
   return (data.kind === "draft" ? data.phone : data.buyerIdentity?.phone) ?? "";
@@ -243,15 +317,20 @@ function esc(value: unknown): string {
 }
 
 /** GET /orders: what the app did to each order in this store (tags, holds, cancellations) and its payment customizations. */
-function ordersPage(url: URL, enforcement: FakeEnforcementStore, tagged: Map<string, Set<string>>): ReturnType<PageHandler> {
-  const ids = new Set([...tagged.keys(), ...enforcement.orders.keys()]);
+function ordersPage(url: URL, enforcement: FakeEnforcementStore, tagged: Map<string, Set<string>>, deposits: FakeDepositStore): ReturnType<PageHandler> {
+  const ids = new Set([...deposits.orders.keys(), ...tagged.keys(), ...enforcement.orders.keys()]);
   const orders = [...ids].map((id) => {
     const o = enforcement.orders.get(id);
+    const m = deposits.orders.get(id);
     return {
       id,
       tags: [...(tagged.get(id) ?? [])],
       fulfillmentOrders: o?.fulfillmentOrders.map((f) => ({ id: f.id, status: f.status, holds: f.holds })) ?? [],
       cancelled: o?.cancelled ?? null,
+      // Orders placed on /local/checkout: Shopify's money fields, and their lines (the balance line once added).
+      money: m
+        ? { currency: m.currency, total: FakeDepositStore.total(m), paid: m.paid, outstanding: FakeDepositStore.outstanding(m), discount: m.discount, lines: m.lineItems.map((l) => ({ title: l.title, price: l.price, quantity: l.quantity })) }
+        : null,
     };
   });
   const customizations = [...enforcement.customizations.values()];
@@ -261,7 +340,11 @@ function ordersPage(url: URL, enforcement: FakeEnforcementStore, tagged: Map<str
   const row = (o: (typeof orders)[number]) =>
     `<tr><td><code>${esc(o.id)}</code></td><td>${esc(o.tags.join(", ") || "none")}</td><td>${esc(
       o.fulfillmentOrders.map((f) => `${f.status}${f.holds.length ? ` (${f.holds.length} hold)` : ""}`).join(", ") || "not read",
-    )}</td><td>${o.cancelled ? esc(`${o.cancelled.reason}: ${o.cancelled.staffNote ?? ""}`) : "no"}</td></tr>`;
+    )}</td><td>${o.cancelled ? esc(`${o.cancelled.reason}: ${o.cancelled.staffNote ?? ""}`) : "no"}</td><td>${
+      o.money
+        ? esc(`total ${o.money.total.toFixed(2)}, paid ${o.money.paid.toFixed(2)}, outstanding ${o.money.outstanding.toFixed(2)} ${o.money.currency}; lines: ${o.money.lines.map((l) => `${l.title} ${l.price.toFixed(2)}×${l.quantity}`).join("; ")}`)
+        : "not placed here"
+    }</td></tr>`;
   const pcs = customizations
     .map((c) => `<li><code>${esc(c.id)}</code> ${esc(c.title)}: <strong>${c.enabled ? "enabled" : "disabled"}</strong>, ${esc(c.metafields.map((m) => m.value).join(" "))}</li>`)
     .join("");
@@ -269,8 +352,8 @@ function ordersPage(url: URL, enforcement: FakeEnforcementStore, tagged: Map<str
 <title>Local store: what the app did</title></head><body style="font-family:system-ui;max-width:60rem;margin:2rem auto;padding:0 1rem">
 <h1>Local store: what the app did</h1>
 <h2>Payment customizations</h2><ul>${pcs || "<li>none yet (the app creates one on install and when its settings are saved)</li>"}</ul>
-<h2>Orders</h2><table border="1" cellpadding="6" style="border-collapse:collapse"><thead><tr><th>Order</th><th>Tags</th><th>Fulfillment</th><th>Cancelled</th></tr></thead>
-<tbody>${orders.map(row).join("") || '<tr><td colspan="4">no order touched yet</td></tr>'}</tbody></table>
+<h2>Orders</h2><table border="1" cellpadding="6" style="border-collapse:collapse"><thead><tr><th>Order</th><th>Tags</th><th>Fulfillment</th><th>Cancelled</th><th>Money</th></tr></thead>
+<tbody>${orders.map(row).join("") || '<tr><td colspan="5">no order touched yet</td></tr>'}</tbody></table>
 <p><a href="/orders?format=json">JSON</a></p></body></html>`;
   return { status: 200, type: "text/html; charset=utf-8", body };
 }

@@ -1,0 +1,118 @@
+import { z } from "zod";
+import { prisma } from "~/db.server";
+import type { Shop } from "~/settings/shop.server";
+import { shopifyGraphql, type ShopifyCallResult } from "~/shopify/graphql.server";
+import { CART_CREATE, CART_DISCOUNT_CODES_UPDATE, DEPOSIT_DISCOUNT_CREATE } from "~/shopify/operations";
+import { clock } from "~/utils/clock.server";
+import { randomToken } from "~/utils/crypto.server";
+import { buildCartInput, type CheckoutContext, type CheckoutItem } from "./checkout-request";
+import { currencyDigits, DEPOSIT_CODE_PREFIX, depositSplit } from "./deposit";
+
+/**
+ * partial where the store has no draft-order deposit (every plan below Plus): a normal Storefront cart
+ * of the real items with a code, created for this selection alone, that takes the balance off, so the
+ * shopper pays the deposit (and shipping and taxes on it) through the store's own checkout. After
+ * orders/create the balance is added back to the order as a line (app/orders/deposit-balance.server.ts),
+ * which leaves one order at the full price, paid = the deposit, outstanding = the balance.
+ * docs/decisions/partial-deposit-by-discount-and-edit.md
+ */
+
+/** How long a deposit code can be used: the checkout it was made for, not a code to keep. */
+export const DEPOSIT_CODE_LIFETIME_MS = 2 * 60 * 60_000;
+
+type Failure = { ok: false; cause: "user_errors" | "invalid_response" | "deposit_not_configured" | Exclude<ShopifyCallResult<never>, { ok: true }>["cause"]; detail: string };
+export type DepositCart = { ok: true; checkoutUrl: string; cartToken: string | null } | Failure;
+
+const userError = z.object({ field: z.array(z.string()).nullish(), message: z.string(), code: z.string().nullish() });
+const cartReply = z.object({
+  cartCreate: z.object({
+    cart: z
+      .object({
+        id: z.string(),
+        checkoutUrl: z.string().url(),
+        lines: z.object({ nodes: z.array(z.object({ quantity: z.number(), merchandise: z.object({ id: z.string().optional(), price: z.object({ amount: z.string(), currencyCode: z.string().optional() }).optional() }).passthrough() })) }),
+      })
+      .nullable(),
+    userErrors: z.array(userError),
+  }),
+});
+const discountReply = z.object({
+  discountCodeBasicCreate: z.object({ codeDiscountNode: z.object({ id: z.string() }).nullable(), userErrors: z.array(userError) }),
+});
+const applyReply = z.object({
+  cartDiscountCodesUpdate: z.object({
+    cart: z.object({ checkoutUrl: z.string().url(), discountCodes: z.array(z.object({ code: z.string(), applicable: z.boolean() })) }).nullable(),
+    userErrors: z.array(userError),
+  }),
+});
+
+export async function buildDepositDiscountCart(shop: Shop, items: CheckoutItem[], ctx: CheckoutContext, buyerIp: string | null, cartTokenOf: (id: string) => string | null): Promise<DepositCart> {
+  const headers: Record<string, string> = buyerIp ? { "Shopify-Storefront-Buyer-IP": buyerIp } : {};
+  // The merchant's own partial code is not combined: one code, ours, decides the deposit price. No
+  // proof rides on this cart: the deposit is paid online, so the checkout function hides cash on delivery
+  // here (the order is still linked to the verified selection by its attribute).
+  const input = buildCartInput(items, { ...ctx, discountCode: null, proof: null });
+  const created = await shopifyGraphql<unknown>("storefront", shop.domain, CART_CREATE, { variables: { input }, headers });
+  if (!created.ok) return created;
+  const cart = cartReply.safeParse(created.data);
+  if (!cart.success) return { ok: false, cause: "invalid_response", detail: cart.error.message.slice(0, 300) };
+  const { cart: made, userErrors } = cart.data.cartCreate;
+  if (userErrors.length || !made) return { ok: false, cause: "user_errors", detail: JSON.stringify(userErrors).slice(0, 500) };
+
+  // The subtotal as Shopify priced this cart's items (the shop's currency: the cart has no other context).
+  let subtotal = 0;
+  let currency = shop.currency ?? null;
+  for (const item of items) {
+    const line = made.lines.nodes.find((l) => l.merchandise.id === item.variantId);
+    if (!line?.merchandise.price) return { ok: false, cause: "invalid_response", detail: `no price for ${item.variantId}` };
+    subtotal += Number(line.merchandise.price.amount) * item.quantity;
+    currency = line.merchandise.price.currencyCode ?? currency;
+  }
+  const split = depositSplit(shop.depositType, shop.depositValue, subtotal, currencyDigits(currency));
+  if (!split) return { ok: false, cause: "deposit_not_configured", detail: `${shop.depositType} ${shop.depositValue} on a subtotal of ${subtotal}` };
+
+  const code = `${DEPOSIT_CODE_PREFIX}${randomToken(9).replace(/[^A-Za-z0-9]/g, "").toUpperCase()}`;
+  // Recorded before Shopify knows the code: orders/create finds the selection by it, whatever happens next.
+  await prisma.selection.update({
+    where: { id: ctx.selectionId },
+    data: { depositCode: code, depositAmount: split.deposit, balanceAmount: split.balance, depositCurrency: currency },
+  });
+  const now = clock.now();
+  const discount = await shopifyGraphql<unknown>("admin", shop.domain, DEPOSIT_DISCOUNT_CREATE, {
+    variables: {
+      basicCodeDiscount: {
+        title: `COD deposit ${ctx.selectionId}`,
+        code,
+        startsAt: now.toISOString(),
+        endsAt: new Date(now.getTime() + DEPOSIT_CODE_LIFETIME_MS).toISOString(),
+        usageLimit: 1,
+        appliesOncePerCustomer: true,
+        context: { all: "ALL" },
+        // Only the selection's variants, only on a cart worth at least their subtotal: on any other cart it takes nothing.
+        minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: split.subtotal.toFixed(currencyDigits(currency)) } },
+        customerGets: {
+          value: { discountAmount: { amount: split.balance.toFixed(currencyDigits(currency)), appliesOnEachItem: false } },
+          items: { products: { productVariantsToAdd: items.map((i) => i.variantId) } },
+        },
+        combinesWith: { orderDiscounts: false, productDiscounts: false, shippingDiscounts: true },
+      },
+    },
+  });
+  if (!discount.ok) return discount;
+  const made2 = discountReply.safeParse(discount.data);
+  if (!made2.success) return { ok: false, cause: "invalid_response", detail: made2.error.message.slice(0, 300) };
+  if (made2.data.discountCodeBasicCreate.userErrors.length || !made2.data.discountCodeBasicCreate.codeDiscountNode) {
+    return { ok: false, cause: "user_errors", detail: JSON.stringify(made2.data.discountCodeBasicCreate.userErrors).slice(0, 500) };
+  }
+
+  const applied = await shopifyGraphql<unknown>("storefront", shop.domain, CART_DISCOUNT_CODES_UPDATE, { variables: { cartId: made.id, discountCodes: [code] }, headers });
+  if (!applied.ok) return applied;
+  const reply = applyReply.safeParse(applied.data);
+  if (!reply.success) return { ok: false, cause: "invalid_response", detail: reply.error.message.slice(0, 300) };
+  const { cart: withCode, userErrors: applyErrors } = reply.data.cartDiscountCodesUpdate;
+  // A code Shopify will not apply would send the shopper to pay everything while choosing a deposit: fall back instead.
+  if (applyErrors.length || !withCode?.discountCodes.some((d) => d.code === code && d.applicable)) {
+    return { ok: false, cause: "user_errors", detail: `deposit code not applicable: ${JSON.stringify(applyErrors).slice(0, 300)}` };
+  }
+  return { ok: true, checkoutUrl: withCode.checkoutUrl, cartToken: cartTokenOf(made.id) };
+}

@@ -1,0 +1,174 @@
+import { z } from "zod";
+import { prisma } from "~/db.server";
+import { BALANCE_LINE_TITLE, currencyDigits, depositCodeOf } from "~/checkout/deposit";
+import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/jobs/queue.server";
+import type { Shop } from "~/settings/shop.server";
+import { ORDER_BALANCE_LINES, ORDER_EDIT_ADD_CUSTOM_ITEM, ORDER_EDIT_BEGIN, ORDER_EDIT_COMMIT, TAGS_ADD, TAGS_REMOVE } from "~/shopify/operations";
+import { clock } from "~/utils/clock.server";
+import { log } from "~/utils/log.server";
+import { admin, holdFulfillment, releaseOurHolds, userErrors, type HoldKind } from "./confirmation/holds.server";
+import type { OrderFacts } from "./order-facts";
+import { enqueueOrderTags } from "./tag-jobs.server";
+
+/**
+ * The second half of partial on a store without draft-order deposits: the order came in at the
+ * deposit price (our single-use code took the balance off), and this job adds the balance back as a
+ * custom line, so the order's total is the full price, its paid amount the deposit and its outstanding
+ * amount the balance, collected in cash on delivery (docs/decisions/partial-deposit-by-discount-and-edit.md).
+ *
+ * Exactly once: before editing, the job reads the order and does nothing if the balance line is there
+ * (a commit whose answer was lost, a crash before the job was marked done). Until the line is added,
+ * the order is held (our own hold handle) and tagged BALANCE_MISSING_TAG, so it is never shipped at the
+ * deposit price; the hold and tag go once the line is there. Retried with the queue's backoff; after
+ * the last attempt the job stays failed (`npm run jobs`), and the order stays held and tagged.
+ */
+export const BALANCE_MISSING_TAG = "cod-balance-missing";
+/** A deposit code on an order that is not the one it was made for (another cart, another amount): the merchant looks. */
+export const DEPOSIT_MISMATCH_TAG = "cod-deposit-mismatch";
+export const BALANCE_HOLD: HoldKind = {
+  handle: "cod-verify-balance",
+  reasonNotes: "Partial payment: the balance due on delivery could not be added to this order yet. Do not ship until it is (or add it yourself).",
+};
+/** About 17 hours of tries with the queue's backoff (30 s doubling to 1 h). */
+export const BALANCE_MAX_ATTEMPTS = 20;
+
+const payload = z.object({
+  orderGid: z.string().regex(/^gid:\/\/shopify\/Order\/\d+$/),
+  /** The selection the code was made for (null: a code of ours the database does not know). */
+  selectionId: z.string().nullable(),
+  amount: z.number().positive(),
+  currency: z.string().min(3).max(3),
+});
+type BalancePayload = z.infer<typeof payload>;
+
+export const depositBalanceJob = defineJob({
+  kind: "partial.add-balance",
+  payload,
+  maxAttempts: BALANCE_MAX_ATTEMPTS,
+  run: (p, { shop }) => addBalance(shop, p),
+});
+
+/**
+ * orders/create: an order that used one of our deposit codes gets its balance job. The balance is what
+ * the code took off this order (the order's own figure), whichever cart it was used on, so a code carried
+ * to another cart still leaves that order owing the full price. A forged attribute grants nothing: only
+ * a code the app created takes anything off, and an order without one queues nothing.
+ */
+export async function queueDepositBalance(shop: Shop, facts: OrderFacts) {
+  const used = depositCodeOf(facts.discountCodes);
+  if (!used || !(used.amount > 0)) return;
+  const selection = await prisma.selection.findFirst({
+    where: { shopId: shop.id, depositCode: used.code },
+    select: { id: true, balanceAmount: true, depositCurrency: true },
+  });
+  if (!selection || facts.selectionId !== selection.id || selection.balanceAmount !== used.amount) {
+    log.warn("partial: a deposit code on an order that is not its selection's; the balance it took is added all the same", {
+      shop: shop.domain,
+      orderGid: facts.gid,
+      codeSelection: selection?.id ?? null,
+      orderSelection: facts.selectionId,
+      expected: selection?.balanceAmount ?? null,
+      taken: used.amount,
+    });
+    await enqueueOrderTags(shop.domain, facts.gid, [DEPOSIT_MISMATCH_TAG]);
+  }
+  const currency = facts.currency ?? selection?.depositCurrency ?? shop.currency;
+  if (!currency) {
+    log.error("partial: no currency for the balance line", { shop: shop.domain, orderGid: facts.gid });
+    return;
+  }
+  await enqueueJob(depositBalanceJob, {
+    shop: shop.domain,
+    key: orderJobKey(shop.domain, facts.gid),
+    payload: { orderGid: facts.gid, selectionId: selection?.id ?? null, amount: used.amount, currency },
+  });
+}
+
+const money = z.object({ shopMoney: z.object({ amount: z.string(), currencyCode: z.string() }) });
+const balanceRead = z.object({
+  order: z
+    .object({
+      id: z.string(),
+      cancelledAt: z.string().nullable(),
+      lineItems: z.object({ nodes: z.array(z.object({ id: z.string(), title: z.string(), variant: z.object({ id: z.string() }).nullable() })) }),
+      totalOutstandingSet: money.nullish(),
+    })
+    .nullable(),
+});
+const beginReply = z.object({ orderEditBegin: z.object({ calculatedOrder: z.object({ id: z.string() }).nullable(), userErrors }) });
+const addReply = z.object({ orderEditAddCustomItem: z.object({ calculatedLineItem: z.object({ id: z.string() }).nullable(), userErrors }) });
+const commitReply = z.object({ orderEditCommit: z.object({ order: z.object({ id: z.string() }).nullable(), userErrors }) });
+const tagsReply = (field: "tagsAdd" | "tagsRemove") => z.object({ [field]: z.object({ userErrors }) });
+
+type Step = { ok: true; already?: boolean } | { ok: false; error: string; retry: boolean };
+
+async function addBalance(shop: string, p: BalancePayload): Promise<JobResult> {
+  const added = await addBalanceLine(shop, p);
+  if (added.ok) {
+    const now = clock.now();
+    if (p.selectionId) await prisma.selection.updateMany({ where: { id: p.selectionId, balanceAddedAt: null }, data: { balanceAddedAt: now } });
+    // The hold and tag go once the balance is on the order (whoever placed them, whatever was recorded).
+    const released = await releaseOurHolds(shop, p.orderGid, BALANCE_HOLD.handle);
+    if (!released.ok) return { ok: false, error: `balance added; hold not released: ${released.error}` };
+    const untagged = await admin(shop, TAGS_REMOVE, { id: p.orderGid, tags: [BALANCE_MISSING_TAG] }, tagsReply("tagsRemove"));
+    if (!untagged.ok) return { ok: false, error: `balance added; tag not removed: ${untagged.error}` };
+    if (p.selectionId) await prisma.selection.updateMany({ where: { id: p.selectionId }, data: { balanceHeldAt: null } });
+    log.info("partial: balance added to the order", { shop, orderGid: p.orderGid, amount: p.amount, currency: p.currency, already: !!added.already });
+    return { ok: true };
+  }
+  // Not added: the order must not ship at the deposit price. Held and tagged for the merchant (each run
+  // tries again while it is not done), then the edit is retried by the queue.
+  await holdForMerchant(shop, p);
+  return { ok: false, error: added.error, retry: added.retry };
+}
+
+async function holdForMerchant(shop: string, p: BalancePayload) {
+  const tagged = await admin(shop, TAGS_ADD, { id: p.orderGid, tags: [BALANCE_MISSING_TAG] }, tagsReply("tagsAdd"));
+  const held = await holdFulfillment(shop, p.orderGid, BALANCE_HOLD);
+  if (tagged.ok && held.ok && p.selectionId) {
+    await prisma.selection.updateMany({ where: { id: p.selectionId, balanceHeldAt: null }, data: { balanceHeldAt: clock.now() } });
+  }
+  if (!tagged.ok || !held.ok) {
+    log.warn("partial: the order could not be held for its missing balance yet", { shop, orderGid: p.orderGid, tag: tagged.ok ? "ok" : tagged.error, hold: held.ok ? "ok" : held.error });
+  }
+}
+
+/** Reads the order, then begin / add the balance line / commit without notifying the shopper; nothing when the line is there. */
+async function addBalanceLine(shop: string, p: BalancePayload): Promise<Step> {
+  const read = await admin(shop, ORDER_BALANCE_LINES, { id: p.orderGid }, balanceRead);
+  if (!read.ok) return { ok: false, error: read.error, retry: true };
+  const order = read.data.order;
+  if (!order) return { ok: false, error: "order not found", retry: false };
+  if (order.lineItems.nodes.some((l) => l.variant === null && l.title === BALANCE_LINE_TITLE)) return { ok: true, already: true };
+  if (order.cancelledAt) return { ok: true, already: true };
+
+  const begun = await admin(shop, ORDER_EDIT_BEGIN, { id: p.orderGid }, beginReply);
+  if (!begun.ok) return { ok: false, error: begun.error, retry: true };
+  const calculated = begun.data.orderEditBegin.calculatedOrder;
+  if (!calculated) return refused("orderEditBegin", begun.data.orderEditBegin.userErrors);
+
+  const line = await admin(
+    shop,
+    ORDER_EDIT_ADD_CUSTOM_ITEM,
+    // Taxable like the items it stands for; nothing more to ship.
+    { id: calculated.id, title: BALANCE_LINE_TITLE, price: { amount: p.amount.toFixed(currencyDigits(p.currency)), currencyCode: p.currency }, quantity: 1, taxable: true, requiresShipping: false },
+    addReply,
+  );
+  if (!line.ok) return { ok: false, error: line.error, retry: true };
+  if (!line.data.orderEditAddCustomItem.calculatedLineItem) return refused("orderEditAddCustomItem", line.data.orderEditAddCustomItem.userErrors);
+
+  const committed = await admin(
+    shop,
+    ORDER_EDIT_COMMIT,
+    { id: calculated.id, notifyCustomer: false, staffNote: `Partial payment: the balance of ${p.amount.toFixed(currencyDigits(p.currency))} ${p.currency} is due in cash on delivery.` },
+    commitReply,
+  );
+  if (!committed.ok) return { ok: false, error: committed.error, retry: true };
+  if (!committed.data.orderEditCommit.order) return refused("orderEditCommit", committed.data.orderEditCommit.userErrors);
+  return { ok: true };
+}
+
+/** Shopify refused the edit: retried all the same (a refusal can pass, e.g. an edit already open), the order held meanwhile. */
+function refused(step: string, errors: z.infer<typeof userErrors>): Step {
+  return { ok: false, error: `${step} refused: ${errors.map((e) => e.message).join("; ")}`.slice(0, 500), retry: true };
+}

@@ -1,0 +1,229 @@
+import { OPERATIONS } from "../../../app/shopify/operations";
+import { cartCreate, FAKE_UNIT_PRICE, type CheckoutLinks } from "./handlers";
+import type { FakeCall, FakeShopify, Handler, HandlerResult } from "./server";
+
+/**
+ * partial without draft-order deposits, as Shopify answers it (Admin 2026-10, Storefront 2026-10):
+ * `discountCodeBasicCreate` (a code with its usage limit, end, minimum subtotal, variants and amount),
+ * Storefront carts that remember their lines so `cartDiscountCodesUpdate` can say whether a code applies
+ * (not a used-up, expired or unknown code, nor one on a cart below its minimum), a checkout completed with
+ * a code (`placeOrder`: the code's use is counted, a second use refused), and the order edit that adds a
+ * custom line (`orderEditBegin`, `orderEditAddCustomItem`, `orderEditCommit`), after which the order's
+ * total, paid and outstanding amounts are Shopify's: total grows by the line, paid stays, outstanding is
+ * the difference. Wrap a handler in `failTimes` to make Shopify refuse or fail N times first.
+ */
+export type FakeDiscount = {
+  code: string;
+  amount: number;
+  usageLimit: number | null;
+  used: number;
+  endsAt: string | null;
+  minSubtotal: number;
+  variants: string[];
+  appliesOncePerCustomer: boolean;
+};
+export type FakeCart = { id: string; lines: { merchandiseId: string; quantity: number }[]; attributes: { key: string; value: string }[]; discountCodes: string[] };
+export type FakeMoneyOrder = {
+  id: string;
+  name: string;
+  currency: string;
+  lineItems: { id: string; title: string; variantId: string | null; price: number; quantity: number }[];
+  discount: { code: string; amount: number } | null;
+  shipping: number;
+  paid: number;
+  cancelledAt: string | null;
+  edits: number;
+};
+
+let sequence = 9000;
+
+export class FakeDepositStore {
+  readonly discounts = new Map<string, FakeDiscount>();
+  readonly carts = new Map<string, FakeCart>();
+  readonly orders = new Map<string, FakeMoneyOrder>();
+  private readonly staged = new Map<string, { orderId: string; lines: FakeMoneyOrder["lineItems"] }>();
+
+  constructor(private readonly links: CheckoutLinks = {}) {}
+
+  static total(o: FakeMoneyOrder) {
+    const lines = o.lineItems.reduce((s, l) => s + l.price * l.quantity, 0);
+    return Math.round((lines - (o.discount?.amount ?? 0) + o.shipping) * 100) / 100;
+  }
+  static outstanding(o: FakeMoneyOrder) {
+    return Math.round((FakeDepositStore.total(o) - o.paid) * 100) / 100;
+  }
+
+  /** cartCreate that remembers the cart (its answer is handlers' cartCreate). */
+  cartCreate(): Handler {
+    const inner = cartCreate(this.links);
+    return async (call: FakeCall) => {
+      const result = (await inner(call)) as { data: { cartCreate: { cart: { id: string } } } };
+      const input = (call.variables.input ?? {}) as { lines?: { merchandiseId: string; quantity?: number }[]; attributes?: { key: string; value: string }[]; discountCodes?: string[] };
+      const id = result.data.cartCreate.cart.id;
+      this.carts.set(id, { id, lines: (input.lines ?? []).map((l) => ({ merchandiseId: l.merchandiseId, quantity: l.quantity ?? 1 })), attributes: input.attributes ?? [], discountCodes: input.discountCodes ?? [] });
+      return result;
+    };
+  }
+
+  discountCodeBasicCreate(): Handler {
+    return (call) => {
+      const input = (call.variables.basicCodeDiscount ?? {}) as {
+        code?: string;
+        usageLimit?: number;
+        endsAt?: string;
+        appliesOncePerCustomer?: boolean;
+        minimumRequirement?: { subtotal?: { greaterThanOrEqualToSubtotal?: string } };
+        customerGets?: { value?: { discountAmount?: { amount?: string } }; items?: { products?: { productVariantsToAdd?: string[] } } };
+      };
+      const code = input.code ?? "";
+      if (!code || this.discounts.has(code.toUpperCase())) {
+        return { data: { discountCodeBasicCreate: { codeDiscountNode: null, userErrors: [{ field: ["basicCodeDiscount", "code"], message: "Code must be unique. Please try a different code.", code: "TAKEN" }] } } };
+      }
+      this.discounts.set(code.toUpperCase(), {
+        code,
+        amount: Number(input.customerGets?.value?.discountAmount?.amount ?? 0),
+        usageLimit: input.usageLimit ?? null,
+        used: 0,
+        endsAt: input.endsAt ?? null,
+        minSubtotal: Number(input.minimumRequirement?.subtotal?.greaterThanOrEqualToSubtotal ?? 0),
+        variants: input.customerGets?.items?.products?.productVariantsToAdd ?? [],
+        appliesOncePerCustomer: !!input.appliesOncePerCustomer,
+      });
+      return { data: { discountCodeBasicCreate: { codeDiscountNode: { id: `gid://shopify/DiscountCodeNode/${++sequence}` }, userErrors: [] } } };
+    };
+  }
+
+  /** Whether a code takes anything off this cart now, as Shopify decides it. */
+  applicable(code: string, cart: Pick<FakeCart, "lines">, now = new Date()): boolean {
+    const d = this.discounts.get(code.toUpperCase());
+    if (!d) return false;
+    if (d.usageLimit !== null && d.used >= d.usageLimit) return false;
+    if (d.endsAt && Date.parse(d.endsAt) <= now.getTime()) return false;
+    const eligible = cart.lines.filter((l) => !d.variants.length || d.variants.includes(l.merchandiseId)).reduce((s, l) => s + FAKE_UNIT_PRICE * l.quantity, 0);
+    return eligible > 0 && eligible >= d.minSubtotal;
+  }
+
+  cartDiscountCodesUpdate(): Handler {
+    return (call) => {
+      const cart = this.carts.get(String(call.variables.cartId ?? ""));
+      if (!cart) return { data: { cartDiscountCodesUpdate: { cart: null, userErrors: [{ code: "INVALID", field: ["cartId"], message: "The specified cart does not exist." }] } } };
+      cart.discountCodes = (call.variables.discountCodes ?? []) as string[];
+      const token = cart.id.replace(/^gid:\/\/shopify\/Cart\//, "").split("?")[0];
+      const subtotal = cart.lines.reduce((s, l) => s + FAKE_UNIT_PRICE * l.quantity, 0);
+      const checkoutUrl = this.links.checkoutBase
+        ? `${this.links.checkoutBase}?c=${Buffer.from(JSON.stringify({ kind: "cart", lines: cart.lines, attributes: cart.attributes, discountCodes: cart.discountCodes, subtotal, cartId: cart.id })).toString("base64url")}`
+        : `https://${call.shop}/cart/c/${token}`;
+      return {
+        data: {
+          cartDiscountCodesUpdate: {
+            cart: { id: cart.id, checkoutUrl, discountCodes: cart.discountCodes.map((code) => ({ code, applicable: this.applicable(code, cart) })) },
+            userErrors: [],
+          },
+        },
+      };
+    };
+  }
+
+  /**
+   * The shopper pays at checkout: the order Shopify creates, at the price the cart's code leaves (a code
+   * that no longer applies, e.g. used on another cart already, takes nothing off). Paid = the whole total.
+   */
+  placeOrder(cart: Pick<FakeCart, "lines" | "discountCodes">, options: { shipping?: number; currency?: string } = {}): FakeMoneyOrder {
+    const id = `gid://shopify/Order/${6_000_000_000_000_000_000n + BigInt(++sequence)}`;
+    const code = cart.discountCodes.find((c) => this.applicable(c, cart)) ?? null;
+    const d = code ? this.discounts.get(code.toUpperCase())! : null;
+    if (d) d.used++;
+    const order: FakeMoneyOrder = {
+      id,
+      name: `#${sequence}`,
+      currency: options.currency ?? "USD",
+      lineItems: cart.lines.map((l, i) => ({ id: `gid://shopify/LineItem/${sequence}${i}`, title: `Item ${l.merchandiseId}`, variantId: l.merchandiseId, price: FAKE_UNIT_PRICE, quantity: l.quantity })),
+      discount: d ? { code: d.code, amount: d.amount } : null,
+      shipping: options.shipping ?? 0,
+      paid: 0,
+      cancelledAt: null,
+      edits: 0,
+    };
+    order.paid = FakeDepositStore.total(order);
+    this.orders.set(id, order);
+    return order;
+  }
+
+  private view(o: FakeMoneyOrder) {
+    const m = (amount: number) => ({ shopMoney: { amount: amount.toFixed(2), currencyCode: o.currency } });
+    return {
+      id: o.id,
+      cancelledAt: o.cancelledAt,
+      lineItems: { nodes: o.lineItems.map((l) => ({ id: l.id, title: l.title, variant: l.variantId ? { id: l.variantId } : null, originalUnitPriceSet: m(l.price) })) },
+      totalPriceSet: m(FakeDepositStore.total(o)),
+      totalOutstandingSet: m(FakeDepositStore.outstanding(o)),
+    };
+  }
+
+  orderBalanceLines(): Handler {
+    return (call) => {
+      const o = this.orders.get(String(call.variables.id ?? ""));
+      return { data: { order: o ? this.view(o) : null } };
+    };
+  }
+
+  orderEditBegin(): Handler {
+    return (call) => {
+      const o = this.orders.get(String(call.variables.id ?? ""));
+      if (!o) return { data: { orderEditBegin: { calculatedOrder: null, userErrors: [{ field: ["id"], message: "The order does not exist." }] } } };
+      const id = `gid://shopify/CalculatedOrder/${++sequence}`;
+      this.staged.set(id, { orderId: o.id, lines: [] });
+      return { data: { orderEditBegin: { calculatedOrder: { id }, userErrors: [] } } };
+    };
+  }
+
+  orderEditAddCustomItem(): Handler {
+    return (call) => {
+      const staged = this.staged.get(String(call.variables.id ?? ""));
+      const price = call.variables.price as { amount?: string; currencyCode?: string } | undefined;
+      const order = staged ? this.orders.get(staged.orderId) : undefined;
+      if (!staged || !order) return { data: { orderEditAddCustomItem: { calculatedLineItem: null, userErrors: [{ field: ["id"], message: "The calculated order does not exist." }] } } };
+      if (price?.currencyCode !== order.currency) {
+        return { data: { orderEditAddCustomItem: { calculatedLineItem: null, userErrors: [{ field: ["price"], message: "Currency must match the order's currency." }] } } };
+      }
+      const line = { id: `gid://shopify/CalculatedLineItem/${++sequence}`, title: String(call.variables.title ?? ""), variantId: null, price: Number(price.amount), quantity: Number(call.variables.quantity ?? 1) };
+      staged.lines.push(line);
+      return { data: { orderEditAddCustomItem: { calculatedLineItem: { id: line.id }, userErrors: [] } } };
+    };
+  }
+
+  orderEditCommit(): Handler {
+    return (call) => {
+      const id = String(call.variables.id ?? "");
+      const staged = this.staged.get(id);
+      const order = staged ? this.orders.get(staged.orderId) : undefined;
+      if (!staged || !order) return { data: { orderEditCommit: { order: null, userErrors: [{ field: ["id"], message: "The calculated order does not exist." }] } } };
+      this.staged.delete(id);
+      order.lineItems.push(...staged.lines.map((l) => ({ ...l, id: l.id.replace("CalculatedLineItem", "LineItem") })));
+      order.edits++;
+      return { data: { orderEditCommit: { order: { id: order.id, totalOutstandingSet: this.view(order).totalOutstandingSet }, userErrors: [] } } };
+    };
+  }
+
+  install(fake: FakeShopify): FakeShopify {
+    return fake
+      .on(OPERATIONS.cartCreate, this.cartCreate(), "storefront")
+      .on(OPERATIONS.cartDiscountCodesUpdate, this.cartDiscountCodesUpdate(), "storefront")
+      .on(OPERATIONS.depositDiscountCreate, this.discountCodeBasicCreate(), "admin")
+      .on(OPERATIONS.orderBalanceLines, this.orderBalanceLines(), "admin")
+      .on(OPERATIONS.orderEditBegin, this.orderEditBegin(), "admin")
+      .on(OPERATIONS.orderEditAddCustomItem, this.orderEditAddCustomItem(), "admin")
+      .on(OPERATIONS.orderEditCommit, this.orderEditCommit(), "admin");
+  }
+}
+
+/** The first `times` calls get `failure`, the later ones `then`'s answer (Shopify down, then back). */
+export function failTimes(times: number, failure: Handler, then: Handler): Handler {
+  let n = 0;
+  return (call) => (++n <= times ? failure(call) : then(call)) as HandlerResult | Promise<HandlerResult>;
+}
+
+/** orderEditBegin refused as Shopify refuses an order it will not edit. */
+export function orderEditRefused(message = "The order cannot be edited."): Handler {
+  return () => ({ data: { orderEditBegin: { calculatedOrder: null, userErrors: [{ field: ["id"], message }] } } });
+}
