@@ -10,6 +10,7 @@ import { startJobWorker } from "~/jobs/worker.server";
 import { orderTagsJob } from "~/orders/tag-jobs.server";
 import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation.server";
 import { blockedCustomersJob } from "~/otp/blocked-customers.server";
+import { riskAssessmentJob } from "~/risk/assessment-job.server";
 // Registers the payment customization's creation with the install hook.
 import "~/enforcement/payment-customization.server";
 import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
@@ -18,7 +19,7 @@ import { isDatabaseUnavailable } from "~/http/database-errors";
 import { log } from "~/utils/log.server";
 
 // The background jobs this instance runs (and retries): every kind is declared by its domain.
-export const JOB_KINDS = [orderTagsJob, addressCheckJob, ...CONFIRMATION_JOBS, blockedCustomersJob];
+export const JOB_KINDS = [orderTagsJob, addressCheckJob, ...CONFIRMATION_JOBS, blockedCustomersJob, riskAssessmentJob];
 startJobWorker({ housekeeping: [() => pruneDeliveries(clock.now()), () => pruneFinishedJobs()] });
 
 export const streamTimeout = 5000;
