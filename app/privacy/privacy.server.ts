@@ -5,6 +5,7 @@ import { clock } from "~/utils/clock.server";
 import { deleteOrderJobs, deleteShopJobs } from "~/jobs/queue.server";
 import { normalizePhone } from "~/shared/phone";
 import { deleteRateCountersNaming } from "~/rate-limit/rate-limit.server";
+import { forgetPrepaidPhones } from "~/risk/rules.server";
 
 /**
  * The mandatory compliance topics. What the app holds about a shopper is keyed by phone (the verified
@@ -165,6 +166,9 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   const pendingCodes = await prisma.otpChallenge.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // A merchant's blocklist entry names the person too; redaction removes it (documented in the README).
   const blocklistEntries = await prisma.blockedPhone.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
+  // The same for the Risk page's prepaid-only phones (app/risk). The risk score's own data goes with what
+  // holds it: the assessment with the order's record, the 24 h counters with the phone's counters below.
+  await forgetPrepaidPhones(found.shopId, found.phones);
   // Send counters, address-correction counters: every key that names one of the phones or orders.
   await deleteRateCountersNaming(found.shopId, [...found.phones, ...found.orders]);
   await prisma.messageDelivery.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });

@@ -42,6 +42,7 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     ["/app", "Home", "Home · COD Verify"],
     ["/app/orders", "Orders", "Orders · COD Verify"],
     ["/app/blocklist", "Blocked numbers", "Blocked numbers · COD Verify"],
+    ["/app/risk", "Risk", "Risk · COD Verify"],
     ["/app/settings", "Settings", "Settings · COD Verify"],
     ["/app/plans", "Plans", "Plans · COD Verify"],
   ] as const)("opens %s for the demo shop with its navigation and title, with no serious or critical axe violation", async (url, heading, title) => {
@@ -49,7 +50,7 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     expect(await page.title()).toBe(title);
     await until(() => page.getByRole("heading", { level: 1, name: heading }).count()).toBe(1);
     const nav = page.getByRole("navigation", { name: "COD Verify" });
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Home", "Orders", "Blocked numbers", "Settings", "Plans"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Home", "Orders", "Blocked numbers", "Risk", "Settings", "Plans"]);
     expect(await nav.locator('[aria-current="page"]').textContent()).toBe(heading);
     await shot(page, `admin-${url.replace(/\W+/g, "-")}`);
     expect(await seriousViolations(page), url).toEqual([]);
