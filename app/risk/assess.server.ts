@@ -3,7 +3,7 @@ import { hitRateLimit, peekRateLimit } from "~/rate-limit/rate-limit.server";
 import type { Shop } from "~/settings/shop.server";
 import type { OrderFacts } from "~/orders/order-facts";
 import { parsePhoneList, parsePostalCodeList, scoreRisk, type RiskAssessment, type RiskFacts, type RiskSettings } from "./score";
-import { percentile90 } from "./signals";
+import { normalizePostalCode, percentile90 } from "./signals";
 
 /**
  * The risk score's facts read from the database (docs/risk.md): the phone's history in this shop, the
@@ -61,11 +61,13 @@ export async function assessShopper(
 /** An order's assessment on orders/create: the full facts, the order's own value and address, and whether its phone proved itself. */
 export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified: boolean): Promise<RiskAssessment> {
   const phone = facts.phones[0] ?? null;
-  const [history, codesForPhone, requestsFromIp, usualValueP90] = await Promise.all([
+  const postalCode = normalizePostalCode(facts.shippingAddress?.zip);
+  const [history, codesForPhone, requestsFromIp, usualValueP90, postalHistory] = await Promise.all([
     phone ? phoneHistory(shop.id, phone, facts.gid) : null,
     phone ? peekRateLimit(riskCodesKey(shop.id, phone), DAY_SECONDS) : 0,
     facts.browserIp ? peekRateLimit(riskIpKey(shop.id, facts.browserIp), DAY_SECONDS) : 0,
     usualCodValue(shop.id),
+    postalCode ? postalCodeHistory(shop.id, postalCode) : null,
   ]);
   return scoreRisk(
     {
@@ -75,6 +77,7 @@ export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified
       address: facts.shippingAddress ?? null,
       orderValue: facts.value,
       usualValueP90,
+      postalHistory,
       velocity: { codesForPhone, requestsFromIp },
     },
     riskSettingsOf(shop),
@@ -82,17 +85,34 @@ export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified
 }
 
 /**
- * The phone's earlier orders in this shop, in one round trip: good ones were confirmed after purchase,
- * bad ones were never confirmed by their deadline (app/orders/order-record.server.ts statuses).
+ * The phone's earlier orders in this shop, in one round trip, each order counted once: what became of it
+ * when it was learnt (OrderOutcome: delivered or failed), else its verification after purchase
+ * (OrderRecord: confirmed is good, never confirmed by the deadline is bad).
  */
 async function phoneHistory(shopId: string, phone: string, exceptOrderGid = ""): Promise<NonNullable<RiskFacts["history"]>> {
   const rows = await query<{ verified: unknown; good: unknown; bad: unknown }>(sql`
     SELECT
       (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verified",
-      (SELECT COUNT(*) FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "status" = 'confirmed' AND "orderGid" <> ${exceptOrderGid}) AS "good",
-      (SELECT COUNT(*) FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "status" = 'unconfirmed' AND "orderGid" <> ${exceptOrderGid}) AS "bad"`);
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'delivered' AND "orderGid" <> ${exceptOrderGid})
+        + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'confirmed' AND r."orderGid" <> ${exceptOrderGid}
+          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "good",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'failed' AND "orderGid" <> ${exceptOrderGid})
+        + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'unconfirmed' AND r."orderGid" <> ${exceptOrderGid}
+          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "bad"`);
   const row = rows[0];
   return { verifiedBefore: row?.verified != null, goodOrders: Number(row?.good ?? 0), badOrders: Number(row?.bad ?? 0) };
+}
+
+/** The postal code's learnt COD outcomes beside the shop's, in one round trip. */
+async function postalCodeHistory(shopId: string, postalCode: string) {
+  const rows = await query<{ orders: unknown; failed: unknown; shopOrders: unknown; shopFailed: unknown }>(sql`
+    SELECT
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode}) AS "orders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" = 'failed') AS "failed",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId}) AS "shopOrders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" = 'failed') AS "shopFailed"`);
+  const r = rows[0];
+  return { orders: Number(r?.orders ?? 0), failed: Number(r?.failed ?? 0), shopOrders: Number(r?.shopOrders ?? 0), shopFailed: Number(r?.shopFailed ?? 0) };
 }
 
 /** The P90 of the shop's last 200 COD order values (null below 20 orders). */

@@ -1,5 +1,5 @@
 import { addressCompleteness, hasRepeatedWords, looksGibberish, normalizePostalCode, percentile90, phoneKind, postalCodeFormat } from "./signals";
-import { allowedModesFor, bandOf, parsePhoneList, parsePostalCodeList, POINTS, scoreRisk, type RiskFacts, type RiskSettings } from "./score";
+import { allowedModesFor, bandOf, smoothedFailureRate, parsePhoneList, parsePostalCodeList, POINTS, scoreRisk, type RiskFacts, type RiskSettings } from "./score";
 
 const SETTINGS: RiskSettings = { mediumThreshold: 20, highThreshold: 60, deniedPostalCodes: [], prepaidPhones: [], codValueCap: null };
 const MOBILE = "+919812345678";
@@ -93,6 +93,18 @@ describe("order value and velocity", () => {
   it("bursts per phone and per IP add 15 each", () => {
     expect(codes(facts({ velocity: { codesForPhone: 3, requestsFromIp: 10 } }))).toEqual([]);
     expect(codes(facts({ velocity: { codesForPhone: 4, requestsFromIp: 11 } }))).toEqual(["velocity_phone", "velocity_ip"]);
+  });
+});
+
+describe("the postal code's learnt failures (smoothed toward the shop's rate)", () => {
+  it("adds 15 above 1.5 times the shop's rate, with few orders pulled toward the shop", () => {
+    const shop = { shopOrders: 100, shopFailed: 10 };
+    expect(smoothedFailureRate({ orders: 0, failed: 0, ...shop })).toEqual({ rate: 0.1, shopRate: 0.1 });
+    // One failure in one order: (1 + 2) / 21 = 14% < 15%: not enough evidence.
+    expect(codes(facts({ postalHistory: { orders: 1, failed: 1, ...shop } }))).toEqual([]);
+    // Five in ten: (5 + 2) / 30 = 23%.
+    const r = scoreRisk(facts({ postalHistory: { orders: 10, failed: 5, ...shop } }), SETTINGS);
+    expect(r.reasons).toEqual([{ code: "rto_prone_postal_code", points: 15, text: "5 cash-on-delivery orders to this postal code failed (23% against 10% for the shop)." }]);
   });
 });
 

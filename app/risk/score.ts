@@ -35,6 +35,11 @@ export type RiskFacts = {
   /** The order's value in the shop's currency, when known, and the shop's usual high value (P90 of recent COD orders). */
   orderValue: number | null;
   usualValueP90: number | null;
+  /**
+   * The delivery postal code's learnt outcomes (app/risk/outcomes.server.ts) beside the shop's own, for
+   * the smoothed failure rate; null when the order has no postal code or before an order exists.
+   */
+  postalHistory?: { orders: number; failed: number; shopOrders: number; shopFailed: number } | null;
   /** Codes sent to this phone and storefront requests from this IP in the last 24 hours. */
   velocity: { codesForPhone: number; requestsFromIp: number };
 };
@@ -72,12 +77,23 @@ export const POINTS = {
   address_repeated_words: 10,
   bad_postal_code: 25,
   high_value: 10,
+  rto_prone_postal_code: 15,
   velocity_phone: 15,
   velocity_ip: 15,
 } as const;
 
 /** More codes than this to one phone, or storefront requests from one IP, in 24 hours is a burst. */
 export const VELOCITY_LIMITS = { codesForPhone: 3, requestsFromIp: 10 } as const;
+/**
+ * The postal code's COD failure rate smoothed toward the shop's: (failed + k·p0) / (n + k), k = 20, p0 the
+ * shop's rate (second-pass research §6). Above 1.5 × p0 it adds points; a code with no outcomes is the shop's rate.
+ */
+export const POSTAL_SMOOTHING_K = 20;
+export function smoothedFailureRate(h: { orders: number; failed: number; shopOrders: number; shopFailed: number }): { rate: number; shopRate: number } {
+  const shopRate = h.shopOrders ? h.shopFailed / h.shopOrders : 0;
+  return { rate: (h.failed + POSTAL_SMOOTHING_K * shopRate) / (h.orders + POSTAL_SMOOTHING_K), shopRate };
+}
+
 /** Below this completeness (0-100) an address is weak. */
 export const WEAK_ADDRESS_BELOW = 60;
 
@@ -140,6 +156,12 @@ export function scoreRisk(facts: RiskFacts, settings: RiskSettings): RiskAssessm
     if (format === "invalid" || format === "missing") add("bad_postal_code", format === "missing" ? "The delivery address has no postal code." : "The postal code does not have its country's format.");
   }
 
+  if (facts.postalHistory && facts.postalHistory.failed > 0) {
+    const { rate, shopRate } = smoothedFailureRate(facts.postalHistory);
+    if (rate > 1.5 * shopRate) {
+      add("rto_prone_postal_code", `${plural(facts.postalHistory.failed, "cash-on-delivery order")} to this postal code failed (${Math.round(rate * 100)}% against ${Math.round(shopRate * 100)}% for the shop).`);
+    }
+  }
   if (facts.orderValue !== null && facts.usualValueP90 !== null && facts.orderValue > facts.usualValueP90) {
     add("high_value", "The order is worth more than 9 in 10 of the shop's recent cash-on-delivery orders.");
   }
