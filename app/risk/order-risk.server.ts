@@ -1,7 +1,8 @@
 import { query, sql } from "~/db/sql.server";
 import type { OrderFacts } from "~/orders/order-facts";
 import { assessOrder, type RiskShop } from "./assess.server";
-import { RISK_BANDS, type RiskAssessment, type RiskBand } from "./score";
+import type { RiskAssessment, RiskBand } from "./score";
+import { readStoredRisk } from "./stored";
 
 export { enqueueRiskAssessment } from "./assessment-job.server";
 
@@ -27,8 +28,5 @@ export function riskColumns(a: RiskAssessment) {
 export async function storedAssessment(shopId: string, orderGid: string): Promise<RiskAssessment | null> {
   const rows = await query<{ riskScore: unknown; riskBand: string | null; riskReasons: string | null }>(sql`
     SELECT "riskScore", "riskBand", "riskReasons" FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "orderGid" = ${orderGid}`);
-  const row = rows[0];
-  if (!row || row.riskScore == null || !row.riskBand || !(RISK_BANDS as readonly string[]).includes(row.riskBand)) return null;
-  const parsed = JSON.parse(row.riskReasons ?? "{}") as Partial<Pick<RiskAssessment, "rule" | "reasons">>;
-  return { score: Number(row.riskScore), band: row.riskBand as RiskBand, rule: parsed.rule ?? null, reasons: parsed.reasons ?? [] };
+  return rows[0] ? readStoredRisk(rows[0]) : null;
 }
