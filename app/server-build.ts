@@ -17,6 +17,7 @@ import { customerVerifiedTagJob, orderTagsJob } from "~/orders/tag-jobs.server";
 import { blockedCustomersJob } from "~/otp/blocked-customers.server";
 import { otpPurgeJob } from "~/otp/purge-job.server";
 import { retentionJob, scheduleRetention } from "~/privacy/retention.server";
+import { riskAssessmentJob } from "~/risk/assessment-job.server";
 import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
 import { clock } from "~/utils/clock.server";
 // Registers the payment customization's creation with the install hook (onShopInstalled).
@@ -51,6 +52,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   enforcementSyncJob,
   usageChargeJob,
   depositBalanceJob,
+  riskAssessmentJob,
   retentionJob,
   whatsappFallbackJob,
   otpPurgeJob,

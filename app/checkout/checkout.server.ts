@@ -13,6 +13,8 @@ import { checkProof, deriveProof, deviceTokenValid, issueProof, proofVerifiedAt,
 import { isPhoneBlocked } from "~/otp/blocklist.server";
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import { buildDepositDiscountCart } from "./deposit-discount.server";
+import { assessShopper } from "~/risk/assess.server";
+import type { RiskAssessment } from "~/risk/score";
 import {
   buildCartInput,
   buildDraftOrderInput,
@@ -37,7 +39,8 @@ export type CheckoutOutcome =
   | { kind: "checkout"; checkoutUrl: string; selectionId: string }
   | { kind: "fallback"; cause: FallbackCause; selectionId: string | null; proof: string | null }
   | { kind: "not_verified" }
-  | { kind: "phone_blocked" };
+  | { kind: "phone_blocked" }
+  | { kind: "cod_not_allowed"; risk: RiskAssessment };
 
 /** How the caller proved the phone: the proof it showed (derived proofs keep its expiry) or its remembered device. */
 export type CallerProof =
@@ -89,6 +92,11 @@ export async function createCheckout(input: {
   // An unpaid app never stands in the shopper's way: the store's own checkout takes over.
   if (subscribed && mode === "cod" && shop.otpEnabled && blocked) return { kind: "phone_blocked" };
   if (subscribed && mode === "cod" && shop.otpEnabled && !state.verified) return { kind: "not_verified" };
+  // The caller proved the number, so its history counts. A high band refuses COD (docs/risk.md); so does a
+  // proof issued high: the band given at verification stands for the proof's life.
+  const risk = subscribed && shop.otpEnabled ? await assessShopper(shop, { phone: body.phone, ip: input.buyerIp, withHistory: state.verified, otpVerified: state.verified ? true : null, count: { ip: true } }) : null;
+  const band = state.proof?.band === "h" ? "high" : risk?.band;
+  if (risk && mode === "cod" && band === "high") return { kind: "cod_not_allowed", risk: { ...risk, band: "high" } };
 
   const selection = await recordSelection({
     shopId: shop.id,
@@ -104,7 +112,7 @@ export async function createCheckout(input: {
   // own cart when the store's checkout takes over. Derived from the caller's proof, it keeps that proof's
   // expiry (handing proofs back never extends a verification); a remembered device, re-checked against
   // the returning-customer window on every call, gets one from now.
-  const proofFor = { phone: body.phone, mode, selectionId: selection.id };
+  const proofFor = { phone: body.phone, mode, selectionId: selection.id, band };
   const proof = !state.verified ? null : state.proof ? deriveProof(shop.domain, state.proof, proofFor).token : issueProof(shop.domain, proofFor).token;
   const fallback = (cause: FallbackCause, detail?: string): CheckoutOutcome => {
     log.warn("create-checkout fell back to the store's checkout", { shop: shop.domain, mode, cause, detail, selectionId: selection.id });

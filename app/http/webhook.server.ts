@@ -15,6 +15,8 @@ export type WebhookTopic =
   | "customers/data_request"
   | "customers/redact"
   | "orders/create"
+  | "orders/cancelled"
+  | "orders/fulfilled"
   | "shop/redact"
   | "shop/update";
 

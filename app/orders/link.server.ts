@@ -9,6 +9,7 @@ import { PENDING_TAG } from "~/orders/confirmation/texts";
 import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "./tag-jobs.server";
 import { checkOrderVerification } from "./order-verification.server";
 import { recordOrder } from "./order-record.server";
+import { assessCodOrder, enqueueRiskAssessment, riskColumns, riskTag } from "~/risk/order-risk.server";
 
 /** How far before the order a selection found by phone alone may have been made. */
 export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -115,10 +116,13 @@ export async function linkOrderAndQueueTags(shop: Shop, facts: OrderFacts) {
   // deadline passes, whatever mode a linked selection names.
   const confirmAfter = facts.isCod && !verification.verified && confirmsAfterPurchase(shop);
   const mode = paymentModeOf(facts.isCod, selection);
+  // A COD order's risk (app/risk): tagged with the order's tags, stored with its record, written to Shopify's risk panel.
+  const risk = await assessCodOrder(shop, facts, verification.verified);
   // An uninstalled shop has no token to tag with; the link is still kept for the merchant's return.
   const tags = (shop.uninstalledAt ? [] : tagsForOrder(shop, { isCod: facts.isCod, mode, verified: verification.verified })).map((t) =>
     confirmAfter && t === shop.tagUnverified ? PENDING_TAG : t,
   );
+  if (risk && shop.tagOrders && !shop.uninstalledAt) tags.push(riskTag(risk.band));
   if (tags.length) await enqueueOrderTags(shop.domain, orderGid, tags);
   if (confirmAfter) {
     await openConfirmation(shop, {
@@ -138,7 +142,10 @@ export async function linkOrderAndQueueTags(shop: Shop, facts: OrderFacts) {
     status: verification.verified ? "verified" : confirmAfter ? "pending" : "unverified",
     verifiedBy: verification.verified ? verification.by : null,
     placedAt: facts.placedAt,
+    risk: risk && riskColumns(risk),
+    value: facts.isCod ? facts.value : null,
   });
+  if (risk && !shop.uninstalledAt) await enqueueRiskAssessment(shop.domain, orderGid, risk);
   // The customer tag the payment customization function reads: a returning verified customer keeps
   // cash on delivery at checkout (and the next order is re-checked against their verified phone).
   // Only the order's own evidence earns it (never a selection found by phone).

@@ -36,6 +36,10 @@ export type OrderFacts = {
   /** What the address check reads (app/address-correction): the shipping address and whether the order can still change. */
   shippingAddress: OrderCreated["shipping_address"];
   state: { cancelledAt: string | null; closedAt: string | null; fulfillmentStatus: string | null };
+  /** The order's total in the shop's currency (null when Shopify sent none or an unreadable one). */
+  value: number | null;
+  /** The buyer's IP as Shopify saw it (the risk score's velocity per IP). */
+  browserIp: string | null;
 };
 
 /** What the shop adds to the facts: its COD method names (settings) and its country, the last default region for national numbers. */
@@ -83,7 +87,14 @@ export function readOrderFacts(order: OrderCreated, shop: FactsShop, receivedAt:
     locale: order.customer_locale ?? null,
     shippingAddress: ship ?? null,
     state: { cancelledAt: order.cancelled_at ?? null, closedAt: order.closed_at ?? null, fulfillmentStatus: order.fulfillment_status ?? null },
+    value: amountOf(order.total_price),
+    browserIp: order.browser_ip && /^[0-9a-fA-F:.]{3,45}$/.test(order.browser_ip) ? order.browser_ip : null,
   };
+}
+
+function amountOf(raw: string | number | null | undefined): number | null {
+  const n = typeof raw === "number" ? raw : raw && /^\d{1,12}(\.\d{1,4})?$/.test(raw.trim()) ? Number(raw) : NaN;
+  return Number.isFinite(n) && n >= 0 ? n : null;
 }
 
 /**

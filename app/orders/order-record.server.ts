@@ -12,6 +12,9 @@ export type OrderRecordInput = {
   status: OrderStatus;
   verifiedBy: string | null;
   placedAt: Date;
+  /** The COD order's risk assessment (app/risk) and its value; absent for an order that is not COD. */
+  risk?: { score: number; band: string; reasons: string } | null;
+  value?: number | null;
 };
 
 /**
@@ -22,8 +25,10 @@ export type OrderRecordInput = {
 export async function recordOrder(shopId: string, o: OrderRecordInput): Promise<void> {
   const now = clock.now();
   await execute(sql`
-    INSERT INTO "OrderRecord" ("shopId", "orderGid", "orderName", "phone", "mode", "cod", "status", "verifiedBy", "placedAt", "createdAt", "updatedAt")
-    VALUES (${shopId}, ${o.orderGid}, ${o.orderName}, ${o.phone}, ${o.mode}, ${o.cod}, ${o.status}, ${o.verifiedBy}, ${o.placedAt}, ${now}, ${now})
+    INSERT INTO "OrderRecord" ("shopId", "orderGid", "orderName", "phone", "mode", "cod", "status", "verifiedBy", "placedAt", "createdAt", "updatedAt",
+      "riskScore", "riskBand", "riskReasons", "value")
+    VALUES (${shopId}, ${o.orderGid}, ${o.orderName}, ${o.phone}, ${o.mode}, ${o.cod}, ${o.status}, ${o.verifiedBy}, ${o.placedAt}, ${now}, ${now},
+      ${o.risk?.score ?? null}, ${o.risk?.band ?? null}, ${o.risk?.reasons ?? null}, ${o.value ?? null})
     ON CONFLICT ("shopId", "orderGid") DO NOTHING`);
 }
 

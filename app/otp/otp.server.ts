@@ -18,6 +18,8 @@ import { deviceTokenValid, issueDeviceToken, issueProof } from "~/otp/proof.serv
 import { noteAllowanceUse } from "~/enforcement/enforcement-jobs.server";
 import { verificationCounted } from "~/billing/usage-charges.server";
 import { pauseReason } from "~/enforcement/pause";
+import { assessShopper, type RiskShop } from "~/risk/assess.server";
+import type { RiskAssessment } from "~/risk/score";
 
 export const CODE_LENGTH = 6;
 
@@ -43,11 +45,14 @@ type OtpShop = Pick<
   | "subscriptionPlan"
   | "usageChargesEnabled"
   | "usageChargesRefused"
->;
+> &
+  RiskShop;
 
+/** `risk`: the shopper's assessment before the code is proven (no history: app/risk); absent when OTP is off. */
 export type SendOutcome =
-  | { ok: true; skipped: "otp_disabled" | "returning_customer" }
-  | { ok: true; skipped?: undefined; expiresIn: number; resendAfter: number; channel: SmsChannel }
+  | { ok: true; skipped: "otp_disabled"; risk?: undefined }
+  | { ok: true; skipped: "returning_customer"; risk: RiskAssessment }
+  | { ok: true; skipped?: undefined; expiresIn: number; resendAfter: number; channel: SmsChannel; risk: RiskAssessment }
   | { ok: false; code: "country_not_allowed" | "phone_blocked" | "subscription_required" | "plan_limit_reached" | "phone_unreachable" | "sms_unavailable" }
   | { ok: false; code: "rate_limited" | "shop_daily_cap"; retryAfter: number };
 
@@ -108,6 +113,8 @@ export async function sendVerificationCode(input: {
   deviceToken?: string | null;
   /** "whatsapp": the shopper asked for the code there (a text failed); limits are per number, whatever the channel. */
   channel?: SmsChannel;
+  /** The shopper's IP (the risk score's velocity per IP). */
+  ip?: string | null;
 }): Promise<SendOutcome> {
   const { shop, phone } = input;
 
@@ -119,11 +126,13 @@ export async function sendVerificationCode(input: {
   const now = clock.now();
   const standing = await phoneStanding(shop.id, phone, now);
   if (standing.blocked) return { ok: false, code: "phone_blocked" };
+  // The number is not proven yet: its history in this shop stays out of the answer (app/risk).
+  const risk = await assessShopper(shop, { phone, ip: input.ip ?? null, withHistory: false, otpVerified: null, count: { code: true, ip: true } });
   // The skip is only for the browser that proved this number (its remembered-device token): to anyone
   // else a verified number looks like any other and gets a code, so nobody learns it was verified.
   if (verifiedWithin(standing.verifiedAt, shop.returningSkipDays) && deviceTokenValid(shop.domain, phone, input.deviceToken)) {
     await countEvent(shop.id, "otp_skipped", "returning");
-    return { ok: true, skipped: "returning_customer" };
+    return { ok: true, skipped: "returning_customer", risk };
   }
 
   const perNumberKey = sendLimitKey(shop.id, phone);
@@ -189,7 +198,7 @@ export async function sendVerificationCode(input: {
   }
   await countEvent(shop.id, "otp_sent", phoneCountry(phone) ?? "", now);
   log.info("otp: code sent", { shop: shop.domain, phone, channel: result.channel });
-  return { ok: true, expiresIn: shop.otpTtlSeconds, resendAfter: shop.otpResendCooldownSeconds, channel: result.channel };
+  return { ok: true, expiresIn: shop.otpTtlSeconds, resendAfter: shop.otpResendCooldownSeconds, channel: result.channel, risk };
 }
 
 /**
@@ -226,7 +235,7 @@ async function cooldownLeft(shop: OtpShop, phone: string, now: Date): Promise<nu
 }
 
 export type VerifyOutcome =
-  | { ok: true; proof: string; proofExpiresAt: Date; deviceToken: string | null }
+  | { ok: true; proof: string; proofExpiresAt: Date; deviceToken: string | null; risk: RiskAssessment | null }
   | { ok: false; code: "invalid_code"; attemptsRemaining: number }
   | { ok: false; code: "attempts_exhausted"; attemptsRemaining: 0 }
   | { ok: false; code: "code_expired" };
@@ -238,9 +247,12 @@ export type VerifyOutcome =
  * only one request can win; then the phone is marked verified and the selection recorded.
  */
 export async function checkVerificationCode(input: {
-  shop: Pick<Shop, "id" | "domain" | "returningSkipDays">;
+  /** The risk settings are needed on the storefront journey only (not after purchase). */
+  shop: Pick<Shop, "id" | "domain" | "returningSkipDays"> & Partial<RiskShop>;
   phone: string;
   otp: string;
+  /** The shopper's IP (the risk score's velocity per IP). */
+  ip?: string | null;
   selectedMode?: PaymentMode | null;
   cartToken?: string | null;
   /** False after purchase: the order exists, there is no shopping journey to record. */
@@ -288,18 +300,28 @@ export async function checkVerificationCode(input: {
           cartToken: input.cartToken ?? null,
         });
   log.info("otp: phone verified", { shop: shop.domain, phone });
-  const proof = issueProof(shop.domain, { phone, mode, selectionId: selection?.id ?? "none" }, verifiedAt);
+  // The number is proven now, so its history counts; a high band rides on the proof and checkout hides COD for it.
+  const risk =
+    input.recordSelection === false || !hasRiskSettings(shop)
+      ? null
+      : await assessShopper(shop, { phone, ip: input.ip ?? null, withHistory: true, otpVerified: true, count: {} });
+  const proof = issueProof(shop.domain, { phone, mode, selectionId: selection?.id ?? "none", band: risk?.band }, verifiedAt);
   return {
     ok: true,
     proof: proof.token,
     proofExpiresAt: proof.expiresAt,
     deviceToken: issueDeviceToken(shop.domain, phone, shop.returningSkipDays, verifiedAt),
+    risk,
   };
 }
 
 /** Checkout stops hiding COD once no shopper can verify (app/enforcement); never fails the shopper's request. */
 async function allowanceMayBeUsedUp(domain: string): Promise<void> {
   await noteAllowanceUse(domain).catch((error: unknown) => log.warn("otp: the allowance check failed", { shop: domain, error: String(error) }));
+}
+
+function hasRiskSettings<T extends Partial<RiskShop>>(shop: T): shop is T & RiskShop {
+  return shop.riskMediumThreshold !== undefined && shop.riskHighThreshold !== undefined;
 }
 
 const FAILURE_REASON = { invalid_code: "wrong", attempts_exhausted: "locked", code_expired: "expired" } as const;

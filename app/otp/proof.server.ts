@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { env } from "~/env.server";
 import { clock } from "~/utils/clock.server";
+import type { RiskBand } from "~/risk/score";
 import {
   parseProof,
   proofBody,
@@ -33,7 +34,8 @@ function sameMac(a: string, b: string): boolean {
 
 export type Proof = ProofFields & { phone: string };
 
-type ProofInput = { phone: string; mode: string; selectionId: string };
+/** `band`: the shopper's risk band (app/risk); a high band rides on the proof (format v2) so checkout hides COD for it. */
+type ProofInput = { phone: string; mode: string; selectionId: string; band?: RiskBand | null };
 
 /**
  * A proof that `phone` was proven (by a code confirmed at `verifiedAt`) for `mode` in `selectionId`,
@@ -48,7 +50,8 @@ export function issueProof(shopDomain: string, input: ProofInput, verifiedAt: Da
  * that proof's expiry, so handing a proof back for a new one never extends the verification.
  */
 export function deriveProof(shopDomain: string, from: Proof, input: ProofInput) {
-  return signProof(shopDomain, input, from.expiresAt);
+  // A restriction the caller's proof carried is never dropped by deriving a new one.
+  return signProof(shopDomain, { ...input, band: from.band === "h" ? "high" : input.band }, from.expiresAt);
 }
 
 /** When the code behind a proof was confirmed: its expiry less the fixed lifetime. */
@@ -57,7 +60,13 @@ export function proofVerifiedAt(proof: Proof): Date {
 }
 
 function signProof(shopDomain: string, input: ProofInput, expiresAt: number) {
-  const fields: ProofFields = { phoneDigits: input.phone.replace(/^\+/, ""), mode: input.mode, expiresAt, selectionId: input.selectionId };
+  const fields: ProofFields = {
+    phoneDigits: input.phone.replace(/^\+/, ""),
+    mode: input.mode,
+    expiresAt,
+    selectionId: input.selectionId,
+    band: input.band === "high" ? "h" : null,
+  };
   const body = proofBody(fields);
   return { token: `${body}.${mac("proof", shopDomain, body)}`, expiresAt: new Date(fields.expiresAt * 1000) };
 }

@@ -42,6 +42,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   OrderConfirmation: { personal: true, holds: ["phone", "customerGid", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   MessageDelivery: { personal: true, holds: ["phone", "fallbackBody"], customerRedact: "by phone", shopRedact: "cascade from Shop" },
   OrderRecord: { personal: true, holds: ["phone", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
+  OrderOutcome: { personal: true, holds: ["phone", "postalCode", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   DailyStat: { personal: false, why: "counts per day (a dimension is a country, mode or reason, never a person)" },
   DataRequestReport: {
     personal: true,

@@ -5,6 +5,7 @@ import { clock } from "~/utils/clock.server";
 import { deleteOrderJobs, deleteShopJobs } from "~/jobs/queue.server";
 import { normalizePhone } from "~/shared/phone";
 import { deleteRateCountersNaming } from "~/rate-limit/rate-limit.server";
+import { forgetPrepaidPhones } from "~/risk/rules.server";
 
 /**
  * The mandatory compliance topics. What the app holds about a shopper is keyed by phone (the verified
@@ -166,6 +167,9 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   const pendingCodes = await prisma.otpChallenge.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // A merchant's blocklist entry names the person too; redaction removes it (documented in the README).
   const blocklistEntries = await prisma.blockedPhone.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
+  // The same for the Risk page's prepaid-only phones (app/risk). The risk score's own data goes with what
+  // holds it: the assessment with the order's record, the 24 h counters with the phone's counters below.
+  await forgetPrepaidPhones(found.shopId, found.phones);
   // Send counters, address-correction counters: every key that names one of the phones or orders.
   await deleteRateCountersNaming(found.shopId, [...found.phones, ...found.orders]);
   await prisma.messageDelivery.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
@@ -176,6 +180,8 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
     where: { shopId: found.shopId, OR: [{ id: { in: found.confirmations.map((c) => c.id) } }, { phone: { in: found.phones } }] },
   });
   await prisma.orderRecord.deleteMany({ where: { shopId: found.shopId, orderGid: { in: found.orderRecords.map((o) => o.orderGid) } } });
+  // What became of the customer's orders (the risk score's outcomes: phone and postal code), by phone and by order.
+  await prisma.orderOutcome.deleteMany({ where: { shopId: found.shopId, OR: [{ phone: { in: found.phones } }, { orderGid: { in: found.orders } }] } });
   // The background jobs about those orders hold their phones and addresses.
   await deleteOrderJobs(shopDomain, found.orders);
   // The customer's earlier data requests: their reports name the customer and hold all of the above.

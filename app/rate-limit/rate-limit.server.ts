@@ -53,8 +53,9 @@ export async function releaseRateLimit(key: string, hit: Pick<RateLimitResult, "
 /** Reads a counter without counting: hits in the current window (0 when none or expired). */
 export async function peekRateLimit(key: string, windowSeconds: number): Promise<number> {
   const staleBefore = clock.now().getTime() - windowSeconds * 1000;
-  const rows = await prisma.$queryRaw<{ count: number | bigint }[]>`
-    SELECT "count" FROM "RateCounter" WHERE "key" = ${key} AND "windowStart" > ${staleBefore}`;
+  // A direct statement: orders/create reads counters (the risk score) and must run no Prisma query before it answers.
+  const rows = await query<{ count: number | bigint }>(sql`
+    SELECT "count" FROM "RateCounter" WHERE "key" = ${key} AND "windowStart" > ${staleBefore}`);
   return rows.length ? Number(rows[0].count) : 0;
 }
 

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
-import { Badge, Card, IndexTable, Layout, Tabs, Text } from "@shopify/polaris";
+import { Badge, BlockStack, Card, IndexTable, Layout, Tabs, Text } from "@shopify/polaris";
 import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
 import { OrderRowActions } from "~/admin/order-row-actions";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
@@ -23,6 +23,10 @@ import {
   type OrderStatus,
 } from "~/orders/order-status";
 import { maskPhone } from "~/shared/phone-mask";
+import { readStoredRisk, riskForDisplay } from "~/risk/stored";
+
+const RISK_LABELS = { low: "Low", medium: "Medium", high: "High" } as const;
+const RISK_TONES = { low: "success", medium: "warning", high: "critical" } as const;
 
 export const meta: MetaFunction = () => [{ title: "Orders · COD Verify" }];
 
@@ -57,6 +61,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       correction: o.correction,
       // A partial order paid with a deposit code: "Deposit … paid · … to collect on delivery" (or held while the balance is missing).
       deposit: o.deposit ? { ...o.deposit, summary: depositSummary(o.deposit) } : null,
+      risk: riskForDisplay(readStoredRisk(o)),
     })),
   };
 }
@@ -137,7 +142,7 @@ export default function Orders() {
                 resourceName={{ singular: "order", plural: "orders" }}
                 itemCount={orders.length}
                 selectable={false}
-                headings={[{ title: "Order" }, { title: "Date" }, { title: "Verification" }, { title: "Payment" }, { title: "Phone" }, { title: "Address" }, { title: "Actions" }]}
+                headings={[{ title: "Order" }, { title: "Date" }, { title: "Verification" }, { title: "Payment" }, { title: "Risk" }, { title: "Phone" }, { title: "Address" }, { title: "Actions" }]}
               >
                 {orders.map((o, i) => (
                   <IndexTable.Row id={o.gid} key={o.gid} position={i}>
@@ -157,6 +162,22 @@ export default function Orders() {
                       {o.deposit && (
                         <Text as="p" variant="bodySm" tone={o.deposit.state === "held" ? "critical" : "subdued"}>
                           {o.deposit.summary}
+                        </Text>
+                      )}
+                    </IndexTable.Cell>
+                    <IndexTable.Cell>
+                      {o.risk ? (
+                        <BlockStack gap="100">
+                          <Badge tone={RISK_TONES[o.risk.band]}>{`${RISK_LABELS[o.risk.band]} ${o.risk.score}`}</Badge>
+                          {o.risk.reasons.slice(0, 3).map((r) => (
+                            <Text as="p" variant="bodySm" tone="subdued" key={r}>
+                              {r}
+                            </Text>
+                          ))}
+                        </BlockStack>
+                      ) : (
+                        <Text as="span" tone="subdued">
+                          —
                         </Text>
                       )}
                     </IndexTable.Cell>

@@ -6,10 +6,14 @@ import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { createCheckoutBody } from "~/checkout/checkout-request";
 import { buyerIpOf, createCheckout } from "~/checkout/checkout.server";
 import { log } from "~/utils/log.server";
+import { publicRisk } from "~/risk/assess.server";
+import { allowedModesFor } from "~/risk/score";
+import { chosenModes } from "~/shared/payment-modes";
 
 /**
  * POST /proxy/create-checkout { variantId | lines[], quantity?, selectedMode, phone, productTitle?, cartToken?, proof?, deviceToken? }
- * 200 { checkoutUrl } | 200 { fallback: true, proof? } | 400 invalid_request | 403 phone_not_verified | 403 phone_blocked.
+ * 200 { checkoutUrl } | 200 { fallback: true, proof? } | 400 invalid_request | 403 phone_not_verified | 403 phone_blocked
+ * | 403 cod_not_allowed { allowedModes, risk: { band, reasons } } (a high-risk shopper: docs/risk.md).
  */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
@@ -26,6 +30,10 @@ export async function action({ request }: ActionFunctionArgs) {
     }
     if (outcome.kind === "not_verified") return outcomeResponse("phone_not_verified");
     if (outcome.kind === "phone_blocked") return outcomeResponse("phone_blocked");
+    if (outcome.kind === "cod_not_allowed") {
+      const allowedModes = allowedModesFor("high", chosenModes(shop.paymentModes));
+      return outcomeResponse("cod_not_allowed", { extra: { allowedModes, risk: publicRisk(outcome.risk) } });
+    }
     if (outcome.kind === "fallback") return json({ fallback: true, ...(outcome.proof ? { proof: outcome.proof } : {}) });
     return json({ checkoutUrl: outcome.checkoutUrl });
   });

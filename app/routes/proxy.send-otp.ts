@@ -5,6 +5,11 @@ import { outcomeResponse } from "~/http/outcomes.server";
 import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { sendVerificationCode, type SendOutcome } from "~/otp/otp.server";
 import { parseApiPhone } from "~/shared/phone";
+import { buyerIpOf } from "~/checkout/checkout.server";
+import { publicRisk } from "~/risk/assess.server";
+import { allowedModesFor } from "~/risk/score";
+import { chosenModes } from "~/shared/payment-modes";
+import type { Shop } from "~/settings/shop.server";
 import { sendOtpBody } from "~/otp/schemas";
 
 /** POST /proxy/send-otp { phone, locale?, deviceToken?, channel? }: sends a one-time code (check order in the README). */
@@ -15,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const body = await readJsonBody(request, sendOtpBody);
     const phone = parseApiPhone(body.phone);
     if (!phone) return outcomeResponse("invalid_phone", { extra: { success: false } });
-    return respond(await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken, channel: body.channel }));
+    return respond(shop, await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken, channel: body.channel, ip: buyerIpOf(request) }));
   });
 }
 
@@ -23,10 +28,12 @@ export async function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-function respond(outcome: SendOutcome): Response {
+function respond(shop: Pick<Shop, "paymentModes">, outcome: SendOutcome): Response {
   if (outcome.ok) {
-    if (outcome.skipped) return json({ success: true, skipped: true, reason: outcome.skipped });
-    return json({ success: true, expiresIn: outcome.expiresIn, resendAfter: outcome.resendAfter });
+    // Additive (docs/risk.md): the modes this shopper may choose, and the band with its reasons in words.
+    const risk = outcome.risk ? { allowedModes: allowedModesFor(outcome.risk.band, chosenModes(shop.paymentModes)), risk: publicRisk(outcome.risk) } : {};
+    if (outcome.skipped) return json({ success: true, skipped: true, reason: outcome.skipped, ...risk });
+    return json({ success: true, expiresIn: outcome.expiresIn, resendAfter: outcome.resendAfter, ...risk });
   }
   const retryAfter = "retryAfter" in outcome ? outcome.retryAfter : undefined;
   return outcomeResponse(outcome.code, { extra: { success: false }, retryAfter });

@@ -5,6 +5,11 @@ import { outcomeResponse } from "~/http/outcomes.server";
 import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { checkVerificationCode, type VerifyOutcome } from "~/otp/otp.server";
 import { parseApiPhone } from "~/shared/phone";
+import { buyerIpOf } from "~/checkout/checkout.server";
+import { publicRisk } from "~/risk/assess.server";
+import { allowedModesFor } from "~/risk/score";
+import { chosenModes } from "~/shared/payment-modes";
+import type { Shop } from "~/settings/shop.server";
 import { verifyOtpBody } from "~/otp/schemas";
 import { PROOF_TTL_SECONDS } from "~/otp/proof.server";
 
@@ -17,7 +22,8 @@ export async function action({ request }: ActionFunctionArgs) {
     const phone = parseApiPhone(body.phone);
     if (!phone) return outcomeResponse("invalid_phone", { extra: { success: false } });
     return respond(
-      await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken }),
+      shop,
+      await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken, ip: buyerIpOf(request) }),
     );
   });
 }
@@ -26,9 +32,11 @@ export async function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-function respond(outcome: VerifyOutcome): Response {
+function respond(shop: Pick<Shop, "paymentModes">, outcome: VerifyOutcome): Response {
   if (outcome.ok) {
     return json({
+      // Additive (docs/risk.md): the modes this shopper may choose, and the band with its reasons in words.
+      ...(outcome.risk ? { allowedModes: allowedModesFor(outcome.risk.band, chosenModes(shop.paymentModes)), risk: publicRisk(outcome.risk) } : {}),
       success: true,
       // Evidence for checkout (a cart attribute) and, for this browser only, the returning-customer skip.
       proof: outcome.proof,

@@ -34,6 +34,8 @@ export const OPERATIONS = {
   fulfillmentOrderReleaseHold: "ReleaseConfirmedOrder",
   orderCancel: "CancelUnconfirmedOrder",
   tagsRemove: "RemoveOrderTags",
+  // Admin API: the order's risk panel (app/risk)
+  orderRiskAssessmentCreate: "RecordCodRiskAssessment",
   // Admin API: the blocklist (a blocked number loses the verified-customer tag)
   customersByPhone: "BlockedPhoneCustomers",
   // Admin API: usage charges past the plan's allowance (app/billing/usage-charges.server.ts)
@@ -95,6 +97,15 @@ mutation ${OPERATIONS.tagsAdd}($id: ID!, $tags: [String!]!) {
   tagsAdd(id: $id, tags: $tags) {
     node { id }
     userErrors { field message }
+  }
+}`;
+
+/** Writes the app's COD risk assessment onto the order (Shopify's risk panel): a level and up to 20 facts. */
+export const ORDER_RISK_ASSESSMENT_CREATE = `#graphql
+mutation ${OPERATIONS.orderRiskAssessmentCreate}($input: OrderRiskAssessmentCreateInput!) {
+  orderRiskAssessmentCreate(orderRiskAssessmentInput: $input) {
+    orderRiskAssessment { riskLevel }
+    userErrors { field message code }
   }
 }`;
 

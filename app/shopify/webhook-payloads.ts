@@ -47,6 +47,9 @@ export const orderCreatedPayload = z
     currency: z.string().nullish(),
     presentment_currency: z.string().nullish(),
     gateway: z.string().nullish(),
+    // The risk score's order value and velocity per IP (app/risk): Shopify sends the total as a decimal string.
+    total_price: z.union([z.string(), z.number()]).nullish(),
+    browser_ip: z.string().nullish(),
     // tags: "a, b" (the checkout function's verified-customer tag); the id, to tag a verified customer.
     customer: z.object({ phone: z.string().nullish(), tags: z.string().nullish(), admin_graphql_api_id: z.string().nullish() }).passthrough().nullish(),
     billing_address: mailingAddress,

@@ -111,6 +111,18 @@ describe("run: which payment methods the shopper is offered", () => {
     }
   });
 
+  it("hides COD for a proof the app issued to a high-risk shopper (v2, band h), even for a customer tagged verified; a v2 proof of another band restricts nothing", () => {
+    const banded = (band: "low" | "medium" | "high") => issueProof(SHOP, { phone: PHONE, mode: "cod", selectionId: "sel123", band }, new Date()).token;
+    expect(banded("high")).toMatch(/^v2\.212600000001\.cod\.\d+\.sel123\.h\.[0-9a-f]{32}$/);
+    expect(run(input({ proof: banded("high"), buyerPhone: PHONE }))).toEqual(hideCod);
+    expect(run(input({ proof: banded("high"), buyerPhone: PHONE, customerVerified: true }))).toEqual(hideCod);
+    expect(banded("medium")).toMatch(/^v1\./);
+    const v2Low = proof().replace(/^v1\.(.*)\.([0-9a-f]{32})$/, "v2.$1.l.$2");
+    expect(run(input({ proof: v2Low, buyerPhone: PHONE }))).toEqual({ operations: [] });
+    // A band letter the format does not know is not a proof.
+    expect(run(input({ proof: proof().replace(/^v1\.(.*)\.([0-9a-f]{32})$/, "v2.$1.x.$2"), buyerPhone: PHONE }))).toEqual(hideCod);
+  });
+
   it("keeps COD for a returning customer the app tagged as verified", () => {
     expect(run(input({ customerVerified: true }))).toEqual({ operations: [] });
     expect(verifiedBy(input({ customerVerified: true }))).toBe("returning_customer");

@@ -65,7 +65,8 @@ async function work() {
   await runDueJobs();
 }
 
-const tagsOf = (gid: string) => [...(tagged.get(gid) ?? [])].sort();
+/** The verification tags; the COD risk tag (cod-risk:<band>) is tested in tests/routes/risk-orders.test.ts. */
+const tagsOf = (gid: string) => [...(tagged.get(gid) ?? [])].filter((t) => !t.startsWith("cod-risk:")).sort();
 const fulfillmentOrderOf = (gid: string) => store.order(gid).fulfillmentOrders[0];
 const jobOf = (step: string) => prisma.job.findFirstOrThrow({ where: { kind: `order-confirmation.${step}` } });
 

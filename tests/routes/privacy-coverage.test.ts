@@ -84,6 +84,10 @@ const SEEDERS: Record<string, Seeder> = {
     await prisma.orderRecord.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), orderName: "#1001", phone: c.phone, mode: "cod", cod: true, status: "verified", placedAt: new Date() } });
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
+  OrderOutcome: async (s, c) => {
+    await prisma.orderOutcome.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), phone: c.phone, postalCode: "20000", outcome: "failed", decidedAt: new Date() } });
+    return { shopId: s.shopId, orderGid: gid(c.orderId) };
+  },
   DataRequestReport: async (s, c) => {
     // Through a real delivery: the report of an earlier request names the customer and holds their data.
     const raw = `{"shop_id":1,"shop_domain":"${s.domain}","orders_requested":[${c.orderId}],"customer":{"id":${c.customerId},"email":"${c.tag}@example.com","phone":"${c.phone}"},"data_request":{"id":${c.customerId + 7}}}`;

@@ -32,7 +32,7 @@ describe("POST /send-otp", () => {
     await installShop();
     const res = await send();
     expect(res.status).toBe(200);
-    expect(await jsonOf(res)).toEqual({ success: true, expiresIn: 600, resendAfter: 30 });
+    expect(await jsonOf(res)).toEqual({ success: true, expiresIn: 600, resendAfter: 30, allowedModes: ["cod", "prepaid", "partial"], risk: { band: "low", reasons: [] } });
     expect(fake.twilio.messages).toHaveLength(1);
     const [message] = fake.twilio.messages;
     expect(message).toMatchObject({ to: PHONE, channel: "sms", messagingServiceSid: "MGfake0000000000000000000000000000" });
@@ -109,7 +109,7 @@ describe("POST /send-otp", () => {
       await markPhoneVerified(shop.id, PHONE, verifiedAt);
       const res = await send({ phone: PHONE, deviceToken: issueDeviceToken(shop.domain, PHONE, 90, verifiedAt) });
       expect(res.status).toBe(200);
-      expect(await jsonOf(res)).toEqual({ success: true, skipped: true, reason: "returning_customer" });
+      expect(await jsonOf(res)).toEqual({ success: true, skipped: true, reason: "returning_customer", allowedModes: ["cod", "prepaid", "partial"], risk: { band: "low", reasons: [] } });
       expect(fake.twilio.attempts).toHaveLength(0);
     });
 
@@ -233,7 +233,7 @@ describe("POST /send-otp", () => {
 
     it("uses the shop's lifetime and cooldown settings in the answer", async () => {
       await installShop({ otpTtlSeconds: 300, otpResendCooldownSeconds: 45 });
-      expect(await jsonOf(await send())).toEqual({ success: true, expiresIn: 300, resendAfter: 45 });
+      expect(await jsonOf(await send())).toEqual({ success: true, expiresIn: 300, resendAfter: 45, allowedModes: ["cod", "prepaid", "partial"], risk: { band: "low", reasons: [] } });
       expect(fake.twilio.messages[0].body).toContain("5 minutes");
     });
 
@@ -330,7 +330,7 @@ describe("POST /send-otp", () => {
 });
 
 describe("what a send costs the database", () => {
-  it("is six statements once warm, none of them through Prisma", async () => {
+  it("is seven statements once warm, none of them through Prisma", async () => {
     await installShop();
     expect((await send({ phone: "+14155550101" })).status).toBe(200); // warms the session and shop caches
     const viaPrisma = watchQueries();
@@ -340,9 +340,10 @@ describe("what a send costs the database", () => {
     direct.stop();
     expect(viaPrisma.queries).toEqual([]);
     // The number's standing (with the month's verifications for the plan's allowance), its rate counter, the shop's
-    // daily counter, the pending code, the message's delivery record, and the dashboard's daily count of codes sent.
-    expect(direct.statements).toHaveLength(6);
-    expect(direct.statements.filter((s) => s.includes('"RateCounter"'))).toHaveLength(2);
+    // daily counter, the pending code, the message's delivery record, the dashboard's daily count of codes sent, and
+    // the risk score's 24-hour count of codes for the number (app/risk; one more with the shopper's IP).
+    expect(direct.statements).toHaveLength(7);
+    expect(direct.statements.filter((s) => s.includes('"RateCounter"'))).toHaveLength(3);
     expect(direct.statements.filter((s) => s.includes('"OtpChallenge"'))).toHaveLength(1);
     expect(direct.statements.filter((s) => s.includes('"MessageDelivery"'))).toHaveLength(1);
     expect(direct.statements.filter((s) => s.includes('INSERT INTO "DailyStat"'))).toHaveLength(1);

@@ -44,6 +44,8 @@ describe("POST /verify-otp", () => {
       proof: expect.stringMatching(/^v1\.971501234567\.prepaid\.\d+\.[a-z0-9]+\.[0-9a-f]{32}$/),
       proofExpiresIn: 7200,
       deviceToken: expect.stringMatching(/^d1\.\d+\.[0-9a-f]{32}$/),
+      // Additive (docs/risk.md): the number is proven, so its history counts; a first verification is low.
+      allowedModes: ["cod", "prepaid", "partial"], risk: { band: "low", reasons: [] },
     });
     expect(await lastVerifiedAt(shop.id, PHONE)).toBeInstanceOf(Date);
     const selections = await prisma.selection.findMany();
@@ -58,12 +60,12 @@ describe("POST /verify-otp", () => {
     await installShop();
     const { deviceToken } = await jsonOf(await verify({ phone: PHONE, otp: await sendCode() }));
     const sendWith = (body: Record<string, unknown>) => callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body }));
-    expect(await jsonOf(await sendWith({ phone: PHONE, deviceToken }))).toEqual({ success: true, skipped: true, reason: "returning_customer" });
+    expect(await jsonOf(await sendWith({ phone: PHONE, deviceToken }))).toEqual({ success: true, skipped: true, reason: "returning_customer", allowedModes: ["cod", "prepaid", "partial"], risk: { band: "low", reasons: [] } });
     // Anyone else (no token, a token for another number, garbage) gets a code like for any number:
     // the answer does not say the number was ever verified.
     const sendsBefore = fake.twilio.attempts.length;
     const other = await jsonOf(await sendWith({ phone: PHONE }));
-    expect(other).toEqual({ success: true, expiresIn: 600, resendAfter: 30 });
+    expect(other).toEqual({ success: true, expiresIn: 600, resendAfter: 30, allowedModes: ["cod", "prepaid", "partial"], risk: { band: "low", reasons: [] } });
     expect(fake.twilio.attempts.length).toBe(sendsBefore + 1);
   });
 

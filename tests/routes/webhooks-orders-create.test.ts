@@ -25,6 +25,9 @@ beforeEach(() => {
 });
 afterEach(() => vi.restoreAllMocks());
 
+/** The verification tags of a tagsAdd call; the COD risk tag is tested in tests/routes/risk-orders.test.ts. */
+const withoutRisk = (tags: unknown) => (tags as string[]).filter((t) => !t.startsWith("cod-risk:"));
+
 function deliver(payload: unknown, options: Parameters<typeof signedWebhook>[2] = {}) {
   return callRoute(route, signedWebhook("orders/create", payload, options));
 }
@@ -71,9 +74,11 @@ describe("orders/create: linking the order to the selection", () => {
 
     // The webhook answered without calling Shopify; the worker adds the tags.
     expect(fake.callsTo(OPERATIONS.tagsAdd)).toHaveLength(0);
-    expect(await runDueTagJobs()).toMatchObject({ done: 1 });
+    // The order's tags, and its COD risk assessment for Shopify's risk panel (app/risk).
+    expect(await runDueTagJobs()).toMatchObject({ done: 2 });
     const [call] = fake.callsTo(OPERATIONS.tagsAdd);
-    expect(call.variables).toEqual({ id: order.admin_graphql_api_id, tags: ["cod-verified", "payment-mode:cod"] });
+    expect(call.variables.id).toBe(order.admin_graphql_api_id);
+    expect(withoutRisk(call.variables.tags)).toEqual(["cod-verified", "payment-mode:cod"]);
     expect(call.headers["x-shopify-access-token"]).toBe("shpat_test_token");
     expect(await prisma.job.findFirstOrThrow({ where: { kind: "order-tags" } })).toMatchObject({ doneAt: expect.any(Date), attempts: 1 });
   });
@@ -86,7 +91,7 @@ describe("orders/create: linking the order to the selection", () => {
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: theirs.id } })).orderGid).toBeNull();
     await runDueTagJobs();
     // The order carries no phone: its confirmation cannot text anyone, so the merchant is told.
-    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["cod-pending", "cod-no-phone"]);
+    expect(withoutRisk(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags)).toEqual(["cod-pending", "cod-no-phone"]);
   });
 
   it("links by cart token, then by checkout token", async () => {
@@ -96,7 +101,7 @@ describe("orders/create: linking the order to the selection", () => {
     await deliver(order);
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: byCart.id } })).orderGid).toBe(order.admin_graphql_api_id);
     await runDueTagJobs();
-    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["payment-mode:prepaid"]);
+    expect(withoutRisk(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags)).toEqual(["payment-mode:prepaid"]);
   });
 
   it("links by phone (in any of the order's phone fields, formatted as Shopify stores it) within the recent window", async () => {
@@ -106,7 +111,7 @@ describe("orders/create: linking the order to the selection", () => {
     await deliver(order);
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
     await runDueTagJobs();
-    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["cod-pending", "payment-mode:cod"]);
+    expect(withoutRisk(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags)).toEqual(["cod-pending", "payment-mode:cod"]);
   });
 
   it("does not link by phone a selection older than the window", async () => {
@@ -128,7 +133,7 @@ describe("orders/create: linking the order to the selection", () => {
     const sel = await selectionFor(shop.id, "cod", true);
     await deliver(orderCreatedPayload({ phone: PHONE, note_attributes: [{ name: "_cod_selection", value: sel.id }] }));
     await runDueTagJobs();
-    expect(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags).toEqual(["phone-ok", "mode/cod"]);
+    expect(withoutRisk(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags)).toEqual(["phone-ok", "mode/cod"]);
 
     await prisma.shop.update({ where: { id: shop.id }, data: { tagOrders: false } });
     const { clearShopCache } = await import("~/settings/shop.server");
@@ -173,7 +178,7 @@ describe("orders/create: duplicates and out-of-order deliveries", () => {
     await deliver(first, { webhookId: "first" });
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(second.admin_graphql_api_id);
     await runDueTagJobs();
-    const byOrder = Object.fromEntries(fake.callsTo(OPERATIONS.tagsAdd).map((c) => [c.variables.id, c.variables.tags]));
+    const byOrder = Object.fromEntries(fake.callsTo(OPERATIONS.tagsAdd).map((c) => [c.variables.id, withoutRisk(c.variables.tags)]));
     expect(byOrder[second.admin_graphql_api_id]).toEqual(["cod-verified", "payment-mode:cod"]);
     expect(byOrder[first.admin_graphql_api_id]).toEqual(["cod-pending"]);
   });
@@ -242,7 +247,9 @@ describe("order tags: retried, not lost", () => {
     await installShop();
     for (let i = 0; i < 5; i++) await deliver(orderCreatedPayload());
     const [a, b] = await Promise.all([runDueTagJobs(), runDueTagJobs()]);
-    expect(a.claimed + b.claimed).toBe(5);
+    // Each COD order's tags and its risk assessment (app/risk).
+    expect(a.claimed + b.claimed).toBe(10);
+    expect(fake.callsTo(OPERATIONS.orderRiskAssessmentCreate)).toHaveLength(5);
     expect(fake.callsTo(OPERATIONS.tagsAdd)).toHaveLength(5);
   });
 });
@@ -263,7 +270,8 @@ describe("housekeeping", () => {
     await deliver(orderCreatedPayload(), { webhookId: "old" });
     await runDueTagJobs();
     expect(await pruneOld(new Date(Date.now() + 6 * 86_400_000))).toEqual({ deliveries: 0, jobs: 0 });
-    expect(await pruneOld(new Date(Date.now() + 31 * 86_400_000))).toEqual({ deliveries: 1, jobs: 1 });
+    // The order's tags and its risk assessment.
+    expect(await pruneOld(new Date(Date.now() + 31 * 86_400_000))).toEqual({ deliveries: 1, jobs: 2 });
   });
 });
 

@@ -15,7 +15,7 @@ describe("one-time codes in local mode (built server, outbox SMS)", () => {
   it("sends a code to the outbox, verifies it, then skips the returning customer", async () => {
     const sent = await postSigned(server, "/send-otp", { phone: PHONE, locale: "es" });
     expect(sent.status).toBe(200);
-    expect(await sent.json()).toEqual({ success: true, expiresIn: 600, resendAfter: 30 });
+    expect(await sent.json()).toMatchObject({ success: true, expiresIn: 600, resendAfter: 30, allowedModes: expect.arrayContaining(["cod"]), risk: { band: "low" } });
 
     const [line] = readOutbox(server.dataDir);
     expect(line).toMatchObject({ to: PHONE, channel: "sms", shop: "demo-shop.myshopify.com", id: expect.any(String), time: expect.any(String) });
@@ -29,7 +29,7 @@ describe("one-time codes in local mode (built server, outbox SMS)", () => {
     expect(proof).toMatch(/^v1\.14155550123\.cod\./);
 
     const again = await postSigned(server, "/send-otp", { phone: PHONE, deviceToken });
-    expect(await again.json()).toEqual({ success: true, skipped: true, reason: "returning_customer" });
+    expect(await again.json()).toMatchObject({ success: true, skipped: true, reason: "returning_customer", risk: { band: "low" } });
   });
 
   it("says on the console that a message went to the outbox, with the number masked, and prints no code or full number", async () => {

@@ -4,32 +4,45 @@
  * and re-checks it on the order). Kept free of Node APIs so it compiles into the function.
  *
  *   v1.<phone digits>.<mode>.<expiry, epoch seconds>.<selection id>.<signature>
+ *   v2.<phone digits>.<mode>.<expiry, epoch seconds>.<selection id>.<risk band>.<signature>
+ *
+ * v2 carries the shopper's risk band (app/risk): the app writes it for a high-risk shopper (`h`), and
+ * the function hides cash on delivery for such a proof whatever its mode. A v1 proof restricts
+ * nothing (every proof before risk bands, and every proof of a low or medium shopper).
  *
  * The signature is a truncated HMAC-SHA256 made by the app under its secret over the shop and the
  * other fields; only the app can make or check it.
  */
 export const PROOF_ATTRIBUTE = "_cod_proof";
 export const PROOF_VERSION = "v1";
+export const PROOF_VERSION_WITH_BAND = "v2";
+/** The band letters a v2 proof may carry; `h` means cash on delivery is not offered. */
+export type ProofBand = "l" | "m" | "h";
 /** The customer tag the app maintains on customers whose COD order was verified. */
 export const VERIFIED_CUSTOMER_TAG = "cod-verified-customer";
 
-export type ProofFields = { phoneDigits: string; mode: string; expiresAt: number; selectionId: string };
+export type ProofFields = { phoneDigits: string; mode: string; expiresAt: number; selectionId: string; band?: ProofBand | null };
 export type ParsedProof = ProofFields & { signature: string; signed: string };
 
 /** The fields the signature covers, in the order they appear. */
 export function proofBody(p: ProofFields): string {
-  return `${PROOF_VERSION}.${p.phoneDigits}.${p.mode}.${p.expiresAt}.${p.selectionId}`;
+  const base = `${p.phoneDigits}.${p.mode}.${p.expiresAt}.${p.selectionId}`;
+  return p.band ? `${PROOF_VERSION_WITH_BAND}.${base}.${p.band}` : `${PROOF_VERSION}.${base}`;
 }
 
 /** Splits a proof without checking its signature; null when it is not one. */
 export function parseProof(value: string | null | undefined): ParsedProof | null {
   if (!value || value.length > 200) return null;
   const parts = value.split(".");
-  if (parts.length !== 6 || parts[0] !== PROOF_VERSION) return null;
-  const [, phoneDigits, mode, exp, selectionId, signature] = parts;
+  const banded = parts.length === 7 && parts[0] === PROOF_VERSION_WITH_BAND;
+  if (!banded && (parts.length !== 6 || parts[0] !== PROOF_VERSION)) return null;
+  const [, phoneDigits, mode, exp, selectionId] = parts;
+  const signature = parts[parts.length - 1];
+  const band = banded ? parts[5] : null;
   if (!/^\d{10,15}$/.test(phoneDigits) || !/^[a-z]{3,10}$/.test(mode) || !/^\d{9,11}$/.test(exp)) return null;
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(selectionId) || !/^[0-9a-f]{32}$/.test(signature)) return null;
-  return { phoneDigits, mode, expiresAt: Number(exp), selectionId, signature, signed: parts.slice(0, 5).join(".") };
+  if (band !== null && band !== "l" && band !== "m" && band !== "h") return null;
+  return { phoneDigits, mode, expiresAt: Number(exp), selectionId, band, signature, signed: parts.slice(0, -1).join(".") };
 }
 
 /**

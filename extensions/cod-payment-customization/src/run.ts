@@ -47,8 +47,11 @@ function configuredNames(jsonValue: unknown): string[] {
 /** Why COD stays visible, or null when it must be hidden. */
 export function verifiedBy(input: RunInput): "proof" | "returning_customer" | null {
   const { cart } = input;
-  if (cart.buyerIdentity?.customer?.verified) return "returning_customer";
   const proof = parseProof(cart.proof?.value);
+  // A proof the app issued to a high-risk shopper hides COD, even for a customer tagged verified
+  // (app/risk; one comparison, so the function stays far inside its instruction limit).
+  if (proof?.band === "h") return null;
+  if (cart.buyerIdentity?.customer?.verified) return "returning_customer";
   if (!proof || proof.mode !== "cod") return null;
   // The function has no clock, only the shop's local date: a proof counts until the end of the UTC
   // day it expires (the app checks the exact time on the order).

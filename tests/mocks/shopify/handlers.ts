@@ -34,6 +34,8 @@ export const CHECKOUT_OPERATIONS = [
   "orderEditBegin",
   "orderEditAddCustomItem",
   "orderEditCommit",
+  // The order's risk panel (app/risk)
+  "orderRiskAssessmentCreate",
 ] as const;
 export type CheckoutOperation = (typeof CHECKOUT_OPERATIONS)[number];
 
@@ -206,6 +208,41 @@ export function tagsAdd(tagged: Map<string, Set<string>> = new Map()): Handler {
   };
 }
 
+/** One risk assessment as the app wrote it to an order (level and facts), newest last. */
+export type FakeRiskAssessment = { riskLevel: string; facts: { description: string; sentiment: string }[] };
+
+/**
+ * orderRiskAssessmentCreate: accepted and kept per order in `assessments` (local mode's /orders shows
+ * them), checked as Shopify checks them: a known level, at most 20 facts, descriptions cut at 256.
+ */
+export function orderRiskAssessmentCreate(assessments: Map<string, FakeRiskAssessment[]> = new Map()): Handler {
+  return (call) => {
+    const input = (call.variables.input ?? {}) as { orderId?: string; riskLevel?: string; facts?: { description: string; sentiment: string }[] };
+    if (!input.orderId || !["HIGH", "MEDIUM", "LOW", "NONE", "PENDING"].includes(String(input.riskLevel))) {
+      return orderRiskAssessmentUserErrors("INVALID")(call);
+    }
+    if ((input.facts ?? []).length > 20) return orderRiskAssessmentUserErrors("TOO_MANY_FACTS")(call);
+    const list = assessments.get(input.orderId) ?? [];
+    list.push({ riskLevel: String(input.riskLevel), facts: (input.facts ?? []).map((f) => ({ description: f.description.slice(0, 256), sentiment: f.sentiment })) });
+    assessments.set(input.orderId, list);
+    return { data: { orderRiskAssessmentCreate: { orderRiskAssessment: { riskLevel: input.riskLevel }, userErrors: [] } } };
+  };
+}
+
+const RISK_ASSESSMENT_ERRORS: Record<string, string> = {
+  INVALID: "Risk level is invalid",
+  NOT_FOUND: "Order does not exist",
+  ORDER_ALREADY_FULFILLED: "Cannot create a risk assessment for a fulfilled order",
+  TOO_MANY_FACTS: "Too many facts",
+};
+
+/** orderRiskAssessmentCreate refused with a user error, by Shopify's codes (default: the order is already fulfilled). */
+export function orderRiskAssessmentUserErrors(code: keyof typeof RISK_ASSESSMENT_ERRORS = "ORDER_ALREADY_FULFILLED"): Handler {
+  return () => ({
+    data: { orderRiskAssessmentCreate: { orderRiskAssessment: null, userErrors: [{ field: ["orderRiskAssessmentInput"], message: RISK_ASSESSMENT_ERRORS[code], code }] } },
+  });
+}
+
 /** A GraphQL-level throttle, as the Admin API answers when the cost bucket is empty. */
 export function throttled(): Handler {
   return () => ({
@@ -236,8 +273,14 @@ export function slow(ms: number, then: Handler): Handler {
 }
 
 /** Every operation answered well: what local mode runs and what tests start from. */
-export function installDefaultHandlers(fake: FakeShopify, links: CheckoutLinks = {}, tagged = new Map<string, Set<string>>()) {
+export function installDefaultHandlers(
+  fake: FakeShopify,
+  links: CheckoutLinks = {},
+  tagged = new Map<string, Set<string>>(),
+  assessments = new Map<string, FakeRiskAssessment[]>(),
+) {
   return fake
+    .on(OPERATIONS.orderRiskAssessmentCreate, orderRiskAssessmentCreate(assessments), "admin")
     .on(OPERATIONS.cartCreate, cartCreate(links), "storefront")
     .on(OPERATIONS.cartLinesUpdate, cartLinesUpdate(), "storefront")
     .on(OPERATIONS.draftOrderCalculate, draftOrderCalculate(), "admin")

@@ -16,6 +16,9 @@ import {
   serverError,
   slow,
   tagsAdd,
+  orderRiskAssessmentCreate,
+  orderRiskAssessmentUserErrors,
+  type FakeRiskAssessment,
   throttled,
   tooManyRequests,
   type CheckoutLinks,
@@ -57,8 +60,9 @@ export async function startLocalShopify(options: { port?: number; host?: string;
     },
   };
   const tagged = new Map<string, Set<string>>();
+  const assessments = new Map<string, FakeRiskAssessment[]>();
   const callTimeoutMs = options.callTimeoutMs ?? 4000;
-  installDefaultHandlers(fake, links, tagged);
+  installDefaultHandlers(fake, links, tagged, assessments);
   // Orders the store does not hold (every order the developer creates through a webhook) are tagged as before.
   new FakeOrderStore([fakeOrder({ id: "gid://shopify/Order/1001", name: "#1001" })]).install(fake, { tagsAdd: tagsAdd(tagged) });
   const enforcement = new FakeEnforcementStore(tagged);
@@ -94,6 +98,7 @@ export async function startLocalShopify(options: { port?: number; host?: string;
     orderEditBegin: () => deposits.orderEditBegin(),
     orderEditAddCustomItem: () => deposits.orderEditAddCustomItem(),
     orderEditCommit: () => deposits.orderEditCommit(),
+    orderRiskAssessmentCreate: () => orderRiskAssessmentCreate(assessments),
   };
   const STOREFRONT_OPERATIONS = new Set<CheckoutOperation>(["cartCreate", "cartLinesUpdate", "cartDiscountCodesUpdate"]);
   const goodAnswer = (operation: CheckoutOperation): Handler => goodAnswers[operation]();
@@ -116,6 +121,7 @@ export async function startLocalShopify(options: { port?: number; host?: string;
     if (operation === "orderEditCommit") {
       return () => ({ data: { orderEditCommit: { order: null, userErrors: [{ field: ["id"], message: "The order was modified since the edit began." }] } } });
     }
+    if (operation === "orderRiskAssessmentCreate") return orderRiskAssessmentUserErrors();
     if (operation === "tagsAdd") {
       return () => ({ data: { tagsAdd: { node: null, userErrors: [{ field: ["id"], message: "Order does not exist" }] } } });
     }
@@ -164,7 +170,7 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   });
   fake.page(LOCAL_CHECKOUT_PATH, (request) => checkoutPreview(request, enforcement, deposits));
   fake.page(`${LOCAL_CHECKOUT_PATH}/pay`, (request) => payCart(request, deposits));
-  fake.page("/orders", ({ url }) => ordersPage(url, enforcement, tagged, deposits));
+  fake.page("/orders", ({ url }) => ordersPage(url, enforcement, tagged, deposits, assessments));
 
   const origin = await fake.start(options.port ?? 0, options.host ?? "127.0.0.1");
   return { fake, origin, stop: () => fake.stop() };
@@ -317,14 +323,21 @@ function esc(value: unknown): string {
 }
 
 /** GET /orders: what the app did to each order in this store (tags, holds, cancellations) and its payment customizations. */
-function ordersPage(url: URL, enforcement: FakeEnforcementStore, tagged: Map<string, Set<string>>, deposits: FakeDepositStore): ReturnType<PageHandler> {
-  const ids = new Set([...deposits.orders.keys(), ...tagged.keys(), ...enforcement.orders.keys()]);
+function ordersPage(
+  url: URL,
+  enforcement: FakeEnforcementStore,
+  tagged: Map<string, Set<string>>,
+  deposits: FakeDepositStore,
+  assessments: Map<string, FakeRiskAssessment[]>,
+): ReturnType<PageHandler> {
+  const ids = new Set([...deposits.orders.keys(), ...tagged.keys(), ...enforcement.orders.keys(), ...assessments.keys()]);
   const orders = [...ids].map((id) => {
     const o = enforcement.orders.get(id);
     const m = deposits.orders.get(id);
     return {
       id,
       tags: [...(tagged.get(id) ?? [])],
+      riskAssessments: assessments.get(id) ?? [],
       fulfillmentOrders: o?.fulfillmentOrders.map((f) => ({ id: f.id, status: f.status, holds: f.holds })) ?? [],
       cancelled: o?.cancelled ?? null,
       // Orders placed on /local/checkout: Shopify's money fields, and their lines (the balance line once added).
@@ -338,7 +351,9 @@ function ordersPage(url: URL, enforcement: FakeEnforcementStore, tagged: Map<str
     return { status: 200, type: "application/json; charset=utf-8", body: JSON.stringify({ orders, paymentCustomizations: customizations }) };
   }
   const row = (o: (typeof orders)[number]) =>
-    `<tr><td><code>${esc(o.id)}</code></td><td>${esc(o.tags.join(", ") || "none")}</td><td>${esc(
+    `<tr><td><code>${esc(o.id)}</code></td><td>${esc(o.tags.join(", ") || "none")}</td><td>${
+      o.riskAssessments.map((r) => `<strong>${esc(r.riskLevel)}</strong><ul>${r.facts.map((f) => `<li>${esc(f.sentiment.toLowerCase())}: ${esc(f.description)}</li>`).join("")}</ul>`).join("") || "none"
+    }</td><td>${esc(
       o.fulfillmentOrders.map((f) => `${f.status}${f.holds.length ? ` (${f.holds.length} hold)` : ""}`).join(", ") || "not read",
     )}</td><td>${o.cancelled ? esc(`${o.cancelled.reason}: ${o.cancelled.staffNote ?? ""}`) : "no"}</td><td>${
       o.money
@@ -352,8 +367,8 @@ function ordersPage(url: URL, enforcement: FakeEnforcementStore, tagged: Map<str
 <title>Local store: what the app did</title></head><body style="font-family:system-ui;max-width:60rem;margin:2rem auto;padding:0 1rem">
 <h1>Local store: what the app did</h1>
 <h2>Payment customizations</h2><ul>${pcs || "<li>none yet (the app creates one on install and when its settings are saved)</li>"}</ul>
-<h2>Orders</h2><table border="1" cellpadding="6" style="border-collapse:collapse"><thead><tr><th>Order</th><th>Tags</th><th>Fulfillment</th><th>Cancelled</th><th>Money</th></tr></thead>
-<tbody>${orders.map(row).join("") || '<tr><td colspan="5">no order touched yet</td></tr>'}</tbody></table>
+<h2>Orders</h2><table border="1" cellpadding="6" style="border-collapse:collapse"><thead><tr><th>Order</th><th>Tags</th><th>Risk assessments</th><th>Fulfillment</th><th>Cancelled</th><th>Money</th></tr></thead>
+<tbody>${orders.map(row).join("") || '<tr><td colspan="6">no order touched yet</td></tr>'}</tbody></table>
 <p><a href="/orders?format=json">JSON</a></p></body></html>`;
   return { status: 200, type: "text/html; charset=utf-8", body };
 }

@@ -1,0 +1,130 @@
+import { query, sql } from "~/db/sql.server";
+import { hitRateLimit, peekRateLimit } from "~/rate-limit/rate-limit.server";
+import type { Shop } from "~/settings/shop.server";
+import type { OrderFacts } from "~/orders/order-facts";
+import { parsePhoneList, parsePostalCodeList, scoreRisk, type RiskAssessment, type RiskFacts, type RiskSettings } from "./score";
+import { normalizePostalCode, percentile90 } from "./signals";
+
+/**
+ * The risk score's facts read from the database (docs/risk.md): the phone's history in this shop, the
+ * 24-hour velocity counters and the shop's usual COD order values. The scoring itself is pure
+ * (app/risk/score.ts).
+ */
+
+export type RiskShop = Pick<
+  Shop,
+  "id" | "riskMediumThreshold" | "riskHighThreshold" | "riskDeniedPostalCodes" | "riskPrepaidPhones" | "riskCodValueCap"
+>;
+
+const DAY_SECONDS = 86_400;
+/** Counter keys follow `<purpose>:<shopId>:<subject>`, so customers/redact deletes the phone's (deleteRateCountersNaming). */
+export const riskCodesKey = (shopId: string, phone: string) => `risk-codes:${shopId}:${phone}`;
+export const riskIpKey = (shopId: string, ip: string) => `risk-ip:${shopId}:${ip}`;
+
+export function riskSettingsOf(shop: RiskShop): RiskSettings {
+  return {
+    mediumThreshold: shop.riskMediumThreshold,
+    highThreshold: shop.riskHighThreshold,
+    deniedPostalCodes: parsePostalCodeList(shop.riskDeniedPostalCodes),
+    prepaidPhones: parsePhoneList(shop.riskPrepaidPhones),
+    codValueCap: shop.riskCodValueCap ?? null,
+  };
+}
+
+/**
+ * A storefront shopper's assessment before there is an order. `count` says which of this request's
+ * hits to count (a code asked for the phone, a request from the IP) before reading the counters.
+ * `withHistory` only once the caller proved the number: before that the answer must not reveal what
+ * the number did in this shop.
+ */
+export async function assessShopper(
+  shop: RiskShop,
+  input: { phone: string; ip: string | null; withHistory: boolean; otpVerified: boolean | null; count: { code?: boolean; ip?: boolean } },
+): Promise<RiskAssessment> {
+  const [codesForPhone, requestsFromIp, history] = await Promise.all([
+    input.count.code ? hitRateLimit(riskCodesKey(shop.id, input.phone), Number.MAX_SAFE_INTEGER, DAY_SECONDS).then((r) => r.count) : peekRateLimit(riskCodesKey(shop.id, input.phone), DAY_SECONDS),
+    !input.ip ? 0 : input.count.ip ? hitRateLimit(riskIpKey(shop.id, input.ip), Number.MAX_SAFE_INTEGER, DAY_SECONDS).then((r) => r.count) : peekRateLimit(riskIpKey(shop.id, input.ip), DAY_SECONDS),
+    input.withHistory ? phoneHistory(shop.id, input.phone) : null,
+  ]);
+  const facts: RiskFacts = {
+    phone: input.phone,
+    otpVerified: input.otpVerified,
+    history,
+    address: null,
+    orderValue: null,
+    usualValueP90: null,
+    velocity: { codesForPhone, requestsFromIp },
+  };
+  return scoreRisk(facts, riskSettingsOf(shop));
+}
+
+/** An order's assessment on orders/create: the full facts, the order's own value and address, and whether its phone proved itself. */
+export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified: boolean): Promise<RiskAssessment> {
+  const phone = facts.phones[0] ?? null;
+  const postalCode = normalizePostalCode(facts.shippingAddress?.zip);
+  const [history, codesForPhone, requestsFromIp, usualValueP90, postalHistory] = await Promise.all([
+    phone ? phoneHistory(shop.id, phone, facts.gid) : null,
+    phone ? peekRateLimit(riskCodesKey(shop.id, phone), DAY_SECONDS) : 0,
+    facts.browserIp ? peekRateLimit(riskIpKey(shop.id, facts.browserIp), DAY_SECONDS) : 0,
+    usualCodValue(shop.id),
+    postalCode ? postalCodeHistory(shop.id, postalCode) : null,
+  ]);
+  return scoreRisk(
+    {
+      phone,
+      otpVerified,
+      history,
+      address: facts.shippingAddress ?? null,
+      orderValue: facts.value,
+      usualValueP90,
+      postalHistory,
+      velocity: { codesForPhone, requestsFromIp },
+    },
+    riskSettingsOf(shop),
+  );
+}
+
+/**
+ * The phone's earlier orders in this shop, in one round trip, each order counted once: what became of it
+ * when it was learnt (OrderOutcome: delivered or failed), else its verification after purchase
+ * (OrderRecord: confirmed is good, never confirmed by the deadline is bad).
+ */
+async function phoneHistory(shopId: string, phone: string, exceptOrderGid = ""): Promise<NonNullable<RiskFacts["history"]>> {
+  const rows = await query<{ verified: unknown; good: unknown; bad: unknown }>(sql`
+    SELECT
+      (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verified",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'delivered' AND "orderGid" <> ${exceptOrderGid})
+        + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'confirmed' AND r."orderGid" <> ${exceptOrderGid}
+          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "good",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'failed' AND "orderGid" <> ${exceptOrderGid})
+        + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'unconfirmed' AND r."orderGid" <> ${exceptOrderGid}
+          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "bad"`);
+  const row = rows[0];
+  return { verifiedBefore: row?.verified != null, goodOrders: Number(row?.good ?? 0), badOrders: Number(row?.bad ?? 0) };
+}
+
+/** The postal code's learnt COD outcomes beside the shop's, in one round trip. */
+async function postalCodeHistory(shopId: string, postalCode: string) {
+  const rows = await query<{ orders: unknown; failed: unknown; shopOrders: unknown; shopFailed: unknown }>(sql`
+    SELECT
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode}) AS "orders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" = 'failed') AS "failed",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId}) AS "shopOrders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" = 'failed') AS "shopFailed"`);
+  const r = rows[0];
+  return { orders: Number(r?.orders ?? 0), failed: Number(r?.failed ?? 0), shopOrders: Number(r?.shopOrders ?? 0), shopFailed: Number(r?.shopFailed ?? 0) };
+}
+
+/** The P90 of the shop's last 200 COD order values (null below 20 orders). */
+async function usualCodValue(shopId: string): Promise<number | null> {
+  const rows = await query<{ value: unknown }>(sql`
+    SELECT "value" FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "cod" = ${true} AND "value" IS NOT NULL
+    ORDER BY "placedAt" DESC LIMIT 200`);
+  return percentile90(rows.map((r) => Number(r.value)));
+}
+
+/** What a storefront answer carries about the assessment (additive fields): the band and the reasons in words, no points. */
+export function publicRisk(a: RiskAssessment) {
+  const reasons = [...(a.rule ? [a.rule] : []), ...a.reasons.filter((r) => r.points > 0)].map((r) => ({ code: r.code, text: r.text }));
+  return { band: a.band, reasons };
+}

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import type { Shop } from "~/settings/shop.server";
+import { parsePhoneList, parsePostalCodeList } from "./score";
+
+/**
+ * The Risk page's form (app/routes/app.risk.tsx): the band thresholds and the merchant's rules, which
+ * decide before the score (docs/risk.md). Its own small schema, apart from the settings page's, so it
+ * writes only the risk columns of the shop's row.
+ */
+export const RISK_SETTINGS_FIELDS = ["riskMediumThreshold", "riskHighThreshold", "riskDeniedPostalCodes", "riskPrepaidPhones", "riskCodValueCap"] as const;
+export type RiskSettingsField = (typeof RISK_SETTINGS_FIELDS)[number];
+export type RiskSettingsValues = Record<RiskSettingsField, string>;
+export type RiskSettingsErrors = Partial<Record<RiskSettingsField, string>>;
+
+/** Up to this many entries a list (a paste of a spreadsheet column fits). */
+export const RISK_LIST_MAX = 2000;
+
+const text = (message: string) => z.string({ required_error: message, invalid_type_error: message });
+
+function threshold(message: string) {
+  return text(message).trim().refine((v) => /^\d{1,3}$/.test(v) && Number(v) >= 1 && Number(v) <= 100, message).transform(Number);
+}
+
+/** A list as the merchant pastes it; every entry must read as one (a typo is shown, never dropped). */
+function list(parse: (t: string) => string[], what: string) {
+  return text(`Enter ${what}, one a line, or leave it empty.`).transform((raw, ctx) => {
+    const entries = raw.split(/[\n,;]+/).map((s) => s.trim()).filter(Boolean);
+    const unreadable = entries.filter((e) => parse(e).length === 0);
+    if (unreadable.length || entries.length > RISK_LIST_MAX) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: unreadable.length ? `Not ${what}: ${unreadable.slice(0, 5).join(", ")}.` : `Up to ${RISK_LIST_MAX} entries.`,
+      });
+      return z.NEVER;
+    }
+    return parse(raw).join("\n");
+  });
+}
+
+const schema = z
+  .object({
+    riskMediumThreshold: threshold("Enter a score from 1 to 100."),
+    riskHighThreshold: threshold("Enter a score from 1 to 100."),
+    riskDeniedPostalCodes: list(parsePostalCodeList, "postal codes (a prefix ends with *)"),
+    riskPrepaidPhones: list(parsePhoneList, "phone numbers in international form (+ and country code)"),
+    riskCodValueCap: text("Enter an amount or leave it empty.")
+      .trim()
+      .transform((v) => v.replace(/^(\d+),(\d+)$/, "$1.$2"))
+      .refine((v) => v === "" || (/^\d{1,9}(\.\d{1,2})?$/.test(v) && Number(v) > 0), "Enter an amount above 0 (up to two decimals), or leave it empty for no cap.")
+      .transform((v) => (v === "" ? null : Number(v))),
+  })
+  .superRefine((s, ctx) => {
+    if (s.riskHighThreshold <= s.riskMediumThreshold) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["riskHighThreshold"], message: "The high band must start above the medium band." });
+    }
+  });
+
+export type RiskSettingsUpdate = z.output<typeof schema>;
+
+export function parseRiskSettings(input: FormData | Record<string, unknown>):
+  | { ok: true; data: RiskSettingsUpdate }
+  | { ok: false; errors: RiskSettingsErrors; values: RiskSettingsValues } {
+  const raw: Record<string, unknown> = {};
+  for (const field of RISK_SETTINGS_FIELDS) raw[field] = (input instanceof FormData ? input.get(field) : input[field]) ?? undefined;
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const errors: RiskSettingsErrors = {};
+  for (const issue of parsed.error.issues) errors[issue.path[0] as RiskSettingsField] ??= issue.message;
+  const values = Object.fromEntries(RISK_SETTINGS_FIELDS.map((f) => [f, typeof raw[f] === "string" ? raw[f] : ""])) as RiskSettingsValues;
+  return { ok: false, errors, values };
+}
+
+export function riskSettingsFormValues(shop: Pick<Shop, RiskSettingsField>): RiskSettingsValues {
+  return {
+    riskMediumThreshold: String(shop.riskMediumThreshold),
+    riskHighThreshold: String(shop.riskHighThreshold),
+    riskDeniedPostalCodes: shop.riskDeniedPostalCodes,
+    riskPrepaidPhones: shop.riskPrepaidPhones,
+    riskCodValueCap: shop.riskCodValueCap === null ? "" : String(shop.riskCodValueCap),
+  };
+}

@@ -1,0 +1,201 @@
+import { normalizePhone } from "~/shared/phone";
+import {
+  addressCompleteness,
+  hasRepeatedWords,
+  looksGibberish,
+  normalizePostalCode,
+  phoneKind,
+  postalCodeFormat,
+  type AddressInput,
+} from "./signals";
+
+/**
+ * The COD risk decision: the merchant's rules first, then a points score 0-100 from what the shop
+ * itself knows (docs/risk.md). Pure and deterministic: the same facts and settings always give the
+ * same score, and every point names its reason in a code and in plain words.
+ */
+
+export const RISK_BANDS = ["low", "medium", "high"] as const;
+export type RiskBand = (typeof RISK_BANDS)[number];
+
+export type RiskReason = { code: string; points: number; text: string };
+
+export type RiskFacts = {
+  /** E.164, or null when the order carries no usable phone. */
+  phone: string | null;
+  /** Whether the phone proved itself by a code for this order; null before that step (send-otp). */
+  otpVerified: boolean | null;
+  /**
+   * The phone's history in this shop. Null when it must not be read: before the caller proved the
+   * number, nobody learns from the answer what the number did before (CONTRACT.md, send-otp).
+   */
+  history: { verifiedBefore: boolean; goodOrders: number; badOrders: number } | null;
+  /** The shipping address, when known (orders/create). */
+  address: AddressInput | null;
+  /** The order's value in the shop's currency, when known, and the shop's usual high value (P90 of recent COD orders). */
+  orderValue: number | null;
+  usualValueP90: number | null;
+  /**
+   * The delivery postal code's learnt outcomes (app/risk/outcomes.server.ts) beside the shop's own, for
+   * the smoothed failure rate; null when the order has no postal code or before an order exists.
+   */
+  postalHistory?: { orders: number; failed: number; shopOrders: number; shopFailed: number } | null;
+  /** Codes sent to this phone and storefront requests from this IP in the last 24 hours. */
+  velocity: { codesForPhone: number; requestsFromIp: number };
+};
+
+/** The merchant's rules and thresholds, as the Shop row keeps them (app/risk/rules.ts parses the lists). */
+export type RiskSettings = {
+  mediumThreshold: number;
+  highThreshold: number;
+  deniedPostalCodes: string[];
+  prepaidPhones: string[];
+  codValueCap: number | null;
+};
+
+export type RiskAssessment = {
+  score: number;
+  band: RiskBand;
+  /** The merchant rule that decided, when one did (the band is then high whatever the score). */
+  rule: { code: string; text: string } | null;
+  reasons: RiskReason[];
+};
+
+/** Points, one home: docs/risk.md lists them. */
+export const POINTS = {
+  bad_phone: 60,
+  phone_not_mobile: 20,
+  otp_unverified: 30,
+  rto_prone_phone: 25,
+  rto_prone_phone_cap: 50,
+  good_history: -10,
+  good_history_cap: -30,
+  verified_before: -5,
+  new_customer: 5,
+  weak_address: 20,
+  address_gibberish: 15,
+  address_repeated_words: 10,
+  bad_postal_code: 25,
+  high_value: 10,
+  rto_prone_postal_code: 15,
+  velocity_phone: 15,
+  velocity_ip: 15,
+} as const;
+
+/** More codes than this to one phone, or storefront requests from one IP, in 24 hours is a burst. */
+export const VELOCITY_LIMITS = { codesForPhone: 3, requestsFromIp: 10 } as const;
+/**
+ * The postal code's COD failure rate smoothed toward the shop's: (failed + k·p0) / (n + k), k = 20, p0 the
+ * shop's rate (second-pass research §6). Above 1.5 × p0 it adds points; a code with no outcomes is the shop's rate.
+ */
+export const POSTAL_SMOOTHING_K = 20;
+export function smoothedFailureRate(h: { orders: number; failed: number; shopOrders: number; shopFailed: number }): { rate: number; shopRate: number } {
+  const shopRate = h.shopOrders ? h.shopFailed / h.shopOrders : 0;
+  return { rate: (h.failed + POSTAL_SMOOTHING_K * shopRate) / (h.orders + POSTAL_SMOOTHING_K), shopRate };
+}
+
+/** Below this completeness (0-100) an address is weak. */
+export const WEAK_ADDRESS_BELOW = 60;
+
+export function bandOf(score: number, settings: Pick<RiskSettings, "mediumThreshold" | "highThreshold">): RiskBand {
+  if (score >= settings.highThreshold) return "high";
+  if (score >= settings.mediumThreshold) return "medium";
+  return "low";
+}
+
+/** The merchant's rules, evaluated before any score: the first that applies decides (COD not offered). */
+export function matchRule(facts: RiskFacts, settings: RiskSettings): { code: string; text: string } | null {
+  if (facts.phone && settings.prepaidPhones.includes(facts.phone)) {
+    return { code: "phone_prepaid_only", text: "The shop asks this phone number to pay in advance." };
+  }
+  const zip = normalizePostalCode(facts.address?.zip);
+  if (zip && settings.deniedPostalCodes.some((entry) => postalCodeMatches(entry, zip))) {
+    return { code: "postal_code_denied", text: "The shop does not deliver cash on delivery to this postal code." };
+  }
+  if (settings.codValueCap !== null && facts.orderValue !== null && facts.orderValue > settings.codValueCap) {
+    return { code: "cod_value_cap", text: `The order is above the shop's cash-on-delivery limit of ${settings.codValueCap}.` };
+  }
+  return null;
+}
+
+/** A deny-list entry is an exact postal code, or a prefix ending in `*` ("4000*"). Both sides normalised. */
+export function postalCodeMatches(entry: string, zip: string): boolean {
+  return entry.endsWith("*") ? zip.startsWith(entry.slice(0, -1)) : zip === entry;
+}
+
+export function scoreRisk(facts: RiskFacts, settings: RiskSettings): RiskAssessment {
+  const reasons: RiskReason[] = [];
+  const add = (code: keyof typeof POINTS, text: string, points: number = POINTS[code]) => reasons.push({ code, points, text });
+
+  const kind = phoneKind(facts.phone);
+  if (kind === "invalid") add("bad_phone", "The phone number is not a valid number for its country.");
+  else if (kind === "not_mobile") add("phone_not_mobile", "The phone number is not a mobile number.");
+  if (facts.otpVerified === false) add("otp_unverified", "The phone number was not confirmed with a code.");
+
+  const h = facts.history;
+  if (h) {
+    if (h.badOrders > 0) {
+      add("rto_prone_phone", `${plural(h.badOrders, "earlier order")} with this phone ${h.badOrders === 1 ? "was" : "were"} refused, cancelled or never confirmed.`,
+        Math.min(POINTS.rto_prone_phone_cap, h.badOrders * POINTS.rto_prone_phone));
+    }
+    if (h.goodOrders > 0) {
+      add("good_history", `${plural(h.goodOrders, "earlier order")} with this phone ${h.goodOrders === 1 ? "was" : "were"} confirmed or delivered.`,
+        Math.max(POINTS.good_history_cap, h.goodOrders * POINTS.good_history));
+    } else if (h.badOrders === 0) {
+      if (h.verifiedBefore) add("verified_before", "This phone number was confirmed with a code before.");
+      else add("new_customer", "First order from this phone number in this shop.");
+    }
+  }
+
+  const a = facts.address;
+  if (a) {
+    if (addressCompleteness(a) < WEAK_ADDRESS_BELOW) add("weak_address", "The delivery address is missing parts a courier needs (street, house number, city or postal code).");
+    if (looksGibberish(a)) add("address_gibberish", "The delivery address contains text that looks typed at random.");
+    if (hasRepeatedWords(a)) add("address_repeated_words", "The delivery address repeats the same word several times.");
+    const format = postalCodeFormat(a.zip, a.country_code);
+    if (format === "invalid" || format === "missing") add("bad_postal_code", format === "missing" ? "The delivery address has no postal code." : "The postal code does not have its country's format.");
+  }
+
+  if (facts.postalHistory && facts.postalHistory.failed > 0) {
+    const { rate, shopRate } = smoothedFailureRate(facts.postalHistory);
+    if (rate > 1.5 * shopRate) {
+      add("rto_prone_postal_code", `${plural(facts.postalHistory.failed, "cash-on-delivery order")} to this postal code failed (${Math.round(rate * 100)}% against ${Math.round(shopRate * 100)}% for the shop).`);
+    }
+  }
+  if (facts.orderValue !== null && facts.usualValueP90 !== null && facts.orderValue > facts.usualValueP90) {
+    add("high_value", "The order is worth more than 9 in 10 of the shop's recent cash-on-delivery orders.");
+  }
+  if (facts.velocity.codesForPhone > VELOCITY_LIMITS.codesForPhone) add("velocity_phone", `${facts.velocity.codesForPhone} codes were asked for this phone number in the last 24 hours.`);
+  if (facts.velocity.requestsFromIp > VELOCITY_LIMITS.requestsFromIp) add("velocity_ip", `${facts.velocity.requestsFromIp} checkout attempts came from the same network in the last 24 hours.`);
+
+  const score = Math.max(0, Math.min(100, reasons.reduce((sum, r) => sum + r.points, 0)));
+  const rule = matchRule(facts, settings);
+  return { score, band: rule ? "high" : bandOf(score, settings), rule, reasons };
+}
+
+function plural(n: number, what: string): string {
+  return `${n} ${what}${n === 1 ? "" : "s"}`;
+}
+
+/** A merchant's list as typed (one a line, or comma-separated): phones normalised to E.164 (others dropped). */
+export function parsePhoneList(text: string | null | undefined): string[] {
+  return [...new Set(splitList(text).map((p) => normalizePhone(p)).filter((p): p is string => !!p))];
+}
+
+/** A merchant's postal code list: normalised like the order's code, a trailing `*` kept for prefixes. */
+export function parsePostalCodeList(text: string | null | undefined): string[] {
+  return [...new Set(splitList(text).map((c) => {
+    const star = c.trim().endsWith("*");
+    const code = normalizePostalCode(c.replace(/\*+$/, ""));
+    return code ? `${code}${star ? "*" : ""}` : null;
+  }).filter((c): c is string => !!c))];
+}
+
+function splitList(text: string | null | undefined): string[] {
+  return (text ?? "").split(/[\n,;]+/).map((s) => s.trim()).filter(Boolean);
+}
+
+/** The modes a shopper of this band may choose: high means cash on delivery is not offered. */
+export function allowedModesFor(band: RiskBand, offered: readonly string[]): string[] {
+  return band === "high" ? offered.filter((m) => m !== "cod") : [...offered];
+}

@@ -1,0 +1,27 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { answer, methodNotAllowed } from "~/http/responses.server";
+import { authenticateWebhook } from "~/http/webhook.server";
+import { learnOrderOutcome } from "~/risk/outcomes.server";
+import { deliveryHandled, recordDelivery } from "~/shopify/webhook-deliveries.server";
+import { orderCreatedPayload } from "~/shopify/webhook-payloads";
+import { log } from "~/utils/log.server";
+
+/**
+ * orders/cancelled: what became of an order, learnt for the risk score (docs/risk.md): a cancelled COD order counts as failed (refused, returned or called off).
+ * Idempotent on X-Shopify-Webhook-Id, and the outcome itself is one row per order.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  return answer(async () => {
+    const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "orders/cancelled");
+    if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
+    const order = orderCreatedPayload.safeParse(payload);
+    if (order.success) await learnOrderOutcome(shop, order.data, "failed");
+    else log.warn("orders/cancelled payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
+    await recordDelivery(webhookId, topic, shop);
+    return new Response(null, { status: 200 });
+  }, "webhooks/orders/cancelled");
+}
+
+export async function loader() {
+  return methodNotAllowed(["POST"]);
+}
