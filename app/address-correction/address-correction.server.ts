@@ -10,7 +10,7 @@ import { countEvent } from "~/db/daily-stats.server";
 import { defineJob, enqueueJob, orderJobKey } from "~/jobs/queue.server";
 import { getShop, hasActiveSubscription, type Shop } from "~/settings/shop.server";
 import { orderCreatedPayload } from "~/shopify/webhook-payloads";
-import type { OrderFacts } from "~/orders/order-facts";
+import type { OrderFacts } from "~/shopify/order-facts";
 import { clock } from "~/utils/clock.server";
 import { hashesEqual, keyedHash, randomToken } from "~/utils/crypto.server";
 import { log } from "~/utils/log.server";

@@ -7,7 +7,7 @@ import { ORDER_BALANCE_LINES, ORDER_EDIT_ADD_CUSTOM_ITEM, ORDER_EDIT_BEGIN, ORDE
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
 import { admin, holdFulfillment, releaseOurHolds, userErrors, type HoldKind } from "./confirmation/holds.server";
-import type { OrderFacts } from "./order-facts";
+import type { OrderFacts } from "~/shopify/order-facts";
 import { enqueueOrderTags } from "./tag-jobs.server";
 
 /**

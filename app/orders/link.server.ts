@@ -2,7 +2,7 @@ import { execute, query, sql, toBoolean, toDate } from "~/db/sql.server";
 import type { Shop } from "~/settings/shop.server";
 import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
-import type { OrderFacts } from "./order-facts";
+import type { OrderFacts } from "~/shopify/order-facts";
 import { paymentModeOf, tagsForOrder } from "./order-tags";
 import { confirmsAfterPurchase, openConfirmation } from "~/orders/confirmation/confirmation.server";
 import { PENDING_TAG } from "~/orders/confirmation/texts";

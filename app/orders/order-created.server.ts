@@ -5,11 +5,11 @@ import { clock } from "~/utils/clock.server";
 import { log } from "~/utils/log.server";
 import { queueDepositBalance } from "./deposit-balance.server";
 import { linkOrderAndQueueTags } from "./link.server";
-import { readOrderFacts, shopCountryOf } from "./order-facts";
+import { readOrderFacts, shopCountryOf } from "~/shopify/order-facts";
 
 /**
  * orders/create's work, all of it database work so Shopify gets its answer at once: read the order's
- * facts once (app/orders/order-facts.ts), link the order to the shopper's selection, queue its tags,
+ * facts once (app/shopify/order-facts.ts), link the order to the shopper's selection, queue its tags,
  * the balance of a partial order paid with a deposit code, and the address check when the shop asked for it. The jobs run in the background worker (app/jobs).
  */
 export async function orderCreated(shopDomain: string, order: OrderCreated) {

@@ -1,7 +1,7 @@
 import { query, sql } from "~/db/sql.server";
 import { hitRateLimit, peekRateLimit } from "~/rate-limit/rate-limit.server";
 import type { Shop } from "~/settings/shop.server";
-import type { OrderFacts } from "~/orders/order-facts";
+import type { OrderFacts } from "~/shopify/order-facts";
 import { parsePhoneList, parsePostalCodeList, scoreRisk, type RiskAssessment, type RiskFacts, type RiskSettings } from "./score";
 import { normalizePostalCode, percentile90 } from "./signals";
 

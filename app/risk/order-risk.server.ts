@@ -1,5 +1,5 @@
 import { query, sql } from "~/db/sql.server";
-import type { OrderFacts } from "~/orders/order-facts";
+import type { OrderFacts } from "~/shopify/order-facts";
 import { assessOrder, type RiskShop } from "./assess.server";
 import type { RiskAssessment, RiskBand } from "./score";
 import { readStoredRisk } from "./stored";

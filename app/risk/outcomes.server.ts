@@ -1,5 +1,5 @@
 import { execute, sql } from "~/db/sql.server";
-import { readOrderFacts, shopCountryOf, type OrderFacts } from "~/orders/order-facts";
+import { readOrderFacts, shopCountryOf, type OrderFacts } from "~/shopify/order-facts";
 import { getShop } from "~/settings/shop.server";
 import type { OrderCreated } from "~/shopify/webhook-payloads";
 import { clock } from "~/utils/clock.server";
@@ -25,7 +25,7 @@ export async function recordOrderOutcome(shopId: string, facts: Pick<OrderFacts,
     WHERE excluded."outcome" = 'failed' AND "OrderOutcome"."outcome" <> 'failed'`);
 }
 
-/** orders/fulfilled and orders/cancelled: the order read once into its facts (app/orders/order-facts.ts), then learnt. */
+/** orders/fulfilled and orders/cancelled: the order read once into its facts (app/shopify/order-facts.ts), then learnt. */
 export async function learnOrderOutcome(shopDomain: string, order: OrderCreated, outcome: OrderOutcome) {
   const shop = await getShop(shopDomain);
   if (!shop) return 0;

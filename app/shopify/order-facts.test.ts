@@ -1,6 +1,6 @@
 import { orderCreatedPayload as orderPayload } from "~/shopify/webhook-payloads";
 import { isCodGateway, readOrderFacts, shopCountryOf } from "./order-facts";
-import { paymentModeOf, tagsForOrder } from "./order-tags";
+import { paymentModeOf, tagsForOrder } from "~/orders/order-tags";
 
 const base = { admin_graphql_api_id: "gid://shopify/Order/1" };
 const shop = { codMethodNames: "Cash on Delivery (COD)", country: null };
