@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from "~/http/database-errors";
+import { isDatabaseUnavailable } from "~/db/database-errors";
 import { log } from "~/utils/log.server";
 
 /** JSON responses for the storefront API: never cached, errors always `{ error, code, ...extra }`. */

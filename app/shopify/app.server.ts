@@ -8,8 +8,7 @@ import {
 } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
 import { databaseIsUp, prisma } from "~/db.server";
-import { isDatabaseUnavailable } from "~/http/database-errors";
-import { unavailable } from "~/http/responses.server";
+import { isDatabaseUnavailable } from "~/db/database-errors";
 import { env } from "~/env.server";
 import { CachedSessionStorage } from "~/shopify/session-storage.server";
 import { RecoveringSessionStorage } from "~/shopify/recovering-session-storage.server";
@@ -106,6 +105,11 @@ export const authenticate: typeof shopify.authenticate = {
  * authenticates without the database, so one trivial query asks it too (the admin is not a hot path).
  * Nothing is kept from the failure: the next request tries again (see RecoveringSessionStorage).
  */
+/** What app/routes/app.tsx's error boundary shows as the admin's error state: 503 with Retry-After. */
+function unavailable(): Response {
+  return new Response("The service is briefly unavailable. Try again in a moment.", { status: 503, headers: { "Retry-After": "5" } });
+}
+
 async function adminOrUnavailable<T>(authenticateAdmin: () => Promise<T>): Promise<T> {
   let context: T;
   try {
