@@ -31,7 +31,9 @@ describe("test databases on a PostgreSQL shared with other machines", () => {
     } finally {
       for (const name of others) await admin((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     }
-  });
+    // A hang guard, not a speed check: a template migrated from scratch (every migration) and a copy of
+    // it, on a PostgreSQL that other runs share, can take longer than a route test.
+  }, 90_000);
 
   it("run ids differ between runs", () => {
     const ids = new Set(Array.from({ length: 100 }, newRunId));
