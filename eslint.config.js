@@ -34,7 +34,7 @@ export default tseslint.config(
             { regex: "(^|/)tests/", message: "Production code never imports the tests' mocks or helpers." }, { regex: "(^|/)scripts/", message: "Tools use the app, never the reverse: move what both need under app/ (app/server holds what server.mjs and the scripts share)." },
             { regex: "^\\./|^~/routes/", message: "A route never imports another route: move what they share into a domain or app/http." },
           ],
-          paths: [{ name: "~/db.server", importNames: ["prisma"], message: "A route never reaches for prisma: call a domain function." }],
+          paths: [{ name: "~/core/db.server", importNames: ["prisma"], message: "A route never reaches for prisma: call a domain function." }],
         },
       ],
     },

@@ -4,8 +4,8 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "~/shopify/app.server";
-import { isDatabaseUnavailable } from "~/db/database-errors";
-import { log } from "~/utils/log.server";
+import { isDatabaseUnavailable } from "~/core/db/database-errors";
+import { log } from "~/core/utils/log.server";
 
 export const streamTimeout = 5000;
 

@@ -6,8 +6,8 @@
  */
 import { z } from "zod";
 import { addressCheckJob } from "~/address-correction/address-correction.server";
-import { defineJob, pruneFinishedJobs, type AnyJobKind } from "~/jobs/queue.server";
-import { startJobWorker } from "~/jobs/worker.server";
+import { defineJob, pruneFinishedJobs, type AnyJobKind } from "~/core/jobs/queue.server";
+import { startJobWorker } from "~/core/jobs/worker.server";
 import { whatsappFallbackJob } from "~/message-status/sms-fallback-job.server";
 import { usageChargeJob } from "~/billing/usage-charges.server";
 import { enforcementSyncJob } from "~/enforcement/enforcement-jobs.server";
@@ -19,7 +19,7 @@ import { otpPurgeJob } from "~/otp/purge-job.server";
 import { retentionJob, scheduleRetention } from "~/privacy/retention.server";
 import { riskAssessmentJob } from "~/risk/assessment-job.server";
 import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 // Registers the payment customization's creation with the install hook (onShopInstalled).
 import "~/enforcement/payment-customization.server";
 

@@ -1,19 +1,19 @@
 import crypto from "node:crypto";
 import type { z } from "zod";
 import { maskPhone } from "~/shared/phone-mask";
-import { prisma } from "~/db.server";
-import { query, sql, toDate } from "~/db/sql.server";
-import { env } from "~/env.server";
-import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/rate-limit/rate-limit.server";
+import { prisma } from "~/core/db.server";
+import { query, sql, toDate } from "~/core/db/sql.server";
+import { env } from "~/core/env.server";
+import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/core/rate-limit/rate-limit.server";
 import { sendSms } from "~/sms/sms.server";
-import { countEvent } from "~/db/daily-stats.server";
-import { defineJob, enqueueJob, orderJobKey } from "~/jobs/queue.server";
-import { getShop, hasActiveSubscription, type Shop } from "~/settings/shop.server";
+import { countEvent } from "~/core/db/daily-stats.server";
+import { defineJob, enqueueJob, orderJobKey } from "~/core/jobs/queue.server";
+import { getShop, hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { orderCreatedPayload } from "~/shopify/webhook-payloads";
 import type { OrderFacts } from "~/shopify/order-facts";
-import { clock } from "~/utils/clock.server";
-import { hashesEqual, keyedHash, randomToken } from "~/utils/crypto.server";
-import { log } from "~/utils/log.server";
+import { clock } from "~/core/utils/clock.server";
+import { hashesEqual, keyedHash, randomToken } from "~/core/utils/crypto.server";
+import { log } from "~/core/utils/log.server";
 import { fromMailingAddress, fromOrderAddress, suspectAddressReason, type Address, type SuspectReason } from "./address";
 import { fill, pickLocale } from "~/shared/locales";
 import { normalizePhone } from "~/shared/phone";
@@ -375,7 +375,7 @@ export async function maybeRequestCorrectionForNewOrder(shop: Shop, order: NewOr
 }
 
 /**
- * The automatic request as a background job (app/jobs), queued by orders/create and run after the
+ * The automatic request as a background job (app/core/jobs), queued by orders/create and run after the
  * delivery is answered (an SMS provider can take seconds; Shopify waits 5 s at most). An SMS provider
  * outage is retried with the queue's backoff (nothing was stored or counted for it); every other
  * outcome is final. A correction still pending for the order is never duplicated.

@@ -2,7 +2,7 @@ import { ADDRESS_FIELDS, EMPTY_ADDRESS, validateAddress, type Address, type Addr
 import { findCorrectionByToken, formNonceIsValid, issueFormNonce, snapshotOf, stateOf, submitAddressCorrection, type Correction } from "./address-correction.server";
 import { TEXTS } from "./i18n";
 import type { CorrectionView } from "./page";
-import type { Shop } from "~/settings/shop.server";
+import type { Shop } from "~/core/settings/shop.server";
 import type { PageShell, PostedForm } from "~/shared/hosted-page";
 import { pickLocale } from "~/shared/locales";
 

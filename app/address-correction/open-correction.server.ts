@@ -1,5 +1,5 @@
-import { prisma } from "~/db.server";
-import { isUniqueViolation } from "~/db/sql.server";
+import { prisma } from "~/core/db.server";
+import { isUniqueViolation } from "~/core/db/sql.server";
 
 /**
  * An order has at most one open correction: one whose link still works (`pending`) or whose form is

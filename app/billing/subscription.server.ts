@@ -1,5 +1,5 @@
-import { prisma } from "~/db.server";
-import { forgetShop } from "~/settings/shop.server";
+import { prisma } from "~/core/db.server";
+import { forgetShop } from "~/core/settings/shop.server";
 
 /** Shopify's AppSubscriptionStatus (ACTIVE, CANCELLED, ...) in our stored form (active, cancelled, ...). */
 export function subscriptionStatusOf(status: string): string {

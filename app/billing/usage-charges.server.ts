@@ -1,16 +1,12 @@
 import { z } from "zod";
-import { prisma } from "~/db.server";
-import { noteAllowanceUse, requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
-import { usageChargesOn } from "~/enforcement/pause";
-import { verificationStatus } from "~/enforcement/pause.server";
-import { getShop } from "~/settings/shop.server";
-import { overageVerificationsUnderCap, planOf } from "~/shared/plans";
-import { defineJob, enqueueJob } from "~/jobs/queue.server";
-import { kickJobWorker } from "~/jobs/worker.server";
-import { forgetShop } from "~/settings/shop.server";
+import { prisma } from "~/core/db.server";
+import { USAGE_CHARGE } from "~/enforcement/allowance.server";
+import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
+import { defineJob } from "~/core/jobs/queue.server";
+import { forgetShop } from "~/core/settings/shop.server";
 import { shopifyGraphql } from "~/shopify/graphql.server";
 import { ACTIVE_USAGE_LINE_ITEM, USAGE_RECORD_CREATE } from "~/shopify/operations";
-import { log } from "~/utils/log.server";
+import { log } from "~/core/utils/log.server";
 
 /**
  * Verifications past the plan's allowance, for a merchant who turned usage charges on: each is one
@@ -21,8 +17,6 @@ import { log } from "~/utils/log.server";
  * plan approved before usage charges existed, or the cap reached) the shop records why, which pauses
  * verification (app/enforcement/pause.ts) until the plan changes.
  */
-const payload = z.object({ verificationId: z.string().min(1).max(100), amount: z.number().positive(), description: z.string().max(255) });
-
 const lineItemsReply = z.object({
   currentAppInstallation: z.object({
     activeSubscriptions: z.array(
@@ -38,8 +32,7 @@ const recordReply = z.object({
 });
 
 export const usageChargeJob = defineJob({
-  kind: "usage-charge",
-  payload,
+  ...USAGE_CHARGE,
   run: async (charge, job) => {
     const items = await shopifyGraphql<unknown>("admin", job.shop, ACTIVE_USAGE_LINE_ITEM);
     if (!items.ok) return { ok: false, error: `${items.cause}: ${items.detail}` };
@@ -76,23 +69,4 @@ async function refused(domain: string, why: "no_usage_line_item" | "cap_reached"
   // Checkout follows: verification is paused now.
   await requestEnforcementSync(domain, "plan_changed");
   return { ok: false as const, error: `usage charge refused: ${why}`, retry: false };
-}
-
-/**
- * After a verification was counted (`verificationId`: the consumed challenge, unique): past the
- * allowance with usage charges on, it is charged (one job per verification, within the cap); when no
- * further verification can run this month, checkout stops hiding COD.
- */
-export async function verificationCounted(domain: string, verificationId: string): Promise<void> {
-  const shop = await getShop(domain);
-  const plan = shop && planOf(shop);
-  if (!shop || !plan) return;
-  const { used } = await verificationStatus(shop);
-  const past = used - plan.monthlyVerifications;
-  if (past > 0 && past <= overageVerificationsUnderCap(plan) && usageChargesOn(shop)) {
-    const description = `Verification past the ${plan.label} plan's ${plan.monthlyVerifications.toLocaleString("en-US")} this month`;
-    await enqueueJob(usageChargeJob, { shop: domain, key: `${domain}|${verificationId}`, payload: { verificationId, amount: plan.overagePrice, description } });
-    kickJobWorker();
-  }
-  await noteAllowanceUse(domain);
 }

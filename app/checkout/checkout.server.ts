@@ -1,14 +1,14 @@
 import { z } from "zod";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { lastVerifiedAt, verifiedWithin } from "~/otp/verified-phones.server";
 import { recordSelection } from "~/otp/selection.server";
 import type { PaymentMode } from "~/shared/payment-modes";
-import { hasActiveSubscription, updateShop, type Shop } from "~/settings/shop.server";
+import { hasActiveSubscription, updateShop, type Shop } from "~/core/settings/shop.server";
 import { shopifyGraphql, type ShopifyFailureCause } from "~/shopify/graphql.server";
 import { CART_CREATE, CART_LINES_UPDATE, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREATE, PAYMENT_TERMS_TEMPLATES } from "~/shopify/operations";
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 import { codFeeAmount, pricing } from "~/storefront/offer";
-import { log } from "~/utils/log.server";
+import { log } from "~/core/utils/log.server";
 import { checkProof, deriveProof, deviceTokenValid, issueProof, proofVerifiedAt, type Proof } from "~/otp/proof.server";
 import { isPhoneBlocked } from "~/otp/blocklist.server";
 import { ATTRIBUTES } from "~/shared/payment-modes";

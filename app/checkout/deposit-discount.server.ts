@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { prisma } from "~/db.server";
-import type { Shop } from "~/settings/shop.server";
+import { prisma } from "~/core/db.server";
+import type { Shop } from "~/core/settings/shop.server";
 import { shopifyGraphql, type ShopifyCallResult } from "~/shopify/graphql.server";
 import { CART_CREATE, CART_DISCOUNT_CODES_UPDATE, DEPOSIT_DISCOUNT_CREATE } from "~/shopify/operations";
-import { clock } from "~/utils/clock.server";
-import { randomToken } from "~/utils/crypto.server";
+import { clock } from "~/core/utils/clock.server";
+import { randomToken } from "~/core/utils/crypto.server";
 import { buildCartInput, type CheckoutContext, type CheckoutItem } from "./checkout-request";
-import { currencyDigits, DEPOSIT_CODE_PREFIX, depositSplit } from "./deposit";
+import { currencyDigits, DEPOSIT_CODE_PREFIX, depositSplit } from "~/shared/deposit";
 
 /**
  * partial where the store has no draft-order deposit (every plan below Plus): a normal Storefront cart

@@ -1,8 +1,8 @@
-import { query, sql, toBoolean } from "~/db/sql.server";
-import { ORDER_PAYMENTS, paymentOf, type OrderPayment } from "~/orders/order-status";
-import type { Shop } from "~/settings/shop.server";
+import { query, sql, toBoolean } from "~/core/db/sql.server";
+import { ORDER_PAYMENTS, paymentOf, type OrderPayment } from "~/shared/order-status";
+import type { Shop } from "~/core/settings/shop.server";
 import { utcDay } from "~/shared/daily-metrics";
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 
 export const DASHBOARD_DAYS = 30;
 

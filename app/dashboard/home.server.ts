@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { planUsage, type PlanUsage } from "~/billing/plans.server";
-import { adminShop } from "~/settings/shop.server";
+import { adminShop } from "~/core/settings/shop.server";
 import { dashboardOf } from "./dashboard.server";
 import { countryName } from "./locale";
 import { codNamesForm, confirmCodMethodNames, onboardingOf, sendTestCode } from "./onboarding.server";

@@ -1,7 +1,7 @@
 import { BlockStack, Card, DataTable, InlineGrid, InlineStack, Text } from "@shopify/polaris";
 import { BarChart, DonutChart, LineChart } from "@shopify/polaris-viz";
 import { useEffect, useState, type ReactNode } from "react";
-import { ORDER_PAYMENT_LABELS, ORDER_PAYMENTS } from "~/orders/order-status";
+import { ORDER_PAYMENT_LABELS, ORDER_PAYMENTS } from "~/shared/order-status";
 import type { Dashboard } from "./dashboard.server";
 
 /** Dashboard as the page receives it: each country with its name in the admin's language. */

@@ -1,18 +1,18 @@
 import { z } from "zod";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { currentEnforcementState, syncPaymentCustomization } from "~/enforcement/payment-customization.server";
 import { PAUSE_WHY, shopperView } from "~/enforcement/messages";
-import { codMethodNameList, isCodMethodName } from "~/settings/cod-methods";
-import { SETTINGS_LIMITS } from "~/settings/limits";
-import { updateShop, type Shop } from "~/settings/shop.server";
+import { codMethodNameList, isCodMethodName } from "~/core/settings/cod-methods";
+import { SETTINGS_LIMITS } from "~/core/settings/limits";
+import { updateShop, type Shop } from "~/core/settings/shop.server";
 import { parseApiPhone, normalizePhone } from "~/shared/phone";
 import { planOf } from "~/shared/plans";
 import { shopifyGraphql } from "~/shopify/graphql.server";
 import { RECENT_ORDER_GATEWAYS, THEME_APP_BLOCKS } from "~/shopify/operations";
 import { sendSms } from "~/sms/sms.server";
-import { clock } from "~/utils/clock.server";
-import { randomNumericCode } from "~/utils/crypto.server";
-import { log } from "~/utils/log.server";
+import { clock } from "~/core/utils/clock.server";
+import { randomNumericCode } from "~/core/utils/crypto.server";
+import { log } from "~/core/utils/log.server";
 
 /** The app's block in the theme app extension (extensions/cod-verify/blocks/cod-button.liquid). */
 export const APP_BLOCK_HANDLE = "cod-button";

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { env, type Env } from "~/env.server";
+import { env, type Env } from "~/core/env.server";
 import { LOCAL_DEFAULTS } from "~/server/app-proxy-signature.mjs";
 
 /**

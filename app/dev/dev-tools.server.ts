@@ -1,4 +1,4 @@
-import { env, type Env } from "~/env.server";
+import { env, type Env } from "~/core/env.server";
 
 /**
  * The local storefront emulation (/dev/storefront, /dev/assets/*, /apps/<subpath>/*) exists only in

@@ -1,4 +1,4 @@
-import { adminShop } from "~/settings/shop.server";
+import { adminShop } from "~/core/settings/shop.server";
 import { enforcementState } from "./payment-customization.server";
 import { planOf } from "~/shared/plans";
 import { usageChargesOn, type AllowanceLevel, type PauseReason } from "./pause";

@@ -1,5 +1,5 @@
 import { DEFAULT_COD_METHOD_NAMES, type FunctionConfiguration } from "../../extensions/cod-payment-customization/src/run";
-import { codMethodNameList } from "~/settings/cod-methods";
+import { codMethodNameList } from "~/core/settings/cod-methods";
 
 /** The function extension's handle (extensions/cod-payment-customization/shopify.extension.toml). */
 export const FUNCTION_HANDLE = "cod-payment-customization";

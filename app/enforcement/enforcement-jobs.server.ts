@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { prisma } from "~/db.server";
-import { defineJob, enqueueJob } from "~/jobs/queue.server";
-import { kickJobWorker } from "~/jobs/worker.server";
-import { getShop } from "~/settings/shop.server";
+import { prisma } from "~/core/db.server";
+import { defineJob, enqueueJob } from "~/core/jobs/queue.server";
+import { kickJobWorker } from "~/core/jobs/worker.server";
+import { getShop } from "~/core/settings/shop.server";
 import { allowanceMonthStart, planOf } from "~/shared/plans";
-import { clock } from "~/utils/clock.server";
-import { randomToken } from "~/utils/crypto.server";
+import { clock } from "~/core/utils/clock.server";
+import { randomToken } from "~/core/utils/crypto.server";
 import { syncPaymentCustomization } from "./payment-customization.server";
 import { verificationStatus } from "./pause.server";
 

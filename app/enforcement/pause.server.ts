@@ -1,7 +1,7 @@
-import { countSince } from "~/db/daily-stats.server";
-import type { Shop } from "~/settings/shop.server";
+import { countSince } from "~/core/db/daily-stats.server";
+import type { Shop } from "~/core/settings/shop.server";
 import { allowanceMonthStart, planOf } from "~/shared/plans";
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 import { allowanceLevel, pauseReason, type AllowanceLevel, type PauseReason } from "./pause";
 
 export type VerificationStatus = {

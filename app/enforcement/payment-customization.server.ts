@@ -1,12 +1,12 @@
 import { z } from "zod";
-import { prisma } from "~/db.server";
-import { hitRateLimit, releaseRateLimit } from "~/rate-limit/rate-limit.server";
-import type { Shop } from "~/settings/shop.server";
+import { prisma } from "~/core/db.server";
+import { hitRateLimit, releaseRateLimit } from "~/core/rate-limit/rate-limit.server";
+import type { Shop } from "~/core/settings/shop.server";
 import { shopifyGraphql } from "~/shopify/graphql.server";
 import { PAYMENT_CUSTOMIZATION_CREATE, PAYMENT_CUSTOMIZATION_UPDATE } from "~/shopify/operations";
 import { onShopInstalled } from "~/shopify/app.server";
-import { clock } from "~/utils/clock.server";
-import { log } from "~/utils/log.server";
+import { clock } from "~/core/utils/clock.server";
+import { log } from "~/core/utils/log.server";
 import { FUNCTION_HANDLE, functionConfiguration, PAYMENT_CUSTOMIZATION_TITLE } from "./cod-methods";
 import { codHiddenAtCheckout, type PauseReason } from "./pause";
 import { verificationStatus } from "./pause.server";
@@ -96,7 +96,7 @@ const createLease = (shop: Pick<Shop, "id">) => `payment-customization-create:${
 /**
  * Creates the customization unless a concurrent sync (the afterAuth of parallel first requests, a
  * settings save, another instance) holds the shop's create lease: taken by one atomic counter statement
- * (app/rate-limit), so Shopify never gets two customizations of our function (the second would keep
+ * (app/core/rate-limit), so Shopify never gets two customizations of our function (the second would keep
  * hiding COD whatever the settings say). The lease is given back once the outcome is recorded.
  */
 async function createOnce(shop: EnforcementShop, input: Record<string, unknown>): Promise<Attempt | "made_elsewhere"> {

@@ -1,10 +1,10 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Session } from "@shopify/shopify-api";
 import { authenticate, sessionStorage } from "~/shopify/app.server";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { jsonError } from "~/http/responses.server";
-import { getShop, type Shop } from "~/settings/shop.server";
-import { prepareDatabase } from "~/db.server";
+import { getShop, type Shop } from "~/core/settings/shop.server";
+import { prepareDatabase } from "~/core/db.server";
 
 export type ProxyContext = {
   shop: Shop;

@@ -1,5 +1,5 @@
-import { isDatabaseUnavailable } from "~/db/database-errors";
-import { log } from "~/utils/log.server";
+import { isDatabaseUnavailable } from "~/core/db/database-errors";
+import { log } from "~/core/utils/log.server";
 
 /** JSON responses for the storefront API: never cached, errors always `{ error, code, ...extra }`. */
 

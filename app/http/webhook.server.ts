@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { InvalidShopError } from "@shopify/shopify-api";
 import { authenticate } from "~/shopify/app.server";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { shopDomainPattern } from "~/http/app-proxy.server";
 import { jsonError, methodNotAllowed } from "~/http/responses.server";
 

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { prisma } from "~/db.server";
-import { defineJob, type JobResult } from "~/jobs/queue.server";
+import { prisma } from "~/core/db.server";
+import { defineJob, type JobResult } from "~/core/jobs/queue.server";
 import { maskPhone } from "~/shared/phone-mask";
 import { openText, type MessagePurpose } from "~/sms/deliveries.server";
 import { sendSms } from "~/sms/sms.server";
-import { clock } from "~/utils/clock.server";
-import { log } from "~/utils/log.server";
+import { clock } from "~/core/utils/clock.server";
+import { log } from "~/core/utils/log.server";
 
 /**
  * The SMS that replaces a WhatsApp message WhatsApp reported undelivered (queued by the status

@@ -1,7 +1,7 @@
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { statesBefore, type MessageState } from "~/sms/deliveries.server";
-import { countEvent } from "~/db/daily-stats.server";
-import { enqueueJob } from "~/jobs/queue.server";
+import { countEvent } from "~/core/db/daily-stats.server";
+import { enqueueJob } from "~/core/jobs/queue.server";
 import { whatsappFallbackJob } from "./sms-fallback-job.server";
 
 const DELIVERED = new Set<string>(["delivered", "read"]);

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { prisma } from "~/db.server";
-import { BALANCE_LINE_TITLE, currencyDigits, depositCodeOf } from "~/checkout/deposit";
-import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/jobs/queue.server";
-import type { Shop } from "~/settings/shop.server";
+import { prisma } from "~/core/db.server";
+import { BALANCE_LINE_TITLE, currencyDigits, depositCodeOf } from "~/shared/deposit";
+import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/queue.server";
+import type { Shop } from "~/core/settings/shop.server";
 import { ORDER_BALANCE_LINES, ORDER_EDIT_ADD_CUSTOM_ITEM, ORDER_EDIT_BEGIN, ORDER_EDIT_COMMIT, TAGS_ADD, TAGS_REMOVE } from "~/shopify/operations";
-import { clock } from "~/utils/clock.server";
-import { log } from "~/utils/log.server";
+import { clock } from "~/core/utils/clock.server";
+import { log } from "~/core/utils/log.server";
 import { admin, holdFulfillment, releaseOurHolds, userErrors, type HoldKind } from "./confirmation/holds.server";
 import type { OrderFacts } from "~/shopify/order-facts";
 import { enqueueOrderTags } from "./tag-jobs.server";

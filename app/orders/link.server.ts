@@ -1,7 +1,7 @@
-import { execute, query, sql, toBoolean, toDate } from "~/db/sql.server";
-import type { Shop } from "~/settings/shop.server";
-import { clock } from "~/utils/clock.server";
-import { log } from "~/utils/log.server";
+import { execute, query, sql, toBoolean, toDate } from "~/core/db/sql.server";
+import type { Shop } from "~/core/settings/shop.server";
+import { clock } from "~/core/utils/clock.server";
+import { log } from "~/core/utils/log.server";
 import type { OrderFacts } from "~/shopify/order-facts";
 import { paymentModeOf, tagsForOrder } from "./order-tags";
 import { confirmsAfterPurchase, openConfirmation } from "~/orders/confirmation/confirmation.server";
@@ -49,7 +49,7 @@ function padded(values: string[], n: number): string[] {
  * the phone within PHONE_LINK_WINDOW_MS before the order (a link by phone names the mode only: it is
  * never evidence, app/orders/order-verification.server.ts). Idempotent: an order already linked keeps
  * its selection, and its tag job is the same row. Every delivery runs these, so they are direct
- * statements (app/db/sql.server.ts).
+ * statements (app/core/db/sql.server.ts).
  */
 // The token and phone lookups say "not linked yet" as COALESCE("orderGid", '') = '' rather than
 // "orderGid" IS NULL: SQLite would otherwise search the unique index on orderGid for NULL, which is

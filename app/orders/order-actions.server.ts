@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { blockPhone } from "~/otp/blocklist.server";
-import type { Shop } from "~/settings/shop.server";
+import type { Shop } from "~/core/settings/shop.server";
 import { resendConfirmation } from "./confirmation/confirmation.server";
 
 /** The Orders page's row actions, posted as a form: which action, on which of the shop's orders. */

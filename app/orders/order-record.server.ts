@@ -1,7 +1,7 @@
-import { prisma } from "~/db.server";
-import { execute, sql } from "~/db/sql.server";
-import { clock } from "~/utils/clock.server";
-import type { DepositState, OrderStatus } from "./order-status";
+import { prisma } from "~/core/db.server";
+import { execute, sql } from "~/core/db/sql.server";
+import { clock } from "~/core/utils/clock.server";
+import type { DepositState, OrderStatus } from "~/shared/order-status";
 
 export type OrderRecordInput = {
   orderGid: string;

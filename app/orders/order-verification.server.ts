@@ -1,7 +1,7 @@
 import { lastVerifiedAt, verifiedWithin } from "~/otp/verified-phones.server";
 import { SELECTION_REUSE_MS } from "~/otp/selection.server";
 import { blockedAmong } from "~/otp/blocklist.server";
-import type { Shop } from "~/settings/shop.server";
+import type { Shop } from "~/core/settings/shop.server";
 import { checkProof } from "~/otp/proof.server";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
 import type { OrderFacts } from "~/shopify/order-facts";

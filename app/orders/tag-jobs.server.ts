@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { defineJob, enqueueJob, orderJobKey } from "~/jobs/queue.server";
+import { defineJob, enqueueJob, orderJobKey } from "~/core/jobs/queue.server";
 import { shopifyGraphql } from "~/shopify/graphql.server";
 import { TAGS_ADD, TAGS_REMOVE } from "~/shopify/operations";
 import { isPhoneBlocked } from "~/otp/blocklist.server";
-import { getShop } from "~/settings/shop.server";
+import { getShop } from "~/core/settings/shop.server";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
 
 /**
- * Order tagging as a background job (app/jobs): orders/create queues one job per order and answers
+ * Order tagging as a background job (app/core/jobs): orders/create queues one job per order and answers
  * Shopify at once; the worker adds the tags with `tagsAdd`, retried with the queue's backoff.
  * `tagsAdd` appends, so a job that runs twice after a crash does no harm.
  */

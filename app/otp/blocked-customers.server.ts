@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { z } from "zod";
-import { prisma } from "~/db.server";
-import { defineJob, enqueueJob, type JobResult } from "~/jobs/queue.server";
-import { clock } from "~/utils/clock.server";
-import { randomToken } from "~/utils/crypto.server";
+import { prisma } from "~/core/db.server";
+import { defineJob, enqueueJob, type JobResult } from "~/core/jobs/queue.server";
+import { clock } from "~/core/utils/clock.server";
+import { randomToken } from "~/core/utils/crypto.server";
 import { shopifyGraphql } from "~/shopify/graphql.server";
 import { CUSTOMERS_BY_PHONE, TAGS_REMOVE } from "~/shopify/operations";
 import { normalizePhone } from "~/shared/phone";

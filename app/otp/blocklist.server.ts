@@ -1,7 +1,7 @@
-import { prisma } from "~/db.server";
-import { isUniqueViolation, query, sql, toDate } from "~/db/sql.server";
+import { prisma } from "~/core/db.server";
+import { isUniqueViolation, query, sql, toDate } from "~/core/db/sql.server";
 import { normalizePhone } from "~/shared/phone";
-import type { Shop } from "~/settings/shop.server";
+import type { Shop } from "~/core/settings/shop.server";
 import { parseBlocklistImport, type BlocklistImportProblem } from "./blocklist-import";
 import { queueUntagBlockedCustomersIn } from "./blocked-customers.server";
 

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
-import { env } from "~/env.server";
-import { clock } from "~/utils/clock.server";
+import { env } from "~/core/env.server";
+import { clock } from "~/core/utils/clock.server";
 import type { RiskBand } from "~/risk/score";
 import {
   parseProof,

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { defineJob } from "~/jobs/queue.server";
+import { defineJob } from "~/core/jobs/queue.server";
 import { purgeExpiredChallenges } from "~/otp/otp.server";
-import { purgeExpiredRateCounters } from "~/rate-limit/rate-limit.server";
+import { purgeExpiredRateCounters } from "~/core/rate-limit/rate-limit.server";
 
 /** Every minute, one instance deletes the expired challenges and rate counters (a recurring job). */
 export const otpPurgeJob = defineJob({

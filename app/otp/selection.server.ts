@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { query, execute, sql } from "~/db/sql.server";
-import { clock } from "~/utils/clock.server";
+import { query, execute, sql } from "~/core/db/sql.server";
+import { clock } from "~/core/utils/clock.server";
 
 import type { PaymentMode } from "~/shared/payment-modes";
 
@@ -42,7 +42,7 @@ export async function recordSelection(input: SelectionInput): Promise<{ id: stri
   const items = input.items ? JSON.stringify(input.items) : null;
   const checkoutUrl = input.checkoutUrl || null;
   const draftOrderGid = input.draftOrderGid || null;
-  // Direct statements: this runs on every verify-otp and create-checkout (app/db/sql.server.ts).
+  // Direct statements: this runs on every verify-otp and create-checkout (app/core/db/sql.server.ts).
   // An unproven caller may reuse only a selection that is not verified.
   const open = verified
     ? await query<{ id: string }>(sql`

@@ -1,6 +1,6 @@
-import { prisma } from "~/db.server";
-import { execute, sql } from "~/db/sql.server";
-import { clock } from "~/utils/clock.server";
+import { prisma } from "~/core/db.server";
+import { execute, sql } from "~/core/db/sql.server";
+import { clock } from "~/core/utils/clock.server";
 
 /** Marks a phone as verified for a shop now (the mark the returning-customer skip reads). */
 export async function markPhoneVerified(shopId: string, phone: string, at: Date = clock.now()) {

@@ -1,7 +1,7 @@
-import { prisma } from "~/db.server";
-import { execute, sql } from "~/db/sql.server";
-import { clock } from "~/utils/clock.server";
-import { randomToken } from "~/utils/crypto.server";
+import { prisma } from "~/core/db.server";
+import { execute, sql } from "~/core/db/sql.server";
+import { clock } from "~/core/utils/clock.server";
+import { randomToken } from "~/core/utils/crypto.server";
 import { normalizePhone } from "~/shared/phone";
 import { customerDataReport, orderGidsOf } from "./privacy.server";
 import { recordCount } from "./report-sections";

@@ -1,10 +1,10 @@
-import { prisma } from "~/db.server";
-import { forgetShop } from "~/settings/shop.server";
+import { prisma } from "~/core/db.server";
+import { forgetShop } from "~/core/settings/shop.server";
 import { sessionStorage } from "~/shopify/app.server";
-import { clock } from "~/utils/clock.server";
-import { deleteOrderJobs, deleteShopJobs } from "~/jobs/queue.server";
+import { clock } from "~/core/utils/clock.server";
+import { deleteOrderJobs, deleteShopJobs } from "~/core/jobs/queue.server";
 import { normalizePhone } from "~/shared/phone";
-import { deleteRateCountersNaming } from "~/rate-limit/rate-limit.server";
+import { deleteRateCountersNaming } from "~/core/rate-limit/rate-limit.server";
 import { forgetPrepaidPhones } from "~/risk/rules.server";
 
 /**

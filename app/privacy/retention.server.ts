@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { prisma } from "~/db.server";
-import { defineJob, enqueueJob } from "~/jobs/queue.server";
-import { clock } from "~/utils/clock.server";
+import { prisma } from "~/core/db.server";
+import { defineJob, enqueueJob } from "~/core/jobs/queue.server";
+import { clock } from "~/core/utils/clock.server";
 import { DATA_REQUEST_RETENTION_DAYS, retentionCutoffs } from "./retention";
 
 /**

@@ -1,6 +1,6 @@
-import { query, sql } from "~/db/sql.server";
-import { hitRateLimit, peekRateLimit } from "~/rate-limit/rate-limit.server";
-import type { Shop } from "~/settings/shop.server";
+import { query, sql } from "~/core/db/sql.server";
+import { hitRateLimit, peekRateLimit } from "~/core/rate-limit/rate-limit.server";
+import type { Shop } from "~/core/settings/shop.server";
 import type { OrderFacts } from "~/shopify/order-facts";
 import { parsePhoneList, parsePostalCodeList, scoreRisk, type RiskAssessment, type RiskFacts, type RiskSettings } from "./score";
 import { normalizePostalCode, percentile90 } from "./signals";

@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { defineJob, enqueueJob, orderJobKey } from "~/jobs/queue.server";
+import { defineJob, enqueueJob, orderJobKey } from "~/core/jobs/queue.server";
 import { shopifyGraphql } from "~/shopify/graphql.server";
 import { ORDER_RISK_ASSESSMENT_CREATE } from "~/shopify/operations";
-import { log } from "~/utils/log.server";
+import { log } from "~/core/utils/log.server";
 import type { RiskAssessment, RiskBand } from "./score";
 
 /**
  * The order's COD risk assessment written to Shopify's risk panel (`orderRiskAssessmentCreate`) as a
- * background job (app/jobs): orders/create queues it, the worker writes it and retries with the
+ * background job (app/core/jobs): orders/create queues it, the worker writes it and retries with the
  * queue's backoff. Writing the same assessment twice only repeats it in the panel, so a run after a
  * crash does no harm. Shopify refuses it for a fulfilled or vanished order: nothing to retry then.
  */

@@ -1,4 +1,4 @@
-import { query, sql } from "~/db/sql.server";
+import { query, sql } from "~/core/db/sql.server";
 import type { OrderFacts } from "~/shopify/order-facts";
 import { assessOrder, type RiskShop } from "./assess.server";
 import type { RiskAssessment, RiskBand } from "./score";

@@ -1,8 +1,8 @@
-import { execute, sql } from "~/db/sql.server";
+import { execute, sql } from "~/core/db/sql.server";
 import { readOrderFacts, shopCountryOf, type OrderFacts } from "~/shopify/order-facts";
-import { getShop } from "~/settings/shop.server";
+import { getShop } from "~/core/settings/shop.server";
 import type { OrderCreated } from "~/shopify/webhook-payloads";
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 import { normalizePostalCode } from "./signals";
 
 export type OrderOutcome = "delivered" | "failed";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Shop } from "~/settings/shop.server";
+import type { Shop } from "~/core/settings/shop.server";
 import { parsePhoneList, parsePostalCodeList } from "./score";
 
 /**

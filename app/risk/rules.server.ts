@@ -1,5 +1,5 @@
-import { prisma } from "~/db.server";
-import { forgetShop } from "~/settings/shop.server";
+import { prisma } from "~/core/db.server";
+import { forgetShop } from "~/core/settings/shop.server";
 import { normalizePhone } from "~/shared/phone";
 
 /**

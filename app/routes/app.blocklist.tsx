@@ -19,12 +19,12 @@ import { z } from "zod";
 import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
 import { authenticate } from "~/shopify/app.server";
-import { getShop, upsertInstalledShop } from "~/settings/shop.server";
+import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { blockPhone, importBlockedPhones, listBlockedPhones, unblockPhone } from "~/otp/blocklist.server";
 import type { BlocklistImportProblem } from "~/otp/blocklist-import";
 import { BLOCKLIST_IMPORT_MAX_LINES, BLOCKLIST_REASON_MAX } from "~/otp/blocklist-limits";
 import { maskPhone } from "~/shared/phone-mask";
-import { kickJobWorker } from "~/jobs/worker.server";
+import { kickJobWorker } from "~/core/jobs/worker.server";
 
 export const meta: MetaFunction = () => [{ title: "Blocked numbers · COD Verify" }];
 

@@ -5,7 +5,7 @@ import { useState } from "react";
 import { AdminPage } from "~/admin/app-bridge";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
 import { authenticate } from "~/shopify/app.server";
-import { getShop, upsertInstalledShop } from "~/settings/shop.server";
+import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { getDataRequest, listDataRequests } from "~/privacy/data-requests.server";
 import { DATA_REQUEST_RETENTION_DAYS } from "~/privacy/retention";
 import { REPORT_SECTIONS, recordCount, type ReportSection } from "~/privacy/report-sections";

@@ -6,7 +6,7 @@ import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
 import { OrderRowActions } from "~/admin/order-row-actions";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
 import { authenticate } from "~/shopify/app.server";
-import { getShop, upsertInstalledShop } from "~/settings/shop.server";
+import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { blockedPhonesAmong } from "~/otp/blocklist.server";
 import { actOnOrder, orderActionForm, type OrderActionOutcome } from "~/orders/order-actions.server";
 import { listOrderRecords } from "~/orders/order-record.server";
@@ -21,7 +21,7 @@ import {
   orderAppBridgeUrl,
   paymentOf,
   type OrderStatus,
-} from "~/orders/order-status";
+} from "~/shared/order-status";
 import { maskPhone } from "~/shared/phone-mask";
 import { readStoredRisk, riskForDisplay } from "~/risk/stored";
 

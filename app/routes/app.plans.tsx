@@ -8,7 +8,7 @@ import { adminStandIn } from "#admin-access";
 import { authenticate } from "~/shopify/app.server";
 import { choosePlanFor, loadPlans, planApprovedBy, type ChoosePlanOutcome, type PlanChangePreview } from "~/billing/plans.server";
 import { usePlanApprovedNotice } from "~/admin/plan-approved";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { PLANS, type Plan } from "~/shared/plans";
 import { useEffect, useRef } from "react";
 

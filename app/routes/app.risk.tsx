@@ -5,7 +5,7 @@ import { BlockStack, Button, Card, FormLayout, Layout, Text, TextField } from "@
 import { useState } from "react";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { authenticate } from "~/shopify/app.server";
-import { getShop, updateShop, upsertInstalledShop } from "~/settings/shop.server";
+import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { parseRiskSettings, riskSettingsFormValues, type RiskSettingsErrors, type RiskSettingsValues } from "~/risk/risk-settings";
 
 export const meta: MetaFunction = () => [{ title: "Risk · COD Verify" }];

@@ -9,7 +9,7 @@ import { AdminNavigation } from "~/admin/navigation";
 import { AdminUnavailable } from "~/admin/unavailable";
 import { adminStandIn } from "#admin-access";
 import { authenticate } from "~/shopify/app.server";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { verificationNotice } from "~/enforcement/admin-notice.server";
 
 export const links = () => [

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { devToolsEnabled, devToolsRefused } from "~/dev/dev-tools.server";
 import { forwardThroughProxy, selfOrigin } from "~/dev/storefront/proxy-emulation.server";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 
 /**
  * /apps/<subpath>/* (every method): Shopify's app proxy, emulated for the local storefront. The

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { devToolsEnabled, devToolsRefused } from "~/dev/dev-tools.server";
 import { renderStorefrontPage } from "~/dev/storefront/page.server";
 import { LOCAL_DEFAULTS } from "~/server/app-proxy-signature.mjs";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 
 /**
  * GET /dev/storefront: a local product page carrying the theme app extension's block, so the modal

@@ -1,4 +1,4 @@
-import { databaseIsUp, schemaIsCurrent } from "~/db.server";
+import { databaseIsUp, schemaIsCurrent } from "~/core/db.server";
 import { json, methodNotAllowed } from "~/http/responses.server";
 
 /**

@@ -5,7 +5,7 @@ import { outcomeResponse } from "~/http/outcomes.server";
 import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { createCheckoutBody } from "~/checkout/checkout-request";
 import { buyerIpOf, createCheckout } from "~/checkout/checkout.server";
-import { log } from "~/utils/log.server";
+import { log } from "~/core/utils/log.server";
 import { publicRisk } from "~/risk/assess.server";
 import { allowedModesFor } from "~/risk/score";
 import { chosenModes } from "~/shared/payment-modes";

@@ -9,7 +9,7 @@ import { buyerIpOf } from "~/checkout/checkout.server";
 import { publicRisk } from "~/risk/assess.server";
 import { allowedModesFor } from "~/risk/score";
 import { chosenModes } from "~/shared/payment-modes";
-import type { Shop } from "~/settings/shop.server";
+import type { Shop } from "~/core/settings/shop.server";
 import { sendOtpBody } from "~/otp/schemas";
 
 /** POST /proxy/send-otp { phone, locale?, deviceToken?, channel? }: sends a one-time code (check order in the README). */

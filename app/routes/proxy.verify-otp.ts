@@ -9,7 +9,7 @@ import { buyerIpOf } from "~/checkout/checkout.server";
 import { publicRisk } from "~/risk/assess.server";
 import { allowedModesFor } from "~/risk/score";
 import { chosenModes } from "~/shared/payment-modes";
-import type { Shop } from "~/settings/shop.server";
+import type { Shop } from "~/core/settings/shop.server";
 import { verifyOtpBody } from "~/otp/schemas";
 import { PROOF_TTL_SECONDS } from "~/otp/proof.server";
 

@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import twilio from "twilio";
 import { z } from "zod";
-import { prepareDatabase } from "~/db.server";
-import { env } from "~/env.server";
+import { prepareDatabase } from "~/core/db.server";
+import { env } from "~/core/env.server";
 import { answer, json, jsonError, methodNotAllowed } from "~/http/responses.server";
 import { MESSAGE_STATES } from "~/sms/deliveries.server";
-import { kickJobWorker } from "~/jobs/worker.server";
+import { kickJobWorker } from "~/core/jobs/worker.server";
 import { recordStatus } from "~/message-status/status-callback.server";
-import { log } from "~/utils/log.server";
+import { log } from "~/core/utils/log.server";
 
 const MAX_BODY_BYTES = 16 * 1024;
 

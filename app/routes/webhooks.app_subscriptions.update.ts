@@ -3,7 +3,7 @@ import { answer, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { recordSubscriptionUpdate } from "~/billing/subscription.server";
 import { appSubscriptionPayload } from "~/shopify/webhook-payloads";
-import { log } from "~/utils/log.server";
+import { log } from "~/core/utils/log.server";
 import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 
 /**

@@ -5,7 +5,7 @@ import { answerDataRequest } from "~/privacy/data-requests.server";
 import { orderIdsIn } from "~/privacy/privacy.server";
 import { recordDelivery } from "~/shopify/webhook-deliveries.server";
 import { customerPrivacyPayload } from "~/shopify/webhook-payloads";
-import { log } from "~/utils/log.server";
+import { log } from "~/core/utils/log.server";
 
 /**
  * customers/data_request (mandatory): stores a report of what the app holds for the customer's phone and

@@ -4,7 +4,7 @@ import { authenticateWebhook } from "~/http/webhook.server";
 import { orderGidsOf, orderIdsIn, redactCustomer } from "~/privacy/privacy.server";
 import { recordDelivery } from "~/shopify/webhook-deliveries.server";
 import { customerPrivacyPayload } from "~/shopify/webhook-payloads";
-import { log } from "~/utils/log.server";
+import { log } from "~/core/utils/log.server";
 
 /** customers/redact (mandatory): deletes the customer's verified mark and selections, by phone and by order. Idempotent. */
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,16 +1,16 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
-import { kickJobWorker } from "~/jobs/worker.server";
+import { kickJobWorker } from "~/core/jobs/worker.server";
 import { orderCreated } from "~/orders/order-created.server";
 import { deliveryHandled, recordDelivery } from "~/shopify/webhook-deliveries.server";
 import { orderCreatedPayload } from "~/shopify/webhook-payloads";
-import { log } from "~/utils/log.server";
+import { log } from "~/core/utils/log.server";
 
 /**
  * orders/create: verified by the library (bad HMAC 401), idempotent on X-Shopify-Webhook-Id. Links the
  * order to the shopper's selection and queues its tags and address check; only database work happens
- * before the 200, the jobs themselves run in the background worker (app/jobs).
+ * before the 200, the jobs themselves run in the background worker (app/core/jobs).
  */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {

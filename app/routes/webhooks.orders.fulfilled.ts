@@ -4,7 +4,7 @@ import { authenticateWebhook } from "~/http/webhook.server";
 import { learnOrderOutcome } from "~/risk/outcomes.server";
 import { deliveryHandled, recordDelivery } from "~/shopify/webhook-deliveries.server";
 import { orderCreatedPayload } from "~/shopify/webhook-payloads";
-import { log } from "~/utils/log.server";
+import { log } from "~/core/utils/log.server";
 
 /**
  * orders/fulfilled: what became of an order, learnt for the risk score (docs/risk.md): a fulfilled COD order counts as delivered until a cancellation says otherwise.

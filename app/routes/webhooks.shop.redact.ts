@@ -3,7 +3,7 @@ import { answer, jsonError, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { redactShop } from "~/privacy/privacy.server";
 import { recordDelivery } from "~/shopify/webhook-deliveries.server";
-import { log } from "~/utils/log.server";
+import { log } from "~/core/utils/log.server";
 
 /**
  * shop/redact (mandatory, 48 h after uninstall): deletes everything the app holds for the shop. Idempotent.

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
-import { applyShopUpdate } from "~/settings/shop.server";
-import { log } from "~/utils/log.server";
+import { applyShopUpdate } from "~/core/settings/shop.server";
+import { log } from "~/core/utils/log.server";
 
 /**
  * shop/update: keeps the shop's primary domain (the host named on the code SMS's last line, which

@@ -7,16 +7,16 @@ import {
   shopifyApp,
 } from "@shopify/shopify-app-remix/server";
 import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prisma";
-import { databaseIsUp, prisma } from "~/db.server";
-import { isDatabaseUnavailable } from "~/db/database-errors";
-import { env } from "~/env.server";
+import { databaseIsUp, prisma } from "~/core/db.server";
+import { isDatabaseUnavailable } from "~/core/db/database-errors";
+import { env } from "~/core/env.server";
 import { CachedSessionStorage } from "~/shopify/session-storage.server";
 import { RecoveringSessionStorage } from "~/shopify/recovering-session-storage.server";
-import { readShopDetails, upsertInstalledShop, type Shop } from "~/settings/shop.server";
+import { readShopDetails, upsertInstalledShop, type Shop } from "~/core/settings/shop.server";
 import { SHOP_DETAILS } from "~/shopify/operations";
 import { PAID_PLANS, usageTerms } from "~/shared/plans";
 import { redirectShopifyApi } from "~/shopify/api-origin.server";
-import { log } from "~/utils/log.server";
+import { log } from "~/core/utils/log.server";
 import { withAdminAccess } from "#admin-access";
 
 if (env.SHOPIFY_API_ORIGIN) redirectShopifyApi(env.SHOPIFY_API_ORIGIN);

@@ -1,4 +1,4 @@
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { unauthenticated } from "~/shopify/app.server";
 
 /** Why a Shopify call did not give us data: each cause is logged by the caller and becomes a fallback or a retry. */

@@ -1,6 +1,6 @@
 import { DEFAULT_COD_METHOD_NAMES, normalizeMethodName } from "../../extensions/cod-payment-customization/src/run";
 import { PROOF_ATTRIBUTE } from "../../extensions/cod-payment-customization/src/proof-format";
-import { codMethodNameList } from "~/settings/cod-methods";
+import { codMethodNameList } from "~/core/settings/cod-methods";
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import { normalizePhoneIn, parseCountryList } from "~/shared/phone";
 import type { OrderCreated } from "~/shopify/webhook-payloads";

@@ -1,5 +1,5 @@
-import { prisma } from "~/db.server";
-import { execute, query, sql } from "~/db/sql.server";
+import { prisma } from "~/core/db.server";
+import { execute, query, sql } from "~/core/db/sql.server";
 
 /**
  * Webhook idempotency on X-Shopify-Webhook-Id. A delivery is recorded after its work is done, and
@@ -7,7 +7,7 @@ import { execute, query, sql } from "~/db/sql.server";
  * copies never do it twice, and a delivery that failed half-way is redone in full.
  */
 export async function deliveryHandled(webhookId: string): Promise<boolean> {
-  // Direct statements: every webhook delivery asks and records (app/db/sql.server.ts).
+  // Direct statements: every webhook delivery asks and records (app/core/db/sql.server.ts).
   return (await query(sql`SELECT 1 AS "seen" FROM "WebhookDelivery" WHERE "id" = ${webhookId}`)).length > 0;
 }
 

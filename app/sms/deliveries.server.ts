@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { maskPhone } from "~/shared/phone-mask";
-import { execute, sql } from "~/db/sql.server";
-import { env } from "~/env.server";
-import { randomToken } from "~/utils/crypto.server";
-import { log } from "~/utils/log.server";
+import { execute, sql } from "~/core/db/sql.server";
+import { env } from "~/core/env.server";
+import { randomToken } from "~/core/utils/crypto.server";
+import { log } from "~/core/utils/log.server";
 
 /**
  * Every message the app sends (one-time codes, address-correction links, the link to confirm an order

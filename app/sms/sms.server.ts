@@ -3,9 +3,9 @@ import { maskPhone } from "~/shared/phone-mask";
 import path from "node:path";
 import twilio from "twilio";
 import { z } from "zod";
-import { env } from "~/env.server";
-import { log } from "~/utils/log.server";
-import { randomToken } from "~/utils/crypto.server";
+import { env } from "~/core/env.server";
+import { log } from "~/core/utils/log.server";
+import { randomToken } from "~/core/utils/crypto.server";
 import { recordMessage, statusCallbackUrl, type MessagePurpose } from "./deliveries.server";
 
 export type SmsChannel = "sms" | "whatsapp";

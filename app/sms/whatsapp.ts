@@ -1,4 +1,4 @@
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import type { WhatsappTemplate } from "./sms.server";
 
 /**

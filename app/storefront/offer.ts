@@ -1,4 +1,4 @@
-import type { Shop } from "~/settings/shop.server";
+import type { Shop } from "~/core/settings/shop.server";
 import { chosenModes, type PaymentMode } from "~/shared/payment-modes";
 
 export type OfferedMode = PaymentMode;

@@ -1,5 +1,5 @@
 // A Prisma client for scripts (setup, jobs): the generated client of DATABASE_URL's engine with its
-// driver adapter, as app/db.server.ts builds it for the app.
+// driver adapter, as app/core/db.server.ts builds it for the app.
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";

@@ -1,5 +1,5 @@
 import { maybeRequestCorrectionForNewOrder, type NewOrderToCheck } from "~/address-correction/address-correction.server";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { lastCorrectionLink, readOutbox, useOutbox } from "../helpers/correction-sms";
 import { installShop } from "../helpers/shops";
 import { useFakeShopify } from "../helpers/fake-shopify";
@@ -86,7 +86,7 @@ describe("the new order's own fields decide, with no Admin call", () => {
 describe("orders/create delivers to the hook", () => {
   it("answers the webhook, then texts a correction link for a suspect address when the shop turned it on", async () => {
     const route = await import("~/routes/webhooks.orders.create");
-    const { runDueJobs } = await import("~/jobs/queue.server");
+    const { runDueJobs } = await import("~/core/jobs/queue.server");
     const { JOB_KINDS } = await import("~/server-build");
     const automaticRequestsSettled = () => runDueJobs(JOB_KINDS);
     const { signedWebhook, orderCreatedPayload } = await import("../helpers/webhooks");

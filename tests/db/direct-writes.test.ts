@@ -1,10 +1,10 @@
-import { prisma } from "~/db.server";
-import { execute, query, sql } from "~/db/sql.server";
+import { prisma } from "~/core/db.server";
+import { execute, query, sql } from "~/core/db/sql.server";
 
 const insert = (key: string) => execute(sql`INSERT INTO "RateCounter" ("key", "windowStart", "count", "expiresAt") VALUES (${key}, 0, 1, 0)`);
 const keys = async () => (await prisma.rateCounter.findMany({ orderBy: { key: "asc" } })).map((r) => r.key);
 
-// The direct statements (app/db/sql.server.ts) each commit on their own, on a connection Prisma does
+// The direct statements (app/core/db/sql.server.ts) each commit on their own, on a connection Prisma does
 // not use: what each caller is told is what the database keeps, whatever Prisma has open beside them.
 describe("direct writes, Prisma's writes and transactions at the same time", () => {
   it("keeps every write its caller was told succeeded, and none that failed", async () => {

@@ -1,8 +1,8 @@
-import { prisma } from "~/db.server";
-import { runDueJobs, scheduleRecurringJobs } from "~/jobs/queue.server";
+import { prisma } from "~/core/db.server";
+import { runDueJobs, scheduleRecurringJobs } from "~/core/jobs/queue.server";
 import { JOB_KINDS } from "~/server-build";
 import { RETENTION_EVERY_MS } from "~/privacy/retention.server";
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 import { installShop } from "../helpers/shops";
 
 const now = new Date("2026-03-01T10:00:00Z");

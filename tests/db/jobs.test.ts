@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { prisma } from "~/db.server";
-import { backoffMs, defineJob, scheduleRecurringJobs, deleteOrderJobs, enqueueJob, LOCK_MS, orderJobKey, pruneFinishedJobs, runDueJobs as runJobs, type JobResult } from "~/jobs/queue.server";
-import { clock } from "~/utils/clock.server";
+import { prisma } from "~/core/db.server";
+import { backoffMs, defineJob, scheduleRecurringJobs, deleteOrderJobs, enqueueJob, LOCK_MS, orderJobKey, pruneFinishedJobs, runDueJobs as runJobs, type JobResult } from "~/core/jobs/queue.server";
+import { clock } from "~/core/utils/clock.server";
 import { expectConsoleErrors } from "../setup/worker";
 
 /** A kind whose runs the test scripts: each run takes the next answer (done when the script is empty). */

@@ -1,10 +1,10 @@
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 import {
   hitRateLimit,
   peekRateLimit,
   purgeExpiredRateCounters,
   releaseRateLimit,
-} from "~/rate-limit/rate-limit.server";
+} from "~/core/rate-limit/rate-limit.server";
 
 describe("hitRateLimit (fixed window, atomic in the database)", () => {
   it("allows exactly `limit` hits per window, then says how long to wait", async () => {

@@ -1,8 +1,8 @@
-import { prisma, watchQueries } from "~/db.server";
-import { runDueJobs } from "~/jobs/queue.server";
+import { prisma, watchQueries } from "~/core/db.server";
+import { runDueJobs } from "~/core/jobs/queue.server";
 import { sendLimitKey } from "~/otp/otp.server";
 import { BATCH, deleteExpiredRecords, RETENTION_EVERY_MS, RETENTION_KIND, scheduleRetention } from "~/privacy/retention.server";
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 import { installShop } from "../helpers/shops";
 import { JOB_KINDS } from "~/server-build";
 

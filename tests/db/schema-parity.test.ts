@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { databaseProvider, prisma } from "~/db.server";
+import { databaseProvider, prisma } from "~/core/db.server";
 import { ROOT } from "../setup/databases";
 
 /**

@@ -1,5 +1,5 @@
-import { prisma } from "~/db.server";
-import { getShop, upsertInstalledShop } from "~/settings/shop.server";
+import { prisma } from "~/core/db.server";
+import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
 
 describe("installing and reinstalling a shop", () => {
   it("takes the store's language on the first install", async () => {

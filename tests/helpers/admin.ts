@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { getJwt } from "@shopify/shopify-api/test-helpers";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { SHOP } from "./shops";
 
 type RouteModule = {

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { readOutbox } from "./outbox";
 
 export { readOutbox };

@@ -1,5 +1,5 @@
-import { prisma, databaseProvider } from "~/db.server";
-import { clearShopCache } from "~/settings/shop.server";
+import { prisma, databaseProvider } from "~/core/db.server";
+import { clearShopCache } from "~/core/settings/shop.server";
 import { sessionStorage } from "~/shopify/app.server";
 
 let tables: string[] | null = null;

@@ -1,5 +1,5 @@
 import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { SHOP } from "./shops";
 
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";

@@ -1,6 +1,6 @@
-import { prisma } from "~/db.server";
-import { env } from "~/env.server";
-import type { Shop } from "~/settings/shop.server";
+import { prisma } from "~/core/db.server";
+import { env } from "~/core/env.server";
+import type { Shop } from "~/core/settings/shop.server";
 
 export const SHOP = "test-shop.myshopify.com";
 

@@ -1,5 +1,5 @@
 import twilio from "twilio";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../mocks/twilio";
 
 type Settings = Partial<

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { SHOP } from "./shops";
 
 export type SignedWebhookOptions = {

@@ -1,6 +1,6 @@
 import * as requestRoute from "~/routes/proxy.api.address-correction[.]request";
-import { prisma } from "~/db.server";
-import { clock } from "~/utils/clock.server";
+import { prisma } from "~/core/db.server";
+import { clock } from "~/core/utils/clock.server";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import type { Handler } from "../mocks/shopify/server";
 import { OPERATIONS } from "~/shopify/operations";

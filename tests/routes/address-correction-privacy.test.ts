@@ -2,7 +2,7 @@ import * as dataRequest from "~/routes/webhooks.customers.data_request";
 import * as customersRedact from "~/routes/webhooks.customers.redact";
 import * as shopRedact from "~/routes/webhooks.shop.redact";
 import * as requestRoute from "~/routes/proxy.api.address-correction[.]request";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { callRoute, signedRequest } from "../helpers/proxy";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { useOutbox } from "../helpers/correction-sms";

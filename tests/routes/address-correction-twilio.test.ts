@@ -1,6 +1,6 @@
 import * as requestRoute from "~/routes/proxy.api.address-correction[.]request";
 import * as statusRoute from "~/routes/proxy.api.address-correction[.]status";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";

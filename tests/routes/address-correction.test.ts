@@ -1,9 +1,9 @@
 import * as requestRoute from "~/routes/proxy.api.address-correction[.]request";
 import * as statusRoute from "~/routes/proxy.api.address-correction[.]status";
 import * as formRoute from "~/routes/proxy.ac.$token";
-import { prisma, watchQueries } from "~/db.server";
-import { watchDirectStatements } from "~/db/sql.server";
-import { clock } from "~/utils/clock.server";
+import { prisma, watchQueries } from "~/core/db.server";
+import { watchDirectStatements } from "~/core/db/sql.server";
+import { clock } from "~/core/utils/clock.server";
 import { FakeOrderStore, fakeOrder, orderUpdateUserErrors } from "../mocks/shopify/orders";
 import { OPERATIONS } from "~/shopify/operations";
 import { hashToken } from "~/address-correction/address-correction.server";
@@ -203,7 +203,7 @@ describe("POST /api/address-correction.request", () => {
 
   it("caps storefront requests per shop (300 an hour) whatever they name", async () => {
     const shop = await installShop();
-    const { hitRateLimit } = await import("~/rate-limit/rate-limit.server");
+    const { hitRateLimit } = await import("~/core/rate-limit/rate-limit.server");
     for (let i = 0; i < 300; i++) await hitRateLimit(`ac:shop:${shop.id}`, 300, 3600);
     const res = await requestCorrection({ orderId: "9" });
     expect(res.status).toBe(429);
@@ -444,7 +444,7 @@ describe("what the form costs the database", () => {
   it("one read to open the form once warm; a submit adds the claim and the completion", async () => {
     const { token } = await requested();
     const html = await (await openForm(token)).text(); // warms the session and shop caches
-    // Prisma's queries and the direct statements (app/db/sql.server.ts) alike.
+    // Prisma's queries and the direct statements (app/core/db/sql.server.ts) alike.
     const open = watchAll();
     expect((await openForm(token)).status).toBe(200);
     open.stop();

@@ -1,5 +1,5 @@
 import * as appRoute from "~/routes/app";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { devAdminAccessEnabled, sessionToken, withDevSessionToken } from "~/dev/admin-access.server";
 import { callAdminRoute } from "../helpers/admin";
 import { installShop, SHOP } from "../helpers/shops";

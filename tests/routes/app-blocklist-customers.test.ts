@@ -1,7 +1,7 @@
 import * as route from "~/routes/app.blocklist";
-import { prisma } from "~/db.server";
-import { runDueJobs } from "~/jobs/queue.server";
-import { clock } from "~/utils/clock.server";
+import { prisma } from "~/core/db.server";
+import { runDueJobs } from "~/core/jobs/queue.server";
+import { clock } from "~/core/utils/clock.server";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import * as handlers from "../mocks/shopify/handlers";
 import { FakeCustomerStore } from "../mocks/shopify/customers";

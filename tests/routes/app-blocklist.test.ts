@@ -1,5 +1,5 @@
 import * as route from "~/routes/app.blocklist";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { BLOCKLIST_PAGE_SIZE } from "~/otp/blocklist.server";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { installShop } from "../helpers/shops";

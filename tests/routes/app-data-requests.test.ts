@@ -1,7 +1,7 @@
 import * as dataRequest from "~/routes/webhooks.customers.data_request";
 import * as page from "~/routes/app.data-requests";
 import * as download from "~/routes/app.data-requests.$id.download";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { callRoute } from "../helpers/proxy";

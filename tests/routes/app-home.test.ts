@@ -1,6 +1,6 @@
 import * as home from "~/routes/app._index";
-import { prisma } from "~/db.server";
-import { clock } from "~/utils/clock.server";
+import { prisma } from "~/core/db.server";
+import { clock } from "~/core/utils/clock.server";
 import { OPERATIONS } from "~/shopify/operations";
 import { FREE_PLAN, planById } from "~/shared/plans";
 import type { Dashboard } from "~/dashboard/dashboard.server";

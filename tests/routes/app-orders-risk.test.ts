@@ -1,6 +1,6 @@
 import * as route from "~/routes/app.orders";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { useFakeShopify } from "../helpers/fake-shopify";

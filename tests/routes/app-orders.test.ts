@@ -1,10 +1,10 @@
 import * as route from "~/routes/app.orders";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { ORDERS_PAGE_SIZE } from "~/orders/order-record.server";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as sendOtp from "~/routes/proxy.send-otp";
-import { runDueJobs } from "~/jobs/queue.server";
-import { clock } from "~/utils/clock.server";
+import { runDueJobs } from "~/core/jobs/queue.server";
+import { clock } from "~/core/utils/clock.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
 import { adminRequest, callAdminRoute } from "../helpers/admin";

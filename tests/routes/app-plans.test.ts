@@ -1,7 +1,7 @@
 import * as plans from "~/routes/app.plans";
 import * as subscriptionsWebhook from "~/routes/webhooks.app_subscriptions.update";
-import { prisma } from "~/db.server";
-import { clock } from "~/utils/clock.server";
+import { prisma } from "~/core/db.server";
+import { clock } from "~/core/utils/clock.server";
 import { FREE_PLAN, PLANS } from "~/shared/plans";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { useFakeShopify } from "../helpers/fake-shopify";

@@ -1,5 +1,5 @@
 import * as risk from "~/routes/app.risk";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import type { RiskSettingsErrors, RiskSettingsValues } from "~/risk/risk-settings";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { installShop, SHOP } from "../helpers/shops";

@@ -1,7 +1,7 @@
 import * as settings from "~/routes/app.settings";
 import * as config from "~/routes/proxy.api.config";
-import { prisma } from "~/db.server";
-import { settingsFormValues, type SettingsField, type SettingsFormValues } from "~/settings/settings";
+import { prisma } from "~/core/db.server";
+import { settingsFormValues, type SettingsField, type SettingsFormValues } from "~/core/settings/settings";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
@@ -55,7 +55,7 @@ describe("GET /app/settings", () => {
     const pattern = async () => ((await load()).data as unknown as { depositPattern: string }).depositPattern;
     expect(await pattern()).toBe("draft-order-deposit");
     await prisma.shop.update({ where: { id: shop.id }, data: { depositsAvailable: false } });
-    const { forgetShop } = await import("~/settings/shop.server");
+    const { forgetShop } = await import("~/core/settings/shop.server");
     forgetShop(SHOP);
     expect(await pattern()).toBe("deposit-code");
     await prisma.shop.update({ where: { id: shop.id }, data: { depositsAvailable: null } });

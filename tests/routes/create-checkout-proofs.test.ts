@@ -3,7 +3,7 @@ import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
 import { blockPhone } from "~/otp/blocklist.server";
 import { checkProof } from "~/otp/proof.server";
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";

@@ -1,13 +1,13 @@
 import * as route from "~/routes/proxy.create-checkout";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
 import { recordSelection } from "~/otp/selection.server";
 import { forgetPaymentTermsTemplate } from "~/checkout/checkout.server";
 import { shopifyCallLimits } from "~/shopify/graphql.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
-import { clock } from "~/utils/clock.server";
-import { log } from "~/utils/log.server";
+import { clock } from "~/core/utils/clock.server";
+import { log } from "~/core/utils/log.server";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";
@@ -269,7 +269,7 @@ describe("POST /create-checkout: the COD fee is a line of the merchant's fee pro
     await markPhoneVerified(shop.id, PHONE);
     await post({ phone: PHONE, selectedMode: "prepaid", variantId: "7" });
     await prisma.shop.update({ where: { id: shop.id }, data: { codFeeVariantId: null } });
-    const { forgetShop } = await import("~/settings/shop.server");
+    const { forgetShop } = await import("~/core/settings/shop.server");
     forgetShop(shop.domain);
     await post({ phone: PHONE, selectedMode: "cod", variantId: "7", proof: proof() });
     for (const call of fake.callsTo(OPERATIONS.cartCreate)) {

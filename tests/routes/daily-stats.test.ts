@@ -1,10 +1,10 @@
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
 import { issueDeviceToken } from "~/otp/proof.server";
-import { clock } from "~/utils/clock.server";
-import { updateShop } from "~/settings/shop.server";
+import { clock } from "~/core/utils/clock.server";
+import { updateShop } from "~/core/settings/shop.server";
 import { FREE_PLAN, PLANS } from "~/shared/plans";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";

@@ -7,7 +7,7 @@ import * as themeCart from "~/routes/cart[.]js";
 import * as themeCartUpdate from "~/routes/cart.update[.]js";
 import { devToolsEnabled } from "~/dev/dev-tools.server";
 import { emulatedProxyRequest } from "~/dev/storefront/proxy-emulation.server";
-import { loadEnv } from "~/env.server";
+import { loadEnv } from "~/core/env.server";
 import { LOCAL_DEFAULTS } from "../../app/server/app-proxy-signature.mjs";
 import { callRoute, jsonOf } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";

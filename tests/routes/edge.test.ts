@@ -2,10 +2,10 @@ import zlib from "node:zlib";
 import * as ping from "~/routes/proxy.api.auth.ping";
 import * as config from "~/routes/proxy.api.config";
 import * as notFound from "~/routes/proxy.$";
-import { prisma, watchQueries } from "~/db.server";
+import { prisma, watchQueries } from "~/core/db.server";
 import { appProxySignature, signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import shopify from "~/shopify/app.server";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";
 import { installShop, SHOP } from "../helpers/shops";
@@ -91,7 +91,7 @@ describe("GET /proxy/api/config", () => {
 
     // A changed setting is a new ETag: the browser's copy is not reused.
     await prisma.shop.update({ where: { domain: SHOP }, data: { otpResendCooldownSeconds: 90 } });
-    const { forgetShop } = await import("~/settings/shop.server");
+    const { forgetShop } = await import("~/core/settings/shop.server");
     forgetShop(SHOP);
     const changed = await callRoute(config, signedRequest("/api/config", { headers: { "If-None-Match": etag } }));
     expect(changed.status).toBe(200);
@@ -102,7 +102,7 @@ describe("GET /proxy/api/config", () => {
     await installShop({ paymentModes: "cod,partial", depositsAvailable: null });
     expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ modes: ["cod", "partial"] });
     await prisma.shop.update({ where: { domain: SHOP }, data: { depositsAvailable: false, paymentModes: "cod" } });
-    const { forgetShop } = await import("~/settings/shop.server");
+    const { forgetShop } = await import("~/core/settings/shop.server");
     forgetShop(SHOP);
     expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ modes: ["cod"] });
     await prisma.shop.update({ where: { domain: SHOP }, data: { paymentModes: "cod,prepaid,partial" } });
@@ -114,7 +114,7 @@ describe("GET /proxy/api/config", () => {
     await installShop();
     expect((await callRoute(config, signedRequest("/api/config"))).status).toBe(200);
     await prisma.shop.update({ where: { domain: SHOP }, data: { uninstalledAt: new Date() } });
-    const { forgetShop } = await import("~/settings/shop.server");
+    const { forgetShop } = await import("~/core/settings/shop.server");
     forgetShop(SHOP);
     const res = await callRoute(config, signedRequest("/api/config"));
     expect(res.status).toBe(403);
@@ -125,7 +125,7 @@ describe("what a signed request costs the database", () => {
   it("is two reads when cold (session, shop) and none once warm", async () => {
     await installShop();
     await callRoute(config, signedRequest("/api/config")); // prepares the connection (SQLite pragmas)
-    const { clearShopCache } = await import("~/settings/shop.server");
+    const { clearShopCache } = await import("~/core/settings/shop.server");
     const { sessionStorage } = await import("~/shopify/app.server");
     clearShopCache();
     sessionStorage.clear();

@@ -1,11 +1,11 @@
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as confirmPage from "~/routes/proxy.vc.$token";
-import { prisma } from "~/db.server";
-import { LOCK_MS, runDueJobs as runJobs } from "~/jobs/queue.server";
+import { prisma } from "~/core/db.server";
+import { LOCK_MS, runDueJobs as runJobs } from "~/core/jobs/queue.server";
 import { JOB_KINDS } from "~/server-build";
 import { linkToken } from "~/orders/confirmation/confirmation.server";
 import { shopifyCallLimits } from "~/shopify/graphql.server";
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 import * as handlers from "../mocks/shopify/handlers";
 import type { Handler } from "../mocks/shopify/server";
 import { OPERATIONS } from "../mocks/shopify/handlers";

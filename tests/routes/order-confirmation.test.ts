@@ -1,12 +1,12 @@
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as confirmPage from "~/routes/proxy.vc.$token";
-import { prisma } from "~/db.server";
-import { runDueJobs as runJobs } from "~/jobs/queue.server";
+import { prisma } from "~/core/db.server";
+import { runDueJobs as runJobs } from "~/core/jobs/queue.server";
 import { JOB_KINDS } from "~/server-build";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute, signedRequest } from "../helpers/proxy";

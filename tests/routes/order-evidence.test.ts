@@ -1,16 +1,16 @@
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { blockPhone } from "~/otp/blocklist.server";
 import { recordSelection } from "~/otp/selection.server";
-import { runDueJobs } from "~/jobs/queue.server";
+import { runDueJobs } from "~/core/jobs/queue.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
-import { clearShopCache } from "~/settings/shop.server";
+import { clearShopCache } from "~/core/settings/shop.server";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 import { JOB_KINDS } from "~/server-build";
 

@@ -1,5 +1,5 @@
 import * as route from "~/routes/webhooks.orders.create";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { recordSelection } from "~/otp/selection.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";

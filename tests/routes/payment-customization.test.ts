@@ -1,10 +1,10 @@
 import * as settings from "~/routes/app.settings";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { currentEnforcementState, enforcementState, syncPaymentCustomization } from "~/enforcement/payment-customization.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
-import { settingsFormValues, type SettingsFormValues } from "~/settings/settings";
+import { settingsFormValues, type SettingsFormValues } from "~/core/settings/settings";
 import { run } from "../../extensions/cod-payment-customization/src/run";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { useFakeShopify } from "../helpers/fake-shopify";

@@ -1,7 +1,7 @@
 import * as createCheckout from "~/routes/proxy.create-checkout";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { run, type RunInput } from "../../extensions/cod-payment-customization/src/run";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";

@@ -5,7 +5,7 @@ import * as customersRedact from "~/routes/webhooks.customers.redact";
 import * as createCheckout from "~/routes/proxy.create-checkout";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { useFakeTwilio } from "../helpers/twilio";

@@ -1,7 +1,7 @@
 import * as customersRedact from "~/routes/webhooks.customers.redact";
 import * as shopRedact from "~/routes/webhooks.shop.redact";
-import { prisma } from "~/db.server";
-import { hitRateLimit } from "~/rate-limit/rate-limit.server";
+import { prisma } from "~/core/db.server";
+import { hitRateLimit } from "~/core/rate-limit/rate-limit.server";
 import { riskCodesKey, riskIpKey } from "~/risk/assess.server";
 import { callRoute } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";

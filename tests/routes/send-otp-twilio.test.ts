@@ -1,7 +1,7 @@
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { sendSms } from "~/sms/sms.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";

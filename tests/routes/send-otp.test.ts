@@ -1,13 +1,13 @@
 import * as sendOtp from "~/routes/proxy.send-otp";
-import { prisma, watchQueries } from "~/db.server";
-import { watchDirectStatements } from "~/db/sql.server";
+import { prisma, watchQueries } from "~/core/db.server";
+import { watchDirectStatements } from "~/core/db/sql.server";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
 import { issueDeviceToken } from "~/otp/proof.server";
 import { blockPhone } from "~/otp/blocklist.server";
 import { purgeExpiredChallenges } from "~/otp/otp.server";
-import { clock } from "~/utils/clock.server";
-import { peekRateLimit } from "~/rate-limit/rate-limit.server";
-import { updateShop } from "~/settings/shop.server";
+import { clock } from "~/core/utils/clock.server";
+import { peekRateLimit } from "~/core/rate-limit/rate-limit.server";
+import { updateShop } from "~/core/settings/shop.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";
 import { installShop } from "../helpers/shops";

@@ -1,11 +1,11 @@
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
 import * as status from "~/routes/twilio.status";
-import { env } from "~/env.server";
-import { prisma } from "~/db.server";
-import { runDueJobs } from "~/jobs/queue.server";
+import { env } from "~/core/env.server";
+import { prisma } from "~/core/db.server";
+import { runDueJobs } from "~/core/jobs/queue.server";
 import { whatsappFallbackJob } from "~/message-status/sms-fallback-job.server";
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
 import { CONTENT_SID, statusCallbackRequest, useFakeTwilio } from "../helpers/twilio";

@@ -1,8 +1,8 @@
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { lastVerifiedAt } from "~/otp/verified-phones.server";
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";
 import { installShop, SHOP } from "../helpers/shops";

@@ -1,7 +1,7 @@
 import * as webhook from "~/routes/webhooks.app_subscriptions.update";
 import * as sendOtp from "~/routes/proxy.send-otp";
-import { prisma } from "~/db.server";
-import { getShop } from "~/settings/shop.server";
+import { prisma } from "~/core/db.server";
+import { getShop } from "~/core/settings/shop.server";
 import { callRoute, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
 import { signedWebhook } from "../helpers/webhooks";

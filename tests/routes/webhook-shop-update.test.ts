@@ -1,8 +1,8 @@
 import * as shopUpdate from "~/routes/webhooks.shop.update";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
-import { prisma } from "~/db.server";
-import { getShop, readShopDetails } from "~/settings/shop.server";
+import { prisma } from "~/core/db.server";
+import { getShop, readShopDetails } from "~/core/settings/shop.server";
 import { SHOP_DETAILS } from "~/shopify/operations";
 import { callRoute, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";

@@ -1,13 +1,13 @@
 import * as route from "~/routes/webhooks.orders.create";
-import { prisma, watchQueries } from "~/db.server";
-import { watchDirectStatements } from "~/db/sql.server";
+import { prisma, watchQueries } from "~/core/db.server";
+import { watchDirectStatements } from "~/core/db/sql.server";
 import { recordSelection } from "~/otp/selection.server";
-import { MAX_ATTEMPTS, pruneFinishedJobs, runDueJobs } from "~/jobs/queue.server";
+import { MAX_ATTEMPTS, pruneFinishedJobs, runDueJobs } from "~/core/jobs/queue.server";
 import { JOB_KINDS } from "~/server-build";
 import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
-import { clock } from "~/utils/clock.server";
+import { clock } from "~/core/utils/clock.server";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { callRoute } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
@@ -136,7 +136,7 @@ describe("orders/create: linking the order to the selection", () => {
     expect(withoutRisk(fake.callsTo(OPERATIONS.tagsAdd)[0].variables.tags)).toEqual(["phone-ok", "mode/cod"]);
 
     await prisma.shop.update({ where: { id: shop.id }, data: { tagOrders: false } });
-    const { clearShopCache } = await import("~/settings/shop.server");
+    const { clearShopCache } = await import("~/core/settings/shop.server");
     clearShopCache();
     await deliver(orderCreatedPayload());
     expect(await prisma.job.count({ where: { kind: "order-tags" } })).toBe(1);

@@ -1,6 +1,6 @@
 import type { DepositPattern } from "~/storefront/offer";
 import { Card, Checkbox, FormLayout, Layout, Select, Text, TextField } from "@shopify/polaris";
-import { SETTINGS_LIMITS as L } from "~/settings/limits";
+import { SETTINGS_LIMITS as L } from "~/core/settings/limits";
 import { FIELD_NAMES } from "./field-names";
 import type { SettingsFormKit } from "./use-settings-form";
 

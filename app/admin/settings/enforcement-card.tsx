@@ -1,5 +1,5 @@
 import { Banner, Card, Checkbox, FormLayout, Layout, Text, TextField } from "@shopify/polaris";
-import { SETTINGS_LIMITS as L } from "~/settings/limits";
+import { SETTINGS_LIMITS as L } from "~/core/settings/limits";
 import type { EnforcementState } from "~/enforcement/payment-customization.server";
 import { enforcementSummary } from "./enforcement-summary";
 import type { SettingsFormKit } from "./use-settings-form";

@@ -1,4 +1,4 @@
-import type { SettingsField } from "~/settings/settings";
+import type { SettingsField } from "~/core/settings/settings";
 
 /** Each field's label on the page, also naming it in the list of refused fields. */
 export const FIELD_NAMES: Record<SettingsField, string> = {

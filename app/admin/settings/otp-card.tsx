@@ -1,5 +1,5 @@
 import { Card, Checkbox, FormLayout, Layout, Select, TextField } from "@shopify/polaris";
-import { SETTINGS_LIMITS as L } from "~/settings/limits";
+import { SETTINGS_LIMITS as L } from "~/core/settings/limits";
 import type { SettingsFormKit } from "./use-settings-form";
 
 /** The "One-time codes" card. */

@@ -2,7 +2,7 @@ import { Form, useNavigation } from "@remix-run/react";
 import { Banner, BlockStack, Button, InlineStack, Layout, List, Text } from "@shopify/polaris";
 import { AdminPage, useAppBridgeState, useNotice } from "~/admin/app-bridge";
 import type { EnforcementState } from "~/enforcement/payment-customization.server";
-import type { SettingsErrors, SettingsField, SettingsFormValues } from "~/settings/settings";
+import type { SettingsErrors, SettingsField, SettingsFormValues } from "~/core/settings/settings";
 import type { DepositPattern } from "~/storefront/offer";
 import { AddressCorrectionCard } from "./address-correction-card";
 import { CheckoutCard } from "./checkout-card";

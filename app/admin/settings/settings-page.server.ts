@@ -1,7 +1,7 @@
 import { currentEnforcementState, syncPaymentCustomization, type EnforcementState } from "~/enforcement/payment-customization.server";
 import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
-import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsFormValues } from "~/settings/settings";
-import { getShop, updateShop, upsertInstalledShop } from "~/settings/shop.server";
+import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsFormValues } from "~/core/settings/settings";
+import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { depositPattern } from "~/storefront/offer";
 
 /** What the settings page (app/routes/app.settings.tsx) shows: the stored settings and the checkout's enforcement. */

@@ -1,5 +1,5 @@
 import { useState } from "react";
-import type { SettingsErrors, SettingsField, SettingsFormValues } from "~/settings/settings";
+import type { SettingsErrors, SettingsField, SettingsFormValues } from "~/core/settings/settings";
 import { FIELD_NAMES } from "./field-names";
 
 /**

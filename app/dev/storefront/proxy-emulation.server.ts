@@ -1,4 +1,4 @@
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { LOCAL_DEFAULTS, signedProxyQuery } from "~/server/app-proxy-signature.mjs";
 
 /** Request headers Shopify's app proxy does not pass on (cookies) or that belong to one hop only. */

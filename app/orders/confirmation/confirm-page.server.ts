@@ -1,9 +1,9 @@
 import { formNonceIsValid, issueFormNonce } from "~/address-correction/address-correction.server";
-import type { Shop } from "~/settings/shop.server";
+import type { Shop } from "~/core/settings/shop.server";
 import type { PageShell, PostedForm } from "~/shared/hosted-page";
 import { fill, pickLocale } from "~/shared/locales";
 import { maskPhone } from "~/shared/phone-mask";
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { confirmWithCode, findConfirmationByToken, sendConfirmationCode, stateOf, type Confirmation } from "./confirmation.server";
 import { reportNotMine } from "./dispute.server";
 import type { ConfirmView, OrderSummary } from "./page";

@@ -1,18 +1,18 @@
 import crypto from "node:crypto";
 import { z } from "zod";
-import { query, sql, toBoolean, toDate } from "~/db/sql.server";
-import { prisma } from "~/db.server";
-import { env } from "~/env.server";
+import { query, sql, toBoolean, toDate } from "~/core/db/sql.server";
+import { prisma } from "~/core/db.server";
+import { env } from "~/core/env.server";
 import { ORDER_CANCEL, TAGS_REMOVE } from "~/shopify/operations";
 import { checkVerificationCode, sendVerificationCode, type SendOutcome, type VerifyOutcome } from "~/otp/otp.server";
-import { hasActiveSubscription, type Shop } from "~/settings/shop.server";
+import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { sendSms } from "~/sms/sms.server";
-import { clock } from "~/utils/clock.server";
-import { keyedHash } from "~/utils/crypto.server";
-import { log } from "~/utils/log.server";
+import { clock } from "~/core/utils/clock.server";
+import { keyedHash } from "~/core/utils/crypto.server";
+import { log } from "~/core/utils/log.server";
 import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "~/orders/tag-jobs.server";
 import { settleOrderRecord } from "~/orders/order-record.server";
-import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/jobs/queue.server";
+import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/queue.server";
 import { admin, fail, holdFulfillment, readOrderState, releaseOurHolds, userErrors, type StepResult } from "./holds.server";
 import { confirmationSms, NO_PHONE_TAG, PENDING_TAG, UNCONFIRMED_TAG } from "./texts";
 
@@ -28,7 +28,7 @@ export type Confirmation = NonNullable<Awaited<ReturnType<typeof prisma.orderCon
 export type ConfirmationStep = "notify" | "hold" | "deadline" | "confirmed";
 
 /**
- * The steps as background jobs (app/jobs): one kind per step, keyed by the order (so customers/redact
+ * The steps as background jobs (app/core/jobs): one kind per step, keyed by the order (so customers/redact
  * deletes them with the order's other jobs), payload the confirmation's id. Each step reads the row
  * again and does only what is left, so it is safe to run twice.
  */
@@ -100,7 +100,7 @@ export async function openConfirmation(
   const id = crypto.randomUUID().replace(/-/g, "");
   const deadlineAt = new Date(now.getTime() + shop.confirmDeadlineHours * 3600_000);
   // orders/create runs this for every unverified COD order before it answers: one direct statement
-  // (app/db/sql.server.ts), idempotent on the order, so a redelivery opens nothing twice.
+  // (app/core/db/sql.server.ts), idempotent on the order, so a redelivery opens nothing twice.
   const inserted = await query<{ id: string }>(sql`
     INSERT INTO "OrderConfirmation" ("id", "shopId", "orderGid", "orderName", "customerGid", "phone", "tokenHash", "status", "hold",
       "locale", "deadlineAt", "createdAt", "updatedAt")

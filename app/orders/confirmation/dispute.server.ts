@@ -1,7 +1,7 @@
-import { prisma } from "~/db.server";
+import { prisma } from "~/core/db.server";
 import { enqueueOrderTags } from "~/orders/tag-jobs.server";
-import { clock } from "~/utils/clock.server";
-import { log } from "~/utils/log.server";
+import { clock } from "~/core/utils/clock.server";
+import { log } from "~/core/utils/log.server";
 import type { Confirmation } from "./confirmation.server";
 
 /** The order tag that tells the merchant the shopper says the order is not theirs. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { FULFILLMENT_ORDER_HOLD, FULFILLMENT_ORDER_RELEASE_HOLD, ORDER_FULFILLMENT_ORDERS } from "~/shopify/operations";
 import { shopifyGraphql } from "~/shopify/graphql.server";
-import { log } from "~/utils/log.server";
+import { log } from "~/core/utils/log.server";
 
 /**
  * The confirmation's fulfillment holds, always decided from what Shopify shows now (the order's

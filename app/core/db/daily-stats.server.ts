@@ -1,6 +1,6 @@
-import { execute, query, sql } from "~/db/sql.server";
-import { clock } from "~/utils/clock.server";
-import { log } from "~/utils/log.server";
+import { execute, query, sql } from "~/core/db/sql.server";
+import { clock } from "~/core/utils/clock.server";
+import { log } from "~/core/utils/log.server";
 import { utcDay, type Metric } from "~/shared/daily-metrics";
 
 /**

@@ -1,4 +1,4 @@
-import { loadEnv } from "~/env.server";
+import { loadEnv } from "~/core/env.server";
 
 describe("loadEnv", () => {
   it("runs with no configuration at all outside production, in local mode with development secrets", () => {

@@ -1,6 +1,6 @@
-import { prisma } from "~/db.server";
-import { execute, query, sql } from "~/db/sql.server";
-import { clock } from "~/utils/clock.server";
+import { prisma } from "~/core/db.server";
+import { execute, query, sql } from "~/core/db/sql.server";
+import { clock } from "~/core/utils/clock.server";
 
 export type RateLimitResult = {
   /** True when this hit is within the limit. */

@@ -1,6 +1,6 @@
-import type { Shop } from "../../prisma/generated/sqlite/index.js";
-import { prisma } from "~/db.server";
-import { env } from "~/env.server";
+import type { Shop } from "../../../prisma/generated/sqlite/index.js";
+import { prisma } from "~/core/db.server";
+import { env } from "~/core/env.server";
 import { originHost } from "~/shared/host";
 
 export type { Shop };

@@ -1,4 +1,4 @@
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 import { maskPhone } from "~/shared/phone-mask";
 
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;

@@ -1,8 +1,11 @@
+import fs from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
-import type { PrismaClient as GeneratedClient } from "../prisma/generated/sqlite/index.js";
-import { env } from "~/env.server";
-import { expectedMigrationNames, providerOf, resolveDatabaseUrl, sqlitePath } from "../prisma/migrate.mjs";
+import type { PrismaClient as GeneratedClient } from "../../prisma/generated/sqlite/index.js";
+import { env } from "~/core/env.server";
+import { expectedMigrationNames, providerOf, resolveDatabaseUrl, sqlitePath } from "../../prisma/migrate.mjs";
 
 /**
  * One Prisma client per process, on the engine DATABASE_URL names:
@@ -16,6 +19,20 @@ import { expectedMigrationNames, providerOf, resolveDatabaseUrl, sqlitePath } fr
 export type PrismaClient = GeneratedClient;
 
 const requireFromHere = createRequire(import.meta.url);
+
+/**
+ * The folder holding package.json: this module runs from app/core/ under vitest and bundled in
+ * build/index.js on the server, so the generated clients are found from there, not from a fixed depth.
+ */
+function projectRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, "package.json"))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error("db: no package.json above " + fileURLToPath(import.meta.url));
+    dir = parent;
+  }
+  return dir + path.sep;
+}
 
 export const databaseUrl = resolveDatabaseUrl(env.DATABASE_URL);
 export const databaseProvider = providerOf(databaseUrl) as "sqlite" | "postgresql";
@@ -80,7 +97,7 @@ function startCheckpointWorker(file: string): void {
 }
 
 /**
- * The connections the hot paths' direct statements run on (app/db/sql.server.ts), both opened by the
+ * The connections the hot paths' direct statements run on (app/core/db/sql.server.ts), both opened by the
  * app itself through the drivers' public APIs, never taken from Prisma:
  *  - SQLite: a better-sqlite3 connection of its own, beside the one Prisma's adapter opens. It runs
  *    single statements that commit on their own, never holds a lock across an `await`, and does not
@@ -118,7 +135,7 @@ function openSqliteConnection(file: string): () => SqliteDatabase {
 }
 
 function createClient(): { client: PrismaClient; driver: Driver } {
-  const root = new URL("..", import.meta.url).pathname;
+  const root = projectRoot();
   if (databaseProvider === "sqlite") {
     const { PrismaBetterSQLite3 } = requireFromHere("@prisma/adapter-better-sqlite3");
     const { PrismaClient } = requireFromHere(`${root}prisma/generated/sqlite/index.js`);

@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import { databaseProvider, prisma } from "~/db.server";
-import { execute, query, sql, sqlList } from "~/db/sql.server";
-import { clock } from "~/utils/clock.server";
-import { randomToken } from "~/utils/crypto.server";
-import { log } from "~/utils/log.server";
+import { databaseProvider, prisma } from "~/core/db.server";
+import { execute, query, sql, sqlList } from "~/core/db/sql.server";
+import { clock } from "~/core/utils/clock.server";
+import { randomToken } from "~/core/utils/crypto.server";
+import { log } from "~/core/utils/log.server";
 
 /**
  * The one background-job mechanism. A job is a durable row (`Job`): a kind, an idempotency key
@@ -61,6 +61,17 @@ export function defineJob<P>(definition: JobKind<P>): JobKind<P> {
   return definition;
 }
 
+/**
+ * A kind's name and payload without its run: a room queues work that a room above it runs, without
+ * importing it (the run joins the declaration in that room's `defineJob({ ...declaration, run })`,
+ * listed in app/server-build.ts like every kind).
+ */
+export type JobDeclaration<P> = Pick<JobKind<P>, "kind" | "payload" | "merge">;
+
+export function declareJob<P>(declaration: JobDeclaration<P>): JobDeclaration<P> {
+  return declaration;
+}
+
 /** The key and shop of a recurring job's one row (`every`): one per kind, whatever the instances. */
 export const RECURRING_SHOP = "*";
 
@@ -86,10 +97,10 @@ type JobRow = { id: string; kind: string; key: string; shop: string; payload: st
  * queued already changes nothing, unless the kind's `merge` says the payload grew (then the job is
  * due again with its attempts reset). Call `kickJobWorker` once the response is ready.
  *
- * Webhooks queue jobs on every delivery, so this is direct SQL (app/db/sql.server.ts): one statement
+ * Webhooks queue jobs on every delivery, so this is direct SQL (app/core/db/sql.server.ts): one statement
  * for a new job; a merge reads the job and replaces its payload only if nobody changed it meanwhile.
  */
-export async function enqueueJob<P>(kind: JobKind<P>, input: { shop: string; key: string; payload: P; runAt?: Date }) {
+export async function enqueueJob<P>(kind: JobDeclaration<P>, input: { shop: string; key: string; payload: P; runAt?: Date }) {
   const payload = kind.payload.parse(input.payload);
   const now = clock.now();
   const nextAttemptAt = input.runAt ?? now;

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
-import { driver, databaseProvider, type SqliteDatabase } from "~/db.server";
-import { env } from "~/env.server";
+import { driver, databaseProvider, type SqliteDatabase } from "~/core/db.server";
+import { env } from "~/core/env.server";
 
 /**
  * Direct statements for the storefront's hot paths (send-otp, verify-otp, the rate limits), through the
- * drivers' public APIs on connections the app opens itself (app/db.server.ts): a better-sqlite3
+ * drivers' public APIs on connections the app opens itself (app/core/db.server.ts): a better-sqlite3
  * connection of its own, or the pg pool the app hands to Prisma's adapter. Each statement is prepared
  * once (SQLite: kept per connection; PostgreSQL: a named prepared statement, parsed once per pooled
  * connection) and costs no query compilation, which is where most of a Prisma call's time goes. Each
@@ -46,7 +46,7 @@ export function sql(strings: TemplateStringsArray, ...values: (SqlValue | SqlLis
   return { text, values: flat };
 }
 
-// Tests count the statements a request makes (watchQueries in app/db.server.ts sees Prisma's only).
+// Tests count the statements a request makes (watchQueries in app/core/db.server.ts sees Prisma's only).
 const directWatchers = new Set<(sql: string) => void>();
 
 /** Test aid: records the SQL of every direct statement until `stop()` (NODE_ENV=test only). */

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { env } from "~/env.server";
+import { env } from "~/core/env.server";
 
 /**
  * HMAC-SHA256 of a secret value (a one-time code, an address-correction token) under OTP_HASH_SECRET,

@@ -1,6 +1,6 @@
-import { env } from "~/env.server";
-import { runDueJobs, scheduleRecurringJobs, type AnyJobKind } from "~/jobs/queue.server";
-import { log } from "~/utils/log.server";
+import { env } from "~/core/env.server";
+import { runDueJobs, scheduleRecurringJobs, type AnyJobKind } from "~/core/jobs/queue.server";
+import { log } from "~/core/utils/log.server";
 
 /**
  * The in-process worker of the job queue, started by the server process with the kinds it runs

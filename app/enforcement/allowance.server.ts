@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { declareJob, enqueueJob } from "~/core/jobs/queue.server";
+import { kickJobWorker } from "~/core/jobs/worker.server";
+import { getShop } from "~/core/settings/shop.server";
+import { overageVerificationsUnderCap, planOf } from "~/shared/plans";
+import { noteAllowanceUse } from "./enforcement-jobs.server";
+import { usageChargesOn } from "./pause";
+import { verificationStatus } from "./pause.server";
+
+/**
+ * One verification past the plan's allowance, to charge as a Shopify usage record. Declared here,
+ * where verifications are counted against the allowance; run by app/billing/usage-charges.server.ts
+ * (`usageChargeJob`), which holds the Shopify side.
+ */
+export const USAGE_CHARGE = declareJob({
+  kind: "usage-charge",
+  payload: z.object({ verificationId: z.string().min(1).max(100), amount: z.number().positive(), description: z.string().max(255) }),
+});
+
+/**
+ * After a verification was counted (`verificationId`: the consumed challenge, unique): past the
+ * allowance with usage charges on, it is charged (one job per verification, within the cap); when no
+ * further verification can run this month, checkout stops hiding COD.
+ */
+export async function verificationCounted(domain: string, verificationId: string): Promise<void> {
+  const shop = await getShop(domain);
+  const plan = shop && planOf(shop);
+  if (!shop || !plan) return;
+  const { used } = await verificationStatus(shop);
+  const past = used - plan.monthlyVerifications;
+  if (past > 0 && past <= overageVerificationsUnderCap(plan) && usageChargesOn(shop)) {
+    const description = `Verification past the ${plan.label} plan's ${plan.monthlyVerifications.toLocaleString("en-US")} this month`;
+    await enqueueJob(USAGE_CHARGE, { shop: domain, key: `${domain}|${verificationId}`, payload: { verificationId, amount: plan.overagePrice, description } });
+    kickJobWorker();
+  }
+  await noteAllowanceUse(domain);
+}
