@@ -32,6 +32,7 @@ export type FallbackCause =
   | "no_token"
   | "user_errors"
   | "deposit_not_configured"
+  | "deposit_currency"
   | "deposits_unavailable"
   | "no_payment_terms_template";
 

@@ -20,7 +20,7 @@ import { currencyDigits, DEPOSIT_CODE_PREFIX, depositSplit } from "~/shared/depo
 /** How long a deposit code can be used: the checkout it was made for, not a code to keep. */
 export const DEPOSIT_CODE_LIFETIME_MS = 2 * 60 * 60_000;
 
-type Failure = { ok: false; cause: "user_errors" | "invalid_response" | "deposit_not_configured" | Exclude<ShopifyCallResult<never>, { ok: true }>["cause"]; detail: string };
+type Failure = { ok: false; cause: "user_errors" | "invalid_response" | "deposit_not_configured" | "deposit_currency" | Exclude<ShopifyCallResult<never>, { ok: true }>["cause"]; detail: string };
 export type DepositCart = { ok: true; checkoutUrl: string; cartToken: string | null } | Failure;
 
 const userError = z.object({ field: z.array(z.string()).nullish(), message: z.string(), code: z.string().nullish() });
@@ -59,16 +59,30 @@ export async function buildDepositDiscountCart(shop: Shop, items: CheckoutItem[]
   const { cart: made, userErrors } = cart.data.cartCreate;
   if (userErrors.length || !made) return { ok: false, cause: "user_errors", detail: JSON.stringify(userErrors).slice(0, 500) };
 
-  // The subtotal as Shopify priced this cart's items (the shop's currency: the cart has no other context).
+  // The subtotal as Shopify priced this cart's items, in the cart's currency: the buyer's country (the
+  // phone's) picks the market, so a store selling in several currencies may price it in another currency
+  // than its own.
   let subtotal = 0;
+  let quantity = 0;
   let currency = shop.currency ?? null;
   for (const item of items) {
     const line = made.lines.nodes.find((l) => l.merchandise.id === item.variantId);
     if (!line?.merchandise.price) return { ok: false, cause: "invalid_response", detail: `no price for ${item.variantId}` };
     subtotal += Number(line.merchandise.price.amount) * item.quantity;
+    quantity += item.quantity;
     currency = line.merchandise.price.currencyCode ?? currency;
   }
-  const split = depositSplit(shop.depositType, shop.depositValue, subtotal, currencyDigits(currency));
+  const digits = currencyDigits(currency);
+  // A code's fixed amount is in the shop's currency and Shopify converts it at checkout at its own rate
+  // (help.shopify.com/en/manual/payments/shopify-payments/multi-currency/discounts): a fixed balance would
+  // leave a deposit the shopper was not shown. In another currency the code is a percentage, which has
+  // no currency: (100 − deposit %) % off each of the selection's lines. A fixed deposit is an amount of
+  // the shop's currency the server cannot convert exactly: that checkout falls back.
+  const foreign = !!currency && !!shop.currency && currency !== shop.currency;
+  if (foreign && shop.depositType === "fixed") {
+    return { ok: false, cause: "deposit_currency", detail: `a fixed deposit of ${shop.depositValue} ${shop.currency} on a cart priced in ${currency}` };
+  }
+  const split = depositSplit(shop.depositType, shop.depositValue, subtotal, digits);
   if (!split) return { ok: false, cause: "deposit_not_configured", detail: `${shop.depositType} ${shop.depositValue} on a subtotal of ${subtotal}` };
 
   const code = `${DEPOSIT_CODE_PREFIX}${randomToken(9).replace(/[^A-Za-z0-9]/g, "").toUpperCase()}`;
@@ -88,10 +102,15 @@ export async function buildDepositDiscountCart(shop: Shop, items: CheckoutItem[]
         usageLimit: 1,
         appliesOncePerCustomer: true,
         context: { all: "ALL" },
-        // Only the selection's variants, only on a cart worth at least their subtotal: on any other cart it takes nothing.
-        minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: split.subtotal.toFixed(currencyDigits(currency)) } },
+        // Only the selection's variants, only on a cart with at least their subtotal (a minimum in the shop's
+        // currency) or, in another currency, their quantity: on a smaller cart it takes nothing.
+        minimumRequirement: foreign
+          ? { quantity: { greaterThanOrEqualToQuantity: String(quantity) } }
+          : { subtotal: { greaterThanOrEqualToSubtotal: split.subtotal.toFixed(digits) } },
         customerGets: {
-          value: { discountAmount: { amount: split.balance.toFixed(currencyDigits(currency)), appliesOnEachItem: false } },
+          value: foreign
+            ? { percentage: (100 - shop.depositValue) / 100 }
+            : { discountAmount: { amount: split.balance.toFixed(digits), appliesOnEachItem: false } },
           items: { products: { productVariantsToAdd: items.map((i) => i.variantId) } },
         },
         combinesWith: { orderDiscounts: false, productDiscounts: false, shippingDiscounts: true },

@@ -59,9 +59,9 @@ export async function queueDepositBalance(shop: Shop, facts: OrderFacts) {
   if (!used || !(used.amount > 0)) return;
   const selection = await prisma.selection.findFirst({
     where: { shopId: shop.id, depositCode: used.code },
-    select: { id: true, balanceAmount: true, depositCurrency: true },
+    select: { id: true, balanceAmount: true, depositCurrency: true, items: true },
   });
-  if (!selection || facts.selectionId !== selection.id || selection.balanceAmount !== used.amount) {
+  if (!selection || facts.selectionId !== selection.id || !tookItsBalance(selection, used.amount, shop.currency)) {
     log.warn("partial: a deposit code on an order that is not its selection's; the balance it took is added all the same", {
       shop: shop.domain,
       orderGid: facts.gid,
@@ -82,6 +82,26 @@ export async function queueDepositBalance(shop: Shop, facts: OrderFacts) {
     key: orderJobKey(shop.domain, facts.gid),
     payload: { orderGid: facts.gid, selectionId: selection?.id ?? null, amount: used.amount, currency },
   });
+}
+
+/**
+ * Whether the code took the balance it was made for. In the shop's currency the code is a fixed amount:
+ * exactly. In another currency it is a percentage Shopify rounds line by line: within one smallest unit
+ * of the currency per line of the selection.
+ */
+function tookItsBalance(selection: { balanceAmount: number | null; depositCurrency: string | null; items: string | null }, taken: number, shopCurrency: string | null): boolean {
+  if (selection.balanceAmount === null) return false;
+  const percentageCode = !!selection.depositCurrency && !!shopCurrency && selection.depositCurrency !== shopCurrency;
+  if (!percentageCode) return selection.balanceAmount === taken;
+  let lines = 1;
+  try {
+    const items: unknown = JSON.parse(selection.items ?? "[]");
+    if (Array.isArray(items) && items.length) lines = items.length;
+  } catch {
+    // unreadable items: one line's rounding
+  }
+  const unit = 10 ** -currencyDigits(selection.depositCurrency);
+  return Math.abs(selection.balanceAmount - taken) <= lines * unit + unit / 1000;
 }
 
 const money = z.object({ shopMoney: z.object({ amount: z.string(), currencyCode: z.string() }) });

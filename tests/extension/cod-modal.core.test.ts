@@ -1,3 +1,4 @@
+import { currencyDigits, depositSplit } from "~/shared/deposit";
 import { loadModalCore, localeFiles, readLocale } from "./load-modal";
 
 const core = loadModalCore();
@@ -174,6 +175,53 @@ describe("the modal's amounts", () => {
     expect(core.quote(null, "INR", pricing)).toBeNull();
     expect(core.quote(100, null, pricing)).toBeNull();
     expect(core.quote(100, "INR", null)).toMatchObject({ cod: { later: 100, fee: 0 }, prepaid: { now: 100, saving: 0 }, partial: null });
+  });
+
+  it("splits the deposit exactly as the server does, to the currency's smallest unit (the shipped bundle against app/shared/deposit.ts)", () => {
+    // Amounts and currencies with 0, 2 and 3 decimals, where rounding up and to the nearest differ.
+    const table: [number, string, number][] = [
+      [1299, "INR", 20], [33.33, "USD", 20], [10.01, "EUR", 15], [0.05, "USD", 50], [99.99, "GBP", 33], [1234.56, "USD", 7],
+      [1999, "JPY", 15], [1001, "JPY", 33], [3, "JPY", 50], [98765, "KRW", 12],
+      [12.345, "KWD", 10], [7.001, "BHD", 33], [0.999, "KWD", 99], [19.99, "TND", 25],
+    ];
+    for (const [total, currency, percent] of table) {
+      const server = depositSplit("percentage", percent, total, currencyDigits(currency));
+      const modal = core.quote(total, currency, { currency, deposit: { type: "percentage", value: percent } })!.partial as { now: number; later: number } | null;
+      expect(modal, `${percent}% of ${total} ${currency}`).toEqual(server ? { now: server.deposit, later: server.balance } : null);
+    }
+    // The old modal rounded to the cent: 20 % of $33.33 was $6.67 there too, but 15 % of ¥1,999 was ¥299.85.
+    expect(core.quote(1999, "JPY", { currency: "JPY", deposit: { type: "percentage", value: 15 } })!.partial).toEqual({ now: 300, later: 1699 });
+    expect(core.quote(12.345, "KWD", { currency: "KWD", deposit: { type: "percentage", value: 10 } })!.partial).toEqual({ now: 1.235, later: 11.11 });
+    expect(core.quote(10.01, "EUR", { currency: "EUR", deposit: { type: "percentage", value: 15 } })!.partial).toEqual({ now: 1.51, later: 8.5 });
+  });
+
+  it("shows no split the server would not make (a fixed deposit of the whole order or more)", () => {
+    expect(core.quote(250, "INR", { ...pricing, deposit: { type: "fixed", value: 300 } })!.partial).toBeNull();
+    expect(depositSplit("fixed", 300, 250, 2)).toBeNull();
+  });
+
+  it("in another currency than the shop's: a percentage in that currency, a fixed saving at the page's rate, no fixed fee or fixed deposit", () => {
+    const shop = { currency: "USD", codFee: { type: "fixed", value: 2 }, prepaidDiscount: { type: "fixed", value: 5 }, deposit: { type: "percentage", value: 20 } };
+    // ¥: no decimals; Shopify converts the $5 code at the page's rate (149.5) and the amounts are whole yen.
+    expect(core.quote(14999, "JPY", shop, 149.5)).toEqual({
+      total: 14999,
+      currency: "JPY",
+      cod: null,
+      prepaid: { now: 14251, saving: 748 },
+      partial: { now: 3000, later: 11999 },
+    });
+    // Without a usable rate the converted saving is not shown; a fixed deposit is never shown in another currency.
+    expect(core.quote(14999, "JPY", shop, null)).toMatchObject({ prepaid: null, partial: { now: 3000, later: 11999 } });
+    expect(core.quote(92.5, "EUR", { ...shop, deposit: { type: "fixed", value: 10 } }, 0.92)).toMatchObject({ prepaid: { now: 87.9, saving: 4.6 }, partial: null });
+    expect(core.amountText("partial", core.quote(14999, "JPY", shop, 149.5), "en")).toEqual({ key: "amount_partial", values: { now: "¥3,000", later: "¥11,999" } });
+  });
+
+  it("reads the rate from the page's Shopify.currency only for the cart's currency", () => {
+    expect(core.presentmentRate("EUR", { currency: { active: "EUR", rate: "0.92" } })).toBe(0.92);
+    expect(core.presentmentRate("EUR", { currency: { active: "GBP", rate: "0.8" } })).toBeNull();
+    expect(core.presentmentRate("EUR", { currency: { active: "EUR", rate: "abc" } })).toBeNull();
+    expect(core.presentmentRate("EUR", { currency: { active: "EUR", rate: "0" } })).toBeNull();
+    expect(core.presentmentRate("EUR", undefined)).toBeNull();
   });
 
   it("words each amount in the shopper's language and currency format", () => {

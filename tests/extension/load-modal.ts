@@ -31,7 +31,8 @@ export type ModalCore = {
   maskedPhone(e164: string, dialCodes: string[]): string;
   displayPhone(e164: string, dialCodes: string[]): string;
   countryList(list: unknown): { iso: string; dial: string; allowed?: boolean }[];
-  quote(total: number | null, currency: string | null, pricing: unknown): Record<string, unknown> | null;
+  quote(total: number | null, currency: string | null, pricing: unknown, rate?: number | null): Record<string, unknown> | null;
+  presentmentRate(currency: string, shopify: unknown): number | null;
   money(amount: number, currency: string, locale: string): string;
   amountText(mode: string, quote: unknown, locale: string): { key: string; values: Record<string, string> } | null;
 };

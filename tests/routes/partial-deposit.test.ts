@@ -3,7 +3,7 @@ import * as ordersRoute from "~/routes/webhooks.orders.create";
 import { prisma } from "~/core/db.server";
 import { runDueJobs } from "~/core/jobs/queue.server";
 import { forgetPaymentTermsTemplate } from "~/checkout/checkout.server";
-import { BALANCE_LINE_TITLE } from "~/shared/deposit";
+import { BALANCE_LINE_TITLE, currencyDigits, depositSplit } from "~/shared/deposit";
 import { BALANCE_HOLD, BALANCE_MAX_ATTEMPTS, BALANCE_MISSING_TAG } from "~/orders/deposit-balance.server";
 import { issueProof } from "~/otp/proof.server";
 import { shopifyCallLimits } from "~/shopify/graphql.server";
@@ -152,6 +152,62 @@ describe("partial on a store without draft-order deposits: a single-use deposit 
     const body = await checkout();
     expect(body).toMatchObject({ fallback: true });
     expect(body).not.toHaveProperty("checkoutUrl");
+  });
+});
+
+describe("partial in another currency than the shop's (Shopify converts a code's fixed amount at its own rate)", () => {
+  /** The buyer's market prices the cart in `currency`: each unit at `unitPrice` (the shop's is 25 USD). */
+  function market(currency: string, unitPrice: number, rate: number) {
+    store = new FakeDepositStore({}, { currency, unitPrice, rate });
+    store.install(fake);
+  }
+
+  it.each([
+    // EUR at 0.92: 2 × €23.00; JPY at 150 (no decimals): 2 × ¥3,999, where 20 % is ¥1,599.6.
+    ["EUR", 23, 0.92, 46, { deposit: 9.2, balance: 36.8 }],
+    ["JPY", 3999, 150, 7998, { deposit: 1600, balance: 6398 }],
+  ] as const)("%s: a percentage code (80 %% off the selection's lines, at least their quantity); the shopper pays the deposit the modal showed and the order owes the full price", async (currency, unitPrice, rate, subtotal, split) => {
+    market(currency, unitPrice, rate);
+    await installShop({ depositsAvailable: false, depositType: "percentage", depositValue: 20, currency: "USD" });
+    await checkout();
+    // The modal's rule (app/shared/money.ts) on the cart's amount, in the cart's currency.
+    expect(depositSplit("percentage", 20, subtotal, currencyDigits(currency))).toEqual({ subtotal, ...split });
+    const input = fake.callsTo(OPERATIONS.depositDiscountCreate)[0].variables.basicCodeDiscount as Record<string, unknown>;
+    expect(input).toMatchObject({
+      usageLimit: 1,
+      appliesOncePerCustomer: true,
+      minimumRequirement: { quantity: { greaterThanOrEqualToQuantity: "2" } },
+      customerGets: { value: { percentage: 0.8 }, items: { products: { productVariantsToAdd: [VARIANT] } } },
+    });
+    expect(input.customerGets).not.toHaveProperty("value.discountAmount");
+    expect(await prisma.selection.findFirstOrThrow()).toMatchObject({ depositAmount: split.deposit, balanceAmount: split.balance, depositCurrency: currency });
+
+    const cart = lastCart();
+    const order = store.placeOrder(cart);
+    // At checkout: the items less what the code took = the deposit the modal showed.
+    expect([order.currency, order.paid]).toEqual([currency, split.deposit]);
+    expect((await deliverOrder(order, cart)).status).toBe(200);
+    await runDueJobs(JOB_KINDS);
+    expect(balanceLines(order)).toEqual([expect.objectContaining({ price: split.balance })]);
+    expect([FakeDepositStore.total(order), FakeDepositStore.outstanding(order)]).toEqual([subtotal, split.balance]);
+    expect(tagged.get(order.id)).not.toContain("cod-deposit-mismatch");
+  });
+
+  it("a fixed deposit (an amount of the shop's currency) on a cart in another currency falls back and creates no code", async () => {
+    market("EUR", 23, 0.92);
+    await installShop({ depositsAvailable: false, depositType: "fixed", depositValue: 10, currency: "USD" });
+    const body = await checkout();
+    expect(body).toMatchObject({ fallback: true });
+    expect(fake.callsTo(OPERATIONS.depositDiscountCreate)).toHaveLength(0);
+    expect(await prisma.selection.findFirstOrThrow()).toMatchObject({ depositCode: null });
+  });
+
+  it("a cart in the shop's own currency keeps the exact fixed-amount code", async () => {
+    market("USD", 25, 1);
+    await installShop({ depositsAvailable: false, depositType: "percentage", depositValue: 20, currency: "USD" });
+    await checkout();
+    const input = fake.callsTo(OPERATIONS.depositDiscountCreate)[0].variables.basicCodeDiscount as Record<string, unknown>;
+    expect(input).toMatchObject({ customerGets: { value: { discountAmount: { amount: "40.00" } } }, minimumRequirement: { subtotal: { greaterThanOrEqualToSubtotal: "50.00" } } });
   });
 });
 

@@ -14,6 +14,9 @@ export type StorefrontOptions = {
   /** Where the extension's assets are served (the dev stand-in for Shopify's CDN). */
   assetBase: string;
   shopDomain: string;
+  /** The cart's (presentment) currency, INR by default, and the rate Shopify's page states for it (window.Shopify.currency). */
+  currency?: string;
+  rate?: number;
   /** The block's "what the button buys" setting: this product, or the whole cart. */
   source?: "product" | "cart";
 };
@@ -40,7 +43,7 @@ export function renderStorefrontPage(options: StorefrontOptions): string {
     {
       block: { settings, shopify_attributes: 'data-shopify-editor-block="{}"' },
       product: { title: DEMO_PRODUCT.title, selected_or_first_available_variant: { id: variant.id }, variants: DEMO_PRODUCT.variants },
-      cart: { currency: { iso_code: "INR" } },
+      cart: { currency: { iso_code: options.currency ?? "INR" } },
       routes: { root_url: "/" },
       request: { locale: { iso_code: locale } },
       localization: { country: { iso_code: options.country ?? "IN" } },
@@ -59,6 +62,8 @@ export function renderStorefrontPage(options: StorefrontOptions): string {
         {/* A constant of this file, not data: React would escape the `>` of its selectors. */}
         <style dangerouslySetInnerHTML={{ __html: PAGE_CSS }} />
         {schema.stylesheet ? <link rel="stylesheet" href={asset(schema.stylesheet)} media="all" /> : null}
+        {/* What Shopify's content_for_header states on every storefront page: the presentment currency and its rate. */}
+        <script dangerouslySetInnerHTML={{ __html: `window.Shopify=window.Shopify||{};window.Shopify.currency=${JSON.stringify({ active: options.currency ?? "INR", rate: String(options.rate ?? 1) })};` }} />
         {schema.javascript ? <script src={asset(schema.javascript)} defer /> : null}
       </head>
       <body>

@@ -1,7 +1,7 @@
 import { allowedModes, MODES, normalCheckoutUrl, numericVariantId } from "./modes.js";
 import { clock, failureMessage, interpret } from "./outcomes.js";
 import { asciiDigits, countryList, displayPhone, extractCode, maskedPhone, toE164 } from "./phone.js";
-import { amountText, money, quote } from "./pricing.js";
+import { amountText, money, presentmentRate, quote } from "./pricing.js";
 import { isRtl, translate, unescapeHtml } from "./texts.js";
 
 /** The pure half: no document, no network (tests/extension/cod-modal.core.test.ts runs it in a sandbox). */
@@ -22,6 +22,7 @@ export var core = {
   maskedPhone: maskedPhone,
   countryList: countryList,
   quote: quote,
+  presentmentRate: presentmentRate,
   money: money,
   amountText: amountText,
   MODES: MODES,

@@ -1,32 +1,47 @@
 /** What each way to pay costs, in the shopper's language and currency. */
-export function cents(amount) {
-  return Math.round(amount * 100) / 100;
+import { currencyDigits, depositSplit, roundMoney } from "../../shared/money";
+
+/**
+ * The rate Shopify converts the shop's currency into `currency` at, as the theme's page states it
+ * (`window.Shopify.currency`: { active, rate }); null when the page names another currency or no usable rate.
+ */
+export function presentmentRate(currency, shopify) {
+  var c = shopify && shopify.currency;
+  var rate = c && c.active === currency ? Number(c.rate) : NaN;
+  return isFinite(rate) && rate > 0 ? rate : null;
 }
 
 /**
- * What each mode costs for items worth `total` in `currency`, from the config's pricing (COD fee,
- * prepaid saving, deposit: a percentage, or a fixed amount in the shop's currency). A fixed amount
- * counts only when the shopper pays in the shop's currency; otherwise that mode shows no amount
- * (null). Shipping is not known here: these are the items' amounts.
+ * What each mode costs for items worth `total` in `currency` (the cart's), from the config's pricing
+ * (COD fee, prepaid saving, deposit: a percentage, or a fixed amount in the shop's currency `pricing.currency`),
+ * every amount rounded to the currency's smallest unit by the server's rule (app/shared/money.ts).
+ * In another currency than the shop's: a fixed prepaid saving is a discount code's amount, which Shopify
+ * converts at `rate` (the page's, presentmentRate); a fixed COD fee (a product line Shopify prices by its own
+ * rounding) and a fixed deposit (which the server cannot split in another currency: it falls back) show no
+ * amount (null). Shipping is not known here: these are the items' amounts.
  */
-export function quote(total, currency, pricing) {
+export function quote(total, currency, pricing, rate) {
   if (!(total > 0) || !/^[A-Z]{3}$/.test(String(currency))) return null;
   var p = pricing && typeof pricing === "object" ? pricing : {};
+  var digits = currencyDigits(currency);
   var sameCurrency = !p.currency || p.currency === currency;
-  var part = function (adj) {
+  var items = roundMoney(total, digits);
+  var part = function (adj, converted) {
     if (!adj || !(adj.value > 0)) return 0;
-    if (adj.type === "percentage") return cents((total * adj.value) / 100);
-    return adj.type === "fixed" && sameCurrency ? cents(adj.value) : null;
+    if (adj.type === "percentage") return roundMoney((items * adj.value) / 100, digits);
+    if (adj.type !== "fixed") return null;
+    if (sameCurrency) return roundMoney(adj.value, digits);
+    return converted && rate > 0 ? roundMoney(adj.value * rate, digits) : null;
   };
-  var fee = part(p.codFee);
-  var saving = part(p.prepaidDiscount);
-  var deposit = p.deposit ? part(p.deposit) : null;
+  var fee = part(p.codFee, false);
+  var saving = part(p.prepaidDiscount, true);
+  var split = p.deposit && (p.deposit.type === "percentage" || sameCurrency) ? depositSplit(p.deposit.type, p.deposit.value, items, digits) : null;
   return {
-    total: cents(total),
+    total: items,
     currency: currency,
-    cod: fee === null ? null : { later: cents(total + fee), fee: fee },
-    prepaid: saving === null ? null : { now: cents(Math.max(0, total - saving)), saving: Math.min(saving, cents(total)) },
-    partial: !deposit ? null : { now: Math.min(deposit, cents(total)), later: cents(Math.max(0, total - deposit)) },
+    cod: fee === null ? null : { later: roundMoney(items + fee, digits), fee: fee },
+    prepaid: saving === null ? null : { now: roundMoney(Math.max(0, items - saving), digits), saving: Math.min(saving, items) },
+    partial: split ? { now: split.deposit, later: split.balance } : null,
   };
 }
 
@@ -35,7 +50,7 @@ export function money(amount, currency, locale) {
   try {
     return new Intl.NumberFormat(locale || "en", { style: "currency", currency: currency }).format(amount);
   } catch {
-    return amount.toFixed(2) + " " + currency;
+    return amount.toFixed(currencyDigits(currency)) + " " + currency;
   }
 }
 

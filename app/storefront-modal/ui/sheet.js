@@ -1,6 +1,6 @@
 import { global } from "../global.js";
 import { CodModal } from "./modal.js";
-import { money, quote } from "../core/pricing.js";
+import { money, presentmentRate, quote } from "../core/pricing.js";
 import { document } from "./dom.js";
 
 /* The sheet opened over the page and closed again: focus kept inside, fitted above a phone's keyboard. */
@@ -14,7 +14,8 @@ CodModal.prototype.open = function () {
   var cfg = this.config;
   if (!this.state.mode || cfg.modes.indexOf(this.state.mode) === -1) this.state.mode = cfg.modes[0];
   var line = this.state.lines[0];
-  this.quote = quote(this.state.total, this.state.currency, cfg.pricing);
+  // In the cart's currency; a fixed amount of the shop's currency converted at the page's rate where Shopify converts it.
+  this.quote = quote(this.state.total, this.state.currency, cfg.pricing, presentmentRate(this.state.currency, global.Shopify));
   var what = this.source === "product" && this.state.title ? this.state.title + (line && line.quantity > 1 ? " \u00d7 " + line.quantity : "") : "";
   var items = this.quote ? this.t("amount_items", { amount: money(this.quote.total, this.quote.currency, this.locale) }) : "";
   els.summary.textContent = [what, items].filter(Boolean).join(" \u00b7 ");

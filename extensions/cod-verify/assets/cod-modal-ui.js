@@ -170,38 +170,79 @@
     });
   }
 
-  // app/storefront-modal/core/pricing.js
-  function cents(amount) {
-    return Math.round(amount * 100) / 100;
+  // app/shared/money.ts
+  function currencyDigits(currency) {
+    if (!currency)
+      return 2;
+    try {
+      const digits = new Intl.NumberFormat("en", { style: "currency", currency }).resolvedOptions().maximumFractionDigits;
+      return typeof digits === "number" ? digits : 2;
+    } catch {
+      return 2;
+    }
   }
-  function quote(total, currency, pricing) {
+  function roundMoney(amount, digits, up) {
+    const f = Math.pow(10, digits);
+    const scaled = Math.round(amount * f * 1e6) / 1e6;
+    return (up ? Math.ceil(scaled) : Math.round(scaled)) / f;
+  }
+  function depositSplit(depositType, depositValue, subtotal, digits) {
+    if (!(subtotal > 0) || !(depositValue > 0))
+      return null;
+    let deposit;
+    if (depositType === "fixed")
+      deposit = roundMoney(depositValue, digits);
+    else if (depositValue >= 1 && depositValue <= 99)
+      deposit = roundMoney(subtotal * depositValue / 100, digits, true);
+    else
+      return null;
+    const whole = roundMoney(subtotal, digits);
+    const balance = roundMoney(whole - deposit, digits);
+    if (!(deposit > 0) || !(balance > 0))
+      return null;
+    return { subtotal: whole, deposit, balance };
+  }
+
+  // app/storefront-modal/core/pricing.js
+  function presentmentRate(currency, shopify) {
+    var c = shopify && shopify.currency;
+    var rate = c && c.active === currency ? Number(c.rate) : NaN;
+    return isFinite(rate) && rate > 0 ? rate : null;
+  }
+  function quote(total, currency, pricing, rate) {
     if (!(total > 0) || !/^[A-Z]{3}$/.test(String(currency)))
       return null;
     var p = pricing && typeof pricing === "object" ? pricing : {};
+    var digits = currencyDigits(currency);
     var sameCurrency = !p.currency || p.currency === currency;
-    var part = function(adj) {
+    var items = roundMoney(total, digits);
+    var part = function(adj, converted) {
       if (!adj || !(adj.value > 0))
         return 0;
       if (adj.type === "percentage")
-        return cents(total * adj.value / 100);
-      return adj.type === "fixed" && sameCurrency ? cents(adj.value) : null;
+        return roundMoney(items * adj.value / 100, digits);
+      if (adj.type !== "fixed")
+        return null;
+      if (sameCurrency)
+        return roundMoney(adj.value, digits);
+      return converted && rate > 0 ? roundMoney(adj.value * rate, digits) : null;
     };
-    var fee = part(p.codFee);
-    var saving = part(p.prepaidDiscount);
-    var deposit = p.deposit ? part(p.deposit) : null;
+    var fee = part(p.codFee, false);
+    var saving = part(p.prepaidDiscount, true);
+    var split = p.deposit && (p.deposit.type === "percentage" || sameCurrency) ? depositSplit(p.deposit.type, p.deposit.value, items, digits) : null;
     return {
-      total: cents(total),
+      total: items,
       currency,
-      cod: fee === null ? null : { later: cents(total + fee), fee },
-      prepaid: saving === null ? null : { now: cents(Math.max(0, total - saving)), saving: Math.min(saving, cents(total)) },
-      partial: !deposit ? null : { now: Math.min(deposit, cents(total)), later: cents(Math.max(0, total - deposit)) }
+      cod: fee === null ? null : { later: roundMoney(items + fee, digits), fee },
+      prepaid: saving === null ? null : { now: roundMoney(Math.max(0, items - saving), digits), saving: Math.min(saving, items) },
+      partial: split ? { now: split.deposit, later: split.balance } : null
     };
   }
   function money(amount, currency, locale) {
     try {
       return new Intl.NumberFormat(locale || "en", { style: "currency", currency }).format(amount);
     } catch {
-      return amount.toFixed(2) + " " + currency;
+      return amount.toFixed(currencyDigits(currency)) + " " + currency;
     }
   }
   function amountText(mode, q, locale) {
@@ -268,6 +309,7 @@
     maskedPhone,
     countryList,
     quote,
+    presentmentRate,
     money,
     amountText,
     MODES
@@ -666,7 +708,7 @@
     if (!this.state.mode || cfg.modes.indexOf(this.state.mode) === -1)
       this.state.mode = cfg.modes[0];
     var line = this.state.lines[0];
-    this.quote = quote(this.state.total, this.state.currency, cfg.pricing);
+    this.quote = quote(this.state.total, this.state.currency, cfg.pricing, presentmentRate(this.state.currency, global.Shopify));
     var what = this.source === "product" && this.state.title ? this.state.title + (line && line.quantity > 1 ? " \xD7 " + line.quantity : "") : "";
     var items = this.quote ? this.t("amount_items", { amount: money(this.quote.total, this.quote.currency, this.locale) }) : "";
     els.summary.textContent = [what, items].filter(Boolean).join(" \xB7 ");

@@ -14,7 +14,11 @@ import type { FakeCall, FakeShopify, Handler, HandlerResult } from "./server";
  */
 export type FakeDiscount = {
   code: string;
+  /** A fixed amount (the shop's currency) or, when `percentage` is set, nothing. */
   amount: number;
+  /** A percentage code's share of each line (0 to 1), as Shopify takes it: per line, to the currency's smallest unit. */
+  percentage: number | null;
+  minQuantity: number;
   usageLimit: number | null;
   used: number;
   endsAt: string | null;
@@ -43,7 +47,29 @@ export class FakeDepositStore {
   readonly orders = new Map<string, FakeMoneyOrder>();
   private readonly staged = new Map<string, { orderId: string; lines: FakeMoneyOrder["lineItems"] }>();
 
-  constructor(private readonly links: CheckoutLinks = {}) {}
+  /**
+   * `market`: the cart is priced in another currency than the shop's (the buyer's country is in a market
+   * with its own currency), every unit at `unitPrice` of `currency`; the shop's own is FAKE_UNIT_PRICE USD.
+   * A fixed code's amount (the shop's currency) is converted at `rate` when it is applied, as Shopify does.
+   */
+  constructor(
+    private readonly links: CheckoutLinks = {},
+    readonly market: { currency: string; unitPrice: number; rate: number } | null = null,
+  ) {}
+
+  get unitPrice() {
+    return this.market?.unitPrice ?? FAKE_UNIT_PRICE;
+  }
+
+  /** What a code takes off these lines now: its fixed amount, or its percentage of each eligible line rounded half up. */
+  takes(d: FakeDiscount, lines: FakeCart["lines"]): number {
+    const digits = this.market?.currency === "JPY" ? 0 : 2;
+    const f = 10 ** digits;
+    if (d.percentage === null) return this.market ? Math.round(d.amount * this.market.rate * f) / f : d.amount;
+    return lines
+      .filter((l) => !d.variants.length || d.variants.includes(l.merchandiseId))
+      .reduce((s, l) => s + Math.round(this.unitPrice * l.quantity * d.percentage! * f) / f, 0);
+  }
 
   static total(o: FakeMoneyOrder) {
     const lines = o.lineItems.reduce((s, l) => s + l.price * l.quantity, 0);
@@ -57,7 +83,10 @@ export class FakeDepositStore {
   cartCreate(): Handler {
     const inner = cartCreate(this.links);
     return async (call: FakeCall) => {
-      const result = (await inner(call)) as { data: { cartCreate: { cart: { id: string } } } };
+      const result = (await inner(call)) as { data: { cartCreate: { cart: { id: string; lines: { nodes: { merchandise: { price: { amount: string; currencyCode: string } } }[] } } } } };
+      if (this.market) {
+        for (const l of result.data.cartCreate.cart.lines.nodes) l.merchandise.price = { amount: this.market.unitPrice.toFixed(2), currencyCode: this.market.currency };
+      }
       const input = (call.variables.input ?? {}) as { lines?: { merchandiseId: string; quantity?: number }[]; attributes?: { key: string; value: string }[]; discountCodes?: string[] };
       const id = result.data.cartCreate.cart.id;
       this.carts.set(id, { id, lines: (input.lines ?? []).map((l) => ({ merchandiseId: l.merchandiseId, quantity: l.quantity ?? 1 })), attributes: input.attributes ?? [], discountCodes: input.discountCodes ?? [] });
@@ -72,8 +101,8 @@ export class FakeDepositStore {
         usageLimit?: number;
         endsAt?: string;
         appliesOncePerCustomer?: boolean;
-        minimumRequirement?: { subtotal?: { greaterThanOrEqualToSubtotal?: string } };
-        customerGets?: { value?: { discountAmount?: { amount?: string } }; items?: { products?: { productVariantsToAdd?: string[] } } };
+        minimumRequirement?: { subtotal?: { greaterThanOrEqualToSubtotal?: string }; quantity?: { greaterThanOrEqualToQuantity?: string } };
+        customerGets?: { value?: { discountAmount?: { amount?: string }; percentage?: number }; items?: { products?: { productVariantsToAdd?: string[] } } };
       };
       const code = input.code ?? "";
       if (!code || this.discounts.has(code.toUpperCase())) {
@@ -82,6 +111,8 @@ export class FakeDepositStore {
       this.discounts.set(code.toUpperCase(), {
         code,
         amount: Number(input.customerGets?.value?.discountAmount?.amount ?? 0),
+        percentage: input.customerGets?.value?.percentage ?? null,
+        minQuantity: Number(input.minimumRequirement?.quantity?.greaterThanOrEqualToQuantity ?? 0),
         usageLimit: input.usageLimit ?? null,
         used: 0,
         endsAt: input.endsAt ?? null,
@@ -99,8 +130,11 @@ export class FakeDepositStore {
     if (!d) return false;
     if (d.usageLimit !== null && d.used >= d.usageLimit) return false;
     if (d.endsAt && Date.parse(d.endsAt) <= now.getTime()) return false;
-    const eligible = cart.lines.filter((l) => !d.variants.length || d.variants.includes(l.merchandiseId)).reduce((s, l) => s + FAKE_UNIT_PRICE * l.quantity, 0);
-    return eligible > 0 && eligible >= d.minSubtotal;
+    const lines = cart.lines.filter((l) => !d.variants.length || d.variants.includes(l.merchandiseId));
+    // The minimum subtotal is the shop's currency; the fake's shop prices every unit at FAKE_UNIT_PRICE.
+    const eligible = lines.reduce((s, l) => s + FAKE_UNIT_PRICE * l.quantity, 0);
+    const quantity = lines.reduce((s, l) => s + l.quantity, 0);
+    return eligible > 0 && eligible >= d.minSubtotal && quantity >= d.minQuantity;
   }
 
   cartDiscountCodesUpdate(): Handler {
@@ -109,7 +143,7 @@ export class FakeDepositStore {
       if (!cart) return { data: { cartDiscountCodesUpdate: { cart: null, userErrors: [{ code: "INVALID", field: ["cartId"], message: "The specified cart does not exist." }] } } };
       cart.discountCodes = (call.variables.discountCodes ?? []) as string[];
       const token = cart.id.replace(/^gid:\/\/shopify\/Cart\//, "").split("?")[0];
-      const subtotal = cart.lines.reduce((s, l) => s + FAKE_UNIT_PRICE * l.quantity, 0);
+      const subtotal = cart.lines.reduce((s, l) => s + this.unitPrice * l.quantity, 0);
       const checkoutUrl = this.links.checkoutBase
         ? `${this.links.checkoutBase}?c=${Buffer.from(JSON.stringify({ kind: "cart", lines: cart.lines, attributes: cart.attributes, discountCodes: cart.discountCodes, subtotal, cartId: cart.id })).toString("base64url")}`
         : `https://${call.shop}/cart/c/${token}`;
@@ -136,9 +170,9 @@ export class FakeDepositStore {
     const order: FakeMoneyOrder = {
       id,
       name: `#${sequence}`,
-      currency: options.currency ?? "USD",
-      lineItems: cart.lines.map((l, i) => ({ id: `gid://shopify/LineItem/${sequence}${i}`, title: `Item ${l.merchandiseId}`, variantId: l.merchandiseId, price: FAKE_UNIT_PRICE, quantity: l.quantity })),
-      discount: d ? { code: d.code, amount: d.amount } : null,
+      currency: options.currency ?? this.market?.currency ?? "USD",
+      lineItems: cart.lines.map((l, i) => ({ id: `gid://shopify/LineItem/${sequence}${i}`, title: `Item ${l.merchandiseId}`, variantId: l.merchandiseId, price: this.unitPrice, quantity: l.quantity })),
+      discount: d ? { code: d.code, amount: this.takes(d, cart.lines) } : null,
       shipping: options.shipping ?? 0,
       paid: 0,
       cancelledAt: null,
