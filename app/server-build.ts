@@ -24,6 +24,8 @@ import { clock } from "~/core/utils/clock.server";
 import "~/enforcement/payment-customization.server";
 
 export * from "@remix-run/dev/server-build";
+// The fixed-path resource routes server.mjs calls directly (app/resource-routes.ts).
+export { FIXED_RESOURCE_ROUTES } from "~/resource-routes";
 
 /**
  * Hourly: webhook delivery records past their retention, jobs finished more than 30 days ago; and the

@@ -22,16 +22,17 @@ export const USAGE_CHARGE = declareJob({
  * allowance with usage charges on, it is charged (one job per verification, within the cap); when no
  * further verification can run this month, checkout stops hiding COD.
  */
-export async function verificationCounted(domain: string, verificationId: string): Promise<void> {
+export async function verificationCounted(domain: string, verificationId: string, usedThisMonth?: number): Promise<void> {
   const shop = await getShop(domain);
   const plan = shop && planOf(shop);
   if (!shop || !plan) return;
-  const { used } = await verificationStatus(shop);
+  // `usedThisMonth`: the caller read it when it counted this verification (verify-otp does).
+  const used = usedThisMonth ?? (await verificationStatus(shop)).used;
   const past = used - plan.monthlyVerifications;
   if (past > 0 && past <= overageVerificationsUnderCap(plan) && usageChargesOn(shop)) {
     const description = `Verification past the ${plan.label} plan's ${plan.monthlyVerifications.toLocaleString("en-US")} this month`;
     await enqueueJob(USAGE_CHARGE, { shop: domain, key: `${domain}|${verificationId}`, payload: { verificationId, amount: plan.overagePrice, description } });
     kickJobWorker();
   }
-  await noteAllowanceUse(domain);
+  await noteAllowanceUse(domain, used);
 }

@@ -7,6 +7,7 @@ import { allowanceMonthStart, planOf } from "~/shared/plans";
 import { clock } from "~/core/utils/clock.server";
 import { randomToken } from "~/core/utils/crypto.server";
 import { syncPaymentCustomization } from "./payment-customization.server";
+import { pauseReason } from "./pause";
 import { verificationStatus } from "./pause.server";
 
 /**
@@ -59,11 +60,12 @@ async function scheduleMonthStart(domain: string): Promise<void> {
  * allowance (and the usage cap, if charged) is used up, checkout stops hiding COD (once per shop,
  * month, plan and reason).
  */
-export async function noteAllowanceUse(domain: string): Promise<void> {
+export async function noteAllowanceUse(domain: string, usedThisMonth?: number): Promise<void> {
   const shop = await getShop(domain);
   if (!shop) return;
   const plan = planOf(shop);
-  const { pause } = await verificationStatus(shop);
+  // `usedThisMonth`: the shop's verifications this month when the caller has just read them.
+  const pause = usedThisMonth === undefined ? (await verificationStatus(shop)).pause : pauseReason(shop, usedThisMonth);
   if (!plan || (pause !== "allowance_used" && pause !== "usage_cap_reached")) return;
   const at = `${allowanceMonthStart(clock.now())}|${plan.id}|${pause}`;
   await enqueueJob(enforcementSyncJob, { shop: domain, key: `${domain}|allowance|${at}`, payload: { reason: "allowance_used", at } });

@@ -32,6 +32,17 @@ export function pauseReason(shop: PauseShop, used: number): PauseReason | null {
   return used < plan.monthlyVerifications + overageVerificationsUnderCap(plan) ? null : "usage_cap_reached";
 }
 
+/**
+ * How many verifications a month the shop may have before `pauseReason` pauses it (otp on, the given
+ * plan): `pauseReason(shop, used)` is null exactly when `used` is below it. 0 when it pauses whatever
+ * the count (codes off, no plan). A statement that must decide in the database compares with it.
+ */
+export function verificationsAllowed(shop: PauseShop): number {
+  const plan = planOf(shop);
+  if (!shop.otpEnabled || !plan) return 0;
+  return usageChargesOn(shop) ? plan.monthlyVerifications + overageVerificationsUnderCap(plan) : plan.monthlyVerifications;
+}
+
 /** Whether checkout should hide COD from carts without a proof: the merchant's choice, and while paused their pause choice. */
 export function codHiddenAtCheckout(shop: { enforceAtCheckout: boolean; keepCodHiddenWhenPaused: boolean }, pause: PauseReason | null): boolean {
   return shop.enforceAtCheckout && (pause === null || shop.keepCodHiddenWhenPaused);

@@ -1,8 +1,7 @@
-import { execute, query, sql } from "~/core/db/sql.server";
-import { prisma } from "~/core/db.server";
-import { markPhoneVerified, verifiedWithin } from "~/otp/verified-phones.server";
-import { hitRateLimit, releaseRateLimit } from "~/core/rate-limit/rate-limit.server";
-import { recordSelection } from "~/otp/selection.server";
+import { execute, query, sql, transaction, type Sql } from "~/core/db/sql.server";
+import { databaseProvider, prisma } from "~/core/db.server";
+import { rateLimitHit, rateLimitResult, releaseRateLimit, type RateLimitRow } from "~/core/rate-limit/rate-limit.server";
+import { selectionStatements, type SelectionInput } from "~/otp/selection.server";
 import type { PaymentMode } from "~/shared/payment-modes";
 import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { sendSms, type SmsChannel } from "~/sms/sms.server";
@@ -13,12 +12,15 @@ import { hashesEqual, keyedHash, randomNumericCode, randomToken } from "~/core/u
 import { log } from "~/core/utils/log.server";
 import { countryAllowed, phoneCountry } from "~/shared/phone";
 import { allowanceMonthStart } from "~/shared/plans";
-import { countEvent } from "~/core/db/daily-stats.server";
+import { countEvent, countEventStatement } from "~/core/db/daily-stats.server";
 import { deviceTokenValid, issueDeviceToken, issueProof } from "~/otp/proof.server";
 import { noteAllowanceUse } from "~/enforcement/enforcement-jobs.server";
 import { verificationCounted } from "~/enforcement/allowance.server";
-import { pauseReason } from "~/enforcement/pause";
-import { assessShopper, type RiskShop } from "~/risk/assess.server";
+import { pauseReason, verificationsAllowed } from "~/enforcement/pause";
+import { phoneHistoryColumns, phoneHistoryOf, riskCodesKey, riskIpKey, RISK_WINDOW_SECONDS, shopperAssessment, type PhoneHistoryRow, type RiskShop } from "~/risk/assess.server";
+import type { RiskFacts } from "~/risk/score";
+import { rateLimitPeek } from "~/core/rate-limit/rate-limit.server";
+import { utcDay } from "~/shared/daily-metrics";
 import type { RiskAssessment } from "~/risk/score";
 
 export const CODE_LENGTH = 6;
@@ -82,22 +84,124 @@ function toMillis(value: unknown): number | null {
 
 /**
  * Whether the number is on the shop's blocklist, when it last verified, and how many verifications
- * the shop had this calendar month (the plan's allowance; at most 31 DailyStat rows): one round trip.
+ * the shop had this calendar month (the plan's allowance; at most 31 DailyStat rows).
  */
-async function phoneStanding(shopId: string, phone: string, now: Date) {
-  const rows = await query<{ blocked: unknown; verifiedAt: unknown; verifiedThisMonth: unknown }>(sql`
+function standingSelect(shopId: string, phone: string, now: Date): Sql {
+  return sql`
     SELECT
       (SELECT 1 FROM "BlockedPhone" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "blocked",
       (SELECT "verifiedAt" FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verifiedAt",
       (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
-        WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(now)}) AS "verifiedThisMonth"`);
-  const row = rows[0];
-  const verifiedAt = toMillis(row?.verifiedAt);
-  return {
-    blocked: row?.blocked != null,
-    verifiedAt: verifiedAt === null ? null : new Date(verifiedAt),
-    verifiedThisMonth: Number(row?.verifiedThisMonth ?? 0),
-  };
+        WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(now)}) AS "verifiedThisMonth"`;
+}
+
+/** Everything send-otp's decision needs to know before it runs, so the database can make it in one step. */
+type SendPlan = {
+  shopId: string;
+  phone: string;
+  now: Date;
+  codesKey: string;
+  ipKey: string | null;
+  perNumberKey: string;
+  perNumberLimit: number;
+  perNumberWindowSeconds: number;
+  dailyKey: string;
+  dailyCap: number;
+  /** A verification at or after this time, with this browser's device token, skips the code (far future: never). */
+  skipSince: Date;
+  /** Verifications this month below which the shop may send (0: it may not, no active plan). */
+  allowance: number;
+  /** The pending code's upsert (`pendingCode`). */
+  challenge: (source?: Sql) => Sql;
+};
+
+/** What the decision found and did; a step it did not reach is null. */
+type SendDecision = {
+  blocked: boolean;
+  verifiedThisMonth: number;
+  riskCodes: number | null;
+  riskIp: number | null;
+  perNumber: RateLimitRow | null;
+  daily: RateLimitRow | null;
+  challengeId: string | null;
+};
+
+type SendDecisionRow = {
+  blocked: unknown;
+  verifiedAt: unknown;
+  verifiedThisMonth: unknown;
+  riskCodes?: unknown;
+  riskIp?: unknown;
+  perCount?: unknown;
+  perWindowStart?: unknown;
+  dailyCount?: unknown;
+  dailyWindowStart?: unknown;
+  challengeId?: string | null;
+};
+
+const NEVER = new Date(Date.UTC(9999, 0, 1));
+
+/**
+ * send-otp's decision in one round trip: the number's standing, the risk score's counters, the
+ * per-number limit, the shop's daily cap and the pending code, each step taken only when the steps
+ * before it let the request through (blocked: nothing is counted; skipped as a returning customer:
+ * no limit is counted; over the per-number limit or paused: the daily cap is not counted; over the
+ * daily cap: no code). Every counter is still one atomic upsert of its own row, so the limits stay
+ * exact under any concurrency; the steps after a refusal that must be undone (a hit taken back) are the
+ * caller's, as before.
+ *  - PostgreSQL: one statement, each step a data-modifying CTE reading the steps before it.
+ *  - SQLite: one transaction (one commit) of the same upserts, the conditions between them in JS.
+ */
+async function decideSend(p: SendPlan): Promise<SendDecision> {
+  const now = p.now.getTime();
+  if (databaseProvider === "postgresql") {
+    const notBlocked = sql`FROM "standing" WHERE "blocked" IS NULL`;
+    const [row] = await query<SendDecisionRow>(sql`
+      WITH "standing" AS (${standingSelect(p.shopId, p.phone, p.now)}),
+      "riskCodes" AS (${rateLimitHit(p.codesKey, RISK_WINDOW_SECONDS, now, notBlocked)}),
+      "riskIp" AS (${p.ipKey ? rateLimitHit(p.ipKey, RISK_WINDOW_SECONDS, now, notBlocked) : sql`SELECT NULL::integer AS "count"`}),
+      "perNumber" AS (${rateLimitHit(p.perNumberKey, p.perNumberWindowSeconds, now, sql`FROM "standing" WHERE "blocked" IS NULL AND ("verifiedAt" IS NULL OR "verifiedAt" < ${p.skipSince})`)}),
+      "daily" AS (${rateLimitHit(p.dailyKey, 86_400, now, sql`FROM "perNumber", "standing" WHERE "perNumber"."count" <= ${p.perNumberLimit} AND "standing"."verifiedThisMonth" < ${p.allowance}`)}),
+      "challenge" AS (${p.challenge(sql`FROM "daily" WHERE "daily"."count" <= ${p.dailyCap}`)})
+      SELECT "standing"."blocked", "standing"."verifiedThisMonth",
+        (SELECT "count" FROM "riskCodes") AS "riskCodes", (SELECT "count" FROM "riskIp") AS "riskIp",
+        (SELECT "count" FROM "perNumber") AS "perCount", (SELECT "windowStart" FROM "perNumber") AS "perWindowStart",
+        (SELECT "count" FROM "daily") AS "dailyCount", (SELECT "windowStart" FROM "daily") AS "dailyWindowStart",
+        (SELECT "id" FROM "challenge") AS "challengeId"
+      FROM "standing"`);
+    return {
+      blocked: row.blocked != null,
+      verifiedThisMonth: Number(row.verifiedThisMonth ?? 0),
+      riskCodes: row.riskCodes == null ? null : Number(row.riskCodes),
+      riskIp: row.riskIp == null ? null : Number(row.riskIp),
+      perNumber: row.perCount == null ? null : { count: row.perCount as string, windowStart: row.perWindowStart as string },
+      daily: row.dailyCount == null ? null : { count: row.dailyCount as string, windowStart: row.dailyWindowStart as string },
+      challengeId: row.challengeId ?? null,
+    };
+  }
+  return transaction((tx) => {
+    const [standing] = tx.query<SendDecisionRow>(standingSelect(p.shopId, p.phone, p.now));
+    const decision: SendDecision = {
+      blocked: standing.blocked != null,
+      verifiedThisMonth: Number(standing.verifiedThisMonth ?? 0),
+      riskCodes: null,
+      riskIp: null,
+      perNumber: null,
+      daily: null,
+      challengeId: null,
+    };
+    if (decision.blocked) return decision;
+    decision.riskCodes = Number(tx.query<RateLimitRow>(rateLimitHit(p.codesKey, RISK_WINDOW_SECONDS, now))[0].count);
+    if (p.ipKey) decision.riskIp = Number(tx.query<RateLimitRow>(rateLimitHit(p.ipKey, RISK_WINDOW_SECONDS, now))[0].count);
+    const verifiedAt = toMillis(standing.verifiedAt);
+    if (verifiedAt !== null && verifiedAt >= p.skipSince.getTime()) return decision;
+    decision.perNumber = tx.query<RateLimitRow>(rateLimitHit(p.perNumberKey, p.perNumberWindowSeconds, now))[0];
+    if (Number(decision.perNumber.count) > p.perNumberLimit || decision.verifiedThisMonth >= p.allowance) return decision;
+    decision.daily = tx.query<RateLimitRow>(rateLimitHit(p.dailyKey, 86_400, now))[0];
+    if (Number(decision.daily.count) > p.dailyCap) return decision;
+    decision.challengeId = tx.query<{ id: string }>(p.challenge())[0]?.id ?? null;
+    return decision;
+  });
 }
 
 /**
@@ -124,40 +228,66 @@ export async function sendVerificationCode(input: {
   }
   if (!countryAllowed(phone, shop.allowedCountries)) return { ok: false, code: "country_not_allowed" };
   const now = clock.now();
-  const standing = await phoneStanding(shop.id, phone, now);
-  if (standing.blocked) return { ok: false, code: "phone_blocked" };
-  // The number is not proven yet: its history in this shop stays out of the answer (app/risk).
-  const risk = await assessShopper(shop, { phone, ip: input.ip ?? null, withHistory: false, otpVerified: null, count: { code: true, ip: true } });
+  const perNumberKey = sendLimitKey(shop.id, phone);
+  const dailyKey = dailyCapKey(shop.id, now);
+  const code = randomNumericCode(CODE_LENGTH);
+  const challenge = pendingCode(shop, phone, code, now);
   // The skip is only for the browser that proved this number (its remembered-device token): to anyone
   // else a verified number looks like any other and gets a code, so nobody learns it was verified.
-  if (verifiedWithin(standing.verifiedAt, shop.returningSkipDays) && deviceTokenValid(shop.domain, phone, input.deviceToken)) {
+  const skipSince =
+    shop.returningSkipDays > 0 && deviceTokenValid(shop.domain, phone, input.deviceToken, now)
+      ? new Date(now.getTime() - shop.returningSkipDays * 86_400_000)
+      : NEVER;
+  const decision = await decideSend({
+    shopId: shop.id,
+    phone,
+    now,
+    codesKey: riskCodesKey(shop.id, phone),
+    ipKey: input.ip ? riskIpKey(shop.id, input.ip) : null,
+    perNumberKey,
+    perNumberLimit: shop.otpSendLimit,
+    perNumberWindowSeconds: shop.otpSendWindowSeconds,
+    dailyKey,
+    dailyCap: shop.dailySendCap,
+    skipSince,
+    allowance: hasActiveSubscription(shop) ? verificationsAllowed(shop) : 0,
+    challenge,
+  });
+  if (decision.blocked) return { ok: false, code: "phone_blocked" };
+  // The number is not proven yet: its history in this shop stays out of the answer (app/risk).
+  const risk = shopperAssessment(shop, {
+    phone,
+    otpVerified: null,
+    history: null,
+    codesForPhone: decision.riskCodes ?? 0,
+    requestsFromIp: input.ip ? (decision.riskIp ?? 0) : 0,
+  });
+  if (!decision.perNumber) {
     await countEvent(shop.id, "otp_skipped", "returning");
     return { ok: true, skipped: "returning_customer", risk };
   }
 
-  const perNumberKey = sendLimitKey(shop.id, phone);
-  const perNumber = await hitRateLimit(perNumberKey, shop.otpSendLimit, shop.otpSendWindowSeconds);
+  const nowMs = now.getTime();
+  const perNumber = rateLimitResult(decision.perNumber, shop.otpSendLimit, shop.otpSendWindowSeconds, nowMs);
   if (!perNumber.allowed) return { ok: false, code: "rate_limited", retryAfter: perNumber.retryAfterSeconds };
 
   if (!hasActiveSubscription(shop)) return { ok: false, code: "subscription_required" };
   // The plan's monthly allowance of verifications, and past it the usage charges' cap when the
   // merchant turned them on (a shop with no plan was refused just above).
-  const paused = pauseReason(shop, standing.verifiedThisMonth);
+  const paused = pauseReason(shop, decision.verifiedThisMonth);
   if (paused === "allowance_used" || paused === "usage_cap_reached") {
-    await Promise.all([releaseRateLimit(perNumberKey, perNumber), allowanceMayBeUsedUp(shop.domain)]);
+    await Promise.all([releaseRateLimit(perNumberKey, perNumber), allowanceMayBeUsedUp(shop.domain, decision.verifiedThisMonth)]);
     return { ok: false, code: "plan_limit_reached" };
   }
 
-  const dailyKey = dailyCapKey(shop.id, now);
-  const daily = await hitRateLimit(dailyKey, shop.dailySendCap, 86_400);
+  const daily = rateLimitResult(decision.daily!, shop.dailySendCap, 86_400, nowMs);
   if (!daily.allowed) {
     await Promise.all([releaseRateLimit(perNumberKey, perNumber), releaseRateLimit(dailyKey, daily)]);
     log.warn("otp: shop reached its daily send cap", { shop: shop.domain, cap: shop.dailySendCap });
     return { ok: false, code: "shop_daily_cap", retryAfter: secondsToUtcMidnight(now) };
   }
 
-  const code = randomNumericCode(CODE_LENGTH);
-  const challengeId = await replacePendingCode(shop, phone, code, now);
+  const challengeId = decision.challengeId;
   if (!challengeId) {
     await Promise.all([releaseRateLimit(perNumberKey, perNumber), releaseRateLimit(dailyKey, daily)]);
     return { ok: false, code: "rate_limited", retryAfter: await cooldownLeft(shop, phone, now) };
@@ -179,6 +309,8 @@ export async function sendVerificationCode(input: {
     whatsapp: whatsappCodeTemplate(code, [input.locale, shop.locale]),
     purpose: "otp",
     fallbackUntil: now.getTime() + shop.otpTtlSeconds * 1000,
+    // The dashboard's count of codes sent, written with the message's record (one round trip).
+    countWhenSent: countEventStatement(shop.id, "otp_sent", phoneCountry(phone) ?? "", now),
   });
   if (!result.ok && result.maybeSent) {
     // Twilio did not answer in time: the text may have gone (CONTRACT.md "Proofs and holds"). Its code
@@ -196,25 +328,26 @@ export async function sendVerificationCode(input: {
     await Promise.all(releases);
     return { ok: false, code: result.code };
   }
-  await countEvent(shop.id, "otp_sent", phoneCountry(phone) ?? "", now);
   log.info("otp: code sent", { shop: shop.domain, phone, channel: result.channel });
   return { ok: true, expiresIn: shop.otpTtlSeconds, resendAfter: shop.otpResendCooldownSeconds, channel: result.channel, risk };
 }
 
 /**
- * Stores the new code's hash as the shop+phone's one pending challenge, replacing the old one, in one
- * atomic statement that only replaces a challenge sent before the resend cooldown. Returns the new
- * challenge's id, or null when the cooldown is still running (the old code stays valid).
+ * The new code's hash as the shop+phone's one pending challenge, replacing the old one, in one atomic
+ * statement that only replaces a challenge sent before the resend cooldown: it returns the new
+ * challenge's id, or no row when the cooldown is still running (the old code stays valid).
  */
-async function replacePendingCode(shop: OtpShop, phone: string, code: string, now: Date): Promise<string | null> {
+function pendingCode(shop: OtpShop, phone: string, code: string, now: Date) {
   const id = randomToken(12);
   const sentAt = now.getTime();
   const expiresAt = sentAt + shop.otpTtlSeconds * 1000;
   // With no cooldown every send replaces (requests racing with clocks a millisecond apart included).
   const cooledBefore = shop.otpResendCooldownSeconds > 0 ? sentAt - shop.otpResendCooldownSeconds * 1000 : Number.MAX_SAFE_INTEGER;
-  const rows = await query<{ id: string }>(sql`
+  const values = sql`${id}, ${shop.id}, ${phone}, ${codeHash(shop.id, phone, code)}, ${sentAt}, ${expiresAt}, 0, ${shop.otpMaxAttempts}`;
+  // `source`: `SELECT ... <source>` instead of `VALUES` (a step of a PostgreSQL CTE).
+  return (source?: Sql) => sql`
     INSERT INTO "OtpChallenge" ("id", "shopId", "phone", "codeHash", "sentAt", "expiresAt", "attempts", "maxAttempts")
-    VALUES (${id}, ${shop.id}, ${phone}, ${codeHash(shop.id, phone, code)}, ${sentAt}, ${expiresAt}, 0, ${shop.otpMaxAttempts})
+    ${source ? sql`SELECT ${values} ${source}` : sql`VALUES (${values})`}
     ON CONFLICT ("shopId", "phone") DO UPDATE SET
       "id" = excluded."id",
       "codeHash" = excluded."codeHash",
@@ -223,8 +356,7 @@ async function replacePendingCode(shop: OtpShop, phone: string, code: string, no
       "attempts" = 0,
       "maxAttempts" = excluded."maxAttempts"
     WHERE "OtpChallenge"."sentAt" <= ${cooledBefore} OR "OtpChallenge"."expiresAt" <= ${sentAt}
-    RETURNING "id"`);
-  return rows[0]?.id ?? null;
+    RETURNING "id"`;
 }
 
 async function cooldownLeft(shop: OtpShop, phone: string, now: Date): Promise<number> {
@@ -277,34 +409,38 @@ export async function checkVerificationCode(input: {
     );
   }
 
-  const consumed = await execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challenge.id}`);
-  if (consumed !== 1) return countFailure(shop.id, { ok: false, code: "code_expired" });
-
   const verifiedAt = new Date(now);
-  await markPhoneVerified(shop.id, phone, verifiedAt);
-  await countEvent(shop.id, "otp_verified", "", verifiedAt);
-  await verificationCounted(shop.domain, challenge.id).catch((error: unknown) =>
+  const mode = input.selectedMode ?? "cod";
+  const withRisk = input.recordSelection !== false && hasRiskSettings(shop);
+  const done = await completeVerification({
+    shopId: shop.id,
+    phone,
+    challengeId: challenge.id,
+    verifiedAt,
+    selection:
+      input.recordSelection === false
+        ? null
+        : { shopId: shop.id, phone, mode, source: "verify-otp", verified: true, verifiedAt, cartToken: input.cartToken ?? null },
+    riskKeys: withRisk ? { codes: riskCodesKey(shop.id, phone), ip: input.ip ? riskIpKey(shop.id, input.ip) : null } : null,
+  });
+  if (!done.consumed) return countFailure(shop.id, { ok: false, code: "code_expired" });
+
+  await verificationCounted(shop.domain, challenge.id, done.verifiedThisMonth).catch((error: unknown) =>
     log.warn("otp: the usage check after a verification failed", { shop: shop.domain, error: String(error) }),
   );
-  const mode = input.selectedMode ?? "cod";
-  const selection =
-    input.recordSelection === false
-      ? null
-      : await recordSelection({
-          shopId: shop.id,
-          phone,
-          mode,
-          source: "verify-otp",
-          verified: true,
-          verifiedAt,
-          cartToken: input.cartToken ?? null,
-        });
+  const selection = done.selectionId ? { id: done.selectionId } : null;
   log.info("otp: phone verified", { shop: shop.domain, phone });
   // The number is proven now, so its history counts; a high band rides on the proof and checkout hides COD for it.
   const risk =
-    input.recordSelection === false || !hasRiskSettings(shop)
-      ? null
-      : await assessShopper(shop, { phone, ip: input.ip ?? null, withHistory: true, otpVerified: true, count: {} });
+    withRisk && done.risk
+      ? shopperAssessment(shop as typeof shop & RiskShop, {
+          phone,
+          otpVerified: true,
+          history: done.risk.history,
+          codesForPhone: done.risk.codesForPhone,
+          requestsFromIp: done.risk.requestsFromIp,
+        })
+      : null;
   const proof = issueProof(shop.domain, { phone, mode, selectionId: selection?.id ?? "none", band: risk?.band }, verifiedAt);
   return {
     ok: true,
@@ -315,9 +451,96 @@ export async function checkVerificationCode(input: {
   };
 }
 
+type Completion = {
+  consumed: boolean;
+  /** The shop's verifications this calendar month, this one included. */
+  verifiedThisMonth: number;
+  selectionId: string | null;
+  risk: { history: NonNullable<RiskFacts["history"]>; codesForPhone: number; requestsFromIp: number } | null;
+};
+
+type CompletionRow = PhoneHistoryRow & { consumed: unknown; verifiedThisMonth: unknown; selectionId: string | null; riskCodes: unknown; riskIp: unknown };
+
+/**
+ * A right code, in one round trip: the code consumed (a DELETE only one request can win), and only
+ * if it was, the number marked verified, the verification counted, the selection recorded, and the
+ * facts the risk score reads once the number is proven.
+ *  - PostgreSQL: one statement, each write a data-modifying CTE that runs only on the consumed row.
+ *  - SQLite: one transaction (one commit).
+ * The risk history counts the number as verified before (the mark is written first, as it always was).
+ */
+async function completeVerification(p: {
+  shopId: string;
+  phone: string;
+  challengeId: string;
+  verifiedAt: Date;
+  selection: SelectionInput | null;
+  riskKeys: { codes: string; ip: string | null } | null;
+}): Promise<Completion> {
+  const monthStart = allowanceMonthStart(p.verifiedAt);
+  const today = utcDay(p.verifiedAt);
+  const now = p.verifiedAt.getTime();
+  const selection = p.selection && selectionStatements(p.selection, clock.now());
+  const mark = (source?: Sql) => sql`
+    INSERT INTO "VerifiedCustomer" ("shopId", "phone", "verifiedAt")
+    ${source ? sql`SELECT ${p.shopId}, ${p.phone}, ${p.verifiedAt} ${source}` : sql`VALUES (${p.shopId}, ${p.phone}, ${p.verifiedAt})`}
+    ON CONFLICT ("shopId", "phone") DO UPDATE SET "verifiedAt" = excluded."verifiedAt"`;
+  const riskColumns = (keys: { codes: string; ip: string | null }) =>
+    sql`${phoneHistoryColumns(p.shopId, p.phone)}, ${rateLimitPeek(keys.codes, RISK_WINDOW_SECONDS, now)} AS "riskCodes",
+      ${keys.ip ? rateLimitPeek(keys.ip, RISK_WINDOW_SECONDS, now) : sql`0`} AS "riskIp"`;
+  const completion = (row: Partial<CompletionRow>, consumed: boolean): Completion => ({
+    consumed,
+    verifiedThisMonth: Number(row.verifiedThisMonth ?? 0),
+    selectionId: row.selectionId ?? null,
+    risk: p.riskKeys
+      ? { history: phoneHistoryOf(row as PhoneHistoryRow), codesForPhone: Number(row.riskCodes ?? 0), requestsFromIp: Number(row.riskIp ?? 0) }
+      : null,
+  });
+
+  if (databaseProvider === "postgresql") {
+    const [row] = await query<CompletionRow>(sql`
+      WITH "consumed" AS (DELETE FROM "OtpChallenge" WHERE "id" = ${p.challengeId} RETURNING "id"),
+      "marked" AS (${mark(sql`FROM "consumed"`)}),
+      "counted" AS (${countEventStatement(p.shopId, "otp_verified", "", p.verifiedAt, sql`FROM "consumed"`)}),
+      "openSelection" AS (${selection ? selection.lookup : sql`SELECT NULL AS "id" WHERE false`}),
+      "updatedSelection" AS (${
+        selection ? sql`${selection.update(sql`(SELECT "id" FROM "openSelection")`, sql` AND EXISTS (SELECT 1 FROM "consumed")`)} RETURNING "id"` : sql`SELECT NULL AS "id" WHERE false`
+      }),
+      "newSelection" AS (${
+        selection ? sql`${selection.insert(sql`FROM "consumed" WHERE NOT EXISTS (SELECT 1 FROM "updatedSelection")`)} RETURNING "id"` : sql`SELECT NULL AS "id" WHERE false`
+      })
+      SELECT (SELECT "id" FROM "consumed") AS "consumed",
+        (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
+          WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart} AND "day" <> ${today})
+          + COALESCE((SELECT "count" FROM "counted"), 0) AS "verifiedThisMonth",
+        COALESCE((SELECT "id" FROM "updatedSelection"), (SELECT "id" FROM "newSelection")) AS "selectionId"
+        ${p.riskKeys ? sql`, ${riskColumns(p.riskKeys)}` : sql``}`);
+    // The mark is written in this statement, which does not see its own writes: the number is verified now.
+    return completion({ ...row, verified: row.consumed != null ? 1 : row.verified }, row.consumed != null);
+  }
+  return transaction((tx) => {
+    if (tx.execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${p.challengeId}`) !== 1) return completion({}, false);
+    tx.execute(mark());
+    tx.execute(countEventStatement(p.shopId, "otp_verified", "", p.verifiedAt));
+    const [used] = tx.query<{ n: unknown }>(sql`
+      SELECT COALESCE(SUM("count"), 0) AS "n" FROM "DailyStat" WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart}`);
+    let selectionId: string | null = null;
+    if (selection) {
+      const [open] = tx.query<{ id: string }>(selection.lookup);
+      if (open && tx.execute(selection.update(sql`${open.id}`)) === 1) selectionId = open.id;
+      else {
+        tx.execute(selection.insert());
+        selectionId = selection.newId;
+      }
+    }
+    const [risk] = p.riskKeys ? tx.query<CompletionRow>(sql`SELECT ${riskColumns(p.riskKeys)}`) : [];
+    return completion({ ...risk, verifiedThisMonth: used?.n, selectionId }, true);
+  });
+}
+
 /** Checkout stops hiding COD once no shopper can verify (app/enforcement); never fails the shopper's request. */
-async function allowanceMayBeUsedUp(domain: string): Promise<void> {
-  await noteAllowanceUse(domain).catch((error: unknown) => log.warn("otp: the allowance check failed", { shop: domain, error: String(error) }));
+async function allowanceMayBeUsedUp(domain: string, used: number): Promise<void> {
+  await noteAllowanceUse(domain, used).catch((error: unknown) => log.warn("otp: the allowance check failed", { shop: domain, error: String(error) }));
 }
 
 function hasRiskSettings<T extends Partial<RiskShop>>(shop: T): shop is T & RiskShop {

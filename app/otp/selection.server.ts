@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { query, execute, sql } from "~/core/db/sql.server";
+import { query, execute, joinSql, sql, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 
 import type { PaymentMode } from "~/shared/payment-modes";
@@ -35,30 +35,47 @@ export const SELECTION_REUSE_MS = 24 * 60 * 60 * 1000;
  * one it names (by id or cart token) before any lookup by phone, which only names the mode.
  */
 export async function recordSelection(input: SelectionInput): Promise<{ id: string }> {
-  const now = clock.now();
+  const statements = selectionStatements(input, clock.now());
+  const open = await query<{ id: string }>(statements.lookup);
+  if (open[0]) {
+    const updated = await execute(statements.update(sql`${open[0].id}`));
+    if (updated === 1) return { id: open[0].id };
+  }
+  await execute(statements.insert());
+  return { id: statements.newId };
+}
+
+/**
+ * `recordSelection`'s statements, for a caller that runs them with its own (verify-otp: in the same
+ * transaction or statement as the code's consumption). `lookup` finds the selection to update;
+ * `update(id)` updates it only while it is still one this caller may take over (1 row, or 0: insert
+ * instead); `insert(source)` makes a new one with id `newId` (`source`: `SELECT ... <source>` instead
+ * of `VALUES`, a PostgreSQL CTE's earlier step).
+ */
+export function selectionStatements(input: SelectionInput, now: Date) {
   const verified = input.verified === true;
   const verifiedAt = verified ? (input.verifiedAt ?? now) : null;
   const cartToken = input.cartToken || null;
   const items = input.items ? JSON.stringify(input.items) : null;
   const checkoutUrl = input.checkoutUrl || null;
   const draftOrderGid = input.draftOrderGid || null;
+  const newId = newSelectionId();
   // Direct statements: this runs on every verify-otp and create-checkout (app/core/db/sql.server.ts).
   // An unproven caller may reuse only a selection that is not verified.
-  const open = verified
-    ? await query<{ id: string }>(sql`
+  const lookup = verified
+    ? sql`
         SELECT "id" FROM "Selection"
         WHERE "shopId" = ${input.shopId} AND "phone" = ${input.phone} AND "orderGid" IS NULL
           AND "createdAt" >= ${new Date(now.getTime() - SELECTION_REUSE_MS)}
-        ORDER BY "createdAt" DESC LIMIT 1`)
-    : await query<{ id: string }>(sql`
+        ORDER BY "createdAt" DESC LIMIT 1`
+    : sql`
         SELECT "id" FROM "Selection"
         WHERE "shopId" = ${input.shopId} AND "phone" = ${input.phone} AND "orderGid" IS NULL AND "verified" = ${false}
           AND "createdAt" >= ${new Date(now.getTime() - SELECTION_REUSE_MS)}
-        ORDER BY "createdAt" DESC LIMIT 1`);
-  if (open[0]) {
-    // Fields not given keep their value; a verified selection stays verified. Only while it is still
-    // unlinked, and (for an unproven caller) still unverified: otherwise a new selection below.
-    const updated = await execute(sql`
+        ORDER BY "createdAt" DESC LIMIT 1`;
+  // Fields not given keep their value; a verified selection stays verified. Only while it is still
+  // unlinked, and (for an unproven caller) still unverified: otherwise a new selection.
+  const update = (id: Sql, also: Sql = sql``) => sql`
       UPDATE "Selection" SET
         "mode" = ${input.mode}, "source" = ${input.source},
         "verified" = CASE WHEN ${verified} THEN ${true} ELSE "verified" END,
@@ -68,16 +85,18 @@ export async function recordSelection(input: SelectionInput): Promise<{ id: stri
         "checkoutUrl" = COALESCE(${checkoutUrl}, "checkoutUrl"),
         "draftOrderGid" = COALESCE(${draftOrderGid}, "draftOrderGid"),
         "updatedAt" = ${now}
-      WHERE "id" = ${open[0].id} AND "orderGid" IS NULL AND ("verified" = ${false} OR ${verified})`);
-    if (updated === 1) return { id: open[0].id };
-  }
-  const id = newSelectionId();
-  await execute(sql`
-    INSERT INTO "Selection" ("id", "shopId", "phone", "mode", "verified", "verifiedAt", "cartToken", "items", "checkoutUrl",
-      "draftOrderGid", "source", "createdAt", "updatedAt")
-    VALUES (${id}, ${input.shopId}, ${input.phone}, ${input.mode}, ${verified}, ${verifiedAt}, ${cartToken}, ${items}, ${checkoutUrl},
-      ${draftOrderGid}, ${input.source}, ${now}, ${now})`);
-  return { id };
+      WHERE "id" = ${id} AND "orderGid" IS NULL AND ("verified" = ${false} OR ${verified})${also}`;
+  const insert = (source?: Sql) => {
+    const values = [input.shopId, input.phone, input.mode, verified, verifiedAt, cartToken, items, checkoutUrl, draftOrderGid, input.source, now, now];
+    const row = source
+      ? sql`SELECT ${newId}, ${joinSql(values.map((v) => sql`${v}`), ", ")} ${source}`
+      : sql`VALUES (${newId}, ${joinSql(values.map((v) => sql`${v}`), ", ")})`;
+    return sql`
+      INSERT INTO "Selection" ("id", "shopId", "phone", "mode", "verified", "verifiedAt", "cartToken", "items", "checkoutUrl",
+        "draftOrderGid", "source", "createdAt", "updatedAt")
+      ${row}`;
+  };
+  return { lookup, update, insert, newId };
 }
 
 /** A selection id of the shape Prisma's cuid() default gives (letters and digits, 25 characters). */

@@ -1,4 +1,4 @@
-import { query, sql } from "~/core/db/sql.server";
+import { query, sql, type Sql } from "~/core/db/sql.server";
 import { hitRateLimit, peekRateLimit } from "~/core/rate-limit/rate-limit.server";
 import type { Shop } from "~/core/settings/shop.server";
 import type { OrderFacts } from "~/shopify/order-facts";
@@ -46,17 +46,31 @@ export async function assessShopper(
     !input.ip ? 0 : input.count.ip ? hitRateLimit(riskIpKey(shop.id, input.ip), Number.MAX_SAFE_INTEGER, DAY_SECONDS).then((r) => r.count) : peekRateLimit(riskIpKey(shop.id, input.ip), DAY_SECONDS),
     input.withHistory ? phoneHistory(shop.id, input.phone) : null,
   ]);
+  return shopperAssessment(shop, { phone: input.phone, otpVerified: input.otpVerified, history, codesForPhone, requestsFromIp });
+}
+
+/**
+ * The same assessment from facts a caller read itself (send-otp and verify-otp read them in the
+ * statement that makes their decision): the 24-hour counters, and the history once the number is proven.
+ */
+export function shopperAssessment(
+  shop: RiskShop,
+  input: { phone: string; otpVerified: boolean | null; history: RiskFacts["history"]; codesForPhone: number; requestsFromIp: number },
+): RiskAssessment {
   const facts: RiskFacts = {
     phone: input.phone,
     otpVerified: input.otpVerified,
-    history,
+    history: input.history,
     address: null,
     orderValue: null,
     usualValueP90: null,
-    velocity: { codesForPhone, requestsFromIp },
+    velocity: { codesForPhone: input.codesForPhone, requestsFromIp: input.requestsFromIp },
   };
   return scoreRisk(facts, riskSettingsOf(shop));
 }
+
+/** The risk score's 24-hour counters, as `hitRateLimit`/`peekRateLimit` count and read them. */
+export const RISK_WINDOW_SECONDS = DAY_SECONDS;
 
 /** An order's assessment on orders/create: the full facts, the order's own value and address, and whether its phone proved itself. */
 export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified: boolean): Promise<RiskAssessment> {
@@ -90,16 +104,25 @@ export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified
  * (OrderRecord: confirmed is good, never confirmed by the deadline is bad).
  */
 async function phoneHistory(shopId: string, phone: string, exceptOrderGid = ""): Promise<NonNullable<RiskFacts["history"]>> {
-  const rows = await query<{ verified: unknown; good: unknown; bad: unknown }>(sql`
-    SELECT
+  const rows = await query<PhoneHistoryRow>(sql`SELECT ${phoneHistoryColumns(shopId, phone, exceptOrderGid)}`);
+  return phoneHistoryOf(rows[0]);
+}
+
+export type PhoneHistoryRow = { verified: unknown; good: unknown; bad: unknown };
+
+/** `phoneHistory`'s three columns ("verified", "good", "bad"), for a caller's own SELECT. */
+export function phoneHistoryColumns(shopId: string, phone: string, exceptOrderGid = ""): Sql {
+  return sql`
       (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verified",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'delivered' AND "orderGid" <> ${exceptOrderGid})
         + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'confirmed' AND r."orderGid" <> ${exceptOrderGid}
           AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "good",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'failed' AND "orderGid" <> ${exceptOrderGid})
         + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'unconfirmed' AND r."orderGid" <> ${exceptOrderGid}
-          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "bad"`);
-  const row = rows[0];
+          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "bad"`;
+}
+
+export function phoneHistoryOf(row: PhoneHistoryRow | undefined): NonNullable<RiskFacts["history"]> {
   return { verifiedBefore: row?.verified != null, goodOrders: Number(row?.good ?? 0), badOrders: Number(row?.bad ?? 0) };
 }
 

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { maskPhone } from "~/shared/phone-mask";
-import { execute, sql } from "~/core/db/sql.server";
+import { executeTogether, sql, type Sql } from "~/core/db/sql.server";
 import { env } from "~/core/env.server";
 import { randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
@@ -71,6 +71,8 @@ type RecordInput = {
     purpose: MessagePurpose;
     fallbackUntil?: number;
     fallbackOf?: string | null;
+    /** Written with the record of a message that went (the caller's counter), in the same round trip. */
+    countWhenSent?: Sql;
   };
   channel: "sms" | "whatsapp";
   providerId: string | null;
@@ -89,11 +91,13 @@ export async function recordMessage(r: RecordInput): Promise<string | null> {
     const now = new Date();
     const fallbackBody = r.fallbackBody ? sealText(r.fallbackBody) : null;
     const fallbackUntil = r.fallbackBody && r.input.fallbackUntil ? BigInt(Math.floor(r.input.fallbackUntil)) : null;
-    await execute(sql`
+    const record = sql`
       INSERT INTO "MessageDelivery" ("id", "shopId", "phone", "purpose", "channel", "providerId", "status", "errorCode",
         "fallbackBody", "fallbackUntil", "fallbackOf", "createdAt", "updatedAt")
       VALUES (${id}, ${r.input.shop.id}, ${r.input.to}, ${r.input.purpose}, ${r.channel}, ${r.providerId}, ${r.status},
-        ${r.errorCode ?? null}, ${fallbackBody}, ${fallbackUntil}, ${r.fallbackOf ?? r.input.fallbackOf ?? null}, ${now}, ${now})`);
+        ${r.errorCode ?? null}, ${fallbackBody}, ${fallbackUntil}, ${r.fallbackOf ?? r.input.fallbackOf ?? null}, ${now}, ${now})`;
+    const count = r.status !== "failed" ? r.input.countWhenSent : undefined;
+    await executeTogether(count ? [record, count] : [record]);
     return id;
   } catch (error) {
     log.warn("sms: could not record a message's delivery", { shop: r.input.shop.domain, to: maskPhone(r.input.to), error: String(error) });

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { env } from "~/core/env.server";
 import { log } from "~/core/utils/log.server";
 import { randomToken } from "~/core/utils/crypto.server";
+import type { Sql } from "~/core/db/sql.server";
 import { recordMessage, statusCallbackUrl, type MessagePurpose } from "./deliveries.server";
 
 export type SmsChannel = "sms" | "whatsapp";
@@ -32,6 +33,8 @@ export type SmsInput = {
   fallbackUntil?: number;
   /** This SMS replaces that (WhatsApp) message, which WhatsApp reported undelivered. */
   fallbackOf?: string | null;
+  /** A statement written with the record of the message once it went (the caller's counter), in one round trip. */
+  countWhenSent?: Sql;
 };
 
 export type SmsResult =

@@ -1,4 +1,4 @@
-import { execute, query, sql } from "~/core/db/sql.server";
+import { execute, query, sql, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { utcDay, type Metric } from "~/shared/daily-metrics";
@@ -10,13 +10,23 @@ import { utcDay, type Metric } from "~/shared/daily-metrics";
  */
 export async function countEvent(shopId: string, metric: Metric, dimension = "", at: Date = clock.now()): Promise<void> {
   try {
-    await execute(sql`
-      INSERT INTO "DailyStat" ("shopId", "metric", "day", "dimension", "count")
-      VALUES (${shopId}, ${metric}, ${utcDay(at)}, ${dimension}, 1)
-      ON CONFLICT ("shopId", "metric", "day", "dimension") DO UPDATE SET "count" = "DailyStat"."count" + 1`);
+    await execute(countEventStatement(shopId, metric, dimension, at));
   } catch (error) {
     log.warn("stats: an event was not counted", { shopId, metric, dimension, error: String(error) });
   }
+}
+
+/**
+ * `countEvent`'s statement, for a caller that writes it with its own (one round trip). `source` replaces
+ * `VALUES (...)` with `SELECT ... <source>` (a PostgreSQL CTE's earlier step); it returns the day's `count`.
+ */
+export function countEventStatement(shopId: string, metric: Metric, dimension = "", at: Date = clock.now(), source?: Sql): Sql {
+  const row = source ? sql`SELECT ${shopId}, ${metric}, ${utcDay(at)}, ${dimension}, 1 ${source}` : sql`VALUES (${shopId}, ${metric}, ${utcDay(at)}, ${dimension}, 1)`;
+  return sql`
+      INSERT INTO "DailyStat" ("shopId", "metric", "day", "dimension", "count")
+      ${row}
+      ON CONFLICT ("shopId", "metric", "day", "dimension") DO UPDATE SET "count" = "DailyStat"."count" + 1
+      RETURNING "count"`;
 }
 
 /** A metric's total from `since` (YYYY-MM-DD, UTC) on: a sum over one row per day and dimension. */

@@ -22,7 +22,11 @@ const { types } = createRequire(import.meta.url)("pg") as typeof import("pg");
 const pgTypeParser = types.getTypeParser as (oid: number, format?: string) => unknown;
 
 export type SqlValue = string | number | bigint | boolean | null | Date;
-export type Sql = { readonly text: string; readonly values: readonly SqlValue[] };
+/**
+ * A statement, or a fragment of one: `parts` are the SQL between the values (one more part than
+ * values), `text` the SQL with this engine's placeholders (`?` on SQLite, `$1, $2...` on PostgreSQL).
+ */
+export type Sql = { readonly text: string; readonly values: readonly SqlValue[]; readonly parts: readonly string[] };
 /** A list of values spliced in as `?, ?, ?` (for `IN (...)`); each length is its own prepared statement. */
 export type SqlList = { readonly list: readonly SqlValue[] };
 
@@ -31,34 +35,74 @@ export function sqlList(values: readonly SqlValue[]): SqlList {
   return { list: values };
 }
 
-export function sql(strings: TemplateStringsArray, ...values: (SqlValue | SqlList)[]): Sql {
-  let text = strings[0];
+function render(parts: readonly string[]): string {
+  let text = parts[0];
+  for (let i = 1; i < parts.length; i++) text += (databaseProvider === "sqlite" ? "?" : `$${i}`) + parts[i];
+  return text;
+}
+
+function isSql(value: unknown): value is Sql {
+  return value !== null && typeof value === "object" && "parts" in value;
+}
+
+/**
+ * The `sql` tag. A value may be a list (`sqlList`) or another `sql` fragment, spliced in with its own
+ * values (so one statement can be built from others: a data-modifying CTE on PostgreSQL).
+ */
+export function sql(strings: TemplateStringsArray | readonly string[], ...values: (SqlValue | SqlList | Sql)[]): Sql {
+  const parts = [strings[0]];
   const flat: SqlValue[] = [];
-  const placeholder = (value: SqlValue) => {
+  const push = (value: SqlValue, after: string) => {
     flat.push(value);
-    return databaseProvider === "sqlite" ? "?" : `$${flat.length}`;
+    parts.push(after);
   };
   for (let i = 1; i < strings.length; i++) {
     const value = values[i - 1];
-    const isList = value !== null && typeof value === "object" && "list" in value;
-    text += (isList ? value.list.map(placeholder).join(", ") : placeholder(value as SqlValue)) + strings[i];
+    if (isSql(value)) {
+      parts[parts.length - 1] += value.parts[0];
+      value.values.forEach((v, j) => push(v, value.parts[j + 1]));
+      parts[parts.length - 1] += strings[i];
+    } else if (value !== null && typeof value === "object" && "list" in value) {
+      value.list.forEach((v, j) => push(v, j === value.list.length - 1 ? strings[i] : ", "));
+    } else {
+      push(value as SqlValue, strings[i]);
+    }
   }
-  return { text, values: flat };
+  return { text: render(parts), values: flat, parts };
+}
+
+/** Fragments joined by `separator` into one. */
+export function joinSql(fragments: readonly Sql[], separator: string): Sql {
+  const strings = ["", ...fragments.slice(1).map(() => separator), ""];
+  return sql(strings, ...fragments);
 }
 
 // Tests count the statements a request makes (watchQueries in app/core/db.server.ts sees Prisma's only).
-const directWatchers = new Set<(sql: string) => void>();
+type Watcher = { statement: (sql: string) => void; roundTrip: () => void };
+const directWatchers = new Set<Watcher>();
 
-/** Test aid: records the SQL of every direct statement until `stop()` (NODE_ENV=test only). */
+/**
+ * Test aid: records the SQL of every direct statement until `stop()` (NODE_ENV=test only), and counts
+ * the round trips: one per `query`/`execute`, one per `transaction` (however many statements it runs).
+ */
 export function watchDirectStatements() {
   const seen: string[] = [];
-  const watcher = (text: string) => void seen.push(text);
+  const counted = { statements: seen, roundTrips: 0, stop: () => void directWatchers.delete(watcher) };
+  const watcher: Watcher = { statement: (text) => void seen.push(text), roundTrip: () => void counted.roundTrips++ };
   directWatchers.add(watcher);
-  return { statements: seen, stop: () => void directWatchers.delete(watcher) };
+  return counted;
 }
 
-function observe(text: string) {
-  if (env.NODE_ENV === "test") for (const watch of directWatchers) watch(text);
+function observe(text: string, roundTrip = true) {
+  if (env.NODE_ENV !== "test") return;
+  for (const watch of directWatchers) {
+    watch.statement(text);
+    if (roundTrip) watch.roundTrip();
+  }
+}
+
+function observeRoundTrip() {
+  if (env.NODE_ENV === "test") for (const watch of directWatchers) watch.roundTrip();
 }
 
 type SqliteStatement = import("better-sqlite3").Statement<unknown[]>;
@@ -141,6 +185,70 @@ function pgName(text: string) {
     statementNames.set(text, name);
   }
   return name;
+}
+
+/** The statements of a SQLite transaction: synchronous, on the connection the transaction holds. */
+export type SqliteTransaction = {
+  query<T>(statement: Sql): T[];
+  execute(statement: Sql): number;
+};
+
+const sqliteTransaction: SqliteTransaction = {
+  query<T>(statement: Sql): T[] {
+    observe(statement.text, false);
+    const stmt = sqliteStatement(statement.text);
+    const values = statement.values.map(sqliteValue);
+    if (!stmt.reader) {
+      stmt.run(values);
+      return [];
+    }
+    return stmt.all(values) as T[];
+  },
+  execute(statement: Sql): number {
+    observe(statement.text, false);
+    return sqliteStatement(statement.text).run(statement.values.map(sqliteValue)).changes;
+  },
+};
+
+/**
+ * SQLite only: runs `work` in one transaction (BEGIN IMMEDIATE ... COMMIT, one commit) on the app's own
+ * connection. better-sqlite3 is synchronous, so `work` runs whole between two turns of the event loop:
+ * its statements and the decisions between them are one atomic step, and no other request's statement
+ * runs inside it. Retried whole while another connection holds the write lock (as `query` is); `work`
+ * must therefore do nothing but its statements and pure computation. A throw rolls everything back.
+ */
+export async function transaction<T>(work: (tx: SqliteTransaction) => T): Promise<T> {
+  if (driver.provider !== "sqlite") throw new Error("transaction() is SQLite's; PostgreSQL runs one statement");
+  observeRoundTrip();
+  const db = driver.db();
+  const run = db.transaction(() => work(sqliteTransaction));
+  const giveUpAt = Date.now() + BUSY_GIVE_UP_MS;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 20)) {
+    try {
+      return run.immediate();
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== "string" || !code.startsWith("SQLITE_BUSY") || Date.now() > giveUpAt) throw error;
+    }
+    await new Promise((resolve) => pause(resolve, wait));
+  }
+}
+
+/**
+ * Several writes that need nothing from each other, in one round trip: one transaction on SQLite, one
+ * statement on PostgreSQL (each write a data-modifying CTE of it). All of them happen, or none. The
+ * writes must touch different rows (PostgreSQL runs a statement's CTEs against one snapshot).
+ */
+export async function executeTogether(statements: readonly Sql[]): Promise<void> {
+  if (statements.length === 1) return void (await execute(statements[0]));
+  if (driver.provider === "sqlite") {
+    await transaction((tx) => {
+      for (const statement of statements) tx.execute(statement);
+    });
+    return;
+  }
+  const ctes = statements.slice(0, -1).map((s, i) => sql([`w${i} AS (`, ")"], s));
+  await execute(sql(["WITH ", " ", ""], joinSql(ctes, ", "), statements[statements.length - 1]));
 }
 
 /** A DateTime column's value as read directly (SQLite: epoch milliseconds; PostgreSQL: a Date). */
