@@ -6,7 +6,7 @@ import path from "node:path";
  * Two variants, chosen at build time: `npm run build` (what `remix build` does by default) leaves out
  * local mode's tools: the storefront emulator, its assets, the theme's cart and the /apps proxy
  * stand-in (the routes below), and the admin access stand-in (`#admin-access` in package.json resolves
- * to app/shopify/admin-access.server.ts, which changes nothing). `npm run build:dev` (LOCAL_TOOLS=true,
+ * to app/core/shopify/admin-access.server.ts, which changes nothing). `npm run build:dev` (LOCAL_TOOLS=true,
  * which `npm run local` and the server and browser tests use) keeps the routes and builds with the
  * `cod-local-tools` condition, under which `#admin-access` is app/dev/admin-access.server.ts. Both are
  * production-mode builds of the same app (NODE_ENV at run time decides the rest).

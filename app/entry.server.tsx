@@ -3,7 +3,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/node";
 import { isbot } from "isbot";
-import { addDocumentResponseHeaders } from "~/shopify/app.server";
+import { addDocumentResponseHeaders } from "~/core/shopify/app.server";
 import { isDatabaseUnavailable } from "~/core/db/database-errors";
 import { log } from "~/core/utils/log.server";
 

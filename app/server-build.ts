@@ -1,8 +1,9 @@
 /**
  * The server build's main module (remix.config.js `server`, the classic compiler's documented option):
  * `build/index.js` is this file bundled with the app. It hands server.mjs the Remix build, re-exported
- * whole as the compiler writes it, and the one list of background work this process runs, which
- * server.mjs starts (`startBackgroundWork`). Rendering stays in entry.server.tsx.
+ * whole as the compiler writes it, the one list of background work this process runs, which
+ * server.mjs starts (`startBackgroundWork`), and the table of fixed-path resource routes server.mjs
+ * calls directly (`FIXED_RESOURCE_ROUTES`). Rendering stays in entry.server.tsx.
  */
 import { z } from "zod";
 import { addressCheckJob } from "~/address-correction/address-correction.server";
@@ -18,14 +19,29 @@ import { blockedCustomersJob } from "~/otp/blocked-customers.server";
 import { otpPurgeJob } from "~/otp/purge-job.server";
 import { retentionJob, scheduleRetention } from "~/privacy/retention.server";
 import { riskAssessmentJob } from "~/risk/assessment-job.server";
-import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
+import { pruneDeliveries } from "~/core/shopify/webhook-deliveries.server";
 import { clock } from "~/core/utils/clock.server";
 // Registers the payment customization's creation with the install hook (onShopInstalled).
 import "~/enforcement/payment-customization.server";
+import * as addressCorrectionRequest from "~/routes/proxy.api.address-correction[.]request";
+import * as addressCorrectionStatus from "~/routes/proxy.api.address-correction[.]status";
+import * as ping from "~/routes/proxy.api.auth.ping";
+import * as config from "~/routes/proxy.api.config";
+import * as createCheckout from "~/routes/proxy.create-checkout";
+import * as sendOtp from "~/routes/proxy.send-otp";
+import * as verifyOtp from "~/routes/proxy.verify-otp";
+import * as twilioStatus from "~/routes/twilio.status";
+import * as appUninstalled from "~/routes/webhooks.app.uninstalled";
+import * as appSubscriptionsUpdate from "~/routes/webhooks.app_subscriptions.update";
+import * as customersDataRequest from "~/routes/webhooks.customers.data_request";
+import * as customersRedact from "~/routes/webhooks.customers.redact";
+import * as ordersCancelled from "~/routes/webhooks.orders.cancelled";
+import * as ordersCreate from "~/routes/webhooks.orders.create";
+import * as ordersFulfilled from "~/routes/webhooks.orders.fulfilled";
+import * as shopRedact from "~/routes/webhooks.shop.redact";
+import * as shopUpdate from "~/routes/webhooks.shop.update";
 
 export * from "@remix-run/dev/server-build";
-// The fixed-path resource routes server.mjs calls directly (app/resource-routes.ts).
-export { FIXED_RESOURCE_ROUTES } from "~/resource-routes";
 
 /**
  * Hourly: webhook delivery records past their retention, jobs finished more than 30 days ago; and the
@@ -65,3 +81,38 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
 export function startBackgroundWork(): void {
   startJobWorker({ kinds: JOB_KINDS });
 }
+
+/**
+ * The app's resource routes whose whole path is fixed (the storefront API under /proxy, the webhooks,
+ * Twilio's status callback), by the path Remix serves each at, imported from the route modules
+ * themselves. server.mjs calls these by exact pathname instead of going through Remix's request
+ * handler, which matches every request against the whole route tree anew (a tenth of a storefront
+ * request: docs/decisions/resource-route-dispatch.md); everything else goes through Remix.
+ *
+ * Kept by hand, and checked against app/routes/ by tests/server/resource-routes.test.ts: every route
+ * file without a UI (no default export) and without a dynamic segment is listed here at its path,
+ * except local mode's tools (remix.config.js LOCAL_MODE_ROUTES), which are left out of the production
+ * build and reach Remix's handler.
+ */
+type Handler = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => unknown;
+export type ResourceRouteModule = { loader?: Handler; action?: Handler };
+
+export const FIXED_RESOURCE_ROUTES: Readonly<Record<string, ResourceRouteModule>> = {
+  "/proxy/api/address-correction.request": addressCorrectionRequest,
+  "/proxy/api/address-correction.status": addressCorrectionStatus,
+  "/proxy/api/auth/ping": ping,
+  "/proxy/api/config": config,
+  "/proxy/create-checkout": createCheckout,
+  "/proxy/send-otp": sendOtp,
+  "/proxy/verify-otp": verifyOtp,
+  "/twilio/status": twilioStatus,
+  "/webhooks/app/uninstalled": appUninstalled,
+  "/webhooks/app_subscriptions/update": appSubscriptionsUpdate,
+  "/webhooks/customers/data_request": customersDataRequest,
+  "/webhooks/customers/redact": customersRedact,
+  "/webhooks/orders/cancelled": ordersCancelled,
+  "/webhooks/orders/create": ordersCreate,
+  "/webhooks/orders/fulfilled": ordersFulfilled,
+  "/webhooks/shop/redact": shopRedact,
+  "/webhooks/shop/update": shopUpdate,
+};

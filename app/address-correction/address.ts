@@ -1,6 +1,6 @@
 import { normalizePhone } from "~/shared/phone";
 import { z } from "zod";
-import type { OrderCreated } from "~/shopify/webhook-payloads";
+import type { OrderCreated } from "~/core/shopify/webhook-payloads";
 
 /**
  * Shipping addresses as the correction form and Shopify's MailingAddressInput see them, with the

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { shopifyGraphql } from "~/shopify/graphql.server";
-import { LATEST_OPEN_ORDERS, METAFIELDS_SET, ORDER_BY_ID, ORDER_UPDATE, TAGS_ADD } from "~/shopify/operations";
+import { shopifyGraphql } from "~/core/shopify/graphql.server";
+import { LATEST_OPEN_ORDERS, METAFIELDS_SET, ORDER_BY_ID, ORDER_UPDATE, TAGS_ADD } from "~/core/shopify/operations";
 import { log } from "~/core/utils/log.server";
 import { mailingAddressSchema, type Address, toMailingAddressInput, formatAddress } from "./address";
 import { normalizePhone } from "~/shared/phone";

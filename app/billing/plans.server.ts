@@ -2,7 +2,7 @@ import { countSince } from "~/core/db/daily-stats.server";
 import { env } from "~/core/env.server";
 import { adminShop, getShop, type Shop } from "~/core/settings/shop.server";
 import { allowanceMonthStart, FREE_PLAN, PAID_PLANS, planById, planOf, type Plan } from "~/shared/plans";
-import type { AdminContext } from "~/shopify/app.server";
+import type { AdminContext } from "~/core/shopify/app.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";

@@ -4,8 +4,8 @@ import { USAGE_CHARGE } from "~/enforcement/allowance.server";
 import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 import { defineJob } from "~/core/jobs/queue.server";
 import { forgetShop } from "~/core/settings/shop.server";
-import { shopifyGraphql } from "~/shopify/graphql.server";
-import { ACTIVE_USAGE_LINE_ITEM, USAGE_RECORD_CREATE } from "~/shopify/operations";
+import { shopifyGraphql } from "~/core/shopify/graphql.server";
+import { ACTIVE_USAGE_LINE_ITEM, USAGE_RECORD_CREATE } from "~/core/shopify/operations";
 import { log } from "~/core/utils/log.server";
 
 /**

@@ -12,7 +12,7 @@ import { LOCAL_DEFAULTS } from "~/server/app-proxy-signature.mjs";
  *
  * Only in a development build (`npm run build:dev`): it is what `#admin-access` resolves to under the
  * `cod-local-tools` condition (package.json "imports", remix.config.js); a production build gets
- * app/shopify/admin-access.server.ts, which changes nothing.
+ * app/core/shopify/admin-access.server.ts, which changes nothing.
  */
 export function devAdminAccessEnabled(e: Pick<Env, "localMode" | "NODE_ENV"> = env): boolean {
   return e.localMode && e.NODE_ENV === "development";

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { Session } from "@shopify/shopify-api";
-import { authenticate, sessionStorage } from "~/shopify/app.server";
+import { authenticate, sessionStorage } from "~/core/shopify/app.server";
 import { env } from "~/core/env.server";
 import { jsonError } from "~/http/responses.server";
 import { getShop, type Shop } from "~/core/settings/shop.server";

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { InvalidShopError } from "@shopify/shopify-api";
-import { authenticate } from "~/shopify/app.server";
+import { authenticate } from "~/core/shopify/app.server";
 import { env } from "~/core/env.server";
 import { shopDomainPattern } from "~/http/app-proxy.server";
 import { jsonError, methodNotAllowed } from "~/http/responses.server";

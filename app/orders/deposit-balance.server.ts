@@ -3,11 +3,11 @@ import { prisma } from "~/core/db.server";
 import { BALANCE_LINE_TITLE, currencyDigits, depositCodeOf } from "~/shared/deposit";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/queue.server";
 import type { Shop } from "~/core/settings/shop.server";
-import { ORDER_BALANCE_LINES, ORDER_EDIT_ADD_CUSTOM_ITEM, ORDER_EDIT_BEGIN, ORDER_EDIT_COMMIT, TAGS_ADD, TAGS_REMOVE } from "~/shopify/operations";
+import { ORDER_BALANCE_LINES, ORDER_EDIT_ADD_CUSTOM_ITEM, ORDER_EDIT_BEGIN, ORDER_EDIT_COMMIT, TAGS_ADD, TAGS_REMOVE } from "~/core/shopify/operations";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { admin, holdFulfillment, releaseOurHolds, userErrors, type HoldKind } from "./confirmation/holds.server";
-import type { OrderFacts } from "~/shopify/order-facts";
+import type { OrderFacts } from "~/core/shopify/order-facts";
 import { enqueueOrderTags } from "./tag-jobs.server";
 
 /**

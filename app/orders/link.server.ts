@@ -2,7 +2,7 @@ import { execute, query, sql, toBoolean, toDate } from "~/core/db/sql.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
-import type { OrderFacts } from "~/shopify/order-facts";
+import type { OrderFacts } from "~/core/shopify/order-facts";
 import { paymentModeOf, tagsForOrder } from "./order-tags";
 import { confirmsAfterPurchase, openConfirmation } from "~/orders/confirmation/confirmation.server";
 import { PENDING_TAG } from "~/orders/confirmation/texts";

@@ -1,15 +1,15 @@
 import { queueAddressCheck } from "~/address-correction/address-correction.server";
 import { getShop } from "~/core/settings/shop.server";
-import type { OrderCreated } from "~/shopify/webhook-payloads";
+import type { OrderCreated } from "~/core/shopify/webhook-payloads";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { queueDepositBalance } from "./deposit-balance.server";
 import { linkOrderAndQueueTags } from "./link.server";
-import { readOrderFacts, shopCountryOf } from "~/shopify/order-facts";
+import { readOrderFacts, shopCountryOf } from "~/core/shopify/order-facts";
 
 /**
  * orders/create's work, all of it database work so Shopify gets its answer at once: read the order's
- * facts once (app/shopify/order-facts.ts), link the order to the shopper's selection, queue its tags,
+ * facts once (app/core/shopify/order-facts.ts), link the order to the shopper's selection, queue its tags,
  * the balance of a partial order paid with a deposit code, and the address check when the shop asked for it. The jobs run in the background worker (app/core/jobs).
  */
 export async function orderCreated(shopDomain: string, order: OrderCreated) {

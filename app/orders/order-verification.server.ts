@@ -4,7 +4,7 @@ import { blockedAmong } from "~/otp/blocklist.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { checkProof } from "~/otp/proof.server";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
-import type { OrderFacts } from "~/shopify/order-facts";
+import type { OrderFacts } from "~/core/shopify/order-facts";
 
 export type OrderVerification =
   | { verified: true; by: "proof" | "selection" | "returning_customer"; phone: string }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineJob, enqueueJob, orderJobKey } from "~/core/jobs/queue.server";
-import { shopifyGraphql } from "~/shopify/graphql.server";
-import { TAGS_ADD, TAGS_REMOVE } from "~/shopify/operations";
+import { shopifyGraphql } from "~/core/shopify/graphql.server";
+import { TAGS_ADD, TAGS_REMOVE } from "~/core/shopify/operations";
 import { isPhoneBlocked } from "~/otp/blocklist.server";
 import { getShop } from "~/core/settings/shop.server";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";

@@ -4,8 +4,8 @@ import { prisma } from "~/core/db.server";
 import { defineJob, enqueueJob, type JobResult } from "~/core/jobs/queue.server";
 import { clock } from "~/core/utils/clock.server";
 import { randomToken } from "~/core/utils/crypto.server";
-import { shopifyGraphql } from "~/shopify/graphql.server";
-import { CUSTOMERS_BY_PHONE, TAGS_REMOVE } from "~/shopify/operations";
+import { shopifyGraphql } from "~/core/shopify/graphql.server";
+import { CUSTOMERS_BY_PHONE, TAGS_REMOVE } from "~/core/shopify/operations";
 import { normalizePhone } from "~/shared/phone";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
 

@@ -1,6 +1,6 @@
 import { prisma } from "~/core/db.server";
 import { forgetShop } from "~/core/settings/shop.server";
-import { sessionStorage } from "~/shopify/app.server";
+import { sessionStorage } from "~/core/shopify/app.server";
 import { clock } from "~/core/utils/clock.server";
 import { deleteOrderJobs, deleteShopJobs } from "~/core/jobs/queue.server";
 import { normalizePhone } from "~/shared/phone";

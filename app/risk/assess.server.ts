@@ -1,7 +1,7 @@
 import { query, sql, type Sql } from "~/core/db/sql.server";
 import { hitRateLimit, peekRateLimit } from "~/core/rate-limit/rate-limit.server";
 import type { Shop } from "~/core/settings/shop.server";
-import type { OrderFacts } from "~/shopify/order-facts";
+import type { OrderFacts } from "~/core/shopify/order-facts";
 import { parsePhoneList, parsePostalCodeList, scoreRisk, type RiskAssessment, type RiskFacts, type RiskSettings } from "./score";
 import { normalizePostalCode, percentile90 } from "./signals";
 

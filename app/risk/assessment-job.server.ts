@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { defineJob, enqueueJob, orderJobKey } from "~/core/jobs/queue.server";
-import { shopifyGraphql } from "~/shopify/graphql.server";
-import { ORDER_RISK_ASSESSMENT_CREATE } from "~/shopify/operations";
+import { shopifyGraphql } from "~/core/shopify/graphql.server";
+import { ORDER_RISK_ASSESSMENT_CREATE } from "~/core/shopify/operations";
 import { log } from "~/core/utils/log.server";
 import type { RiskAssessment, RiskBand } from "./score";
 

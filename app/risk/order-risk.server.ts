@@ -1,5 +1,5 @@
 import { query, sql } from "~/core/db/sql.server";
-import type { OrderFacts } from "~/shopify/order-facts";
+import type { OrderFacts } from "~/core/shopify/order-facts";
 import { assessOrder, type RiskShop } from "./assess.server";
 import type { RiskAssessment, RiskBand } from "./score";
 import { readStoredRisk } from "./stored";

@@ -1,7 +1,7 @@
 import { execute, sql } from "~/core/db/sql.server";
-import { readOrderFacts, shopCountryOf, type OrderFacts } from "~/shopify/order-facts";
+import { readOrderFacts, shopCountryOf, type OrderFacts } from "~/core/shopify/order-facts";
 import { getShop } from "~/core/settings/shop.server";
-import type { OrderCreated } from "~/shopify/webhook-payloads";
+import type { OrderCreated } from "~/core/shopify/webhook-payloads";
 import { clock } from "~/core/utils/clock.server";
 import { normalizePostalCode } from "./signals";
 
@@ -25,7 +25,7 @@ export async function recordOrderOutcome(shopId: string, facts: Pick<OrderFacts,
     WHERE excluded."outcome" = 'failed' AND "OrderOutcome"."outcome" <> 'failed'`);
 }
 
-/** orders/fulfilled and orders/cancelled: the order read once into its facts (app/shopify/order-facts.ts), then learnt. */
+/** orders/fulfilled and orders/cancelled: the order read once into its facts (app/core/shopify/order-facts.ts), then learnt. */
 export async function learnOrderOutcome(shopDomain: string, order: OrderCreated, outcome: OrderOutcome) {
   const shop = await getShop(shopDomain);
   if (!shop) return 0;

@@ -21,7 +21,7 @@ import { homeAction, homeForm, loadHome, type HomeActionResult } from "~/dashboa
 import { LastThirtyDays } from "~/dashboard/last-30-days";
 import { adminLocale } from "~/dashboard/locale";
 import { PlanCard } from "~/dashboard/plan-card";
-import { authenticate } from "~/shopify/app.server";
+import { authenticate } from "~/core/shopify/app.server";
 
 export const links = () => [{ rel: "stylesheet", href: vizStyles }];
 export const meta: MetaFunction = () => [{ title: "Home · COD Verify" }];

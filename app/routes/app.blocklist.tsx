@@ -18,7 +18,7 @@ import { useState } from "react";
 import { z } from "zod";
 import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
-import { authenticate } from "~/shopify/app.server";
+import { authenticate } from "~/core/shopify/app.server";
 import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { blockPhone, importBlockedPhones, listBlockedPhones, unblockPhone } from "~/otp/blocklist.server";
 import type { BlocklistImportProblem } from "~/otp/blocklist-import";

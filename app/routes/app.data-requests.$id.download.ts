@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { authenticate } from "~/shopify/app.server";
+import { authenticate } from "~/core/shopify/app.server";
 import { getShop } from "~/core/settings/shop.server";
 import { dataRequestDocument, getDataRequest } from "~/privacy/data-requests.server";
 import { jsonError } from "~/http/responses.server";

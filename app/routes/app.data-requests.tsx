@@ -4,7 +4,7 @@ import { Banner, BlockStack, Button, Card, DataTable, IndexTable, InlineStack, L
 import { useState } from "react";
 import { AdminPage } from "~/admin/app-bridge";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
-import { authenticate } from "~/shopify/app.server";
+import { authenticate } from "~/core/shopify/app.server";
 import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { getDataRequest, listDataRequests } from "~/privacy/data-requests.server";
 import { DATA_REQUEST_RETENTION_DAYS } from "~/privacy/retention";

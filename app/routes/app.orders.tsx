@@ -5,7 +5,7 @@ import { Badge, BlockStack, Card, IndexTable, Layout, Tabs, Text } from "@shopif
 import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
 import { OrderRowActions } from "~/admin/order-row-actions";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
-import { authenticate } from "~/shopify/app.server";
+import { authenticate } from "~/core/shopify/app.server";
 import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { blockedPhonesAmong } from "~/otp/blocklist.server";
 import { actOnOrder, orderActionForm, type OrderActionOutcome } from "~/orders/order-actions.server";

@@ -5,7 +5,7 @@ import { Badge, Banner, BlockStack, Box, Button, Card, InlineGrid, InlineStack, 
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { z } from "zod";
 import { adminStandIn } from "#admin-access";
-import { authenticate } from "~/shopify/app.server";
+import { authenticate } from "~/core/shopify/app.server";
 import { choosePlanFor, loadPlans, planApprovedBy, type ChoosePlanOutcome, type PlanChangePreview } from "~/billing/plans.server";
 import { usePlanApprovedNotice } from "~/admin/plan-approved";
 import { env } from "~/core/env.server";

@@ -4,7 +4,7 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { BlockStack, Button, Card, FormLayout, Layout, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
-import { authenticate } from "~/shopify/app.server";
+import { authenticate } from "~/core/shopify/app.server";
 import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { parseRiskSettings, riskSettingsFormValues, type RiskSettingsErrors, type RiskSettingsValues } from "~/risk/risk-settings";
 

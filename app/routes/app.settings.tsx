@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { authenticate } from "~/shopify/app.server";
+import { authenticate } from "~/core/shopify/app.server";
 import { loadSettingsPage, saveSettings, type SettingsSaved } from "~/admin/settings/settings-page.server";
 import { SettingsForm } from "~/admin/settings/settings-form";
 

@@ -8,7 +8,7 @@ import { AppBridgeStateProvider } from "~/admin/app-bridge";
 import { AdminNavigation } from "~/admin/navigation";
 import { AdminUnavailable } from "~/admin/unavailable";
 import { adminStandIn } from "#admin-access";
-import { authenticate } from "~/shopify/app.server";
+import { authenticate } from "~/core/shopify/app.server";
 import { env } from "~/core/env.server";
 import { verificationNotice } from "~/enforcement/admin-notice.server";
 
@@ -46,7 +46,7 @@ export default function App() {
 }
 
 // Shopify needs Remix to catch some thrown responses, so that their headers are included in the response.
-// The database unavailable (authenticate.admin throws 503, app/shopify/app.server.ts): the admin's error state.
+// The database unavailable (authenticate.admin throws 503, app/core/shopify/app.server.ts): the admin's error state.
 export function ErrorBoundary() {
   const error = useRouteError();
   if (isRouteErrorResponse(error) && error.status === 503) return <AdminUnavailable />;

@@ -5,7 +5,7 @@ import { AppProvider, Button, Card, FormLayout, Page, Text, TextField } from "@s
 import enTranslations from "@shopify/polaris/locales/en.json";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
 import { LoginErrorType, type LoginError } from "@shopify/shopify-app-remix/server";
-import { login } from "~/shopify/app.server";
+import { login } from "~/core/shopify/app.server";
 
 /**
  * /auth/login, the library's configured login path (authPathPrefix + "/login"), wired as Shopify's

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { uninstallShop } from "~/privacy/privacy.server";
-import { recordDelivery } from "~/shopify/webhook-deliveries.server";
+import { recordDelivery } from "~/core/shopify/webhook-deliveries.server";
 
 /**
  * app/uninstalled: the shop's sessions are removed and the shop is marked uninstalled.

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { recordSubscriptionUpdate } from "~/billing/subscription.server";
-import { appSubscriptionPayload } from "~/shopify/webhook-payloads";
+import { appSubscriptionPayload } from "~/core/shopify/webhook-payloads";
 import { log } from "~/core/utils/log.server";
 import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 

@@ -3,8 +3,8 @@ import { answer, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { answerDataRequest } from "~/privacy/data-requests.server";
 import { orderIdsIn } from "~/privacy/privacy.server";
-import { recordDelivery } from "~/shopify/webhook-deliveries.server";
-import { customerPrivacyPayload } from "~/shopify/webhook-payloads";
+import { recordDelivery } from "~/core/shopify/webhook-deliveries.server";
+import { customerPrivacyPayload } from "~/core/shopify/webhook-payloads";
 import { log } from "~/core/utils/log.server";
 
 /**

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { orderGidsOf, orderIdsIn, redactCustomer } from "~/privacy/privacy.server";
-import { recordDelivery } from "~/shopify/webhook-deliveries.server";
-import { customerPrivacyPayload } from "~/shopify/webhook-payloads";
+import { recordDelivery } from "~/core/shopify/webhook-deliveries.server";
+import { customerPrivacyPayload } from "~/core/shopify/webhook-payloads";
 import { log } from "~/core/utils/log.server";
 
 /** customers/redact (mandatory): deletes the customer's verified mark and selections, by phone and by order. Idempotent. */

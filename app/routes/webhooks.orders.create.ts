@@ -3,8 +3,8 @@ import { answer, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { kickJobWorker } from "~/core/jobs/worker.server";
 import { orderCreated } from "~/orders/order-created.server";
-import { deliveryHandled, recordDelivery } from "~/shopify/webhook-deliveries.server";
-import { orderCreatedPayload } from "~/shopify/webhook-payloads";
+import { deliveryHandled, recordDelivery } from "~/core/shopify/webhook-deliveries.server";
+import { orderCreatedPayload } from "~/core/shopify/webhook-payloads";
 import { log } from "~/core/utils/log.server";
 
 /**

@@ -2,8 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { learnOrderOutcome } from "~/risk/outcomes.server";
-import { deliveryHandled, recordDelivery } from "~/shopify/webhook-deliveries.server";
-import { orderCreatedPayload } from "~/shopify/webhook-payloads";
+import { deliveryHandled, recordDelivery } from "~/core/shopify/webhook-deliveries.server";
+import { orderCreatedPayload } from "~/core/shopify/webhook-payloads";
 import { log } from "~/core/utils/log.server";
 
 /**

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, jsonError, methodNotAllowed } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { redactShop } from "~/privacy/privacy.server";
-import { recordDelivery } from "~/shopify/webhook-deliveries.server";
+import { recordDelivery } from "~/core/shopify/webhook-deliveries.server";
 import { log } from "~/core/utils/log.server";
 
 /**

@@ -1,14 +1,14 @@
 // The production server's shortcut to the app's fixed-path resource routes (the storefront API under
 // /proxy/... and the webhooks): Remix's request handler matches every request against the whole
 // route tree anew (flattening, ranking and compiling every route's pattern each time), which cost a
-// tenth of a storefront request. The routes listed in app/resource-routes.ts (fixed path, no params,
+// tenth of a storefront request. The routes listed in app/server-build.ts (fixed path, no params,
 // no UI) are looked up here by exact pathname and their loader or action called as Remix calls a resource route's:
 // `{ request, params: {}, context: {} }`, a thrown Response being the answer. Everything else (pages,
 // paths with params, a method the route does not handle, any other spelling of a path) goes to
 // Remix's handler as before. See docs/decisions/resource-route-dispatch.md.
 
 /**
- * Pathname → route module: the app's own table (app/resource-routes.ts), which the server build
+ * Pathname → route module: the app's own table (app/server-build.ts), which the server build
  * exports beside the Remix build. Nothing here reads Remix's route table.
  */
 export function fixedResourceRoutes(build) {

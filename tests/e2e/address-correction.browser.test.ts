@@ -2,7 +2,7 @@ import type { Browser } from "playwright-core";
 import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { FakeShopify } from "../mocks/shopify/server";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
-import { OPERATIONS } from "~/shopify/operations";
+import { OPERATIONS } from "~/core/shopify/operations";
 import { launchBrowser } from "../helpers/browser";
 import { lastCorrectionLink } from "../helpers/correction-sms";
 import { startServer, type RunningServer } from "../helpers/server";

@@ -1,6 +1,6 @@
 import { prisma, databaseProvider } from "~/core/db.server";
 import { clearShopCache } from "~/core/settings/shop.server";
-import { sessionStorage } from "~/shopify/app.server";
+import { sessionStorage } from "~/core/shopify/app.server";
 
 let tables: string[] | null = null;
 

@@ -1,5 +1,5 @@
 import { FakeShopify } from "../mocks/shopify/server";
-import { redirectShopifyApi } from "~/shopify/api-origin.server";
+import { redirectShopifyApi } from "~/core/shopify/api-origin.server";
 
 /**
  * Starts a fake Shopify for this test file and points the library's API clients at it.

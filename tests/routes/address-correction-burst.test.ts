@@ -3,7 +3,7 @@ import { prisma } from "~/core/db.server";
 import { clock } from "~/core/utils/clock.server";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import type { Handler } from "../mocks/shopify/server";
-import { OPERATIONS } from "~/shopify/operations";
+import { OPERATIONS } from "~/core/shopify/operations";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";

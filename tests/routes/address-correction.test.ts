@@ -5,7 +5,7 @@ import { prisma, watchQueries } from "~/core/db.server";
 import { watchDirectStatements } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { FakeOrderStore, fakeOrder, orderUpdateUserErrors } from "../mocks/shopify/orders";
-import { OPERATIONS } from "~/shopify/operations";
+import { OPERATIONS } from "~/core/shopify/operations";
 import { hashToken } from "~/address-correction/address-correction.server";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { callRoute, jsonOf, signedRequest, unsignedRequest } from "../helpers/proxy";
@@ -408,7 +408,7 @@ describe("POST /ac/:token", () => {
   });
 
   it("gives up on a Shopify that does not answer in time: 503, the form kept, the link still pending", async () => {
-    const { shopifyCallLimits } = await import("~/shopify/graphql.server");
+    const { shopifyCallLimits } = await import("~/core/shopify/graphql.server");
     vi.spyOn(shopifyCallLimits, "timeoutMs", "get").mockReturnValue(200);
     const { token } = await requested();
     // A late but successful answer: only the time limit can turn it into a 503.

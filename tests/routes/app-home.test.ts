@@ -1,7 +1,7 @@
 import * as home from "~/routes/app._index";
 import { prisma } from "~/core/db.server";
 import { clock } from "~/core/utils/clock.server";
-import { OPERATIONS } from "~/shopify/operations";
+import { OPERATIONS } from "~/core/shopify/operations";
 import { FREE_PLAN, planById } from "~/shared/plans";
 import type { Dashboard } from "~/dashboard/dashboard.server";
 import type { Onboarding } from "~/dashboard/onboarding.server";

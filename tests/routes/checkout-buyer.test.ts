@@ -1,6 +1,6 @@
 import * as route from "~/routes/proxy.create-checkout";
 import { forgetPaymentTermsTemplate } from "~/checkout/checkout.server";
-import { redirectShopifyApi } from "~/shopify/api-origin.server";
+import { redirectShopifyApi } from "~/core/shopify/api-origin.server";
 import { issueProof } from "~/otp/proof.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";

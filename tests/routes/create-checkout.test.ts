@@ -3,7 +3,7 @@ import { prisma } from "~/core/db.server";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
 import { recordSelection } from "~/otp/selection.server";
 import { forgetPaymentTermsTemplate } from "~/checkout/checkout.server";
-import { shopifyCallLimits } from "~/shopify/graphql.server";
+import { shopifyCallLimits } from "~/core/shopify/graphql.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { clock } from "~/core/utils/clock.server";

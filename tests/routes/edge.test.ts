@@ -4,7 +4,7 @@ import * as config from "~/routes/proxy.api.config";
 import * as notFound from "~/routes/proxy.$";
 import { prisma, watchQueries } from "~/core/db.server";
 import { appProxySignature, signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
-import shopify from "~/shopify/app.server";
+import shopify from "~/core/shopify/app.server";
 import { env } from "~/core/env.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";
@@ -126,7 +126,7 @@ describe("what a signed request costs the database", () => {
     await installShop();
     await callRoute(config, signedRequest("/api/config")); // prepares the connection (SQLite pragmas)
     const { clearShopCache } = await import("~/core/settings/shop.server");
-    const { sessionStorage } = await import("~/shopify/app.server");
+    const { sessionStorage } = await import("~/core/shopify/app.server");
     clearShopCache();
     sessionStorage.clear();
     const cold = watchQueries();

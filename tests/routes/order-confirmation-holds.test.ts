@@ -4,7 +4,7 @@ import { prisma } from "~/core/db.server";
 import { LOCK_MS, runDueJobs as runJobs } from "~/core/jobs/queue.server";
 import { JOB_KINDS } from "~/server-build";
 import { linkToken } from "~/orders/confirmation/confirmation.server";
-import { shopifyCallLimits } from "~/shopify/graphql.server";
+import { shopifyCallLimits } from "~/core/shopify/graphql.server";
 import { clock } from "~/core/utils/clock.server";
 import * as handlers from "../mocks/shopify/handlers";
 import type { Handler } from "../mocks/shopify/server";

@@ -6,7 +6,7 @@ import { forgetPaymentTermsTemplate } from "~/checkout/checkout.server";
 import { BALANCE_LINE_TITLE, currencyDigits, depositSplit } from "~/shared/deposit";
 import { BALANCE_HOLD, BALANCE_MAX_ATTEMPTS, BALANCE_MISSING_TAG } from "~/orders/deposit-balance.server";
 import { issueProof } from "~/otp/proof.server";
-import { shopifyCallLimits } from "~/shopify/graphql.server";
+import { shopifyCallLimits } from "~/core/shopify/graphql.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import * as handlers from "../mocks/shopify/handlers";

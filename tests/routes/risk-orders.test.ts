@@ -1,7 +1,7 @@
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import { prisma } from "~/core/db.server";
 import { runDueJobs } from "~/core/jobs/queue.server";
-import { redirectShopifyApi } from "~/shopify/api-origin.server";
+import { redirectShopifyApi } from "~/core/shopify/api-origin.server";
 import { clock } from "~/core/utils/clock.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS, type FakeRiskAssessment } from "../mocks/shopify/handlers";

@@ -1,4 +1,4 @@
-import { unauthenticated } from "~/shopify/app.server";
+import { unauthenticated } from "~/core/shopify/app.server";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { installShop, SHOP } from "../helpers/shops";
 

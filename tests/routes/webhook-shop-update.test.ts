@@ -3,7 +3,7 @@ import * as sendOtp from "~/routes/proxy.send-otp";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import { prisma } from "~/core/db.server";
 import { getShop, readShopDetails } from "~/core/settings/shop.server";
-import { SHOP_DETAILS } from "~/shopify/operations";
+import { SHOP_DETAILS } from "~/core/shopify/operations";
 import { callRoute, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
 import { useFakeTwilio } from "../helpers/twilio";

@@ -1,4 +1,4 @@
-import { authenticate } from "~/shopify/app.server";
+import { authenticate } from "~/core/shopify/app.server";
 import { authenticateWebhook, type WebhookTopic } from "~/http/webhook.server";
 import { installShop, SHOP } from "../helpers/shops";
 import { signedWebhook } from "../helpers/webhooks";

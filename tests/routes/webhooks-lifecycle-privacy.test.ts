@@ -4,7 +4,7 @@ import * as customersRedact from "~/routes/webhooks.customers.redact";
 import * as shopRedact from "~/routes/webhooks.shop.redact";
 import { prisma } from "~/core/db.server";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
-import { sessionStorage } from "~/shopify/app.server";
+import { sessionStorage } from "~/core/shopify/app.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { callRoute } from "../helpers/proxy";

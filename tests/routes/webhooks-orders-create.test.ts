@@ -4,7 +4,7 @@ import { watchDirectStatements } from "~/core/db/sql.server";
 import { recordSelection } from "~/otp/selection.server";
 import { MAX_ATTEMPTS, pruneFinishedJobs, runDueJobs } from "~/core/jobs/queue.server";
 import { JOB_KINDS } from "~/server-build";
-import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
+import { pruneDeliveries } from "~/core/shopify/webhook-deliveries.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { clock } from "~/core/utils/clock.server";

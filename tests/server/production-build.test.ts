@@ -25,7 +25,7 @@ describe("the production build", () => {
 
   it("has the app's routes and the background work, and no dev route, dev module or admin stand-in", () => {
     // What must be there, so that the absences below mean something.
-    for (const present of ['"routes/app"', '"routes/proxy.send-otp"', "// app/shopify/app.server.ts", "startBackgroundWork"]) {
+    for (const present of ['"routes/app"', '"routes/proxy.send-otp"', "// app/core/shopify/app.server.ts", "startBackgroundWork"]) {
       expect(server).toContain(present);
     }
     const devModules = server.match(/^\/\/ app\/dev\/.*$/gm) ?? [];

@@ -1,10 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
-import { FIXED_RESOURCE_ROUTES } from "~/resource-routes";
+import { FIXED_RESOURCE_ROUTES } from "~/server-build";
 import { fixedResourceRoutes } from "../../app/server/resource-routes.mjs";
 
 /**
- * app/resource-routes.ts is kept by hand: it must list every route file of app/routes/ that Remix
+ * app/server-build.ts is kept by hand: it must list every route file of app/routes/ that Remix
  * serves at a fixed path without a UI, at that path, with that very module (so server.mjs answers
  * such a path exactly as Remix would route it), and nothing else.
  */

@@ -66,7 +66,7 @@ export function hasActiveSubscription(shop: Pick<Shop, "subscriptionStatus">): b
 }
 
 /**
- * What the app keeps of Shopify's answer to SHOP_DETAILS (app/shopify/operations.ts), read at install
+ * What the app keeps of Shopify's answer to SHOP_DETAILS (app/core/shopify/operations.ts), read at install
  * and at each new OAuth grant so storefront requests need no Admin call: name, currency, primary
  * domain (the code SMS's last line), whether the store can take draft-order deposits (a Shopify Plus
  * feature: the partial mode), the primary language and the shop's country (the last default region for

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { query, sql, toBoolean, toDate } from "~/core/db/sql.server";
 import { prisma } from "~/core/db.server";
 import { env } from "~/core/env.server";
-import { ORDER_CANCEL, TAGS_REMOVE } from "~/shopify/operations";
+import { ORDER_CANCEL, TAGS_REMOVE } from "~/core/shopify/operations";
 import { checkVerificationCode, sendVerificationCode, type SendOutcome, type VerifyOutcome } from "~/otp/otp.server";
 import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { sendSms } from "~/sms/sms.server";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { FULFILLMENT_ORDER_HOLD, FULFILLMENT_ORDER_RELEASE_HOLD, ORDER_FULFILLMENT_ORDERS } from "~/shopify/operations";
-import { shopifyGraphql } from "~/shopify/graphql.server";
+import { FULFILLMENT_ORDER_HOLD, FULFILLMENT_ORDER_RELEASE_HOLD, ORDER_FULFILLMENT_ORDERS } from "~/core/shopify/operations";
+import { shopifyGraphql } from "~/core/shopify/graphql.server";
 import { log } from "~/core/utils/log.server";
 
 /**

@@ -1,4 +1,4 @@
-import { OPERATIONS } from "../../../app/shopify/operations";
+import { OPERATIONS } from "../../../app/core/shopify/operations";
 import { cartCreate, FAKE_UNIT_PRICE, type CheckoutLinks } from "./handlers";
 import type { FakeCall, FakeShopify, Handler, HandlerResult } from "./server";
 

@@ -1,5 +1,5 @@
 import type { FakeCall, FakeShopify, Handler } from "./server";
-import { OPERATIONS } from "../../../app/shopify/operations";
+import { OPERATIONS } from "../../../app/core/shopify/operations";
 
 /**
  * What the app does to a store for enforcement, answered as Shopify's Admin API does (2026-10):

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { OPERATIONS } from "../../../app/shopify/operations";
+import { OPERATIONS } from "../../../app/core/shopify/operations";
 import type { FakeCall, FakeShopify, Handler, HandlerResult } from "./server";
 
 export { OPERATIONS };

@@ -1,4 +1,4 @@
-import { OPERATIONS } from "../../../app/shopify/operations";
+import { OPERATIONS } from "../../../app/core/shopify/operations";
 import type { FakeShopify, Handler } from "./server";
 
 /**

@@ -1,4 +1,4 @@
-import { OPERATIONS } from "../../../app/shopify/operations";
+import { OPERATIONS } from "../../../app/core/shopify/operations";
 import type { FakeCall, FakeShopify, Handler } from "./server";
 
 /**

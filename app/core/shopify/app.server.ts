@@ -10,12 +10,12 @@ import { PrismaSessionStorage } from "@shopify/shopify-app-session-storage-prism
 import { databaseIsUp, prisma } from "~/core/db.server";
 import { isDatabaseUnavailable } from "~/core/db/database-errors";
 import { env } from "~/core/env.server";
-import { CachedSessionStorage } from "~/shopify/session-storage.server";
-import { RecoveringSessionStorage } from "~/shopify/recovering-session-storage.server";
+import { CachedSessionStorage } from "~/core/shopify/session-storage.server";
+import { RecoveringSessionStorage } from "~/core/shopify/recovering-session-storage.server";
 import { readShopDetails, upsertInstalledShop, type Shop } from "~/core/settings/shop.server";
-import { SHOP_DETAILS } from "~/shopify/operations";
+import { SHOP_DETAILS } from "~/core/shopify/operations";
 import { PAID_PLANS, usageTerms } from "~/shared/plans";
-import { redirectShopifyApi } from "~/shopify/api-origin.server";
+import { redirectShopifyApi } from "~/core/shopify/api-origin.server";
 import { log } from "~/core/utils/log.server";
 import { withAdminAccess } from "#admin-access";
 

@@ -1,9 +1,9 @@
-import { DEFAULT_COD_METHOD_NAMES, normalizeMethodName } from "../../extensions/cod-payment-customization/src/run";
-import { PROOF_ATTRIBUTE } from "../../extensions/cod-payment-customization/src/proof-format";
+import { DEFAULT_COD_METHOD_NAMES, normalizeMethodName } from "../../../extensions/cod-payment-customization/src/run";
+import { PROOF_ATTRIBUTE } from "../../../extensions/cod-payment-customization/src/proof-format";
 import { codMethodNameList } from "~/core/settings/cod-methods";
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import { normalizePhoneIn, parseCountryList } from "~/shared/phone";
-import type { OrderCreated } from "~/shopify/webhook-payloads";
+import type { OrderCreated } from "~/core/shopify/webhook-payloads";
 
 /**
  * One orders/create delivery, read once at the webhook's door: everything the re-check, the link,

@@ -1,5 +1,5 @@
 import { env } from "~/core/env.server";
-import { unauthenticated } from "~/shopify/app.server";
+import { unauthenticated } from "~/core/shopify/app.server";
 
 /** Why a Shopify call did not give us data: each cause is logged by the caller and becomes a fallback or a retry. */
 export type ShopifyFailureCause =

@@ -1,4 +1,4 @@
-import { orderCreatedPayload as orderPayload } from "~/shopify/webhook-payloads";
+import { orderCreatedPayload as orderPayload } from "~/core/shopify/webhook-payloads";
 import { isCodGateway, readOrderFacts, shopCountryOf } from "./order-facts";
 import { paymentModeOf, tagsForOrder } from "~/orders/order-tags";
 
