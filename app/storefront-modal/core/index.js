@@ -2,6 +2,7 @@ import { allowedModes, MODES, normalCheckoutUrl, numericVariantId } from "./mode
 import { clock, failureMessage, interpret } from "./outcomes.js";
 import { asciiDigits, countryList, displayPhone, extractCode, maskedPhone, toE164 } from "./phone.js";
 import { amountText, money, quote } from "./pricing.js";
+import { riskModes, riskNoteKey } from "./risk.js";
 import { isRtl, translate, unescapeHtml } from "./texts.js";
 
 /** The pure half: no document, no network (tests/extension/cod-modal.core.test.ts runs it in a sandbox). */
@@ -25,4 +26,6 @@ export var core = {
   money: money,
   amountText: amountText,
   MODES: MODES,
+  riskModes: riskModes,
+  riskNoteKey: riskNoteKey,
 };
