@@ -34,6 +34,8 @@ export type ModalCore = {
   quote(total: number | null, currency: string | null, pricing: unknown): Record<string, unknown> | null;
   money(amount: number, currency: string, locale: string): string;
   amountText(mode: string, quote: unknown, locale: string): { key: string; values: Record<string, string> } | null;
+  riskModes(shopModes: string[], allowed: unknown): string[];
+  riskNoteKey(risk: unknown): string;
 };
 
 /** The shipped assets/cod-modal-ui.js, run as a classic script in a sandbox with no document: only its pure core. */

@@ -17,8 +17,9 @@ var NOTE_OF = {
   cod_value_cap: "risk_value",
   velocity_phone: "risk_busy",
   velocity_ip: "risk_busy",
-  velocity_phone_rule: "risk_busy",
-  velocity_ip_rule: "risk_busy",
+  phone_code_limit: "risk_busy",
+  ip_attempt_limit: "risk_busy",
+  phone_order_limit: "risk_busy",
 };
 
 /** The translation key telling why cash on delivery is not offered: the first reason with a sentence of its own, else a general one. */

@@ -45,8 +45,9 @@
     cod_value_cap: "risk_value",
     velocity_phone: "risk_busy",
     velocity_ip: "risk_busy",
-    velocity_phone_rule: "risk_busy",
-    velocity_ip_rule: "risk_busy"
+    phone_code_limit: "risk_busy",
+    ip_attempt_limit: "risk_busy",
+    phone_order_limit: "risk_busy"
   };
   function riskNoteKey(risk) {
     var reasons = risk && Array.isArray(risk.reasons) ? risk.reasons : [];
