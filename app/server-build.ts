@@ -18,6 +18,7 @@ import { blockedCustomersJob } from "~/otp/blocked-customers.server";
 import { otpPurgeJob } from "~/otp/purge-job.server";
 import { retentionJob, scheduleRetention } from "~/privacy/retention.server";
 import { riskAssessmentJob } from "~/risk/assessment-job.server";
+import { riskBackfillJob } from "~/risk/backfill.server";
 import { pruneDeliveries } from "~/shopify/webhook-deliveries.server";
 import { clock } from "~/utils/clock.server";
 // Registers the payment customization's creation with the install hook (onShopInstalled).
@@ -53,6 +54,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   usageChargeJob,
   depositBalanceJob,
   riskAssessmentJob,
+  riskBackfillJob,
   retentionJob,
   whatsappFallbackJob,
   otpPurgeJob,
