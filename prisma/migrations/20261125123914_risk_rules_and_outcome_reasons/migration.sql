@@ -1,3 +1,9 @@
+-- DropIndex
+DROP INDEX "OrderOutcome_shopId_phone_idx";
+
+-- DropIndex
+DROP INDEX "OrderOutcome_shopId_postalCode_idx";
+
 -- AlterTable
 ALTER TABLE "OrderOutcome" ADD COLUMN "reason" TEXT;
 
@@ -81,4 +87,16 @@ ALTER TABLE "new_Shop" RENAME TO "Shop";
 CREATE UNIQUE INDEX "Shop_domain_key" ON "Shop"("domain");
 PRAGMA foreign_keys=ON;
 PRAGMA defer_foreign_keys=OFF;
+
+-- CreateIndex
+CREATE INDEX "OrderRecord_shopId_phone_placedAt_idx" ON "OrderRecord"("shopId", "phone", "placedAt");
+
+-- CreateIndex
+CREATE INDEX "OrderOutcome_shopId_phone_outcome_idx" ON "OrderOutcome"("shopId", "phone", "outcome");
+
+-- CreateIndex
+CREATE INDEX "OrderOutcome_shopId_postalCode_outcome_idx" ON "OrderOutcome"("shopId", "postalCode", "outcome");
+
+-- CreateIndex
+CREATE INDEX "OrderOutcome_shopId_outcome_idx" ON "OrderOutcome"("shopId", "outcome");
 
