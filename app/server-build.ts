@@ -19,6 +19,7 @@ import { blockedCustomersJob } from "~/otp/blocked-customers.server";
 import { otpPurgeJob } from "~/otp/purge-job.server";
 import { retentionJob, scheduleRetention } from "~/privacy/retention.server";
 import { riskAssessmentJob } from "~/risk/assessment-job.server";
+import { riskBackfillJob } from "~/risk/backfill.server";
 import { pruneDeliveries } from "~/core/shopify/webhook-deliveries.server";
 import { clock } from "~/core/utils/clock.server";
 // Registers the payment customization's creation with the install hook (onShopInstalled).
@@ -38,6 +39,7 @@ import * as customersRedact from "~/routes/webhooks.customers.redact";
 import * as ordersCancelled from "~/routes/webhooks.orders.cancelled";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as ordersFulfilled from "~/routes/webhooks.orders.fulfilled";
+import * as ordersUpdated from "~/routes/webhooks.orders.updated";
 import * as shopRedact from "~/routes/webhooks.shop.redact";
 import * as shopUpdate from "~/routes/webhooks.shop.update";
 
@@ -71,6 +73,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   usageChargeJob,
   depositBalanceJob,
   riskAssessmentJob,
+  riskBackfillJob,
   retentionJob,
   whatsappFallbackJob,
   otpPurgeJob,
@@ -113,6 +116,7 @@ export const FIXED_RESOURCE_ROUTES: Readonly<Record<string, ResourceRouteModule>
   "/webhooks/orders/cancelled": ordersCancelled,
   "/webhooks/orders/create": ordersCreate,
   "/webhooks/orders/fulfilled": ordersFulfilled,
+  "/webhooks/orders/updated": ordersUpdated,
   "/webhooks/shop/redact": shopRedact,
   "/webhooks/shop/update": shopUpdate,
 };

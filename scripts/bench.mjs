@@ -3,7 +3,7 @@
 // PostgreSQL, next to a bare floor server measured in the same run. Prints one table; asserts nothing.
 //
 //   npm run bench [-- --engines sqlite,postgresql] [--duration 3] [--warmup 1] [--connections 16]
-//                 [--no-build] [--profile DIR] [--only send-otp,config]
+//                 [--no-build] [--profile DIR] [--only send-otp,config] [--no-risk]
 //
 // What it does, in one process:
 //  - builds the app (`npm run build`, unless --no-build) and starts a zero-latency fake Shopify
@@ -677,4 +677,14 @@ console.log(table(results));
 for (const r of results) {
   console.log(`${r.engine}: the app's peak RSS over the whole run ${r.peakRss ? (r.peakRss / 2 ** 20).toFixed(0) : "?"} MB`);
   if (r.errors.trim()) console.log(`${r.engine}: the app wrote to stderr:\n${r.errors.trim().split("\n").slice(-5).join("\n")}`);
+}
+
+// The risk score's own cost per call (scripts/bench-risk.ts: the budget is 2 ms at p99 for send-otp
+// and create-checkout on SQLite), measured in-process on a seeded history. --no-risk skips it.
+if (!flag("no-risk") && (!only?.length || only.includes("risk"))) {
+  const risk = spawnSync(process.execPath, [path.join(root, "node_modules", "vite-node", "vite-node.mjs"), "--config", "vitest.config.ts", "scripts/bench-risk.ts"], {
+    cwd: root,
+    encoding: "utf8",
+  });
+  console.log(`\n${risk.status === 0 ? risk.stdout.trim() : `risk scoring: not measured (${risk.stderr.trim().split("\n").slice(-3).join(" ")})`}`);
 }

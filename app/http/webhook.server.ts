@@ -17,6 +17,7 @@ export type WebhookTopic =
   | "orders/create"
   | "orders/cancelled"
   | "orders/fulfilled"
+  | "orders/updated"
   | "shop/redact"
   | "shop/update";
 

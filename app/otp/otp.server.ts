@@ -17,8 +17,7 @@ import { deviceTokenValid, issueDeviceToken, issueProof } from "~/otp/proof.serv
 import { noteAllowanceUse } from "~/enforcement/enforcement-jobs.server";
 import { verificationCounted } from "~/enforcement/allowance.server";
 import { pauseReason, verificationsAllowed } from "~/enforcement/pause";
-import { phoneHistoryColumns, phoneHistoryOf, riskCodesKey, riskIpKey, RISK_WINDOW_SECONDS, shopperAssessment, type PhoneHistoryRow, type RiskShop } from "~/risk/assess.server";
-import type { RiskFacts } from "~/risk/score";
+import { phoneHistoryColumns, phoneHistoryOf, type PhoneHistory, riskCodesKey, riskIpKey, RISK_WINDOW_SECONDS, shopperAssessment, type PhoneHistoryRow, type RiskShop } from "~/risk/assess.server";
 import { rateLimitPeek } from "~/core/rate-limit/rate-limit.server";
 import { utcDay } from "~/shared/daily-metrics";
 import type { RiskAssessment } from "~/risk/score";
@@ -456,7 +455,7 @@ type Completion = {
   /** The shop's verifications this calendar month, this one included. */
   verifiedThisMonth: number;
   selectionId: string | null;
-  risk: { history: NonNullable<RiskFacts["history"]>; codesForPhone: number; requestsFromIp: number } | null;
+  risk: { history: PhoneHistory; codesForPhone: number; requestsFromIp: number } | null;
 };
 
 type CompletionRow = PhoneHistoryRow & { consumed: unknown; verifiedThisMonth: unknown; selectionId: string | null; riskCodes: unknown; riskIp: unknown };

@@ -29,7 +29,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   Shop: {
     personal: false,
     why: "the merchant's store and settings",
-    notPersonal: ["addressCorrectionTtlHours", "autoAddressCorrection"],
+    notPersonal: ["addressCorrectionTtlHours", "autoAddressCorrection", "riskIpAttemptLimit"],
   },
   VerifiedCustomer: { personal: true, holds: ["phone"], customerRedact: "by phone", shopRedact: "cascade from Shop" },
   Selection: { personal: true, holds: ["phone", "cartToken", "checkoutUrl", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },

@@ -80,7 +80,12 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
     where: { shopId: shop.id, OR: [{ orderGid: { in: orders } }, ...(phones.length ? [{ phone: { in: phones } }] : [])] },
     orderBy: { placedAt: "asc" },
   });
-  return { shopId: shop.id, phones, orders, selections, verified, pendingCodes, blocked, corrections, confirmations, messages, orderRecords };
+  // What became of the customer's COD orders (the risk score's outcomes), by phone and by order, as customers/redact deletes them.
+  const orderOutcomes = await prisma.orderOutcome.findMany({
+    where: { shopId: shop.id, OR: [{ orderGid: { in: orders } }, ...(phones.length ? [{ phone: { in: phones } }] : [])] },
+    orderBy: [{ decidedAt: "asc" }, { orderGid: "asc" }],
+  });
+  return { shopId: shop.id, phones, orders, selections, verified, pendingCodes, blocked, corrections, confirmations, messages, orderRecords, orderOutcomes };
 }
 
 /** customers/data_request: everything held for the customer's phone and orders, as a report. */
@@ -135,6 +140,16 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       mode: o.mode,
       status: o.status,
       placedAt: o.placedAt.toISOString(),
+    })),
+    // What became of each COD order, as the risk score learnt it (docs/risk.md).
+    orderOutcomes: (found?.orderOutcomes ?? []).map((o) => ({
+      orderGid: o.orderGid,
+      orderName: found?.orderRecords.find((r) => r.orderGid === o.orderGid)?.orderName ?? null,
+      phone: o.phone,
+      postalCode: o.postalCode,
+      outcome: o.outcome,
+      reason: o.reason,
+      decidedAt: o.decidedAt.toISOString(),
     })),
     addressCorrections: (found?.corrections ?? []).map((c) => ({
       id: c.id,

@@ -66,6 +66,18 @@ export const REPORT_SECTIONS: ReportSection[] = [
       { key: "placedAt", label: "Placed" },
     ],
   },
+  {
+    key: "orderOutcomes",
+    title: "What became of orders (risk score)",
+    columns: [
+      { key: "orderName", label: "Order" },
+      { key: "phone", label: "Phone" },
+      { key: "postalCode", label: "Postal code" },
+      { key: "outcome", label: "Outcome" },
+      { key: "reason", label: "Learnt from" },
+      { key: "decidedAt", label: "Learnt" },
+    ],
+  },
 ];
 
 /** How many records a report holds, all sections together. */

@@ -1,8 +1,10 @@
+import { countEvent } from "~/core/db/daily-stats.server";
 import { query, sql, type Sql } from "~/core/db/sql.server";
 import { hitRateLimit, peekRateLimit } from "~/core/rate-limit/rate-limit.server";
 import type { Shop } from "~/core/settings/shop.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
-import { parsePhoneList, parsePostalCodeList, scoreRisk, type RiskAssessment, type RiskFacts, type RiskSettings } from "./score";
+import { clock } from "~/core/utils/clock.server";
+import { parsePhoneList, parsePostalCodeList, postalArea, scoreRisk, type PostalHistory, type RiskAssessment, type RiskFacts, type RiskSettings } from "./score";
 import { normalizePostalCode, percentile90 } from "./signals";
 
 /**
@@ -13,7 +15,15 @@ import { normalizePostalCode, percentile90 } from "./signals";
 
 export type RiskShop = Pick<
   Shop,
-  "id" | "riskMediumThreshold" | "riskHighThreshold" | "riskDeniedPostalCodes" | "riskPrepaidPhones" | "riskCodValueCap"
+  | "id"
+  | "riskMediumThreshold"
+  | "riskHighThreshold"
+  | "riskDeniedPostalCodes"
+  | "riskPrepaidPhones"
+  | "riskCodValueCap"
+  | "riskPhoneCodeLimit"
+  | "riskIpAttemptLimit"
+  | "riskPhoneOrderLimit"
 >;
 
 const DAY_SECONDS = 86_400;
@@ -28,6 +38,9 @@ export function riskSettingsOf(shop: RiskShop): RiskSettings {
     deniedPostalCodes: parsePostalCodeList(shop.riskDeniedPostalCodes),
     prepaidPhones: parsePhoneList(shop.riskPrepaidPhones),
     codValueCap: shop.riskCodValueCap ?? null,
+    phoneCodeLimit: shop.riskPhoneCodeLimit ?? null,
+    ipAttemptLimit: shop.riskIpAttemptLimit ?? null,
+    phoneOrderLimit: shop.riskPhoneOrderLimit ?? null,
   };
 }
 
@@ -55,7 +68,7 @@ export async function assessShopper(
  */
 export function shopperAssessment(
   shop: RiskShop,
-  input: { phone: string; otpVerified: boolean | null; history: RiskFacts["history"]; codesForPhone: number; requestsFromIp: number },
+  input: { phone: string; otpVerified: boolean | null; history: PhoneHistory | null; codesForPhone: number; requestsFromIp: number },
 ): RiskAssessment {
   const facts: RiskFacts = {
     phone: input.phone,
@@ -64,7 +77,7 @@ export function shopperAssessment(
     address: null,
     orderValue: null,
     usualValueP90: null,
-    velocity: { codesForPhone: input.codesForPhone, requestsFromIp: input.requestsFromIp },
+    velocity: { codesForPhone: input.codesForPhone, requestsFromIp: input.requestsFromIp, ordersForPhone: input.history ? input.history.ordersLastDay + 1 : null },
   };
   return scoreRisk(facts, riskSettingsOf(shop));
 }
@@ -92,7 +105,7 @@ export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified
       orderValue: facts.value,
       usualValueP90,
       postalHistory,
-      velocity: { codesForPhone, requestsFromIp },
+      velocity: { codesForPhone, requestsFromIp, ordersForPhone: history ? history.ordersLastDay + 1 : null },
     },
     riskSettingsOf(shop),
   );
@@ -103,16 +116,20 @@ export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified
  * when it was learnt (OrderOutcome: delivered or failed), else its verification after purchase
  * (OrderRecord: confirmed is good, never confirmed by the deadline is bad).
  */
-async function phoneHistory(shopId: string, phone: string, exceptOrderGid = ""): Promise<NonNullable<RiskFacts["history"]>> {
+async function phoneHistory(shopId: string, phone: string, exceptOrderGid = ""): Promise<PhoneHistory> {
   const rows = await query<PhoneHistoryRow>(sql`SELECT ${phoneHistoryColumns(shopId, phone, exceptOrderGid)}`);
   return phoneHistoryOf(rows[0]);
 }
 
-export type PhoneHistoryRow = { verified: unknown; good: unknown; bad: unknown };
+/** The phone's history, and its COD orders in the last 24 hours (the per-phone order velocity rule). */
+export type PhoneHistory = NonNullable<RiskFacts["history"]> & { ordersLastDay: number };
+export type PhoneHistoryRow = { verified: unknown; good: unknown; bad: unknown; lastDay: unknown };
 
-/** `phoneHistory`'s three columns ("verified", "good", "bad"), for a caller's own SELECT. */
+/** `phoneHistory`'s four columns ("lastDay", "verified", "good", "bad"), for a caller's own SELECT. */
 export function phoneHistoryColumns(shopId: string, phone: string, exceptOrderGid = ""): Sql {
+  const dayAgo = new Date(clock.now().getTime() - DAY_SECONDS * 1000);
   return sql`
+      (SELECT COUNT(*) FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "cod" = ${true} AND "placedAt" > ${dayAgo} AND "orderGid" <> ${exceptOrderGid}) AS "lastDay",
       (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verified",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'delivered' AND "orderGid" <> ${exceptOrderGid})
         + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'confirmed' AND r."orderGid" <> ${exceptOrderGid}
@@ -122,20 +139,34 @@ export function phoneHistoryColumns(shopId: string, phone: string, exceptOrderGi
           AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "bad"`;
 }
 
-export function phoneHistoryOf(row: PhoneHistoryRow | undefined): NonNullable<RiskFacts["history"]> {
-  return { verifiedBefore: row?.verified != null, goodOrders: Number(row?.good ?? 0), badOrders: Number(row?.bad ?? 0) };
+export function phoneHistoryOf(row: PhoneHistoryRow | undefined): PhoneHistory {
+  return { verifiedBefore: row?.verified != null, goodOrders: Number(row?.good ?? 0), badOrders: Number(row?.bad ?? 0), ordersLastDay: Number(row?.lastDay ?? 0) };
 }
 
-/** The postal code's learnt COD outcomes beside the shop's, in one round trip. */
-async function postalCodeHistory(shopId: string, postalCode: string) {
-  const rows = await query<{ orders: unknown; failed: unknown; shopOrders: unknown; shopFailed: unknown }>(sql`
+/**
+ * The postal code's learnt COD outcomes beside its wider area's (the codes sharing its prefix: a range
+ * on the (shopId, postalCode) index, [prefix, next prefix)) and the shop's, in one round trip.
+ */
+async function postalCodeHistory(shopId: string, postalCode: string): Promise<PostalHistory> {
+  const prefix = postalArea(postalCode);
+  // The first code after every code starting with the prefix: its last character moved one on.
+  const end = prefix ? prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1) : "";
+  const rows = await query<{ orders: unknown; failed: unknown; areaOrders: unknown; areaFailed: unknown; shopOrders: unknown; shopFailed: unknown }>(sql`
     SELECT
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode}) AS "orders",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" = 'failed') AS "failed",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end}) AS "areaOrders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end} AND "outcome" = 'failed') AS "areaFailed",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId}) AS "shopOrders",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" = 'failed') AS "shopFailed"`);
   const r = rows[0];
-  return { orders: Number(r?.orders ?? 0), failed: Number(r?.failed ?? 0), shopOrders: Number(r?.shopOrders ?? 0), shopFailed: Number(r?.shopFailed ?? 0) };
+  return {
+    orders: Number(r?.orders ?? 0),
+    failed: Number(r?.failed ?? 0),
+    area: prefix ? { prefix, orders: Number(r?.areaOrders ?? 0), failed: Number(r?.areaFailed ?? 0) } : null,
+    shopOrders: Number(r?.shopOrders ?? 0),
+    shopFailed: Number(r?.shopFailed ?? 0),
+  };
 }
 
 /** The P90 of the shop's last 200 COD order values (null below 20 orders). */
@@ -150,4 +181,16 @@ async function usualCodValue(shopId: string): Promise<number | null> {
 export function publicRisk(a: RiskAssessment) {
   const reasons = [...(a.rule ? [a.rule] : []), ...a.reasons.filter((r) => r.points > 0)].map((r) => ({ code: r.code, text: r.text }));
   return { band: a.band, reasons };
+}
+
+/** The reason that decided a high band: the merchant's rule, else the reason that added the most points. */
+export function decidingReason(a: RiskAssessment): string {
+  if (a.rule) return a.rule.code;
+  const top = a.reasons.filter((r) => r.points > 0).sort((x, y) => y.points - x.points)[0];
+  return top?.code ?? "";
+}
+
+/** Counts cash on delivery refused to a high-risk shopper in the daily rollup, by its deciding reason (the Risk page's 30 days). */
+export async function countCodRefused(shopId: string, a: RiskAssessment): Promise<void> {
+  await countEvent(shopId, "cod_refused", decidingReason(a));
 }

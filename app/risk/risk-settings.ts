@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Shop } from "~/core/settings/shop.server";
+import { parseTagList } from "./tags";
 import { parsePhoneList, parsePostalCodeList } from "./score";
 
 /**
@@ -7,7 +8,17 @@ import { parsePhoneList, parsePostalCodeList } from "./score";
  * decide before the score (docs/risk.md). Its own small schema, apart from the settings page's, so it
  * writes only the risk columns of the shop's row.
  */
-export const RISK_SETTINGS_FIELDS = ["riskMediumThreshold", "riskHighThreshold", "riskDeniedPostalCodes", "riskPrepaidPhones", "riskCodValueCap"] as const;
+export const RISK_SETTINGS_FIELDS = [
+  "riskMediumThreshold",
+  "riskHighThreshold",
+  "riskDeniedPostalCodes",
+  "riskPrepaidPhones",
+  "riskCodValueCap",
+  "riskPhoneCodeLimit",
+  "riskIpAttemptLimit",
+  "riskPhoneOrderLimit",
+  "riskFailureTags",
+] as const;
 export type RiskSettingsField = (typeof RISK_SETTINGS_FIELDS)[number];
 export type RiskSettingsValues = Record<RiskSettingsField, string>;
 export type RiskSettingsErrors = Partial<Record<RiskSettingsField, string>>;
@@ -37,6 +48,15 @@ function list(parse: (t: string) => string[], what: string) {
   });
 }
 
+/** A velocity limit in 24 hours: a whole number from 1 to 10,000, or empty for none. */
+function limit() {
+  const message = "Enter a whole number from 1 to 10000, or leave it empty for no limit.";
+  return text(message)
+    .trim()
+    .refine((v) => v === "" || (/^\d{1,5}$/.test(v) && Number(v) >= 1 && Number(v) <= 10_000), message)
+    .transform((v) => (v === "" ? null : Number(v)));
+}
+
 const schema = z
   .object({
     riskMediumThreshold: threshold("Enter a score from 1 to 100."),
@@ -48,6 +68,20 @@ const schema = z
       .transform((v) => v.replace(/^(\d+),(\d+)$/, "$1.$2"))
       .refine((v) => v === "" || (/^\d{1,9}(\.\d{1,2})?$/.test(v) && Number(v) > 0), "Enter an amount above 0 (up to two decimals), or leave it empty for no cap.")
       .transform((v) => (v === "" ? null : Number(v))),
+    riskPhoneCodeLimit: limit(),
+    riskIpAttemptLimit: limit(),
+    riskPhoneOrderLimit: limit(),
+    riskFailureTags: text("Enter tags, one a line, or leave it empty.").transform((raw, ctx) => {
+      const tags = parseTagList(raw);
+      if (tags.length > 50 || tags.some((t) => t.length > 40)) {
+        ctx.addIssue({ code: z.ZodIssueCode.custom, message: "Up to 50 tags of up to 40 characters." });
+        return z.NEVER;
+      }
+      // As typed (case kept, for the merchant's eye), one a line; compared without case.
+      const kept = new Map<string, string>();
+      for (const t of raw.split(/[\n,;]+/).map((x) => x.trim()).filter(Boolean)) if (!kept.has(t.toLowerCase())) kept.set(t.toLowerCase(), t);
+      return [...kept.values()].join("\n");
+    }),
   })
   .superRefine((s, ctx) => {
     if (s.riskHighThreshold <= s.riskMediumThreshold) {
@@ -77,5 +111,9 @@ export function riskSettingsFormValues(shop: Pick<Shop, RiskSettingsField>): Ris
     riskDeniedPostalCodes: shop.riskDeniedPostalCodes,
     riskPrepaidPhones: shop.riskPrepaidPhones,
     riskCodValueCap: shop.riskCodValueCap === null ? "" : String(shop.riskCodValueCap),
+    riskPhoneCodeLimit: shop.riskPhoneCodeLimit === null ? "" : String(shop.riskPhoneCodeLimit),
+    riskIpAttemptLimit: shop.riskIpAttemptLimit === null ? "" : String(shop.riskIpAttemptLimit),
+    riskPhoneOrderLimit: shop.riskPhoneOrderLimit === null ? "" : String(shop.riskPhoneOrderLimit),
+    riskFailureTags: shop.riskFailureTags,
   };
 }

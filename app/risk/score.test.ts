@@ -1,5 +1,5 @@
 import { addressCompleteness, hasRepeatedWords, looksGibberish, normalizePostalCode, percentile90, phoneKind, postalCodeFormat } from "./signals";
-import { allowedModesFor, bandOf, smoothedFailureRate, parsePhoneList, parsePostalCodeList, POINTS, scoreRisk, type RiskFacts, type RiskSettings } from "./score";
+import { allowedModesFor, bandOf, postalArea, smoothedFailureRate, parsePhoneList, parsePostalCodeList, POINTS, scoreRisk, type RiskFacts, type RiskSettings } from "./score";
 
 const SETTINGS: RiskSettings = { mediumThreshold: 20, highThreshold: 60, deniedPostalCodes: [], prepaidPhones: [], codValueCap: null };
 const MOBILE = "+919812345678";
@@ -99,12 +99,54 @@ describe("order value and velocity", () => {
 describe("the postal code's learnt failures (smoothed toward the shop's rate)", () => {
   it("adds 15 above 1.5 times the shop's rate, with few orders pulled toward the shop", () => {
     const shop = { shopOrders: 100, shopFailed: 10 };
-    expect(smoothedFailureRate({ orders: 0, failed: 0, ...shop })).toEqual({ rate: 0.1, shopRate: 0.1 });
+    expect(smoothedFailureRate({ orders: 0, failed: 0, ...shop })).toEqual({ rate: 0.1, areaRate: 0.1, shopRate: 0.1 });
     // One failure in one order: (1 + 2) / 21 = 14% < 15%: not enough evidence.
     expect(codes(facts({ postalHistory: { orders: 1, failed: 1, ...shop } }))).toEqual([]);
     // Five in ten: (5 + 2) / 30 = 23%.
     const r = scoreRisk(facts({ postalHistory: { orders: 10, failed: 5, ...shop } }), SETTINGS);
     expect(r.reasons).toEqual([{ code: "rto_prone_postal_code", points: 15, text: "5 cash-on-delivery orders to this postal code failed (23% against 10% for the shop)." }]);
+  });
+});
+
+describe("the wider area when the postal code has few orders", () => {
+  const shop = { shopOrders: 100, shopFailed: 10 };
+  it("is the code's first 3 characters (2 for short codes)", () => {
+    expect(postalArea("400001")).toBe("400");
+    expect(postalArea("SW1A1AA")).toBe("SW1");
+    expect(postalArea("1010")).toBe("10");
+    expect(postalArea("12")).toBeNull();
+    expect(postalArea(null)).toBeNull();
+  });
+  it("pulls a code with no outcomes to its area's rate, and flags it by the area", () => {
+    // Area 400: 12 failed of 20 -> (12 + 2) / 40 = 35%; the new code takes it: (0 + 20 * 0.35) / 20 = 35% > 15%.
+    const f = facts({ postalHistory: { orders: 0, failed: 0, area: { prefix: "400", orders: 20, failed: 12 }, ...shop } });
+    expect(smoothedFailureRate(f.postalHistory!)).toEqual({ rate: 0.35, areaRate: 0.35, shopRate: 0.1 });
+    expect(scoreRisk(f, SETTINGS).reasons).toEqual([
+      { code: "rto_prone_postal_area", points: 15, text: "12 cash-on-delivery orders to postal codes starting 400 failed (35% against 10% for the shop)." },
+    ]);
+  });
+  it("lets a code with many good orders of its own stand apart from a bad area", () => {
+    // The code: 0 failed of 200 -> (0 + 20 * 0.35) / 220 = 3%.
+    expect(codes(facts({ postalHistory: { orders: 200, failed: 0, area: { prefix: "400", orders: 220, failed: 12 }, ...shop } }))).toEqual([]);
+  });
+  it("says nothing when the area's rate is the shop's", () => {
+    expect(codes(facts({ postalHistory: { orders: 0, failed: 0, area: { prefix: "400", orders: 20, failed: 2 }, ...shop } }))).toEqual([]);
+  });
+});
+
+describe("velocity rules (merchant's limits in 24 hours, before the score)", () => {
+  const s = { ...SETTINGS, phoneCodeLimit: 2, ipAttemptLimit: 5, phoneOrderLimit: 1 };
+  it("each limit decides with its own reason code once passed, not at it", () => {
+    expect(scoreRisk(facts({ velocity: { codesForPhone: 2, requestsFromIp: 5, ordersForPhone: 1 } }), s)).toMatchObject({ band: "low", rule: null });
+    expect(scoreRisk(facts({ velocity: { codesForPhone: 3, requestsFromIp: 0 } }), s)).toMatchObject({ band: "high", rule: { code: "phone_code_limit" } });
+    expect(scoreRisk(facts({ velocity: { codesForPhone: 0, requestsFromIp: 6 } }), s)).toMatchObject({ band: "high", rule: { code: "ip_attempt_limit" } });
+    expect(scoreRisk(facts({ velocity: { codesForPhone: 0, requestsFromIp: 0, ordersForPhone: 2 } }), s)).toMatchObject({ band: "high", rule: { code: "phone_order_limit" } });
+    // Orders not known (before the number is proven): the order rule cannot apply.
+    expect(scoreRisk(facts({ velocity: { codesForPhone: 0, requestsFromIp: 0, ordersForPhone: null } }), s).rule).toBeNull();
+    expect(scoreRisk(facts({ velocity: { codesForPhone: 0, requestsFromIp: 6 } }), s).rule?.text).toBe("6 checkout attempts came from the same network in 24 hours, above the shop's limit of 5.");
+  });
+  it("no limit set: no rule, whatever the counts", () => {
+    expect(scoreRisk(facts({ velocity: { codesForPhone: 2, requestsFromIp: 9, ordersForPhone: 9 } }), SETTINGS).rule).toBeNull();
   });
 });
 

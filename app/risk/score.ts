@@ -39,9 +39,24 @@ export type RiskFacts = {
    * The delivery postal code's learnt outcomes (app/risk/outcomes.server.ts) beside the shop's own, for
    * the smoothed failure rate; null when the order has no postal code or before an order exists.
    */
-  postalHistory?: { orders: number; failed: number; shopOrders: number; shopFailed: number } | null;
-  /** Codes sent to this phone and storefront requests from this IP in the last 24 hours. */
-  velocity: { codesForPhone: number; requestsFromIp: number };
+  postalHistory?: PostalHistory | null;
+  /**
+   * Codes sent to this phone and storefront requests from this IP in the last 24 hours; COD orders of
+   * this phone in the last 24 hours, this one included, when known (the caller proved the number, or on the order).
+   */
+  velocity: { codesForPhone: number; requestsFromIp: number; ordersForPhone?: number | null };
+};
+
+/**
+ * The postal code's learnt COD outcomes, its wider area's (the codes sharing its first characters:
+ * `postalArea`) and the shop's, for the smoothed failure rate.
+ */
+export type PostalHistory = {
+  orders: number;
+  failed: number;
+  area?: { prefix: string; orders: number; failed: number } | null;
+  shopOrders: number;
+  shopFailed: number;
 };
 
 /** The merchant's rules and thresholds, as the Shop row keeps them (app/risk/rules.ts parses the lists). */
@@ -51,6 +66,10 @@ export type RiskSettings = {
   deniedPostalCodes: string[];
   prepaidPhones: string[];
   codValueCap: number | null;
+  /** Velocity rules (24 hours): more codes to one phone, attempts from one IP, COD orders from one phone than this; null or absent: no limit. */
+  phoneCodeLimit?: number | null;
+  ipAttemptLimit?: number | null;
+  phoneOrderLimit?: number | null;
 };
 
 export type RiskAssessment = {
@@ -78,6 +97,7 @@ export const POINTS = {
   bad_postal_code: 25,
   high_value: 10,
   rto_prone_postal_code: 15,
+  rto_prone_postal_area: 15,
   velocity_phone: 15,
   velocity_ip: 15,
 } as const;
@@ -85,13 +105,26 @@ export const POINTS = {
 /** More codes than this to one phone, or storefront requests from one IP, in 24 hours is a burst. */
 export const VELOCITY_LIMITS = { codesForPhone: 3, requestsFromIp: 10 } as const;
 /**
- * The postal code's COD failure rate smoothed toward the shop's: (failed + k·p0) / (n + k), k = 20, p0 the
- * shop's rate (second-pass research §6). Above 1.5 × p0 it adds points; a code with no outcomes is the shop's rate.
+ * The postal code's COD failure rate smoothed toward its wider area's, and the area's toward the shop's:
+ * areaRate = (failedA + k·p0) / (nA + k), rate = (failed + k·areaRate) / (n + k), k = 20, p0 the shop's
+ * rate (second-pass research §6). A code with few orders so takes its area's rate, an area with few
+ * the shop's. Above 1.5 × p0 it adds points.
  */
 export const POSTAL_SMOOTHING_K = 20;
-export function smoothedFailureRate(h: { orders: number; failed: number; shopOrders: number; shopFailed: number }): { rate: number; shopRate: number } {
+export function smoothedFailureRate(h: PostalHistory): { rate: number; areaRate: number; shopRate: number } {
+  const k = POSTAL_SMOOTHING_K;
   const shopRate = h.shopOrders ? h.shopFailed / h.shopOrders : 0;
-  return { rate: (h.failed + POSTAL_SMOOTHING_K * shopRate) / (h.orders + POSTAL_SMOOTHING_K), shopRate };
+  const areaRate = h.area ? (h.area.failed + k * shopRate) / (h.area.orders + k) : shopRate;
+  return { rate: (h.failed + k * areaRate) / (h.orders + k), areaRate, shopRate };
+}
+
+/**
+ * The wider area of a normalised postal code: its first 3 characters (India's sorting district, a US
+ * ZIP3, a French département plus one), 2 for codes of 4 characters or fewer; null when too short.
+ */
+export function postalArea(code: string | null): string | null {
+  if (!code || code.length < 3) return null;
+  return code.slice(0, code.length <= 4 ? 2 : 3);
 }
 
 /** Below this completeness (0-100) an address is weak. */
@@ -107,6 +140,16 @@ export function bandOf(score: number, settings: Pick<RiskSettings, "mediumThresh
 export function matchRule(facts: RiskFacts, settings: RiskSettings): { code: string; text: string } | null {
   if (facts.phone && settings.prepaidPhones.includes(facts.phone)) {
     return { code: "phone_prepaid_only", text: "The shop asks this phone number to pay in advance." };
+  }
+  const v = facts.velocity;
+  if (settings.phoneCodeLimit != null && v.codesForPhone > settings.phoneCodeLimit) {
+    return { code: "phone_code_limit", text: `${v.codesForPhone} codes were asked for this phone number in 24 hours, above the shop's limit of ${settings.phoneCodeLimit}.` };
+  }
+  if (settings.ipAttemptLimit != null && v.requestsFromIp > settings.ipAttemptLimit) {
+    return { code: "ip_attempt_limit", text: `${v.requestsFromIp} checkout attempts came from the same network in 24 hours, above the shop's limit of ${settings.ipAttemptLimit}.` };
+  }
+  if (settings.phoneOrderLimit != null && v.ordersForPhone != null && v.ordersForPhone > settings.phoneOrderLimit) {
+    return { code: "phone_order_limit", text: `${v.ordersForPhone} cash-on-delivery orders came from this phone number in 24 hours, above the shop's limit of ${settings.phoneOrderLimit}.` };
   }
   const zip = normalizePostalCode(facts.address?.zip);
   if (zip && settings.deniedPostalCodes.some((entry) => postalCodeMatches(entry, zip))) {
@@ -156,10 +199,13 @@ export function scoreRisk(facts: RiskFacts, settings: RiskSettings): RiskAssessm
     if (format === "invalid" || format === "missing") add("bad_postal_code", format === "missing" ? "The delivery address has no postal code." : "The postal code does not have its country's format.");
   }
 
-  if (facts.postalHistory && facts.postalHistory.failed > 0) {
-    const { rate, shopRate } = smoothedFailureRate(facts.postalHistory);
+  const p = facts.postalHistory;
+  if (p && (p.failed > 0 || (p.area?.failed ?? 0) > 0)) {
+    const { rate, shopRate } = smoothedFailureRate(p);
     if (rate > 1.5 * shopRate) {
-      add("rto_prone_postal_code", `${plural(facts.postalHistory.failed, "cash-on-delivery order")} to this postal code failed (${Math.round(rate * 100)}% against ${Math.round(shopRate * 100)}% for the shop).`);
+      const against = `(${Math.round(rate * 100)}% against ${Math.round(shopRate * 100)}% for the shop)`;
+      if (p.failed > 0) add("rto_prone_postal_code", `${plural(p.failed, "cash-on-delivery order")} to this postal code failed ${against}.`);
+      else add("rto_prone_postal_area", `${plural(p.area!.failed, "cash-on-delivery order")} to postal codes starting ${p.area!.prefix} failed ${against}.`);
     }
   }
   if (facts.orderValue !== null && facts.usualValueP90 !== null && facts.orderValue > facts.usualValueP90) {

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { BlockStack, Button, Card, FormLayout, Layout, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Button, Card, DataTable, FormLayout, Layout, List, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { authenticate } from "~/core/shopify/app.server";
 import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.server";
+import { riskFigures } from "~/risk/figures.server";
 import { parseRiskSettings, riskSettingsFormValues, type RiskSettingsErrors, type RiskSettingsValues } from "~/risk/risk-settings";
 
 export const meta: MetaFunction = () => [{ title: "Risk · COD Verify" }];
@@ -14,7 +15,7 @@ export const meta: MetaFunction = () => [{ title: "Risk · COD Verify" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
-  return { values: riskSettingsFormValues(shop), currency: shop.currency };
+  return { values: riskSettingsFormValues(shop), currency: shop.currency, figures: await riskFigures(shop.id) };
 }
 
 type ActionData = { status: "invalid" | "saved"; errors: RiskSettingsErrors; values: RiskSettingsValues };
@@ -34,6 +35,8 @@ export default function Risk() {
   const result = useActionData<ActionData>();
   const [values, setValues] = useState(result?.values ?? loaded.values);
   const errors = result?.errors ?? {};
+  const { figures } = loaded;
+  const cell = (n: number | null) => (n === null ? "—" : String(n));
   const notice = useNotice(result?.status === "saved" ? { message: "Risk rules saved" } : result ? { message: "Not saved: check the fields marked", error: true } : null, result);
   const field = (name: keyof RiskSettingsValues) => ({
     name,
@@ -60,6 +63,36 @@ export default function Risk() {
               </FormLayout>
             </Card>
           </Layout.AnnotatedSection>
+          <Layout.AnnotatedSection
+            title={`Last ${figures.days} days`}
+            description="Low: codes saved for verified returning customers on their own device. High: cash on delivery not offered or refused, and COD orders that still came in high (tagged cod-risk:high, HIGH in Shopify's risk panel) for you to hold."
+          >
+            <Card>
+              <BlockStack gap="300">
+                <DataTable
+                  columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric"]}
+                  headings={["Band", "COD orders", "Codes saved", "COD refused", "Orders held"]}
+                  rows={figures.bands.map((b) => [b.band[0].toUpperCase() + b.band.slice(1), String(b.orders), cell(b.codesSaved), cell(b.codRefused), cell(b.ordersHeld)])}
+                />
+                <Text as="h3" variant="headingSm">
+                  Top reasons
+                </Text>
+                {figures.topReasons.length ? (
+                  <List type="number">
+                    {figures.topReasons.map((r) => (
+                      <List.Item key={r.code}>
+                        {r.label}: {r.count}
+                      </List.Item>
+                    ))}
+                  </List>
+                ) : (
+                  <Text as="p" tone="subdued">
+                    No COD order or refusal had a reason yet.
+                  </Text>
+                )}
+              </BlockStack>
+            </Card>
+          </Layout.AnnotatedSection>
           <Layout.AnnotatedSection title="Rules" description="Checked before the score: a shopper a rule matches is not offered cash on delivery, whatever the score.">
             <Card>
               <FormLayout>
@@ -67,6 +100,28 @@ export default function Risk() {
                 <TextField label="Phone numbers that always pay in advance" multiline={4} helpText="One a line, with the country code (+91 98123 45678)." {...field("riskPrepaidPhones")} />
                 <TextField label={`Cash on delivery up to${loaded.currency ? ` (${loaded.currency})` : ""}`} helpText="Orders above this value are not offered cash on delivery. Empty: no cap." {...field("riskCodValueCap")} />
               </FormLayout>
+            </Card>
+          </Layout.AnnotatedSection>
+          <Layout.AnnotatedSection
+            title="Limits in 24 hours"
+            description="Also checked before the score: past a limit, cash on delivery is not offered to that phone or network for the rest of the 24 hours. Empty: no limit."
+          >
+            <Card>
+              <FormLayout>
+                <FormLayout.Group>
+                  <TextField label="Codes per phone" type="number" helpText="Codes asked for one phone number." {...field("riskPhoneCodeLimit")} />
+                  <TextField label="Attempts per network" type="number" helpText="Code requests and checkouts from one IP address." {...field("riskIpAttemptLimit")} />
+                  <TextField label="COD orders per phone" type="number" helpText="Cash-on-delivery orders of one phone number." {...field("riskPhoneOrderLimit")} />
+                </FormLayout.Group>
+              </FormLayout>
+            </Card>
+          </Layout.AnnotatedSection>
+          <Layout.AnnotatedSection
+            title="Failed orders"
+            description="Cancelled COD orders, orders refunded in whole and orders carrying one of these tags (yours or your shipping app's) count as failed for their phone and postal code."
+          >
+            <Card>
+              <TextField label="Tags that mean a COD order failed" multiline={3} helpText="One a line, any case (RTO, returned, refused)." {...field("riskFailureTags")} />
             </Card>
           </Layout.AnnotatedSection>
           <Layout.Section>

@@ -6,7 +6,7 @@ import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { createCheckoutBody } from "~/checkout/checkout-request";
 import { buyerIpOf, createCheckout } from "~/checkout/checkout.server";
 import { log } from "~/core/utils/log.server";
-import { publicRisk } from "~/risk/assess.server";
+import { countCodRefused, publicRisk } from "~/risk/assess.server";
 import { allowedModesFor } from "~/risk/score";
 import { chosenModes } from "~/shared/payment-modes";
 
@@ -32,6 +32,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (outcome.kind === "phone_blocked") return outcomeResponse("phone_blocked");
     if (outcome.kind === "cod_not_allowed") {
       const allowedModes = allowedModesFor("high", chosenModes(shop.paymentModes));
+      await countCodRefused(shop.id, outcome.risk);
       return outcomeResponse("cod_not_allowed", { extra: { allowedModes, risk: publicRisk(outcome.risk) } });
     }
     if (outcome.kind === "fallback") return json({ fallback: true, ...(outcome.proof ? { proof: outcome.proof } : {}) });

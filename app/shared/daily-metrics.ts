@@ -8,6 +8,8 @@
  *   correction_completed the shopper submitted the corrected address
  *   message_delivered    the provider reported a message delivered (or read); dimension: sms | whatsapp
  *   message_failed       the provider reported it failed, undelivered or cancelled; dimension: sms | whatsapp
+ *   cod_refused          cash on delivery not offered to a high-risk shopper (verify-otp, a returning skip) or refused
+ *                        by create-checkout; dimension: the deciding reason code (the rule's, else the largest reason)
  * Orders are not counted here: each has its OrderRecord row (state, mode, time), read by an indexed query.
  */
 export const METRICS = [
@@ -19,6 +21,7 @@ export const METRICS = [
   "correction_completed",
   "message_delivered",
   "message_failed",
+  "cod_refused",
 ] as const;
 
 export type Metric = (typeof METRICS)[number];

@@ -73,6 +73,13 @@ describe("the modal's reading of every storefront API answer", () => {
     ["not verified", 403, { code: "phone_not_verified" }, { kind: "phone_not_verified" }],
     ["daily cap", 429, { code: "shop_daily_cap" }, { kind: "shop_daily_cap" }],
     ["offline", 0, null, { kind: "network" }],
+    [
+      "COD refused to a high-risk shopper",
+      403,
+      { code: "cod_not_allowed", allowedModes: ["prepaid"], risk: { band: "high", reasons: [{ code: "phone_prepaid_only", text: "x" }] } },
+      { kind: "cod_not_allowed", allowedModes: ["prepaid"], risk: { band: "high", reasons: [{ code: "phone_prepaid_only", text: "x" }] } },
+    ],
+    ["COD refused without the additive fields", 403, { code: "cod_not_allowed" }, { kind: "cod_not_allowed", allowedModes: [], risk: null }],
     ["not installed", 403, { code: "app_not_installed" }, { kind: "error", code: "app_not_installed" }],
     ["HTML error page", 500, null, { kind: "error", code: "500" }],
     ["a 200 without a known shape", 200, { hello: 1 }, { kind: "error", code: "unexpected" }],
@@ -106,6 +113,32 @@ describe("the modal's reading of every storefront API answer", () => {
     expect(core.failureMessage({ kind: "sms_unavailable" })).toMatchObject({ whatsapp: true });
     expect(core.failureMessage({ kind: "phone_blocked" }).whatsapp).toBeUndefined();
     expect(core.failureMessage({ kind: "invalid_code", attemptsRemaining: 2 }).forward).toBeUndefined();
+  });
+});
+
+describe("the modal's reading of the risk answers (allowedModes, risk)", () => {
+  it("offers the shop's modes the answer allows, in the shop's order; the shop's own when the answer has none", () => {
+    expect(core.riskModes(["cod", "prepaid", "partial"], ["partial", "prepaid"])).toEqual(["prepaid", "partial"]);
+    expect(core.riskModes(["cod"], ["prepaid"])).toEqual([]); // the shop has no other mode in the modal
+    expect(core.riskModes(["cod", "prepaid"], undefined)).toEqual(["cod", "prepaid"]);
+  });
+
+  it("tells why in one neutral sentence per reason, the first reason with its own sentence winning, in every language", () => {
+    const reasons = (...codes: string[]) => ({ band: "high", reasons: codes.map((code) => ({ code, text: "x" })) });
+    expect(core.riskNoteKey(reasons("phone_prepaid_only"))).toBe("risk_prepaid_only");
+    expect(core.riskNoteKey(reasons("bad_phone", "postal_code_denied"))).toBe("risk_area");
+    expect(core.riskNoteKey(reasons("cod_value_cap"))).toBe("risk_value");
+    expect(core.riskNoteKey(reasons("ip_attempt_limit"))).toBe("risk_busy");
+    expect(core.riskNoteKey(reasons("bad_phone", "new_customer"))).toBe("risk_generic");
+    expect(core.riskNoteKey(null)).toBe("risk_generic");
+    expect(core.failureMessage({ kind: "cod_not_allowed", risk: reasons("phone_prepaid_only") })).toMatchObject({ key: "risk_prepaid_only", forward: true });
+    for (const file of localeFiles()) {
+      const strings = readLocale(file);
+      for (const key of ["risk_prepaid_only", "risk_area", "risk_value", "risk_busy", "risk_generic", "risk_choose", "risk_elsewhere"]) {
+        expect(strings[key], `${file}: ${key}`).toEqual(expect.any(String));
+        expect(strings[key].toLowerCase(), `${file}: ${key}`).not.toMatch(/risk|fraud|score/);
+      }
+    }
   });
 });
 

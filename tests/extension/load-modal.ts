@@ -35,6 +35,8 @@ export type ModalCore = {
   presentmentRate(currency: string, shopify: unknown): number | null;
   money(amount: number, currency: string, locale: string): string;
   amountText(mode: string, quote: unknown, locale: string): { key: string; values: Record<string, string> } | null;
+  riskModes(shopModes: string[], allowed: unknown): string[];
+  riskNoteKey(risk: unknown): string;
 };
 
 /** The shipped assets/cod-modal-ui.js, run as a classic script in a sandbox with no document: only its pure core. */

@@ -1,5 +1,6 @@
 import * as cancelled from "~/routes/webhooks.orders.cancelled";
 import * as fulfilled from "~/routes/webhooks.orders.fulfilled";
+import * as updated from "~/routes/webhooks.orders.updated";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as customersRedact from "~/routes/webhooks.customers.redact";
 import * as createCheckout from "~/routes/proxy.create-checkout";
@@ -25,9 +26,11 @@ beforeEach(() => handlers.installDefaultHandlers(shopify));
 
 const ADDRESS = { first_name: "Asha", phone: PHONE, address1: "Flat 12, Shanti Apartments, MG Road", city: "Mumbai", province: "Maharashtra", zip: "400 001", country_code: "IN" };
 const order = (overrides: Record<string, unknown> = {}) => orderCreatedPayload({ phone: PHONE, shipping_address: ADDRESS, cancelled_at: new Date().toISOString(), ...overrides });
-const send = (route: typeof cancelled | typeof fulfilled, topic: string, payload: unknown, webhookId: string) =>
+const send = (route: typeof cancelled | typeof fulfilled | typeof updated, topic: string, payload: unknown, webhookId: string) =>
   callRoute(route, signedWebhook(topic, payload, { webhookId }));
 const outcomes = () => prisma.orderOutcome.findMany({ select: { orderGid: true, phone: true, postalCode: true, outcome: true }, orderBy: { orderGid: "asc" } });
+const reasons = () => prisma.orderOutcome.findMany({ select: { orderGid: true, outcome: true, reason: true }, orderBy: { orderGid: "asc" } });
+const byGid = <T extends { orderGid: string }>(rows: T[]) => rows.sort((x, y) => x.orderGid.localeCompare(y.orderGid));
 
 describe("orders/cancelled and orders/fulfilled", () => {
   it("count each COD order once: retries, both events in either order, twenty at once; a cancellation wins", async () => {
@@ -58,6 +61,61 @@ describe("orders/cancelled and orders/fulfilled", () => {
   });
 });
 
+describe("orders/updated: failure tags and whole refunds", () => {
+  it("a COD order tagged RTO (any case) or refunded in whole fails once, however often and concurrently Shopify delivers; a delivered one turns failed", async () => {
+    await installShop();
+    const rto = order({ cancelled_at: null, tags: "vip, rto" });
+    const refunded = order({ cancelled_at: null, financial_status: "refunded" });
+    const delivered = order({ cancelled_at: null });
+    const partial = order({ cancelled_at: null, financial_status: "partially_refunded", tags: "gift" });
+    const card = order({ cancelled_at: null, tags: "RTO", gateway: "shopify_payments", payment_gateway_names: ["shopify_payments"] });
+    // Retries of one delivery, twenty concurrent deliveries of separate updates of one order.
+    expect((await send(updated, "orders/updated", rto, "u-rto")).status).toBe(200);
+    expect((await send(updated, "orders/updated", rto, "u-rto")).status).toBe(200);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => send(updated, "orders/updated", rto, `u-rto-${i}`)));
+    await send(updated, "orders/updated", refunded, "u-ref");
+    await send(fulfilled, "orders/fulfilled", delivered, "f-del");
+    await send(updated, "orders/updated", { ...delivered, tags: "Returned" }, "u-del");
+    await send(updated, "orders/updated", partial, "u-partial");
+    await send(updated, "orders/updated", card, "u-card");
+    // A later cancellation does not count the order again nor change what first failed it.
+    await send(cancelled, "orders/cancelled", { ...rto, cancelled_at: new Date().toISOString() }, "c-rto");
+    expect(await reasons()).toEqual(
+      byGid([
+        { orderGid: rto.admin_graphql_api_id, outcome: "failed", reason: "tag:rto" },
+        { orderGid: refunded.admin_graphql_api_id, outcome: "failed", reason: "refunded" },
+        { orderGid: delivered.admin_graphql_api_id, outcome: "failed", reason: "tag:Returned" },
+      ]),
+    );
+  });
+
+  it("reads the merchant's own failure tags from the Risk page's list", async () => {
+    await installShop({ riskFailureTags: "courier-returned" });
+    const rto = order({ cancelled_at: null, tags: "RTO" });
+    const own = order({ cancelled_at: null, tags: "Courier-Returned" });
+    await send(updated, "orders/updated", rto, "u-1");
+    await send(updated, "orders/updated", own, "u-2");
+    expect(await reasons()).toEqual([{ orderGid: own.admin_graphql_api_id, outcome: "failed", reason: "tag:Courier-Returned" }]);
+  });
+
+  it("replays a refused shopper: after the RTO tag arrives, the same phone gets no COD on its next attempt (high at 25)", async () => {
+    await installShop({ riskHighThreshold: 25 });
+    const verifyAndCheckout = async () => {
+      expect((await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE } }))).status).toBe(200);
+      const verified = await jsonOf(await callRoute(verifyOtp, signedRequest("/verify-otp", { method: "POST", body: { phone: PHONE, otp: twilio.twilio.codeFor(PHONE) } })));
+      const res = await callRoute(createCheckout, signedRequest("/create-checkout", { method: "POST", body: { phone: PHONE, selectedMode: "cod", variantId: "1", proof: verified.proof } }));
+      return { verified, status: res.status, body: await jsonOf(res) };
+    };
+    const before = await verifyAndCheckout();
+    expect(before.verified.allowedModes).toContain("cod");
+    expect(before.status).toBe(200);
+    await send(updated, "orders/updated", order({ cancelled_at: null, tags: "RTO" }), "u-rto");
+    const after = await verifyAndCheckout();
+    expect(after.verified).toMatchObject({ allowedModes: ["prepaid", "partial"], risk: { band: "high", reasons: [{ code: "rto_prone_phone" }] } });
+    expect(after).toMatchObject({ status: 403, body: { code: "cod_not_allowed" } });
+  });
+});
+
 describe("the score learns them", () => {
   it("a shopper whose two COD orders were refused gets no COD on the next attempt (high at 50)", async () => {
     await installShop({ riskHighThreshold: 50 });
@@ -82,6 +140,27 @@ describe("the score learns them", () => {
     expect(reasons).toEqual(
       expect.arrayContaining([expect.objectContaining({ code: "good_history", points: -10 }), expect.objectContaining({ code: "rto_prone_postal_code", points: 15 })]),
     );
+  });
+});
+
+describe("the wider area when the postal code has few orders", () => {
+  it("an order to a code with no outcomes of its own is flagged by its area's (codes starting 400) failures, one code more in the same area too", async () => {
+    const shop = await installShop();
+    for (let i = 0; i < 20; i++) await send(fulfilled, "orders/fulfilled", order({ phone: `+9198000001${String(i).padStart(2, "0")}`, shipping_address: { ...ADDRESS, phone: null, zip: "560001" } }), `f-${i}`);
+    // 6 failed across 400002..400007, none to 400001; one failed to 401001 (another area).
+    for (let i = 2; i < 8; i++) await send(cancelled, "orders/cancelled", order({ phone: `+9197000001${i}0`, shipping_address: { ...ADDRESS, phone: null, zip: `40000${i}` } }), `c-${i}`);
+    await send(cancelled, "orders/cancelled", order({ phone: "+919700000999", shipping_address: { ...ADDRESS, phone: null, zip: "401001" } }), "c-other");
+    const codesOf = async (zip: string) => {
+      const next = orderCreatedPayload({ phone: PHONE, shipping_address: { ...ADDRESS, zip } });
+      expect((await callRoute(ordersCreate, signedWebhook("orders/create", next))).status).toBe(200);
+      const record = await prisma.orderRecord.findFirstOrThrow({ where: { shopId: shop.id, orderGid: next.admin_graphql_api_id } });
+      return (JSON.parse(record.riskReasons!) as { reasons: { code: string; text: string }[] }).reasons;
+    };
+    // Shop 7/27 = 26%; area 400: (6 + 20 * 0.26) / 26 = 43%; 400001: 43% > 39%.
+    expect(await codesOf("400 001")).toEqual(
+      expect.arrayContaining([{ code: "rto_prone_postal_area", points: 15, text: "6 cash-on-delivery orders to postal codes starting 400 failed (43% against 26% for the shop)." }]),
+    );
+    expect((await codesOf("560002")).map((r) => r.code)).not.toContain("rto_prone_postal_area");
   });
 });
 

@@ -44,6 +44,8 @@ export const OPERATIONS = {
   // Admin API: the admin's onboarding checklist
   themeAppBlocks: "StorefrontThemeAppBlocks",
   recentOrderGateways: "RecentOrderPaymentGateways",
+  // Admin API: the risk score's outcomes learnt from the shop's recent orders on install (app/risk/backfill.server.ts)
+  recentOrderOutcomes: "RecentOrderOutcomes",
 } as const;
 
 export type OperationKey = keyof typeof OPERATIONS;
@@ -312,5 +314,25 @@ mutation ${OPERATIONS.orderEditCommit}($id: ID!, $notifyCustomer: Boolean, $staf
   orderEditCommit(id: $id, notifyCustomer: $notifyCustomer, staffNote: $staffNote) {
     order { id totalOutstandingSet { shopMoney { amount currencyCode } } }
     userErrors { field message }
+  }
+}`;
+
+/** A page of the shop's recent orders, newest first, with what tells their outcome (app/risk/backfill.server.ts). */
+export const RECENT_ORDER_OUTCOMES = `#graphql
+query ${OPERATIONS.recentOrderOutcomes}($query: String!, $after: String) {
+  orders(first: 100, after: $after, sortKey: CREATED_AT, reverse: true, query: $query) {
+    nodes {
+      id
+      createdAt
+      phone
+      cancelledAt
+      displayFulfillmentStatus
+      displayFinancialStatus
+      tags
+      paymentGatewayNames
+      customer { phone }
+      shippingAddress { phone zip countryCodeV2 }
+    }
+    pageInfo { hasNextPage endCursor }
   }
 }`;

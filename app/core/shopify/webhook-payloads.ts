@@ -39,6 +39,9 @@ export const orderCreatedPayload = z
     cancelled_at: z.string().nullish(),
     closed_at: z.string().nullish(),
     fulfillment_status: z.string().nullish(),
+    // What became of the order (orders/updated, app/risk/outcomes.server.ts): "a, b" and e.g. "refunded".
+    tags: z.string().nullish(),
+    financial_status: z.string().nullish(),
     note_attributes: z.array(attribute).nullish(),
     customer_locale: z.string().nullish(),
     payment_gateway_names: z.array(z.string()).nullish(),

@@ -1,7 +1,8 @@
 import { allowedModes, MODES, normalCheckoutUrl, numericVariantId } from "./modes.js";
 import { clock, failureMessage, interpret } from "./outcomes.js";
 import { asciiDigits, countryList, displayPhone, extractCode, maskedPhone, toE164 } from "./phone.js";
-import { amountText, money, presentmentRate, quote } from "./pricing.js";
+import { amountText, money, quote, presentmentRate } from "./pricing.js";
+import { riskModes, riskNoteKey } from "./risk.js";
 import { isRtl, translate, unescapeHtml } from "./texts.js";
 
 /** The pure half: no document, no network (tests/extension/cod-modal.core.test.ts runs it in a sandbox). */
@@ -26,4 +27,6 @@ export var core = {
   money: money,
   amountText: amountText,
   MODES: MODES,
+  riskModes: riskModes,
+  riskNoteKey: riskNoteKey,
 };

@@ -1,3 +1,5 @@
+import { riskNoteKey } from "./risk.js";
+
 /** The app proxy's answers, as outcomes the modal acts on and the messages it shows for them. */
 export function seconds(value, fallback) {
   var n = Number(value);
@@ -39,6 +41,9 @@ export function interpret(status, body) {
     case "phone_blocked":
     case "phone_not_verified":
       return { kind: b.code };
+    case "cod_not_allowed":
+      // A high-risk shopper (docs/risk.md): the modes left and the reasons come with the refusal.
+      return { kind: "cod_not_allowed", allowedModes: Array.isArray(b.allowedModes) ? b.allowedModes : [], risk: b.risk || null };
   }
   if (status === 502 || status === 503 || status === 504) return { kind: "sms_unavailable" };
   return { kind: "error", code: String(b.code || status) };
@@ -76,6 +81,8 @@ export function failureMessage(outcome) {
       return { key: "error_code_expired", newCode: true };
     case "network":
       return { key: "error_network", checkout: true };
+    case "cod_not_allowed":
+      return { key: riskNoteKey(outcome.risk), forward: true };
     default:
       return { key: "error_generic", checkout: true };
   }

@@ -70,6 +70,11 @@ CodModal.prototype.verify = function () {
       device(self.state.phone, r.body.deviceToken);
       if (r.body.deviceToken) rememberedPhone(self.state.phone);
       self.stopWebOtp();
+      self.applyRisk(r.body);
+      if (self.riskNote) {
+        self.say("verified");
+        return self.showRiskModes();
+      }
       if (self.config.modes.length < 2) {
         self.say("verified");
         return self.checkout();

@@ -37,6 +37,7 @@ CodModal.prototype.renderModes = function (slot) {
 CodModal.prototype.checkout = function () {
   var self = this;
   if (this.busy) return;
+  if (!this.state.mode) return this.showRiskModes(); // nothing left to choose in the modal
   this.busy = true;
   var lines = this.state.lines;
   var body = { selectedMode: this.state.mode, phone: this.state.phone };
@@ -58,6 +59,12 @@ CodModal.prototype.checkout = function () {
     if (outcome.kind === "fallback") {
       self.state.proof = (r.body && r.body.proof) || self.state.proof;
       return self.normalCheckout();
+    }
+    if (outcome.kind === "cod_not_allowed") {
+      // Cash on delivery refused at the last step: the ways left, and why, instead of an error.
+      self.applyRisk({ allowedModes: outcome.allowedModes, risk: outcome.risk });
+      self.riskNote = self.riskNote || failureMessage(outcome).key;
+      return self.showRiskModes();
     }
     var message = failureMessage(outcome);
     if (outcome.kind === "phone_not_verified") self.state.verified = false;

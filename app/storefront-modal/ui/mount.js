@@ -8,6 +8,7 @@ import "./feedback.js";
 import "./phone-step.js";
 import "./code-step.js";
 import "./mode-step.js";
+import "./risk.js";
 
 export function mount() {
   /** The modal of a block, made on first use. */

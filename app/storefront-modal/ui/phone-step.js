@@ -74,7 +74,10 @@ CodModal.prototype.sendCode = function (again, channel) {
   button.disabled = true;
   var body = { phone: phone };
   // WhatsApp once asked for stays the channel of this number's resends.
-  if (!again) this.channel = null;
+  if (!again) {
+    this.channel = null;
+    this.resetRisk();
+  }
   if (channel) this.channel = channel;
   if (this.channel) body.channel = this.channel;
   body.deviceToken = device(phone) || undefined;
@@ -84,6 +87,7 @@ CodModal.prototype.sendCode = function (again, channel) {
     self.busy = false;
     button.disabled = false;
     var outcome = interpret(r.status, r.body);
+    self.applyRisk(r.body);
     if (outcome.kind === "ok") {
       self.state.verified = false;
       self.state.proof = null;
@@ -101,6 +105,7 @@ CodModal.prototype.sendCode = function (again, channel) {
     } else if (outcome.kind === "skipped") {
       self.state.verified = true;
       self.say("");
+      if (self.riskNote) return self.showRiskModes();
       if (self.config.modes.length < 2) return self.checkout();
       self.showModes(outcome.reason === "returning_customer" ? "welcome_back" : "choose_mode");
     } else if (outcome.kind === "fallback") {

@@ -31,6 +31,34 @@
     return base + "/cart/" + parts.join(",") + query;
   }
 
+  // app/storefront-modal/core/risk.js
+  function riskModes(shopModes, allowed) {
+    if (!Array.isArray(allowed))
+      return shopModes.slice();
+    return shopModes.filter(function(m) {
+      return allowed.indexOf(m) !== -1;
+    });
+  }
+  var NOTE_OF = {
+    phone_prepaid_only: "risk_prepaid_only",
+    postal_code_denied: "risk_area",
+    cod_value_cap: "risk_value",
+    velocity_phone: "risk_busy",
+    velocity_ip: "risk_busy",
+    phone_code_limit: "risk_busy",
+    ip_attempt_limit: "risk_busy",
+    phone_order_limit: "risk_busy"
+  };
+  function riskNoteKey(risk) {
+    var reasons = risk && Array.isArray(risk.reasons) ? risk.reasons : [];
+    for (var i = 0; i < reasons.length; i++) {
+      var key = reasons[i] && NOTE_OF[reasons[i].code];
+      if (key)
+        return key;
+    }
+    return "risk_generic";
+  }
+
   // app/storefront-modal/core/outcomes.js
   function seconds(value, fallback) {
     var n = Number(value);
@@ -74,6 +102,8 @@
       case "phone_blocked":
       case "phone_not_verified":
         return { kind: b.code };
+      case "cod_not_allowed":
+        return { kind: "cod_not_allowed", allowedModes: Array.isArray(b.allowedModes) ? b.allowedModes : [], risk: b.risk || null };
     }
     if (status === 502 || status === 503 || status === 504)
       return { kind: "sms_unavailable" };
@@ -104,6 +134,8 @@
         return { key: "error_code_expired", newCode: true };
       case "network":
         return { key: "error_network", checkout: true };
+      case "cod_not_allowed":
+        return { key: riskNoteKey(outcome.risk), forward: true };
       default:
         return { key: "error_generic", checkout: true };
     }
@@ -312,7 +344,9 @@
     presentmentRate,
     money,
     amountText,
-    MODES
+    MODES,
+    riskModes,
+    riskNoteKey
   };
 
   // app/storefront-modal/public-api.js
@@ -949,8 +983,10 @@
     var button = channel ? els.whatsapp : again ? els.resend : els.sendButton;
     button.disabled = true;
     var body = { phone };
-    if (!again)
+    if (!again) {
       this.channel = null;
+      this.resetRisk();
+    }
     if (channel)
       this.channel = channel;
     if (this.channel)
@@ -963,6 +999,7 @@
       self.busy = false;
       button.disabled = false;
       var outcome = interpret(r.status, r.body);
+      self.applyRisk(r.body);
       if (outcome.kind === "ok") {
         self.state.verified = false;
         self.state.proof = null;
@@ -980,6 +1017,8 @@
       } else if (outcome.kind === "skipped") {
         self.state.verified = true;
         self.say("");
+        if (self.riskNote)
+          return self.showRiskModes();
         if (self.config.modes.length < 2)
           return self.checkout();
         self.showModes(outcome.reason === "returning_customer" ? "welcome_back" : "choose_mode");
@@ -1067,6 +1106,11 @@
         if (r.body.deviceToken)
           rememberedPhone(self.state.phone);
         self.stopWebOtp();
+        self.applyRisk(r.body);
+        if (self.riskNote) {
+          self.say("verified");
+          return self.showRiskModes();
+        }
         if (self.config.modes.length < 2) {
           self.say("verified");
           return self.checkout();
@@ -1149,6 +1193,8 @@
     var self = this;
     if (this.busy)
       return;
+    if (!this.state.mode)
+      return this.showRiskModes();
     this.busy = true;
     var lines = this.state.lines;
     var body = { selectedMode: this.state.mode, phone: this.state.phone };
@@ -1174,6 +1220,11 @@
         self.state.proof = r.body && r.body.proof || self.state.proof;
         return self.normalCheckout();
       }
+      if (outcome.kind === "cod_not_allowed") {
+        self.applyRisk({ allowedModes: outcome.allowedModes, risk: outcome.risk });
+        self.riskNote = self.riskNote || failureMessage(outcome).key;
+        return self.showRiskModes();
+      }
       var message = failureMessage(outcome);
       if (outcome.kind === "phone_not_verified")
         self.state.verified = false;
@@ -1195,6 +1246,35 @@
       return;
     this.state.mode = "prepaid";
     this.checkout();
+  };
+
+  // app/storefront-modal/ui/risk.js
+  CodModal.prototype.applyRisk = function(body) {
+    var cfg = this.config;
+    if (!body || !Array.isArray(body.allowedModes))
+      return;
+    if (!cfg.shopModes)
+      cfg.shopModes = cfg.modes.slice();
+    cfg.modes = riskModes(cfg.shopModes, body.allowedModes);
+    this.riskNote = cfg.shopModes.indexOf("cod") !== -1 && cfg.modes.indexOf("cod") === -1 ? riskNoteKey(body.risk) : null;
+    if (cfg.modes.indexOf(this.state.mode) === -1)
+      this.state.mode = cfg.modes[0] || null;
+  };
+  CodModal.prototype.resetRisk = function() {
+    if (this.config.shopModes)
+      this.config.modes = this.config.shopModes.slice();
+    this.riskNote = null;
+  };
+  CodModal.prototype.showRiskModes = function() {
+    var els = this.els;
+    els.modeIntro.textContent = this.t(this.riskNote || "risk_generic") + " " + this.t(this.config.modes.length ? "risk_choose" : "risk_elsewhere");
+    this.renderModes(els.modeModes);
+    this.showStep("mode");
+    if (this.config.modes.length)
+      return;
+    els.modeButton.hidden = true;
+    els.checkoutLink.hidden = false;
+    els.checkoutLink.focus();
   };
 
   // app/storefront-modal/ui/mount.js

@@ -31,6 +31,9 @@ export type FakeOrder = {
   closed: boolean;
   displayFulfillmentStatus: "UNFULFILLED" | "FULFILLED" | "PARTIALLY_FULFILLED" | "IN_PROGRESS" | "ON_HOLD" | "SCHEDULED";
   tags: string[];
+  /** How it was paid and what became of the payment (the risk backfill reads these). */
+  paymentGatewayNames?: string[];
+  displayFinancialStatus?: "PENDING" | "PAID" | "PARTIALLY_REFUNDED" | "REFUNDED" | "VOIDED";
   customer: { id: string; phone: string | null } | null;
   shippingAddress: FakeMailingAddress | null;
   metafields: { namespace: string; key: string; type: string; value: string }[];
@@ -118,6 +121,26 @@ export class FakeOrderStore {
     };
   }
 
+  /**
+   * `orders(first:, after:, query: "created_at:>=YYYY-MM-DD")` with `pageInfo`: newest first, pages of
+   * `first`, the cursor an opaque offset (the risk backfill, app/risk/backfill.server.ts).
+   */
+  ordersPaged(): Handler {
+    return (call: FakeCall) => {
+      const since = /created_at:>=(\S+)/.exec(String(call.variables.query ?? ""))?.[1] ?? "";
+      const first = Number(/first:\s*(\d+)/.exec(call.query)?.[1] ?? 10);
+      const offset = call.variables.after ? Number(Buffer.from(String(call.variables.after), "base64url").toString()) : 0;
+      const all = [...this.orders.values()].filter((o) => o.createdAt.slice(0, 10) >= since).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+      const nodes = all.slice(offset, offset + first).map((o) => ({
+        ...view(o),
+        paymentGatewayNames: o.paymentGatewayNames ?? ["Cash on Delivery (COD)"],
+        displayFinancialStatus: o.displayFinancialStatus ?? "PENDING",
+      }));
+      const end = offset + nodes.length;
+      return { data: { orders: { nodes, pageInfo: { hasNextPage: end < all.length, endCursor: nodes.length ? Buffer.from(String(end)).toString("base64url") : null } } } };
+    };
+  }
+
   /** `orderUpdate(input: { id, shippingAddress })`: overwrites the shipping address, as Shopify does. */
   orderUpdate(): Handler {
     return (call: FakeCall) => {
@@ -187,6 +210,7 @@ export class FakeOrderStore {
     return fake
       .on(OPERATIONS.orderById, this.orderById(), "admin")
       .on(OPERATIONS.latestOpenOrders, this.ordersByQuery(), "admin")
+      .on(OPERATIONS.recentOrderOutcomes, this.ordersPaged(), "admin")
       .on(OPERATIONS.orderUpdate, this.orderUpdate(), "admin")
       .on(OPERATIONS.tagsAdd, this.tagsAdd(otherOrders?.tagsAdd), "admin")
       .on(OPERATIONS.metafieldsSet, this.metafieldsSet(), "admin");
