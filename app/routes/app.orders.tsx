@@ -100,6 +100,7 @@ const STATUS_TONES: Record<OrderStatus, "success" | "critical" | "attention" | "
   pending: "attention",
   unverified: "critical",
   unconfirmed: "critical",
+  cancelled: "critical",
 };
 
 const CORRECTION_TONES = { none: undefined, pending: "attention", completed: "success", not_editable: "warning", expired: undefined } as const;

@@ -71,6 +71,7 @@ type RecordInput = {
     purpose: MessagePurpose;
     fallbackUntil?: number;
     fallbackOf?: string | null;
+    orderGid?: string | null;
   };
   channel: "sms" | "whatsapp";
   providerId: string | null;
@@ -91,9 +92,9 @@ export async function recordMessage(r: RecordInput): Promise<string | null> {
     const fallbackUntil = r.fallbackBody && r.input.fallbackUntil ? BigInt(Math.floor(r.input.fallbackUntil)) : null;
     await execute(sql`
       INSERT INTO "MessageDelivery" ("id", "shopId", "phone", "purpose", "channel", "providerId", "status", "errorCode",
-        "fallbackBody", "fallbackUntil", "fallbackOf", "createdAt", "updatedAt")
+        "fallbackBody", "fallbackUntil", "fallbackOf", "orderGid", "createdAt", "updatedAt")
       VALUES (${id}, ${r.input.shop.id}, ${r.input.to}, ${r.input.purpose}, ${r.channel}, ${r.providerId}, ${r.status},
-        ${r.errorCode ?? null}, ${fallbackBody}, ${fallbackUntil}, ${r.fallbackOf ?? r.input.fallbackOf ?? null}, ${now}, ${now})`);
+        ${r.errorCode ?? null}, ${fallbackBody}, ${fallbackUntil}, ${r.fallbackOf ?? r.input.fallbackOf ?? null}, ${r.input.orderGid ?? null}, ${now}, ${now})`);
     return id;
   } catch (error) {
     log.warn("sms: could not record a message's delivery", { shop: r.input.shop.domain, to: maskPhone(r.input.to), error: String(error) });
