@@ -12,6 +12,7 @@ import { LanguageCard } from "./language-card";
 import { OrderTagsCard } from "./order-tags-card";
 import { OtpCard } from "./otp-card";
 import { PrivacyCard } from "./privacy-card";
+import { WhatsappCard } from "./whatsapp-card";
 import { useSettingsForm } from "./use-settings-form";
 
 /** The settings page's form: one card per section (./*-card.tsx), the refused fields listed above them, and Save. */
@@ -78,6 +79,8 @@ export function SettingsForm(props: {
           <OrderTagsCard form={form} />
 
           <AddressCorrectionCard form={form} />
+
+          <WhatsappCard form={form} />
 
           <PrivacyCard form={form} />
 
