@@ -1,6 +1,9 @@
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as inbound from "~/routes/twilio.whatsapp";
 import * as status from "~/routes/twilio.status";
+import * as ordersPage from "~/routes/app.orders";
+import { messageLogLine, type MessageLogEntry } from "~/orders/message-log";
+import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { env } from "~/env.server";
 import { prisma } from "~/db.server";
 import { runDueJobs as runJobs } from "~/jobs/queue.server";
@@ -289,6 +292,22 @@ describe("WhatsApp confirmation of an unverified COD order", () => {
     await press(asked.sid, "confirm");
     await work();
     expect(answers()).toEqual([expect.stringContaining("can no longer be confirmed")]);
+  });
+});
+
+describe("the order's message log on the Orders page", () => {
+  it("lists what was sent about the order with its last state, and the shopper's answer", async () => {
+    await installShop({ whatsappConfirmation: "unverified" });
+    const order = await placeUnverifiedOrder();
+    const asked = question();
+    await report(asked.sid, "read");
+    await press(asked.sid, "confirm");
+    await work();
+    await report(whatsapp().find((m) => m.contentSid === null)!.sid, "delivered");
+    const page = await callAdminRoute<{ orders: { gid: string; messages: MessageLogEntry[] }[] }>(ordersPage, await adminRequest("/app/orders"));
+    expect(page.status).toBe(200);
+    const row = page.data!.orders.find((o) => o.gid === order.admin_graphql_api_id)!;
+    expect(row.messages.map(messageLogLine)).toEqual(["WhatsApp confirmation: read", "Reply: Confirm", "WhatsApp confirmation: delivered"]);
   });
 });
 
