@@ -309,6 +309,22 @@ describe("the order's message log on the Orders page", () => {
     const row = page.data!.orders.find((o) => o.gid === order.admin_graphql_api_id)!;
     expect(row.messages.map(messageLogLine)).toEqual(["WhatsApp confirmation: read", "Reply: Confirm", "WhatsApp confirmation: delivered"]);
   });
+
+  it("Home's dashboard splits the messages by channel and counts the orders answered on WhatsApp", async () => {
+    await installShop({ whatsappConfirmation: "unverified" });
+    await placeUnverifiedOrder();
+    const asked = question();
+    await report(asked.sid, "read");
+    await press(asked.sid, "cancel");
+    await work();
+    const { dashboardOf } = await import("~/dashboard/dashboard.server");
+    const d = await dashboardOf(await prisma.shop.findFirstOrThrow());
+    expect(d.channels).toEqual([
+      { channel: "sms", sent: 0, delivered: 0, read: 0, failed: 0 },
+      { channel: "whatsapp", sent: 2, delivered: 1, read: 1, failed: 0 },
+    ]);
+    expect(d.whatsappAnswers).toEqual({ confirmed: 0, cancelled: 1 });
+  });
 });
 
 describe("POST /twilio/whatsapp: the door", () => {
