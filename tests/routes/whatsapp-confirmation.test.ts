@@ -1,4 +1,5 @@
 import * as ordersCreate from "~/routes/webhooks.orders.create";
+import * as ordersCancelled from "~/routes/webhooks.orders.cancelled";
 import * as inbound from "~/routes/twilio.whatsapp";
 import * as status from "~/routes/twilio.status";
 import * as ordersPage from "~/routes/app.orders";
@@ -264,6 +265,40 @@ describe("WhatsApp confirmation of an unverified COD order", () => {
     expect(await prisma.orderConfirmation.findFirstOrThrow()).toMatchObject({ status: "unconfirmed" });
     expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-unconfirmed"]);
     expect(answers()).toEqual([expect.stringContaining("can no longer be confirmed")]);
+  });
+
+  it("a press on an order the merchant cancelled in Shopify answers that it was cancelled and changes nothing", async () => {
+    await installShop({ whatsappConfirmation: "unverified", holdUnverifiedCod: true });
+    const order = await placeUnverifiedOrder();
+    const asked = question();
+    expect((await callRoute(ordersCancelled, signedWebhook("orders/cancelled", { ...order, cancelled_at: new Date().toISOString() }))).status).toBe(200);
+    await press(asked.sid, "confirm");
+    await work();
+    expect(await prisma.orderConfirmation.findFirstOrThrow()).toMatchObject({ status: "cancelled", answer: null });
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-pending"]);
+    expect(shopify.callsTo(OPERATIONS.fulfillmentOrderReleaseHold)).toHaveLength(0);
+    expect(answers()).toEqual([expect.stringContaining("was already cancelled")]);
+    // Its deadline neither tags nor cancels it, and no SMS link goes.
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 25 * 3600_000));
+    await work();
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-pending"]);
+    expect(sms()).toEqual([]);
+  });
+
+  it("the same press delivered three times at once, with two workers, confirms once and answers once", async () => {
+    await installShop({ whatsappConfirmation: "unverified", holdUnverifiedCod: true });
+    const order = await placeUnverifiedOrder();
+    const asked = question();
+    const sid = newSid();
+    const outcomes = await Promise.all([press(asked.sid, "confirm", { sid }), press(asked.sid, "confirm", { sid }), press(asked.sid, "confirm", { sid })]);
+    expect(outcomes.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(outcomes.map((r) => r.headers.get("x-cod-outcome")).sort()).toEqual(["duplicate", "duplicate", "recorded"]);
+    await Promise.all([runJobs(JOB_KINDS, 20, 2), runJobs(JOB_KINDS, 20, 2)]);
+    await work();
+    expect(await prisma.whatsappReply.count()).toBe(1);
+    expect(answers()).toHaveLength(1);
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-verified"]);
+    expect(shopify.callsTo(OPERATIONS.fulfillmentOrderReleaseHold)).toHaveLength(1);
   });
 
   it("sends the SMS link as before when the shop has WhatsApp confirmation off", async () => {

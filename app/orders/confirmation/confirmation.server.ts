@@ -203,6 +203,22 @@ export async function resendConfirmation(shop: Pick<Shop, "id" | "domain">, orde
   return { ok: false, code: c.phone ? "recently_sent" : "no_phone" };
 }
 
+/**
+ * orders/cancelled: a confirmation still pending closes as cancelled (no answer recorded: the merchant or
+ * Shopify cancelled it), so a later WhatsApp press or link answers that the order was cancelled, and the
+ * deadline neither tags nor cancels it. One conditional statement; a redelivery changes nothing.
+ */
+export async function closeOnOrderCancelled(shopDomain: string, orderGid: string): Promise<boolean> {
+  const now = clock.now();
+  const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true } });
+  if (!shop) return false;
+  const { count } = await prisma.orderConfirmation.updateMany({
+    where: { shopId: shop.id, orderGid, status: "pending" },
+    data: { status: "cancelled", closedAt: now, cancelledAt: now },
+  });
+  return count > 0;
+}
+
 export type ConfirmationState = "pending" | "confirmed" | "unconfirmed" | "cancelled";
 
 /** A pending confirmation past its deadline reads as unconfirmed even before the deadline job ran. */
