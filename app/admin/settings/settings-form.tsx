@@ -50,6 +50,9 @@ export function SettingsForm(props: {
         <input type="hidden" name="usageChargesEnabled" value={values.usageChargesEnabled} />
         <input type="hidden" name="holdUnverifiedCod" value={values.holdUnverifiedCod} />
         <input type="hidden" name="cancelUnconfirmed" value={values.cancelUnconfirmed} />
+        <input type="hidden" name="cancelOnWhatsappCancel" value={values.cancelOnWhatsappCancel} />
+        <input type="hidden" name="otpChannelChoice" value={values.otpChannelChoice} />
+        <input type="hidden" name="linksOnWhatsapp" value={values.linksOnWhatsapp} />
         <input type="hidden" name="paymentModes" value={values.paymentModes} />
         <Layout>
           <Layout.Section>
