@@ -98,6 +98,16 @@ export async function startFakeTwilio(
         res.end(phonePage(new URL(req.url ?? "/", "http://x").searchParams.get("note")));
         return;
       }
+      if (req.method === "POST" && req.url === "/phone/replay") {
+        // Twilio delivering the last press again: the same MessageSid, the same signed body.
+        const done = (note: string) => {
+          res.writeHead(303, { location: `/phone?note=${encodeURIComponent(note)}` });
+          res.end();
+        };
+        if (!lastPress) return done("no press to replay");
+        signedPost(lastPress.url, lastPress.params).then((r) => done(`replayed ${lastPress!.params.MessageSid}: ${r.status} ${r.outcome}`), (error: unknown) => done(`the app did not answer: ${String(error)}`));
+        return;
+      }
       if (req.method === "POST" && (req.url === "/phone/press" || req.url === "/phone/status")) {
         const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
         const message = messages.find((m) => m.sid === form.get("sid"));
@@ -182,12 +192,14 @@ export async function startFakeTwilio(
   }
 
   let inbound = 0;
+  let lastPress: { url: string; params: Record<string, string> } | null = null;
   /** The shopper presses a quick-reply button of a WhatsApp message: Twilio's inbound webhook, signed, to the app. */
   function press(sid: string, button: string) {
     const message = messages.find((m) => m.sid === sid);
     if (!message || !options.appUrl) return Promise.resolve({ status: 0, outcome: "no message or no app URL" });
     const title = message.buttons.find((b) => b.id === button)?.title ?? button;
-    return signedPost(`${options.appUrl.replace(/\/+$/, "")}/twilio/whatsapp`, {
+    const url = `${options.appUrl.replace(/\/+$/, "")}/twilio/whatsapp`;
+    const params: Record<string, string> = {
       MessageSid: `SM${(0xfeed0000 + ++inbound).toString(16).padStart(32, "0")}`,
       AccountSid: FAKE_TWILIO_ACCOUNT.sid,
       From: `whatsapp:${message.to}`,
@@ -197,7 +209,9 @@ export async function startFakeTwilio(
       ButtonPayload: button,
       OriginalRepliedMessageSid: sid,
       NumMedia: "0",
-    });
+    };
+    lastPress = { url, params };
+    return signedPost(url, params);
   }
 
   /** Twilio reports a delivery state of a message to its status callback, signed (failed/undelivered carry 63016). */
@@ -231,7 +245,7 @@ export async function startFakeTwilio(
       .join("");
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fake phone (local mode)</title><meta http-equiv="refresh" content="10">
 <style>body{font:15px system-ui;max-width:720px;margin:2em auto}li{list-style:none;border:1px solid #ccc;border-radius:8px;padding:.6em 1em;margin:.6em 0}li.whatsapp{border-color:#25d366}.meta{color:#666;font-size:12px}form{display:inline}.buttons button{margin:.2em;padding:.4em 1em}.state{font-size:12px}</style></head>
-<body><h1>Fake phone</h1><p>What the fake Twilio "sent", newest first. Press a WhatsApp button as the shopper would (a signed inbound reply to the app), or report a delivery state.</p>${note ? `<p><strong>Last: ${esc(note)}</strong></p>` : ""}<ul>${rows || "<li>No messages yet.</li>"}</ul></body></html>`;
+<body><h1>Fake phone</h1><p>What the fake Twilio "sent", newest first. Press a WhatsApp button as the shopper would (a signed inbound reply to the app), or report a delivery state.</p>${note ? `<p><strong>Last: ${esc(note)}</strong></p>` : ""}${lastPress ? `<form method="post" action="/phone/replay"><button>Deliver the last press again (same MessageSid ${lastPress.params.MessageSid})</button></form>` : ""}<ul>${rows || "<li>No messages yet.</li>"}</ul></body></html>`;
   }
 
   /** Twilio's 201 answer for an accepted message. */

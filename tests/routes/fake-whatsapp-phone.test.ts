@@ -88,7 +88,12 @@ it("shows the question with its buttons; pressing Confirm on the page confirms t
 
   const pressed = await fetch(`${fake.url}/phone/press`, { method: "POST", body: new URLSearchParams({ sid: question.sid, button: "confirm" }), redirect: "manual" });
   expect(decodeURIComponent(pressed.headers.get("location")!)).toContain("200 recorded");
+  // Twilio delivering the same press again (the page's replay): a duplicate, nothing more.
+  const replayed = await fetch(`${fake.url}/phone/replay`, { method: "POST", redirect: "manual" });
+  expect(decodeURIComponent(replayed.headers.get("location")!)).toContain("200 duplicate");
   await work();
   expect(await prisma.orderConfirmation.findFirstOrThrow()).toMatchObject({ status: "confirmed", answer: "confirm" });
+  expect(await prisma.whatsappReply.count()).toBe(1);
+  expect(fake.messages.filter((m) => m.channel === "whatsapp" && m.contentSid === null).map((m) => m.body)).toEqual([expect.stringContaining("is confirmed")]);
   expect([...(tagged.get(order.admin_graphql_api_id) ?? [])].filter((t) => t.startsWith("cod-v"))).toEqual(["cod-verified"]);
 });
