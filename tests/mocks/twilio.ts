@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import twilio from "twilio";
@@ -81,6 +82,7 @@ export async function startFakeTwilio(
   const attempts: FakeMessage[] = [];
   let rules: Rule[] = [];
   let counter = 0;
+  const run = randomBytes(8).toString("hex");
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -137,7 +139,8 @@ export async function startFakeTwilio(
         contentVariables = null;
       }
       const message: FakeMessage = {
-        sid: `SM${(++counter).toString(16).padStart(32, "0")}`,
+        // Unique across the fake's restarts too (local mode keeps its database): a per-start prefix, then a counter.
+        sid: `SM${run}${(++counter).toString(16).padStart(16, "0")}`,
         accountSid: match[1],
         to: rawTo.replace(/^whatsapp:/, ""),
         from: form.get("From"),
@@ -200,7 +203,7 @@ export async function startFakeTwilio(
     const title = message.buttons.find((b) => b.id === button)?.title ?? button;
     const url = `${options.appUrl.replace(/\/+$/, "")}/twilio/whatsapp`;
     const params: Record<string, string> = {
-      MessageSid: `SM${(0xfeed0000 + ++inbound).toString(16).padStart(32, "0")}`,
+      MessageSid: `SM${run}${(0xfeed0000 + ++inbound).toString(16).padStart(16, "0")}`,
       AccountSid: FAKE_TWILIO_ACCOUNT.sid,
       From: `whatsapp:${message.to}`,
       To: message.from ?? "",
