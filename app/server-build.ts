@@ -13,6 +13,7 @@ import { whatsappFallbackJob } from "~/message-status/sms-fallback-job.server";
 import { usageChargeJob } from "~/billing/usage-charges.server";
 import { enforcementSyncJob } from "~/enforcement/enforcement-jobs.server";
 import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation.server";
+import { whatsappReplyJob } from "~/orders/confirmation/whatsapp-replies.server";
 import { depositBalanceJob } from "~/orders/deposit-balance.server";
 import { customerVerifiedTagJob, orderTagsJob } from "~/orders/tag-jobs.server";
 import { blockedCustomersJob } from "~/otp/blocked-customers.server";
@@ -76,6 +77,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   riskBackfillJob,
   retentionJob,
   whatsappFallbackJob,
+  whatsappReplyJob,
   otpPurgeJob,
   pruneJob,
 ];

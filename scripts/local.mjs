@@ -30,7 +30,9 @@ const mocks = spawn(process.execPath, [bundle], {
   env: {
     ...process.env,
     LOCAL_SHOPIFY_PORT: process.env.LOCAL_SHOPIFY_PORT ?? String(port + 1),
-    ...(withTwilio ? { LOCAL_TWILIO_PORT: process.env.LOCAL_TWILIO_PORT ?? String(port + 2) } : {}),
+    ...(withTwilio
+      ? { LOCAL_TWILIO_PORT: process.env.LOCAL_TWILIO_PORT ?? String(port + 2), LOCAL_APP_URL: process.env.SHOPIFY_APP_URL ?? `http://localhost:${port}` }
+      : {}),
   },
   stdio: ["ignore", "pipe", "inherit"],
 });
@@ -54,6 +56,11 @@ const twilioEnv = origins.twilio
       TWILIO_ACCOUNT_SID: "ACfake00000000000000000000000000",
       TWILIO_AUTH_TOKEN: "fake-twilio-token",
       TWILIO_FROM_NUMBER: process.env.TWILIO_FROM_NUMBER ?? "+15005550006",
+      // WhatsApp plays too: a sender and the fake's templates (tests/mocks/twilio.ts LOCAL_TEMPLATES).
+      TWILIO_WHATSAPP_FROM: process.env.TWILIO_WHATSAPP_FROM ?? "+15005550007",
+      TWILIO_WHATSAPP_CONTENT_SID: process.env.TWILIO_WHATSAPP_CONTENT_SID ?? "HX00000000000000000000000000000c0d",
+      TWILIO_WHATSAPP_CONFIRM_CONTENT_SID: process.env.TWILIO_WHATSAPP_CONFIRM_CONTENT_SID ?? "HX0000000000000000000000000000c0f1",
+      TWILIO_WHATSAPP_LINK_CONTENT_SID: process.env.TWILIO_WHATSAPP_LINK_CONTENT_SID ?? "HX00000000000000000000000000001111",
     }
   : {};
 const app = spawn(process.execPath, [path.join(root, "server.mjs")], {

@@ -5,6 +5,7 @@ import { prisma } from "~/core/db.server";
 import { query, sql, toDate } from "~/core/db/sql.server";
 import { env } from "~/core/env.server";
 import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/core/rate-limit/rate-limit.server";
+import { whatsappLinkTemplate } from "~/sms/whatsapp";
 import { sendSms } from "~/sms/sms.server";
 import { countEvent } from "~/core/db/daily-stats.server";
 import { defineJob, enqueueJob, orderJobKey } from "~/core/jobs/queue.server";
@@ -82,7 +83,14 @@ export type RequestOutcome =
 export async function requestAddressCorrection(
   shop: Shop,
   input: RequestInput,
-  options: { source?: "api" | "auto"; reason?: SuspectReason; pathPrefix?: string | null; order?: OrderToCorrect } = {},
+  options: {
+    source?: "api" | "auto" | "whatsapp";
+    reason?: SuspectReason;
+    pathPrefix?: string | null;
+    order?: OrderToCorrect;
+    /** The link goes as free text inside the WhatsApp session the shopper's own message opened (their "Change address" button): this text, with {link} replaced. */
+    whatsappSessionText?: (link: string) => string;
+  } = {},
 ): Promise<RequestOutcome> {
   // Like the codes, the links are texts the merchant's plan pays for.
   if (!hasActiveSubscription(shop)) return { ok: false, code: "subscription_required" };
@@ -160,9 +168,23 @@ export async function requestAddressCorrection(
   const correction = opened.correction;
 
   const link = correctionLink(shop, token, options.pathPrefix);
-  const body = fill(TEXTS[locale].sms, { shop: shop.name ?? shop.domain, order: order.name, link });
-  // No WhatsApp template exists for the link, and WhatsApp refuses free text outside a 24-hour session: by SMS.
-  const sms = await sendSms({ shop: { id: shop.id, name: shop.name, domain: shop.domain }, to: phone, body, channel: "sms", purpose: "address_correction" });
+  const session = options.whatsappSessionText?.(link) ?? null;
+  const body = session ?? fill(TEXTS[locale].sms, { shop: shop.name ?? shop.domain, order: order.name, link });
+  // WhatsApp refuses free text outside a 24-hour session: the link goes there as free text only inside
+  // one (an answer to the shopper's button), else as the approved link template when the shop sends
+  // links on WhatsApp (links in SMS are dropped in India unless whitelisted); SMS otherwise, and as the fallback.
+  const template = !session && shop.linksOnWhatsapp ? whatsappLinkTemplate({ shop: shop.name ?? shop.domain, order: order.name, link }, [locale]) : null;
+  const sms = await sendSms({
+    shop: { id: shop.id, name: shop.name, domain: shop.domain },
+    to: phone,
+    body,
+    channel: session || template ? "whatsapp" : "sms",
+    whatsapp: template,
+    whatsappSession: Boolean(session),
+    purpose: "address_correction",
+    orderGid: order.gid,
+    fallbackUntil: expiresAt.getTime(),
+  });
   if (!sms.ok && sms.maybeSent) {
     // Twilio did not answer in time: the link may have gone (CONTRACT.md "Proofs and holds"). The
     // correction stays pending, so the link works and a second request is already_pending rather than
@@ -185,11 +207,13 @@ export async function requestAddressCorrection(
 
 /**
  * The link in the SMS. On a real store it is the storefront's app-proxy URL, so Shopify signs every
- * request to the form; in local mode the local server's storefront emulation plays that part.
+ * request to the form, on the shop's link domain (Settings: the host whitelisted with India's DLT, one
+ * of the store's own domains) or else its .myshopify.com domain; in local mode the local server's
+ * storefront emulation plays that part.
  */
-export function correctionLink(shop: Pick<Shop, "domain">, token: string, pathPrefix?: string | null): string {
+export function correctionLink(shop: Pick<Shop, "domain" | "linkDomain">, token: string, pathPrefix?: string | null): string {
   const prefix = pathPrefix && /^\/[a-z]+\/[A-Za-z0-9_-]{1,30}$/.test(pathPrefix) ? pathPrefix : env.proxyBasePath;
-  const origin = env.localMode ? env.SHOPIFY_APP_URL.replace(/\/$/, "") : `https://${shop.domain}`;
+  const origin = env.localMode ? env.SHOPIFY_APP_URL.replace(/\/$/, "") : `https://${shop.linkDomain ?? shop.domain}`;
   return `${origin}${prefix}/ac/${token}`;
 }
 

@@ -34,6 +34,18 @@ const schema = z.object({
    * codes go by SMS. Optional per language: "HXaaa" or "en:HXaaa,ar:HXbbb,*:HXccc".
    */
   TWILIO_WHATSAPP_CONTENT_SID: z.string().regex(/^([a-z*]{1,3}:)?HX[0-9a-fA-F]{32}(,([a-z*]{1,3}:)?HX[0-9a-fA-F]{32})*$/, "HX... content SIDs, optionally per language (en:HX...,ar:HX...)").optional(),
+  /**
+   * The approved WhatsApp template that asks a shopper to confirm a cash-on-delivery order (Content API
+   * type twilio/quick-reply, category utility): variables {{1}} shop, {{2}} order, {{3}} summary, and
+   * quick-reply buttons whose ids are `confirm`, `cancel` and `change_address` (docs/whatsapp.md).
+   * Same per-language form as TWILIO_WHATSAPP_CONTENT_SID. Without it the confirmation goes by SMS link.
+   */
+  TWILIO_WHATSAPP_CONFIRM_CONTENT_SID: z.string().regex(/^([a-z*]{1,3}:)?HX[0-9a-fA-F]{32}(,([a-z*]{1,3}:)?HX[0-9a-fA-F]{32})*$/, "HX... content SIDs, optionally per language (en:HX...,ar:HX...)").optional(),
+  /**
+   * The approved WhatsApp template that carries a link (utility): {{1}} shop, {{2}} order, {{3}} the link.
+   * Used for the address-correction and confirmation links of shops that send links on WhatsApp.
+   */
+  TWILIO_WHATSAPP_LINK_CONTENT_SID: z.string().regex(/^([a-z*]{1,3}:)?HX[0-9a-fA-F]{32}(,([a-z*]{1,3}:)?HX[0-9a-fA-F]{32})*$/, "HX... content SIDs, optionally per language (en:HX...,ar:HX...)").optional(),
   /** Development and tests only: send Twilio API calls to this origin instead of Twilio's. */
   TWILIO_API_BASE: z.string().url().optional(),
   /** Bound on one SMS send (all Twilio calls of it, WhatsApp fallback included), in milliseconds. */

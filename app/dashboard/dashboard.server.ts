@@ -33,6 +33,12 @@ export type Dashboard = {
   countries: { country: string; sent: number }[];
   /** Messages whose final delivery state the provider reported in the period. */
   deliveries: { delivered: number; failed: number };
+  /**
+   * The window's messages by channel (SMS, WhatsApp): how many the provider took, and their last state
+   * (delivered or read, failed); and the orders shoppers answered on WhatsApp (confirmed, cancelled).
+   */
+  channels: { channel: "sms" | "whatsapp"; sent: number; delivered: number; read: number; failed: number }[];
+  whatsappAnswers: { confirmed: number; cancelled: number };
 };
 
 const num = (v: unknown) => Number(v ?? 0);
@@ -47,7 +53,7 @@ export async function dashboardOf(shop: Pick<Shop, "id">, now: Date = clock.now(
   const to = utcDay(now);
   const fromDate = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (DASHBOARD_DAYS - 1)));
   const from = utcDay(fromDate);
-  const [stats, orderRows, shopperRows] = await Promise.all([
+  const [stats, orderRows, shopperRows, channelRows, answerRows] = await Promise.all([
     query<{ metric: string; day: string; dimension: string; count: unknown }>(sql`
       SELECT "metric", "day", "dimension", "count" FROM "DailyStat" WHERE "shopId" = ${shop.id} AND "day" >= ${from}`),
     query<{ status: string; mode: string | null; cod: unknown; n: unknown }>(sql`
@@ -60,7 +66,23 @@ export async function dashboardOf(shop: Pick<Shop, "id">, now: Date = clock.now(
       FROM "MessageDelivery" m
       LEFT JOIN "VerifiedCustomer" v ON v."shopId" = m."shopId" AND v."phone" = m."phone" AND v."verifiedAt" >= ${fromDate}
       WHERE m."shopId" = ${shop.id} AND m."purpose" = 'otp' AND m."providerId" IS NOT NULL AND m."createdAt" >= ${fromDate}`),
+    query<{ channel: string; status: string; n: unknown }>(sql`
+      SELECT "channel", "status", COUNT(*) AS "n" FROM "MessageDelivery"
+      WHERE "shopId" = ${shop.id} AND "providerId" IS NOT NULL AND "createdAt" >= ${fromDate} GROUP BY "channel", "status"`),
+    query<{ outcome: string | null; n: unknown }>(sql`
+      SELECT "outcome", COUNT(*) AS "n" FROM "WhatsappReply" WHERE "shopId" = ${shop.id} AND "createdAt" >= ${fromDate} GROUP BY "outcome"`),
   ]);
+  const channels = (["sms", "whatsapp"] as const).map((channel) => ({ channel, sent: 0, delivered: 0, read: 0, failed: 0 }));
+  for (const row of channelRows) {
+    const c = channels.find((x) => x.channel === row.channel);
+    if (!c) continue;
+    const n = num(row.n);
+    c.sent += n;
+    if (row.status === "delivered" || row.status === "read") c.delivered += n;
+    if (row.status === "read") c.read += n;
+    if (row.status === "failed" || row.status === "undelivered") c.failed += n;
+  }
+  const answered = (outcome: string) => num(answerRows.find((r) => r.outcome === outcome)?.n);
 
   const byDay = new Map<string, DayFigures>();
   for (let i = 0; i < DASHBOARD_DAYS; i++) {
@@ -131,5 +153,7 @@ export async function dashboardOf(shop: Pick<Shop, "id">, now: Date = clock.now(
     orders,
     countries: [...sentByCountry.entries()].map(([country, sent]) => ({ country, sent })).sort((a, b) => b.sent - a.sent),
     deliveries: delivery,
+    channels,
+    whatsappAnswers: { confirmed: answered("confirmed"), cancelled: answered("cancelled") },
   };
 }

@@ -216,6 +216,28 @@ export function LastThirtyDays({ d }: { d: DashboardView }) {
           </BlockStack>
         </Card>
       </InlineGrid>
+      <Card>
+        <BlockStack gap="300">
+          <Text as="h3" variant="headingSm">
+            Messages by channel
+          </Text>
+          <DataTable
+            columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "numeric"]}
+            headings={["Channel", "Sent", "Delivered", "Read", "Failed", "Delivery rate"]}
+            rows={d.channels.map((c) => [
+              c.channel === "whatsapp" ? "WhatsApp" : "SMS",
+              int(c.sent),
+              int(c.delivered),
+              c.channel === "whatsapp" ? int(c.read) : "–",
+              int(c.failed),
+              pct(c.delivered + c.failed ? c.delivered / (c.delivered + c.failed) : null),
+            ])}
+          />
+          <Text as="p" variant="bodySm" tone="subdued">
+            {`Orders answered on WhatsApp: ${int(d.whatsappAnswers.confirmed)} confirmed, ${int(d.whatsappAnswers.cancelled)} cancelled by the shopper.`}
+          </Text>
+        </BlockStack>
+      </Card>
     </BlockStack>
   );
 }

@@ -2,6 +2,7 @@ import { prisma } from "~/core/db.server";
 import { statesBefore, type MessageState } from "~/sms/deliveries.server";
 import { countEvent } from "~/core/db/daily-stats.server";
 import { enqueueJob } from "~/core/jobs/queue.server";
+import { escalateNow } from "./confirmation-escalation.server";
 import { whatsappFallbackJob } from "./sms-fallback-job.server";
 
 const DELIVERED = new Set<string>(["delivered", "read"]);
@@ -35,6 +36,16 @@ export async function recordStatus(update: StatusUpdate): Promise<StatusOutcome>
   const moved = reachedFinal.count > 0 ? reachedFinal : await prisma.messageDelivery.updateMany({ where: { id: row.id, status: { in: statesBefore(update.status) } }, data });
   const failed = update.status === "failed" || update.status === "undelivered";
   if (row.channel !== "whatsapp") return { known: true, recorded: moved.count > 0, fallback: "not_needed" };
+  if (row.purpose === "order_confirmation" && row.orderGid) {
+    // A confirmation's WhatsApp message: the SMS link is rebuilt from the confirmation, not kept sealed.
+    // Failed: the order's escalate job is made due now (one job per order: it sends the link once).
+    if (!failed) return { known: true, recorded: moved.count > 0, fallback: "not_needed" };
+    const c = await prisma.orderConfirmation.findUnique({ where: { shopId_orderGid: { shopId: row.shopId, orderGid: row.orderGid } }, include: { shop: { select: { domain: true } } } });
+    if (!c || c.kind !== "verify" || c.status !== "pending") return { known: true, recorded: moved.count > 0, fallback: "not_needed" };
+    if (c.smsLinkAt) return { known: true, recorded: moved.count > 0, fallback: "already_sent" };
+    await escalateNow(c.shop.domain, c);
+    return { known: true, recorded: moved.count > 0, fallback: "queued" };
+  }
   // The text goes once: sent, or dropped as no longer useful (delivered, code used or expired).
   if (!row.fallbackBody) return { known: true, recorded: moved.count > 0, fallback: failed ? "already_sent" : "not_needed" };
   if (!failed) {

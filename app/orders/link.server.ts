@@ -4,7 +4,7 @@ import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
 import { paymentModeOf, tagsForOrder } from "./order-tags";
-import { confirmsAfterPurchase, openConfirmation } from "~/orders/confirmation/confirmation.server";
+import { asksVerifiedOrders, confirmsAfterPurchase, openConfirmation } from "~/orders/confirmation/confirmation.server";
 import { PENDING_TAG } from "~/orders/confirmation/texts";
 import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "./tag-jobs.server";
 import { checkOrderVerification } from "./order-verification.server";
@@ -132,6 +132,9 @@ export async function linkOrderAndQueueTags(shop: Shop, facts: OrderFacts) {
       customerGid: facts.customer.gid,
       locale: facts.locale,
     });
+  } else if (facts.isCod && verification.verified && asksVerifiedOrders(shop) && facts.phones[0]) {
+    // The shop asks every COD order on WhatsApp: a verified one gets the question too (no hold, no SMS, no deadline effect).
+    await openConfirmation(shop, { gid: orderGid, name: facts.name, phone: facts.phones[0], customerGid: facts.customer.gid, locale: facts.locale }, "courtesy");
   }
   await recordOrder(shop.id, {
     orderGid,

@@ -32,8 +32,8 @@ export async function recordOrder(shopId: string, o: OrderRecordInput): Promise<
     ON CONFLICT ("shopId", "orderGid") DO NOTHING`);
 }
 
-/** Verification after purchase moved on: the shopper confirmed, or the deadline passed. Only a pending order moves. */
-export async function settleOrderRecord(shopId: string, orderGid: string, status: "confirmed" | "unconfirmed"): Promise<void> {
+/** Verification after purchase moved on: the shopper confirmed or cancelled (WhatsApp), or the deadline passed. Only a pending order moves. */
+export async function settleOrderRecord(shopId: string, orderGid: string, status: "confirmed" | "unconfirmed" | "cancelled"): Promise<void> {
   await prisma.orderRecord.updateMany({
     where: { shopId, orderGid, status: "pending" },
     data: { status, ...(status === "confirmed" ? { verifiedBy: "confirmation" } : {}) },

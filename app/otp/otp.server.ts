@@ -41,6 +41,7 @@ type OtpShop = Pick<
   | "dailySendCap"
   | "allowedCountries"
   | "smsChannel"
+  | "otpChannelChoice"
   | "smsTemplate"
   | "subscriptionStatus"
   | "subscriptionPlan"
@@ -304,7 +305,8 @@ export async function sendVerificationCode(input: {
       locales: [input.locale, shop.locale],
       template: shop.smsTemplate,
     }),
-    channel: shop.smsChannel === "whatsapp" || input.channel === "whatsapp" ? "whatsapp" : "sms",
+    // The shop lets the shopper choose: their choice; otherwise the shop's channel, or WhatsApp asked for after a failed text.
+    channel: shop.otpChannelChoice && input.channel ? input.channel : shop.smsChannel === "whatsapp" || input.channel === "whatsapp" ? "whatsapp" : "sms",
     whatsapp: whatsappCodeTemplate(code, [input.locale, shop.locale]),
     purpose: "otp",
     fallbackUntil: now.getTime() + shop.otpTtlSeconds * 1000,

@@ -187,7 +187,9 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   await forgetPrepaidPhones(found.shopId, found.phones);
   // Send counters, address-correction counters: every key that names one of the phones or orders.
   await deleteRateCountersNaming(found.shopId, [...found.phones, ...found.orders]);
-  await prisma.messageDelivery.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
+  await prisma.messageDelivery.deleteMany({ where: { shopId: found.shopId, OR: [{ phone: { in: found.phones } }, { orderGid: { in: found.orders } }] } });
+  // The shopper's WhatsApp answers (Confirm / Cancel / Change address) name the sender: by order.
+  await prisma.whatsappReply.deleteMany({ where: { shopId: found.shopId, orderGid: { in: found.orders } } });
   const addressCorrections = await prisma.addressCorrection.deleteMany({
     where: { shopId: found.shopId, OR: [{ id: { in: found.corrections.map((c) => c.id) } }, { phone: { in: found.phones } }] },
   });

@@ -90,6 +90,12 @@ export async function deleteExpiredRecords(now: Date = clock.now()): Promise<Ret
       const rows = await prisma.messageDelivery.findMany({ where, select: { id: true }, take: BATCH });
       return rows.length ? (await prisma.messageDelivery.deleteMany({ where: { ...where, id: { in: rows.map((r) => r.id) } } })).count : 0;
     });
+    summary.messages += await drain(budget, async () => {
+      // The shopper's WhatsApp answers: message records too, kept as long.
+      const where = { shopId, createdAt: { lt: cutoff.records } };
+      const rows = await prisma.whatsappReply.findMany({ where, select: { id: true }, take: BATCH });
+      return rows.length ? (await prisma.whatsappReply.deleteMany({ where: { ...where, id: { in: rows.map((r) => r.id) } } })).count : 0;
+    });
     summary.addressCorrections += await drain(budget, async () => {
       // A pending link still in its validity stays whatever its age.
       const where = { shopId, createdAt: { lt: cutoff.records }, OR: [{ status: { not: "pending" } }, { expiresAt: { lt: now } }] };

@@ -1,4 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { messageLogsOf } from "~/orders/message-log.server";
+import { isFailure, messageLogLine } from "~/orders/message-log";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
 import { Badge, BlockStack, Card, IndexTable, Layout, Tabs, Text } from "@shopify/polaris";
@@ -40,6 +42,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
   const list = await listOrderRecords(shop.id, { status, page });
   const blocked = await blockedPhonesAmong(shop.id, list.rows.flatMap((o) => (o.phone ? [o.phone] : [])));
+  const logs = await messageLogsOf(shop.id, list.rows.map((o) => o.orderGid));
   return {
     status: status ?? null,
     page: list.page,
@@ -62,6 +65,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       // A partial order paid with a deposit code: "Deposit … paid · … to collect on delivery" (or held while the balance is missing).
       deposit: o.deposit ? { ...o.deposit, summary: depositSummary(o.deposit) } : null,
       risk: riskForDisplay(readStoredRisk(o)),
+      // What the app sent about the order and the shopper's WhatsApp answers (sent, delivered, read, failed, reply).
+      messages: logs.get(o.orderGid) ?? [],
     })),
   };
 }
@@ -100,6 +105,7 @@ const STATUS_TONES: Record<OrderStatus, "success" | "critical" | "attention" | "
   pending: "attention",
   unverified: "critical",
   unconfirmed: "critical",
+  cancelled: "critical",
 };
 
 const CORRECTION_TONES = { none: undefined, pending: "attention", completed: "success", not_editable: "warning", expired: undefined } as const;
@@ -142,7 +148,7 @@ export default function Orders() {
                 resourceName={{ singular: "order", plural: "orders" }}
                 itemCount={orders.length}
                 selectable={false}
-                headings={[{ title: "Order" }, { title: "Date" }, { title: "Verification" }, { title: "Payment" }, { title: "Risk" }, { title: "Phone" }, { title: "Address" }, { title: "Actions" }]}
+                headings={[{ title: "Order" }, { title: "Date" }, { title: "Verification" }, { title: "Payment" }, { title: "Risk" }, { title: "Phone" }, { title: "Address" }, { title: "Messages" }, { title: "Actions" }]}
               >
                 {orders.map((o, i) => (
                   <IndexTable.Row id={o.gid} key={o.gid} position={i}>
@@ -197,6 +203,21 @@ export default function Orders() {
                         </Text>
                       ) : (
                         <Badge tone={CORRECTION_TONES[o.correction]}>{CORRECTION_LABELS[o.correction]}</Badge>
+                      )}
+                    </IndexTable.Cell>
+                    <IndexTable.Cell>
+                      {o.messages.length ? (
+                        <BlockStack gap="050">
+                          {o.messages.map((m, k) => (
+                            <Text as="p" variant="bodySm" tone={isFailure(m) ? "critical" : "subdued"} key={k}>
+                              {messageLogLine(m)}
+                            </Text>
+                          ))}
+                        </BlockStack>
+                      ) : (
+                        <Text as="span" tone="subdued">
+                          —
+                        </Text>
                       )}
                     </IndexTable.Cell>
                     <IndexTable.Cell>

@@ -25,6 +25,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       pricing: pricing(shop),
       countries: phoneCountries(shop.allowedCountries),
       whatsapp: whatsappCodesAvailable(),
+      // The shopper chooses SMS or WhatsApp for the code before it is sent (the shop allows it and WhatsApp can carry codes).
+      channelChoice: shop.otpChannelChoice && whatsappCodesAvailable(),
     });
   });
 }

@@ -36,7 +36,8 @@ function respond(shop: Pick<Shop, "paymentModes">, outcome: SendOutcome): Respon
     // Additive (docs/risk.md): the modes this shopper may choose, and the band with its reasons in words.
     const risk = outcome.risk ? { allowedModes: allowedModesFor(outcome.risk.band, chosenModes(shop.paymentModes)), risk: publicRisk(outcome.risk) } : {};
     if (outcome.skipped) return json({ success: true, skipped: true, reason: outcome.skipped, ...risk });
-    return json({ success: true, expiresIn: outcome.expiresIn, resendAfter: outcome.resendAfter, ...risk });
+    // `channel`: where the code went (WhatsApp, or SMS when WhatsApp was refused at once), for the modal to say.
+    return json({ success: true, expiresIn: outcome.expiresIn, resendAfter: outcome.resendAfter, channel: outcome.channel, ...risk });
   }
   const retryAfter = "retryAfter" in outcome ? outcome.retryAfter : undefined;
   return outcomeResponse(outcome.code, { extra: { success: false }, retryAfter });

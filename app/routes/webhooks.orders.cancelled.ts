@@ -4,6 +4,7 @@ import { authenticateWebhook } from "~/http/webhook.server";
 import { learnOrderOutcome } from "~/risk/outcomes.server";
 import { deliveryHandled, recordDelivery } from "~/core/shopify/webhook-deliveries.server";
 import { orderCreatedPayload } from "~/core/shopify/webhook-payloads";
+import { closeOnOrderCancelled } from "~/orders/confirmation/confirmation.server";
 import { log } from "~/core/utils/log.server";
 
 /**
@@ -15,7 +16,11 @@ export async function action({ request }: ActionFunctionArgs) {
     const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "orders/cancelled");
     if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
     const order = orderCreatedPayload.safeParse(payload);
-    if (order.success) await learnOrderOutcome(shop, order.data, "failed");
+    if (order.success) {
+      await learnOrderOutcome(shop, order.data, "failed");
+      // A confirmation still awaited closes: a later WhatsApp press answers that the order was cancelled.
+      await closeOnOrderCancelled(shop, order.data.admin_graphql_api_id);
+    }
     else log.warn("orders/cancelled payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
     await recordDelivery(webhookId, topic, shop);
     return new Response(null, { status: 200 });

@@ -2,7 +2,7 @@
  * An order's verification state as the merchant reads it (OrderRecord.status), and its words. Pure: the
  * admin's Orders page uses it in the browser.
  */
-export const ORDER_STATUSES = ["verified", "unverified", "pending", "confirmed", "unconfirmed"] as const;
+export const ORDER_STATUSES = ["verified", "unverified", "pending", "confirmed", "unconfirmed", "cancelled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
 export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
@@ -11,6 +11,7 @@ export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   pending: "Pending confirmation",
   confirmed: "Confirmed after purchase",
   unconfirmed: "Unconfirmed",
+  cancelled: "Cancelled by the shopper",
 };
 
 export function isOrderStatus(value: unknown): value is OrderStatus {

@@ -73,6 +73,7 @@ type RecordInput = {
     fallbackOf?: string | null;
     /** Written with the record of a message that went (the caller's counter), in the same round trip. */
     countWhenSent?: Sql;
+    orderGid?: string | null;
   };
   channel: "sms" | "whatsapp";
   providerId: string | null;
@@ -93,9 +94,9 @@ export async function recordMessage(r: RecordInput): Promise<string | null> {
     const fallbackUntil = r.fallbackBody && r.input.fallbackUntil ? BigInt(Math.floor(r.input.fallbackUntil)) : null;
     const record = sql`
       INSERT INTO "MessageDelivery" ("id", "shopId", "phone", "purpose", "channel", "providerId", "status", "errorCode",
-        "fallbackBody", "fallbackUntil", "fallbackOf", "createdAt", "updatedAt")
+        "fallbackBody", "fallbackUntil", "fallbackOf", "orderGid", "createdAt", "updatedAt")
       VALUES (${id}, ${r.input.shop.id}, ${r.input.to}, ${r.input.purpose}, ${r.channel}, ${r.providerId}, ${r.status},
-        ${r.errorCode ?? null}, ${fallbackBody}, ${fallbackUntil}, ${r.fallbackOf ?? r.input.fallbackOf ?? null}, ${now}, ${now})`;
+        ${r.errorCode ?? null}, ${fallbackBody}, ${fallbackUntil}, ${r.fallbackOf ?? r.input.fallbackOf ?? null}, ${r.input.orderGid ?? null}, ${now}, ${now})`;
     const count = r.status !== "failed" ? r.input.countWhenSent : undefined;
     await executeTogether(count ? [record, count] : [record]);
     return id;

@@ -35,6 +35,15 @@ export type SmsInput = {
   fallbackOf?: string | null;
   /** A statement written with the record of the message once it went (the caller's counter), in one round trip. */
   countWhenSent?: Sql;
+  /** The order the message is about (recorded for the order's message log). */
+  orderGid?: string | null;
+  /**
+   * A free-text WhatsApp message (no template): only inside the 24-hour session a shopper's own message
+   * opens, e.g. the answer to a button they pressed. SMS is its fallback as for a template.
+   */
+  whatsappSession?: boolean;
+  /** Whether a WhatsApp message keeps its SMS text sealed for a late fallback (default yes; no when the caller rebuilds it). */
+  sealFallback?: boolean;
 };
 
 export type SmsResult =
@@ -61,8 +70,8 @@ export async function sendSms(input: SmsInput): Promise<SmsResult> {
 }
 
 /** Whether a WhatsApp message goes out for this input (sender configured, template given). */
-function usesWhatsapp(input: SmsInput): input is SmsInput & { whatsapp: WhatsappTemplate } {
-  return input.channel === "whatsapp" && Boolean(env.TWILIO_WHATSAPP_FROM) && Boolean(input.whatsapp?.contentSid);
+function usesWhatsapp(input: SmsInput): boolean {
+  return input.channel === "whatsapp" && Boolean(env.TWILIO_WHATSAPP_FROM) && (Boolean(input.whatsapp?.contentSid) || input.whatsappSession === true);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -175,9 +184,9 @@ type Attempt = { ok: true; sid: string } | { ok: false; unreachable: boolean; ma
 const NOT_SENT_ERRORS = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "ERR_INVALID_URL"]);
 
 /** One message to Twilio: an SMS with its text, or a WhatsApp template (content SID and variables). */
-async function createMessage(params: { to: string; body: string; template?: WhatsappTemplate; timeoutMs: number }): Promise<Attempt> {
+async function createMessage(params: { to: string; body: string; template?: WhatsappTemplate | null; whatsapp?: boolean; timeoutMs: number }): Promise<Attempt> {
   const client = twilioClient(params.timeoutMs);
-  const whatsapp = Boolean(params.template);
+  const whatsapp = Boolean(params.template) || params.whatsapp === true;
   const sender = whatsapp
     ? { from: withPrefix(env.TWILIO_WHATSAPP_FROM!, "whatsapp:") }
     : env.TWILIO_MESSAGING_SERVICE_SID
@@ -247,10 +256,11 @@ async function attemptChannels(input: SmsInput): Promise<SmsResult> {
   if (usesWhatsapp(input)) {
     // WhatsApp gets half the time, so a hanging WhatsApp still leaves time for the SMS fallback.
     const timeoutMs = Math.floor(env.SMS_TIMEOUT_MS / 2);
-    const viaWhatsapp = await createMessage({ to: input.to, body: input.body, template: input.whatsapp, timeoutMs });
+    const viaWhatsapp = await createMessage({ to: input.to, body: input.body, template: input.whatsappSession ? null : input.whatsapp, whatsapp: true, timeoutMs });
     if (viaWhatsapp.ok) {
       // Accepted is not delivered: the SMS text is kept (sealed) for the status callback's fallback.
-      await recordMessage({ input, channel: "whatsapp", providerId: viaWhatsapp.sid, status: "queued", fallbackBody: input.body });
+      const fallbackBody = input.sealFallback === false ? undefined : input.body;
+      await recordMessage({ input, channel: "whatsapp", providerId: viaWhatsapp.sid, status: "queued", fallbackBody });
       return { ok: true, id: viaWhatsapp.sid, channel: "whatsapp" };
     }
     whatsappMaybeSent = viaWhatsapp.maybeSent;

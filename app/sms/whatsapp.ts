@@ -34,3 +34,37 @@ export function contentSidFor(setting: string | undefined, locales: (string | nu
   }
   return byLanguage.get("*") ?? byLanguage.get("en") ?? null;
 }
+
+/** The quick-reply buttons' ids in the confirmation template (the ButtonPayload Twilio posts back). */
+export const CONFIRMATION_BUTTONS = ["confirm", "cancel", "change_address"] as const;
+export type ConfirmationButton = (typeof CONFIRMATION_BUTTONS)[number];
+
+/**
+ * The approved WhatsApp template that asks a shopper to confirm a cash-on-delivery order
+ * (TWILIO_WHATSAPP_CONFIRM_CONTENT_SID, per language): {{1}} the shop, {{2}} the order, {{3}} its summary,
+ * and the quick-reply buttons Confirm, Cancel, Change address (ids CONFIRMATION_BUTTONS). Null when
+ * none is configured or no WhatsApp sender is: the confirmation then goes as today, by SMS link.
+ */
+export function whatsappConfirmTemplate(
+  values: { shop: string; order: string; summary: string },
+  locales: (string | null | undefined)[],
+  setting = env.TWILIO_WHATSAPP_CONFIRM_CONTENT_SID,
+): WhatsappTemplate | null {
+  if (!env.TWILIO_WHATSAPP_FROM) return null;
+  const sid = contentSidFor(setting, locales);
+  return sid ? { contentSid: sid, variables: { "1": values.shop, "2": values.order, "3": values.summary } } : null;
+}
+
+/**
+ * The approved WhatsApp template that carries a link (TWILIO_WHATSAPP_LINK_CONTENT_SID): {{1}} the shop,
+ * {{2}} the order, {{3}} the link. Null without one (or without a sender): the link goes by SMS.
+ */
+export function whatsappLinkTemplate(
+  values: { shop: string; order: string; link: string },
+  locales: (string | null | undefined)[],
+  setting = env.TWILIO_WHATSAPP_LINK_CONTENT_SID,
+): WhatsappTemplate | null {
+  if (!env.TWILIO_WHATSAPP_FROM) return null;
+  const sid = contentSidFor(setting, locales);
+  return sid ? { contentSid: sid, variables: { "1": values.shop, "2": values.order, "3": values.link } } : null;
+}

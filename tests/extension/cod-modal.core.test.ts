@@ -53,8 +53,8 @@ describe("the modal's code entry", () => {
 
 describe("the modal's reading of every storefront API answer", () => {
   const cases: [string, number, unknown, Record<string, unknown>][] = [
-    ["code sent", 200, { success: true, expiresIn: 600, resendAfter: 30 }, { kind: "ok", resendAfter: 30, expiresIn: 600 }],
-    ["verified", 200, { success: true }, { kind: "ok", resendAfter: null, expiresIn: null }],
+    ["code sent", 200, { success: true, expiresIn: 600, resendAfter: 30 }, { kind: "ok", resendAfter: 30, expiresIn: 600, channel: "sms" }],
+    ["verified", 200, { success: true }, { kind: "ok", resendAfter: null, expiresIn: null, channel: "sms" }],
     ["otp disabled", 200, { success: true, skipped: true, reason: "otp_disabled" }, { kind: "skipped", reason: "otp_disabled" }],
     ["returning customer", 200, { success: true, skipped: true, reason: "returning_customer" }, { kind: "skipped", reason: "returning_customer" }],
     ["checkout", 200, { checkoutUrl: "https://shop.example/cart/c/1" }, { kind: "checkout", url: "https://shop.example/cart/c/1" }],

@@ -1,5 +1,5 @@
 import { startLocalShopify } from "./shopify/local";
-import { startFakeTwilio } from "./twilio";
+import { LOCAL_TEMPLATES, startFakeTwilio } from "./twilio";
 
 /**
  * Entry point of local mode's stand-ins (bundled and run by scripts/local.mjs): the fake Shopify on
@@ -17,11 +17,14 @@ const twilio = process.env.LOCAL_TWILIO_PORT
   ? await startFakeTwilio({
       port: Number(process.env.LOCAL_TWILIO_PORT),
       host: "127.0.0.1",
+      templates: LOCAL_TEMPLATES,
+      appUrl: process.env.LOCAL_APP_URL,
       // The developer is the shopper: each text is shown whole, as the outbox shows it.
       onMessage: (m) => process.stdout.write(`[fake Twilio] ${m.channel} to ${m.to}: ${m.body.replace(/\n+/g, " ⏎ ")}\n`),
     })
   : null;
 if (twilio) process.stdout.write(`local mode: fake Twilio at ${twilio.url} takes the texts (GET ${twilio.url}/messages lists them)\n`);
+if (twilio) process.stdout.write(`local mode: the fake phone at ${twilio.url}/phone shows them and presses the shopper's WhatsApp buttons\n`);
 
 const stop = () => void Promise.all([shopify.stop(), twilio?.close()]).finally(() => process.exit(0));
 process.on("SIGTERM", stop);

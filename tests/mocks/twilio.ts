@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import twilio from "twilio";
 
 /**
  * A loopback fake of Twilio's Programmable Messaging API (POST /2010-04-01/Accounts/{sid}/Messages.json)
@@ -23,6 +25,30 @@ export type FakeMessage = {
   /** Where Twilio would report the message's delivery states. */
   statusCallback: string | null;
   authorized: boolean;
+  /** A WhatsApp template's quick-reply buttons (id: the ButtonPayload Twilio posts back when pressed). */
+  buttons: { id: string; title: string }[];
+  /** The last state reported to the app (local page). */
+  status: string;
+};
+
+/** A WhatsApp template as the fake renders it: its body with {{n}} replaced, and its quick-reply buttons. */
+export type FakeTemplate = { body: string; buttons?: { id: string; title: string }[] };
+
+/**
+ * Local mode's WhatsApp templates (scripts/local.mjs gives the app these content SIDs): the code's
+ * authentication template, the confirmation's quick-reply template, the link template.
+ */
+export const LOCAL_TEMPLATES: Record<string, FakeTemplate> = {
+  HX00000000000000000000000000000c0d: { body: "*{{1}}* is your verification code. For your security, do not share this code." },
+  HX0000000000000000000000000000c0f1: {
+    body: "{{1}}: please confirm your cash-on-delivery order {{2}}. {{3}}",
+    buttons: [
+      { id: "confirm", title: "Confirm" },
+      { id: "cancel", title: "Cancel" },
+      { id: "change_address", title: "Change address" },
+    ],
+  },
+  HX00000000000000000000000000001111: { body: "{{1}}: about your order {{2}}: {{3}}" },
 };
 
 export type Failure = "invalid_number" | "landline" | "server_error" | "rate_limited_by_twilio" | "bad_credentials" | "hang" | "late";
@@ -41,11 +67,22 @@ export type FakeTwilio = Awaited<ReturnType<typeof startFakeTwilio>>;
 
 export const FAKE_TWILIO_ACCOUNT = { sid: "ACfake00000000000000000000000000", token: "fake-twilio-token" };
 
-export async function startFakeTwilio(options: { port?: number; host?: string; onMessage?: (m: FakeMessage) => void } = {}) {
+export async function startFakeTwilio(
+  options: {
+    port?: number;
+    host?: string;
+    onMessage?: (m: FakeMessage) => void;
+    /** Templates by content SID (unknown SIDs render as a code template). */
+    templates?: Record<string, FakeTemplate>;
+    /** The app's public URL: the local phone page posts the shopper's presses to <appUrl>/twilio/whatsapp, signed. */
+    appUrl?: string;
+  } = {},
+) {
   const messages: FakeMessage[] = [];
   const attempts: FakeMessage[] = [];
   let rules: Rule[] = [];
   let counter = 0;
+  const run = randomBytes(8).toString("hex");
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -54,7 +91,35 @@ export async function startFakeTwilio(options: { port?: number; host?: string; o
       // Local mode's window on what was "sent": every accepted message, newest last.
       if (req.method === "GET" && (req.url ?? "").split("?")[0] === "/messages") {
         res.writeHead(200, { "content-type": "application/json", "cache-control": "no-store" });
-        res.end(JSON.stringify({ messages: messages.map((m) => ({ sid: m.sid, to: m.to, channel: m.channel, body: m.body })) }));
+        res.end(JSON.stringify({ messages: messages.map((m) => ({ sid: m.sid, to: m.to, channel: m.channel, body: m.body, buttons: m.buttons, status: m.status })) }));
+        return;
+      }
+      // Local mode's phone: the messages, the shopper's buttons, and delivery reports to send.
+      if (req.method === "GET" && (req.url ?? "").split("?")[0] === "/phone") {
+        res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" });
+        res.end(phonePage(new URL(req.url ?? "/", "http://x").searchParams.get("note")));
+        return;
+      }
+      if (req.method === "POST" && req.url === "/phone/replay") {
+        // Twilio delivering the last press again: the same MessageSid, the same signed body.
+        const done = (note: string) => {
+          res.writeHead(303, { location: `/phone?note=${encodeURIComponent(note)}` });
+          res.end();
+        };
+        if (!lastPress) return done("no press to replay");
+        signedPost(lastPress.url, lastPress.params).then((r) => done(`replayed ${lastPress!.params.MessageSid}: ${r.status} ${r.outcome}`), (error: unknown) => done(`the app did not answer: ${String(error)}`));
+        return;
+      }
+      if (req.method === "POST" && (req.url === "/phone/press" || req.url === "/phone/status")) {
+        const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+        const message = messages.find((m) => m.sid === form.get("sid"));
+        const done = (note: string) => {
+          res.writeHead(303, { location: `/phone?note=${encodeURIComponent(note)}` });
+          res.end();
+        };
+        if (!message) return done("no such message");
+        const sent = req.url === "/phone/press" ? press(message.sid, form.get("button") ?? "") : report(message.sid, form.get("status") ?? "delivered");
+        sent.then((r) => done(`${r.status} ${r.outcome}`), (error: unknown) => done(`the app did not answer: ${String(error)}`));
         return;
       }
       const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(req.url ?? "");
@@ -74,17 +139,20 @@ export async function startFakeTwilio(options: { port?: number; host?: string; o
         contentVariables = null;
       }
       const message: FakeMessage = {
-        sid: `SM${(++counter).toString(16).padStart(32, "0")}`,
+        // Unique across the fake's restarts too (local mode keeps its database): a per-start prefix, then a counter.
+        sid: `SM${run}${(++counter).toString(16).padStart(16, "0")}`,
         accountSid: match[1],
         to: rawTo.replace(/^whatsapp:/, ""),
         from: form.get("From"),
         messagingServiceSid: form.get("MessagingServiceSid"),
-        body: contentSid ? `${contentVariables?.["1"] ?? ""} is your verification code.` : (form.get("Body") ?? ""),
+        body: contentSid ? render(contentSid, contentVariables) : (form.get("Body") ?? ""),
         channel: rawTo.startsWith("whatsapp:") ? "whatsapp" : "sms",
         contentSid,
         contentVariables,
         statusCallback: form.get("StatusCallback"),
         authorized: req.headers.authorization === expectedAuth,
+        buttons: (contentSid && options.templates?.[contentSid]?.buttons) || [],
+        status: "queued",
       };
       attempts.push(message);
       const rule = rules.find((r) => r.times > 0 && r.when(message));
@@ -108,6 +176,80 @@ export async function startFakeTwilio(options: { port?: number; host?: string; o
       else answer();
     });
   });
+
+  function render(contentSid: string, variables: Record<string, string> | null): string {
+    const template = options.templates?.[contentSid];
+    if (!template) return `${variables?.["1"] ?? ""} is your verification code.`;
+    return template.body.replace(/\{\{(\d+)\}\}/g, (_, n: string) => variables?.[n] ?? "");
+  }
+
+  async function signedPost(url: string, params: Record<string, string>) {
+    const signature = twilio.getExpectedTwilioSignature(FAKE_TWILIO_ACCOUNT.token, url, params);
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
+      body: new URLSearchParams(params).toString(),
+    });
+    const text = await res.text();
+    return { status: res.status, outcome: res.headers.get("x-cod-outcome") ?? text.slice(0, 200) };
+  }
+
+  let inbound = 0;
+  let lastPress: { url: string; params: Record<string, string> } | null = null;
+  /** The shopper presses a quick-reply button of a WhatsApp message: Twilio's inbound webhook, signed, to the app. */
+  function press(sid: string, button: string) {
+    const message = messages.find((m) => m.sid === sid);
+    if (!message || !options.appUrl) return Promise.resolve({ status: 0, outcome: "no message or no app URL" });
+    const title = message.buttons.find((b) => b.id === button)?.title ?? button;
+    const url = `${options.appUrl.replace(/\/+$/, "")}/twilio/whatsapp`;
+    const params: Record<string, string> = {
+      MessageSid: `SM${run}${(0xfeed0000 + ++inbound).toString(16).padStart(16, "0")}`,
+      AccountSid: FAKE_TWILIO_ACCOUNT.sid,
+      From: `whatsapp:${message.to}`,
+      To: message.from ?? "",
+      Body: title,
+      ButtonText: title,
+      ButtonPayload: button,
+      OriginalRepliedMessageSid: sid,
+      NumMedia: "0",
+    };
+    lastPress = { url, params };
+    return signedPost(url, params);
+  }
+
+  /** Twilio reports a delivery state of a message to its status callback, signed (failed/undelivered carry 63016). */
+  function report(sid: string, status: string) {
+    const message = messages.find((m) => m.sid === sid);
+    if (!message?.statusCallback) return Promise.resolve({ status: 0, outcome: "no status callback" });
+    message.status = status;
+    const failed = status === "failed" || status === "undelivered";
+    return signedPost(message.statusCallback, {
+      MessageSid: sid,
+      MessageStatus: status,
+      AccountSid: FAKE_TWILIO_ACCOUNT.sid,
+      To: message.channel === "whatsapp" ? `whatsapp:${message.to}` : message.to,
+      ...(failed ? { ErrorCode: "63016" } : {}),
+    });
+  }
+
+  function phonePage(note: string | null): string {
+    const esc = (v: string) => v.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+    const rows = [...messages]
+      .reverse()
+      .map((m) => {
+        const buttons = m.buttons
+          .map((b) => `<form method="post" action="/phone/press"><input type="hidden" name="sid" value="${m.sid}"><button name="button" value="${esc(b.id)}">${esc(b.title)}</button></form>`)
+          .join("");
+        const states = ["delivered", "read", "failed"]
+          .map((st) => `<form method="post" action="/phone/status"><input type="hidden" name="sid" value="${m.sid}"><button class="state" name="status" value="${st}">${st}</button></form>`)
+          .join("");
+        return `<li class="${m.channel}"><p class="meta">${m.channel} to ${esc(m.to)} · ${m.sid} · ${esc(m.status)}</p><p>${esc(m.body).replace(/\n/g, "<br>")}</p><div class="buttons">${buttons}</div><div class="states">report: ${states}</div></li>`;
+      })
+      .join("");
+    return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fake phone (local mode)</title><meta http-equiv="refresh" content="10">
+<style>body{font:15px system-ui;max-width:720px;margin:2em auto}li{list-style:none;border:1px solid #ccc;border-radius:8px;padding:.6em 1em;margin:.6em 0}li.whatsapp{border-color:#25d366}.meta{color:#666;font-size:12px}form{display:inline}.buttons button{margin:.2em;padding:.4em 1em}.state{font-size:12px}</style></head>
+<body><h1>Fake phone</h1><p>What the fake Twilio "sent", newest first. Press a WhatsApp button as the shopper would (a signed inbound reply to the app), or report a delivery state.</p>${note ? `<p><strong>Last: ${esc(note)}</strong></p>` : ""}${lastPress ? `<form method="post" action="/phone/replay"><button>Deliver the last press again (same MessageSid ${lastPress.params.MessageSid})</button></form>` : ""}<ul>${rows || "<li>No messages yet.</li>"}</ul></body></html>`;
+  }
 
   /** Twilio's 201 answer for an accepted message. */
   function accepted(message: FakeMessage, rawTo: string): string {
@@ -140,6 +282,10 @@ export async function startFakeTwilio(options: { port?: number; host?: string; o
     fail(failure: Failure, options: { times?: number; when?: (m: FakeMessage) => boolean; delayMs?: number } = {}) {
       rules.push({ failure, times: options.times ?? Infinity, when: options.when ?? (() => true), delayMs: options.delayMs ?? 1000 });
     },
+    /** The shopper presses a WhatsApp button (the app's inbound webhook, signed); needs `appUrl`. */
+    press,
+    /** Twilio reports a delivery state for a message to the app (signed). */
+    report,
     /** The 6-digit code in the latest message accepted for this number. */
     codeFor(to: string): string {
       const last = messages.filter((m) => m.to === to).at(-1);

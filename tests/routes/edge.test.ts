@@ -37,6 +37,7 @@ describe("GET /proxy/api/config", () => {
         { iso: "IN", dial: "91", allowed: true },
       ],
       whatsapp: false,
+      channelChoice: false,
     });
   });
 
@@ -48,6 +49,18 @@ describe("GET /proxy/api/config", () => {
     expect(new Set(body.countries.map((c) => c.iso)).size).toBe(body.countries.length);
   });
 
+  it("offers the shopper the channel choice when the shop allows it and WhatsApp can carry codes", async () => {
+    await installShop({ otpChannelChoice: true });
+    const saved = { from: env.TWILIO_WHATSAPP_FROM, sid: env.TWILIO_WHATSAPP_CONTENT_SID };
+    try {
+      expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ channelChoice: false });
+      Object.assign(env, { TWILIO_WHATSAPP_FROM: "+15005550007", TWILIO_WHATSAPP_CONTENT_SID: `HX${"a".repeat(32)}` });
+      expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ whatsapp: true, channelChoice: true });
+    } finally {
+      Object.assign(env, { TWILIO_WHATSAPP_FROM: saved.from, TWILIO_WHATSAPP_CONTENT_SID: saved.sid });
+    }
+  });
+
   it("says a code can go by WhatsApp only when a WhatsApp sender and an approved template are configured", async () => {
     await installShop();
     const saved = { from: env.TWILIO_WHATSAPP_FROM, sid: env.TWILIO_WHATSAPP_CONTENT_SID };
@@ -55,7 +68,7 @@ describe("GET /proxy/api/config", () => {
       Object.assign(env, { TWILIO_WHATSAPP_FROM: "+15005550007", TWILIO_WHATSAPP_CONTENT_SID: undefined });
       expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ whatsapp: false });
       Object.assign(env, { TWILIO_WHATSAPP_CONTENT_SID: `HX${"a".repeat(32)}` });
-      expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ whatsapp: true });
+      expect(await jsonOf(await callRoute(config, signedRequest("/api/config")))).toMatchObject({ whatsapp: true, channelChoice: false });
     } finally {
       Object.assign(env, { TWILIO_WHATSAPP_FROM: saved.from, TWILIO_WHATSAPP_CONTENT_SID: saved.sid });
     }

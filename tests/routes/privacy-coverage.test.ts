@@ -80,6 +80,11 @@ const SEEDERS: Record<string, Seeder> = {
     await prisma.messageDelivery.create({ data: { shopId: s.shopId, phone: c.phone, purpose: "otp", channel: "whatsapp", status: "sent", fallbackBody: "sealed" } });
     return { shopId: s.shopId, phone: c.phone };
   },
+  WhatsappReply: async (s, c) => {
+    // A shopper's WhatsApp answer: the sender may be a business-scoped id, so it is found by the order.
+    await prisma.whatsappReply.create({ data: { id: `SM${s.shopId}${c.tag}`, shopId: s.shopId, orderGid: gid(c.orderId), repliedTo: "SMx", action: "confirm", sender: `whatsapp:${c.phone}` } });
+    return { shopId: s.shopId, orderGid: gid(c.orderId) };
+  },
   OrderRecord: async (s, c) => {
     await prisma.orderRecord.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), orderName: "#1001", phone: c.phone, mode: "cod", cod: true, status: "verified", placedAt: new Date() } });
     return { shopId: s.shopId, orderGid: gid(c.orderId) };

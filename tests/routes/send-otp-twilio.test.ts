@@ -99,6 +99,27 @@ describe("send-otp through Twilio (the real client against a fake Twilio)", () =
     ]);
   });
 
+  it("sends where the shopper chose when the shop lets them choose, and says where the code went", async () => {
+    fake.configure({ TWILIO_WHATSAPP_FROM: "+15005550007", TWILIO_WHATSAPP_CONTENT_SID: CONTENT_SID });
+    await installShop({ smsChannel: "whatsapp", otpChannelChoice: true, otpResendCooldownSeconds: 0 });
+    const viaSms = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE, channel: "sms" } }));
+    expect(await jsonOf(viaSms)).toMatchObject({ success: true, channel: "sms" });
+    const viaWhatsapp = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE, channel: "whatsapp" } }));
+    expect(await jsonOf(viaWhatsapp)).toMatchObject({ success: true, channel: "whatsapp" });
+    expect(fake.twilio.messages.map((m) => m.channel)).toEqual(["sms", "whatsapp"]);
+    // WhatsApp refused at once: the SMS took over, and the answer says so.
+    fake.twilio.fail("invalid_number", { when: (m) => m.channel === "whatsapp" });
+    const refused = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE, channel: "whatsapp" } }));
+    expect(await jsonOf(refused)).toMatchObject({ success: true, channel: "sms" });
+  });
+
+  it("keeps the shop's channel when the shop does not let the shopper choose", async () => {
+    fake.configure({ TWILIO_WHATSAPP_FROM: "+15005550007", TWILIO_WHATSAPP_CONTENT_SID: CONTENT_SID });
+    await installShop({ smsChannel: "whatsapp" });
+    const res = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE, channel: "sms" } }));
+    expect(await jsonOf(res)).toMatchObject({ success: true, channel: "whatsapp" });
+  });
+
   it("does not send free text on WhatsApp: with no approved template the code goes by SMS", async () => {
     fake.configure({ TWILIO_WHATSAPP_FROM: "+15005550007" });
     await installShop({ smsChannel: "whatsapp" });

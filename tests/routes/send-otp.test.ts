@@ -32,7 +32,7 @@ describe("POST /send-otp", () => {
     await installShop();
     const res = await send();
     expect(res.status).toBe(200);
-    expect(await jsonOf(res)).toEqual({ success: true, expiresIn: 600, resendAfter: 30, allowedModes: ["cod", "prepaid", "partial"], risk: { band: "low", reasons: [] } });
+    expect(await jsonOf(res)).toEqual({ success: true, expiresIn: 600, resendAfter: 30, channel: "sms", allowedModes: ["cod", "prepaid", "partial"], risk: { band: "low", reasons: [] } });
     expect(fake.twilio.messages).toHaveLength(1);
     const [message] = fake.twilio.messages;
     expect(message).toMatchObject({ to: PHONE, channel: "sms", messagingServiceSid: "MGfake0000000000000000000000000000" });
@@ -233,7 +233,7 @@ describe("POST /send-otp", () => {
 
     it("uses the shop's lifetime and cooldown settings in the answer", async () => {
       await installShop({ otpTtlSeconds: 300, otpResendCooldownSeconds: 45 });
-      expect(await jsonOf(await send())).toEqual({ success: true, expiresIn: 300, resendAfter: 45, allowedModes: ["cod", "prepaid", "partial"], risk: { band: "low", reasons: [] } });
+      expect(await jsonOf(await send())).toEqual({ success: true, expiresIn: 300, resendAfter: 45, channel: "sms", allowedModes: ["cod", "prepaid", "partial"], risk: { band: "low", reasons: [] } });
       expect(fake.twilio.messages[0].body).toContain("5 minutes");
     });
 

@@ -65,7 +65,7 @@ describe("POST /verify-otp", () => {
     // the answer does not say the number was ever verified.
     const sendsBefore = fake.twilio.attempts.length;
     const other = await jsonOf(await sendWith({ phone: PHONE }));
-    expect(other).toEqual({ success: true, expiresIn: 600, resendAfter: 30, allowedModes: ["cod", "prepaid", "partial"], risk: { band: "low", reasons: [] } });
+    expect(other).toEqual({ success: true, expiresIn: 600, resendAfter: 30, channel: "sms", allowedModes: ["cod", "prepaid", "partial"], risk: { band: "low", reasons: [] } });
     expect(fake.twilio.attempts.length).toBe(sendsBefore + 1);
   });
 

@@ -48,7 +48,8 @@ const FIELDS = [
   "discountCodePrepaid", "discountCodePartial", "depositType", "depositValue", "tagOrders", "tagVerified", "tagUnverified",
   "tagModePrefix", "addressCorrectionTtlHours", "autoAddressCorrection", "enforceAtCheckout", "keepCodHiddenWhenPaused", "usageChargesEnabled", "codMethodNames", "holdUnverifiedCod",
   "confirmDeadlineHours", "cancelUnconfirmed", "paymentModes", "prepaidDiscountType",
-  "prepaidDiscountValue", "codFeeType", "codFeeValue", "codFeeVariantId", "recordRetentionDays",
+  "prepaidDiscountValue", "codFeeType", "codFeeValue", "codFeeVariantId", "recordRetentionDays", "whatsappConfirmation",
+  "whatsappReplyMinutes", "cancelOnWhatsappCancel", "otpChannelChoice", "linksOnWhatsapp", "linkDomain",
 ];
 
 describe("the settings page in the built app", () => {

@@ -2,6 +2,7 @@ import http from "node:http";
 import zlib from "node:zlib";
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { startServer, type RunningServer } from "../helpers/server";
 import { ROOT } from "../setup/databases";
@@ -99,7 +100,8 @@ describe("start-up configuration", () => {
 
 describe("graceful shutdown", () => {
   it("on SIGTERM finishes a request already in flight, then exits 0", async () => {
-    const server = await startServer();
+    const probe = pathToFileURL(path.join(ROOT, "tests", "helpers", "request-probe.mjs")).href;
+    const server = await startServer({}, { nodeArgs: ["--import", probe] });
     const q = signedProxyQuery({ secret: "local-dev-api-secret" });
     const body = JSON.stringify({ phone: "+14155550160" });
     let answer: { status: number; body: string } | null = null;
@@ -119,10 +121,12 @@ describe("graceful shutdown", () => {
       req.on("error", reject);
       // Half the body now; SIGTERM arrives while the server is still reading it.
       req.write(body.slice(0, 10));
-      setTimeout(() => {
+      void (async () => {
+        // Only once the server holds the request (its head read): then SIGTERM must spare it.
+        while (!/"probe":"request-start","url":"\/proxy\/send-otp"/.test(server.output())) await new Promise((r) => setTimeout(r, 20));
         server.process.kill("SIGTERM");
         setTimeout(() => req.end(body.slice(10)), 300);
-      }, 200);
+      })();
     });
     await done;
     expect(answer).toMatchObject({ status: 200 });

@@ -12,6 +12,7 @@ import { LanguageCard } from "./language-card";
 import { OrderTagsCard } from "./order-tags-card";
 import { OtpCard } from "./otp-card";
 import { PrivacyCard } from "./privacy-card";
+import { WhatsappCard } from "./whatsapp-card";
 import { useSettingsForm } from "./use-settings-form";
 
 /** The settings page's form: one card per section (./*-card.tsx), the refused fields listed above them, and Save. */
@@ -49,6 +50,9 @@ export function SettingsForm(props: {
         <input type="hidden" name="usageChargesEnabled" value={values.usageChargesEnabled} />
         <input type="hidden" name="holdUnverifiedCod" value={values.holdUnverifiedCod} />
         <input type="hidden" name="cancelUnconfirmed" value={values.cancelUnconfirmed} />
+        <input type="hidden" name="cancelOnWhatsappCancel" value={values.cancelOnWhatsappCancel} />
+        <input type="hidden" name="otpChannelChoice" value={values.otpChannelChoice} />
+        <input type="hidden" name="linksOnWhatsapp" value={values.linksOnWhatsapp} />
         <input type="hidden" name="paymentModes" value={values.paymentModes} />
         <Layout>
           <Layout.Section>
@@ -78,6 +82,8 @@ export function SettingsForm(props: {
           <OrderTagsCard form={form} />
 
           <AddressCorrectionCard form={form} />
+
+          <WhatsappCard form={form} />
 
           <PrivacyCard form={form} />
 

@@ -11,6 +11,7 @@ export const SETTINGS_LIMITS = {
   otpMaxAttempts: { min: 1, max: 10 },
   dailySendCap: { min: 1, max: 1_000_000 },
   addressCorrectionTtlHours: { min: 1, max: 168 },
+  whatsappReplyMinutes: { min: 5, max: 1440 },
   confirmDeadlineHours: { min: 1, max: 168 },
   // Message records, address corrections, confirmations and order records (app/privacy/retention.ts).
   recordRetentionDays: { min: 30, max: 365 },

@@ -38,6 +38,12 @@ const DEFAULTS: SettingsFormValues = {
   holdUnverifiedCod: "false",
   confirmDeadlineHours: "24",
   cancelUnconfirmed: "false",
+  whatsappConfirmation: "off",
+  whatsappReplyMinutes: "60",
+  cancelOnWhatsappCancel: "false",
+  otpChannelChoice: "false",
+  linksOnWhatsapp: "false",
+  linkDomain: "",
   recordRetentionDays: "365",
 };
 
@@ -129,6 +135,12 @@ describe("the settings schema", () => {
       holdUnverifiedCod: false,
       confirmDeadlineHours: 24,
       cancelUnconfirmed: false,
+      whatsappConfirmation: "off",
+      whatsappReplyMinutes: 60,
+      cancelOnWhatsappCancel: false,
+      otpChannelChoice: false,
+      linksOnWhatsapp: false,
+      linkDomain: null,
       recordRetentionDays: 365,
     });
     expect(Object.keys(data).sort()).toEqual([...SETTINGS_FIELDS].sort());
@@ -338,5 +350,22 @@ describe("enforcement settings", () => {
     expect(errorsOf({ confirmDeadlineHours: "0" })).toHaveProperty("confirmDeadlineHours");
     expect(errorsOf({ confirmDeadlineHours: "169" })).toHaveProperty("confirmDeadlineHours");
     expect(errorsOf({ holdUnverifiedCod: undefined })).toHaveProperty("holdUnverifiedCod");
+  });
+});
+
+describe("the WhatsApp card", () => {
+  it("reads the confirmation mode, the reply window and the link domain, and refuses what it cannot use", () => {
+    expect(dataOf({ whatsappConfirmation: "all", whatsappReplyMinutes: "30", linkDomain: " Shop.Example.IN ", linksOnWhatsapp: "true" })).toMatchObject({
+      whatsappConfirmation: "all",
+      whatsappReplyMinutes: 30,
+      linkDomain: "shop.example.in",
+      linksOnWhatsapp: true,
+    });
+    expect(dataOf({ linkDomain: "" })).toMatchObject({ linkDomain: null });
+    expect(Object.keys(errorsOf({ whatsappConfirmation: "sometimes", whatsappReplyMinutes: "2", linkDomain: "https://shop.example.in/x" })).sort()).toEqual([
+      "linkDomain",
+      "whatsappConfirmation",
+      "whatsappReplyMinutes",
+    ]);
   });
 });

@@ -10,6 +10,7 @@ import { languageSection } from "./schema/language";
 import { orderTagsSection } from "./schema/order-tags";
 import { otpSection } from "./schema/otp";
 import { privacySection } from "./schema/privacy";
+import { whatsappSection } from "./schema/whatsapp";
 import type { Shop } from "./shop.server";
 
 /**
@@ -56,6 +57,12 @@ export const SETTINGS_FIELDS = [
   "holdUnverifiedCod",
   "confirmDeadlineHours",
   "cancelUnconfirmed",
+  "whatsappConfirmation",
+  "whatsappReplyMinutes",
+  "cancelOnWhatsappCancel",
+  "otpChannelChoice",
+  "linksOnWhatsapp",
+  "linkDomain",
   "recordRetentionDays",
 ] as const;
 
@@ -74,6 +81,7 @@ export const settingsSchema = otpSection
   .and(enforcementSection)
   .and(orderTagsSection)
   .and(addressCorrectionSection)
+  .and(whatsappSection)
   .and(privacySection);
 
 export type SettingsUpdate = z.output<typeof settingsSchema>;
@@ -141,6 +149,12 @@ export function settingsFormValues(shop: Pick<Shop, SettingsField>): SettingsFor
     holdUnverifiedCod: String(shop.holdUnverifiedCod),
     confirmDeadlineHours: String(shop.confirmDeadlineHours),
     cancelUnconfirmed: String(shop.cancelUnconfirmed),
+    whatsappConfirmation: ["unverified", "all"].includes(shop.whatsappConfirmation) ? shop.whatsappConfirmation : "off",
+    whatsappReplyMinutes: String(shop.whatsappReplyMinutes),
+    cancelOnWhatsappCancel: String(shop.cancelOnWhatsappCancel),
+    otpChannelChoice: String(shop.otpChannelChoice),
+    linksOnWhatsapp: String(shop.linksOnWhatsapp),
+    linkDomain: shop.linkDomain ?? "",
     recordRetentionDays: String(shop.recordRetentionDays),
   };
 }

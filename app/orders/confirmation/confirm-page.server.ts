@@ -26,7 +26,7 @@ type Opened = { ok: true; shell: PageShell; confirmation: Confirmation } | { ok:
 async function openConfirmation(shop: Shop, token: string | undefined, queryLocale: string | null): Promise<Opened> {
   const confirmation = token ? await findConfirmationByToken(shop, token) : null;
   const shell: PageShell = { locale: pickLocale(queryLocale, confirmation?.locale, shop.locale), shopName: shop.name ?? shop.domain };
-  const message = (outcome: ConfirmPage["outcome"], message: "notFound" | "confirmed" | "closed" | "disputed"): Opened => ({
+  const message = (outcome: ConfirmPage["outcome"], message: "notFound" | "confirmed" | "closed" | "cancelled" | "disputed"): Opened => ({
     ok: false,
     page: { outcome, shell, view: { kind: "message", message, orderName: confirmation?.orderName ?? "" } },
   });
@@ -35,6 +35,7 @@ async function openConfirmation(shop: Shop, token: string | undefined, queryLoca
   const state = stateOf(confirmation);
   if (state === "confirmed") return message("page", "confirmed");
   if (state === "unconfirmed") return message("gone", "closed");
+  if (state === "cancelled") return message("gone", "cancelled");
   return { ok: true, shell, confirmation };
 }
 

@@ -13,8 +13,10 @@ import { log } from "~/core/utils/log.server";
 import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "~/orders/tag-jobs.server";
 import { settleOrderRecord } from "~/orders/order-record.server";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/queue.server";
+import { CONFIRMATION_ESCALATE } from "~/message-status/confirmation-escalation.server";
 import { admin, fail, holdFulfillment, readOrderState, releaseOurHolds, userErrors, type StepResult } from "./holds.server";
-import { confirmationSms, NO_PHONE_TAG, PENDING_TAG, UNCONFIRMED_TAG } from "./texts";
+import { whatsappConfirmTemplate, whatsappLinkTemplate } from "~/sms/whatsapp";
+import { confirmationSms, confirmationSummary, NO_PHONE_TAG, PENDING_TAG, SHOPPER_CANCELLED_TAG, UNCONFIRMED_TAG } from "./texts";
 
 /**
  * Verification after purchase. A cash-on-delivery order that arrives without a matching verification
@@ -25,7 +27,7 @@ import { confirmationSms, NO_PHONE_TAG, PENDING_TAG, UNCONFIRMED_TAG } from "./t
  * `cod-no-phone` at once and left to the merchant). Each step is a durable job, safe to run twice.
  */
 export type Confirmation = NonNullable<Awaited<ReturnType<typeof prisma.orderConfirmation.findUnique>>>;
-export type ConfirmationStep = "notify" | "hold" | "deadline" | "confirmed";
+export type ConfirmationStep = "notify" | "hold" | "deadline" | "confirmed" | "escalate" | "cancelled";
 
 /**
  * The steps as background jobs (app/core/jobs): one kind per step, keyed by the order (so customers/redact
@@ -38,12 +40,12 @@ const stepJob = (step: ConfirmationStep, merge?: (queued: StepPayload, incoming:
   defineJob({
     kind: `order-confirmation.${step}`,
     payload: stepPayload,
-    run: async ({ confirmationId }): Promise<JobResult> => {
-      const result = await runConfirmationStep(confirmationId, step);
-      return result.ok ? { ok: true } : { ok: false, error: result.error, retry: result.retry };
-    },
+    run: async ({ confirmationId }): Promise<JobResult> => stepResult(await runConfirmationStep(confirmationId, step)),
     merge,
   });
+function stepResult(result: Awaited<ReturnType<typeof runConfirmationStep>>): JobResult {
+  return result.ok ? { ok: true } : { ok: false, error: result.error, retry: result.retry };
+}
 const JOBS = {
   // The merchant's "resend" makes the order's one notify job due again (resendConfirmation): one row,
   // so however many clicks arrive, the sends run one after another and notify's own check sends once.
@@ -51,18 +53,44 @@ const JOBS = {
   hold: stepJob("hold"),
   deadline: stepJob("deadline"),
   confirmed: stepJob("confirmed"),
+  // No answer on WhatsApp within the shop's window, or its message reported failed: the SMS link
+  // (declared with the status callback, which makes it due at once: app/message-status).
+  escalate: defineJob({ ...CONFIRMATION_ESCALATE, run: async ({ confirmationId }): Promise<JobResult> => stepResult(await runConfirmationStep(confirmationId, "escalate")) }),
+  // The shopper pressed Cancel on WhatsApp: tagged, and cancelled when the shop allows it.
+  cancelled: stepJob("cancelled"),
 };
 /** The kinds the worker runs (app/server-build.ts JOB_KINDS). */
 export const CONFIRMATION_JOBS = Object.values(JOBS);
 
-async function scheduleConfirmationStep(shop: string, c: Pick<Confirmation, "id" | "orderGid">, step: ConfirmationStep, at: Date) {
+export async function scheduleConfirmationStep(shop: string, c: Pick<Confirmation, "id" | "orderGid">, step: ConfirmationStep, at: Date) {
   await enqueueJob(JOBS[step], { shop, key: orderJobKey(shop, c.orderGid), payload: { confirmationId: c.id }, runAt: at });
 }
 
 type ConfirmationShop = Pick<
   Shop,
-  "id" | "domain" | "name" | "locale" | "otpEnabled" | "subscriptionStatus" | "holdUnverifiedCod" | "confirmDeadlineHours" | "cancelUnconfirmed" | "uninstalledAt" | "tagOrders"
+  | "id"
+  | "domain"
+  | "name"
+  | "locale"
+  | "currency"
+  | "otpEnabled"
+  | "subscriptionStatus"
+  | "holdUnverifiedCod"
+  | "confirmDeadlineHours"
+  | "cancelUnconfirmed"
+  | "uninstalledAt"
+  | "tagOrders"
+  | "whatsappConfirmation"
+  | "whatsappReplyMinutes"
+  | "cancelOnWhatsappCancel"
+  | "linksOnWhatsapp"
+  | "linkDomain"
 >;
+
+/** Whether a verified COD order is asked on WhatsApp too (the shop's "every COD order"): a courtesy confirmation. */
+export function asksVerifiedOrders(shop: Pick<Shop, "whatsappConfirmation" | "otpEnabled" | "subscriptionStatus" | "uninstalledAt">): boolean {
+  return shop.whatsappConfirmation === "all" && confirmsAfterPurchase(shop);
+}
 
 /** The link's token: derived from the confirmation's id under the app's secret, so a retried SMS job can rebuild it; only its hash is stored. */
 export function linkToken(confirmationId: string): string {
@@ -74,8 +102,8 @@ export function hashLinkToken(token: string): string {
 }
 
 /** The link in the SMS (the storefront's app proxy; the local server's emulation in local mode). */
-export function confirmationLink(shop: Pick<Shop, "domain">, token: string): string {
-  const origin = env.localMode ? env.SHOPIFY_APP_URL.replace(/\/$/, "") : `https://${shop.domain}`;
+export function confirmationLink(shop: Pick<Shop, "domain" | "linkDomain">, token: string): string {
+  const origin = env.localMode ? env.SHOPIFY_APP_URL.replace(/\/$/, "") : `https://${shop.linkDomain ?? shop.domain}`;
   return `${origin}${env.proxyBasePath}/vc/${token}`;
 }
 
@@ -95,32 +123,36 @@ export function confirmsAfterPurchase(shop: Pick<Shop, "otpEnabled" | "subscript
 export async function openConfirmation(
   shop: ConfirmationShop,
   order: { gid: string; name: string | null; phone: string | null; customerGid?: string | null; locale?: string | null },
+  kind: "verify" | "courtesy" = "verify",
 ): Promise<{ id: string; opened: boolean }> {
   const now = clock.now();
+  // A courtesy confirmation (a verified order asked on WhatsApp) never holds the order.
+  const holds = kind === "verify" && shop.holdUnverifiedCod;
   const id = crypto.randomUUID().replace(/-/g, "");
   const deadlineAt = new Date(now.getTime() + shop.confirmDeadlineHours * 3600_000);
   // orders/create runs this for every unverified COD order before it answers: one direct statement
   // (app/core/db/sql.server.ts), idempotent on the order, so a redelivery opens nothing twice.
   const inserted = await query<{ id: string }>(sql`
     INSERT INTO "OrderConfirmation" ("id", "shopId", "orderGid", "orderName", "customerGid", "phone", "tokenHash", "status", "hold",
-      "locale", "deadlineAt", "createdAt", "updatedAt")
+      "locale", "deadlineAt", "kind", "createdAt", "updatedAt")
     VALUES (${id}, ${shop.id}, ${order.gid}, ${order.name}, ${order.customerGid ?? null}, ${order.phone}, ${hashLinkToken(linkToken(id))},
-      'pending', ${shop.holdUnverifiedCod}, ${order.locale ?? null}, ${deadlineAt}, ${now}, ${now})
+      'pending', ${holds}, ${order.locale ?? null}, ${deadlineAt}, ${kind}, ${now}, ${now})
     ON CONFLICT ("shopId", "orderGid") DO NOTHING
     RETURNING "id"`);
   if (!inserted.length) {
-    const [existing] = await query<{ id: string; phone: string | null; hold: unknown; deadlineAt: unknown }>(sql`
-      SELECT "id", "phone", "hold", "deadlineAt" FROM "OrderConfirmation" WHERE "shopId" = ${shop.id} AND "orderGid" = ${order.gid}`);
+    const [existing] = await query<{ id: string; phone: string | null; hold: unknown; deadlineAt: unknown; kind: string }>(sql`
+      SELECT "id", "phone", "hold", "deadlineAt", "kind" FROM "OrderConfirmation" WHERE "shopId" = ${shop.id} AND "orderGid" = ${order.gid}`);
     if (!existing) return { id, opened: false }; // deleted meanwhile (customers/redact): nothing to schedule
-    const row = { id: existing.id, orderGid: order.gid, phone: existing.phone, hold: toBoolean(existing.hold), deadlineAt: toDate(existing.deadlineAt) };
+    const row = { id: existing.id, orderGid: order.gid, phone: existing.phone, hold: toBoolean(existing.hold), deadlineAt: toDate(existing.deadlineAt), kind: existing.kind };
     await scheduleSteps(shop, row, now);
     return { id: existing.id, opened: false };
   }
-  await scheduleSteps(shop, { id, orderGid: order.gid, phone: order.phone, hold: shop.holdUnverifiedCod, deadlineAt }, now);
+  await scheduleSteps(shop, { id, orderGid: order.gid, phone: order.phone, hold: holds, deadlineAt, kind }, now);
   log.info("order confirmation opened", {
     shop: shop.domain,
     orderGid: order.gid,
-    hold: shop.holdUnverifiedCod,
+    kind,
+    hold: holds,
     phone: Boolean(order.phone),
     deadlineAt: deadlineAt.toISOString(),
   });
@@ -128,10 +160,10 @@ export async function openConfirmation(
 }
 
 /** A confirmation's steps, from its row (a job already queued for a step is left as it is). */
-async function scheduleSteps(shop: ConfirmationShop, c: Pick<Confirmation, "id" | "orderGid" | "phone" | "hold" | "deadlineAt">, now: Date) {
+async function scheduleSteps(shop: ConfirmationShop, c: Pick<Confirmation, "id" | "orderGid" | "phone" | "hold" | "deadlineAt" | "kind">, now: Date) {
   if (c.phone) await scheduleConfirmationStep(shop.domain, c, "notify", now);
   // No phone to text: the shopper cannot confirm, so the merchant is told on the order and the deadline cancels nothing.
-  else if (shop.tagOrders) await enqueueOrderTags(shop.domain, c.orderGid, [NO_PHONE_TAG]);
+  else if (shop.tagOrders && c.kind === "verify") await enqueueOrderTags(shop.domain, c.orderGid, [NO_PHONE_TAG]);
   if (c.hold) await scheduleConfirmationStep(shop.domain, c, "hold", now);
   await scheduleConfirmationStep(shop.domain, c, "deadline", c.deadlineAt);
 }
@@ -163,11 +195,28 @@ export async function resendConfirmation(shop: Pick<Shop, "id" | "domain">, orde
   return { ok: false, code: c.phone ? "recently_sent" : "no_phone" };
 }
 
-export type ConfirmationState = "pending" | "confirmed" | "unconfirmed";
+/**
+ * orders/cancelled: a confirmation still pending closes as cancelled (no answer recorded: the merchant or
+ * Shopify cancelled it), so a later WhatsApp press or link answers that the order was cancelled, and the
+ * deadline neither tags nor cancels it. One conditional statement; a redelivery changes nothing.
+ */
+export async function closeOnOrderCancelled(shopDomain: string, orderGid: string): Promise<boolean> {
+  const now = clock.now();
+  const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true } });
+  if (!shop) return false;
+  const { count } = await prisma.orderConfirmation.updateMany({
+    where: { shopId: shop.id, orderGid, status: "pending" },
+    data: { status: "cancelled", closedAt: now, cancelledAt: now },
+  });
+  return count > 0;
+}
+
+export type ConfirmationState = "pending" | "confirmed" | "unconfirmed" | "cancelled";
 
 /** A pending confirmation past its deadline reads as unconfirmed even before the deadline job ran. */
 export function stateOf(c: Pick<Confirmation, "status" | "deadlineAt">, now = clock.now()): ConfirmationState {
   if (c.status === "confirmed") return "confirmed";
+  if (c.status === "cancelled") return "cancelled";
   if (c.status === "unconfirmed" || c.deadlineAt.getTime() <= now.getTime()) return "unconfirmed";
   return "pending";
 }
@@ -223,22 +272,105 @@ export async function runConfirmationStep(confirmationId: string, step: Confirma
       return deadline(c.shop, c);
     case "confirmed":
       return confirmed(c.shop, c);
+    case "escalate":
+      return escalate(c.shop, c);
+    case "cancelled":
+      return shopperCancelled(c.shop, c);
   }
 }
 
+/**
+ * The first message of a confirmation. With WhatsApp confirmation on (or for a courtesy confirmation)
+ * and a confirmation template configured: the WhatsApp message with Confirm / Cancel / Change address
+ * buttons, the SMS link following when no answer comes within the shop's window (escalate) or WhatsApp
+ * fails. Otherwise the SMS link, on WhatsApp first when the shop sends links there and a link template exists.
+ */
 async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (stateOf(c) !== "pending" || !c.phone || c.notifiedAt) return { ok: true, note: "nothing to send" };
+  const now = clock.now();
+  const locales = [c.locale, shop.locale];
+  const shopName = shop.name ?? shop.domain;
+  const buttons =
+    shop.whatsappConfirmation !== "off" || c.kind === "courtesy"
+      ? whatsappConfirmTemplate({ shop: shopName, order: c.orderName ?? "", summary: await orderSummaryLine(shop, c) }, locales)
+      : null;
+  // A verified order is asked only where it can answer with a button; it never gets an SMS link.
+  if (c.kind === "courtesy" && !buttons) return { ok: true, note: "no WhatsApp confirmation template: a verified order is not asked" };
   const link = confirmationLink(shop, linkToken(c.id));
+  const smsBody = confirmationSms(locales, { shop: shopName, order: c.orderName ?? "", link });
+  const viaLink = !buttons && shop.linksOnWhatsapp ? whatsappLinkTemplate({ shop: shopName, order: c.orderName ?? "", link }, locales) : null;
+  const template = buttons ?? viaLink;
+  const result = await sendSms({
+    shop: { id: shop.id, name: shop.name, domain: shop.domain },
+    to: c.phone,
+    body: smsBody,
+    channel: template ? "whatsapp" : "sms",
+    whatsapp: template,
+    // The SMS link is rebuilt from the confirmation by escalate: nothing to keep sealed.
+    sealFallback: false,
+    purpose: "order_confirmation",
+    orderGid: c.orderGid,
+  });
+  if (!result.ok) return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
+  const onWhatsapp = result.channel === "whatsapp";
+  await prisma.orderConfirmation.update({
+    where: { id: c.id },
+    data: { notifiedAt: now, ...(onWhatsapp ? { whatsappAt: now } : { smsLinkAt: now }) },
+  });
+  // The buttons wait for an answer; a verified order's courtesy question gets no SMS after it.
+  if (onWhatsapp && buttons && c.kind === "verify") {
+    await scheduleConfirmationStep(shop.domain, c, "escalate", new Date(now.getTime() + shop.whatsappReplyMinutes * 60_000));
+  }
+  return { ok: true, note: onWhatsapp ? (buttons ? "asked on WhatsApp" : "link on WhatsApp") : "link by SMS" };
+}
+
+/** The order in one line for the WhatsApp question: its number, its amount to pay on delivery. */
+async function orderSummaryLine(shop: StepShop, c: Confirmation): Promise<string> {
+  const record = await prisma.orderRecord.findUnique({ where: { shopId_orderGid: { shopId: c.shopId, orderGid: c.orderGid } }, select: { value: true } });
+  const amount = record?.value != null ? `${record.value.toFixed(2)}${shop.currency ? ` ${shop.currency}` : ""}` : null;
+  return confirmationSummary([c.locale, shop.locale], { order: c.orderName ?? "", amount });
+}
+
+/**
+ * No answer on WhatsApp within the shop's window, or the WhatsApp message failed: the SMS link, once
+ * (smsLinkAt; the order has one escalate job, so two instances never run it together). Nothing once
+ * the confirmation is answered, closed, or its link already went by SMS.
+ */
+async function escalate(shop: StepShop, c: Confirmation): Promise<StepResult> {
+  if (c.kind !== "verify" || stateOf(c) !== "pending" || !c.phone || c.smsLinkAt) return { ok: true, note: "nothing to send" };
+  const link = confirmationLink(shop, linkToken(c.id));
+  const replaced = await prisma.messageDelivery.findFirst({
+    where: { shopId: c.shopId, orderGid: c.orderGid, purpose: "order_confirmation", channel: "whatsapp", providerId: { not: null } },
+    orderBy: { createdAt: "desc" },
+    select: { id: true },
+  });
   const result = await sendSms({
     shop: { id: shop.id, name: shop.name, domain: shop.domain },
     to: c.phone,
     body: confirmationSms([c.locale, shop.locale], { shop: shop.name ?? shop.domain, order: c.orderName ?? "", link }),
     channel: "sms",
     purpose: "order_confirmation",
+    orderGid: c.orderGid,
+    fallbackOf: replaced?.id ?? null,
   });
   if (!result.ok) return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
-  await prisma.orderConfirmation.update({ where: { id: c.id }, data: { notifiedAt: clock.now() } });
-  return { ok: true };
+  await prisma.orderConfirmation.update({ where: { id: c.id }, data: { smsLinkAt: clock.now() } });
+  return { ok: true, note: "link by SMS" };
+}
+
+/**
+ * The shopper pressed Cancel on WhatsApp (the confirmation is `cancelled`): the order is tagged
+ * cod-cancelled-by-shopper (cod-pending removed) and cancelled when the shop allows it. Its holds stay:
+ * a cancelled order ships nothing, and an order the merchant keeps is theirs to release.
+ */
+async function shopperCancelled(shop: StepShop, c: Confirmation): Promise<StepResult> {
+  if (c.status !== "cancelled") return { ok: true, note: "not cancelled by the shopper" };
+  const tagged = await swapTags(shop, c.orderGid, [SHOPPER_CANCELLED_TAG], [PENDING_TAG]);
+  const cancelled =
+    shop.cancelOnWhatsappCancel && !c.cancelledAt
+      ? await cancel(shop, c, { reason: "CUSTOMER", staffNote: "Cash on delivery: the shopper pressed Cancel on the WhatsApp confirmation." })
+      : null;
+  return firstFailure(tagged, cancelled) ?? { ok: true, note: cancelled ? "order cancelled" : "tagged" };
 }
 
 const tagsRemoveReply = z.object({ tagsRemove: z.object({ userErrors: z.array(z.object({ message: z.string() })) }) });
@@ -302,6 +434,13 @@ function firstFailure(...parts: (StepResult | null)[]): StepResult | null {
 
 async function deadline(shop: StepShop, c: Confirmation): Promise<StepResult> {
   const now = clock.now();
+  if (c.kind === "courtesy") {
+    // A verified order not answered on WhatsApp: closed quietly (it was verified before it was placed).
+    if (c.status === "pending" && c.deadlineAt.getTime() <= now.getTime()) {
+      await prisma.orderConfirmation.updateMany({ where: { id: c.id, status: "pending" }, data: { status: "unanswered", closedAt: now } });
+    }
+    return { ok: true, note: "courtesy confirmation closed" };
+  }
   if (c.status === "pending") {
     if (c.deadlineAt.getTime() > now.getTime()) return fail("deadline not reached", true);
     await prisma.orderConfirmation.updateMany({ where: { id: c.id, status: "pending" }, data: { status: "unconfirmed", closedAt: now } });
@@ -322,17 +461,17 @@ async function deadline(shop: StepShop, c: Confirmation): Promise<StepResult> {
 }
 
 /** Cancels the order; an order already cancelled (by an earlier try whose answer was lost, or by the merchant) is done. */
-async function cancel(shop: StepShop, c: Confirmation): Promise<StepResult> {
+async function cancel(shop: StepShop, c: Confirmation, why?: { reason: "CUSTOMER" | "OTHER"; staffNote: string }): Promise<StepResult> {
   const result = await admin(
     shop.domain,
     ORDER_CANCEL,
     {
       orderId: c.orderGid,
-      reason: "OTHER",
+      reason: why?.reason ?? "OTHER",
       refundMethod: { originalPaymentMethodsRefund: true },
       restock: true,
       notifyCustomer: true,
-      staffNote: `Cash on delivery not confirmed: the shopper did not confirm the order's phone within ${shop.confirmDeadlineHours} hours.`,
+      staffNote: why?.staffNote ?? `Cash on delivery not confirmed: the shopper did not confirm the order's phone within ${shop.confirmDeadlineHours} hours.`,
     },
     cancelReply,
   );

@@ -128,7 +128,7 @@ export function renderConfirmPage(shell: PageShell, s: ConfirmPageState): string
   );
 }
 
-export type ConfirmMessage = "confirmed" | "closed" | "notFound" | "forbidden" | "unavailable" | "disputed";
+export type ConfirmMessage = "confirmed" | "closed" | "cancelled" | "notFound" | "forbidden" | "unavailable" | "disputed";
 
 export function renderConfirmMessage(shell: PageShell, kind: ConfirmMessage, orderName = ""): string {
   const t = PAGE_TEXTS[shell.locale];

@@ -5,6 +5,8 @@ export const PENDING_TAG = "cod-pending";
 export const UNCONFIRMED_TAG = "cod-unconfirmed";
 /** A COD order with no phone to text: the shopper cannot confirm, so the merchant decides (never auto-cancelled). */
 export const NO_PHONE_TAG = "cod-no-phone";
+/** The shopper pressed Cancel on the WhatsApp confirmation (the order is cancelled too when the shop allows it). */
+export const SHOPPER_CANCELLED_TAG = "cod-cancelled-by-shopper";
 
 /** The SMS with the link, in the shopper's language where we have it ({shop} {order} {link}). */
 const SMS: Record<Locale, string> = {
@@ -37,6 +39,8 @@ const en = {
   unreachable: "This number cannot receive text messages. Contact the shop to confirm your order.",
   confirmedTitle: "Order confirmed",
   confirmedBody: "Thank you: order {order} is confirmed and will be prepared for delivery.",
+  cancelledTitle: "Order cancelled",
+  cancelledBody: "You cancelled order {order} on WhatsApp. Contact the shop if this was a mistake.",
   closedTitle: "This link has expired",
   closedBody: "Order {order} was not confirmed in time. Contact the shop if you still want it.",
   notFoundTitle: "Link not found",
@@ -75,6 +79,8 @@ const hi: PageTexts = {
   unreachable: "इस नंबर पर SMS नहीं आ सकते। अपने ऑर्डर की पुष्टि के लिए दुकान से संपर्क करें।",
   confirmedTitle: "ऑर्डर की पुष्टि हो गई",
   confirmedBody: "धन्यवाद: ऑर्डर {order} की पुष्टि हो गई है और इसे डिलीवरी के लिए तैयार किया जाएगा।",
+  cancelledTitle: "ऑर्डर रद्द किया गया",
+  cancelledBody: "आपने WhatsApp पर ऑर्डर {order} रद्द किया। अगर यह गलती थी, तो दुकान से संपर्क करें।",
   closedTitle: "इस लिंक की समय-सीमा समाप्त हो गई है",
   closedBody: "ऑर्डर {order} की समय पर पुष्टि नहीं हुई। अगर आप इसे अब भी चाहते हैं, तो दुकान से संपर्क करें।",
   notFoundTitle: "लिंक नहीं मिला",
@@ -111,6 +117,8 @@ const ar: PageTexts = {
   unreachable: "لا يمكن لهذا الرقم استقبال الرسائل النصية. تواصل مع المتجر لتأكيد طلبك.",
   confirmedTitle: "تم تأكيد الطلب",
   confirmedBody: "شكرًا لك: تم تأكيد الطلب {order} وسيتم تجهيزه للتوصيل.",
+  cancelledTitle: "تم إلغاء الطلب",
+  cancelledBody: "لقد ألغيت الطلب {order} عبر واتساب. تواصل مع المتجر إذا كان ذلك خطأ.",
   closedTitle: "انتهت صلاحية هذا الرابط",
   closedBody: "لم يتم تأكيد الطلب {order} في الوقت المحدد. تواصل مع المتجر إذا كنت لا تزال تريده.",
   notFoundTitle: "الرابط غير موجود",
@@ -147,6 +155,8 @@ const fr: PageTexts = {
   unreachable: "Ce numéro ne peut pas recevoir de SMS. Contactez la boutique pour confirmer votre commande.",
   confirmedTitle: "Commande confirmée",
   confirmedBody: "Merci : la commande {order} est confirmée et sera préparée pour la livraison.",
+  cancelledTitle: "Commande annulée",
+  cancelledBody: "Vous avez annulé la commande {order} sur WhatsApp. Contactez la boutique s’il s’agit d’une erreur.",
   closedTitle: "Ce lien a expiré",
   closedBody: "La commande {order} n'a pas été confirmée à temps. Contactez la boutique si vous la souhaitez toujours.",
   notFoundTitle: "Lien introuvable",
@@ -183,6 +193,8 @@ const es: PageTexts = {
   unreachable: "Este número no puede recibir SMS. Contacta con la tienda para confirmar tu pedido.",
   confirmedTitle: "Pedido confirmado",
   confirmedBody: "Gracias: el pedido {order} está confirmado y se preparará para la entrega.",
+  cancelledTitle: "Pedido cancelado",
+  cancelledBody: "Cancelaste el pedido {order} en WhatsApp. Contacta con la tienda si fue un error.",
   closedTitle: "Este enlace ha caducado",
   closedBody: "El pedido {order} no se confirmó a tiempo. Contacta con la tienda si todavía lo quieres.",
   notFoundTitle: "Enlace no encontrado",
@@ -203,3 +215,100 @@ const es: PageTexts = {
 };
 
 export const PAGE_TEXTS: Record<Locale, PageTexts> = { en, hi, ar, fr, es };
+
+/**
+ * WhatsApp confirmation: the order's one-line summary ({{3}} of the template: {order} {amount}) and the
+ * answers to a pressed button, sent as free text inside the session the press opened.
+ */
+type WhatsappTexts = {
+  summary: string;
+  summaryNoAmount: string;
+  confirmed: string;
+  cancelled: string;
+  cancelledKept: string;
+  addressLink: string;
+  addressPending: string;
+  addressUnavailable: string;
+  alreadyConfirmed: string;
+  alreadyCancelled: string;
+  closed: string;
+};
+
+const WHATSAPP: Record<Locale, WhatsappTexts> = {
+  en: {
+    summary: "Order {order}, {amount} to pay in cash on delivery.",
+    summaryNoAmount: "Order {order}, to pay in cash on delivery.",
+    confirmed: "Thank you: order {order} is confirmed and will be prepared for delivery.",
+    cancelled: "Order {order} is cancelled. Nothing will be delivered.",
+    cancelledKept: "We told the shop that you want to cancel order {order}.",
+    addressLink: "Correct the delivery address of order {order} here: {link}",
+    addressPending: "A link to correct the address of order {order} was already sent to you.",
+    addressUnavailable: "The address of order {order} cannot be changed here. Please contact the shop.",
+    alreadyConfirmed: "Order {order} is already confirmed. Thank you.",
+    alreadyCancelled: "Order {order} was already cancelled. Contact the shop if you still want it.",
+    closed: "Order {order} can no longer be confirmed here. Contact the shop if you still want it.",
+  },
+  hi: {
+    summary: "ऑर्डर {order}, डिलीवरी पर नकद {amount} देना है।",
+    summaryNoAmount: "ऑर्डर {order}, डिलीवरी पर नकद भुगतान।",
+    confirmed: "धन्यवाद: ऑर्डर {order} की पुष्टि हो गई है और इसे डिलीवरी के लिए तैयार किया जाएगा।",
+    cancelled: "ऑर्डर {order} रद्द कर दिया गया है। कुछ भी डिलीवर नहीं होगा।",
+    cancelledKept: "हमने दुकान को बताया कि आप ऑर्डर {order} रद्द करना चाहते हैं।",
+    addressLink: "ऑर्डर {order} का डिलीवरी पता यहाँ ठीक करें: {link}",
+    addressPending: "ऑर्डर {order} का पता ठीक करने का लिंक आपको पहले ही भेजा जा चुका है।",
+    addressUnavailable: "ऑर्डर {order} का पता यहाँ नहीं बदला जा सकता। कृपया दुकान से संपर्क करें।",
+    alreadyConfirmed: "ऑर्डर {order} की पुष्टि पहले ही हो चुकी है। धन्यवाद।",
+    alreadyCancelled: "ऑर्डर {order} पहले ही रद्द हो चुका है। अगर आप इसे अब भी चाहते हैं, तो दुकान से संपर्क करें।",
+    closed: "ऑर्डर {order} की पुष्टि अब यहाँ नहीं हो सकती। अगर आप इसे अब भी चाहते हैं, तो दुकान से संपर्क करें।",
+  },
+  ar: {
+    summary: "الطلب {order}، {amount} تُدفع نقدًا عند الاستلام.",
+    summaryNoAmount: "الطلب {order}، الدفع نقدًا عند الاستلام.",
+    confirmed: "شكرًا لك: تم تأكيد الطلب {order} وسيتم تجهيزه للتوصيل.",
+    cancelled: "تم إلغاء الطلب {order}. لن يتم توصيل أي شيء.",
+    cancelledKept: "أبلغنا المتجر أنك تريد إلغاء الطلب {order}.",
+    addressLink: "صحّح عنوان توصيل الطلب {order} من هنا: {link}",
+    addressPending: "تم إرسال رابط تصحيح عنوان الطلب {order} إليك بالفعل.",
+    addressUnavailable: "لا يمكن تغيير عنوان الطلب {order} من هنا. يرجى التواصل مع المتجر.",
+    alreadyConfirmed: "تم تأكيد الطلب {order} بالفعل. شكرًا لك.",
+    alreadyCancelled: "تم إلغاء الطلب {order} بالفعل. تواصل مع المتجر إذا كنت لا تزال تريده.",
+    closed: "لم يعد من الممكن تأكيد الطلب {order} هنا. تواصل مع المتجر إذا كنت لا تزال تريده.",
+  },
+  fr: {
+    summary: "Commande {order}, {amount} à payer en espèces à la livraison.",
+    summaryNoAmount: "Commande {order}, à payer en espèces à la livraison.",
+    confirmed: "Merci : la commande {order} est confirmée et sera préparée pour la livraison.",
+    cancelled: "La commande {order} est annulée. Rien ne sera livré.",
+    cancelledKept: "Nous avons dit à la boutique que vous voulez annuler la commande {order}.",
+    addressLink: "Corrigez l’adresse de livraison de la commande {order} ici : {link}",
+    addressPending: "Un lien pour corriger l’adresse de la commande {order} vous a déjà été envoyé.",
+    addressUnavailable: "L’adresse de la commande {order} ne peut pas être modifiée ici. Contactez la boutique.",
+    alreadyConfirmed: "La commande {order} est déjà confirmée. Merci.",
+    alreadyCancelled: "La commande {order} a déjà été annulée. Contactez la boutique si vous la voulez encore.",
+    closed: "La commande {order} ne peut plus être confirmée ici. Contactez la boutique si vous la voulez encore.",
+  },
+  es: {
+    summary: "Pedido {order}, {amount} a pagar en efectivo contra reembolso.",
+    summaryNoAmount: "Pedido {order}, a pagar en efectivo contra reembolso.",
+    confirmed: "Gracias: el pedido {order} está confirmado y se preparará para la entrega.",
+    cancelled: "El pedido {order} está cancelado. No se entregará nada.",
+    cancelledKept: "Hemos avisado a la tienda de que quieres cancelar el pedido {order}.",
+    addressLink: "Corrige la dirección de entrega del pedido {order} aquí: {link}",
+    addressPending: "Ya te enviamos un enlace para corregir la dirección del pedido {order}.",
+    addressUnavailable: "La dirección del pedido {order} no se puede cambiar aquí. Contacta con la tienda.",
+    alreadyConfirmed: "El pedido {order} ya está confirmado. Gracias.",
+    alreadyCancelled: "El pedido {order} ya se canceló. Contacta con la tienda si todavía lo quieres.",
+    closed: "El pedido {order} ya no se puede confirmar aquí. Contacta con la tienda si todavía lo quieres.",
+  },
+};
+
+export function confirmationSummary(locales: (string | null | undefined)[], values: { order: string; amount: string | null }): string {
+  const t = WHATSAPP[pickLocale(...locales)];
+  return values.amount ? fill(t.summary, { order: values.order, amount: values.amount }) : fill(t.summaryNoAmount, { order: values.order });
+}
+
+export type WhatsappAnswer = Exclude<keyof WhatsappTexts, "summary" | "summaryNoAmount">;
+
+export function whatsappAnswer(locales: (string | null | undefined)[], answer: WhatsappAnswer, values: { order: string; link?: string }): string {
+  return fill(WHATSAPP[pickLocale(...locales)][answer], { order: values.order, link: values.link ?? "" });
+}

@@ -22,7 +22,7 @@ export function interpret(status, body) {
     if (typeof b.checkoutUrl === "string" && /^https?:\/\//.test(b.checkoutUrl)) return { kind: "checkout", url: b.checkoutUrl };
     if (b.fallback === true) return { kind: "fallback" };
     if (b.success === true && b.skipped) return { kind: "skipped", reason: b.reason === "returning_customer" ? "returning_customer" : "otp_disabled" };
-    if (b.success === true) return { kind: "ok", resendAfter: seconds(b.resendAfter, null), expiresIn: seconds(b.expiresIn, null) };
+    if (b.success === true) return { kind: "ok", resendAfter: seconds(b.resendAfter, null), expiresIn: seconds(b.expiresIn, null), channel: b.channel === "whatsapp" ? "whatsapp" : "sms" };
     return { kind: "error", code: "unexpected" };
   }
   if (status === 402 || b.code === "subscription_required") return { kind: "fallback" };

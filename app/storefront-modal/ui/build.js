@@ -51,7 +51,7 @@ CodModal.prototype.build = function () {
     h("p", { class: "codv-intro", id: "codv-phone-hint-" + this.uid, text: t(this.config.otpEnabled ? "phone_intro" : "phone_intro_no_otp") }),
     h("div", { class: "codv-field" }, [h("label", { for: countryId, text: t("country_label") }), els.country]),
     h("div", { class: "codv-field" }, [h("label", { for: phoneId, text: t("phone_label") }), els.phone, els.known]),
-  ]);
+  ].concat(this.config.otpEnabled && this.config.channelChoice ? [channelChoice(this, h, t)] : []));
 
   // Step 2: the code alone. Enter verifies it; the payment mode is its own step after it.
   var codeId = "codv-code-" + this.uid;
@@ -128,3 +128,15 @@ CodModal.prototype.build = function () {
   });
   document.body.appendChild(els.backdrop);
 };
+
+/** SMS or WhatsApp for the code, where the shop lets the shopper choose (config.channelChoice). */
+function channelChoice(self, h, t) {
+  var name = "codv-channel-" + self.uid;
+  var option = function (value) {
+    var input = h("input", { type: "radio", name: name, value: value });
+    if (value === "sms") input.checked = true;
+    self.els["channel_" + value] = input;
+    return h("label", { class: "codv-choice" }, [input, h("span", { text: t("channel_" + value) })]);
+  };
+  return h("fieldset", { class: "codv-field codv-channels" }, [h("legend", { text: t("channel_label") }), option("sms"), option("whatsapp")]);
+}

@@ -43,6 +43,7 @@ CodModal.prototype.loadConfig = function () {
           countries: countryList(r.body.countries),
           pricing: r.body.pricing && typeof r.body.pricing === "object" ? r.body.pricing : null,
           whatsapp: r.body.whatsapp === true,
+          channelChoice: r.body.channelChoice === true,
         };
         self.dial = {};
         self.config.countries.forEach(function (c) { self.dial[c.iso] = c.dial; });

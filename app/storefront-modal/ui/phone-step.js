@@ -75,7 +75,7 @@ CodModal.prototype.sendCode = function (again, channel) {
   var body = { phone: phone };
   // WhatsApp once asked for stays the channel of this number's resends.
   if (!again) {
-    this.channel = null;
+    this.channel = els.channel_whatsapp && els.channel_whatsapp.checked ? "whatsapp" : els.channel_sms ? "sms" : null;
     this.resetRisk();
   }
   if (channel) this.channel = channel;
@@ -92,7 +92,8 @@ CodModal.prototype.sendCode = function (again, channel) {
       self.state.verified = false;
       self.state.proof = null;
       self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1000;
-      self.fill(els.codeIntro, "code_intro", { length: self.config.codeLength, phone: phone });
+      // Where the code went: WhatsApp, or a text (also when WhatsApp was refused and SMS took over).
+      self.fill(els.codeIntro, outcome.channel === "whatsapp" ? "code_intro_whatsapp" : "code_intro", { length: self.config.codeLength, phone: phone });
       els.code.value = "";
       els.code.disabled = false;
       els.code.setAttribute("maxlength", String(self.config.codeLength));

@@ -82,7 +82,7 @@
       if (b.success === true && b.skipped)
         return { kind: "skipped", reason: b.reason === "returning_customer" ? "returning_customer" : "otp_disabled" };
       if (b.success === true)
-        return { kind: "ok", resendAfter: seconds(b.resendAfter, null), expiresIn: seconds(b.expiresIn, null) };
+        return { kind: "ok", resendAfter: seconds(b.resendAfter, null), expiresIn: seconds(b.expiresIn, null), channel: b.channel === "whatsapp" ? "whatsapp" : "sms" };
       return { kind: "error", code: "unexpected" };
     }
     if (status === 402 || b.code === "subscription_required")
@@ -467,7 +467,8 @@
             locale: r.body.locale || null,
             countries: countryList(r.body.countries),
             pricing: r.body.pricing && typeof r.body.pricing === "object" ? r.body.pricing : null,
-            whatsapp: r.body.whatsapp === true
+            whatsapp: r.body.whatsapp === true,
+            channelChoice: r.body.channelChoice === true
           };
           self.dial = {};
           self.config.countries.forEach(function(c) {
@@ -629,7 +630,7 @@
       h("p", { class: "codv-intro", id: "codv-phone-hint-" + this.uid, text: t(this.config.otpEnabled ? "phone_intro" : "phone_intro_no_otp") }),
       h("div", { class: "codv-field" }, [h("label", { for: countryId, text: t("country_label") }), els.country]),
       h("div", { class: "codv-field" }, [h("label", { for: phoneId, text: t("phone_label") }), els.phone, els.known])
-    ]);
+    ].concat(this.config.otpEnabled && this.config.channelChoice ? [channelChoice(this, h, t)] : []));
     var codeId = "codv-code-" + this.uid;
     els.codeIntro = h("p", { class: "codv-intro" });
     els.code = h("input", {
@@ -730,6 +731,17 @@
     });
     document.body.appendChild(els.backdrop);
   };
+  function channelChoice(self, h2, t) {
+    var name = "codv-channel-" + self.uid;
+    var option = function(value) {
+      var input = h2("input", { type: "radio", name, value });
+      if (value === "sms")
+        input.checked = true;
+      self.els["channel_" + value] = input;
+      return h2("label", { class: "codv-choice" }, [input, h2("span", { text: t("channel_" + value) })]);
+    };
+    return h2("fieldset", { class: "codv-field codv-channels" }, [h2("legend", { text: t("channel_label") }), option("sms"), option("whatsapp")]);
+  }
 
   // app/storefront-modal/ui/sheet.js
   CodModal.prototype.open = function() {
@@ -984,7 +996,7 @@
     button.disabled = true;
     var body = { phone };
     if (!again) {
-      this.channel = null;
+      this.channel = els.channel_whatsapp && els.channel_whatsapp.checked ? "whatsapp" : els.channel_sms ? "sms" : null;
       this.resetRisk();
     }
     if (channel)
@@ -1004,7 +1016,7 @@
         self.state.verified = false;
         self.state.proof = null;
         self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1e3;
-        self.fill(els.codeIntro, "code_intro", { length: self.config.codeLength, phone });
+        self.fill(els.codeIntro, outcome.channel === "whatsapp" ? "code_intro_whatsapp" : "code_intro", { length: self.config.codeLength, phone });
         els.code.value = "";
         els.code.disabled = false;
         els.code.setAttribute("maxlength", String(self.config.codeLength));

@@ -271,7 +271,7 @@ ${paymentSection(data.attributes ?? [], url.searchParams.get("phone") ?? prefill
 function cartPayment(data: Preview, total: number, deposits: FakeDepositStore, url: URL): string {
   const cart = { lines: (data.lines ?? []).map((l) => ({ merchandiseId: l.merchandiseId ?? "", quantity: l.quantity ?? 1 })), discountCodes: data.discountCodes ?? [] };
   const code = cart.discountCodes.find((c) => deposits.applicable(c, cart));
-  const off = code ? deposits.discounts.get(code.toUpperCase())!.amount : 0;
+  const off = code ? deposits.takes(deposits.discounts.get(code.toUpperCase())!, cart.lines) : 0;
   const refused = cart.discountCodes.filter((c) => c !== code);
   const pay = `<form method="post" action="${LOCAL_CHECKOUT_PATH}/pay?c=${esc(url.searchParams.get("c") ?? "")}"><button>Pay ${esc((total - off).toFixed(2))} and place the order</button></form>`;
   return `<p>Total before discounts: <strong>${esc(total.toFixed(2))}</strong></p>${
