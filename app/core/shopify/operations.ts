@@ -287,9 +287,20 @@ query ${OPERATIONS.orderBalanceLines}($id: ID!) {
   order(id: $id) {
     id
     cancelledAt
-    lineItems(first: 100) { nodes { id title variant { id } originalUnitPriceSet { shopMoney { amount currencyCode } } } }
-    totalPriceSet { shopMoney { amount currencyCode } }
-    totalOutstandingSet { shopMoney { amount currencyCode } }
+    presentmentCurrencyCode
+    lineItems(first: 100) {
+      nodes {
+        id
+        title
+        variant { id }
+        discountAllocations {
+          allocatedAmountSet { presentmentMoney { amount currencyCode } shopMoney { amount currencyCode } }
+          discountApplication { ... on DiscountCodeApplication { code } }
+        }
+      }
+    }
+    currentTotalPriceSet { presentmentMoney { amount currencyCode } shopMoney { amount currencyCode } }
+    totalOutstandingSet { presentmentMoney { amount currencyCode } shopMoney { amount currencyCode } }
   }
 }`;
 
