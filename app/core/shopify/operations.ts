@@ -56,7 +56,7 @@ mutation ${OPERATIONS.cartCreate}($input: CartInput!) {
     cart {
       id
       checkoutUrl
-      lines(first: 101) { nodes { id quantity merchandise { ... on ProductVariant { id price { amount } } } } }
+      lines(first: 101) { nodes { id quantity merchandise { ... on ProductVariant { id price { amount currencyCode } } } } }
     }
     userErrors { code field message }
     warnings { code message target }
