@@ -167,7 +167,7 @@ const userError = z.object({ field: z.array(z.string()).nullish(), message: z.st
 const cartLine = z.object({
   id: z.string(),
   quantity: z.number(),
-  merchandise: z.object({ id: z.string().optional(), price: z.object({ amount: z.string() }).optional() }).passthrough(),
+  merchandise: z.object({ id: z.string().optional(), price: z.object({ amount: z.string(), currencyCode: z.string().optional() }).optional() }).passthrough(),
 });
 
 const cartCreateReply = z.object({
@@ -182,12 +182,27 @@ const cartCreateReply = z.object({
 
 const linesUpdateReply = z.object({ cartLinesUpdate: z.object({ userErrors: z.array(userError) }) });
 
-/** The shop's COD fee as the cart carries it: a line of the merchant's fee variant. */
-export type CodFee = { variantId: string; type: "fixed" | "percentage"; value: number };
+/**
+ * The shop's COD fee as the cart carries it: a line of the merchant's fee variant. `currency`: the shop's,
+ * which a fixed fee's value is an amount of (null: not known yet).
+ */
+export type CodFee = { variantId: string; type: "fixed" | "percentage"; value: number; currency: string | null };
 
 function codFeeOf(shop: Shop): CodFee | null {
   const fee = pricing(shop).codFee;
-  return fee && shop.codFeeVariantId ? { variantId: shop.codFeeVariantId, ...fee } : null;
+  return fee && shop.codFeeVariantId ? { variantId: shop.codFeeVariantId, ...fee, currency: shop.currency } : null;
+}
+
+/**
+ * A fixed fee (an amount of the shop's currency) on a cart Shopify priced in another currency: the fee
+ * variant's price in the cart is the market's (converted at Shopify's rate, rounded, or a fixed market
+ * price), and neither the Storefront nor the Admin API gives the rate, so no quantity of fee units can be
+ * said to carry the fee. Such a cart is built without the fee (docs/decisions/partial-deposit-by-discount-and-edit.md).
+ */
+export function fixedFeeInOtherCurrency(fee: CodFee, lines: z.infer<typeof cartLine>[]): string | null {
+  if (fee.type !== "fixed" || !fee.currency) return null;
+  const currency = lines.find((l) => l.merchandise.id === fee.variantId)?.merchandise.price?.currencyCode;
+  return currency && currency !== fee.currency ? currency : null;
 }
 
 async function buildCart(
@@ -223,6 +238,16 @@ async function buildCart(
     return buildCart(shop, items, ctx, buyerIp, fee, false);
   }
   if (userErrors.length || !cart) return { ok: false, cause: "user_errors", detail: JSON.stringify(userErrors).slice(0, 500) };
+  const otherCurrency = fee ? fixedFeeInOtherCurrency(fee, cart.lines?.nodes ?? []) : null;
+  if (fee && otherCurrency) {
+    // The cart is left as it is (Shopify expires an abandoned cart); a new one is built without the fee.
+    log.warn("create-checkout: a fixed COD fee in the shop's currency cannot be charged on a cart in another currency; cart built without the fee", {
+      shop,
+      fee: `${fee.value} ${fee.currency}`,
+      cartCurrency: otherCurrency,
+    });
+    return buildCart(shop, items, ctx, buyerIp, null, withBuyer);
+  }
   if (fee) {
     const quantity = feeQuantity(fee, items, cart.lines?.nodes ?? []);
     const line = cart.lines?.nodes.find((l) => l.merchandise.id === fee.variantId);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { prisma } from "~/core/db.server";
-import { BALANCE_LINE_TITLE, currencyDigits, depositCodeOf } from "~/shared/deposit";
+import { BALANCE_LINE_TITLE, currencyDigits, depositCodeOf, DEPOSIT_CODE_PREFIX } from "~/shared/deposit";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/queue.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { ORDER_BALANCE_LINES, ORDER_EDIT_ADD_CUSTOM_ITEM, ORDER_EDIT_BEGIN, ORDER_EDIT_COMMIT, TAGS_ADD, TAGS_REMOVE } from "~/core/shopify/operations";
@@ -36,6 +36,12 @@ const payload = z.object({
   orderGid: z.string().regex(/^gid:\/\/shopify\/Order\/\d+$/),
   /** The selection the code was made for (null: a code of ours the database does not know). */
   selectionId: z.string().nullable(),
+  /** The deposit code the order used (jobs queued before it was carried: any code of ours on the order). */
+  code: z.string().optional(),
+  /**
+   * What orders/create's `discount_codes[].amount` said the code took, in `currency`. Only logged: the
+   * balance added is what the order's own discount allocations say in its presentment currency.
+   */
   amount: z.number().positive(),
   currency: z.string().min(3).max(3),
 });
@@ -61,14 +67,13 @@ export async function queueDepositBalance(shop: Shop, facts: OrderFacts) {
     where: { shopId: shop.id, depositCode: used.code },
     select: { id: true, balanceAmount: true, depositCurrency: true, items: true },
   });
-  if (!selection || facts.selectionId !== selection.id || !tookItsBalance(selection, used.amount, shop.currency)) {
+  // Whether the code took its selection's balance is checked by the job, on the order's own allocations.
+  if (!selection || facts.selectionId !== selection.id) {
     log.warn("partial: a deposit code on an order that is not its selection's; the balance it took is added all the same", {
       shop: shop.domain,
       orderGid: facts.gid,
       codeSelection: selection?.id ?? null,
       orderSelection: facts.selectionId,
-      expected: selection?.balanceAmount ?? null,
-      taken: used.amount,
     });
     await enqueueOrderTags(shop.domain, facts.gid, [DEPOSIT_MISMATCH_TAG]);
   }
@@ -80,7 +85,7 @@ export async function queueDepositBalance(shop: Shop, facts: OrderFacts) {
   await enqueueJob(depositBalanceJob, {
     shop: shop.domain,
     key: orderJobKey(shop.domain, facts.gid),
-    payload: { orderGid: facts.gid, selectionId: selection?.id ?? null, amount: used.amount, currency },
+    payload: { orderGid: facts.gid, selectionId: selection?.id ?? null, code: used.code, amount: used.amount, currency },
   });
 }
 
@@ -104,23 +109,53 @@ function tookItsBalance(selection: { balanceAmount: number | null; depositCurren
   return Math.abs(selection.balanceAmount - taken) <= lines * unit + unit / 1000;
 }
 
-const money = z.object({ shopMoney: z.object({ amount: z.string(), currencyCode: z.string() }) });
+const moneyV2 = z.object({ amount: z.coerce.number().finite(), currencyCode: z.string().length(3) });
+const moneyBag = z.object({ presentmentMoney: moneyV2, shopMoney: moneyV2 });
 const balanceRead = z.object({
   order: z
     .object({
       id: z.string(),
       cancelledAt: z.string().nullable(),
-      lineItems: z.object({ nodes: z.array(z.object({ id: z.string(), title: z.string(), variant: z.object({ id: z.string() }).nullable() })) }),
-      totalOutstandingSet: money.nullish(),
+      presentmentCurrencyCode: z.string().length(3),
+      lineItems: z.object({
+        nodes: z.array(
+          z.object({
+            id: z.string(),
+            title: z.string(),
+            variant: z.object({ id: z.string() }).nullable(),
+            // A discount application that is not a code's (automatic, manual, script) answers `{}`.
+            discountAllocations: z.array(z.object({ allocatedAmountSet: moneyBag, discountApplication: z.object({ code: z.string().optional() }) })),
+          }),
+        ),
+      }),
+      currentTotalPriceSet: moneyBag.nullish(),
+      totalOutstandingSet: moneyBag.nullish(),
     })
     .nullable(),
 });
+type OrderRead = NonNullable<z.infer<typeof balanceRead>["order"]>;
+
+/**
+ * What the deposit code took off this order, in the order's presentment currency, from its line items'
+ * discount allocations (the code is limited to the items, so no shipping line carries it). Null when the
+ * order shows no allocation of the code, or allocations in another currency than the order's.
+ */
+export function depositTaken(order: OrderRead, code: string | undefined): { amount: number; currency: string } | null {
+  const ours = (c: string | undefined) => !!c && (code ? c.toUpperCase() === code.toUpperCase() : c.toUpperCase().startsWith(DEPOSIT_CODE_PREFIX));
+  const allocations = order.lineItems.nodes.flatMap((l) => l.discountAllocations).filter((a) => ours(a.discountApplication.code));
+  if (!allocations.length) return null;
+  const currency = order.presentmentCurrencyCode;
+  if (allocations.some((a) => a.allocatedAmountSet.presentmentMoney.currencyCode !== currency)) return null;
+  const f = 10 ** currencyDigits(currency);
+  const amount = Math.round(allocations.reduce((s, a) => s + a.allocatedAmountSet.presentmentMoney.amount, 0) * f) / f;
+  return amount > 0 ? { amount, currency } : null;
+}
 const beginReply = z.object({ orderEditBegin: z.object({ calculatedOrder: z.object({ id: z.string() }).nullable(), userErrors }) });
 const addReply = z.object({ orderEditAddCustomItem: z.object({ calculatedLineItem: z.object({ id: z.string() }).nullable(), userErrors }) });
 const commitReply = z.object({ orderEditCommit: z.object({ order: z.object({ id: z.string() }).nullable(), userErrors }) });
 const tagsReply = (field: "tagsAdd" | "tagsRemove") => z.object({ [field]: z.object({ userErrors }) });
 
-type Step = { ok: true; already?: boolean } | { ok: false; error: string; retry: boolean };
+type Step = { ok: true; already?: boolean; balance?: { amount: number; currency: string } } | { ok: false; error: string; retry: boolean };
 
 async function addBalance(shop: string, p: BalancePayload): Promise<JobResult> {
   const added = await addBalanceLine(shop, p);
@@ -133,7 +168,7 @@ async function addBalance(shop: string, p: BalancePayload): Promise<JobResult> {
     const untagged = await admin(shop, TAGS_REMOVE, { id: p.orderGid, tags: [BALANCE_MISSING_TAG] }, tagsReply("tagsRemove"));
     if (!untagged.ok) return { ok: false, error: `balance added; tag not removed: ${untagged.error}` };
     if (p.selectionId) await prisma.selection.updateMany({ where: { id: p.selectionId }, data: { balanceHeldAt: null } });
-    log.info("partial: balance added to the order", { shop, orderGid: p.orderGid, amount: p.amount, currency: p.currency, already: !!added.already });
+    log.info("partial: balance added to the order", { shop, orderGid: p.orderGid, ...(added.balance ?? {}), webhookAmount: p.amount, webhookCurrency: p.currency, already: !!added.already });
     return { ok: true };
   }
   // Not added: the order must not ship at the deposit price. Held and tagged for the merchant (each run
@@ -161,6 +196,11 @@ async function addBalanceLine(shop: string, p: BalancePayload): Promise<Step> {
   if (!order) return { ok: false, error: "order not found", retry: false };
   if (order.lineItems.nodes.some((l) => l.variant === null && l.title === BALANCE_LINE_TITLE)) return { ok: true, already: true };
   if (order.cancelledAt) return { ok: true, already: true };
+  // The balance is what the code took off this order, in its presentment currency, as the order says it.
+  const taken = depositTaken(order, p.code);
+  if (!taken) return { ok: false, error: `the order shows no allocation of the deposit code ${p.code ?? ""} in ${order.presentmentCurrencyCode}`, retry: false };
+  await checkBalanceTaken(shop, p, taken);
+  const amount = taken.amount.toFixed(currencyDigits(taken.currency));
 
   const begun = await admin(shop, ORDER_EDIT_BEGIN, { id: p.orderGid }, beginReply);
   if (!begun.ok) return { ok: false, error: begun.error, retry: true };
@@ -171,7 +211,7 @@ async function addBalanceLine(shop: string, p: BalancePayload): Promise<Step> {
     shop,
     ORDER_EDIT_ADD_CUSTOM_ITEM,
     // Taxable like the items it stands for; nothing more to ship.
-    { id: calculated.id, title: BALANCE_LINE_TITLE, price: { amount: p.amount.toFixed(currencyDigits(p.currency)), currencyCode: p.currency }, quantity: 1, taxable: true, requiresShipping: false },
+    { id: calculated.id, title: BALANCE_LINE_TITLE, price: { amount, currencyCode: taken.currency }, quantity: 1, taxable: true, requiresShipping: false },
     addReply,
   );
   if (!line.ok) return { ok: false, error: line.error, retry: true };
@@ -180,12 +220,30 @@ async function addBalanceLine(shop: string, p: BalancePayload): Promise<Step> {
   const committed = await admin(
     shop,
     ORDER_EDIT_COMMIT,
-    { id: calculated.id, notifyCustomer: false, staffNote: `Partial payment: the balance of ${p.amount.toFixed(currencyDigits(p.currency))} ${p.currency} is due in cash on delivery.` },
+    { id: calculated.id, notifyCustomer: false, staffNote: `Partial payment: the balance of ${amount} ${taken.currency} is due in cash on delivery.` },
     commitReply,
   );
   if (!committed.ok) return { ok: false, error: committed.error, retry: true };
   if (!committed.data.orderEditCommit.order) return refused("orderEditCommit", committed.data.orderEditCommit.userErrors);
-  return { ok: true };
+  return { ok: true, balance: taken };
+}
+
+/** The code took another amount than its selection's balance (in the selection's currency): tagged for the merchant, added all the same. */
+async function checkBalanceTaken(shop: string, p: BalancePayload, taken: { amount: number; currency: string }) {
+  if (!p.selectionId) return;
+  const selection = await prisma.selection.findUnique({ where: { id: p.selectionId }, select: { balanceAmount: true, depositCurrency: true, items: true, shop: { select: { currency: true } } } });
+  if (!selection) return;
+  const sameCurrency = !selection.depositCurrency || selection.depositCurrency === taken.currency;
+  if (sameCurrency && tookItsBalance(selection, taken.amount, selection.shop.currency)) return;
+  log.warn("partial: the deposit code took another amount than its selection's balance; the amount it took is added", {
+    shop,
+    orderGid: p.orderGid,
+    expected: selection.balanceAmount,
+    expectedCurrency: selection.depositCurrency,
+    taken: taken.amount,
+    currency: taken.currency,
+  });
+  await enqueueOrderTags(shop, p.orderGid, [DEPOSIT_MISMATCH_TAG]);
 }
 
 /** Shopify refused the edit: retried all the same (a refusal can pass, e.g. an edit already open), the order held meanwhile. */

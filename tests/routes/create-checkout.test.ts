@@ -5,6 +5,7 @@ import { recordSelection } from "~/otp/selection.server";
 import { forgetPaymentTermsTemplate } from "~/checkout/checkout.server";
 import { shopifyCallLimits } from "~/core/shopify/graphql.server";
 import * as handlers from "../mocks/shopify/handlers";
+import { FakeDepositStore } from "../mocks/shopify/deposits";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
@@ -275,6 +276,41 @@ describe("POST /create-checkout: the COD fee is a line of the merchant's fee pro
     for (const call of fake.callsTo(OPERATIONS.cartCreate)) {
       expect((call.variables.input as { lines: unknown[] }).lines).toEqual([{ merchandiseId: "gid://shopify/ProductVariant/7", quantity: 1 }]);
     }
+  });
+
+  describe("on a cart Shopify prices in another currency than the shop's (EUR at 0.92, every unit €23.00)", () => {
+    const cartLinesOf = (i: number) => (fake.callsTo(OPERATIONS.cartCreate)[i].variables.input as { lines: unknown[]; attributes: { key: string }[] });
+    beforeEach(() => new FakeDepositStore({}, { currency: "EUR", unitPrice: 23, rate: 0.92 }).install(fake));
+
+    it("a fixed fee (49 USD) is not turned into units of a euro price (49 / 23 → 2 units = €46, not Shopify's €45.08): the cart is built without the fee, and says none", async () => {
+      const shop = await installShop({ codFeeType: "fixed", codFeeValue: 49, codFeeVariantId: FEE_VARIANT, currency: "USD" });
+      await markPhoneVerified(shop.id, PHONE);
+      const warn = vi.spyOn(log, "warn").mockImplementation(() => {});
+      const res = await post({ phone: PHONE, selectedMode: "cod", variantId: "7", proof: proof(), quantity: 2 });
+      expect(await jsonOf(res)).toMatchObject({ checkoutUrl: expect.any(String) });
+      expect(fake.callsTo(OPERATIONS.cartLinesUpdate)).toHaveLength(0);
+      const calls = fake.callsTo(OPERATIONS.cartCreate);
+      expect(calls).toHaveLength(2);
+      expect(cartLinesOf(1).lines).toEqual([{ merchandiseId: "gid://shopify/ProductVariant/7", quantity: 2 }]);
+      expect(cartLinesOf(1).attributes.map((a) => a.key)).not.toContain("_cod_fee");
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/fixed COD fee .* another currency/), expect.objectContaining({ cartCurrency: "EUR", fee: "49 USD" }));
+    });
+
+    it("a percentage fee is computed in the cart's own currency: 100% of 4 × €23 over the fee unit's €23 is 4 units", async () => {
+      const shop = await installShop({ codFeeType: "percentage", codFeeValue: 100, codFeeVariantId: FEE_VARIANT, currency: "USD" });
+      await markPhoneVerified(shop.id, PHONE);
+      expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "7", proof: proof(), quantity: 4 })).status).toBe(200);
+      expect(fake.callsTo(OPERATIONS.cartCreate)).toHaveLength(1);
+      expect(fake.callsTo(OPERATIONS.cartLinesUpdate)[0].variables).toMatchObject({ lines: [{ quantity: 4 }] });
+    });
+
+    it("a fixed fee on a shop whose currency is the cart's (EUR) is still carried as units of the fee variant", async () => {
+      const shop = await installShop({ codFeeType: "fixed", codFeeValue: 46, codFeeVariantId: FEE_VARIANT, currency: "EUR" });
+      await markPhoneVerified(shop.id, PHONE);
+      expect((await post({ phone: PHONE, selectedMode: "cod", variantId: "7", proof: proof() })).status).toBe(200);
+      expect(fake.callsTo(OPERATIONS.cartCreate)).toHaveLength(1);
+      expect(fake.callsTo(OPERATIONS.cartLinesUpdate)[0].variables).toMatchObject({ lines: [{ quantity: 2 }] });
+    });
   });
 
   it("builds the cart without the fee when Shopify refuses the fee variant: the sale goes on", async () => {

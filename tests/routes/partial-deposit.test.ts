@@ -54,8 +54,11 @@ function lastCart(): FakeCart {
   return [...store.carts.values()].at(-1)!;
 }
 
-/** Shopify's orders/create delivery for an order placed in the fake (REST shape: discount_codes with string amounts). */
-function deliverOrder(order: FakeMoneyOrder, cart: FakeCart) {
+/**
+ * Shopify's orders/create delivery for an order placed in the fake (REST shape: discount_codes with string
+ * amounts). `codeAmount`: what the delivery says the code took (default: the order's presentment figure).
+ */
+function deliverOrder(order: FakeMoneyOrder, cart: FakeCart, codeAmount = order.discount?.amount) {
   const payload = orderCreatedPayload({
     admin_graphql_api_id: order.id,
     phone: PHONE,
@@ -65,7 +68,7 @@ function deliverOrder(order: FakeMoneyOrder, cart: FakeCart) {
     currency: order.currency,
     presentment_currency: order.currency,
     note_attributes: cart.attributes.map((a) => ({ name: a.key, value: a.value })),
-    discount_codes: order.discount ? [{ code: order.discount.code, amount: order.discount.amount.toFixed(2), type: "fixed_amount" }] : [],
+    discount_codes: order.discount ? [{ code: order.discount.code, amount: codeAmount!.toFixed(2), type: "fixed_amount" }] : [],
   });
   return callRoute(ordersRoute, signedWebhook("orders/create", payload));
 }
@@ -191,6 +194,51 @@ describe("partial in another currency than the shop's (Shopify converts a code's
     expect(balanceLines(order)).toEqual([expect.objectContaining({ price: split.balance })]);
     expect([FakeDepositStore.total(order), FakeDepositStore.outstanding(order)]).toEqual([subtotal, split.balance]);
     expect(tagged.get(order.id)).not.toContain("cod-deposit-mismatch");
+  });
+
+  // Shopify's REST reference does not say which currency orders/create's discount_codes[].amount is in on
+  // a converted order: the balance is read from the order's own allocations in presentment money.
+  it.each([
+    ["the shop's currency (USD 40.00)", 40],
+    ["the order's currency (EUR 36.80)", 36.8],
+    ["neither (a figure the balance must not follow)", 12.34],
+  ])("a EUR order on a USD shop, the delivery's code amount in %s: the balance line is the code's presentment allocation, in EUR", async (_, webhookAmount) => {
+    market("EUR", 23, 0.92);
+    await installShop({ depositsAvailable: false, depositType: "percentage", depositValue: 20, currency: "USD" });
+    await checkout();
+    const cart = lastCart();
+    const order = store.placeOrder(cart);
+    // What the order says the code took: 80 % of 2 × €23.00 = €36.80, which is 40.00 in the shop's USD.
+    const allocation = FakeDepositStore.moneyBag(order, order.lineItems[0].discount!);
+    expect(allocation).toEqual({ presentmentMoney: { amount: "36.80", currencyCode: "EUR" }, shopMoney: { amount: "40.00", currencyCode: "USD" } });
+    expect((await deliverOrder(order, cart, webhookAmount)).status).toBe(200);
+    await runDueJobs(JOB_KINDS);
+    expect(fake.callsTo(OPERATIONS.orderEditAddCustomItem)[0].variables).toMatchObject({ price: { amount: "36.80", currencyCode: "EUR" } });
+    expect(balanceLines(order)).toEqual([expect.objectContaining({ price: 36.8, quantity: 1 })]);
+    expect([FakeDepositStore.total(order), order.paid, FakeDepositStore.outstanding(order)]).toEqual([46, 9.2, 36.8]);
+    expect(tagged.get(order.id)).not.toContain("cod-deposit-mismatch");
+    expect(tagged.get(order.id)).not.toContain(BALANCE_MISSING_TAG);
+  });
+
+  it("the order shows no allocation of the deposit code (whatever the delivery said): no balance line is guessed; the order is held and tagged for the merchant", async () => {
+    market("EUR", 23, 0.92);
+    await installShop({ depositsAvailable: false, depositType: "percentage", depositValue: 20, currency: "USD" });
+    await checkout();
+    const cart = lastCart();
+    const order = store.placeOrder(cart);
+    const delivered = order.lineItems.map((l) => l.discount);
+    for (const l of order.lineItems) delete l.discount;
+    expect((await deliverOrder(order, cart, 36.8)).status).toBe(200);
+    vi.spyOn(log, "error").mockImplementation(() => {});
+    await runDueJobs(JOB_KINDS);
+    expect(delivered).toEqual([36.8]);
+    expect(fake.callsTo(OPERATIONS.orderEditBegin)).toHaveLength(0);
+    expect(balanceLines(order)).toHaveLength(0);
+    expect(ourHolds(order.id)).toHaveLength(1);
+    expect(tagged.get(order.id)).toContain(BALANCE_MISSING_TAG);
+    const job = await prisma.job.findFirstOrThrow({ where: { kind: "partial.add-balance" } });
+    expect(job).toMatchObject({ failedAt: expect.any(Date), doneAt: null });
+    expect(job.lastError).toMatch(/no allocation of the deposit code/);
   });
 
   it("a fixed deposit (an amount of the shop's currency) on a cart in another currency falls back and creates no code", async () => {

@@ -56,7 +56,7 @@ mutation ${OPERATIONS.cartCreate}($input: CartInput!) {
     cart {
       id
       checkoutUrl
-      lines(first: 101) { nodes { id quantity merchandise { ... on ProductVariant { id price { amount } } } } }
+      lines(first: 101) { nodes { id quantity merchandise { ... on ProductVariant { id price { amount currencyCode } } } } }
     }
     userErrors { code field message }
     warnings { code message target }
@@ -287,9 +287,20 @@ query ${OPERATIONS.orderBalanceLines}($id: ID!) {
   order(id: $id) {
     id
     cancelledAt
-    lineItems(first: 100) { nodes { id title variant { id } originalUnitPriceSet { shopMoney { amount currencyCode } } } }
-    totalPriceSet { shopMoney { amount currencyCode } }
-    totalOutstandingSet { shopMoney { amount currencyCode } }
+    presentmentCurrencyCode
+    lineItems(first: 100) {
+      nodes {
+        id
+        title
+        variant { id }
+        discountAllocations {
+          allocatedAmountSet { presentmentMoney { amount currencyCode } shopMoney { amount currencyCode } }
+          discountApplication { ... on DiscountCodeApplication { code } }
+        }
+      }
+    }
+    currentTotalPriceSet { presentmentMoney { amount currencyCode } shopMoney { amount currencyCode } }
+    totalOutstandingSet { presentmentMoney { amount currencyCode } shopMoney { amount currencyCode } }
   }
 }`;
 

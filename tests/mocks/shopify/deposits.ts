@@ -30,8 +30,14 @@ export type FakeCart = { id: string; lines: { merchandiseId: string; quantity: n
 export type FakeMoneyOrder = {
   id: string;
   name: string;
+  /** The presentment currency (the buyer's); every amount of the order below is in it. */
   currency: string;
-  lineItems: { id: string; title: string; variantId: string | null; price: number; quantity: number }[];
+  /** The shop's currency and its rate (presentment units per shop unit): the MoneyBags' shopMoney is amount / rate. */
+  shopCurrency: string;
+  rate: number;
+  /** `discount`: what the line's share of the code took off (presentment), as Shopify allocates it. */
+  lineItems: { id: string; title: string; variantId: string | null; price: number; quantity: number; discount?: number }[];
+  /** The code and what it took off in all (presentment): the sum of its line allocations. */
   discount: { code: string; amount: number } | null;
   shipping: number;
   paid: number;
@@ -63,12 +69,29 @@ export class FakeDepositStore {
 
   /** What a code takes off these lines now: its fixed amount, or its percentage of each eligible line rounded half up. */
   takes(d: FakeDiscount, lines: FakeCart["lines"]): number {
+    return this.allocations(d, lines).reduce((s, a) => s + a, 0);
+  }
+
+  /**
+   * What the code takes off each line (0 for a line it does not target), in the cart's currency: a
+   * percentage line by line, rounded half up to the currency's unit; a fixed amount (converted at the
+   * market's rate) spread over the targeted lines by their price, the rounding rest on the last one.
+   */
+  allocations(d: FakeDiscount, lines: FakeCart["lines"]): number[] {
     const digits = this.market?.currency === "JPY" ? 0 : 2;
     const f = 10 ** digits;
-    if (d.percentage === null) return this.market ? Math.round(d.amount * this.market.rate * f) / f : d.amount;
-    return lines
-      .filter((l) => !d.variants.length || d.variants.includes(l.merchandiseId))
-      .reduce((s, l) => s + Math.round(this.unitPrice * l.quantity * d.percentage! * f) / f, 0);
+    const targeted = (l: FakeCart["lines"][number]) => !d.variants.length || d.variants.includes(l.merchandiseId);
+    if (d.percentage !== null) return lines.map((l) => (targeted(l) ? Math.round(this.unitPrice * l.quantity * d.percentage! * f) / f : 0));
+    const amount = this.market ? Math.round(d.amount * this.market.rate * f) / f : d.amount;
+    const eligible = lines.reduce((s, l) => s + (targeted(l) ? this.unitPrice * l.quantity : 0), 0);
+    const last = lines.map(targeted).lastIndexOf(true);
+    let given = 0;
+    return lines.map((l, i) => {
+      if (!targeted(l) || !eligible) return 0;
+      const share = i === last ? Math.round((amount - given) * f) / f : Math.round(((amount * this.unitPrice * l.quantity) / eligible) * f) / f;
+      given += share;
+      return share;
+    });
   }
 
   static total(o: FakeMoneyOrder) {
@@ -167,11 +190,15 @@ export class FakeDepositStore {
     const code = cart.discountCodes.find((c) => this.applicable(c, cart)) ?? null;
     const d = code ? this.discounts.get(code.toUpperCase())! : null;
     if (d) d.used++;
+    const currency = options.currency ?? this.market?.currency ?? "USD";
+    const allocated = d ? this.allocations(d, cart.lines) : cart.lines.map(() => 0);
     const order: FakeMoneyOrder = {
       id,
       name: `#${sequence}`,
-      currency: options.currency ?? this.market?.currency ?? "USD",
-      lineItems: cart.lines.map((l, i) => ({ id: `gid://shopify/LineItem/${sequence}${i}`, title: `Item ${l.merchandiseId}`, variantId: l.merchandiseId, price: this.unitPrice, quantity: l.quantity })),
+      currency,
+      shopCurrency: this.market ? "USD" : currency,
+      rate: this.market?.rate ?? 1,
+      lineItems: cart.lines.map((l, i) => ({ id: `gid://shopify/LineItem/${sequence}${i}`, title: `Item ${l.merchandiseId}`, variantId: l.merchandiseId, price: this.unitPrice, quantity: l.quantity, ...(d ? { discount: allocated[i] } : {}) })),
       discount: d ? { code: d.code, amount: this.takes(d, cart.lines) } : null,
       shipping: options.shipping ?? 0,
       paid: 0,
@@ -183,13 +210,29 @@ export class FakeDepositStore {
     return order;
   }
 
+  /** A MoneyBag: the amount in the order's (presentment) currency, and in the shop's at the order's rate. */
+  static moneyBag(o: FakeMoneyOrder, amount: number) {
+    return {
+      presentmentMoney: { amount: amount.toFixed(2), currencyCode: o.currency },
+      shopMoney: { amount: (Math.round((amount / o.rate) * 100) / 100).toFixed(2), currencyCode: o.shopCurrency },
+    };
+  }
+
   private view(o: FakeMoneyOrder) {
-    const m = (amount: number) => ({ shopMoney: { amount: amount.toFixed(2), currencyCode: o.currency } });
+    const m = (amount: number) => FakeDepositStore.moneyBag(o, amount);
     return {
       id: o.id,
       cancelledAt: o.cancelledAt,
-      lineItems: { nodes: o.lineItems.map((l) => ({ id: l.id, title: l.title, variant: l.variantId ? { id: l.variantId } : null, originalUnitPriceSet: m(l.price) })) },
-      totalPriceSet: m(FakeDepositStore.total(o)),
+      presentmentCurrencyCode: o.currency,
+      lineItems: {
+        nodes: o.lineItems.map((l) => ({
+          id: l.id,
+          title: l.title,
+          variant: l.variantId ? { id: l.variantId } : null,
+          discountAllocations: o.discount && l.discount ? [{ allocatedAmountSet: m(l.discount), discountApplication: { code: o.discount.code } }] : [],
+        })),
+      },
+      currentTotalPriceSet: m(FakeDepositStore.total(o)),
       totalOutstandingSet: m(FakeDepositStore.outstanding(o)),
     };
   }
