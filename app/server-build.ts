@@ -33,6 +33,7 @@ import * as createCheckout from "~/routes/proxy.create-checkout";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
 import * as twilioStatus from "~/routes/twilio.status";
+import * as twilioWhatsapp from "~/routes/twilio.whatsapp";
 import * as appUninstalled from "~/routes/webhooks.app.uninstalled";
 import * as appSubscriptionsUpdate from "~/routes/webhooks.app_subscriptions.update";
 import * as customersDataRequest from "~/routes/webhooks.customers.data_request";
@@ -111,6 +112,7 @@ export const FIXED_RESOURCE_ROUTES: Readonly<Record<string, ResourceRouteModule>
   "/proxy/send-otp": sendOtp,
   "/proxy/verify-otp": verifyOtp,
   "/twilio/status": twilioStatus,
+  "/twilio/whatsapp": twilioWhatsapp,
   "/webhooks/app/uninstalled": appUninstalled,
   "/webhooks/app_subscriptions/update": appSubscriptionsUpdate,
   "/webhooks/customers/data_request": customersDataRequest,
