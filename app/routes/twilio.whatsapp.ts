@@ -1,14 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import twilio from "twilio";
 import { z } from "zod";
 import { prepareDatabase } from "~/core/db.server";
-import { env } from "~/core/env.server";
-import { answer, jsonError, methodNotAllowed } from "~/http/responses.server";
+import { answer, methodNotAllowed } from "~/http/responses.server";
+import { readTwilioForm } from "~/http/twilio-form.server";
 import { kickJobWorker } from "~/core/jobs/worker.server";
 import { receiveReply } from "~/orders/confirmation/whatsapp-replies.server";
 import { log } from "~/core/utils/log.server";
 
-const MAX_BODY_BYTES = 16 * 1024;
 const SID = /^(SM|MM)[0-9a-fA-F]{32}$/;
 
 const inbound = z.object({
@@ -40,33 +38,17 @@ function emptyTwiml(outcome: string): Response {
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
-    if (Number(request.headers.get("content-length") ?? "0") > MAX_BODY_BYTES) {
-      return jsonError(413, "payload_too_large", `The body is over ${MAX_BODY_BYTES} bytes.`);
-    }
-    const text = await request.text();
-    if (Buffer.byteLength(text) > MAX_BODY_BYTES) return jsonError(413, "payload_too_large", `The body is over ${MAX_BODY_BYTES} bytes.`);
-    const params = Object.fromEntries(new URLSearchParams(text));
-    const url = new URL(request.url);
-    const publicUrl = `${env.SHOPIFY_APP_URL.replace(/\/+$/, "")}${url.pathname}${url.search}`;
-    const signature = request.headers.get("x-twilio-signature") ?? "";
-    if (!env.TWILIO_AUTH_TOKEN || !signature || !twilio.validateRequest(env.TWILIO_AUTH_TOKEN, signature, publicUrl, params)) {
-      return jsonError(403, "invalid_signature", "The X-Twilio-Signature header is missing or does not match.");
-    }
-    const parsed = inbound.safeParse(params);
-    if (!parsed.success) {
-      return jsonError(400, "invalid_request", "Not an inbound WhatsApp message.", {
-        fields: Object.fromEntries(parsed.error.issues.map((i) => [i.path.join(".") || "body", i.message])),
-      });
-    }
+    const form = await readTwilioForm(request, inbound, "Not an inbound WhatsApp message.");
+    if (!form.ok) return form.response;
     await prepareDatabase();
     const outcome = await receiveReply({
-      messageSid: parsed.data.MessageSid,
-      repliedTo: parsed.data.OriginalRepliedMessageSid ?? null,
-      payload: parsed.data.ButtonPayload ?? null,
-      sender: parsed.data.From,
+      messageSid: form.data.MessageSid,
+      repliedTo: form.data.OriginalRepliedMessageSid ?? null,
+      payload: form.data.ButtonPayload ?? null,
+      sender: form.data.From,
     });
     if (!outcome.matched) {
-      log.info("whatsapp: an inbound message that answers none of our confirmations", { sid: parsed.data.MessageSid });
+      log.info("whatsapp: an inbound message that answers none of our confirmations", { sid: form.data.MessageSid });
       return emptyTwiml("unmatched");
     }
     kickJobWorker();

@@ -1,7 +1,6 @@
 import type { Browser } from "playwright-core";
-import { launchBrowser } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
-import { answerApi, axeViolations, openModal, openStorefront } from "./modal-helpers";
+import type { RunningServer } from "../helpers/server";
+import { answerApi, axeViolations, openModal, openStorefront, useStorefrontSession } from "./modal-helpers";
 
 /**
  * The code's channel (docs/whatsapp.md): where the shop lets the shopper choose, the phone step offers
@@ -21,12 +20,8 @@ const CONFIG = {
 describe("the modal's SMS or WhatsApp choice (Chromium)", () => {
   let server: RunningServer;
   let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  useStorefrontSession((s, b) => {
+    [server, browser] = [s, b];
   });
 
   async function open(config: object, sent: object) {

@@ -1,7 +1,6 @@
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
-import { axeViolations, DEMO_VARIANT, openModal, openStorefront, shot } from "./modal-helpers";
+import type { RunningServer } from "../helpers/server";
+import { axeViolations, DEMO_VARIANT, openModal, openStorefront, shot, useStorefrontSession } from "./modal-helpers";
 
 /**
  * The storefront modal in Chromium against the storefront contract: the page, its assets, the app
@@ -32,12 +31,8 @@ const CHECKOUT_URL = "https://demo-shop.myshopify.com/cart/c/hWN1fake?key=abc";
 describe("the storefront modal against the contract (Chromium, phone viewport)", () => {
   let server: RunningServer;
   let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  useStorefrontSession((s, b) => {
+    [server, browser] = [s, b];
   });
 
   it("is an accessible dialog: labelled, focus on the number, focus kept inside, Esc closes and gives focus back", async () => {

@@ -1,7 +1,6 @@
 import type { Browser } from "playwright-core";
-import { launchBrowser } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
-import { answerApi, openModal, openStorefront, SENT, shot } from "./modal-helpers";
+import type { RunningServer } from "../helpers/server";
+import { answerApi, openModal, openStorefront, SENT, shot, useStorefrontSession } from "./modal-helpers";
 
 /**
  * The modal's amounts in the cart's currency when the shop's is another (Chromium, the built bundle on
@@ -12,12 +11,8 @@ import { answerApi, openModal, openStorefront, SENT, shot } from "./modal-helper
 describe("the modal's amounts in the shopper's currency", () => {
   let server: RunningServer;
   let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  useStorefrontSession((s, b) => {
+    [server, browser] = [s, b];
   });
 
   // The shop sells in USD: a $2 COD fee, a $5 prepaid code, a 60 % deposit. The product costs 1,299 of the cart's currency.

@@ -1,7 +1,6 @@
 import type { Browser, Locator, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
-import { answerApi, axeViolations, openModal, openStorefront, PHONE, SENT, shot, type Reply } from "./modal-helpers";
+import type { RunningServer } from "../helpers/server";
+import { answerApi, axeViolations, openModal, openStorefront, PHONE, SENT, shot, type Reply, useStorefrontSession } from "./modal-helpers";
 
 /**
  * Where the shopper's next step is, and that there always is one (issue 27.4, 27.5): the main action
@@ -68,12 +67,8 @@ async function withKeyboard(page: Page, height: number | null, check: () => Prom
 describe("the modal's main action, errors and ways forward (Chromium)", () => {
   let server: RunningServer;
   let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  useStorefrontSession((s, b) => {
+    [server, browser] = [s, b];
   });
 
   async function open(size: (typeof SIZES)[number], config: object, replies: Record<string, Reply | Reply[]>) {

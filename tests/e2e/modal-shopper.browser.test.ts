@@ -1,7 +1,6 @@
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
-import { answerApi, axeViolations, openModal, openStorefront, SENT, shot } from "./modal-helpers";
+import type { RunningServer } from "../helpers/server";
+import { answerApi, axeViolations, openModal, openStorefront, SENT, shot, useStorefrontSession } from "./modal-helpers";
 
 /**
  * The shopper's side in Chromium on a phone viewport: axe-core on every state of the modal, in
@@ -13,12 +12,8 @@ import { answerApi, axeViolations, openModal, openStorefront, SENT, shot } from 
 describe("the shopper's modal (Chromium, phone viewport)", () => {
   let server: RunningServer;
   let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  useStorefrontSession((s, b) => {
+    [server, browser] = [s, b];
   });
 
   it("has no axe-core violations in any state, in English, Hindi and Arabic", async () => {
