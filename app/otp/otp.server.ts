@@ -1,7 +1,6 @@
-import { execute, query, sql, transaction, type Sql } from "~/core/db/sql.server";
-import { databaseProvider, prisma } from "~/core/db.server";
-import { rateLimitHit, rateLimitResult, releaseRateLimit, type RateLimitRow } from "~/core/rate-limit/rate-limit.server";
-import { selectionStatements, type SelectionInput } from "~/otp/selection.server";
+import { execute, query, sql, type Sql } from "~/core/db/sql.server";
+import { prisma } from "~/core/db.server";
+import { rateLimitResult, releaseRateLimit } from "~/core/rate-limit/rate-limit.server";
 import type { PaymentMode } from "~/shared/payment-modes";
 import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { sendSms, type SmsChannel } from "~/sms/sms.server";
@@ -11,17 +10,16 @@ import { clock } from "~/core/utils/clock.server";
 import { hashesEqual, keyedHash, randomNumericCode, randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
 import { countryAllowed, phoneCountry } from "~/shared/phone";
-import { allowanceMonthStart } from "~/shared/plans";
 import { countEvent, countEventStatement } from "~/core/db/daily-stats.server";
 import { deviceTokenValid, issueDeviceToken, issueProof } from "~/otp/proof.server";
 import { noteAllowanceUse } from "~/enforcement/enforcement-jobs.server";
 import { verificationCounted } from "~/enforcement/allowance.server";
 import { pauseReason, verificationsAllowed } from "~/enforcement/pause";
-import { phoneHistoryColumns, phoneHistoryOf, type PhoneHistory, riskCodesKey, riskIpKey, RISK_WINDOW_SECONDS, shopperAssessment, type PhoneHistoryRow, type RiskShop } from "~/risk/assess.server";
-import { rateLimitPeek } from "~/core/rate-limit/rate-limit.server";
-import { utcDay } from "~/shared/daily-metrics";
+import { riskCodesKey, riskIpKey, shopperAssessment, type RiskShop } from "~/risk/assess.server";
 import type { RiskAssessment } from "~/risk/score";
 
+import { decideSend, NEVER } from "./send-decision.server";
+import { completeVerification } from "./verify-completion.server";
 export const CODE_LENGTH = 6;
 
 type OtpShop = Pick<
@@ -74,135 +72,6 @@ function secondsToUtcMidnight(now: Date) {
   return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
 }
 
-function toMillis(value: unknown): number | null {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date) return value.getTime();
-  if (typeof value === "number" || typeof value === "bigint") return Number(value);
-  const parsed = Date.parse(String(value));
-  return Number.isNaN(parsed) ? null : parsed;
-}
-
-/**
- * Whether the number is on the shop's blocklist, when it last verified, and how many verifications
- * the shop had this calendar month (the plan's allowance; at most 31 DailyStat rows).
- */
-function standingSelect(shopId: string, phone: string, now: Date): Sql {
-  return sql`
-    SELECT
-      (SELECT 1 FROM "BlockedPhone" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "blocked",
-      (SELECT "verifiedAt" FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verifiedAt",
-      (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
-        WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(now)}) AS "verifiedThisMonth"`;
-}
-
-/** Everything send-otp's decision needs to know before it runs, so the database can make it in one step. */
-type SendPlan = {
-  shopId: string;
-  phone: string;
-  now: Date;
-  codesKey: string;
-  ipKey: string | null;
-  perNumberKey: string;
-  perNumberLimit: number;
-  perNumberWindowSeconds: number;
-  dailyKey: string;
-  dailyCap: number;
-  /** A verification at or after this time, with this browser's device token, skips the code (far future: never). */
-  skipSince: Date;
-  /** Verifications this month below which the shop may send (0: it may not, no active plan). */
-  allowance: number;
-  /** The pending code's upsert (`pendingCode`). */
-  challenge: (source?: Sql) => Sql;
-};
-
-/** What the decision found and did; a step it did not reach is null. */
-type SendDecision = {
-  blocked: boolean;
-  verifiedThisMonth: number;
-  riskCodes: number | null;
-  riskIp: number | null;
-  perNumber: RateLimitRow | null;
-  daily: RateLimitRow | null;
-  challengeId: string | null;
-};
-
-type SendDecisionRow = {
-  blocked: unknown;
-  verifiedAt: unknown;
-  verifiedThisMonth: unknown;
-  riskCodes?: unknown;
-  riskIp?: unknown;
-  perCount?: unknown;
-  perWindowStart?: unknown;
-  dailyCount?: unknown;
-  dailyWindowStart?: unknown;
-  challengeId?: string | null;
-};
-
-const NEVER = new Date(Date.UTC(9999, 0, 1));
-
-/**
- * send-otp's decision in one round trip: the number's standing, the risk score's counters, the
- * per-number limit, the shop's daily cap and the pending code, each step taken only when the steps
- * before it let the request through (blocked: nothing is counted; skipped as a returning customer:
- * no limit is counted; over the per-number limit or paused: the daily cap is not counted; over the
- * daily cap: no code). Every counter is still one atomic upsert of its own row, so the limits stay
- * exact under any concurrency; the steps after a refusal that must be undone (a hit taken back) are the
- * caller's, as before.
- *  - PostgreSQL: one statement, each step a data-modifying CTE reading the steps before it.
- *  - SQLite: one transaction (one commit) of the same upserts, the conditions between them in JS.
- */
-async function decideSend(p: SendPlan): Promise<SendDecision> {
-  const now = p.now.getTime();
-  if (databaseProvider === "postgresql") {
-    const notBlocked = sql`FROM "standing" WHERE "blocked" IS NULL`;
-    const [row] = await query<SendDecisionRow>(sql`
-      WITH "standing" AS (${standingSelect(p.shopId, p.phone, p.now)}),
-      "riskCodes" AS (${rateLimitHit(p.codesKey, RISK_WINDOW_SECONDS, now, notBlocked)}),
-      "riskIp" AS (${p.ipKey ? rateLimitHit(p.ipKey, RISK_WINDOW_SECONDS, now, notBlocked) : sql`SELECT NULL::integer AS "count"`}),
-      "perNumber" AS (${rateLimitHit(p.perNumberKey, p.perNumberWindowSeconds, now, sql`FROM "standing" WHERE "blocked" IS NULL AND ("verifiedAt" IS NULL OR "verifiedAt" < ${p.skipSince})`)}),
-      "daily" AS (${rateLimitHit(p.dailyKey, 86_400, now, sql`FROM "perNumber", "standing" WHERE "perNumber"."count" <= ${p.perNumberLimit} AND "standing"."verifiedThisMonth" < ${p.allowance}`)}),
-      "challenge" AS (${p.challenge(sql`FROM "daily" WHERE "daily"."count" <= ${p.dailyCap}`)})
-      SELECT "standing"."blocked", "standing"."verifiedThisMonth",
-        (SELECT "count" FROM "riskCodes") AS "riskCodes", (SELECT "count" FROM "riskIp") AS "riskIp",
-        (SELECT "count" FROM "perNumber") AS "perCount", (SELECT "windowStart" FROM "perNumber") AS "perWindowStart",
-        (SELECT "count" FROM "daily") AS "dailyCount", (SELECT "windowStart" FROM "daily") AS "dailyWindowStart",
-        (SELECT "id" FROM "challenge") AS "challengeId"
-      FROM "standing"`);
-    return {
-      blocked: row.blocked != null,
-      verifiedThisMonth: Number(row.verifiedThisMonth ?? 0),
-      riskCodes: row.riskCodes == null ? null : Number(row.riskCodes),
-      riskIp: row.riskIp == null ? null : Number(row.riskIp),
-      perNumber: row.perCount == null ? null : { count: row.perCount as string, windowStart: row.perWindowStart as string },
-      daily: row.dailyCount == null ? null : { count: row.dailyCount as string, windowStart: row.dailyWindowStart as string },
-      challengeId: row.challengeId ?? null,
-    };
-  }
-  return transaction((tx) => {
-    const [standing] = tx.query<SendDecisionRow>(standingSelect(p.shopId, p.phone, p.now));
-    const decision: SendDecision = {
-      blocked: standing.blocked != null,
-      verifiedThisMonth: Number(standing.verifiedThisMonth ?? 0),
-      riskCodes: null,
-      riskIp: null,
-      perNumber: null,
-      daily: null,
-      challengeId: null,
-    };
-    if (decision.blocked) return decision;
-    decision.riskCodes = Number(tx.query<RateLimitRow>(rateLimitHit(p.codesKey, RISK_WINDOW_SECONDS, now))[0].count);
-    if (p.ipKey) decision.riskIp = Number(tx.query<RateLimitRow>(rateLimitHit(p.ipKey, RISK_WINDOW_SECONDS, now))[0].count);
-    const verifiedAt = toMillis(standing.verifiedAt);
-    if (verifiedAt !== null && verifiedAt >= p.skipSince.getTime()) return decision;
-    decision.perNumber = tx.query<RateLimitRow>(rateLimitHit(p.perNumberKey, p.perNumberWindowSeconds, now))[0];
-    if (Number(decision.perNumber.count) > p.perNumberLimit || decision.verifiedThisMonth >= p.allowance) return decision;
-    decision.daily = tx.query<RateLimitRow>(rateLimitHit(p.dailyKey, 86_400, now))[0];
-    if (Number(decision.daily.count) > p.dailyCap) return decision;
-    decision.challengeId = tx.query<{ id: string }>(p.challenge())[0]?.id ?? null;
-    return decision;
-  });
-}
 
 /**
  * POST /send-otp. `phone` is already normalised E.164. The checks run in this order (README):
@@ -450,93 +319,6 @@ export async function checkVerificationCode(input: {
     deviceToken: issueDeviceToken(shop.domain, phone, shop.returningSkipDays, verifiedAt),
     risk,
   };
-}
-
-type Completion = {
-  consumed: boolean;
-  /** The shop's verifications this calendar month, this one included. */
-  verifiedThisMonth: number;
-  selectionId: string | null;
-  risk: { history: PhoneHistory; codesForPhone: number; requestsFromIp: number } | null;
-};
-
-type CompletionRow = PhoneHistoryRow & { consumed: unknown; verifiedThisMonth: unknown; selectionId: string | null; riskCodes: unknown; riskIp: unknown };
-
-/**
- * A right code, in one round trip: the code consumed (a DELETE only one request can win), and only
- * if it was, the number marked verified, the verification counted, the selection recorded, and the
- * facts the risk score reads once the number is proven.
- *  - PostgreSQL: one statement, each write a data-modifying CTE that runs only on the consumed row.
- *  - SQLite: one transaction (one commit).
- * The risk history counts the number as verified before (the mark is written first, as it always was).
- */
-async function completeVerification(p: {
-  shopId: string;
-  phone: string;
-  challengeId: string;
-  verifiedAt: Date;
-  selection: SelectionInput | null;
-  riskKeys: { codes: string; ip: string | null } | null;
-}): Promise<Completion> {
-  const monthStart = allowanceMonthStart(p.verifiedAt);
-  const today = utcDay(p.verifiedAt);
-  const now = p.verifiedAt.getTime();
-  const selection = p.selection && selectionStatements(p.selection, clock.now());
-  const mark = (source?: Sql) => sql`
-    INSERT INTO "VerifiedCustomer" ("shopId", "phone", "verifiedAt")
-    ${source ? sql`SELECT ${p.shopId}, ${p.phone}, ${p.verifiedAt} ${source}` : sql`VALUES (${p.shopId}, ${p.phone}, ${p.verifiedAt})`}
-    ON CONFLICT ("shopId", "phone") DO UPDATE SET "verifiedAt" = excluded."verifiedAt"`;
-  const riskColumns = (keys: { codes: string; ip: string | null }) =>
-    sql`${phoneHistoryColumns(p.shopId, p.phone)}, ${rateLimitPeek(keys.codes, RISK_WINDOW_SECONDS, now)} AS "riskCodes",
-      ${keys.ip ? rateLimitPeek(keys.ip, RISK_WINDOW_SECONDS, now) : sql`0`} AS "riskIp"`;
-  const completion = (row: Partial<CompletionRow>, consumed: boolean): Completion => ({
-    consumed,
-    verifiedThisMonth: Number(row.verifiedThisMonth ?? 0),
-    selectionId: row.selectionId ?? null,
-    risk: p.riskKeys
-      ? { history: phoneHistoryOf(row as PhoneHistoryRow), codesForPhone: Number(row.riskCodes ?? 0), requestsFromIp: Number(row.riskIp ?? 0) }
-      : null,
-  });
-
-  if (databaseProvider === "postgresql") {
-    const [row] = await query<CompletionRow>(sql`
-      WITH "consumed" AS (DELETE FROM "OtpChallenge" WHERE "id" = ${p.challengeId} RETURNING "id"),
-      "marked" AS (${mark(sql`FROM "consumed"`)}),
-      "counted" AS (${countEventStatement(p.shopId, "otp_verified", "", p.verifiedAt, sql`FROM "consumed"`)}),
-      "openSelection" AS (${selection ? selection.lookup : sql`SELECT NULL AS "id" WHERE false`}),
-      "updatedSelection" AS (${
-        selection ? sql`${selection.update(sql`(SELECT "id" FROM "openSelection")`, sql` AND EXISTS (SELECT 1 FROM "consumed")`)} RETURNING "id"` : sql`SELECT NULL AS "id" WHERE false`
-      }),
-      "newSelection" AS (${
-        selection ? sql`${selection.insert(sql`FROM "consumed" WHERE NOT EXISTS (SELECT 1 FROM "updatedSelection")`)} RETURNING "id"` : sql`SELECT NULL AS "id" WHERE false`
-      })
-      SELECT (SELECT "id" FROM "consumed") AS "consumed",
-        (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
-          WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart} AND "day" <> ${today})
-          + COALESCE((SELECT "count" FROM "counted"), 0) AS "verifiedThisMonth",
-        COALESCE((SELECT "id" FROM "updatedSelection"), (SELECT "id" FROM "newSelection")) AS "selectionId"
-        ${p.riskKeys ? sql`, ${riskColumns(p.riskKeys)}` : sql``}`);
-    // The mark is written in this statement, which does not see its own writes: the number is verified now.
-    return completion({ ...row, verified: row.consumed != null ? 1 : row.verified }, row.consumed != null);
-  }
-  return transaction((tx) => {
-    if (tx.execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${p.challengeId}`) !== 1) return completion({}, false);
-    tx.execute(mark());
-    tx.execute(countEventStatement(p.shopId, "otp_verified", "", p.verifiedAt));
-    const [used] = tx.query<{ n: unknown }>(sql`
-      SELECT COALESCE(SUM("count"), 0) AS "n" FROM "DailyStat" WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart}`);
-    let selectionId: string | null = null;
-    if (selection) {
-      const [open] = tx.query<{ id: string }>(selection.lookup);
-      if (open && tx.execute(selection.update(sql`${open.id}`)) === 1) selectionId = open.id;
-      else {
-        tx.execute(selection.insert());
-        selectionId = selection.newId;
-      }
-    }
-    const [risk] = p.riskKeys ? tx.query<CompletionRow>(sql`SELECT ${riskColumns(p.riskKeys)}`) : [];
-    return completion({ ...risk, verifiedThisMonth: used?.n, selectionId }, true);
-  });
 }
 
 /** Checkout stops hiding COD once no shopper can verify (app/enforcement); never fails the shopper's request. */

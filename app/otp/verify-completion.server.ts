@@ -1,0 +1,100 @@
+import { query, sql, transaction, type Sql } from "~/core/db/sql.server";
+import { databaseProvider } from "~/core/db.server";
+import { selectionStatements, type SelectionInput } from "~/otp/selection.server";
+import { clock } from "~/core/utils/clock.server";
+import { allowanceMonthStart } from "~/shared/plans";
+import { countEventStatement } from "~/core/db/daily-stats.server";
+import { phoneHistoryColumns, phoneHistoryOf, type PhoneHistory, RISK_WINDOW_SECONDS, type PhoneHistoryRow } from "~/risk/assess.server";
+import { rateLimitPeek } from "~/core/rate-limit/rate-limit.server";
+import { utcDay } from "~/shared/daily-metrics";
+
+/**
+ * verify-otp's right code completed in one round trip (app/otp/otp.server.ts checks the code, this completes it).
+ */
+
+export type Completion = {
+  consumed: boolean;
+  /** The shop's verifications this calendar month, this one included. */
+  verifiedThisMonth: number;
+  selectionId: string | null;
+  risk: { history: PhoneHistory; codesForPhone: number; requestsFromIp: number } | null;
+};
+
+type CompletionRow = PhoneHistoryRow & { consumed: unknown; verifiedThisMonth: unknown; selectionId: string | null; riskCodes: unknown; riskIp: unknown };
+
+/**
+ * A right code, in one round trip: the code consumed (a DELETE only one request can win), and only
+ * if it was, the number marked verified, the verification counted, the selection recorded, and the
+ * facts the risk score reads once the number is proven.
+ *  - PostgreSQL: one statement, each write a data-modifying CTE that runs only on the consumed row.
+ *  - SQLite: one transaction (one commit).
+ * The risk history counts the number as verified before (the mark is written first, as it always was).
+ */
+export async function completeVerification(p: {
+  shopId: string;
+  phone: string;
+  challengeId: string;
+  verifiedAt: Date;
+  selection: SelectionInput | null;
+  riskKeys: { codes: string; ip: string | null } | null;
+}): Promise<Completion> {
+  const monthStart = allowanceMonthStart(p.verifiedAt);
+  const today = utcDay(p.verifiedAt);
+  const now = p.verifiedAt.getTime();
+  const selection = p.selection && selectionStatements(p.selection, clock.now());
+  const mark = (source?: Sql) => sql`
+    INSERT INTO "VerifiedCustomer" ("shopId", "phone", "verifiedAt")
+    ${source ? sql`SELECT ${p.shopId}, ${p.phone}, ${p.verifiedAt} ${source}` : sql`VALUES (${p.shopId}, ${p.phone}, ${p.verifiedAt})`}
+    ON CONFLICT ("shopId", "phone") DO UPDATE SET "verifiedAt" = excluded."verifiedAt"`;
+  const riskColumns = (keys: { codes: string; ip: string | null }) =>
+    sql`${phoneHistoryColumns(p.shopId, p.phone)}, ${rateLimitPeek(keys.codes, RISK_WINDOW_SECONDS, now)} AS "riskCodes",
+      ${keys.ip ? rateLimitPeek(keys.ip, RISK_WINDOW_SECONDS, now) : sql`0`} AS "riskIp"`;
+  const completion = (row: Partial<CompletionRow>, consumed: boolean): Completion => ({
+    consumed,
+    verifiedThisMonth: Number(row.verifiedThisMonth ?? 0),
+    selectionId: row.selectionId ?? null,
+    risk: p.riskKeys
+      ? { history: phoneHistoryOf(row as PhoneHistoryRow), codesForPhone: Number(row.riskCodes ?? 0), requestsFromIp: Number(row.riskIp ?? 0) }
+      : null,
+  });
+
+  if (databaseProvider === "postgresql") {
+    const [row] = await query<CompletionRow>(sql`
+      WITH "consumed" AS (DELETE FROM "OtpChallenge" WHERE "id" = ${p.challengeId} RETURNING "id"),
+      "marked" AS (${mark(sql`FROM "consumed"`)}),
+      "counted" AS (${countEventStatement(p.shopId, "otp_verified", "", p.verifiedAt, sql`FROM "consumed"`)}),
+      "openSelection" AS (${selection ? selection.lookup : sql`SELECT NULL AS "id" WHERE false`}),
+      "updatedSelection" AS (${
+        selection ? sql`${selection.update(sql`(SELECT "id" FROM "openSelection")`, sql` AND EXISTS (SELECT 1 FROM "consumed")`)} RETURNING "id"` : sql`SELECT NULL AS "id" WHERE false`
+      }),
+      "newSelection" AS (${
+        selection ? sql`${selection.insert(sql`FROM "consumed" WHERE NOT EXISTS (SELECT 1 FROM "updatedSelection")`)} RETURNING "id"` : sql`SELECT NULL AS "id" WHERE false`
+      })
+      SELECT (SELECT "id" FROM "consumed") AS "consumed",
+        (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
+          WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart} AND "day" <> ${today})
+          + COALESCE((SELECT "count" FROM "counted"), 0) AS "verifiedThisMonth",
+        COALESCE((SELECT "id" FROM "updatedSelection"), (SELECT "id" FROM "newSelection")) AS "selectionId"
+        ${p.riskKeys ? sql`, ${riskColumns(p.riskKeys)}` : sql``}`);
+    // The mark is written in this statement, which does not see its own writes: the number is verified now.
+    return completion({ ...row, verified: row.consumed != null ? 1 : row.verified }, row.consumed != null);
+  }
+  return transaction((tx) => {
+    if (tx.execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${p.challengeId}`) !== 1) return completion({}, false);
+    tx.execute(mark());
+    tx.execute(countEventStatement(p.shopId, "otp_verified", "", p.verifiedAt));
+    const [used] = tx.query<{ n: unknown }>(sql`
+      SELECT COALESCE(SUM("count"), 0) AS "n" FROM "DailyStat" WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart}`);
+    let selectionId: string | null = null;
+    if (selection) {
+      const [open] = tx.query<{ id: string }>(selection.lookup);
+      if (open && tx.execute(selection.update(sql`${open.id}`)) === 1) selectionId = open.id;
+      else {
+        tx.execute(selection.insert());
+        selectionId = selection.newId;
+      }
+    }
+    const [risk] = p.riskKeys ? tx.query<CompletionRow>(sql`SELECT ${riskColumns(p.riskKeys)}`) : [];
+    return completion({ ...risk, verifiedThisMonth: used?.n, selectionId }, true);
+  });
+}
