@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { inject } from "vitest";
 import { applyMigrations } from "../../prisma/migrate.mjs";
 import { ROOT } from "../setup/databases";
@@ -148,4 +149,16 @@ export function deliverWebhook(server: Pick<RunningServer, "url">, topic: string
     },
     body,
   });
+}
+
+/**
+ * `node --import` flags for startServer: tests/helpers/request-probe.mjs prints a line once the server
+ * has read a request's head, which `requestInFlight` waits for.
+ */
+export const REQUEST_PROBE = ["--import", pathToFileURL(path.join(ROOT, "tests", "helpers", "request-probe.mjs")).href];
+
+/** Resolves once a server started with REQUEST_PROBE holds a request to `pathname` (its head read). */
+export async function requestInFlight(server: Pick<RunningServer, "output">, pathname: string): Promise<void> {
+  const line = JSON.stringify({ probe: "request-start", url: pathname });
+  while (!server.output().includes(line)) await new Promise((r) => setTimeout(r, 20));
 }

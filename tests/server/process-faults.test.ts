@@ -2,7 +2,7 @@ import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
-import { startServer } from "../helpers/server";
+import { REQUEST_PROBE, requestInFlight, startServer } from "../helpers/server";
 import { ROOT } from "../setup/databases";
 
 describe("npm start without NODE_ENV", () => {
@@ -21,7 +21,7 @@ describe("npm start without NODE_ENV", () => {
 describe("an uncaught exception", () => {
   it("stops accepting, finishes the request in flight, logs one line and exits 1", async () => {
     const hook = pathToFileURL(path.join(ROOT, "tests", "helpers", "crash-hook.mjs")).href;
-    const server = await startServer({}, { nodeArgs: ["--import", hook] });
+    const server = await startServer({}, { nodeArgs: ["--import", hook, ...REQUEST_PROBE] });
     const q = signedProxyQuery({ secret: "local-dev-api-secret" });
     const body = JSON.stringify({ phone: "+14155550161" });
     let refusedWhileDraining: unknown = null;
@@ -38,7 +38,9 @@ describe("an uncaught exception", () => {
       req.on("error", reject);
       // Half the body now; the exception happens while the server is still reading it.
       req.write(body.slice(0, 10));
-      setTimeout(async () => {
+      void (async () => {
+        // Only once the server holds the request (its head read): then the exception must spare it.
+        await requestInFlight(server, "/proxy/send-otp");
         server.process.kill("SIGUSR2");
         while (!/uncaught exception/.test(server.output())) await new Promise((r) => setTimeout(r, 20));
         refusedWhileDraining = await fetch(`${server.url}/proxy/api/auth/ping`).then(
@@ -46,7 +48,7 @@ describe("an uncaught exception", () => {
           (e: Error) => e,
         );
         req.end(body.slice(10));
-      }, 200);
+      })();
     });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ success: true });

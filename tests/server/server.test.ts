@@ -2,9 +2,8 @@ import http from "node:http";
 import zlib from "node:zlib";
 import fs from "node:fs";
 import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
-import { startServer, type RunningServer } from "../helpers/server";
+import { REQUEST_PROBE, requestInFlight, startServer, type RunningServer } from "../helpers/server";
 import { ROOT } from "../setup/databases";
 
 function rawGet(url: string, headers: Record<string, string> = {}) {
@@ -100,8 +99,7 @@ describe("start-up configuration", () => {
 
 describe("graceful shutdown", () => {
   it("on SIGTERM finishes a request already in flight, then exits 0", async () => {
-    const probe = pathToFileURL(path.join(ROOT, "tests", "helpers", "request-probe.mjs")).href;
-    const server = await startServer({}, { nodeArgs: ["--import", probe] });
+    const server = await startServer({}, { nodeArgs: REQUEST_PROBE });
     const q = signedProxyQuery({ secret: "local-dev-api-secret" });
     const body = JSON.stringify({ phone: "+14155550160" });
     let answer: { status: number; body: string } | null = null;
@@ -123,7 +121,7 @@ describe("graceful shutdown", () => {
       req.write(body.slice(0, 10));
       void (async () => {
         // Only once the server holds the request (its head read): then SIGTERM must spare it.
-        while (!/"probe":"request-start","url":"\/proxy\/send-otp"/.test(server.output())) await new Promise((r) => setTimeout(r, 20));
+        await requestInFlight(server, "/proxy/send-otp");
         server.process.kill("SIGTERM");
         setTimeout(() => req.end(body.slice(10)), 300);
       })();
