@@ -46,6 +46,9 @@ import * as shopRedact from "~/routes/webhooks.shop.redact";
 import * as shopUpdate from "~/routes/webhooks.shop.update";
 
 export * from "@remix-run/dev/server-build";
+/** The operator's channel report (`npm run report:channels`, scripts/report-channels.mjs), run against the built app. */
+export { channelReport, parsePriceTable } from "~/dashboard/channel-report.server";
+export { schemaIsCurrent } from "~/core/db.server";
 
 /**
  * Hourly: webhook delivery records past their retention, jobs finished more than 30 days ago; and the
