@@ -53,6 +53,9 @@ export const orderCreatedPayload = z
     // The risk score's order value and velocity per IP (app/risk): Shopify sends the total as a decimal string.
     total_price: z.union([z.string(), z.number()]).nullish(),
     browser_ip: z.string().nullish(),
+    client_details: z.object({ browser_ip: z.string().nullish() }).passthrough().nullish(),
+    // When the order last changed (orders/updated): an older state than one already learnt is ignored.
+    updated_at: z.string().nullish(),
     // tags: "a, b" (the checkout function's verified-customer tag); the id, to tag a verified customer.
     customer: z.object({ phone: z.string().nullish(), tags: z.string().nullish(), admin_graphql_api_id: z.string().nullish() }).passthrough().nullish(),
     billing_address: mailingAddress,
