@@ -155,10 +155,10 @@ export function phoneHistoryColumns(shopId: string, phone: string, exceptOrderGi
       (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verified",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'delivered' AND "orderGid" <> ${exceptOrderGid})
         + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'confirmed' AND r."orderGid" <> ${exceptOrderGid}
-          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "good",
+          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid" AND o."outcome" <> 'none')) AS "good",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'failed' AND "orderGid" <> ${exceptOrderGid})
         + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'unconfirmed' AND r."orderGid" <> ${exceptOrderGid}
-          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "bad"`;
+          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid" AND o."outcome" <> 'none')) AS "bad"`;
 }
 
 export function phoneHistoryOf(row: PhoneHistoryRow | undefined): PhoneHistory {
@@ -166,7 +166,7 @@ export function phoneHistoryOf(row: PhoneHistoryRow | undefined): PhoneHistory {
 }
 
 /**
- * The postal code's learnt COD outcomes beside its wider area's (the codes sharing its prefix: a range
+ * The postal code's learnt COD outcomes (delivered or failed; `none` is an order with nothing learnt) beside its wider area's (the codes sharing its prefix: a range
  * on the (shopId, postalCode) index, [prefix, next prefix)) and the shop's, in one round trip.
  */
 async function postalCodeHistory(shopId: string, postalCode: string): Promise<PostalHistory> {
@@ -175,11 +175,11 @@ async function postalCodeHistory(shopId: string, postalCode: string): Promise<Po
   const end = prefix ? prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1) : "";
   const rows = await query<{ orders: unknown; failed: unknown; areaOrders: unknown; areaFailed: unknown; shopOrders: unknown; shopFailed: unknown }>(sql`
     SELECT
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode}) AS "orders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" <> 'none') AS "orders",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" = 'failed') AS "failed",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end}) AS "areaOrders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end} AND "outcome" <> 'none') AS "areaOrders",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end} AND "outcome" = 'failed') AS "areaFailed",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId}) AS "shopOrders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" <> 'none') AS "shopOrders",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" = 'failed') AS "shopFailed"`);
   const r = rows[0];
   return {
