@@ -52,13 +52,21 @@ const ON_FAILED = sql([`
 // The failure a tag alone made, which a newer state without the tag undoes.
 const TAG_FAILURE = `("OrderOutcome"."outcome" = 'failed' AND "OrderOutcome"."reason" LIKE 'tag:%')`;
 
-/** A newer orders/updated state without any failure: a tag's failure undone; the state remembered either way. */
+// ...and nothing learnt is left once it is undone: the row then keeps no phone nor postal code.
+const BACK_TO_NONE = `(${TAG_FAILURE} AND "OrderOutcome"."deliveredBy" IS NULL)`;
+
+/**
+ * A newer orders/updated state without any failure: a tag's failure undone; the state remembered either
+ * way. A row of an order with nothing learnt (`none`) holds only the order and its state.
+ */
 const ON_NO_FAILURE = sql([`
   ON CONFLICT ("shopId", "orderGid") DO UPDATE SET
-    "outcome" = CASE WHEN ${TAG_FAILURE} AND "OrderOutcome"."deliveredBy" IS NOT NULL THEN 'delivered' WHEN ${TAG_FAILURE} THEN 'none' ELSE "OrderOutcome"."outcome" END,
+    "outcome" = CASE WHEN ${BACK_TO_NONE} THEN 'none' WHEN ${TAG_FAILURE} THEN 'delivered' ELSE "OrderOutcome"."outcome" END,
     "reason" = CASE WHEN ${TAG_FAILURE} THEN "OrderOutcome"."deliveredBy" ELSE "OrderOutcome"."reason" END,
     "decidedAt" = CASE WHEN ${TAG_FAILURE} THEN excluded."decidedAt" ELSE "OrderOutcome"."decidedAt" END,
-    "stateAt" = excluded."stateAt", ${KEEP_SUBJECT}
+    "stateAt" = excluded."stateAt",
+    "phone" = CASE WHEN ${BACK_TO_NONE} THEN NULL ELSE "OrderOutcome"."phone" END,
+    "postalCode" = CASE WHEN ${BACK_TO_NONE} THEN NULL ELSE "OrderOutcome"."postalCode" END
   WHERE "OrderOutcome"."stateAt" IS NULL OR "OrderOutcome"."stateAt" < excluded."stateAt"`]);
 
 type Change = { outcome: OrderOutcome | "none"; reason: OutcomeReason | null; stateAt: Date | null; decidedAt: Date };
@@ -145,7 +153,8 @@ export async function learnOrderUpdate(shopDomain: string, order: OrderCreated) 
   const failure = failureOf(order, parseTagList(shop.riskFailureTags)) ?? (order.cancelled_at ? "cancelled" : null);
   if (failure) return recordOrderOutcome(shop.id, facts, "failed", failure, clock.now(), stateAt);
   if (!stateAt) return 0;
-  return execute(fromFacts(shop.id, facts, { outcome: "none", reason: null, stateAt, decidedAt: clock.now() }));
+  // Nothing is learnt from this state: the order's row keeps the state, not the phone or postal code.
+  return execute(fromFacts(shop.id, { gid: facts.gid, phones: [], shippingAddress: null }, { outcome: "none", reason: null, stateAt, decidedAt: clock.now() }));
 }
 
 /**

@@ -119,14 +119,15 @@ describe("orders/updated: a failure tag removed again", () => {
     await update(a, 1, { tags: "RTO" }, "u1");
     expect(await counts()).toEqual({ phoneFailed: 1, phoneDelivered: 0, postalOrders: 1, postalFailed: 1 });
     for (const id of ["u2", "u2", "u2-again"]) expect((await update(a, 2, { tags: "vip" }, id)).status).toBe(200);
-    expect(await rowOf(a)).toMatchObject({ outcome: "none", reason: null });
+    // Nothing learnt is left: the row keeps the order's state only, not its phone or postal code.
+    expect(await rowOf(a)).toEqual({ outcome: "none", reason: null, phone: null, postalCode: null });
     expect(await counts()).toEqual({ phoneFailed: 0, phoneDelivered: 0, postalOrders: 0, postalFailed: 0 });
     // The tagged state delivered again later (a new delivery id): older than the state applied, ignored.
     await update(a, 1, { tags: "RTO" }, "u1-late");
     expect(await counts()).toMatchObject({ phoneFailed: 0, postalFailed: 0 });
     // The merchant tags it again: failed once more.
     await update(a, 3, { tags: "RTO, vip" }, "u3");
-    expect(await rowOf(a)).toMatchObject({ outcome: "failed", reason: "tag:RTO" });
+    expect(await rowOf(a)).toEqual({ outcome: "failed", reason: "tag:RTO", phone: PHONE, postalCode: "400001" });
     expect(await counts()).toMatchObject({ phoneFailed: 1, postalFailed: 1 });
   });
 
@@ -151,6 +152,7 @@ describe("orders/updated: a failure tag removed again", () => {
     const a = order();
     const b = order();
     await update(a, 2, { tags: "" });
+    expect(await rowOf(a)).toEqual({ outcome: "none", reason: null, phone: null, postalCode: null });
     await update(a, 1, { tags: "RTO" });
     expect(await rowOf(a)).toMatchObject({ outcome: "none" });
     await Promise.all(Array.from({ length: 10 }, (_, i) => [update(b, 1, { tags: "RTO" }, `b1-${i}`), update(b, 2, { tags: "" }, `b2-${i}`)]).flat());
