@@ -38,6 +38,7 @@ import * as appUninstalled from "~/routes/webhooks.app.uninstalled";
 import * as appSubscriptionsUpdate from "~/routes/webhooks.app_subscriptions.update";
 import * as customersDataRequest from "~/routes/webhooks.customers.data_request";
 import * as customersRedact from "~/routes/webhooks.customers.redact";
+import * as fulfillmentEventsCreate from "~/routes/webhooks.fulfillment_events.create";
 import * as ordersCancelled from "~/routes/webhooks.orders.cancelled";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as ordersFulfilled from "~/routes/webhooks.orders.fulfilled";
@@ -120,6 +121,7 @@ export const FIXED_RESOURCE_ROUTES: Readonly<Record<string, ResourceRouteModule>
   "/webhooks/app_subscriptions/update": appSubscriptionsUpdate,
   "/webhooks/customers/data_request": customersDataRequest,
   "/webhooks/customers/redact": customersRedact,
+  "/webhooks/fulfillment_events/create": fulfillmentEventsCreate,
   "/webhooks/orders/cancelled": ordersCancelled,
   "/webhooks/orders/create": ordersCreate,
   "/webhooks/orders/fulfilled": ordersFulfilled,

@@ -9,7 +9,7 @@ import { PENDING_TAG } from "~/orders/confirmation/texts";
 import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "./tag-jobs.server";
 import { checkOrderVerification } from "./order-verification.server";
 import { recordOrder } from "./order-record.server";
-import { assessCodOrder, enqueueRiskAssessment, riskColumns, riskTag } from "~/risk/order-risk.server";
+import { assessCodOrder, enqueueRiskAssessment, orderIpHash, riskColumns, riskTag } from "~/risk/order-risk.server";
 
 /** How far before the order a selection found by phone alone may have been made. */
 export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -147,6 +147,7 @@ export async function linkOrderAndQueueTags(shop: Shop, facts: OrderFacts) {
     placedAt: facts.placedAt,
     risk: risk && riskColumns(risk),
     value: facts.isCod ? facts.value : null,
+    ipHash: facts.isCod ? orderIpHash(shop.id, facts.browserIp) : null,
   });
   if (risk && !shop.uninstalledAt) await enqueueRiskAssessment(shop.domain, orderGid, risk);
   // The customer tag the payment customization function reads: a returning verified customer keeps

@@ -4,6 +4,7 @@ import { hitRateLimit, peekRateLimit } from "~/core/rate-limit/rate-limit.server
 import type { Shop } from "~/core/settings/shop.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
 import { clock } from "~/core/utils/clock.server";
+import { keyedHash } from "~/core/utils/crypto.server";
 import { parsePhoneList, parsePostalCodeList, postalArea, scoreRisk, type PostalHistory, type RiskAssessment, type RiskFacts, type RiskSettings } from "./score";
 import { normalizePostalCode, percentile90 } from "./signals";
 
@@ -24,6 +25,7 @@ export type RiskShop = Pick<
   | "riskPhoneCodeLimit"
   | "riskIpAttemptLimit"
   | "riskPhoneOrderLimit"
+  | "riskIpOrderLimit"
 >;
 
 const DAY_SECONDS = 86_400;
@@ -41,6 +43,7 @@ export function riskSettingsOf(shop: RiskShop): RiskSettings {
     phoneCodeLimit: shop.riskPhoneCodeLimit ?? null,
     ipAttemptLimit: shop.riskIpAttemptLimit ?? null,
     phoneOrderLimit: shop.riskPhoneOrderLimit ?? null,
+    ipOrderLimit: shop.riskIpOrderLimit ?? null,
   };
 }
 
@@ -89,12 +92,14 @@ export const RISK_WINDOW_SECONDS = DAY_SECONDS;
 export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified: boolean): Promise<RiskAssessment> {
   const phone = facts.phones[0] ?? null;
   const postalCode = normalizePostalCode(facts.shippingAddress?.zip);
-  const [history, codesForPhone, requestsFromIp, usualValueP90, postalHistory] = await Promise.all([
+  const ipHash = orderIpHash(shop.id, facts.browserIp);
+  const [history, codesForPhone, requestsFromIp, usualValueP90, postalHistory, ordersFromIp] = await Promise.all([
     phone ? phoneHistory(shop.id, phone, facts.gid) : null,
     phone ? peekRateLimit(riskCodesKey(shop.id, phone), DAY_SECONDS) : 0,
     facts.browserIp ? peekRateLimit(riskIpKey(shop.id, facts.browserIp), DAY_SECONDS) : 0,
     usualCodValue(shop.id),
     postalCode ? postalCodeHistory(shop.id, postalCode) : null,
+    ipHash ? codOrdersFromIp(shop.id, ipHash, facts.gid) : null,
   ]);
   return scoreRisk(
     {
@@ -105,10 +110,27 @@ export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified
       orderValue: facts.value,
       usualValueP90,
       postalHistory,
-      velocity: { codesForPhone, requestsFromIp, ordersForPhone: history ? history.ordersLastDay + 1 : null },
+      velocity: { codesForPhone, requestsFromIp, ordersForPhone: history ? history.ordersLastDay + 1 : null, ordersFromIp: ordersFromIp === null ? null : ordersFromIp + 1 },
     },
     riskSettingsOf(shop),
   );
+}
+
+/**
+ * A COD order's browser IP as its record keeps it (OrderRecord.ipHash): an HMAC under the app's secret,
+ * keyed per shop so two shops' hashes of one IP never match. The IP itself is never stored.
+ */
+export function orderIpHash(shopId: string, ip: string | null): string | null {
+  return ip ? keyedHash("order-ip", `${shopId}\0${ip}`) : null;
+}
+
+/** The shop's other COD orders from this IP hash in the last 24 hours (the (shopId, ipHash, placedAt) index). */
+async function codOrdersFromIp(shopId: string, ipHash: string, exceptOrderGid: string): Promise<number> {
+  const dayAgo = new Date(clock.now().getTime() - DAY_SECONDS * 1000);
+  const rows = await query<{ n: unknown }>(sql`
+    SELECT COUNT(*) AS "n" FROM "OrderRecord"
+    WHERE "shopId" = ${shopId} AND "ipHash" = ${ipHash} AND "placedAt" > ${dayAgo} AND "cod" = ${true} AND "orderGid" <> ${exceptOrderGid}`);
+  return Number(rows[0]?.n ?? 0);
 }
 
 /**
@@ -133,10 +155,10 @@ export function phoneHistoryColumns(shopId: string, phone: string, exceptOrderGi
       (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verified",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'delivered' AND "orderGid" <> ${exceptOrderGid})
         + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'confirmed' AND r."orderGid" <> ${exceptOrderGid}
-          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "good",
+          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid" AND o."outcome" <> 'none')) AS "good",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'failed' AND "orderGid" <> ${exceptOrderGid})
         + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'unconfirmed' AND r."orderGid" <> ${exceptOrderGid}
-          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "bad"`;
+          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid" AND o."outcome" <> 'none')) AS "bad"`;
 }
 
 export function phoneHistoryOf(row: PhoneHistoryRow | undefined): PhoneHistory {
@@ -144,7 +166,7 @@ export function phoneHistoryOf(row: PhoneHistoryRow | undefined): PhoneHistory {
 }
 
 /**
- * The postal code's learnt COD outcomes beside its wider area's (the codes sharing its prefix: a range
+ * The postal code's learnt COD outcomes (delivered or failed; `none` is an order with nothing learnt) beside its wider area's (the codes sharing its prefix: a range
  * on the (shopId, postalCode) index, [prefix, next prefix)) and the shop's, in one round trip.
  */
 async function postalCodeHistory(shopId: string, postalCode: string): Promise<PostalHistory> {
@@ -153,11 +175,11 @@ async function postalCodeHistory(shopId: string, postalCode: string): Promise<Po
   const end = prefix ? prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1) : "";
   const rows = await query<{ orders: unknown; failed: unknown; areaOrders: unknown; areaFailed: unknown; shopOrders: unknown; shopFailed: unknown }>(sql`
     SELECT
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode}) AS "orders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" <> 'none') AS "orders",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" = 'failed') AS "failed",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end}) AS "areaOrders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end} AND "outcome" <> 'none') AS "areaOrders",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end} AND "outcome" = 'failed') AS "areaFailed",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId}) AS "shopOrders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" <> 'none') AS "shopOrders",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" = 'failed') AS "shopFailed"`);
   const r = rows[0];
   return {

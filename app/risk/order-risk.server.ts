@@ -1,6 +1,8 @@
 import { query, sql } from "~/core/db/sql.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
 import { assessOrder, type RiskShop } from "./assess.server";
+
+export { orderIpHash } from "./assess.server";
 import type { RiskAssessment, RiskBand } from "./score";
 import { readStoredRisk } from "./stored";
 
