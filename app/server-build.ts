@@ -38,6 +38,7 @@ import * as appUninstalled from "~/routes/webhooks.app.uninstalled";
 import * as appSubscriptionsUpdate from "~/routes/webhooks.app_subscriptions.update";
 import * as customersDataRequest from "~/routes/webhooks.customers.data_request";
 import * as customersRedact from "~/routes/webhooks.customers.redact";
+import * as fulfillmentEventsCreate from "~/routes/webhooks.fulfillment_events.create";
 import * as ordersCancelled from "~/routes/webhooks.orders.cancelled";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as ordersFulfilled from "~/routes/webhooks.orders.fulfilled";
@@ -46,6 +47,9 @@ import * as shopRedact from "~/routes/webhooks.shop.redact";
 import * as shopUpdate from "~/routes/webhooks.shop.update";
 
 export * from "@remix-run/dev/server-build";
+/** The operator's channel report (`npm run report:channels`, scripts/report-channels.mjs), run against the built app. */
+export { channelReport, parsePriceTable } from "~/dashboard/channel-report.server";
+export { schemaIsCurrent } from "~/core/db.server";
 
 /**
  * Hourly: webhook delivery records past their retention, jobs finished more than 30 days ago; and the
@@ -117,6 +121,7 @@ export const FIXED_RESOURCE_ROUTES: Readonly<Record<string, ResourceRouteModule>
   "/webhooks/app_subscriptions/update": appSubscriptionsUpdate,
   "/webhooks/customers/data_request": customersDataRequest,
   "/webhooks/customers/redact": customersRedact,
+  "/webhooks/fulfillment_events/create": fulfillmentEventsCreate,
   "/webhooks/orders/cancelled": ordersCancelled,
   "/webhooks/orders/create": ordersCreate,
   "/webhooks/orders/fulfilled": ordersFulfilled,

@@ -22,11 +22,11 @@ process.env.CACHE_TTL_SECONDS = "0";
 
 await applyMigrations(url);
 const { prisma } = await import("../app/core/db.server");
-const { assessOrder, assessShopper } = await import("../app/risk/assess.server");
+const { assessOrder, assessShopper, orderIpHash } = await import("../app/risk/assess.server");
 
 const phone = (i: number) => `+9198${String(10_000_000 + (i % 4000)).padStart(8, "0")}`;
 const zip = (i: number) => String(400_001 + (i % 400));
-const shop = await prisma.shop.create({ data: { domain: "bench-risk.myshopify.com", riskPhoneCodeLimit: 5, riskIpAttemptLimit: 50, riskPhoneOrderLimit: 3 } });
+const shop = await prisma.shop.create({ data: { domain: "bench-risk.myshopify.com", riskPhoneCodeLimit: 5, riskIpAttemptLimit: 50, riskPhoneOrderLimit: 3, riskIpOrderLimit: 5 } });
 const now = Date.now();
 for (let batch = 0; batch < 20; batch++) {
   const rows = Array.from({ length: 1000 }, (_, k) => batch * 1000 + k);
@@ -34,7 +34,7 @@ for (let batch = 0; batch < 20; batch++) {
     data: rows.map((i) => ({ shopId: shop.id, orderGid: `gid://shopify/Order/${i}`, phone: phone(i), postalCode: zip(i), outcome: i % 5 === 0 ? "failed" : "delivered", reason: i % 5 === 0 ? "cancelled" : "fulfilled", decidedAt: new Date(now - i * 60_000) })),
   });
   await prisma.orderRecord.createMany({
-    data: rows.map((i) => ({ shopId: shop.id, orderGid: `gid://shopify/Order/${i}`, phone: phone(i), cod: true, status: i % 7 === 0 ? "unconfirmed" : "confirmed", placedAt: new Date(now - i * 60_000), value: 500 + (i % 97) * 10 })),
+    data: rows.map((i) => ({ shopId: shop.id, orderGid: `gid://shopify/Order/${i}`, phone: phone(i), cod: true, status: i % 7 === 0 ? "unconfirmed" : "confirmed", placedAt: new Date(now - i * 60_000), value: 500 + (i % 97) * 10, ipHash: orderIpHash(shop.id, `203.0.113.${i % 250}`) })),
   });
 }
 

@@ -129,9 +129,11 @@ for (let i = 0; i < events; i++) {
       else shoppers.push(phone);
       count("otp_sent", day, country);
       const status = pick(DELIVERY);
-      deliveries.push({ shopId: shop.id, phone, purpose: "otp", channel: "sms", providerId: `seed_${run}_${i}`, status, createdAt: new Date(t) });
-      if (status === "delivered") count("message_delivered", day, "sms");
-      else if (status !== "sent") count("message_failed", day, "sms");
+      // A quarter of the codes go on WhatsApp (the shopper's choice), the rest by SMS.
+      const channel = random() < 0.25 ? "whatsapp" : "sms";
+      deliveries.push({ shopId: shop.id, phone, purpose: "otp", channel, providerId: `seed_${run}_${i}`, status, createdAt: new Date(t) });
+      if (status === "delivered") count("message_delivered", day, channel);
+      else if (status !== "sent") count("message_failed", day, channel);
       break;
     }
     case "verified":
@@ -154,6 +156,8 @@ for (let i = 0; i < events; i++) {
       break;
     case "order": {
       const o = pick(ORDER_KINDS);
+      // An order verified by its proof was placed by a shopper who was sent a code (where there is one yet).
+      if (o.verifiedBy === "proof" && shoppers.length) phone = shoppers[Math.floor(random() * shoppers.length)];
       orders.push({ shopId: shop.id, orderGid: `gid://shopify/Order/seed${run}${i}`, orderName: `#S${i}`, phone, placedAt: new Date(t), ...o });
       break;
     }

@@ -13,6 +13,7 @@ import { checkProof, deriveProof, deviceTokenValid, issueProof, proofVerifiedAt,
 import { isPhoneBlocked } from "~/otp/blocklist.server";
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import { buildDepositDiscountCart } from "./deposit-discount.server";
+import { canonicalIp } from "~/shared/ip";
 import { assessShopper } from "~/risk/assess.server";
 import type { RiskAssessment } from "~/risk/score";
 import {
@@ -380,5 +381,5 @@ export function cartTokenOf(cartId: string): string | null {
 export function buyerIpOf(request: Request): string | null {
   const forwarded = request.headers.get("x-forwarded-for");
   const first = forwarded?.split(",")[0]?.trim();
-  return first && /^[0-9a-fA-F:.]{3,45}$/.test(first) ? first : null;
+  return canonicalIp(first);
 }

@@ -3,6 +3,7 @@ import { ORDER_PAYMENTS, paymentOf, type OrderPayment } from "~/shared/order-sta
 import type { Shop } from "~/core/settings/shop.server";
 import { utcDay } from "~/shared/daily-metrics";
 import { clock } from "~/core/utils/clock.server";
+import { verifiedOrdersByChannel, type VerifiedByChannel } from "./verified-by-channel.server";
 
 export const DASHBOARD_DAYS = 30;
 
@@ -35,16 +36,19 @@ export type Dashboard = {
   deliveries: { delivered: number; failed: number };
   /**
    * The window's messages by channel (SMS, WhatsApp): how many the provider took, and their last state
-   * (delivered or read, failed); and the orders shoppers answered on WhatsApp (confirmed, cancelled).
+   * (delivered or read, failed), and the COD orders each verified (by code, or by the answer after
+   * purchase: verified-by-channel.server.ts); and the orders shoppers answered on WhatsApp.
    */
-  channels: { channel: "sms" | "whatsapp"; sent: number; delivered: number; read: number; failed: number }[];
+  channels: { channel: "sms" | "whatsapp"; sent: number; delivered: number; read: number; failed: number; verifiedOrders: number }[];
+  /** COD orders verified with no message on record: a returning customer on a remembered device. */
+  verifiedWithoutMessage: number;
   whatsappAnswers: { confirmed: number; cancelled: number };
 };
 
 const num = (v: unknown) => Number(v ?? 0);
 
 /**
- * The home page's last 30 days (UTC, today included), from three indexed reads: the daily rollup
+ * The home page's last 30 days (UTC, today included), from indexed reads: the daily rollup
  * (DailyStat by shop and day: codes, corrections, message deliveries), orders (OrderRecord by shop and
  * time, grouped in the database) and the window's storefront codes by number (MessageDelivery by shop
  * and time, against VerifiedCustomer) for the verification rate per shopper.
@@ -53,7 +57,7 @@ export async function dashboardOf(shop: Pick<Shop, "id">, now: Date = clock.now(
   const to = utcDay(now);
   const fromDate = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (DASHBOARD_DAYS - 1)));
   const from = utcDay(fromDate);
-  const [stats, orderRows, shopperRows, channelRows, answerRows] = await Promise.all([
+  const [stats, orderRows, shopperRows, channelRows, answerRows, verifiedBy] = await Promise.all([
     query<{ metric: string; day: string; dimension: string; count: unknown }>(sql`
       SELECT "metric", "day", "dimension", "count" FROM "DailyStat" WHERE "shopId" = ${shop.id} AND "day" >= ${from}`),
     query<{ status: string; mode: string | null; cod: unknown; n: unknown }>(sql`
@@ -71,8 +75,10 @@ export async function dashboardOf(shop: Pick<Shop, "id">, now: Date = clock.now(
       WHERE "shopId" = ${shop.id} AND "providerId" IS NOT NULL AND "createdAt" >= ${fromDate} GROUP BY "channel", "status"`),
     query<{ outcome: string | null; n: unknown }>(sql`
       SELECT "outcome", COUNT(*) AS "n" FROM "WhatsappReply" WHERE "shopId" = ${shop.id} AND "createdAt" >= ${fromDate} GROUP BY "outcome"`),
+    verifiedOrdersByChannel(shop.id, fromDate),
   ]);
-  const channels = (["sms", "whatsapp"] as const).map((channel) => ({ channel, sent: 0, delivered: 0, read: 0, failed: 0 }));
+  const verifiedOn = (c: keyof VerifiedByChannel["byChannel"]) => verifiedBy.byChannel[c].code + verifiedBy.byChannel[c].answer;
+  const channels = (["sms", "whatsapp"] as const).map((channel) => ({ channel, sent: 0, delivered: 0, read: 0, failed: 0, verifiedOrders: verifiedOn(channel) }));
   for (const row of channelRows) {
     const c = channels.find((x) => x.channel === row.channel);
     if (!c) continue;
@@ -154,6 +160,7 @@ export async function dashboardOf(shop: Pick<Shop, "id">, now: Date = clock.now(
     countries: [...sentByCountry.entries()].map(([country, sent]) => ({ country, sent })).sort((a, b) => b.sent - a.sent),
     deliveries: delivery,
     channels,
+    verifiedWithoutMessage: verifiedBy.noMessage,
     whatsappAnswers: { confirmed: answered("confirmed"), cancelled: answered("cancelled") },
   };
 }

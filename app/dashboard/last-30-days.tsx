@@ -222,8 +222,8 @@ export function LastThirtyDays({ d }: { d: DashboardView }) {
             Messages by channel
           </Text>
           <DataTable
-            columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "numeric"]}
-            headings={["Channel", "Sent", "Delivered", "Read", "Failed", "Delivery rate"]}
+            columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "numeric", "numeric", "numeric"]}
+            headings={["Channel", "Sent", "Delivered", "Read", "Failed", "Delivery rate", "COD orders verified", "Messages per verified order"]}
             rows={d.channels.map((c) => [
               c.channel === "whatsapp" ? "WhatsApp" : "SMS",
               int(c.sent),
@@ -231,10 +231,12 @@ export function LastThirtyDays({ d }: { d: DashboardView }) {
               c.channel === "whatsapp" ? int(c.read) : "–",
               int(c.failed),
               pct(c.delivered + c.failed ? c.delivered / (c.delivered + c.failed) : null),
+              int(c.verifiedOrders),
+              c.verifiedOrders ? (c.sent / c.verifiedOrders).toFixed(1) : "–",
             ])}
           />
           <Text as="p" variant="bodySm" tone="subdued">
-            {`Orders answered on WhatsApp: ${int(d.whatsappAnswers.confirmed)} confirmed, ${int(d.whatsappAnswers.cancelled)} cancelled by the shopper.`}
+            {`A COD order counts on the channel of the code that verified it, or of the answer that confirmed it after purchase. ${int(d.verifiedWithoutMessage)} verified with no message (a returning customer on a remembered device). Orders answered on WhatsApp: ${int(d.whatsappAnswers.confirmed)} confirmed, ${int(d.whatsappAnswers.cancelled)} cancelled by the shopper.`}
           </Text>
         </BlockStack>
       </Card>

@@ -14,6 +14,7 @@ export type WebhookTopic =
   | "app_subscriptions/update"
   | "customers/data_request"
   | "customers/redact"
+  | "fulfillment_events/create"
   | "orders/create"
   | "orders/cancelled"
   | "orders/fulfilled"

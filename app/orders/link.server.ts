@@ -11,7 +11,7 @@ import { PENDING_TAG } from "~/orders/confirmation/texts";
 import { customerVerifiedTagJobFor, orderTagsJobFor } from "./tag-jobs.server";
 import { decideOrderVerification, phoneStandingColumns, phoneStandingOf, type PhoneStanding } from "./order-verification.server";
 import { orderRecordInsert } from "./order-record.server";
-import { codOrderAssessment, codOrderRiskColumns, riskAssessmentJobFor, riskColumns, riskTag, type CodOrderRiskRow } from "~/risk/order-risk.server";
+import { codOrderAssessment, codOrderRiskColumns, orderIpHash, riskAssessmentJobFor, riskColumns, riskTag, type CodOrderRiskRow } from "~/risk/order-risk.server";
 import { depositBalanceFor, depositSelectionColumns, type DepositSelectionRow } from "./deposit-balance.server";
 import { addressCheckFor } from "~/address-correction/address-correction.server";
 import { writeOrderCreated, type OrderWrites } from "./order-created-write.server";
@@ -210,6 +210,7 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
           placedAt: facts.placedAt,
           risk: risk && riskColumns(risk),
           value: facts.isCod ? facts.value : null,
+          ipHash: facts.isCod ? orderIpHash(shop.id, facts.browserIp) : null,
         },
         source,
       ),

@@ -15,6 +15,8 @@ export type OrderRecordInput = {
   /** The COD order's risk assessment (app/risk) and its value; absent for an order that is not COD. */
   risk?: { score: number; band: string; reasons: string } | null;
   value?: number | null;
+  /** A COD order's browser IP as a keyed hash (app/risk: orderIpHash), for the per-IP order count; never the IP. */
+  ipHash?: string | null;
 };
 
 /**
@@ -30,10 +32,10 @@ export async function recordOrder(shopId: string, o: OrderRecordInput): Promise<
 export function orderRecordInsert(shopId: string, o: OrderRecordInput, source?: Sql): Sql {
   const now = clock.now();
   const row = sql`${shopId}, ${o.orderGid}, ${o.orderName}, ${o.phone}, ${o.mode}, ${o.cod}, ${o.status}, ${o.verifiedBy}, ${o.placedAt}, ${now}, ${now},
-      ${o.risk?.score ?? null}, ${o.risk?.band ?? null}, ${o.risk?.reasons ?? null}, ${o.value ?? null}`;
+      ${o.risk?.score ?? null}, ${o.risk?.band ?? null}, ${o.risk?.reasons ?? null}, ${o.value ?? null}, ${o.ipHash ?? null}`;
   return sql`
     INSERT INTO "OrderRecord" ("shopId", "orderGid", "orderName", "phone", "mode", "cod", "status", "verifiedBy", "placedAt", "createdAt", "updatedAt",
-      "riskScore", "riskBand", "riskReasons", "value")
+      "riskScore", "riskBand", "riskReasons", "value", "ipHash")
     ${source ? sql`SELECT ${row} ${source}` : sql`VALUES (${row})`}
     ON CONFLICT ("shopId", "orderGid") DO NOTHING`;
 }

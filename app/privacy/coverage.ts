@@ -29,7 +29,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   Shop: {
     personal: false,
     why: "the merchant's store and settings",
-    notPersonal: ["addressCorrectionTtlHours", "autoAddressCorrection", "riskIpAttemptLimit"],
+    notPersonal: ["addressCorrectionTtlHours", "autoAddressCorrection", "riskIpAttemptLimit", "riskIpOrderLimit"],
   },
   VerifiedCustomer: { personal: true, holds: ["phone"], customerRedact: "by phone", shopRedact: "cascade from Shop" },
   Selection: { personal: true, holds: ["phone", "cartToken", "checkoutUrl", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
@@ -42,7 +42,8 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   OrderConfirmation: { personal: true, holds: ["phone", "customerGid", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   MessageDelivery: { personal: true, holds: ["phone", "fallbackBody", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   WhatsappReply: { personal: true, holds: ["sender", "orderGid"], customerRedact: "by order", shopRedact: "cascade from Shop" },
-  OrderRecord: { personal: true, holds: ["phone", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
+  // ipHash: a keyed hash of the COD order's browser IP (never the IP), deleted with the record.
+  OrderRecord: { personal: true, holds: ["phone", "orderGid", "ipHash"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   OrderOutcome: { personal: true, holds: ["phone", "postalCode", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   DailyStat: { personal: false, why: "counts per day (a dimension is a country, mode or reason, never a person)" },
   DataRequestReport: {

@@ -5,6 +5,7 @@ import { databaseProvider } from "~/core/db.server";
 import type { Shop } from "~/core/settings/shop.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
 import { clock } from "~/core/utils/clock.server";
+import { keyedHash } from "~/core/utils/crypto.server";
 import { parsePhoneList, parsePostalCodeList, postalArea, scoreRisk, type PostalHistory, type RiskAssessment, type RiskFacts, type RiskSettings } from "./score";
 import { normalizePostalCode, percentile90 } from "./signals";
 
@@ -25,6 +26,7 @@ export type RiskShop = Pick<
   | "riskPhoneCodeLimit"
   | "riskIpAttemptLimit"
   | "riskPhoneOrderLimit"
+  | "riskIpOrderLimit"
 >;
 
 const DAY_SECONDS = 86_400;
@@ -42,6 +44,7 @@ export function riskSettingsOf(shop: RiskShop): RiskSettings {
     phoneCodeLimit: shop.riskPhoneCodeLimit ?? null,
     ipAttemptLimit: shop.riskIpAttemptLimit ?? null,
     phoneOrderLimit: shop.riskPhoneOrderLimit ?? null,
+    ipOrderLimit: shop.riskIpOrderLimit ?? null,
   };
 }
 
@@ -93,21 +96,23 @@ export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified
 }
 
 /** What `orderRiskColumns` reads, by column. */
-export type OrderRiskRow = Partial<PhoneHistoryRow & PostalHistoryRow> & { riskCodes?: unknown; riskIp?: unknown; usualValues?: unknown };
+export type OrderRiskRow = Partial<PhoneHistoryRow & PostalHistoryRow> & { riskCodes?: unknown; riskIp?: unknown; usualValues?: unknown; ordersFromIp?: unknown };
 
 /**
  * The order's risk facts as columns of a caller's own SELECT (orders/create reads them with the rest of
  * the order's facts, in one statement): the phone's history, the 24-hour counters, the shop's last 200
- * COD order values and the postal code's history.
+ * COD order values, the postal code's history and the shop's other COD orders from the order's IP in 24 hours.
  */
 export function orderRiskColumns(shopId: string, facts: Pick<OrderFacts, "phones" | "gid" | "browserIp" | "shippingAddress">): Sql {
   const phone = facts.phones[0] ?? null;
   const postalCode = normalizePostalCode(facts.shippingAddress?.zip);
+  const ipHash = orderIpHash(shopId, facts.browserIp);
   const now = clock.now().getTime();
   return sql`
     ${phone ? sql`${phoneHistoryColumns(shopId, phone, facts.gid)}, ${rateLimitPeek(riskCodesKey(shopId, phone), DAY_SECONDS, now)} AS "riskCodes",` : sql``}
     ${facts.browserIp ? sql`${rateLimitPeek(riskIpKey(shopId, facts.browserIp), DAY_SECONDS, now)} AS "riskIp",` : sql``}
     ${postalCode ? sql`${postalHistoryColumns(shopId, postalCode)},` : sql``}
+    ${ipHash ? sql`${codOrdersFromIpColumn(shopId, ipHash, facts.gid)} AS "ordersFromIp",` : sql``}
     ${usualCodValues(shopId)} AS "usualValues"`;
 }
 
@@ -130,10 +135,26 @@ export function orderAssessment(shop: RiskShop, facts: OrderFacts, otpVerified: 
         codesForPhone: phone ? Number(row?.riskCodes ?? 0) : 0,
         requestsFromIp: facts.browserIp ? Number(row?.riskIp ?? 0) : 0,
         ordersForPhone: history ? history.ordersLastDay + 1 : null,
+        ordersFromIp: facts.browserIp ? Number(row?.ordersFromIp ?? 0) + 1 : null,
       },
     },
     riskSettingsOf(shop),
   );
+}
+
+/**
+ * A COD order's browser IP as its record keeps it (OrderRecord.ipHash): an HMAC under the app's secret,
+ * keyed per shop so two shops' hashes of one IP never match. The IP itself is never stored.
+ */
+export function orderIpHash(shopId: string, ip: string | null): string | null {
+  return ip ? keyedHash("order-ip", `${shopId}\0${ip}`) : null;
+}
+
+/** The shop's other COD orders from this IP hash in the last 24 hours (the (shopId, ipHash, placedAt) index), as a scalar subquery. */
+function codOrdersFromIpColumn(shopId: string, ipHash: string, exceptOrderGid: string): Sql {
+  const dayAgo = new Date(clock.now().getTime() - DAY_SECONDS * 1000);
+  return sql`(SELECT COUNT(*) FROM "OrderRecord"
+    WHERE "shopId" = ${shopId} AND "ipHash" = ${ipHash} AND "placedAt" > ${dayAgo} AND "cod" = ${true} AND "orderGid" <> ${exceptOrderGid})`;
 }
 
 /**
@@ -158,10 +179,10 @@ export function phoneHistoryColumns(shopId: string, phone: string, exceptOrderGi
       (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verified",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'delivered' AND "orderGid" <> ${exceptOrderGid})
         + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'confirmed' AND r."orderGid" <> ${exceptOrderGid}
-          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "good",
+          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid" AND o."outcome" <> 'none')) AS "good",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'failed' AND "orderGid" <> ${exceptOrderGid})
         + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'unconfirmed' AND r."orderGid" <> ${exceptOrderGid}
-          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid")) AS "bad"`;
+          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid" AND o."outcome" <> 'none')) AS "bad"`;
 }
 
 export function phoneHistoryOf(row: PhoneHistoryRow | undefined): PhoneHistory {
@@ -169,7 +190,7 @@ export function phoneHistoryOf(row: PhoneHistoryRow | undefined): PhoneHistory {
 }
 
 /**
- * The postal code's learnt COD outcomes beside its wider area's (the codes sharing its prefix: a range
+ * The postal code's learnt COD outcomes (delivered or failed; `none` is an order with nothing learnt) beside its wider area's (the codes sharing its prefix: a range
  * on the (shopId, postalCode) index, [prefix, next prefix)) and the shop's, as columns of a caller's SELECT.
  */
 function postalHistoryColumns(shopId: string, postalCode: string): Sql {
@@ -177,11 +198,11 @@ function postalHistoryColumns(shopId: string, postalCode: string): Sql {
   // The first code after every code starting with the prefix: its last character moved one on.
   const end = prefix ? prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1) : "";
   return sql`
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode}) AS "postalOrders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" <> 'none') AS "postalOrders",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" = 'failed') AS "postalFailed",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end}) AS "areaOrders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end} AND "outcome" <> 'none') AS "areaOrders",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end} AND "outcome" = 'failed') AS "areaFailed",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId}) AS "shopOrders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" <> 'none') AS "shopOrders",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" = 'failed') AS "shopFailed"`;
 }
 

@@ -5,6 +5,7 @@ import type { RiskAssessment, RiskBand } from "./score";
 import { readStoredRisk } from "./stored";
 
 export { enqueueRiskAssessment, riskAssessmentJobFor } from "./assessment-job.server";
+export { orderIpHash } from "./assess.server";
 
 /** The order tag of a COD order's band, so merchants filter on it (docs/risk.md). */
 export const riskTag = (band: RiskBand) => `cod-risk:${band}`;

@@ -1,22 +1,109 @@
-import { execute, sql } from "~/core/db/sql.server";
+import { execute, sql, type Sql } from "~/core/db/sql.server";
 import { readOrderFacts, shopCountryOf, type OrderFacts } from "~/core/shopify/order-facts";
 import { getShop } from "~/core/settings/shop.server";
-import type { OrderCreated } from "~/core/shopify/webhook-payloads";
+import type { FulfillmentEvent, OrderCreated } from "~/core/shopify/webhook-payloads";
 import { clock } from "~/core/utils/clock.server";
 import { normalizePostalCode } from "./signals";
 import { parseTagList } from "./tags";
 
 export type OrderOutcome = "delivered" | "failed";
-/** What told the app (OrderOutcome.reason): the event, or the tag as the order carried it (`tag:RTO`). */
-export type OutcomeReason = "cancelled" | "fulfilled" | "refunded" | `tag:${string}`;
+/** What told the app (OrderOutcome.reason): the event, the tag as the order carried it (`tag:RTO`), or the carrier's status. */
+export type OutcomeReason = "cancelled" | "fulfilled" | "refunded" | `tag:${string}` | "carrier:delivered" | "carrier:failure";
 
 /**
- * Learns what became of an order (docs/risk.md): delivered (orders/fulfilled) or failed (orders/cancelled,
- * a whole refund, a failure tag). One atomic statement: the first event inserts the order's row, a later
- * failure turns a delivered order into a failed one (with its reason), and nothing else changes it, so
- * each order counts once per phone and postal code however often and in whatever order Shopify delivers
- * (the delivery's webhook id is recorded by the route as well). Only COD orders are learnt: the score is
- * about cash on delivery.
+ * What became of a COD order (docs/risk.md), one OrderOutcome row per order, each change one atomic
+ * upsert whose condition is the rule, so Shopify's retries, events in any order and concurrent deliveries
+ * count the order once per phone and postal code:
+ * - delivery evidence (orders/fulfilled, a carrier's `delivered`) makes an order delivered unless it
+ *   failed, and is kept under a failure (`deliveredBy`);
+ * - a failure (cancelled, refunded, a failure tag, a carrier's `failure`) makes it failed; the first
+ *   failure's reason stays, except that firmer evidence replaces a tag (a tag's removal must not undo it);
+ * - an orders/updated state with no failure undoes a failure a tag alone made (the merchant removed a
+ *   wrong tag): back to delivered when a delivery was seen, else to `none`. orders/updated carries the
+ *   order's `updated_at` (`stateAt`): a state older than one already applied changes nothing.
+ * Only COD orders are learnt: the score is about cash on delivery.
+ */
+const ROW = sql`"OrderOutcome" ("shopId", "orderGid", "phone", "postalCode", "outcome", "reason", "deliveredBy", "stateAt", "decidedAt")`;
+const KEEP_SUBJECT = `"phone" = COALESCE("OrderOutcome"."phone", excluded."phone"), "postalCode" = COALESCE("OrderOutcome"."postalCode", excluded."postalCode")`;
+
+/** A delivery seen: delivered, unless the order failed (then only remembered, for an undone tag). */
+const ON_DELIVERED = sql([`
+  ON CONFLICT ("shopId", "orderGid") DO UPDATE SET
+    "outcome" = CASE WHEN "OrderOutcome"."outcome" = 'failed' THEN 'failed' ELSE 'delivered' END,
+    "reason" = CASE WHEN "OrderOutcome"."outcome" = 'failed' THEN "OrderOutcome"."reason" ELSE excluded."reason" END,
+    "decidedAt" = CASE WHEN "OrderOutcome"."outcome" = 'failed' THEN "OrderOutcome"."decidedAt" ELSE excluded."decidedAt" END,
+    "deliveredBy" = excluded."deliveredBy", ${KEEP_SUBJECT}
+  WHERE "OrderOutcome"."deliveredBy" IS NULL`]);
+
+// A failure changes the outcome of an order not failed yet, or the reason of one a tag alone failed.
+const TAKES_OVER = `("OrderOutcome"."outcome" <> 'failed' OR ("OrderOutcome"."reason" LIKE 'tag:%' AND excluded."reason" NOT LIKE 'tag:%'))`;
+// The event is no older than the newest orders/updated state applied (events without a state always are).
+const NOT_OLDER = `(excluded."stateAt" IS NULL OR "OrderOutcome"."stateAt" IS NULL OR "OrderOutcome"."stateAt" < excluded."stateAt")`;
+
+/** A failure seen: failed (see TAKES_OVER); an orders/updated state also moves the row's state forward. */
+const ON_FAILED = sql([`
+  ON CONFLICT ("shopId", "orderGid") DO UPDATE SET
+    "outcome" = 'failed',
+    "reason" = CASE WHEN ${TAKES_OVER} THEN excluded."reason" ELSE "OrderOutcome"."reason" END,
+    "decidedAt" = CASE WHEN ${TAKES_OVER} THEN excluded."decidedAt" ELSE "OrderOutcome"."decidedAt" END,
+    "stateAt" = COALESCE(excluded."stateAt", "OrderOutcome"."stateAt"), ${KEEP_SUBJECT}
+  WHERE ${NOT_OLDER} AND (${TAKES_OVER} OR excluded."stateAt" IS NOT NULL)`]);
+
+// The failure a tag alone made, which a newer state without the tag undoes.
+const TAG_FAILURE = `("OrderOutcome"."outcome" = 'failed' AND "OrderOutcome"."reason" LIKE 'tag:%')`;
+
+// ...and nothing learnt is left once it is undone: the row then keeps no phone nor postal code.
+const BACK_TO_NONE = `(${TAG_FAILURE} AND "OrderOutcome"."deliveredBy" IS NULL)`;
+
+/**
+ * A newer orders/updated state without any failure: a tag's failure undone; the state remembered either
+ * way. A row of an order with nothing learnt (`none`) holds only the order and its state.
+ */
+const ON_NO_FAILURE = sql([`
+  ON CONFLICT ("shopId", "orderGid") DO UPDATE SET
+    "outcome" = CASE WHEN ${BACK_TO_NONE} THEN 'none' WHEN ${TAG_FAILURE} THEN 'delivered' ELSE "OrderOutcome"."outcome" END,
+    "reason" = CASE WHEN ${TAG_FAILURE} THEN "OrderOutcome"."deliveredBy" ELSE "OrderOutcome"."reason" END,
+    "decidedAt" = CASE WHEN ${TAG_FAILURE} THEN excluded."decidedAt" ELSE "OrderOutcome"."decidedAt" END,
+    "stateAt" = excluded."stateAt",
+    "phone" = CASE WHEN ${BACK_TO_NONE} THEN NULL ELSE "OrderOutcome"."phone" END,
+    "postalCode" = CASE WHEN ${BACK_TO_NONE} THEN NULL ELSE "OrderOutcome"."postalCode" END
+  WHERE "OrderOutcome"."stateAt" IS NULL OR "OrderOutcome"."stateAt" < excluded."stateAt"`]);
+
+type Change = { outcome: OrderOutcome | "none"; reason: OutcomeReason | null; stateAt: Date | null; decidedAt: Date };
+
+function onConflict(change: Change): Sql {
+  if (change.outcome === "delivered") return ON_DELIVERED;
+  return change.outcome === "failed" ? ON_FAILED : ON_NO_FAILURE;
+}
+
+/** The row an event of the order's own facts brings (orders/fulfilled, cancelled, updated; the backfill). */
+function fromFacts(shopId: string, facts: Pick<OrderFacts, "gid" | "phones" | "shippingAddress">, c: Change): Sql {
+  const deliveredBy = c.outcome === "delivered" ? c.reason : null;
+  return sql`
+    INSERT INTO ${ROW}
+    SELECT ${shopId}, ${facts.gid}, ${facts.phones[0] ?? null}, ${normalizePostalCode(facts.shippingAddress?.zip)}, ${c.outcome}, ${c.reason?.slice(0, 100) ?? null}, ${deliveredBy}, ${c.stateAt}, ${c.decidedAt}
+    WHERE 1 = 1
+    ${onConflict(c)}`;
+}
+
+/**
+ * The row a carrier's event brings: it names only the order, so the phone comes from the order's record
+ * (orders/create's) and the postal code from an earlier event's row. Learnt only for an order recorded
+ * as COD, or one already learnt (the backfill's orders from before the install).
+ */
+function fromRecord(shopId: string, orderGid: string, c: Change): Sql {
+  const deliveredBy = c.outcome === "delivered" ? c.reason : null;
+  return sql`
+    INSERT INTO ${ROW}
+    SELECT ${shopId}, ${orderGid}, (SELECT "phone" FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "orderGid" = ${orderGid}), NULL, ${c.outcome}, ${c.reason}, ${deliveredBy}, NULL, ${c.decidedAt}
+    WHERE EXISTS (SELECT 1 FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "orderGid" = ${orderGid} AND "cod" = ${true})
+      OR EXISTS (SELECT 1 FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "orderGid" = ${orderGid})
+    ${onConflict(c)}`;
+}
+
+/**
+ * Learns one event of a COD order from its facts (one statement). `stateAt`: the order's updated_at when
+ * the event is an orders/updated state. Returns the rows changed (0 or 1).
  */
 export async function recordOrderOutcome(
   shopId: string,
@@ -24,15 +111,10 @@ export async function recordOrderOutcome(
   outcome: OrderOutcome,
   reason: OutcomeReason,
   decidedAt: Date = clock.now(),
+  stateAt: Date | null = null,
 ) {
   if (!facts.isCod) return 0;
-  const phone = facts.phones[0] ?? null;
-  const postalCode = normalizePostalCode(facts.shippingAddress?.zip);
-  return execute(sql`
-    INSERT INTO "OrderOutcome" ("shopId", "orderGid", "phone", "postalCode", "outcome", "reason", "decidedAt")
-    VALUES (${shopId}, ${facts.gid}, ${phone}, ${postalCode}, ${outcome}, ${reason.slice(0, 100)}, ${decidedAt})
-    ON CONFLICT ("shopId", "orderGid") DO UPDATE SET "outcome" = 'failed', "reason" = excluded."reason", "decidedAt" = excluded."decidedAt"
-    WHERE excluded."outcome" = 'failed' AND "OrderOutcome"."outcome" <> 'failed'`);
+  return execute(fromFacts(shopId, facts, { outcome, reason, stateAt, decidedAt }));
 }
 
 /** orders/fulfilled and orders/cancelled: the order read once into its facts (app/core/shopify/order-facts.ts), then learnt. */
@@ -56,12 +138,40 @@ export function failureOf(order: Pick<OrderCreated, "tags" | "financial_status">
   return null;
 }
 
-/** orders/updated: a failure tag or a whole refund makes a COD order failed (once; docs/risk.md). Anything else is not an outcome. */
+/**
+ * orders/updated (docs/risk.md): a failure tag, a whole refund or a cancellation makes a COD order failed
+ * (once); a state with none of them undoes a failure a tag alone made. Each state is applied only when
+ * newer than the last one applied (the order's updated_at), so a redelivery or an older state arriving
+ * late changes nothing. A state without updated_at can fail an order but never undo one.
+ */
 export async function learnOrderUpdate(shopDomain: string, order: OrderCreated) {
   const shop = await getShop(shopDomain);
   if (!shop) return 0;
-  const reason = failureOf(order, parseTagList(shop.riskFailureTags));
-  if (!reason) return 0;
   const facts = readOrderFacts(order, { codMethodNames: shop.codMethodNames, country: shopCountryOf(shop) }, clock.now());
-  return recordOrderOutcome(shop.id, facts, "failed", reason);
+  if (!facts.isCod) return 0;
+  const stateAt = dateOf(order.updated_at);
+  const failure = failureOf(order, parseTagList(shop.riskFailureTags)) ?? (order.cancelled_at ? "cancelled" : null);
+  if (failure) return recordOrderOutcome(shop.id, facts, "failed", failure, clock.now(), stateAt);
+  if (!stateAt) return 0;
+  // Nothing is learnt from this state: the order's row keeps the state, not the phone or postal code.
+  return execute(fromFacts(shop.id, { gid: facts.gid, phones: [], shippingAddress: null }, { outcome: "none", reason: null, stateAt, decidedAt: clock.now() }));
+}
+
+/**
+ * fulfillment_events/create: a carrier's status for one of the order's shipments. `delivered` is a
+ * delivery, `failure` a failed delivery; every other status (`attempted_delivery` included: the courier
+ * tries again, and a refusal ends in a failure, a cancellation or a return tag) says nothing yet.
+ */
+export async function learnCarrierEvent(shopDomain: string, event: FulfillmentEvent) {
+  const change: Pick<Change, "outcome" | "reason"> | null =
+    event.status === "delivered" ? { outcome: "delivered", reason: "carrier:delivered" } : event.status === "failure" ? { outcome: "failed", reason: "carrier:failure" } : null;
+  if (!change) return 0;
+  const shop = await getShop(shopDomain);
+  if (!shop) return 0;
+  return execute(fromRecord(shop.id, event.orderGid, { ...change, stateAt: null, decidedAt: clock.now() }));
+}
+
+function dateOf(text: string | null | undefined): Date | null {
+  const t = text ? Date.parse(text) : NaN;
+  return Number.isFinite(t) ? new Date(t) : null;
 }

@@ -9,6 +9,7 @@ export const REASON_LABELS: Record<string, string> = {
   phone_code_limit: "Too many codes for one phone (your limit)",
   ip_attempt_limit: "Too many attempts from one network (your limit)",
   phone_order_limit: "Too many orders from one phone (your limit)",
+  ip_order_limit: "Too many orders from one network (your limit)",
   bad_phone: "Phone number not valid",
   phone_not_mobile: "Not a mobile number",
   otp_unverified: "Phone not confirmed with a code",

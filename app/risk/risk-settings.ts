@@ -17,6 +17,7 @@ export const RISK_SETTINGS_FIELDS = [
   "riskPhoneCodeLimit",
   "riskIpAttemptLimit",
   "riskPhoneOrderLimit",
+  "riskIpOrderLimit",
   "riskFailureTags",
 ] as const;
 export type RiskSettingsField = (typeof RISK_SETTINGS_FIELDS)[number];
@@ -71,6 +72,7 @@ const schema = z
     riskPhoneCodeLimit: limit(),
     riskIpAttemptLimit: limit(),
     riskPhoneOrderLimit: limit(),
+    riskIpOrderLimit: limit(),
     riskFailureTags: text("Enter tags, one a line, or leave it empty.").transform((raw, ctx) => {
       const tags = parseTagList(raw);
       if (tags.length > 50 || tags.some((t) => t.length > 40)) {
@@ -114,6 +116,7 @@ export function riskSettingsFormValues(shop: Pick<Shop, RiskSettingsField>): Ris
     riskPhoneCodeLimit: shop.riskPhoneCodeLimit === null ? "" : String(shop.riskPhoneCodeLimit),
     riskIpAttemptLimit: shop.riskIpAttemptLimit === null ? "" : String(shop.riskIpAttemptLimit),
     riskPhoneOrderLimit: shop.riskPhoneOrderLimit === null ? "" : String(shop.riskPhoneOrderLimit),
+    riskIpOrderLimit: shop.riskIpOrderLimit === null ? "" : String(shop.riskIpOrderLimit),
     riskFailureTags: shop.riskFailureTags,
   };
 }

@@ -135,18 +135,27 @@ describe("the wider area when the postal code has few orders", () => {
 });
 
 describe("velocity rules (merchant's limits in 24 hours, before the score)", () => {
-  const s = { ...SETTINGS, phoneCodeLimit: 2, ipAttemptLimit: 5, phoneOrderLimit: 1 };
+  const s = { ...SETTINGS, phoneCodeLimit: 2, ipAttemptLimit: 5, phoneOrderLimit: 1, ipOrderLimit: 3 };
   it("each limit decides with its own reason code once passed, not at it", () => {
     expect(scoreRisk(facts({ velocity: { codesForPhone: 2, requestsFromIp: 5, ordersForPhone: 1 } }), s)).toMatchObject({ band: "low", rule: null });
     expect(scoreRisk(facts({ velocity: { codesForPhone: 3, requestsFromIp: 0 } }), s)).toMatchObject({ band: "high", rule: { code: "phone_code_limit" } });
     expect(scoreRisk(facts({ velocity: { codesForPhone: 0, requestsFromIp: 6 } }), s)).toMatchObject({ band: "high", rule: { code: "ip_attempt_limit" } });
     expect(scoreRisk(facts({ velocity: { codesForPhone: 0, requestsFromIp: 0, ordersForPhone: 2 } }), s)).toMatchObject({ band: "high", rule: { code: "phone_order_limit" } });
+    expect(scoreRisk(facts({ velocity: { codesForPhone: 0, requestsFromIp: 0, ordersFromIp: 3 } }), s).rule).toBeNull();
+    expect(scoreRisk(facts({ velocity: { codesForPhone: 0, requestsFromIp: 0, ordersFromIp: 4 } }), s)).toMatchObject({
+      band: "high",
+      rule: { code: "ip_order_limit", text: "4 cash-on-delivery orders came from the same network in 24 hours, above the shop's limit of 3." },
+    });
+    // The phone's order limit is checked first, then the network's.
+    expect(scoreRisk(facts({ velocity: { codesForPhone: 0, requestsFromIp: 0, ordersForPhone: 2, ordersFromIp: 4 } }), s).rule?.code).toBe("phone_order_limit");
+    // An order without an IP (draft, POS, API): the network rule cannot apply.
+    expect(scoreRisk(facts({ velocity: { codesForPhone: 0, requestsFromIp: 0, ordersFromIp: null } }), s).rule).toBeNull();
     // Orders not known (before the number is proven): the order rule cannot apply.
     expect(scoreRisk(facts({ velocity: { codesForPhone: 0, requestsFromIp: 0, ordersForPhone: null } }), s).rule).toBeNull();
     expect(scoreRisk(facts({ velocity: { codesForPhone: 0, requestsFromIp: 6 } }), s).rule?.text).toBe("6 checkout attempts came from the same network in 24 hours, above the shop's limit of 5.");
   });
   it("no limit set: no rule, whatever the counts", () => {
-    expect(scoreRisk(facts({ velocity: { codesForPhone: 2, requestsFromIp: 9, ordersForPhone: 9 } }), SETTINGS).rule).toBeNull();
+    expect(scoreRisk(facts({ velocity: { codesForPhone: 2, requestsFromIp: 9, ordersForPhone: 9, ordersFromIp: 9 } }), SETTINGS).rule).toBeNull();
   });
 });
 

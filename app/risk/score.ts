@@ -42,9 +42,10 @@ export type RiskFacts = {
   postalHistory?: PostalHistory | null;
   /**
    * Codes sent to this phone and storefront requests from this IP in the last 24 hours; COD orders of
-   * this phone in the last 24 hours, this one included, when known (the caller proved the number, or on the order).
+   * this phone in the last 24 hours, this one included, when known (the caller proved the number, or on the order);
+   * COD orders from the order's browser IP in the last 24 hours, this one included (on an order that carries an IP).
    */
-  velocity: { codesForPhone: number; requestsFromIp: number; ordersForPhone?: number | null };
+  velocity: { codesForPhone: number; requestsFromIp: number; ordersForPhone?: number | null; ordersFromIp?: number | null };
 };
 
 /**
@@ -66,10 +67,11 @@ export type RiskSettings = {
   deniedPostalCodes: string[];
   prepaidPhones: string[];
   codValueCap: number | null;
-  /** Velocity rules (24 hours): more codes to one phone, attempts from one IP, COD orders from one phone than this; null or absent: no limit. */
+  /** Velocity rules (24 hours): more codes to one phone, attempts from one IP, COD orders from one phone or one IP than this; null or absent: no limit. */
   phoneCodeLimit?: number | null;
   ipAttemptLimit?: number | null;
   phoneOrderLimit?: number | null;
+  ipOrderLimit?: number | null;
 };
 
 export type RiskAssessment = {
@@ -150,6 +152,9 @@ export function matchRule(facts: RiskFacts, settings: RiskSettings): { code: str
   }
   if (settings.phoneOrderLimit != null && v.ordersForPhone != null && v.ordersForPhone > settings.phoneOrderLimit) {
     return { code: "phone_order_limit", text: `${v.ordersForPhone} cash-on-delivery orders came from this phone number in 24 hours, above the shop's limit of ${settings.phoneOrderLimit}.` };
+  }
+  if (settings.ipOrderLimit != null && v.ordersFromIp != null && v.ordersFromIp > settings.ipOrderLimit) {
+    return { code: "ip_order_limit", text: `${v.ordersFromIp} cash-on-delivery orders came from the same network in 24 hours, above the shop's limit of ${settings.ipOrderLimit}.` };
   }
   const zip = normalizePostalCode(facts.address?.zip);
   if (zip && settings.deniedPostalCodes.some((entry) => postalCodeMatches(entry, zip))) {

@@ -112,13 +112,19 @@ export default function Risk() {
                   <TextField label="Codes per phone" type="number" helpText="Codes asked for one phone number." {...field("riskPhoneCodeLimit")} />
                   <TextField label="Attempts per network" type="number" helpText="Code requests and checkouts from one IP address." {...field("riskIpAttemptLimit")} />
                   <TextField label="COD orders per phone" type="number" helpText="Cash-on-delivery orders of one phone number." {...field("riskPhoneOrderLimit")} />
+                  <TextField
+                    label="COD orders per network"
+                    type="number"
+                    helpText="Cash-on-delivery orders from one IP address, counted on the order; orders without an IP (draft, POS) are not counted."
+                    {...field("riskIpOrderLimit")}
+                  />
                 </FormLayout.Group>
               </FormLayout>
             </Card>
           </Layout.AnnotatedSection>
           <Layout.AnnotatedSection
             title="Failed orders"
-            description="Cancelled COD orders, orders refunded in whole and orders carrying one of these tags (yours or your shipping app's) count as failed for their phone and postal code."
+            description="Cancelled COD orders, orders refunded in whole, orders the carrier reports as failed and orders carrying one of these tags (yours or your shipping app's) count as failed for their phone and postal code. Removing the tag again undoes it."
           >
             <Card>
               <TextField label="Tags that mean a COD order failed" multiline={3} helpText="One a line, any case (RTO, returned, refused)." {...field("riskFailureTags")} />

@@ -72,6 +72,12 @@ describe("the home and plans pages in Chromium (local mode, a seeded month)", ()
     const ticks = await page.locator("svg text").allTextContents();
     expect(ticks.filter((t) => /^\d+$/.test(t.trim())).length).toBeGreaterThan(3);
     expect(ticks.filter((t) => /^\d*[.,]\d+$/.test(t.trim()))).toEqual([]);
+    // Messages by channel: the COD orders each channel verified, beside what it sent.
+    const channels = page.locator("table", { hasText: "Messages per verified order" });
+    expect(await channels.locator("th").allInnerTexts()).toEqual(expect.arrayContaining(["COD orders verified", "Messages per verified order"]));
+    await channels.scrollIntoViewIfNeeded();
+    await shot(page, "admin-home-channels");
+    await page.evaluate(() => window.scrollTo(0, 0));
     await shot(page, "admin-home-seeded");
     expect(await seriousViolations(page)).toEqual([]);
   });

@@ -129,6 +129,7 @@ describe("the modal's reading of the risk answers (allowedModes, risk)", () => {
     expect(core.riskNoteKey(reasons("bad_phone", "postal_code_denied"))).toBe("risk_area");
     expect(core.riskNoteKey(reasons("cod_value_cap"))).toBe("risk_value");
     expect(core.riskNoteKey(reasons("ip_attempt_limit"))).toBe("risk_busy");
+    expect(core.riskNoteKey(reasons("ip_order_limit"))).toBe("risk_busy");
     expect(core.riskNoteKey(reasons("bad_phone", "new_customer"))).toBe("risk_generic");
     expect(core.riskNoteKey(null)).toBe("risk_generic");
     expect(core.failureMessage({ kind: "cod_not_allowed", risk: reasons("phone_prepaid_only") })).toMatchObject({ key: "risk_prepaid_only", forward: true });

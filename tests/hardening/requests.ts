@@ -21,6 +21,7 @@ export const WEBHOOK_TOPICS = [
   "orders/create",
   "customers/data_request",
   "customers/redact",
+  "fulfillment_events/create",
   "shop/redact",
   "shop/update",
 ];
@@ -62,6 +63,8 @@ export function webhookPayload(topic: string): Record<string, unknown> {
       return { shop_domain: DEMO_SHOP, customer: { id: 1, phone: "+14155550100" }, orders_requested: [1], data_request: { id: 9 } };
     case "customers/redact":
       return { shop_domain: DEMO_SHOP, customer: { id: 1, phone: "+14155550100" }, orders_to_redact: [1] };
+    case "fulfillment_events/create":
+      return { id: 1, fulfillment_id: 2, order_id: id, status: "delivered", shop_id: 1 };
     case "shop/redact":
       return { shop_domain: DEMO_SHOP };
     default:

@@ -62,3 +62,34 @@ export function orderCreatedPayload(overrides: Record<string, unknown> = {}) {
     ...overrides,
   };
 }
+
+let fulfillmentEventSeq = 1000;
+
+/**
+ * A fulfillment_events/create raw body shaped like Shopify's (REST FulfillmentEvent) for the order of
+ * `orderGid`, its numeric ids written as digits (beyond 2^53, as Shopify's JSON carries them).
+ */
+export function fulfillmentEventBody(orderGid: string, status: string, overrides: Record<string, unknown> = {}): string {
+  const orderId = orderGid.replace("gid://shopify/Order/", "");
+  const id = (fulfillmentEventSeq += 1);
+  const rest = JSON.stringify({
+    fulfillment_id: 255858046,
+    status,
+    message: null,
+    happened_at: new Date().toISOString(),
+    city: null,
+    province: null,
+    country: "IN",
+    zip: null,
+    address1: null,
+    latitude: null,
+    longitude: null,
+    shop_id: 690933842,
+    created_at: new Date().toISOString(),
+    updated_at: new Date().toISOString(),
+    estimated_delivery_at: null,
+    admin_graphql_api_id: `gid://shopify/FulfillmentEvent/${id}`,
+    ...overrides,
+  });
+  return `{"id":${id},"order_id":${orderId},${rest.slice(1)}`;
+}

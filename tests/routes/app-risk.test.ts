@@ -30,6 +30,7 @@ const FORM = {
   riskPhoneCodeLimit: "",
   riskIpAttemptLimit: "",
   riskPhoneOrderLimit: "",
+  riskIpOrderLimit: "",
   riskFailureTags: "RTO, returned, refused",
 };
 
@@ -49,6 +50,7 @@ describe("/app/risk: the merchant's rules and bands", () => {
       riskCodValueCap: "2500,50",
       riskPhoneCodeLimit: "3",
       riskIpAttemptLimit: " 20 ",
+      riskIpOrderLimit: "4",
       riskFailureTags: "RTO\nrto, Courier Returned",
       otpTtlSeconds: "60",
     });
@@ -61,6 +63,7 @@ describe("/app/risk: the merchant's rules and bands", () => {
       riskPhoneCodeLimit: 3,
       riskIpAttemptLimit: 20,
       riskPhoneOrderLimit: null,
+      riskIpOrderLimit: 4,
       riskFailureTags: "RTO\nCourier Returned",
       otpTtlSeconds: 900,
     });
@@ -68,13 +71,14 @@ describe("/app/risk: the merchant's rules and bands", () => {
 
   it("refuses unreadable entries and bands out of order with 422, saving nothing", async () => {
     await installShop();
-    const res = await save({ ...FORM, riskPrepaidPhones: "call me", riskCodValueCap: "-5", riskIpAttemptLimit: "0", riskPhoneOrderLimit: "2.5" });
+    const res = await save({ ...FORM, riskPrepaidPhones: "call me", riskCodValueCap: "-5", riskIpAttemptLimit: "0", riskPhoneOrderLimit: "2.5", riskIpOrderLimit: "10001" });
     expect(res.status).toBe(422);
     expect(res.data?.errors).toEqual({
       riskPrepaidPhones: "Not phone numbers in international form (+ and country code): call me.",
       riskCodValueCap: "Enter an amount above 0 (up to two decimals), or leave it empty for no cap.",
       riskIpAttemptLimit: "Enter a whole number from 1 to 10000, or leave it empty for no limit.",
       riskPhoneOrderLimit: "Enter a whole number from 1 to 10000, or leave it empty for no limit.",
+      riskIpOrderLimit: "Enter a whole number from 1 to 10000, or leave it empty for no limit.",
     });
     const bands = await save({ ...FORM, riskMediumThreshold: "60", riskHighThreshold: "40" });
     expect(bands.status).toBe(422);
@@ -158,5 +162,48 @@ describe("velocity rules from the Risk page, before the score", () => {
     const byGid = new Map(bands.map((b) => [b.orderGid, b]));
     expect(byGid.get(first.admin_graphql_api_id)?.riskReasons).not.toContain("phone_order_limit");
     expect(byGid.get(second.admin_graphql_api_id)).toMatchObject({ riskBand: "high", riskReasons: expect.stringContaining("phone_order_limit") });
+  });
+  it("past the COD-orders-per-network limit the next COD order from that IP is high; only COD orders of the last 24 h that carry the IP count, kept as a keyed hash", async () => {
+    const shop = await installShop({ riskIpOrderLimit: 2 });
+    const IP = "203.0.113.50";
+    let n = 0;
+    const deliver = async (overrides: Record<string, unknown>) => {
+      const order = orderCreatedPayload({ phone: `+9198123450${10 + n++}`, ...overrides });
+      expect((await callRoute(ordersCreate, signedWebhook("orders/create", order))).status).toBe(200);
+      return prisma.orderRecord.findFirstOrThrow({ where: { shopId: shop.id, orderGid: order.admin_graphql_api_id } });
+    };
+    const card = { gateway: "shopify_payments", payment_gateway_names: ["shopify_payments"] };
+    // Not counted: a card order, a COD order of yesterday (25 h ago), one with no IP (a draft or POS order), one with an unreadable IP.
+    expect((await deliver({ browser_ip: IP, ...card })).ipHash).toBeNull();
+    expect((await deliver({ browser_ip: IP, created_at: new Date(Date.now() - 25 * 3600_000).toISOString() })).ipHash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await deliver({ browser_ip: null, client_details: { browser_ip: null } })).ipHash).toBeNull();
+    expect((await deliver({ browser_ip: "not-an-ip" })).ipHash).toBeNull();
+    // Counted: two COD orders from the IP (the second through client_details, as IPv4-mapped IPv6): at the limit, not past it.
+    const first = await deliver({ browser_ip: IP });
+    const second = await deliver({ browser_ip: null, client_details: { browser_ip: `::FFFF:${IP}` } });
+    expect(second.ipHash).toBe(first.ipHash);
+    expect(JSON.stringify(await prisma.orderRecord.findMany())).not.toContain(IP);
+    for (const r of [first, second]) expect(r.riskReasons).not.toContain("ip_order_limit");
+    // The third in 24 hours is past it; another network's order is not.
+    const third = await deliver({ browser_ip: IP });
+    expect(third).toMatchObject({ riskBand: "high" });
+    expect(JSON.parse(third.riskReasons!).rule).toEqual({ code: "ip_order_limit", text: "3 cash-on-delivery orders came from the same network in 24 hours, above the shop's limit of 2." });
+    expect((await deliver({ browser_ip: "2001:DB8::1" })).riskReasons).not.toContain("ip_order_limit");
+  });
+
+  it("the same IP in another shop is another hash, and its orders do not count here", async () => {
+    const mine = await installShop({ riskIpOrderLimit: 1 });
+    const other = await installShop({ domain: "other-shop.myshopify.com" });
+    const IP = "198.51.100.23";
+    const theirs = orderCreatedPayload({ phone: "+919812345690", browser_ip: IP });
+    await callRoute(ordersCreate, signedWebhook("orders/create", theirs, { shop: other.domain }));
+    const order = orderCreatedPayload({ phone: "+919812345691", browser_ip: IP });
+    await callRoute(ordersCreate, signedWebhook("orders/create", order));
+    const [a, b] = await Promise.all([
+      prisma.orderRecord.findFirstOrThrow({ where: { shopId: mine.id } }),
+      prisma.orderRecord.findFirstOrThrow({ where: { shopId: other.id } }),
+    ]);
+    expect(a.ipHash).not.toBe(b.ipHash);
+    expect(a.riskReasons).not.toContain("ip_order_limit");
   });
 });

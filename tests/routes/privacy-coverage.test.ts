@@ -86,7 +86,7 @@ const SEEDERS: Record<string, Seeder> = {
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
   OrderRecord: async (s, c) => {
-    await prisma.orderRecord.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), orderName: "#1001", phone: c.phone, mode: "cod", cod: true, status: "verified", placedAt: new Date() } });
+    await prisma.orderRecord.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), orderName: "#1001", phone: c.phone, mode: "cod", cod: true, status: "verified", placedAt: new Date(), ipHash: `ip-${c.tag}` } });
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
   OrderOutcome: async (s, c) => {

@@ -78,11 +78,11 @@ describe("orders/updated: failure tags and whole refunds", () => {
     await send(updated, "orders/updated", { ...delivered, tags: "Returned" }, "u-del");
     await send(updated, "orders/updated", partial, "u-partial");
     await send(updated, "orders/updated", card, "u-card");
-    // A later cancellation does not count the order again nor change what first failed it.
+    // A later cancellation does not count the order again; as firmer evidence than a tag it becomes the reason (a tag's removal must not undo it).
     await send(cancelled, "orders/cancelled", { ...rto, cancelled_at: new Date().toISOString() }, "c-rto");
     expect(await reasons()).toEqual(
       byGid([
-        { orderGid: rto.admin_graphql_api_id, outcome: "failed", reason: "tag:rto" },
+        { orderGid: rto.admin_graphql_api_id, outcome: "failed", reason: "cancelled" },
         { orderGid: refunded.admin_graphql_api_id, outcome: "failed", reason: "refunded" },
         { orderGid: delivered.admin_graphql_api_id, outcome: "failed", reason: "tag:Returned" },
       ]),

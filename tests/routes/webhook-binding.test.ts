@@ -2,6 +2,7 @@ import * as uninstalled from "~/routes/webhooks.app.uninstalled";
 import * as subscriptions from "~/routes/webhooks.app_subscriptions.update";
 import * as dataRequest from "~/routes/webhooks.customers.data_request";
 import * as customersRedact from "~/routes/webhooks.customers.redact";
+import * as fulfillmentEvents from "~/routes/webhooks.fulfillment_events.create";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as shopRedact from "~/routes/webhooks.shop.redact";
 import * as shopUpdate from "~/routes/webhooks.shop.update";
@@ -44,6 +45,7 @@ const BODIES = {
   "app_subscriptions/update": { app_subscription: { admin_graphql_api_id: "gid://shopify/AppSubscription/1", name: "Pro", status: "CANCELLED" } },
   "customers/data_request": { shop_id: 1, shop_domain: SHOP, customer: { id: 1, phone: PHONE }, orders_requested: [], data_request: { id: 9 } },
   "customers/redact": { shop_id: 1, shop_domain: SHOP, customer: { id: 1, phone: PHONE }, orders_to_redact: [] },
+  "fulfillment_events/create": { id: 1, fulfillment_id: 2, order_id: 820982911946154, status: "delivered", shop_id: 1 },
   "orders/create": orderCreatedPayload(),
   "shop/redact": { shop_id: 1, shop_domain: SHOP },
   "shop/update": { id: 1, name: "Renamed", domain: "renamed.example.com", myshopify_domain: SHOP },
@@ -54,6 +56,7 @@ const ROUTES: Record<Topic, Parameters<typeof callRoute>[0]> = {
   "app_subscriptions/update": subscriptions,
   "customers/data_request": dataRequest,
   "customers/redact": customersRedact,
+  "fulfillment_events/create": fulfillmentEvents,
   "orders/create": ordersCreate,
   "shop/redact": shopRedact,
   "shop/update": shopUpdate,

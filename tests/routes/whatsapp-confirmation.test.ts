@@ -3,6 +3,7 @@ import * as ordersCancelled from "~/routes/webhooks.orders.cancelled";
 import * as inbound from "~/routes/twilio.whatsapp";
 import * as status from "~/routes/twilio.status";
 import * as ordersPage from "~/routes/app.orders";
+import * as confirmPage from "~/routes/proxy.vc.$token";
 import { messageLogLine, type MessageLogEntry } from "~/orders/message-log";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { env } from "~/core/env.server";
@@ -16,7 +17,7 @@ import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { clock } from "~/core/utils/clock.server";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { statusCallbackRequest, useFakeTwilio } from "../helpers/twilio";
-import { callRoute, jsonOf } from "../helpers/proxy";
+import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 
@@ -355,10 +356,46 @@ describe("the order's message log on the Orders page", () => {
     const { dashboardOf } = await import("~/dashboard/dashboard.server");
     const d = await dashboardOf(await prisma.shop.findFirstOrThrow());
     expect(d.channels).toEqual([
-      { channel: "sms", sent: 0, delivered: 0, read: 0, failed: 0 },
-      { channel: "whatsapp", sent: 2, delivered: 1, read: 1, failed: 0 },
+      { channel: "sms", sent: 0, delivered: 0, read: 0, failed: 0, verifiedOrders: 0 },
+      { channel: "whatsapp", sent: 2, delivered: 1, read: 1, failed: 0, verifiedOrders: 0 },
     ]);
     expect(d.whatsappAnswers).toEqual({ confirmed: 0, cancelled: 1 });
+  });
+
+  it("an order confirmed by the WhatsApp button counts as verified on WhatsApp; one confirmed by the SMS link after no answer, on SMS", async () => {
+    await installShop({ whatsappConfirmation: "unverified", whatsappReplyMinutes: 30 });
+    await placeUnverifiedOrder();
+    await press(question().sid, "confirm");
+    await work();
+    const { dashboardOf } = await import("~/dashboard/dashboard.server");
+    const shop = await prisma.shop.findFirstOrThrow();
+    expect((await dashboardOf(shop)).channels.map((c) => [c.channel, c.verifiedOrders])).toEqual([
+      ["sms", 0],
+      ["whatsapp", 1],
+    ]);
+    // A second order: no answer on WhatsApp, the SMS link goes out, the shopper confirms through it.
+    const second = orderCreatedPayload({ phone: PHONE, customer: { id: 92, admin_graphql_api_id: "gid://shopify/Customer/92", phone: PHONE, tags: "" } });
+    expect((await callRoute(ordersCreate, signedWebhook("orders/create", second))).status).toBe(200);
+    await work();
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 31 * 60_000));
+    await work();
+    expect(sms()).toHaveLength(1);
+    const token = /\/vc\/([A-Za-z0-9_-]{32})/.exec(sms()[0].body)![1];
+    const page = (form?: Record<string, string>) =>
+      callRoute(
+        confirmPage,
+        signedRequest(`/vc/${token}`, form ? { method: "POST", body: new URLSearchParams(form).toString(), headers: { "content-type": "application/x-www-form-urlencoded" } } : {}),
+        { token },
+      );
+    const nonceOf = (html: string) => /name="nonce" value="([^"]+)"/.exec(html)![1];
+    const codeForm = await (await page({ intent: "send", nonce: nonceOf(await (await page()).text()) })).text();
+    const code = fake.twilio.codeFor(PHONE);
+    expect(await (await page({ intent: "confirm", nonce: nonceOf(codeForm), code })).text()).toContain("Order confirmed");
+    expect(await prisma.orderRecord.findFirstOrThrow({ where: { orderGid: second.admin_graphql_api_id } })).toMatchObject({ status: "confirmed" });
+    expect((await dashboardOf(shop)).channels.map((c) => [c.channel, c.verifiedOrders])).toEqual([
+      ["sms", 1],
+      ["whatsapp", 1],
+    ]);
   });
 });
 

@@ -121,3 +121,19 @@ describe("tags", () => {
     expect(tagsForOrder({ ...settings, tagOrders: false }, { isCod: true, mode: "cod", verified: true })).toEqual([]);
   });
 });
+
+describe("the buyer's IP", () => {
+  it("is browser_ip, else client_details.browser_ip, in one canonical form", () => {
+    expect(facts({ browser_ip: "203.0.113.9" }).browserIp).toBe("203.0.113.9");
+    expect(facts({ browser_ip: null, client_details: { browser_ip: "203.0.113.9", user_agent: "x" } }).browserIp).toBe("203.0.113.9");
+    expect(facts({ browser_ip: "2001:0DB8:0000:0000:0000:0000:0000:0001" }).browserIp).toBe("2001:db8::1");
+    expect(facts({ browser_ip: "::ffff:203.0.113.9" }).browserIp).toBe("203.0.113.9");
+  });
+  it("is null when the order has none (draft, POS, API orders) or an unreadable one", () => {
+    expect(facts({}).browserIp).toBeNull();
+    expect(facts({ browser_ip: null, client_details: null }).browserIp).toBeNull();
+    for (const bad of ["", "unknown", "256.1.1.1", "1.2.3", "01.2.3.4", "fe80::1%eth0", "1:2:3:4:5:6:7:8:9", "203.0.113.9, 10.0.0.1"]) {
+      expect(facts({ browser_ip: bad }).browserIp, bad).toBeNull();
+    }
+  });
+});

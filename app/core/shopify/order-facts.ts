@@ -2,6 +2,7 @@ import { DEFAULT_COD_METHOD_NAMES, normalizeMethodName } from "../../../extensio
 import { PROOF_ATTRIBUTE } from "../../../extensions/cod-payment-customization/src/proof-format";
 import { codMethodNameList } from "~/core/settings/cod-methods";
 import { ATTRIBUTES } from "~/shared/payment-modes";
+import { canonicalIp } from "~/shared/ip";
 import { normalizePhoneIn, parseCountryList } from "~/shared/phone";
 import type { OrderCreated } from "~/core/shopify/webhook-payloads";
 
@@ -38,7 +39,11 @@ export type OrderFacts = {
   state: { cancelledAt: string | null; closedAt: string | null; fulfillmentStatus: string | null };
   /** The order's total in the shop's currency (null when Shopify sent none or an unreadable one). */
   value: number | null;
-  /** The buyer's IP as Shopify saw it (the risk score's velocity per IP). */
+  /**
+   * The buyer's IP as Shopify saw it (`browser_ip`, else `client_details.browser_ip`), canonical; null
+   * when the order has none (draft, POS, API orders) or an unreadable one. The risk score's velocity per
+   * IP; stored only as a keyed hash (OrderRecord.ipHash).
+   */
   browserIp: string | null;
 };
 
@@ -88,7 +93,7 @@ export function readOrderFacts(order: OrderCreated, shop: FactsShop, receivedAt:
     shippingAddress: ship ?? null,
     state: { cancelledAt: order.cancelled_at ?? null, closedAt: order.closed_at ?? null, fulfillmentStatus: order.fulfillment_status ?? null },
     value: amountOf(order.total_price),
-    browserIp: order.browser_ip && /^[0-9a-fA-F:.]{3,45}$/.test(order.browser_ip) ? order.browser_ip : null,
+    browserIp: canonicalIp(order.browser_ip) ?? canonicalIp(order.client_details?.browser_ip),
   };
 }
 

@@ -53,6 +53,9 @@ export const orderCreatedPayload = z
     // The risk score's order value and velocity per IP (app/risk): Shopify sends the total as a decimal string.
     total_price: z.union([z.string(), z.number()]).nullish(),
     browser_ip: z.string().nullish(),
+    client_details: z.object({ browser_ip: z.string().nullish() }).passthrough().nullish(),
+    // When the order last changed (orders/updated): an older state than one already learnt is ignored.
+    updated_at: z.string().nullish(),
     // tags: "a, b" (the checkout function's verified-customer tag); the id, to tag a verified customer.
     customer: z.object({ phone: z.string().nullish(), tags: z.string().nullish(), admin_graphql_api_id: z.string().nullish() }).passthrough().nullish(),
     billing_address: mailingAddress,
@@ -85,3 +88,31 @@ export const customerPrivacyPayload = z
   .passthrough();
 
 export type CustomerPrivacyRequest = z.output<typeof customerPrivacyPayload>;
+
+/** fulfillment_events/create (REST FulfillmentEvent): a carrier's tracking status for one fulfillment of an order. */
+export const fulfillmentEventPayload = z
+  .object({
+    id: z.union([z.number(), z.string()]).nullish(),
+    // attempted_delivery, delivered, failure, in_transit, out_for_delivery, ... (Shopify's lower-case names)
+    status: z.string().min(1),
+    order_id: z.union([z.number(), z.string().regex(/^\d{1,20}$/)]),
+    happened_at: z.string().nullish(),
+  })
+  .passthrough();
+
+/** One carrier event as the app reads it: the order it is about (a GraphQL id) and its status, lower case. */
+export type FulfillmentEvent = { orderGid: string; status: string };
+
+/**
+ * Reads a fulfillment_events/create delivery once: the payload parsed by its schema, and the order id's
+ * digits taken from the raw body, since order ids exceed JavaScript's safe integers (a parsed number
+ * loses its last digits). The raw digits must be the parsed number's, so a stray "order_id" elsewhere in
+ * the body is never read. Null when the delivery does not say which order or what happened.
+ */
+export function readFulfillmentEvent(rawBody: string, payload: unknown): FulfillmentEvent | null {
+  const parsed = fulfillmentEventPayload.safeParse(payload);
+  if (!parsed.success) return null;
+  const digits = [...rawBody.matchAll(/"order_id"\s*:\s*"?(\d{1,20})"?/g)].map((m) => m[1]).find((d) => Number(d) === Number(parsed.data.order_id));
+  if (!digits) return null;
+  return { orderGid: `gid://shopify/Order/${digits}`, status: parsed.data.status.trim().toLowerCase() };
+}

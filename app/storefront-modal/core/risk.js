@@ -20,6 +20,7 @@ var NOTE_OF = {
   phone_code_limit: "risk_busy",
   ip_attempt_limit: "risk_busy",
   phone_order_limit: "risk_busy",
+  ip_order_limit: "risk_busy",
 };
 
 /** The translation key telling why cash on delivery is not offered: the first reason with a sentence of its own, else a general one. */

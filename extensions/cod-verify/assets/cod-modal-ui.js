@@ -47,7 +47,8 @@
     velocity_ip: "risk_busy",
     phone_code_limit: "risk_busy",
     ip_attempt_limit: "risk_busy",
-    phone_order_limit: "risk_busy"
+    phone_order_limit: "risk_busy",
+    ip_order_limit: "risk_busy"
   };
   function riskNoteKey(risk) {
     var reasons = risk && Array.isArray(risk.reasons) ? risk.reasons : [];

@@ -1,0 +1,114 @@
+import { z } from "zod";
+import { query, sql } from "~/core/db/sql.server";
+import { phoneCountry } from "~/shared/phone";
+import { verifiedOrdersByChannel, type Channel } from "./verified-by-channel.server";
+
+/**
+ * What each channel costs per verified COD order, for the operator who pays the provider
+ * (`npm run report:channels`). The merchant's Home shows the counts (messages, verified orders, messages
+ * per verified order) and never the app's own messaging cost: docs/decisions/0010-channel-cost-for-the-operator.md.
+ */
+
+const prices = z.record(z.union([z.string().regex(/^[A-Z]{2}$/), z.literal("*")]), z.number().nonnegative().max(10));
+
+/**
+ * The operator's price table (`scripts/message-prices.json`, or `--prices FILE`): the price of one
+ * message in `currency`, by destination country ("*" any other). SMS per segment; WhatsApp by Meta's
+ * template category (codes are authentication templates; confirmations and links are utility), the
+ * provider's own per-message fee included.
+ */
+export const priceTableSchema = z
+  .object({
+    currency: z.string().regex(/^[A-Z]{3}$/),
+    asOf: z.string().min(1),
+    sms: prices,
+    whatsapp: z.object({ authentication: prices, utility: prices }).strict(),
+  })
+  .passthrough();
+export type PriceTable = z.infer<typeof priceTableSchema>;
+
+/** The price table from a file's text, or every problem in it (path and message), never a guess. */
+export function parsePriceTable(text: string): { ok: true; table: PriceTable } | { ok: false; problems: string[] } {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, problems: [`not JSON: ${(error as Error).message}`] };
+  }
+  const parsed = priceTableSchema.safeParse(raw);
+  if (!parsed.success) return { ok: false, problems: parsed.error.issues.map((i) => `${i.path.join(".") || "(top)"}: ${i.message}`) };
+  return { ok: true, table: parsed.data };
+}
+
+/** Purposes that verify an order (a code, a confirmation); the rest (address links, the merchant's test) are counted apart. */
+const VERIFYING = new Set(["otp", "order_confirmation"]);
+
+/** One message's price: null when the table has neither its country nor "*" (reported, never counted as free). */
+export function priceOf(table: PriceTable, channel: Channel, purpose: string, country: string | null): number | null {
+  const row = channel === "sms" ? table.sms : purpose === "otp" ? table.whatsapp.authentication : table.whatsapp.utility;
+  return (country ? row[country] : undefined) ?? row["*"] ?? null;
+}
+
+export type ChannelLine = {
+  channel: Channel;
+  /** Messages that verify orders (codes, confirmations) the provider took and did not fail. */
+  messages: number;
+  cost: number;
+  verifiedOrders: number;
+  /** cost / verifiedOrders; null with no verified order. */
+  costPerVerifiedOrder: number | null;
+  /** Other messages (address-correction links, the merchant's test code) and their cost. */
+  otherMessages: number;
+  otherCost: number;
+};
+export type ShopChannelReport = { shop: string; from: string; to: string; channels: ChannelLine[]; verifiedWithoutMessage: number; unpriced: string[] };
+
+/** Every shop's (or one's) last `days` days, to `now`: messages by channel priced by `table`, against the verified COD orders of each channel. */
+export async function channelReport(options: { table: PriceTable; days: number; shop?: string; now?: Date }): Promise<ShopChannelReport[]> {
+  const to = options.now ?? new Date();
+  const from = new Date(to.getTime() - options.days * 86_400_000);
+  const shops = await query<{ id: string; domain: string }>(
+    options.shop ? sql`SELECT "id", "domain" FROM "Shop" WHERE "domain" = ${options.shop}` : sql`SELECT "id", "domain" FROM "Shop" ORDER BY "domain"`,
+  );
+  const reports: ShopChannelReport[] = [];
+  for (const shop of shops) {
+    // Twilio does not charge for a message it reports failed; undelivered ones are charged.
+    const rows = await query<{ channel: string; purpose: string; phone: string; n: unknown }>(sql`
+      SELECT "channel", "purpose", "phone", COUNT(*) AS "n" FROM "MessageDelivery"
+      WHERE "shopId" = ${shop.id} AND "providerId" IS NOT NULL AND "status" <> 'failed' AND "createdAt" >= ${from} AND "createdAt" < ${to}
+      GROUP BY "channel", "purpose", "phone"`);
+    const verified = await verifiedOrdersByChannel(shop.id, from, to);
+    const lines = new Map<Channel, ChannelLine>(
+      (["sms", "whatsapp"] as const).map((channel) => {
+        const v = verified.byChannel[channel];
+        return [channel, { channel, messages: 0, cost: 0, verifiedOrders: v.code + v.answer, costPerVerifiedOrder: null, otherMessages: 0, otherCost: 0 }];
+      }),
+    );
+    const unpriced = new Set<string>();
+    for (const row of rows) {
+      const line = lines.get(row.channel as Channel);
+      if (!line) continue;
+      const n = Number(row.n);
+      const country = phoneCountry(row.phone);
+      const price = priceOf(options.table, line.channel, row.purpose, country);
+      if (price === null) unpriced.add(`${line.channel}:${country ?? "unknown"}`);
+      if (VERIFYING.has(row.purpose)) {
+        line.messages += n;
+        line.cost += n * (price ?? 0);
+      } else {
+        line.otherMessages += n;
+        line.otherCost += n * (price ?? 0);
+      }
+    }
+    const channels = [...lines.values()].map((l) => ({
+      ...l,
+      cost: round(l.cost),
+      otherCost: round(l.otherCost),
+      costPerVerifiedOrder: l.verifiedOrders ? round(l.cost / l.verifiedOrders) : null,
+    }));
+    reports.push({ shop: shop.domain, from: from.toISOString(), to: to.toISOString(), channels, verifiedWithoutMessage: verified.noMessage, unpriced: [...unpriced].sort() });
+  }
+  return reports;
+}
+
+const round = (n: number) => Math.round(n * 10_000) / 10_000;

@@ -1,0 +1,30 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { answer, methodNotAllowed } from "~/http/responses.server";
+import { authenticateWebhook } from "~/http/webhook.server";
+import { learnCarrierEvent } from "~/risk/outcomes.server";
+import { deliveryHandled, recordDelivery } from "~/core/shopify/webhook-deliveries.server";
+import { readFulfillmentEvent } from "~/core/shopify/webhook-payloads";
+import { log } from "~/core/utils/log.server";
+
+/**
+ * fulfillment_events/create: a carrier's tracking status, learnt for the risk score (docs/risk.md): a
+ * COD order `delivered` counts as delivered, `failure` as failed; other statuses are read and left.
+ * Idempotent on X-Shopify-Webhook-Id, and the outcome itself is one row per order: the many events of
+ * one shipment count the order once.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  return answer(async () => {
+    const raw = await request.clone().text();
+    const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "fulfillment_events/create");
+    if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
+    const event = readFulfillmentEvent(raw, payload);
+    if (event) await learnCarrierEvent(shop, event);
+    else log.warn("fulfillment_events/create payload not understood; ignored", { shop });
+    await recordDelivery(webhookId, topic, shop);
+    return new Response(null, { status: 200 });
+  }, "webhooks/fulfillment_events/create");
+}
+
+export async function loader() {
+  return methodNotAllowed(["POST"]);
+}

@@ -1,0 +1,16 @@
+-- AlterTable
+ALTER TABLE "Shop" ADD COLUMN     "riskIpOrderLimit" INTEGER;
+
+-- AlterTable
+ALTER TABLE "OrderRecord" ADD COLUMN     "ipHash" TEXT;
+
+-- AlterTable
+ALTER TABLE "OrderOutcome" ADD COLUMN     "deliveredBy" TEXT,
+ADD COLUMN     "stateAt" TIMESTAMP(3);
+
+-- CreateIndex
+CREATE INDEX "OrderRecord_shopId_ipHash_placedAt_idx" ON "OrderRecord"("shopId", "ipHash", "placedAt");
+
+
+-- Rows learnt delivered before this column: their evidence was orders/fulfilled.
+UPDATE "OrderOutcome" SET "deliveredBy" = 'fulfilled' WHERE "outcome" = 'delivered';
