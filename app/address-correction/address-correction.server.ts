@@ -8,7 +8,7 @@ import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/core/rat
 import { whatsappLinkTemplate } from "~/sms/whatsapp";
 import { sendSms } from "~/sms/sms.server";
 import { countEvent } from "~/core/db/daily-stats.server";
-import { defineJob, enqueueJob, orderJobKey } from "~/core/jobs/queue.server";
+import { defineJob, orderJobKey, planJob, type PlannedJob } from "~/core/jobs/queue.server";
 import { getShop, hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { orderCreatedPayload } from "~/core/shopify/webhook-payloads";
 import type { OrderFacts } from "~/core/shopify/order-facts";
@@ -420,11 +420,12 @@ export const addressCheckJob = defineJob({
 });
 
 /**
- * orders/create's way in: queues the check when the shop asked for automatic requests, from the order's
- * facts (the number to text already normalised, national forms included). Call kickJobWorker once the response is ready.
+ * orders/create's way in: the check's job when the shop asked for automatic requests, from the order's
+ * facts (the number to text already normalised, national forms included); orders/create queues it with
+ * the rest of the order's writes.
  */
-export async function queueAddressCheck(shop: Shop, facts: OrderFacts) {
-  if (!shop.autoAddressCorrection || !facts.shippingAddress) return;
+export function addressCheckFor(shop: Pick<Shop, "domain" | "autoAddressCorrection">, facts: OrderFacts): PlannedJob | null {
+  if (!shop.autoAddressCorrection || !facts.shippingAddress) return null;
   const payload: NewOrderToCheck = {
     admin_graphql_api_id: facts.gid,
     name: facts.name,
@@ -435,5 +436,5 @@ export async function queueAddressCheck(shop: Shop, facts: OrderFacts) {
     customer: null,
     shipping_address: facts.shippingAddress,
   };
-  await enqueueJob(addressCheckJob, { shop: shop.domain, key: orderJobKey(shop.domain, facts.gid), payload });
+  return planJob(addressCheckJob, { shop: shop.domain, key: orderJobKey(shop.domain, facts.gid), payload });
 }

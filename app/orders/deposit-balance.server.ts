@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { prisma } from "~/core/db.server";
 import { BALANCE_LINE_TITLE, currencyDigits, depositCodeOf, DEPOSIT_CODE_PREFIX } from "~/shared/deposit";
-import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/queue.server";
+import { defineJob, orderJobKey, planJob, type JobResult, type PlannedJob } from "~/core/jobs/queue.server";
+import { sql, type Sql } from "~/core/db/sql.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { ORDER_BALANCE_LINES, ORDER_EDIT_ADD_CUSTOM_ITEM, ORDER_EDIT_BEGIN, ORDER_EDIT_COMMIT, TAGS_ADD, TAGS_REMOVE } from "~/core/shopify/operations";
 import { clock } from "~/core/utils/clock.server";
@@ -59,14 +60,15 @@ export const depositBalanceJob = defineJob({
  * the code took off this order (the order's own figure), whichever cart it was used on, so a code carried
  * to another cart still leaves that order owing the full price. A forged attribute grants nothing: only
  * a code the app created takes anything off, and an order without one queues nothing.
+ *
+ * orders/create reads the code's selection with the rest of the order's facts (`depositSelectionColumns`)
+ * and writes what this returns with the rest of the order: the balance job, and the order's tags.
  */
-export async function queueDepositBalance(shop: Shop, facts: OrderFacts) {
+export function depositBalanceFor(shop: Pick<Shop, "domain" | "currency">, facts: OrderFacts, row: DepositSelectionRow | undefined): { jobs: PlannedJob[]; tags: string[] } {
   const used = depositCodeOf(facts.discountCodes);
-  if (!used || !(used.amount > 0)) return;
-  const selection = await prisma.selection.findFirst({
-    where: { shopId: shop.id, depositCode: used.code },
-    select: { id: true, balanceAmount: true, depositCurrency: true, items: true },
-  });
+  if (!used || !(used.amount > 0)) return { jobs: [], tags: [] };
+  const selection = row?.depositSelectionId ? { id: row.depositSelectionId, depositCurrency: row.depositSelectionCurrency ?? null } : null;
+  const tags: string[] = [];
   // Whether the code took its selection's balance is checked by the job, on the order's own allocations.
   if (!selection || facts.selectionId !== selection.id) {
     log.warn("partial: a deposit code on an order that is not its selection's; the balance it took is added all the same", {
@@ -75,18 +77,30 @@ export async function queueDepositBalance(shop: Shop, facts: OrderFacts) {
       codeSelection: selection?.id ?? null,
       orderSelection: facts.selectionId,
     });
-    await enqueueOrderTags(shop.domain, facts.gid, [DEPOSIT_MISMATCH_TAG]);
+    tags.push(DEPOSIT_MISMATCH_TAG);
   }
   const currency = facts.currency ?? selection?.depositCurrency ?? shop.currency;
   if (!currency) {
     log.error("partial: no currency for the balance line", { shop: shop.domain, orderGid: facts.gid });
-    return;
+    return { jobs: [], tags };
   }
-  await enqueueJob(depositBalanceJob, {
+  const job = planJob(depositBalanceJob, {
     shop: shop.domain,
     key: orderJobKey(shop.domain, facts.gid),
     payload: { orderGid: facts.gid, selectionId: selection?.id ?? null, code: used.code, amount: used.amount, currency },
   });
+  return { jobs: [job], tags };
+}
+
+export type DepositSelectionRow = { depositSelectionId?: string | null; depositSelectionCurrency?: string | null };
+
+/** The selection of the deposit code the order used (none: no code of ours), as columns of a caller's own SELECT. */
+export function depositSelectionColumns(shopId: string, facts: Pick<OrderFacts, "discountCodes">): Sql {
+  const used = depositCodeOf(facts.discountCodes);
+  if (!used || !(used.amount > 0)) return sql`NULL AS "depositSelectionId"`;
+  return sql`
+    (SELECT "id" FROM "Selection" WHERE "shopId" = ${shopId} AND "depositCode" = ${used.code}) AS "depositSelectionId",
+    (SELECT "depositCurrency" FROM "Selection" WHERE "shopId" = ${shopId} AND "depositCode" = ${used.code}) AS "depositSelectionCurrency"`;
 }
 
 /**

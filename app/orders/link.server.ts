@@ -1,15 +1,20 @@
-import { execute, query, sql, toBoolean, toDate } from "~/core/db/sql.server";
+import { query, sql, toBoolean, toDate, type Sql } from "~/core/db/sql.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
+import { deliverySeen, recordDelivery, type Delivery } from "~/core/shopify/webhook-deliveries.server";
+import { afterJobFound, type PlannedJob } from "~/core/jobs/queue.server";
 import { paymentModeOf, tagsForOrder } from "./order-tags";
-import { asksVerifiedOrders, confirmsAfterPurchase, openConfirmation } from "~/orders/confirmation/confirmation.server";
+import { asksVerifiedOrders, confirmationOpening, confirmsAfterPurchase, scheduleExistingConfirmation } from "~/orders/confirmation/confirmation.server";
 import { PENDING_TAG } from "~/orders/confirmation/texts";
-import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "./tag-jobs.server";
-import { checkOrderVerification } from "./order-verification.server";
-import { recordOrder } from "./order-record.server";
-import { assessCodOrder, enqueueRiskAssessment, orderIpHash, riskColumns, riskTag } from "~/risk/order-risk.server";
+import { customerVerifiedTagJobFor, orderTagsJobFor } from "./tag-jobs.server";
+import { decideOrderVerification, phoneStandingColumns, phoneStandingOf, type PhoneStanding } from "./order-verification.server";
+import { orderRecordInsert } from "./order-record.server";
+import { codOrderAssessment, codOrderRiskColumns, orderIpHash, riskAssessmentJobFor, riskColumns, riskTag, type CodOrderRiskRow } from "~/risk/order-risk.server";
+import { depositBalanceFor, depositSelectionColumns, type DepositSelectionRow } from "./deposit-balance.server";
+import { addressCheckFor } from "~/address-correction/address-correction.server";
+import { writeOrderCreated, type OrderWrites } from "./order-created-write.server";
 
 /** How far before the order a selection found by phone alone may have been made. */
 export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -19,17 +24,10 @@ type LinkedBy = "already" | "attribute" | "token" | "phone" | null;
 /** What linking needs of a selection: which one, its mode, whether the phone was verified, and the cart it was made for. */
 export type LinkedSelection = { id: string; mode: string; verified: boolean; phone: string; verifiedAt: Date | null; cartToken: string | null };
 
-type SelectionRow = { id: string; mode: string; verified: unknown; phone: string; verifiedAt: unknown; cartToken: string | null };
-const selectionOf = (rows: SelectionRow[]): LinkedSelection | null =>
-  rows[0]
-    ? {
-        id: rows[0].id,
-        mode: rows[0].mode,
-        verified: toBoolean(rows[0].verified),
-        phone: rows[0].phone,
-        verifiedAt: rows[0].verifiedAt == null ? null : toDate(rows[0].verifiedAt),
-        cartToken: rows[0].cartToken,
-      }
+type SelectionRow = { id: string | null; mode: string; verified: unknown; phone: string; verifiedAt: unknown; cartToken: string | null };
+const selectionOf = (row: SelectionRow | undefined): LinkedSelection | null =>
+  row?.id
+    ? { id: row.id, mode: row.mode, verified: toBoolean(row.verified), phone: row.phone, verifiedAt: row.verifiedAt == null ? null : toDate(row.verifiedAt), cartToken: row.cartToken }
     : null;
 
 /** The order itself names the selection: our attribute carries its id, or the order's cart is the selection's cart. */
@@ -42,151 +40,181 @@ function padded(values: string[], n: number): string[] {
   return Array.from({ length: n }, (_, i) => values[Math.min(i, values.length - 1)]);
 }
 
+/** Everything orders/create reads before it decides, in one statement (`readOrderCreated`). */
+export type OrderCreatedReads = {
+  /** The delivery was handled before (a redelivery): nothing to do. */
+  seen: boolean;
+  selection: LinkedSelection | null;
+  linkedBy: LinkedBy;
+  standing: PhoneStanding;
+  risk: CodOrderRiskRow;
+  deposit: DepositSelectionRow;
+};
+
+type ReadRow = CodOrderRiskRow &
+  DepositSelectionRow &
+  Record<string, unknown> & {
+    seen: unknown;
+    byOrder: string | null;
+    byAttribute: string | null;
+    byToken: string | null;
+    selId: string | null;
+    selMode: string;
+    selVerified: unknown;
+    selPhone: string;
+    selVerifiedAt: unknown;
+    selCartToken: string | null;
+  };
+
 /**
- * orders/create: find the shopper's selection for this order, store the order's GraphQL id on it,
- * and queue the order's tags. Lookups, in order: our own attribute (a selection id, looked up for
- * this shop server-side, never trusted as proof of verification), the cart or checkout token, then
- * the phone within PHONE_LINK_WINDOW_MS before the order (a link by phone names the mode only: it is
- * never evidence, app/orders/order-verification.server.ts). Idempotent: an order already linked keeps
- * its selection, and its tag job is the same row. Every delivery runs these, so they are direct
- * statements (app/core/db/sql.server.ts).
+ * orders/create's reads, one statement (scalar subqueries of one SELECT, the same SQL on both engines):
+ * whether the delivery was handled, the shopper's selection for this order, the order's phones' standing
+ * (blocked, last verified), its COD risk facts and its deposit code's selection. The selection, in order:
+ * the one already linked to the order, our own attribute (a selection id, looked up for this shop
+ * server-side, never trusted as proof of verification), the cart or checkout token, then the phone within
+ * PHONE_LINK_WINDOW_MS before the order (a link by phone names the mode only: it is never evidence,
+ * app/orders/order-verification.server.ts).
  */
 // The token and phone lookups say "not linked yet" as COALESCE("orderGid", '') = '' rather than
 // "orderGid" IS NULL: SQLite would otherwise search the unique index on orderGid for NULL, which is
 // every selection never linked to an order (all abandoned ones, a number that only grows), instead
 // of the (shopId, cartToken) and (shopId, phone, createdAt) indexes.
-export async function linkOrderAndQueueTags(shop: Shop, facts: OrderFacts) {
-  const orderGid = facts.gid;
-  let linkedBy: LinkedBy = null;
-  let selection = await selectionOfOrder(orderGid);
-  if (selection) linkedBy = "already";
+export async function readOrderCreated(shop: Pick<Shop, "id">, facts: OrderFacts, webhookId: string): Promise<OrderCreatedReads> {
+  const { phones, placedAt, cartTokens, selectionId } = facts;
+  const byToken = () => {
+    const [a, b] = padded(cartTokens, 2);
+    return sql`(SELECT "id" FROM "Selection" WHERE "shopId" = ${shop.id} AND COALESCE("orderGid", '') = '' AND "cartToken" IN (${a}, ${b})
+      ORDER BY "createdAt" DESC LIMIT 1)`;
+  };
+  const byPhone = () => {
+    const [a, b, c, d] = padded(phones, 4);
+    const from = new Date(placedAt.getTime() - PHONE_LINK_WINDOW_MS);
+    const to = new Date(placedAt.getTime() + 5 * 60_000);
+    return sql`(SELECT "id" FROM "Selection" WHERE "shopId" = ${shop.id} AND COALESCE("orderGid", '') = '' AND "phone" IN (${a}, ${b}, ${c}, ${d})
+      AND "createdAt" >= ${from} AND "createdAt" <= ${to} ORDER BY "createdAt" DESC LIMIT 1)`;
+  };
+  const [row] = await query<ReadRow>(sql`
+    SELECT ${deliverySeen(webhookId)} AS "seen", "pick"."byOrder", "pick"."byAttribute", "pick"."byToken",
+      "s"."id" AS "selId", "s"."mode" AS "selMode", "s"."verified" AS "selVerified", "s"."phone" AS "selPhone",
+      "s"."verifiedAt" AS "selVerifiedAt", "s"."cartToken" AS "selCartToken",
+      ${phoneStandingColumns(shop.id, phones)}, ${codOrderRiskColumns(shop.id, facts)}, ${depositSelectionColumns(shop.id, facts)}
+    FROM (SELECT
+        (SELECT "id" FROM "Selection" WHERE "orderGid" = ${facts.gid}) AS "byOrder",
+        ${selectionId ? sql`(SELECT "id" FROM "Selection" WHERE "shopId" = ${shop.id} AND "orderGid" IS NULL AND "id" = ${selectionId})` : sql`NULL`} AS "byAttribute",
+        ${cartTokens.length ? byToken() : sql`NULL`} AS "byToken",
+        ${phones.length ? byPhone() : sql`NULL`} AS "byPhone") "pick"
+    LEFT JOIN "Selection" "s" ON "s"."id" = COALESCE("pick"."byOrder", "pick"."byAttribute", "pick"."byToken", "pick"."byPhone")`);
+  const selection = selectionOf({ id: row.selId, mode: row.selMode, verified: row.selVerified, phone: row.selPhone, verifiedAt: row.selVerifiedAt, cartToken: row.selCartToken });
+  const linkedBy: LinkedBy = !selection ? null : row.byOrder ? "already" : row.byAttribute ? "attribute" : row.byToken ? "token" : "phone";
+  return { seen: row.seen != null, selection, linkedBy, standing: phoneStandingOf(phones, row), risk: row, deposit: row };
+}
 
-  if (!selection) {
-    const id = facts.selectionId;
-    if (id) {
-      selection = selectionOf(
-        await query<SelectionRow>(sql`
-          SELECT "id", "mode", "verified", "phone", "verifiedAt", "cartToken" FROM "Selection" WHERE "shopId" = ${shop.id} AND "orderGid" IS NULL AND "id" = ${id}`),
-      );
-      if (selection) linkedBy = "attribute";
-    }
-  }
-  if (!selection) {
-    const tokens = facts.cartTokens;
-    if (tokens.length) {
-      const [a, b] = padded(tokens, 2);
-      selection = selectionOf(
-        await query<SelectionRow>(sql`
-          SELECT "id", "mode", "verified", "phone", "verifiedAt", "cartToken" FROM "Selection"
-          WHERE "shopId" = ${shop.id} AND COALESCE("orderGid", '') = '' AND "cartToken" IN (${a}, ${b})
-          ORDER BY "createdAt" DESC LIMIT 1`),
-      );
-      if (selection) linkedBy = "token";
-    }
-  }
-  if (!selection) {
-    const { phones, placedAt } = facts;
-    if (phones.length) {
-      const [a, b, c, d] = padded(phones, 4);
-      const from = new Date(placedAt.getTime() - PHONE_LINK_WINDOW_MS);
-      const to = new Date(placedAt.getTime() + 5 * 60_000);
-      selection = selectionOf(
-        await query<SelectionRow>(sql`
-          SELECT "id", "mode", "verified", "phone", "verifiedAt", "cartToken" FROM "Selection"
-          WHERE "shopId" = ${shop.id} AND COALESCE("orderGid", '') = '' AND "phone" IN (${a}, ${b}, ${c}, ${d})
-            AND "createdAt" >= ${from} AND "createdAt" <= ${to}
-          ORDER BY "createdAt" DESC LIMIT 1`),
-      );
-      if (selection) linkedBy = "phone";
-    }
-  }
+async function selectionOfOrder(orderGid: string): Promise<LinkedSelection | null> {
+  const [row] = await query<SelectionRow>(sql`SELECT "id", "mode", "verified", "phone", "verifiedAt", "cartToken" FROM "Selection" WHERE "orderGid" = ${orderGid}`);
+  return selectionOf(row);
+}
 
-  if (selection && linkedBy !== "already") {
-    const claimed = await claimSelection(selection.id, orderGid, facts.name);
-    if (!claimed) {
+function claimSelection(id: string, orderGid: string, orderName: string | null, now: Date): Sql {
+  return sql`
+      UPDATE "Selection" SET "orderGid" = ${orderGid}, "orderName" = ${orderName}, "linkedAt" = ${now}, "updatedAt" = ${now}
+      WHERE "id" = ${id} AND "orderGid" IS NULL`;
+}
+
+/**
+ * orders/create, once its reads are in (`readOrderCreated`): link the order to the shopper's selection
+ * (the claim: a conditional update only one delivery can win), re-check its evidence, assess its risk,
+ * and write everything the merchant and the shopper see next in one round trip (app/orders/order-created-write.server.ts):
+ * the tags job, the confirmation after purchase and its steps, the order's record, the risk-panel job, the
+ * customer's tag job, the deposit balance, the address check, and the delivery's record. Idempotent: an
+ * order already linked keeps its selection, every write is `ON CONFLICT DO NOTHING`, and a job that finds
+ * its row is merged as `enqueueJob` merges it.
+ */
+export async function linkOrderAndQueueTags(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads, delivery: Delivery) {
+  let { selection, linkedBy } = reads;
+  for (;;) {
+    const plan = planOrderWrites(shop, facts, reads, selection, linkedBy === "already" ? null : selection, delivery);
+    const written = await writeOrderCreated(plan.writes);
+    if (!written.claimed) {
       // A concurrent copy of this delivery linked the order first (or took this selection for another order).
-      selection = await selectionOfOrder(orderGid);
+      selection = await selectionOfOrder(facts.gid);
       linkedBy = selection ? "already" : null;
+      continue;
     }
+    if (plan.confirmation && !written.opened) await scheduleExistingConfirmation(shop, facts.gid);
+    else if (plan.confirmation) plan.confirmation.logOpened();
+    for (const job of written.found) await afterJobFound(job);
+    if (!written.delivered) await recordDelivery(delivery.webhookId, delivery.topic, delivery.shop);
+    const { verification, tags } = plan;
+    log.info("orders/create handled", {
+      shop: shop.domain,
+      orderGid: facts.gid,
+      linkedBy,
+      selectionId: selection?.id ?? null,
+      verifiedBy: verification.verified ? verification.by : null,
+      notVerifiedBecause: verification.verified ? null : verification.reason,
+      tags,
+    });
+    return { selection, linkedBy, tags, verification };
   }
+}
 
-  const verification = await checkOrderVerification(shop, facts, selection && { ...selection, carried: carriedBy(selection, facts) });
+/** What orders/create writes, decided from its reads (no I/O but the log lines of the deposit check). */
+function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads, selection: LinkedSelection | null, toClaim: LinkedSelection | null, delivery: Delivery) {
+  const now = clock.now();
+  const orderGid = facts.gid;
+  const verification = decideOrderVerification(shop, facts, selection && { ...selection, carried: carriedBy(selection, facts) }, reads.standing);
   // The gateway decides: a COD order nobody verified goes to verification after purchase (when the
   // shop verifies phones), tagged cod-pending rather than unverified until the shopper confirms or the
   // deadline passes, whatever mode a linked selection names.
   const confirmAfter = facts.isCod && !verification.verified && confirmsAfterPurchase(shop);
   const mode = paymentModeOf(facts.isCod, selection);
   // A COD order's risk (app/risk): tagged with the order's tags, stored with its record, written to Shopify's risk panel.
-  const risk = await assessCodOrder(shop, facts, verification.verified);
+  const risk = codOrderAssessment(shop, facts, verification.verified, reads.risk);
   // An uninstalled shop has no token to tag with; the link is still kept for the merchant's return.
   const tags = (shop.uninstalledAt ? [] : tagsForOrder(shop, { isCod: facts.isCod, mode, verified: verification.verified })).map((t) =>
     confirmAfter && t === shop.tagUnverified ? PENDING_TAG : t,
   );
   if (risk && shop.tagOrders && !shop.uninstalledAt) tags.push(riskTag(risk.band));
-  if (tags.length) await enqueueOrderTags(shop.domain, orderGid, tags);
-  if (confirmAfter) {
-    await openConfirmation(shop, {
-      gid: orderGid,
-      name: facts.name,
-      phone: facts.phones[0] ?? null,
-      customerGid: facts.customer.gid,
-      locale: facts.locale,
-    });
-  } else if (facts.isCod && verification.verified && asksVerifiedOrders(shop) && facts.phones[0]) {
-    // The shop asks every COD order on WhatsApp: a verified one gets the question too (no hold, no SMS, no deadline effect).
-    await openConfirmation(shop, { gid: orderGid, name: facts.name, phone: facts.phones[0], customerGid: facts.customer.gid, locale: facts.locale }, "courtesy");
-  }
-  await recordOrder(shop.id, {
-    orderGid,
-    orderName: facts.name,
-    phone: verification.verified ? verification.phone : (facts.phones[0] ?? null),
-    mode,
-    cod: facts.isCod,
-    status: verification.verified ? "verified" : confirmAfter ? "pending" : "unverified",
-    verifiedBy: verification.verified ? verification.by : null,
-    placedAt: facts.placedAt,
-    risk: risk && riskColumns(risk),
-    value: facts.isCod ? facts.value : null,
-    ipHash: facts.isCod ? orderIpHash(shop.id, facts.browserIp) : null,
-  });
-  if (risk && !shop.uninstalledAt) await enqueueRiskAssessment(shop.domain, orderGid, risk);
+  const order = { gid: orderGid, name: facts.name, phone: facts.phones[0] ?? null, customerGid: facts.customer.gid, locale: facts.locale };
+  // The shop asks every COD order on WhatsApp: a verified one gets the question too (no hold, no SMS, no deadline effect).
+  const courtesy = !confirmAfter && facts.isCod && verification.verified && asksVerifiedOrders(shop) && !!facts.phones[0];
+  const confirmation = confirmAfter ? confirmationOpening(shop, order, "verify", now) : courtesy ? confirmationOpening(shop, order, "courtesy", now) : null;
+  const deposit = depositBalanceFor(shop, facts, reads.deposit);
+  const addressCheck = addressCheckFor(shop, facts);
+  const jobs: PlannedJob[] = [];
+  if (risk && !shop.uninstalledAt) jobs.push(riskAssessmentJobFor(shop.domain, orderGid, risk));
   // The customer tag the payment customization function reads: a returning verified customer keeps
   // cash on delivery at checkout (and the next order is re-checked against their verified phone).
   // Only the order's own evidence earns it (never a selection found by phone).
-  if (verification.verified && !shop.uninstalledAt && facts.customer.gid) {
-    await enqueueCustomerVerifiedTag(shop.domain, facts.customer.gid, verification.phone);
-  }
-  log.info("orders/create handled", {
-    shop: shop.domain,
-    orderGid,
-    linkedBy,
-    selectionId: selection?.id ?? null,
-    verifiedBy: verification.verified ? verification.by : null,
-    notVerifiedBecause: verification.verified ? null : verification.reason,
-    tags,
-  });
-  return { selection, linkedBy, tags, verification };
-}
-
-async function selectionOfOrder(orderGid: string): Promise<LinkedSelection | null> {
-  return selectionOf(await query<SelectionRow>(sql`SELECT "id", "mode", "verified", "phone", "verifiedAt", "cartToken" FROM "Selection" WHERE "orderGid" = ${orderGid}`));
-}
-
-/** SQLite and PostgreSQL name a unique-constraint violation differently. */
-function isUniqueViolation(error: unknown): boolean {
-  const code = (error as { code?: string }).code;
-  return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "23505";
-}
-
-async function claimSelection(id: string, orderGid: string, orderName: string | null): Promise<boolean> {
-  const now = clock.now();
-  try {
-    const count = await execute(sql`
-      UPDATE "Selection" SET "orderGid" = ${orderGid}, "orderName" = ${orderName}, "linkedAt" = ${now}, "updatedAt" = ${now}
-      WHERE "id" = ${id} AND "orderGid" IS NULL`);
-    return count === 1;
-  } catch (error) {
-    if (isUniqueViolation(error)) return false; // orderGid already on another selection
-    throw error;
-  }
+  if (verification.verified && !shop.uninstalledAt && facts.customer.gid) jobs.push(customerVerifiedTagJobFor(shop.domain, facts.customer.gid, verification.phone));
+  jobs.push(...deposit.jobs, ...(addressCheck ? [addressCheck] : []));
+  // One tags job per order: the order's tags, the confirmation's (when this delivery opens it) and the deposit's, in that order.
+  const tagsWith = (more: string[]) => orderTagsJobFor(shop.domain, orderGid, [...new Set([...tags, ...more, ...deposit.tags])]);
+  const writes: OrderWrites = {
+    now,
+    claim: toClaim && claimSelection(toClaim.id, orderGid, facts.name, now),
+    confirmation: confirmation && { insert: confirmation.insert, jobs: confirmation.steps.jobs },
+    tags: { ifOpened: confirmation ? tagsWith(confirmation.steps.tags) : null, otherwise: tagsWith([]) },
+    jobs,
+    record: (source?: Sql) =>
+      orderRecordInsert(
+        shop.id,
+        {
+          orderGid,
+          orderName: facts.name,
+          phone: verification.verified ? verification.phone : (facts.phones[0] ?? null),
+          mode,
+          cod: facts.isCod,
+          status: verification.verified ? "verified" : confirmAfter ? "pending" : "unverified",
+          verifiedBy: verification.verified ? verification.by : null,
+          placedAt: facts.placedAt,
+          risk: risk && riskColumns(risk),
+          value: facts.isCod ? facts.value : null,
+          ipHash: facts.isCod ? orderIpHash(shop.id, facts.browserIp) : null,
+        },
+        source,
+      ),
+    delivery,
+  };
+  return { writes, verification, tags, confirmation };
 }

@@ -1,5 +1,5 @@
 import { prisma } from "~/core/db.server";
-import { execute, sql } from "~/core/db/sql.server";
+import { execute, sql, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import type { DepositState, OrderStatus } from "~/shared/order-status";
 
@@ -25,13 +25,19 @@ export type OrderRecordInput = {
  * confirmed order back to pending). A direct statement: every delivery runs it.
  */
 export async function recordOrder(shopId: string, o: OrderRecordInput): Promise<void> {
+  await execute(orderRecordInsert(shopId, o));
+}
+
+/** `recordOrder`'s statement; with `source` (`FROM ... WHERE ...`), only when the source has a row (a step of a data-modifying CTE). */
+export function orderRecordInsert(shopId: string, o: OrderRecordInput, source?: Sql): Sql {
   const now = clock.now();
-  await execute(sql`
+  const row = sql`${shopId}, ${o.orderGid}, ${o.orderName}, ${o.phone}, ${o.mode}, ${o.cod}, ${o.status}, ${o.verifiedBy}, ${o.placedAt}, ${now}, ${now},
+      ${o.risk?.score ?? null}, ${o.risk?.band ?? null}, ${o.risk?.reasons ?? null}, ${o.value ?? null}, ${o.ipHash ?? null}`;
+  return sql`
     INSERT INTO "OrderRecord" ("shopId", "orderGid", "orderName", "phone", "mode", "cod", "status", "verifiedBy", "placedAt", "createdAt", "updatedAt",
       "riskScore", "riskBand", "riskReasons", "value", "ipHash")
-    VALUES (${shopId}, ${o.orderGid}, ${o.orderName}, ${o.phone}, ${o.mode}, ${o.cod}, ${o.status}, ${o.verifiedBy}, ${o.placedAt}, ${now}, ${now},
-      ${o.risk?.score ?? null}, ${o.risk?.band ?? null}, ${o.risk?.reasons ?? null}, ${o.value ?? null}, ${o.ipHash ?? null})
-    ON CONFLICT ("shopId", "orderGid") DO NOTHING`);
+    ${source ? sql`SELECT ${row} ${source}` : sql`VALUES (${row})`}
+    ON CONFLICT ("shopId", "orderGid") DO NOTHING`;
 }
 
 /** Verification after purchase moved on: the shopper confirmed or cancelled (WhatsApp), or the deadline passed. Only a pending order moves. */

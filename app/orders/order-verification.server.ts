@@ -1,6 +1,6 @@
-import { lastVerifiedAt, verifiedWithin } from "~/otp/verified-phones.server";
+import { verifiedWithin } from "~/otp/verified-phones.server";
 import { SELECTION_REUSE_MS } from "~/otp/selection.server";
-import { blockedAmong } from "~/otp/blocklist.server";
+import { joinSql, sql, toDate, type Sql } from "~/core/db/sql.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { checkProof } from "~/otp/proof.server";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
@@ -24,17 +24,18 @@ export type SelectionEvidence = { phone: string; verified: boolean; verifiedAt: 
  *   the shop's returning-customer window.
  * A blocked phone is never evidence, whatever vouches for it.
  */
-export async function checkOrderVerification(
-  shop: Pick<Shop, "id" | "domain" | "returningSkipDays">,
+export function decideOrderVerification(
+  shop: Pick<Shop, "domain" | "returningSkipDays">,
   facts: Pick<OrderFacts, "phones" | "proof" | "placedAt" | "customer">,
   selection: SelectionEvidence | null,
-): Promise<OrderVerification> {
+  known: PhoneStanding,
+): OrderVerification {
   const { phones, placedAt } = facts;
   if (!phones.length) return { verified: false, reason: "no_phone" };
   const proof = checkProof(shop.domain, facts.proof, placedAt);
   const hasCandidate = proof.ok || !!selection?.verified || facts.customer.tags.includes(VERIFIED_CUSTOMER_TAG);
-  // Only an order with something that could vouch for it asks the blocklist (one statement).
-  const blocked = hasCandidate ? await blockedAmong(shop.id, phones) : new Set<string>();
+  // Only an order with something that could vouch for it weighs the blocklist.
+  const blocked = hasCandidate ? known.blocked : new Set<string>();
   const usable = phones.filter((p) => !blocked.has(p));
 
   if (proof.ok && usable.includes(proof.proof.phone)) return { verified: true, by: "proof", phone: proof.proof.phone };
@@ -46,12 +47,52 @@ export async function checkOrderVerification(
 
   if (facts.customer.tags.includes(VERIFIED_CUSTOMER_TAG)) {
     for (const phone of usable) {
-      if (verifiedWithin(await lastVerifiedAt(shop.id, phone), shop.returningSkipDays, placedAt)) {
+      if (verifiedWithin(known.verifiedAt.get(phone) ?? null, shop.returningSkipDays, placedAt)) {
         return { verified: true, by: "returning_customer", phone };
       }
     }
   }
   return { verified: false, reason: notVerifiedBecause(proof.ok ? proof.proof.phone : null, selection, phones, blocked) };
+}
+
+/** What the re-check needs to know of the order's phones (up to four: order, shipping, billing, customer). */
+export type PhoneStanding = { blocked: Set<string>; verifiedAt: Map<string, Date | null> };
+
+const PHONES_ASKED = 4;
+
+/**
+ * `PhoneStanding`'s columns for a caller's own SELECT: for each of the order's first four phones, whether
+ * the shop blocked it ("blocked0".."blocked3") and when it last verified ("verifiedAt0".."verifiedAt3").
+ */
+export function phoneStandingColumns(shopId: string, phones: string[]): Sql {
+  const asked = phones.slice(0, PHONES_ASKED);
+  if (!asked.length) return sql`NULL AS "blocked0"`;
+  const columns = asked.map((phone, i) =>
+    sql(
+      [
+        `(SELECT 1 FROM "BlockedPhone" WHERE "shopId" = `,
+        ` AND "phone" = `,
+        `) AS "blocked${i}", (SELECT "verifiedAt" FROM "VerifiedCustomer" WHERE "shopId" = `,
+        ` AND "phone" = `,
+        `) AS "verifiedAt${i}"`,
+      ],
+      shopId,
+      phone,
+      shopId,
+      phone,
+    ),
+  );
+  return joinSql(columns, ", ");
+}
+
+export function phoneStandingOf(phones: string[], row: Record<string, unknown>): PhoneStanding {
+  const standing: PhoneStanding = { blocked: new Set(), verifiedAt: new Map() };
+  phones.slice(0, PHONES_ASKED).forEach((phone, i) => {
+    if (row[`blocked${i}`] != null) standing.blocked.add(phone);
+    const at = row[`verifiedAt${i}`];
+    standing.verifiedAt.set(phone, at == null ? null : toDate(at));
+  });
+  return standing;
 }
 
 function notVerifiedBecause(proofPhone: string | null, selection: SelectionEvidence | null, phones: string[], blocked: Set<string>): string {

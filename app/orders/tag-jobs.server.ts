@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, enqueueJob, orderJobKey } from "~/core/jobs/queue.server";
+import { defineJob, enqueueJob, orderJobKey, planJob, type PlannedJob } from "~/core/jobs/queue.server";
 import { shopifyGraphql } from "~/core/shopify/graphql.server";
 import { TAGS_ADD, TAGS_REMOVE } from "~/core/shopify/operations";
 import { isPhoneBlocked } from "~/otp/blocklist.server";
@@ -35,6 +35,11 @@ export async function enqueueOrderTags(shop: string, orderGid: string, tags: str
   await enqueueJob(orderTagsJob, { shop, key: orderJobKey(shop, orderGid), payload: { orderGid, tags, ...(withdraw.length ? { withdraw } : {}) } });
 }
 
+/** The order's tags job (`enqueueOrderTags` without a withdrawal) for a caller that queues it with other writes; null for no tags. */
+export function orderTagsJobFor(shop: string, orderGid: string, tags: string[]): PlannedJob | null {
+  return tags.length ? planJob(orderTagsJob, { shop, key: orderJobKey(shop, orderGid), payload: { orderGid, tags } }) : null;
+}
+
 const tagsAddReply = z.object({
   tagsAdd: z.object({ node: z.object({ id: z.string() }).nullable(), userErrors: z.array(z.object({ message: z.string() })) }),
 });
@@ -65,7 +70,12 @@ export const customerVerifiedTagJob = defineJob({
 
 /** Queues `cod-verified-customer` for the customer whose order `phone` verified. Call kickJobWorker once the response is ready. */
 export async function enqueueCustomerVerifiedTag(shop: string, customerGid: string, phone: string) {
-  await enqueueJob(customerVerifiedTagJob, { shop, key: orderJobKey(shop, customerGid), payload: { customerGid, phone } });
+  const job = customerVerifiedTagJobFor(shop, customerGid, phone);
+  await enqueueJob(job.kind, job.input);
+}
+
+export function customerVerifiedTagJobFor(shop: string, customerGid: string, phone: string): PlannedJob {
+  return planJob(customerVerifiedTagJob, { shop, key: orderJobKey(shop, customerGid), payload: { customerGid, phone } });
 }
 
 const tagsRemoveReply = z.object({ tagsRemove: z.object({ userErrors: z.array(z.object({ message: z.string() })) }) });

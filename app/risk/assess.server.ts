@@ -1,6 +1,7 @@
 import { countEvent } from "~/core/db/daily-stats.server";
 import { query, sql, type Sql } from "~/core/db/sql.server";
-import { hitRateLimit, peekRateLimit } from "~/core/rate-limit/rate-limit.server";
+import { hitRateLimit, peekRateLimit, rateLimitPeek } from "~/core/rate-limit/rate-limit.server";
+import { databaseProvider } from "~/core/db.server";
 import type { Shop } from "~/core/settings/shop.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
 import { clock } from "~/core/utils/clock.server";
@@ -90,17 +91,37 @@ export const RISK_WINDOW_SECONDS = DAY_SECONDS;
 
 /** An order's assessment on orders/create: the full facts, the order's own value and address, and whether its phone proved itself. */
 export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified: boolean): Promise<RiskAssessment> {
+  const [row] = await query<OrderRiskRow>(sql`SELECT ${orderRiskColumns(shop.id, facts)}`);
+  return orderAssessment(shop, facts, otpVerified, row);
+}
+
+/** What `orderRiskColumns` reads, by column. */
+export type OrderRiskRow = Partial<PhoneHistoryRow & PostalHistoryRow> & { riskCodes?: unknown; riskIp?: unknown; usualValues?: unknown; ordersFromIp?: unknown };
+
+/**
+ * The order's risk facts as columns of a caller's own SELECT (orders/create reads them with the rest of
+ * the order's facts, in one statement): the phone's history, the 24-hour counters, the shop's last 200
+ * COD order values, the postal code's history and the shop's other COD orders from the order's IP in 24 hours.
+ */
+export function orderRiskColumns(shopId: string, facts: Pick<OrderFacts, "phones" | "gid" | "browserIp" | "shippingAddress">): Sql {
   const phone = facts.phones[0] ?? null;
   const postalCode = normalizePostalCode(facts.shippingAddress?.zip);
-  const ipHash = orderIpHash(shop.id, facts.browserIp);
-  const [history, codesForPhone, requestsFromIp, usualValueP90, postalHistory, ordersFromIp] = await Promise.all([
-    phone ? phoneHistory(shop.id, phone, facts.gid) : null,
-    phone ? peekRateLimit(riskCodesKey(shop.id, phone), DAY_SECONDS) : 0,
-    facts.browserIp ? peekRateLimit(riskIpKey(shop.id, facts.browserIp), DAY_SECONDS) : 0,
-    usualCodValue(shop.id),
-    postalCode ? postalCodeHistory(shop.id, postalCode) : null,
-    ipHash ? codOrdersFromIp(shop.id, ipHash, facts.gid) : null,
-  ]);
+  const ipHash = orderIpHash(shopId, facts.browserIp);
+  const now = clock.now().getTime();
+  return sql`
+    ${phone ? sql`${phoneHistoryColumns(shopId, phone, facts.gid)}, ${rateLimitPeek(riskCodesKey(shopId, phone), DAY_SECONDS, now)} AS "riskCodes",` : sql``}
+    ${facts.browserIp ? sql`${rateLimitPeek(riskIpKey(shopId, facts.browserIp), DAY_SECONDS, now)} AS "riskIp",` : sql``}
+    ${postalCode ? sql`${postalHistoryColumns(shopId, postalCode)},` : sql``}
+    ${ipHash ? sql`${codOrdersFromIpColumn(shopId, ipHash, facts.gid)} AS "ordersFromIp",` : sql``}
+    ${usualCodValues(shopId)} AS "usualValues"`;
+}
+
+/** The assessment from `orderRiskColumns`' row (what `assessOrder` computes). */
+export function orderAssessment(shop: RiskShop, facts: OrderFacts, otpVerified: boolean, row: OrderRiskRow | undefined): RiskAssessment {
+  const phone = facts.phones[0] ?? null;
+  const postalCode = normalizePostalCode(facts.shippingAddress?.zip);
+  const history = phone ? phoneHistoryOf(row as PhoneHistoryRow) : null;
+  const values = row?.usualValues == null ? [] : String(row.usualValues).split(",").map(Number);
   return scoreRisk(
     {
       phone,
@@ -108,9 +129,14 @@ export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified
       history,
       address: facts.shippingAddress ?? null,
       orderValue: facts.value,
-      usualValueP90,
-      postalHistory,
-      velocity: { codesForPhone, requestsFromIp, ordersForPhone: history ? history.ordersLastDay + 1 : null, ordersFromIp: ordersFromIp === null ? null : ordersFromIp + 1 },
+      usualValueP90: percentile90(values),
+      postalHistory: postalCode ? postalHistoryOf(postalCode, row) : null,
+      velocity: {
+        codesForPhone: phone ? Number(row?.riskCodes ?? 0) : 0,
+        requestsFromIp: facts.browserIp ? Number(row?.riskIp ?? 0) : 0,
+        ordersForPhone: history ? history.ordersLastDay + 1 : null,
+        ordersFromIp: facts.browserIp ? Number(row?.ordersFromIp ?? 0) + 1 : null,
+      },
     },
     riskSettingsOf(shop),
   );
@@ -124,13 +150,11 @@ export function orderIpHash(shopId: string, ip: string | null): string | null {
   return ip ? keyedHash("order-ip", `${shopId}\0${ip}`) : null;
 }
 
-/** The shop's other COD orders from this IP hash in the last 24 hours (the (shopId, ipHash, placedAt) index). */
-async function codOrdersFromIp(shopId: string, ipHash: string, exceptOrderGid: string): Promise<number> {
+/** The shop's other COD orders from this IP hash in the last 24 hours (the (shopId, ipHash, placedAt) index), as a scalar subquery. */
+function codOrdersFromIpColumn(shopId: string, ipHash: string, exceptOrderGid: string): Sql {
   const dayAgo = new Date(clock.now().getTime() - DAY_SECONDS * 1000);
-  const rows = await query<{ n: unknown }>(sql`
-    SELECT COUNT(*) AS "n" FROM "OrderRecord"
-    WHERE "shopId" = ${shopId} AND "ipHash" = ${ipHash} AND "placedAt" > ${dayAgo} AND "cod" = ${true} AND "orderGid" <> ${exceptOrderGid}`);
-  return Number(rows[0]?.n ?? 0);
+  return sql`(SELECT COUNT(*) FROM "OrderRecord"
+    WHERE "shopId" = ${shopId} AND "ipHash" = ${ipHash} AND "placedAt" > ${dayAgo} AND "cod" = ${true} AND "orderGid" <> ${exceptOrderGid})`;
 }
 
 /**
@@ -167,36 +191,44 @@ export function phoneHistoryOf(row: PhoneHistoryRow | undefined): PhoneHistory {
 
 /**
  * The postal code's learnt COD outcomes (delivered or failed; `none` is an order with nothing learnt) beside its wider area's (the codes sharing its prefix: a range
- * on the (shopId, postalCode) index, [prefix, next prefix)) and the shop's, in one round trip.
+ * on the (shopId, postalCode) index, [prefix, next prefix)) and the shop's, as columns of a caller's SELECT.
  */
-async function postalCodeHistory(shopId: string, postalCode: string): Promise<PostalHistory> {
+function postalHistoryColumns(shopId: string, postalCode: string): Sql {
   const prefix = postalArea(postalCode);
   // The first code after every code starting with the prefix: its last character moved one on.
   const end = prefix ? prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1) : "";
-  const rows = await query<{ orders: unknown; failed: unknown; areaOrders: unknown; areaFailed: unknown; shopOrders: unknown; shopFailed: unknown }>(sql`
-    SELECT
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" <> 'none') AS "orders",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" = 'failed') AS "failed",
+  return sql`
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" <> 'none') AS "postalOrders",
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" = 'failed') AS "postalFailed",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end} AND "outcome" <> 'none') AS "areaOrders",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end} AND "outcome" = 'failed') AS "areaFailed",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" <> 'none') AS "shopOrders",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" = 'failed') AS "shopFailed"`);
-  const r = rows[0];
+      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" = 'failed') AS "shopFailed"`;
+}
+
+type PostalHistoryRow = { postalOrders: unknown; postalFailed: unknown; areaOrders: unknown; areaFailed: unknown; shopOrders: unknown; shopFailed: unknown };
+
+function postalHistoryOf(postalCode: string, r: Partial<PostalHistoryRow> | undefined): PostalHistory {
+  const prefix = postalArea(postalCode);
   return {
-    orders: Number(r?.orders ?? 0),
-    failed: Number(r?.failed ?? 0),
+    orders: Number(r?.postalOrders ?? 0),
+    failed: Number(r?.postalFailed ?? 0),
     area: prefix ? { prefix, orders: Number(r?.areaOrders ?? 0), failed: Number(r?.areaFailed ?? 0) } : null,
     shopOrders: Number(r?.shopOrders ?? 0),
     shopFailed: Number(r?.shopFailed ?? 0),
   };
 }
 
-/** The P90 of the shop's last 200 COD order values (null below 20 orders). */
-async function usualCodValue(shopId: string): Promise<number | null> {
-  const rows = await query<{ value: unknown }>(sql`
-    SELECT "value" FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "cod" = ${true} AND "value" IS NOT NULL
-    ORDER BY "placedAt" DESC LIMIT 200`);
-  return percentile90(rows.map((r) => Number(r.value)));
+/**
+ * The shop's last 200 COD order values, comma-separated (NULL when none), for `percentile90`: each value
+ * written with the digits that read back as the same number (PostgreSQL's shortest exact form; on SQLite, 17
+ * significant digits).
+ */
+function usualCodValues(shopId: string): Sql {
+  const text = databaseProvider === "postgresql" ? sql`string_agg(CAST("value" AS TEXT), ',')` : sql`group_concat(printf('%.17g', "value"), ',')`;
+  return sql`(SELECT ${text} FROM (
+      SELECT "value" FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "cod" = ${true} AND "value" IS NOT NULL
+      ORDER BY "placedAt" DESC LIMIT 200) "usual")`;
 }
 
 /** What a storefront answer carries about the assessment (additive fields): the band and the reasons in words, no points. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineJob, enqueueJob, orderJobKey } from "~/core/jobs/queue.server";
+import { defineJob, enqueueJob, orderJobKey, planJob, type PlannedJob } from "~/core/jobs/queue.server";
 import { shopifyGraphql } from "~/core/shopify/graphql.server";
 import { ORDER_RISK_ASSESSMENT_CREATE } from "~/core/shopify/operations";
 import { log } from "~/core/utils/log.server";
@@ -31,7 +31,13 @@ export function riskPanelInput(a: RiskAssessment): { riskLevel: "LOW" | "MEDIUM"
 }
 
 export async function enqueueRiskAssessment(shop: string, orderGid: string, assessment: RiskAssessment) {
-  await enqueueJob(riskAssessmentJob, { shop, key: orderJobKey(shop, orderGid), payload: { orderGid, ...riskPanelInput(assessment) } });
+  const job = riskAssessmentJobFor(shop, orderGid, assessment);
+  await enqueueJob(job.kind, job.input);
+}
+
+/** The order's risk-panel job for a caller that queues it with other writes (orders/create). */
+export function riskAssessmentJobFor(shop: string, orderGid: string, assessment: RiskAssessment): PlannedJob {
+  return planJob(riskAssessmentJob, { shop, key: orderJobKey(shop, orderGid), payload: { orderGid, ...riskPanelInput(assessment) } });
 }
 
 const reply = z.object({

@@ -1,12 +1,11 @@
-import { query, sql } from "~/core/db/sql.server";
+import { query, sql, type Sql } from "~/core/db/sql.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
-import { assessOrder, type RiskShop } from "./assess.server";
-
-export { orderIpHash } from "./assess.server";
+import { orderAssessment, orderRiskColumns, type OrderRiskRow, type RiskShop } from "./assess.server";
 import type { RiskAssessment, RiskBand } from "./score";
 import { readStoredRisk } from "./stored";
 
-export { enqueueRiskAssessment } from "./assessment-job.server";
+export { enqueueRiskAssessment, riskAssessmentJobFor } from "./assessment-job.server";
+export { orderIpHash } from "./assess.server";
 
 /** The order tag of a COD order's band, so merchants filter on it (docs/risk.md). */
 export const riskTag = (band: RiskBand) => `cod-risk:${band}`;
@@ -18,7 +17,31 @@ export const riskTag = (band: RiskBand) => `cod-risk:${band}`;
  */
 export async function assessCodOrder(shop: RiskShop, facts: OrderFacts, verified: boolean): Promise<RiskAssessment | null> {
   if (!facts.isCod) return null;
-  return (await storedAssessment(shop.id, facts.gid)) ?? (await assessOrder(shop, facts, verified));
+  const [row] = await query<CodOrderRiskRow>(sql`SELECT ${codOrderRiskColumns(shop.id, facts)}`);
+  return codOrderAssessment(shop, facts, verified, row);
+}
+
+/** What `codOrderRiskColumns` reads. */
+export type CodOrderRiskRow = OrderRiskRow & { storedScore?: unknown; storedBand?: string | null; storedReasons?: string | null };
+
+/**
+ * `assessCodOrder`'s facts as columns of a caller's own SELECT (none for an order that is not COD): the
+ * assessment the order's record holds, and the facts of a fresh one.
+ */
+export function codOrderRiskColumns(shopId: string, facts: OrderFacts): Sql {
+  if (!facts.isCod) return sql`NULL AS "storedScore"`;
+  return sql`
+    (SELECT "riskScore" FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "orderGid" = ${facts.gid}) AS "storedScore",
+    (SELECT "riskBand" FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "orderGid" = ${facts.gid}) AS "storedBand",
+    (SELECT "riskReasons" FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "orderGid" = ${facts.gid}) AS "storedReasons",
+    ${orderRiskColumns(shopId, facts)}`;
+}
+
+/** `assessCodOrder` from `codOrderRiskColumns`' row. */
+export function codOrderAssessment(shop: RiskShop, facts: OrderFacts, verified: boolean, row: CodOrderRiskRow | undefined): RiskAssessment | null {
+  if (!facts.isCod) return null;
+  const stored = row ? readStoredRisk({ riskScore: row.storedScore, riskBand: row.storedBand ?? null, riskReasons: row.storedReasons ?? null }) : null;
+  return stored ?? orderAssessment(shop, facts, verified, row);
 }
 
 /** The assessment as the order's record stores it. */

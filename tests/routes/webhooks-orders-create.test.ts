@@ -1,5 +1,5 @@
 import * as route from "~/routes/webhooks.orders.create";
-import { prisma, watchQueries } from "~/core/db.server";
+import { databaseProvider, prisma, watchQueries } from "~/core/db.server";
 import { watchDirectStatements } from "~/core/db/sql.server";
 import { recordSelection } from "~/otp/selection.server";
 import { MAX_ATTEMPTS, pruneFinishedJobs, runDueJobs } from "~/core/jobs/queue.server";
@@ -166,7 +166,39 @@ describe("orders/create: duplicates and out-of-order deliveries", () => {
     expect(await prisma.selection.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
     expect(await prisma.job.count({ where: { kind: "order-tags" } })).toBe(1);
+    // Both deliveries done and recorded; the order recorded once.
+    expect(await prisma.webhookDelivery.count({ where: { id: { in: ["a", "b"] } } })).toBe(2);
+    expect(await prisma.orderRecord.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
   });
+
+  it.runIf(databaseProvider === "postgresql")(
+    "two copies that both read before either linked: one claims, the other finds the link and writes the same order (PostgreSQL)",
+    async () => {
+      const shop = await installShop();
+      const sel = await selectionFor(shop.id, "cod", true);
+      const order = orderCreatedPayload({ phone: PHONE });
+      let both!: Promise<Response[]>;
+      // The selection's row is locked until both copies have read it and wait at their claim.
+      await prisma.$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT "id" FROM "Selection" WHERE "id" = ${sel.id} FOR UPDATE`;
+          both = Promise.all([deliver(order, { webhookId: "a" }), deliver(order, { webhookId: "b" })]);
+          for (let waiting = 0; waiting < 2; ) {
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            [{ waiting }] = await prisma.$queryRaw<{ waiting: number }[]>`SELECT COUNT(*)::int AS "waiting" FROM pg_locks WHERE NOT granted`;
+          }
+        },
+        { timeout: 20_000 },
+      );
+      expect((await both).map((r) => r.status)).toEqual([200, 200]);
+      expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
+      expect(await prisma.webhookDelivery.count({ where: { id: { in: ["a", "b"] } } })).toBe(2);
+      expect(await prisma.orderRecord.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
+      expect(await prisma.orderConfirmation.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
+      const kinds = (await prisma.job.findMany({ select: { kind: true } })).map((j) => j.kind).sort();
+      expect(kinds).toEqual(["order-confirmation.deadline", "order-confirmation.notify", "order-risk-assessment", "order-tags"]);
+    },
+  );
 
   it("a second order naming the same selection does not steal the first order's link; it gets only what its own facts say", async () => {
     const shop = await installShop();
@@ -276,6 +308,63 @@ describe("housekeeping", () => {
 });
 
 describe("what a delivery costs the database", () => {
+  it("is two round trips before the answer: one read, one write (a verified order; an unverified COD order linked by phone)", async () => {
+    const shop = await installShop();
+    await deliver(orderCreatedPayload({ phone: "+212600000099" })); // warms the shop cache
+    const verified = await selectionFor(shop.id, "cod", true);
+    const byPhone = await prisma.selection.create({ data: { shopId: shop.id, phone: "+212600000077", mode: "cod", source: "create-checkout" } });
+    const orders = [
+      { phone: PHONE, note_attributes: [{ name: "_cod_selection", value: verified.id }], customer: { id: 1153106273, admin_graphql_api_id: "gid://shopify/Customer/1153106273", phone: null } },
+      { phone: "+212600000077", shipping_address: { first_name: "Amina", phone: null, country_code: "MA", zip: "20000" } },
+    ];
+    for (const order of orders) {
+      const direct = watchDirectStatements();
+      const payload = orderCreatedPayload(order);
+      expect((await deliver(payload)).status).toBe(200);
+      direct.stop();
+      // The read: the delivery handled before?, the selection (by order, attribute, token, phone), the
+      // phones' standing, the risk facts. The write: the claim, the jobs, the confirmation, the record and
+      // the delivery (one statement on PostgreSQL, one transaction on SQLite).
+      expect(direct.roundTrips).toBe(2);
+      const all = direct.statements.join("\n");
+      expect(all.match(/UPDATE "Selection"/g)).toHaveLength(1);
+      expect(all.match(/INSERT INTO "OrderRecord"/g)).toHaveLength(1);
+      expect(all.match(/INSERT INTO "WebhookDelivery"/g)).toHaveLength(1);
+      expect(await prisma.selection.findFirst({ where: { orderGid: payload.admin_graphql_api_id } })).not.toBeNull();
+      expect(await prisma.orderRecord.count({ where: { orderGid: payload.admin_graphql_api_id } })).toBe(1);
+    }
+    expect((await prisma.selection.findUniqueOrThrow({ where: { id: byPhone.id } })).orderGid).not.toBeNull();
+    // The verified order: its tags, its risk, the customer's tag. The unverified one: its tags, its risk, its confirmation's text and deadline.
+    const jobs = await prisma.job.findMany({ where: { key: { contains: "Order/" } }, select: { kind: true } });
+    expect(jobs.map((j) => j.kind).sort()).toEqual(
+      expect.arrayContaining(["order-confirmation.deadline", "order-confirmation.notify", "order-risk-assessment", "order-tags"]),
+    );
+    expect(await prisma.job.count({ where: { kind: "customer-verified-tag" } })).toBe(1);
+    expect(await prisma.orderConfirmation.count()).toBe(2);
+  });
+
+  it("is one round trip for a redelivery, and a second delivery of the order merges its tags job after the write", async () => {
+    await installShop();
+    const payload = orderCreatedPayload({ phone: PHONE });
+    await deliver(payload, { webhookId: "first" });
+    const redelivery = watchDirectStatements();
+    expect((await deliver(payload, { webhookId: "first" })).status).toBe(200);
+    redelivery.stop();
+    expect(redelivery.roundTrips).toBe(1);
+
+    // Another delivery of the same order (another webhook id): its jobs find their rows; the tags job is
+    // merged as enqueueJob merges it (nothing new here), the confirmation's steps scheduled from its row,
+    // and only then is the delivery recorded.
+    const second = watchDirectStatements();
+    expect((await deliver(payload, { webhookId: "second" })).status).toBe(200);
+    second.stop();
+    expect(second.statements.filter((s) => /SELECT "id", "payload" FROM "Job"/.test(s)).length).toBeGreaterThan(0);
+    expect(second.statements.at(-1)).toMatch(/INSERT INTO "WebhookDelivery"/);
+    expect(await prisma.webhookDelivery.count({ where: { id: { in: ["first", "second"] } } })).toBe(2);
+    expect(await prisma.job.count({ where: { kind: "order-tags" } })).toBe(1);
+    expect(await prisma.orderConfirmation.count()).toBe(1);
+  });
+
   it("runs no Prisma query before it answers, for a verified order and an unverified COD order alike", async () => {
     const shop = await installShop();
     await deliver(orderCreatedPayload({ phone: "+212600000099" })); // warms the shop cache

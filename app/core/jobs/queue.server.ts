@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { databaseProvider, prisma } from "~/core/db.server";
-import { execute, query, sql, sqlList } from "~/core/db/sql.server";
+import { execute, query, sql, sqlList, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
@@ -92,6 +92,33 @@ export function backoffMs(attempts: number): number {
 
 type JobRow = { id: string; kind: string; key: string; shop: string; payload: string; attempts: number | bigint | string };
 
+/** What `enqueueJob` is asked: the job's shop, its key within its kind, its payload and when it is due (default: now). */
+export type JobInput<P> = { shop: string; key: string; payload: P; runAt?: Date };
+
+/** A job to queue, with its kind: a caller that queues several in one statement (`jobInsert`) carries them as a list. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type PlannedJob = { kind: JobDeclaration<any>; input: JobInput<any> };
+
+/** A job to queue, its payload read by its kind's schema now (as `enqueueJob` reads it). */
+export function planJob<P>(kind: JobDeclaration<P>, input: JobInput<P>): PlannedJob {
+  return { kind, input: { ...input, payload: kind.payload.parse(input.payload) } };
+}
+
+/**
+ * The one statement that queues a new job: `INSERT ... ON CONFLICT ("kind", "key") DO NOTHING RETURNING "id"`
+ * (no row back: the key is queued already, and `afterJobFound` does what `enqueueJob` does then). With
+ * `source` (`FROM ... WHERE ...`), the row is inserted only when the source has a row: a step of a
+ * data-modifying CTE that runs only if the steps before it did (PostgreSQL).
+ */
+export function jobInsert({ kind, input }: PlannedJob, now: Date, source?: Sql): Sql {
+  const row = sql`${randomToken(16)}, ${kind.kind}, ${input.key}, ${input.shop}, ${JSON.stringify(input.payload)}, 0, ${input.runAt ?? now}, ${now}, ${now}`;
+  return sql`
+      INSERT INTO "Job" ("id", "kind", "key", "shop", "payload", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
+      ${source ? sql`SELECT ${row} ${source}` : sql`VALUES (${row})`}
+      ON CONFLICT ("kind", "key") DO NOTHING
+      RETURNING "id"`;
+}
+
 /**
  * Queues a job, due at once (or at `runAt`). Idempotent on (kind, key): a second call for a key that is
  * queued already changes nothing, unless the kind's `merge` says the payload grew (then the job is
@@ -100,17 +127,13 @@ type JobRow = { id: string; kind: string; key: string; shop: string; payload: st
  * Webhooks queue jobs on every delivery, so this is direct SQL (app/core/db/sql.server.ts): one statement
  * for a new job; a merge reads the job and replaces its payload only if nobody changed it meanwhile.
  */
-export async function enqueueJob<P>(kind: JobDeclaration<P>, input: { shop: string; key: string; payload: P; runAt?: Date }) {
-  const payload = kind.payload.parse(input.payload);
+export async function enqueueJob<P>(kind: JobDeclaration<P>, input: JobInput<P>) {
+  const job = planJob(kind, input);
+  const payload = job.input.payload as P;
   const now = clock.now();
   const nextAttemptAt = input.runAt ?? now;
-  const text = JSON.stringify(payload);
   for (let round = 0; round < 5; round++) {
-    const inserted = await query<{ id: string }>(sql`
-      INSERT INTO "Job" ("id", "kind", "key", "shop", "payload", "attempts", "nextAttemptAt", "createdAt", "updatedAt")
-      VALUES (${randomToken(16)}, ${kind.kind}, ${input.key}, ${input.shop}, ${text}, 0, ${nextAttemptAt}, ${now}, ${now})
-      ON CONFLICT ("kind", "key") DO NOTHING
-      RETURNING "id"`);
+    const inserted = await query<{ id: string }>(jobInsert(job, now));
     if (inserted.length || !kind.merge) return;
     const [existing] = await query<{ id: string; payload: string }>(sql`
       SELECT "id", "payload" FROM "Job" WHERE "kind" = ${kind.kind} AND "key" = ${input.key}`);
@@ -126,6 +149,14 @@ export async function enqueueJob<P>(kind: JobDeclaration<P>, input: { shop: stri
     if (replaced === 1) return;
   }
   throw new Error(`job ${kind.kind} ${input.key}: the queued payload kept changing`);
+}
+
+/**
+ * After `jobInsert` found its key queued already: what `enqueueJob` does then (a kind with `merge` merges
+ * the payload in; any other kind is left as it is).
+ */
+export async function afterJobFound(job: PlannedJob): Promise<void> {
+  if (job.kind.merge) await enqueueJob(job.kind, job.input);
 }
 
 /**

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { z } from "zod";
-import { query, sql, toBoolean, toDate } from "~/core/db/sql.server";
+import { query, sql, toBoolean, toDate, type Sql } from "~/core/db/sql.server";
 import { prisma } from "~/core/db.server";
 import { env } from "~/core/env.server";
 import { ORDER_CANCEL, TAGS_REMOVE } from "~/core/shopify/operations";
@@ -12,7 +12,7 @@ import { keyedHash } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
 import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "~/orders/tag-jobs.server";
 import { settleOrderRecord } from "~/orders/order-record.server";
-import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/queue.server";
+import { defineJob, enqueueJob, orderJobKey, planJob, type JobResult, type PlannedJob } from "~/core/jobs/queue.server";
 import { CONFIRMATION_ESCALATE } from "~/message-status/confirmation-escalation.server";
 import { admin, fail, holdFulfillment, readOrderState, releaseOurHolds, userErrors, type StepResult } from "./holds.server";
 import { whatsappConfirmTemplate, whatsappLinkTemplate } from "~/sms/whatsapp";
@@ -122,50 +122,84 @@ export function confirmsAfterPurchase(shop: Pick<Shop, "otpEnabled" | "subscript
  */
 export async function openConfirmation(
   shop: ConfirmationShop,
-  order: { gid: string; name: string | null; phone: string | null; customerGid?: string | null; locale?: string | null },
+  order: ConfirmationOrder,
   kind: "verify" | "courtesy" = "verify",
 ): Promise<{ id: string; opened: boolean }> {
   const now = clock.now();
+  const opening = confirmationOpening(shop, order, kind, now);
+  // One direct statement (app/core/db/sql.server.ts), idempotent on the order, so a redelivery opens nothing twice.
+  const inserted = await query<{ id: string }>(opening.insert());
+  if (!inserted.length) return { id: (await scheduleExistingConfirmation(shop, order.gid, now)) ?? opening.row.id, opened: false };
+  await scheduleSteps(shop, opening.row, now);
+  opening.logOpened();
+  return { id: opening.row.id, opened: true };
+}
+
+export type ConfirmationOrder = { gid: string; name: string | null; phone: string | null; customerGid?: string | null; locale?: string | null };
+type StepRow = Pick<Confirmation, "id" | "orderGid" | "phone" | "hold" | "deadlineAt" | "kind">;
+
+/**
+ * A confirmation about to be opened: its row, the insert that opens it (`INSERT ... ON CONFLICT DO NOTHING
+ * RETURNING "id"`: no row back when the order has one already; with `source`, only when the source has a
+ * row, a step of a data-modifying CTE) and the steps to schedule once it is open (`confirmationSteps`).
+ * orders/create opens it in the statement that writes the rest of the order (app/orders/order-created-write.server.ts).
+ */
+export function confirmationOpening(shop: ConfirmationShop, order: ConfirmationOrder, kind: "verify" | "courtesy", now: Date) {
   // A courtesy confirmation (a verified order asked on WhatsApp) never holds the order.
   const holds = kind === "verify" && shop.holdUnverifiedCod;
   const id = crypto.randomUUID().replace(/-/g, "");
   const deadlineAt = new Date(now.getTime() + shop.confirmDeadlineHours * 3600_000);
-  // orders/create runs this for every unverified COD order before it answers: one direct statement
-  // (app/core/db/sql.server.ts), idempotent on the order, so a redelivery opens nothing twice.
-  const inserted = await query<{ id: string }>(sql`
+  const row: StepRow = { id, orderGid: order.gid, phone: order.phone, hold: holds, deadlineAt, kind };
+  const values = sql`${id}, ${shop.id}, ${order.gid}, ${order.name}, ${order.customerGid ?? null}, ${order.phone}, ${hashLinkToken(linkToken(id))},
+      'pending', ${holds}, ${order.locale ?? null}, ${deadlineAt}, ${kind}, ${now}, ${now}`;
+  return {
+    row,
+    insert: (source?: Sql) => sql`
     INSERT INTO "OrderConfirmation" ("id", "shopId", "orderGid", "orderName", "customerGid", "phone", "tokenHash", "status", "hold",
       "locale", "deadlineAt", "kind", "createdAt", "updatedAt")
-    VALUES (${id}, ${shop.id}, ${order.gid}, ${order.name}, ${order.customerGid ?? null}, ${order.phone}, ${hashLinkToken(linkToken(id))},
-      'pending', ${holds}, ${order.locale ?? null}, ${deadlineAt}, ${kind}, ${now}, ${now})
+    ${source ? sql`SELECT ${values} ${source}` : sql`VALUES (${values})`}
     ON CONFLICT ("shopId", "orderGid") DO NOTHING
-    RETURNING "id"`);
-  if (!inserted.length) {
-    const [existing] = await query<{ id: string; phone: string | null; hold: unknown; deadlineAt: unknown; kind: string }>(sql`
-      SELECT "id", "phone", "hold", "deadlineAt", "kind" FROM "OrderConfirmation" WHERE "shopId" = ${shop.id} AND "orderGid" = ${order.gid}`);
-    if (!existing) return { id, opened: false }; // deleted meanwhile (customers/redact): nothing to schedule
-    const row = { id: existing.id, orderGid: order.gid, phone: existing.phone, hold: toBoolean(existing.hold), deadlineAt: toDate(existing.deadlineAt), kind: existing.kind };
-    await scheduleSteps(shop, row, now);
-    return { id: existing.id, opened: false };
-  }
-  await scheduleSteps(shop, { id, orderGid: order.gid, phone: order.phone, hold: holds, deadlineAt, kind }, now);
-  log.info("order confirmation opened", {
-    shop: shop.domain,
-    orderGid: order.gid,
-    kind,
-    hold: holds,
-    phone: Boolean(order.phone),
-    deadlineAt: deadlineAt.toISOString(),
-  });
-  return { id, opened: true };
+    RETURNING "id"`,
+    steps: confirmationSteps(shop, row, now),
+    logOpened: () =>
+      log.info("order confirmation opened", {
+        shop: shop.domain,
+        orderGid: order.gid,
+        kind,
+        hold: holds,
+        phone: Boolean(order.phone),
+        deadlineAt: deadlineAt.toISOString(),
+      }),
+  };
+}
+
+/** The order's confirmation was opened before (a redelivery): its steps scheduled again from its row. Null: it is gone (customers/redact). */
+export async function scheduleExistingConfirmation(shop: ConfirmationShop, orderGid: string, now = clock.now()): Promise<string | null> {
+  const [existing] = await query<{ id: string; phone: string | null; hold: unknown; deadlineAt: unknown; kind: string }>(sql`
+    SELECT "id", "phone", "hold", "deadlineAt", "kind" FROM "OrderConfirmation" WHERE "shopId" = ${shop.id} AND "orderGid" = ${orderGid}`);
+  if (!existing) return null; // deleted meanwhile (customers/redact): nothing to schedule
+  await scheduleSteps(shop, { id: existing.id, orderGid, phone: existing.phone, hold: toBoolean(existing.hold), deadlineAt: toDate(existing.deadlineAt), kind: existing.kind }, now);
+  return existing.id;
+}
+
+/**
+ * A confirmation's steps, from its row: the jobs (the text now when it has a phone, the hold now when it
+ * holds, the deadline) and the order's tags (`cod-no-phone` when there is no phone to text: the shopper
+ * cannot confirm, so the merchant is told on the order and the deadline cancels nothing).
+ */
+export function confirmationSteps(shop: Pick<Shop, "domain" | "tagOrders">, c: StepRow, now: Date): { jobs: PlannedJob[]; tags: string[] } {
+  const step = (name: ConfirmationStep, at: Date) => planJob(JOBS[name], { shop: shop.domain, key: orderJobKey(shop.domain, c.orderGid), payload: { confirmationId: c.id }, runAt: at });
+  return {
+    jobs: [...(c.phone ? [step("notify", now)] : []), ...(c.hold ? [step("hold", now)] : []), step("deadline", c.deadlineAt)],
+    tags: !c.phone && shop.tagOrders && c.kind === "verify" ? [NO_PHONE_TAG] : [],
+  };
 }
 
 /** A confirmation's steps, from its row (a job already queued for a step is left as it is). */
-async function scheduleSteps(shop: ConfirmationShop, c: Pick<Confirmation, "id" | "orderGid" | "phone" | "hold" | "deadlineAt" | "kind">, now: Date) {
-  if (c.phone) await scheduleConfirmationStep(shop.domain, c, "notify", now);
-  // No phone to text: the shopper cannot confirm, so the merchant is told on the order and the deadline cancels nothing.
-  else if (shop.tagOrders && c.kind === "verify") await enqueueOrderTags(shop.domain, c.orderGid, [NO_PHONE_TAG]);
-  if (c.hold) await scheduleConfirmationStep(shop.domain, c, "hold", now);
-  await scheduleConfirmationStep(shop.domain, c, "deadline", c.deadlineAt);
+async function scheduleSteps(shop: ConfirmationShop, c: StepRow, now: Date) {
+  const { jobs, tags } = confirmationSteps(shop, c, now);
+  await enqueueOrderTags(shop.domain, c.orderGid, tags);
+  for (const job of jobs) await enqueueJob(job.kind, job.input);
 }
 
 /** The merchant waits this long after a text before sending the link again (a double click sends one). */
