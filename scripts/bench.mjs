@@ -552,44 +552,50 @@ async function benchEngine(engine, fake) {
     if (wanted("orders-create")) {
       const deliveries = 1000;
       const prefix = `bench-${runTag}-`;
-      const verified = readCodes(app.outbox, sendPrefix).filter((_, i) => i % 2 === 0);
-      const r = await load(app, {
-        method: "POST",
-        amount: deliveries,
-        next: (i) => {
-          const body = JSON.stringify({
-            id: 5_000_000 + i,
-            admin_graphql_api_id: `gid://shopify/Order/${runTag}${String(i).padStart(6, "0")}`,
-            name: `#B${i}`,
-            phone: verified.length ? verified[i % verified.length].phone : phone(sendGroup, i),
-            payment_gateway_names: ["Cash on Delivery (COD)"],
-            note_attributes: [],
-            created_at: new Date().toISOString(),
-          });
-          return {
-            path: "/webhooks/orders/create",
-            body,
-            headers: {
-              "x-shopify-hmac-sha256": crypto.createHmac("sha256", secret).update(body).digest("base64"),
-              "x-shopify-topic": "orders/create",
-              "x-shopify-shop-domain": shopDomain,
-              "x-shopify-api-version": "2026-10",
-              "x-shopify-webhook-id": `${prefix}${i}`,
-            },
-          };
-        },
-        // The deliveries' background work (tag jobs) belongs to them: wait until it is done.
-        settle: async () => {
-          for (let t = 0; t < 100; t++) {
-            const [{ n }] = await db.db.query(`SELECT COUNT(*) AS n FROM "Job" WHERE kind = 'order-tags' AND "doneAt" IS NULL AND "failedAt" IS NULL`);
-            if (Number(n) === 0) break;
-            await new Promise((res) => setTimeout(res, 200));
-          }
-        },
-      });
+      const codes = readCodes(app.outbox, sendPrefix);
+      const verified = codes.filter((_, i) => i % 2 === 0);
+      // The warm-up's deliveries (as every other row has one) use the numbers the measured run does not.
+      const spare = codes.filter((_, i) => i % 2 === 1);
+      const delivery = (i, numbers, id, webhookId) => {
+        const body = JSON.stringify({
+          id,
+          admin_graphql_api_id: `gid://shopify/Order/${runTag}${String(id).padStart(7, "0")}`,
+          name: `#B${id}`,
+          phone: numbers.length ? numbers[i % numbers.length].phone : phone(sendGroup, i),
+          payment_gateway_names: ["Cash on Delivery (COD)"],
+          note_attributes: [],
+          created_at: new Date().toISOString(),
+        });
+        return {
+          path: "/webhooks/orders/create",
+          body,
+          headers: {
+            "x-shopify-hmac-sha256": crypto.createHmac("sha256", secret).update(body).digest("base64"),
+            "x-shopify-topic": "orders/create",
+            "x-shopify-shop-domain": shopDomain,
+            "x-shopify-api-version": "2026-10",
+            "x-shopify-webhook-id": webhookId,
+          },
+        };
+      };
+      // The deliveries' background work (tag jobs) belongs to them: wait until it is done.
+      const settle = async () => {
+        for (let t = 0; t < 100; t++) {
+          const [{ n }] = await db.db.query(`SELECT COUNT(*) AS n FROM "Job" WHERE kind = 'order-tags' AND "doneAt" IS NULL AND "failedAt" IS NULL`);
+          if (Number(n) === 0) break;
+          await new Promise((res) => setTimeout(res, 200));
+        }
+      };
+      if (warmup > 0) {
+        await load(app, { method: "POST", amount: 200, next: (i) => delivery(i, spare, 6_000_000 + i, `warmup-${runTag}-${i}`), settle });
+      }
+      const jobCount = async (done) =>
+        Number((await db.db.query(`SELECT COUNT(*) AS n FROM "Job" WHERE kind = 'order-tags'${done ? ` AND "doneAt" IS NOT NULL` : ""}`))[0].n);
+      const [queuedBefore, doneBefore] = [await jobCount(false), await jobCount(true)];
+      const r = await load(app, { method: "POST", amount: deliveries, next: (i) => delivery(i, verified, 5_000_000 + i, `${prefix}${i}`), settle });
       const [{ n: recorded }] = await db.db.query(`SELECT COUNT(*) AS n FROM "WebhookDelivery" WHERE "id" LIKE $1`, [`${prefix}%`]);
-      const [{ n: queued }] = await db.db.query(`SELECT COUNT(*) AS n FROM "Job" WHERE kind = 'order-tags'`);
-      const [{ n: tagged }] = await db.db.query(`SELECT COUNT(*) AS n FROM "Job" WHERE kind = 'order-tags' AND "doneAt" IS NOT NULL`);
+      const queued = (await jobCount(false)) - queuedBefore;
+      const tagged = (await jobCount(true)) - doneBefore;
       r.note = `${deliveries} sent, ${recorded} recorded, ${deliveries - Number(recorded)} lost; ${queued} tag jobs, ${tagged} done`;
       add("POST /webhooks/orders/create (1,000 deliveries)", r);
       fake.reset();
