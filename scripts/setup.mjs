@@ -92,7 +92,7 @@ async function installDemoShop(prisma, shop) {
     isOnline: false,
     // The app's scopes (DEFAULT_SCOPES in app/core/env.server.ts): the admin refuses a session missing one.
     scope:
-      "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts,write_payment_terms,read_customers,write_customers,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,write_payment_customizations,read_themes,write_discounts,write_order_edits",
+      "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts,write_payment_terms,read_customers,write_customers,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,write_payment_customizations,read_themes,write_discounts,write_order_edits,read_fulfillments",
     accessToken: "shpat_local_demo_token",
   };
   await prisma.session.upsert({ where: { id: session.id }, create: session, update: session });

@@ -75,7 +75,7 @@ const DEV_DEFAULTS = {
 };
 
 export const DEFAULT_SCOPES =
-  "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts,write_payment_terms,read_customers,write_customers,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,write_payment_customizations,read_themes,write_discounts,write_order_edits";
+  "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts,write_payment_terms,read_customers,write_customers,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,write_payment_customizations,read_themes,write_discounts,write_order_edits,read_fulfillments";
 
 export function loadEnv(source: Record<string, string | undefined> = process.env) {
   // An empty variable counts as unset.
