@@ -5,14 +5,22 @@
 // and watch http://127.0.0.1:3002/phone.
 //   npm run local:order                  an order for +919876512345
 //   npm run local:order -- +971501234567 another phone
+//   npm run local:order -- +919876512345 --ip 203.0.113.7 --zip 400001
+//                                        the buyer's IP (browser_ip: the risk score's orders per IP) and
+//                                        the delivery postal code (its area's failure rate)
 import "../app/server/load-env.mjs";
 import crypto from "node:crypto";
+import net from "node:net";
+import { parseArgs } from "node:util";
 
-const phone = process.argv[2] ?? "+919876512345";
-if (!/^\+\d{10,15}$/.test(phone)) {
-  console.error("local:order: give the phone in E.164, such as +919876512345");
+const { values, positionals } = parseArgs({ allowPositionals: true, options: { ip: { type: "string" }, zip: { type: "string", default: "411001" } } });
+const phone = positionals[0] ?? "+919876512345";
+const fail = (message) => {
+  console.error(`local:order: ${message}`);
   process.exit(2);
-}
+};
+if (!/^\+\d{10,15}$/.test(phone)) fail("give the phone in E.164, such as +919876512345");
+if (values.ip !== undefined && !net.isIP(values.ip)) fail(`--ip must be an IPv4 or IPv6 address, not ${values.ip}`);
 const appUrl = (process.env.SHOPIFY_APP_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, "");
 const secret = process.env.SHOPIFY_API_SECRET ?? "local-dev-api-secret";
 const shop = process.env.LOCAL_SHOP ?? "demo-shop.myshopify.com";
@@ -34,9 +42,10 @@ const payload = {
   payment_gateway_names: ["Cash on Delivery (COD)"],
   note_attributes: [],
   tags: "",
+  browser_ip: values.ip ?? null,
   customer: { id: 77, admin_graphql_api_id: "gid://shopify/Customer/77", email: "buyer@example.com", phone },
   billing_address: { first_name: "Asha", phone, country_code: "IN" },
-  shipping_address: { first_name: "Asha", address1: "MG Road", city: "Pune", zip: "411001", phone, country_code: "IN" },
+  shipping_address: { first_name: "Asha", address1: "MG Road", city: "Pune", zip: values.zip, phone, country_code: "IN" },
   line_items: [{ id: 1, variant_id: 2, quantity: 1, price: "499.00" }],
 };
 const body = JSON.stringify(payload);
@@ -54,5 +63,7 @@ const res = await fetch(`${appUrl}/webhooks/orders/create`, {
     "x-shopify-triggered-at": new Date().toISOString(),
   },
 });
-console.log(`local:order: ${payload.name} (${payload.admin_graphql_api_id}) for ${phone}: orders/create answered ${res.status}`);
+console.log(
+  `local:order: ${payload.name} (${payload.admin_graphql_api_id}) for ${phone}${values.ip ? ` from ${values.ip}` : ""}, postal code ${values.zip}: orders/create answered ${res.status}`,
+);
 if (!res.ok) process.exitCode = 1;
