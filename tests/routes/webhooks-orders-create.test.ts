@@ -1,5 +1,5 @@
 import * as route from "~/routes/webhooks.orders.create";
-import { databaseProvider, prisma, watchQueries } from "~/core/db.server";
+import { prisma, watchQueries } from "~/core/db.server";
 import { watchDirectStatements } from "~/core/db/sql.server";
 import { recordSelection } from "~/otp/selection.server";
 import { MAX_ATTEMPTS, pruneFinishedJobs, runDueJobs } from "~/core/jobs/queue.server";
@@ -170,35 +170,6 @@ describe("orders/create: duplicates and out-of-order deliveries", () => {
     expect(await prisma.webhookDelivery.count({ where: { id: { in: ["a", "b"] } } })).toBe(2);
     expect(await prisma.orderRecord.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
   });
-
-  it.runIf(databaseProvider === "postgresql")(
-    "two copies that both read before either linked: one claims, the other finds the link and writes the same order (PostgreSQL)",
-    async () => {
-      const shop = await installShop();
-      const sel = await selectionFor(shop.id, "cod", true);
-      const order = orderCreatedPayload({ phone: PHONE });
-      let both!: Promise<Response[]>;
-      // The selection's row is locked until both copies have read it and wait at their claim.
-      await prisma.$transaction(
-        async (tx) => {
-          await tx.$queryRaw`SELECT "id" FROM "Selection" WHERE "id" = ${sel.id} FOR UPDATE`;
-          both = Promise.all([deliver(order, { webhookId: "a" }), deliver(order, { webhookId: "b" })]);
-          for (let waiting = 0; waiting < 2; ) {
-            await new Promise((resolve) => setTimeout(resolve, 5));
-            [{ waiting }] = await prisma.$queryRaw<{ waiting: number }[]>`SELECT COUNT(*)::int AS "waiting" FROM pg_locks WHERE NOT granted`;
-          }
-        },
-        { timeout: 20_000 },
-      );
-      expect((await both).map((r) => r.status)).toEqual([200, 200]);
-      expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
-      expect(await prisma.webhookDelivery.count({ where: { id: { in: ["a", "b"] } } })).toBe(2);
-      expect(await prisma.orderRecord.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
-      expect(await prisma.orderConfirmation.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
-      const kinds = (await prisma.job.findMany({ select: { kind: true } })).map((j) => j.kind).sort();
-      expect(kinds).toEqual(["order-confirmation.deadline", "order-confirmation.notify", "order-risk-assessment", "order-tags"]);
-    },
-  );
 
   it("a second order naming the same selection does not steal the first order's link; it gets only what its own facts say", async () => {
     const shop = await installShop();
