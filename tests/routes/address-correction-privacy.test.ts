@@ -59,7 +59,10 @@ describe("customers/redact and the address-correction counters", () => {
     store.install(fake);
     const INDIAN = "+919876543210";
     const mine = store.add(fakeOrder());
-    const theirs = store.add(fakeOrder({ phone: "+919876543211", customer: { id: "gid://shopify/Customer/77", phone: "+919876543211" } }));
+    // Another shopper's order: every phone on it is theirs (the shipping address's too), so a search by
+    // this shopper's phone can only find their own order, whichever was created last.
+    const other = fakeOrder({ phone: "+919876543211", customer: { id: "gid://shopify/Customer/77", phone: "+919876543211" } });
+    const theirs = store.add({ ...other, shippingAddress: { ...other.shippingAddress!, phone: "+919876543211" } });
     // The shopper asks by phone (counted per phone and per order), someone else by order.
     for (const body of [{ phone: INDIAN }, { orderId: theirs.id }]) {
       expect((await callRoute(requestRoute, signedRequest("/api/address-correction.request", { body }))).status).toBe(200);
