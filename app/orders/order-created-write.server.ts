@@ -51,28 +51,22 @@ function nothingLeft(w: OrderWrites, opened: boolean, found: PlannedJob[]): bool
 
 export async function writeOrderCreated(w: OrderWrites): Promise<OrderWritten> {
   if (databaseProvider === "postgresql") return writeOnPostgres(w);
-  const statements = {
-    claim: w.claim,
-    confirmation: w.confirmation?.insert(),
-    ifOpened: jobsToQueue(w, true).map((job) => ({ job, insert: jobInsert(job, w.now) })),
-    otherwise: jobsToQueue(w, false).map((job) => ({ job, insert: jobInsert(job, w.now) })),
-    record: w.record(),
-    delivery: deliveryRecord(w.delivery),
-  };
+  const confirmation = w.confirmation?.insert();
   return transaction((tx) => {
-    if (statements.claim) {
+    if (w.claim) {
       try {
-        if (tx.execute(statements.claim) !== 1) return NOT_CLAIMED;
+        if (tx.execute(w.claim) !== 1) return NOT_CLAIMED;
       } catch (error) {
         if (isUniqueViolation(error)) return NOT_CLAIMED; // orderGid already on another selection
         throw error;
       }
     }
-    const opened = statements.confirmation ? tx.query<{ id: string }>(statements.confirmation).length > 0 : false;
-    const found = (opened ? statements.ifOpened : statements.otherwise).filter(({ insert }) => !tx.query(insert).length).map(({ job }) => job);
-    tx.execute(statements.record);
+    const opened = confirmation ? tx.query<{ id: string }>(confirmation).length > 0 : false;
+    // Only the jobs of what happened (the confirmation opened or not) are built and inserted.
+    const found = jobsToQueue(w, opened).filter((job) => !tx.query(jobInsert(job, w.now)).length);
+    tx.execute(w.record());
     const delivered = nothingLeft(w, opened, found);
-    if (delivered) tx.execute(statements.delivery);
+    if (delivered) tx.execute(deliveryRecord(w.delivery));
     return { claimed: true, opened, found, delivered };
   });
 }
