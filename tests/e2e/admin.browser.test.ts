@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, until, seriousViolations, adminContext, collectPageErrors } from "../helpers/browser";
-import { startServer, type RunningServer, deliverOrderCreated } from "../helpers/server";
+import type { Page } from "playwright-core";
+import { until, seriousViolations } from "../helpers/browser";
+import { useAdminBrowser } from "../helpers/admin-browser";
+import { type RunningServer, deliverOrderCreated } from "../helpers/server";
 import { orderCreatedPayload } from "../helpers/webhooks";
 import { shot } from "./modal-helpers";
 
@@ -12,25 +13,11 @@ import { shot } from "./modal-helpers";
  */
 
 describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
+  const admin = useAdminBrowser();
   let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-    context = await adminContext(browser);
-    page = await context.newPage();
-    collectPageErrors(page, errors);
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    expect(errors).toEqual([]);
+  beforeAll(() => {
+    ({ server, page } = admin);
   });
 
   async function open(url: string) {
