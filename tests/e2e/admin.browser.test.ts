@@ -165,4 +165,18 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     await page.reload({ waitUntil: "networkidle" });
     expect(await page.getByLabel("Code lifetime").inputValue()).toBe("900");
   });
+
+  it("after a refused save, brings the summary of what to change into view and gives it focus", { timeout: 60_000 }, async () => {
+    await open("/app/settings");
+    await page.getByLabel("Code lifetime").fill("9");
+    await page.getByRole("region", { name: "Unsaved changes" }).getByRole("button", { name: "Save" }).click();
+    const summary = page.getByLabel(/One setting needs a change before saving/);
+    await until(() => summary.count()).toBe(1);
+    await until(() => summary.evaluate((el) => el === document.activeElement)).toBe(true);
+    const box = (await summary.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y).toBeLessThan(page.viewportSize()!.height);
+    expect(await summary.innerText()).toContain("Code lifetime");
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });
