@@ -137,6 +137,13 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     await open("/app/orders");
     const row = page.getByRole("table").getByRole("row").filter({ hasText: order.name });
     await row.getByRole("button", { name: `Block number +2126•••0093 of order ${order.name}` }).click();
+    // One press asks; Cancel takes it back and nothing is blocked.
+    await row.getByRole("button", { name: "Keep +2126•••0093 unblocked" }).click();
+    expect(await row.getByRole("button", { name: /^Yes, block/ }).count()).toBe(0);
+    await row.getByRole("button", { name: `Block number +2126•••0093 of order ${order.name}` }).click();
+    const confirm = row.getByRole("button", { name: "Yes, block +2126•••0093: no more codes to it" });
+    await until(() => confirm.evaluate((el) => el === document.activeElement)).toBe(true);
+    await confirm.click();
     await until(() => page.getByRole("status").filter({ hasText: `+2126•••0093 blocked: it gets no more codes (order ${order.name})` }).count()).toBe(1);
     await until(() => row.getByText("Number blocked").count()).toBe(1);
     expect(await row.getByRole("button", { name: /^Block / }).count()).toBe(0);
