@@ -94,7 +94,7 @@ describe("syncPaymentCustomization", () => {
   it("records Shopify's refusal or outage as the state, and never throws", async () => {
     await installShop();
     shopify.on(OPERATIONS.paymentCustomizationCreate, () => ({
-      data: { paymentCustomizationCreate: { paymentCustomization: null, userErrors: [{ field: ["paymentCustomization"], message: "Maximum number of payment customizations reached.", code: "MAXIMUM" }] } },
+      data: { paymentCustomizationCreate: { paymentCustomization: null, userErrors: [{ field: ["paymentCustomization"], message: "Maximum number of payment customizations reached.", code: "MAXIMUM_ACTIVE_PAYMENT_CUSTOMIZATIONS" }] } },
     }), "admin");
     expect(await syncPaymentCustomization(await row())).toMatchObject({ ok: false, error: expect.stringContaining("Maximum number") });
     expect(enforcementState(await row(), null)).toMatchObject({ state: "not_set_up", error: expect.stringContaining("Maximum number") });
