@@ -54,6 +54,8 @@ export type LocalShopify = { fake: FakeShopify; origin: string; stop: () => Prom
 
 export async function startLocalShopify(options: { port?: number; host?: string; callTimeoutMs?: number } = {}): Promise<LocalShopify> {
   const fake = new FakeShopify();
+  // Shopify would refuse it: say so where the developer looks, as the real store's error would show.
+  fake.onRefusal = (r) => process.stderr.write(`[fake Shopify] refused ${r.api} ${r.operationName ?? "(anonymous)"} as Shopify would: ${r.reason}\n`);
   const links: CheckoutLinks = {
     get checkoutBase() {
       return `${fake.origin}${LOCAL_CHECKOUT_PATH}`;
