@@ -1,5 +1,7 @@
 import {
   execute,
+  getArgumentValues,
+  getVariableValues,
   getOperationAST,
   isNonNullType,
   GraphQLError,
@@ -11,7 +13,6 @@ import {
   type GraphQLObjectType,
   type OperationDefinitionNode,
 } from "graphql";
-import { getArgumentValues, getVariableValues } from "graphql/execution/values";
 import { findShopifySchema, requestedScopes } from "./schemas";
 import { describeAccess, effectiveScopes, requiredAccess } from "./scopes";
 
