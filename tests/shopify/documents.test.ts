@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Kind, parse, validate, type OperationDefinitionNode } from "graphql";
 import * as operations from "~/core/shopify/operations";
-import { checkRequest, setGrantedScopes } from "../mocks/shopify/rules";
+import { checkRequest, nestedDenials, setGrantedScopes } from "../mocks/shopify/rules";
 import { requestedScopes, shopifySchema } from "../mocks/shopify/schemas";
 import { effectiveScopes, ROOT_FIELD_SCOPES } from "../mocks/shopify/scopes";
 
@@ -99,6 +99,10 @@ describe("the GraphQL documents in app/", () => {
         problems.push(`${selection.name.value}: no resource the app may write`);
       }
     }
+    // Nested fields of a type that needs a scope of its own (TYPE_SCOPES).
+    for (const n of nestedDenials(shopifySchema(api === "admin" ? "admin" : "storefront-graphql"), parse(document), api, granted)) {
+      problems.push(`${n.path.join(".")} needs ${n.access}`);
+    }
     return problems;
   }
 });
@@ -130,6 +134,18 @@ describe("the checks are real", () => {
     });
     // The same mutation on a customer needs write_customers, which is still granted.
     expect(checkRequest("admin", "2026-10", operations.TAGS_ADD, { id: "gid://shopify/Customer/1", tags: ["x"] }, operations.OPERATIONS.tagsAdd).ok).toBe(true);
+  });
+
+  it("a nested field whose type needs a scope of its own is refused too (an order's fulfillment holds without a fulfillment-orders scope)", () => {
+    setGrantedScopes(requestedScopes().filter((s) => !s.endsWith("_merchant_managed_fulfillment_orders")));
+    const refused = checkRequest("admin", "2026-10", operations.ORDER_FULFILLMENT_ORDERS, { id: "gid://shopify/Order/1" }, operations.OPERATIONS.orderFulfillmentOrders);
+    expect(refused).toMatchObject({
+      ok: false,
+      body: {
+        data: null,
+        errors: [{ extensions: { code: "ACCESS_DENIED", requiredAccess: expect.stringContaining("`read_merchant_managed_fulfillment_orders` access scope") }, path: ["order", "fulfillmentOrders", "nodes", "fulfillmentHolds"] }],
+      },
+    });
   });
 
   it("variables are coerced as Shopify coerces them: an ID may be a number, an Int may not be a string", () => {

@@ -3,7 +3,11 @@ import {
   getArgumentValues,
   getVariableValues,
   getOperationAST,
+  getNamedType,
   isNonNullType,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
   GraphQLError,
   Kind,
   parse,
@@ -14,7 +18,7 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import { findShopifySchema, requestedScopes } from "./schemas";
-import { describeAccess, effectiveScopes, requiredAccess } from "./scopes";
+import { describeAccess, effectiveScopes, requiredAccess, TYPE_SCOPES } from "./scopes";
 
 /**
  * Shopify's rules for one GraphQL request, as its Admin and Storefront APIs apply them before running
@@ -127,7 +131,50 @@ export function checkRequest(
   if (denied.length) {
     return { ok: false, reason: `access: ${reasons.join("; ")}`, body: { data: deniedData(root, rootFields(document, operation)), errors: denied } };
   }
+  // Nested fields of a type that needs a scope of its own. Shopify nulls such a field in place; the fake
+  // answers the whole request with data null and the error at the field's path (list indices left out).
+  const nested = nestedDenials(schema, document, api, scopes);
+  if (nested.length) {
+    return {
+      ok: false,
+      reason: `access: ${nested.map((n) => `${n.path.join(".")} needs ${n.access} (${n.source})`).join("; ")}`,
+      body: {
+        data: null,
+        errors: nested.map((n) => ({
+          message: `Access denied for ${n.path[n.path.length - 1]} field. Required access: ${n.access}`,
+          extensions: { code: "ACCESS_DENIED", documentation: DOCS, requiredAccess: n.access },
+          path: n.path,
+        })),
+      },
+    };
+  }
   return { ok: true, document, operation };
+}
+
+/** Fields of the document whose type needs a scope the grant lacks (TYPE_SCOPES). */
+export function nestedDenials(schema: import("graphql").GraphQLSchema, document: DocumentNode, api: "admin" | "storefront", scopes: Set<string>) {
+  const typeInfo = new TypeInfo(schema);
+  const out: { path: string[]; access: string; source: string }[] = [];
+  const path: string[] = [];
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field: {
+        enter(node) {
+          path.push(node.alias?.value ?? node.name.value);
+          const type = typeInfo.getType();
+          const rule = type ? TYPE_SCOPES[api][getNamedType(type).name] : undefined;
+          if (rule?.anyOf?.length && !rule.anyOf.some((s) => scopes.has(s))) {
+            out.push({ path: [...path], access: describeAccess(rule.anyOf), source: rule.source });
+          }
+        },
+        leave() {
+          path.pop();
+        },
+      },
+    }),
+  );
+  return out;
 }
 
 function rootFields(document: DocumentNode, operation: OperationDefinitionNode): FieldNode[] {

@@ -83,6 +83,23 @@ export const ROOT_FIELD_SCOPES: Record<"admin" | "storefront", Record<string, Sc
   },
 };
 
+/**
+ * Object types whose every field needs a scope wherever they are reached (the type's own page says
+ * "Requires ... access scope"), for the nested selections a root field's scope does not cover. Only
+ * types whose requirement was read on the page are here; the table is not exhaustive.
+ */
+export const TYPE_SCOPES: Record<"admin" | "storefront", Record<string, ScopeRule>> = {
+  admin: {
+    ShopLocale: { anyOf: ["read_locales", "read_markets_home"], source: `${ADMIN}/objects/ShopLocale` },
+    FulfillmentHold: {
+      anyOf: ["read_assigned_fulfillment_orders", "read_merchant_managed_fulfillment_orders", "read_third_party_fulfillment_orders", "read_marketplace_fulfillment_orders"],
+      source: `${ADMIN}/objects/FulfillmentHold`,
+    },
+    PaymentTerms: { anyOf: ["read_payment_terms"], source: `${ADMIN}/objects/PaymentTerms` },
+  },
+  storefront: {},
+};
+
 /** The scopes a grant of `scopes` carries: each `write_x` (and `unauthenticated_write_x`) also grants `read_x`. */
 export function effectiveScopes(scopes: string[]): Set<string> {
   const out = new Set(scopes);
