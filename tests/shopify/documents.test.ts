@@ -4,7 +4,7 @@ import { Kind, parse, validate, type OperationDefinitionNode } from "graphql";
 import * as operations from "~/core/shopify/operations";
 import { checkRequest, nestedDenials, setGrantedScopes } from "../mocks/shopify/rules";
 import { requestedScopes, shopifySchema } from "../mocks/shopify/schemas";
-import { effectiveScopes, ROOT_FIELD_SCOPES } from "../mocks/shopify/scopes";
+import { effectiveScopes, ROOT_FIELD_SCOPES, TYPE_SCOPES } from "../mocks/shopify/scopes";
 
 /**
  * Every GraphQL document the app sends (app/core/shopify/operations.ts: each written once) against the
@@ -105,6 +105,23 @@ describe("the GraphQL documents in app/", () => {
     }
     return problems;
   }
+});
+
+describe("the scope table", () => {
+  it("names only fields and types the schemas have, each with its shopify.dev page", () => {
+    for (const api of ["admin", "storefront"] as const) {
+      const schema = shopifySchema(api === "admin" ? "admin" : "storefront-graphql");
+      const roots = { ...schema.getQueryType()!.getFields(), ...schema.getMutationType()!.getFields() };
+      for (const [field, rule] of Object.entries(ROOT_FIELD_SCOPES[api])) {
+        expect(roots[field], `${api} root field ${field}`).toBeDefined();
+        expect(rule.source).toMatch(new RegExp(`^https://shopify\\.dev/docs/api/(admin-graphql|storefront)/2026-10/(queries|mutations)/${field}$`));
+      }
+      for (const [type, rule] of Object.entries(TYPE_SCOPES[api])) {
+        expect(schema.getType(type), `${api} type ${type}`).toBeDefined();
+        expect(rule.source).toMatch(new RegExp(`/objects/${type}$`));
+      }
+    }
+  });
 });
 
 describe("the checks are real", () => {
