@@ -19,7 +19,15 @@ function appBridgeStandIn(): string {
   const token = sessionToken(SHOP, API_KEY, SECRET);
   return `
     window.__toasts = [];
-    window.shopify = { toast: { show(message, options) { window.__toasts.push({ message, isError: Boolean(options && options.isError) }); } } };
+    window.__pickers = [];
+    window.shopify = {
+      toast: { show(message, options) { window.__toasts.push({ message, isError: Boolean(options && options.isError) }); } },
+      // Shopify's product picker: the merchant picks the fee product's only variant.
+      resourcePicker(options) {
+        window.__pickers.push(options);
+        return Promise.resolve([{ id: "gid://shopify/ProductVariant/44000000000099", displayName: "Cash on delivery fee - Default Title", title: "Default Title" }]);
+      },
+    };
     const appFetch = window.fetch.bind(window);
     window.fetch = (input, init = {}) => {
       const url = new URL(typeof input === "string" ? input : input.url, location.href);
@@ -78,6 +86,21 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
     expect(await page.getByRole("table").innerText()).toContain("+1415•••0123");
     // The toast said it: no banner stands in for it.
     expect(await page.getByRole("status").filter({ hasText: "blocked" }).count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it("chooses the COD fee's product in Shopify's product picker instead of a pasted variant ID", { timeout: 60_000 }, async () => {
+    const host = Buffer.from(`admin.shopify.com/store/${SHOP.replace(".myshopify.com", "")}`).toString("base64url");
+    const query = new URLSearchParams({ embedded: "1", shop: SHOP, host, id_token: sessionToken(SHOP, API_KEY, SECRET) });
+    expect((await page.goto(`${server.url}/app/settings?${query}`, { waitUntil: "networkidle" }))?.status()).toBe(200);
+    expect(await page.getByRole("textbox", { name: "Fee product" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Choose the fee product" }).click();
+    await until(() => page.getByText("Cash on delivery fee - Default Title").count()).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { __pickers: unknown[] }).__pickers)).toEqual([{ type: "variant", action: "select", multiple: false }]);
+    expect(await page.locator('input[name="codFeeVariantId"]').inputValue()).toBe("44000000000099");
+    await page.locator("form[data-save-bar]").evaluate((f: HTMLFormElement) => f.requestSubmit());
+    await until(() => page.evaluate(() => (window as unknown as { __toasts: { message: string }[] }).__toasts.map((t) => t.message))).toContain("Settings saved");
+    expect(await page.locator('input[name="codFeeVariantId"]').inputValue()).toBe("44000000000099");
     expect(errors).toEqual([]);
   });
 

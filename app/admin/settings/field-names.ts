@@ -28,7 +28,7 @@ export const FIELD_NAMES: Record<SettingsField, string> = {
   paymentModes: "Ways to pay offered",
   codFeeType: "Cash-on-delivery fee",
   codFeeValue: "Fee",
-  codFeeVariantId: "Fee product variant ID",
+  codFeeVariantId: "Fee product",
   depositType: "Deposit type",
   depositValue: "Deposit",
   tagOrders: "Tag orders",
