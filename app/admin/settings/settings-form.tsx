@@ -13,6 +13,7 @@ import { OrderTagsCard } from "./order-tags-card";
 import { OtpCard } from "./otp-card";
 import { PrivacyCard } from "./privacy-card";
 import { WhatsappCard } from "./whatsapp-card";
+import { LadderCard } from "./ladder-card";
 import { useSettingsForm } from "./use-settings-form";
 
 /** The settings page's form: one card per section (./*-card.tsx), the refused fields listed above them, and Save. */
@@ -84,6 +85,7 @@ export function SettingsForm(props: {
           <AddressCorrectionCard form={form} />
 
           <WhatsappCard form={form} />
+          <LadderCard form={form} />
 
           <PrivacyCard form={form} />
 
