@@ -3,6 +3,7 @@ import * as inbound from "~/routes/twilio.whatsapp";
 import * as gather from "~/routes/twilio.voice.gather";
 import * as voiceStatus from "~/routes/twilio.voice.status";
 import * as ordersPage from "~/routes/app.orders";
+import * as needsAPerson from "~/routes/app.needs-a-person";
 import { messageLogLine, type MessageLogEntry } from "~/orders/message-log";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { env } from "~/core/env.server";
@@ -246,5 +247,63 @@ describe("the confirmation ladder", () => {
     const bad = await callRoute(gather, statusCallbackRequest(url, { ...params, CallSid: "nope" }));
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ code: "invalid_request" });
+  });
+});
+
+describe("the needs-a-person list", () => {
+  async function queued() {
+    await installShop({ ...LADDER, ladderWhatsappMinutes: null, ladderSmsMinutes: null, ladderVoiceMinutes: 0, ladderPersonMinutes: 360 });
+    const order = await placeOrder();
+    await fake.twilio.endCall(fake.twilio.calls[0].sid, "no-answer");
+    await work();
+    return order;
+  }
+  const list = async () => {
+    const page = await callAdminRoute<{ orders: { confirmationId: string; orderName: string; phone: string; shopperTime: { clock: string; zone: string } | null; history: MessageLogEntry[] }[] }>(
+      needsAPerson,
+      await adminRequest("/app/needs-a-person"),
+    );
+    expect(page.status).toBe(200);
+    return page.data!.orders;
+  };
+  const click = async (confirmationId: string, intent: string) =>
+    callAdminRoute<{ ok: boolean; result?: string; code?: string }>(needsAPerson, await adminRequest("/app/needs-a-person", { method: "POST", form: { confirmationId, intent } }));
+
+  it("lists the order the ladder could not confirm with the shopper's local time and its history; 'confirmed on the phone' confirms once, however often clicked", async () => {
+    const order = await queued();
+    const [row] = await list();
+    expect(row).toMatchObject({ orderName: order.name, phone: PHONE, shopperTime: { zone: "Asia/Kolkata", clock: expect.stringMatching(/^\d\d:\d\d$/) } });
+    expect(row.history.map(messageLogLine)).toEqual(expect.arrayContaining(["Ladder, Call: no answer", "Ladder, Needs a person: in the queue"]));
+
+    const clicks = await Promise.all([click(row.confirmationId, "confirmed"), click(row.confirmationId, "confirmed")]);
+    expect(clicks.map((c) => c.data?.result).sort()).toEqual(["already_recorded", "done"]);
+    await work();
+    expect(await prisma.orderConfirmation.findFirstOrThrow()).toMatchObject({ status: "confirmed", settledBy: "person" });
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-confirmed-by:person", "cod-verified"]);
+    expect(await prisma.personAction.count()).toBe(1);
+    // Settled: off the list; a late "cancel" changes nothing.
+    expect(await list()).toEqual([]);
+    expect((await click(row.confirmationId, "cancelled")).data).toMatchObject({ ok: true, result: "closed" });
+    expect(await prisma.orderConfirmation.findFirstOrThrow()).toMatchObject({ status: "confirmed" });
+  });
+
+  it("'send the address link' texts it once; 'cancel' cancels the order; another shop's confirmation or a bad form is refused", async () => {
+    const order = await queued();
+    const orders = new FakeOrderStore();
+    orders.add(fakeOrder({ id: order.admin_graphql_api_id, name: order.name, phone: PHONE }));
+    shopify.on(OPERATIONS.orderById, orders.orderById(), "admin");
+    const [row] = await list();
+    expect((await click(row.confirmationId, "address_link")).data).toMatchObject({ ok: true, result: "done" });
+    expect((await click(row.confirmationId, "address_link")).data).toMatchObject({ ok: true, result: "already_recorded" });
+    await work();
+    expect(fake.twilio.messages.filter((m) => /\/ac\//.test(m.body))).toHaveLength(1);
+    expect(await prisma.addressCorrection.findFirstOrThrow()).toMatchObject({ source: "person" });
+
+    expect((await click("f".repeat(32), "cancelled")).status).toBe(404);
+    expect((await click(row.confirmationId, "refund")).status).toBe(400);
+    expect((await click(row.confirmationId, "cancelled")).data).toMatchObject({ ok: true, result: "done" });
+    await work();
+    expect(await prisma.orderConfirmation.findFirstOrThrow()).toMatchObject({ status: "cancelled", settledBy: "person", cancelledAt: expect.any(Date) });
+    expect(store.order(order.admin_graphql_api_id).cancelled).not.toBeNull();
   });
 });
