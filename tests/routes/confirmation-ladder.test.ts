@@ -307,3 +307,46 @@ describe("the needs-a-person list", () => {
     expect(store.order(order.admin_graphql_api_id).cancelled).not.toBeNull();
   });
 });
+
+describe("the ladder's limits", () => {
+  it("STOP on WhatsApp: the number gets no SMS link or call after it", async () => {
+    await installShop(LADDER);
+    await placeOrder();
+    const res = await callRoute(
+      inbound,
+      statusCallbackRequest(`${env.SHOPIFY_APP_URL}/twilio/whatsapp`, { MessageSid: `SM${"5".repeat(32)}`, AccountSid: "ACfake", From: `whatsapp:${PHONE}`, To: "whatsapp:+15005550007", Body: "STOP" }),
+    );
+    expect(res.headers.get("x-cod-outcome")).toBe("opted_out");
+    expect(await prisma.contactOptOut.findFirstOrThrow()).toMatchObject({ phone: PHONE, channel: "all", source: "whatsapp_stop" });
+    await at(31);
+    // Skipped, and the next rung comes at once: skipped too; the person rung still queues the order for the team.
+    expect(smsLinks()).toHaveLength(0);
+    expect(fake.twilio.calls).toHaveLength(0);
+    expect(await rungs()).toEqual({ whatsapp: "sent", sms: "skipped", voice: "skipped", person: "queued" });
+    expect((await prisma.confirmationRung.findMany({ where: { state: "skipped" } })).map((r) => r.detail)).toEqual(["opted_out", "opted_out"]);
+  });
+
+  it("texts and calls count against the shop's plan, daily cap and per-number limit: past them the rung is skipped", async () => {
+    // A daily cap of one text or call for the shop: the WhatsApp question takes it, the call is skipped.
+    await installShop({ ...LADDER, ladderSmsMinutes: null, ladderVoiceMinutes: 1, dailySendCap: 1 });
+    await placeOrder();
+    await at(2);
+    expect(fake.twilio.calls).toHaveLength(0);
+    expect(await prisma.confirmationRung.findFirstOrThrow({ where: { rung: "voice" } })).toMatchObject({ state: "skipped", detail: "shop_daily_cap" });
+
+    // Per number: six texts and calls a day, whatever the orders.
+    await prisma.shop.updateMany({ data: { dailySendCap: 1000 } });
+    for (let i = 0; i < 6; i++) await placeOrder();
+    const refused = await prisma.confirmationRung.findMany({ where: { rung: "whatsapp", state: "skipped" } });
+    expect(refused.map((r) => r.detail)).toEqual(["rate_limited"]);
+    expect(questions()).toHaveLength(6);
+
+    // The plan ends while an order climbs: its call does not go.
+    await placeOrder("+919876500079");
+    await prisma.shop.updateMany({ data: { subscriptionStatus: "cancelled" } });
+    await at(4);
+    expect(fake.twilio.calls).toHaveLength(0);
+    const last = await prisma.orderConfirmation.findFirstOrThrow({ where: { phone: "+919876500079" } });
+    expect(await prisma.confirmationRung.findUniqueOrThrow({ where: { id: `${last.id}:voice` } })).toMatchObject({ state: "skipped", detail: "subscription_required" });
+  });
+});

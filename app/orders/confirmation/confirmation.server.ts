@@ -18,7 +18,7 @@ import { admin, fail, holdFulfillment, readOrderState, releaseOurHolds, userErro
 import { whatsappConfirmTemplate, whatsappLinkTemplate } from "~/sms/whatsapp";
 import { confirmationSms, confirmationSummary, NO_PHONE_TAG, PENDING_TAG, SHOPPER_CANCELLED_TAG, UNCONFIRMED_TAG } from "./texts";
 import { confirmedByTag, parseLadder, shopLadder, type Rung } from "./ladder";
-import { advanceLadder, ladderJobs } from "./ladder-jobs.server";
+import { advanceLadder, isOptedOut, ladderJobs } from "./ladder-jobs.server";
 
 /**
  * Verification after purchase. A cash-on-delivery order that arrives without a matching verification
@@ -334,6 +334,7 @@ export async function runConfirmationStep(confirmationId: string, step: Confirma
  */
 async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (stateOf(c) !== "pending" || !c.phone || c.notifiedAt) return { ok: true, note: "nothing to send" };
+  if (await isOptedOut(shop.id, c.phone)) return { ok: true, note: "the number asked us to stop" };
   const now = clock.now();
   const locales = [c.locale, shop.locale];
   const shopName = shop.name ?? shop.domain;
@@ -385,6 +386,7 @@ async function orderSummaryLine(shop: StepShop, c: Confirmation): Promise<string
  */
 async function escalate(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (c.kind !== "verify" || stateOf(c) !== "pending" || !c.phone || c.smsLinkAt) return { ok: true, note: "nothing to send" };
+  if (await isOptedOut(shop.id, c.phone)) return { ok: true, note: "the number asked us to stop" };
   // On a ladder, the WhatsApp rung failed: the next rung comes now, whatever it is.
   const ladder = parseLadder(c.ladder);
   if (ladder) return { ok: true, note: (await advanceLadder(shop.domain, c, ladder, "whatsapp", "failed")) ?? "no rung after WhatsApp" };

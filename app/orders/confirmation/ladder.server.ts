@@ -16,7 +16,7 @@ import { placeCall, questionTwiml, sayAndHangUp } from "~/sms/voice.server";
 import { whatsappConfirmTemplate, whatsappLinkTemplate } from "~/sms/whatsapp";
 import { confirmationLink, linkToken, scheduleConfirmationStep, stateOf, type Confirmation } from "./confirmation.server";
 import { parseLadder, quietUntil, RUNGS, voiceLine, voicePrompt, type Rung } from "./ladder";
-import { bringNextRungForward, moveRungJob, RUNG_JOBS } from "./ladder-jobs.server";
+import { bringNextRungForward, isOptedOut, moveRungJob, RUNG_JOBS } from "./ladder-jobs.server";
 import { confirmationSms, confirmationSummary } from "./texts";
 
 /**
@@ -100,8 +100,7 @@ type Guard = { ok: true; hits: { key: string; hit: RateLimitResult }[] } | { ok:
  * the per-number limit and the shop's daily cap (the codes' own counter), each one atomic hit.
  */
 async function contactGuard(shop: Shop, phone: string, rung: Rung, now: Date): Promise<Guard> {
-  const channels = rung === "voice" ? ["all", "voice"] : ["all"];
-  if (await prisma.contactOptOut.findFirst({ where: { shopId: shop.id, phone, channel: { in: channels } }, select: { phone: true } })) return { ok: false, reason: "opted_out" };
+  if (await isOptedOut(shop.id, phone, rung === "voice")) return { ok: false, reason: "opted_out" };
   if (await prisma.blockedPhone.findUnique({ where: { shopId_phone: { shopId: shop.id, phone } }, select: { phone: true } })) return { ok: false, reason: "phone_blocked" };
   if (!hasActiveSubscription(shop)) return { ok: false, reason: "subscription_required" };
   const status = await verificationStatus(shop, now);
@@ -253,6 +252,25 @@ export async function recordOptOut(shopId: string, phone: string, channel: "all"
     INSERT INTO "ContactOptOut" ("shopId", "phone", "channel", "source", "createdAt") VALUES (${shopId}, ${phone}, ${channel}, ${source}, ${clock.now()})
     ON CONFLICT ("shopId", "phone", "channel") DO NOTHING`);
   log.info("confirmation ladder: the number asked not to be contacted", { shopId, phone: maskPhone(phone), channel, source });
+}
+
+/** Twilio's opt-out keywords (Advanced Opt-Out's defaults) but CANCEL, which a shopper types about the order. */
+const STOP_WORDS = new Set(["stop", "stopall", "unsubscribe", "end", "quit", "optout", "revoke"]);
+
+export function isStopMessage(body: string | null | undefined): boolean {
+  return STOP_WORDS.has((body ?? "").trim().toLowerCase().replace(/[.!]+$/, ""));
+}
+
+/**
+ * A shopper wrote STOP to the WhatsApp sender: every shop that messaged the number records it, so the
+ * ladder sends it nothing more. `From` may be a business-scoped id rather than a phone: nothing to record.
+ */
+export async function optOutByMessage(from: string): Promise<number> {
+  const phone = from.replace(/^whatsapp:/, "");
+  if (!/^\+[1-9]\d{6,14}$/.test(phone)) return 0;
+  const shops = await prisma.messageDelivery.findMany({ where: { phone }, distinct: ["shopId"], select: { shopId: true }, take: 50 });
+  for (const { shopId } of shops) await recordOptOut(shopId, phone, "all", "whatsapp_stop");
+  return shops.length;
 }
 
 const KEYS: Record<string, "confirm" | "cancel" | "address" | "stop"> = { "1": "confirm", "2": "cancel", "3": "address", "9": "stop" };
