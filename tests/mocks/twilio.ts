@@ -104,6 +104,7 @@ export async function startFakeTwilio(
   const messages: FakeMessage[] = [];
   const attempts: FakeMessage[] = [];
   const calls: FakeCall[] = [];
+  let callRules: { failure: "invalid_number" | "server_error"; times: number }[] = [];
   let lastGather: { url: string; params: Record<string, string> } | null = null;
   let rules: Rule[] = [];
   let counter = 0;
@@ -183,7 +184,11 @@ export async function startFakeTwilio(
           heard: [],
         };
         // Twilio refuses a call without To, From, or instructions (21201 / 21213 / 21205).
-        const refusal = !call.authorized
+        const callRule = callRules.find((r) => r.times > 0);
+        if (callRule) callRule.times -= 1;
+        const refusal = callRule
+          ? ANSWERS[callRule.failure]
+          : !call.authorized
           ? { status: 401, code: 20003, message: "Authenticate" }
           : !call.to || !call.from
             ? { status: 400, code: 21201, message: "No 'To' or 'From' number is specified" }
@@ -441,6 +446,10 @@ export async function startFakeTwilio(
     messages,
     /** Calls Twilio placed, in order. */
     calls,
+    /** The next `times` calls are refused this way (21211 invalid number, or a 503). */
+    failCalls(failure: "invalid_number" | "server_error", times = 1) {
+      callRules.push({ failure, times });
+    },
     /** Route tests: the app's webhooks go to this function instead of over HTTP. */
     deliverWith(fn: ((request: Request) => Promise<Response>) | null) {
       deliver = fn ?? ((request) => fetch(request));
@@ -467,6 +476,7 @@ export async function startFakeTwilio(
     },
     reset() {
       calls.length = 0;
+      callRules = [];
       lastGather = null;
       messages.length = 0;
       attempts.length = 0;

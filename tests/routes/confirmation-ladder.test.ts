@@ -350,3 +350,24 @@ describe("the ladder's limits", () => {
     expect(await prisma.confirmationRung.findUniqueOrThrow({ where: { id: `${last.id}:voice` } })).toMatchObject({ state: "skipped", detail: "subscription_required" });
   });
 });
+
+describe("a call Twilio does not place", () => {
+  it("Twilio down: the call rung is retried later; a number Twilio refuses: the rung failed and the next one comes at once", async () => {
+    await installShop({ ...LADDER, ladderWhatsappMinutes: null, ladderSmsMinutes: null, ladderVoiceMinutes: 0 });
+    fake.twilio.failCalls("server_error");
+    await placeOrder();
+    expect(fake.twilio.calls).toHaveLength(0);
+    expect(await rungs()).toEqual({ voice: "due" });
+    // The queue's backoff (30 s): the call goes on the next try.
+    await at(1);
+    expect(fake.twilio.calls).toHaveLength(1);
+    expect(await rungs()).toEqual({ voice: "sent" });
+
+    fake.twilio.failCalls("invalid_number");
+    await placeOrder("+919876500080");
+    const c = await prisma.orderConfirmation.findFirstOrThrow({ where: { phone: "+919876500080" } });
+    expect(await prisma.confirmationRung.findUniqueOrThrow({ where: { id: `${c.id}:voice` } })).toMatchObject({ state: "failed" });
+    expect(await prisma.confirmationRung.findUniqueOrThrow({ where: { id: `${c.id}:person` } })).toMatchObject({ state: "queued" });
+    expect(await prisma.messageDelivery.findFirstOrThrow({ where: { phone: "+919876500080", channel: "voice" } })).toMatchObject({ status: "failed", errorCode: 21211 });
+  });
+});

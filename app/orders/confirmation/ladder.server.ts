@@ -182,9 +182,11 @@ async function callShopper(c: LadderConfirmation): Promise<Sent> {
   const prompt = voicePrompt(localesOf(c), { shop: c.shop.name ?? c.shop.domain, order: c.orderName ?? "", amount: await amountDue(c) });
   const result = await placeCall({ shop: shopOf(c), to: c.phone!, twiml: questionTwiml(prompt, voiceLine(localesOf(c), "noInput")), purpose: "order_confirmation", orderGid: c.orderGid });
   if (!result.ok) {
-    // No caller ID configured: the rung cannot be climbed here, so it is skipped, not retried.
-    const retry = result.code === "voice_unavailable" && !/no voice caller ID/.test(result.detail);
-    return { ok: false, error: result.detail, retry, skip: /no voice caller ID/.test(result.detail) };
+    // No caller ID configured: the rung cannot be climbed here, so it is skipped. Twilio unreachable: retried.
+    // Twilio silent (the call may be ringing already): not retried, as a second call is worse than none.
+    const noCaller = /no voice caller ID/.test(result.detail);
+    const retry = result.code === "voice_unavailable" && !noCaller && !result.maybeSent;
+    return { ok: false, error: result.maybeSent ? `outcome unknown: ${result.detail}` : result.detail, retry, skip: noCaller };
   }
   return { ok: true, providerId: result.sid };
 }
