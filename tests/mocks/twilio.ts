@@ -73,13 +73,14 @@ export const LOCAL_TEMPLATES: Record<string, FakeTemplate> = {
   HX00000000000000000000000000001111: { body: "{{1}}: about your order {{2}}: {{3}}" },
 };
 
-export type Failure = "invalid_number" | "landline" | "server_error" | "rate_limited_by_twilio" | "bad_credentials" | "hang" | "late";
+export type Failure = "invalid_number" | "landline" | "unsubscribed" | "server_error" | "rate_limited_by_twilio" | "bad_credentials" | "hang" | "late";
 
 type Rule = { when: (m: FakeMessage) => boolean; failure: Failure; times: number; delayMs: number };
 
 const ANSWERS: Record<Exclude<Failure, "hang" | "late">, { status: number; code: number; message: string }> = {
   invalid_number: { status: 400, code: 21211, message: "The 'To' number is not a valid phone number." },
   landline: { status: 400, code: 21614, message: "'To' number is not a valid mobile number" },
+  unsubscribed: { status: 400, code: 21610, message: "Attempt to send to unsubscribed recipient" },
   server_error: { status: 503, code: 20500, message: "Service unavailable" },
   rate_limited_by_twilio: { status: 429, code: 20429, message: "Too Many Requests" },
   bad_credentials: { status: 401, code: 20003, message: "Authenticate" },

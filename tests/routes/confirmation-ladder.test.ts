@@ -326,6 +326,15 @@ describe("the ladder's limits", () => {
     expect((await prisma.confirmationRung.findMany({ where: { state: "skipped" } })).map((r) => r.detail)).toEqual(["opted_out", "opted_out"]);
   });
 
+  it("a number that replied STOP to the SMS sender (Twilio's 21610): the rung failed, the opt-out recorded, no call follows", async () => {
+    await installShop({ ...LADDER, ladderWhatsappMinutes: null, ladderSmsMinutes: 0, ladderVoiceMinutes: 1, ladderPersonMinutes: null });
+    fake.twilio.fail("unsubscribed", { times: 1 });
+    await placeOrder();
+    expect(await prisma.contactOptOut.findFirstOrThrow()).toMatchObject({ phone: PHONE, channel: "all", source: "twilio_21610" });
+    expect(await rungs()).toEqual({ sms: "failed", voice: "skipped" });
+    expect(fake.twilio.calls).toHaveLength(0);
+  });
+
   it("texts and calls count against the shop's plan, daily cap and per-number limit: past them the rung is skipped", async () => {
     // A daily cap of one text or call for the shop: the WhatsApp question takes it, the call is skipped.
     await installShop({ ...LADDER, ladderSmsMinutes: null, ladderVoiceMinutes: 1, dailySendCap: 1 });

@@ -75,6 +75,8 @@ async function runRung(confirmationId: string, rung: Rung): Promise<JobResult> {
     return { ok: true };
   }
   const sent = rung === "whatsapp" ? await askOnWhatsapp(c) : rung === "sms" ? await sendLink(c) : await callShopper(c);
+  // Twilio refused the text because the number replied STOP to the sender (21610): the ladder remembers it.
+  if (!sent.ok && /code 21610\b/.test(sent.error)) await recordOptOut(c.shopId, c.phone, "all", "twilio_21610");
   if (sent.ok) {
     await prisma.confirmationRung.updateMany({ where: { id, state: "due" }, data: { state: "sent", sentAt: clock.now(), providerId: sent.providerId ?? null, detail: sent.detail ?? null } });
     return { ok: true };
@@ -149,7 +151,7 @@ async function askOnWhatsapp(c: LadderConfirmation): Promise<Sent> {
     purpose: "order_confirmation",
     orderGid: c.orderGid,
   });
-  if (!result.ok) return { ok: false, error: result.code, retry: result.code === "sms_unavailable" };
+  if (!result.ok) return { ok: false, error: `${result.code}: ${result.detail}`, retry: result.code === "sms_unavailable" };
   const now = clock.now();
   const onWhatsapp = result.channel === "whatsapp";
   await prisma.orderConfirmation.update({ where: { id: c.id }, data: { notifiedAt: now, ...(onWhatsapp ? { whatsappAt: now } : { smsLinkAt: now }) } });
@@ -171,7 +173,7 @@ async function sendLink(c: LadderConfirmation): Promise<Sent> {
     purpose: "order_confirmation",
     orderGid: c.orderGid,
   });
-  if (!result.ok) return { ok: false, error: result.code, retry: result.code === "sms_unavailable" };
+  if (!result.ok) return { ok: false, error: `${result.code}: ${result.detail}`, retry: result.code === "sms_unavailable" };
   const now = clock.now();
   await prisma.orderConfirmation.update({ where: { id: c.id }, data: { notifiedAt: now, smsLinkAt: now } });
   return { ok: true };
