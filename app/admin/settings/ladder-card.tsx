@@ -3,7 +3,7 @@ import { SETTINGS_LIMITS as L } from "~/core/settings/limits";
 import type { SettingsFormKit } from "./use-settings-form";
 
 /** The "Confirmation ladder" card: the steps an unconfirmed COD order climbs, and the quiet hours (docs/confirmation-ladder.md). */
-export function LadderCard({ form }: { form: SettingsFormKit }) {
+export function LadderCard({ form, timezone }: { form: SettingsFormKit; timezone: string | null }) {
   const { field, number } = form;
   const after = `minutes after the order; empty: skip this step (0 to ${L.ladderMinutes.max.toLocaleString("en")})`;
   return (
@@ -28,7 +28,7 @@ export function LadderCard({ form }: { form: SettingsFormKit }) {
             Steps after the confirmation deadline (Enforcement card) never run: the deadline closes the order first.
           </Text>
           <FormLayout.Group>
-            <TextField {...field("quietHoursStart")} placeholder="21:00" helpText="No text or call from this time (your store's time zone)." />
+            <TextField {...field("quietHoursStart")} placeholder="21:00" helpText={`No text or call from this time (${timezone ? `your store's time zone, ${timezone}` : "UTC until Shopify tells us your store's time zone"}).`} />
             <TextField {...field("quietHoursEnd")} placeholder="09:00" helpText="Until this time: a step due at night waits for it. Empty: no quiet hours." />
           </FormLayout.Group>
         </FormLayout>

@@ -24,6 +24,7 @@ export function SettingsForm(props: {
   errors: SettingsErrors;
   saved: boolean;
   currency: string | null;
+  timezone?: string | null;
   enforcement: EnforcementState;
   depositPattern: DepositPattern;
   countries: CountryOption[];
@@ -98,7 +99,7 @@ export function SettingsForm(props: {
           <AddressCorrectionCard form={form} />
 
           <WhatsappCard form={form} />
-          <LadderCard form={form} />
+          <LadderCard form={form} timezone={props.timezone ?? null} />
 
           <OtpLimitsCard form={form} />
 
