@@ -84,7 +84,7 @@ export async function requestAddressCorrection(
   shop: Shop,
   input: RequestInput,
   options: {
-    source?: "api" | "auto" | "whatsapp";
+    source?: "api" | "auto" | "whatsapp" | "voice" | "person";
     reason?: SuspectReason;
     pathPrefix?: string | null;
     order?: OrderToCorrect;

@@ -63,7 +63,8 @@ function codeHash(shopId: string, phone: string, code: string) {
 
 export const sendLimitKey = (shopId: string, phone: string) => `otp-send:${shopId}:${phone}`;
 
-function dailyCapKey(shopId: string, now: Date) {
+/** The shop's daily cap counter (codes, and the confirmation ladder's texts and calls). */
+export function dailyCapKey(shopId: string, now: Date) {
   return `otp-daily:${shopId}:${now.toISOString().slice(0, 10)}`;
 }
 

@@ -42,6 +42,11 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   OrderConfirmation: { personal: true, holds: ["phone", "customerGid", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   MessageDelivery: { personal: true, holds: ["phone", "fallbackBody", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   WhatsappReply: { personal: true, holds: ["sender", "orderGid"], customerRedact: "by order", shopRedact: "cascade from Shop" },
+  // The ladder's rungs of a confirmation: the call's SID and the key pressed (the order's, through its confirmation).
+  ConfirmationRung: { personal: true, holds: ["providerId", "detail"], customerRedact: "cascade from OrderConfirmation (by phone and by order)", shopRedact: "cascade from OrderConfirmation" },
+  PersonAction: { personal: false, why: "which button the merchant pressed for a confirmation (deleted with it)" },
+  // A number that asked not to be texted or called: it names the person, so redaction removes it.
+  ContactOptOut: { personal: true, holds: ["phone"], customerRedact: "by phone", shopRedact: "cascade from Shop" },
   // ipHash: a keyed hash of the COD order's browser IP (never the IP), deleted with the record.
   OrderRecord: { personal: true, holds: ["phone", "orderGid", "ipHash"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   OrderOutcome: { personal: true, holds: ["phone", "postalCode", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },

@@ -182,6 +182,8 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   const pendingCodes = await prisma.otpChallenge.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // A merchant's blocklist entry names the person too; redaction removes it (documented in the README).
   const blocklistEntries = await prisma.blockedPhone.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
+  // So does the number's "do not text / do not call" (the confirmation ladder's opt-outs).
+  await prisma.contactOptOut.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // The same for the Risk page's prepaid-only phones (app/risk). The risk score's own data goes with what
   // holds it: the assessment with the order's record, the 24 h counters with the phone's counters below.
   await forgetPrepaidPhones(found.shopId, found.phones);

@@ -32,6 +32,7 @@ export default function Settings() {
       errors={result?.errors ?? {}}
       saved={result?.status === "saved"}
       currency={loaded.currency}
+      timezone={loaded.timezone}
       enforcement={result?.status === "saved" ? result.enforcement : loaded.enforcement}
       depositPattern={loaded.depositPattern}
       countries={loaded.countries}

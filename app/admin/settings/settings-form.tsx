@@ -15,6 +15,7 @@ import { OrderTagsCard } from "./order-tags-card";
 import { OtpCard, OtpLimitsCard } from "./otp-card";
 import { PrivacyCard } from "./privacy-card";
 import { WhatsappCard } from "./whatsapp-card";
+import { LadderCard } from "./ladder-card";
 import { useSettingsForm } from "./use-settings-form";
 
 /** The settings page's form: one card per section (./*-card.tsx), the refused fields listed above them, and Save. */
@@ -23,6 +24,7 @@ export function SettingsForm(props: {
   errors: SettingsErrors;
   saved: boolean;
   currency: string | null;
+  timezone?: string | null;
   enforcement: EnforcementState;
   depositPattern: DepositPattern;
   countries: CountryOption[];
@@ -97,6 +99,7 @@ export function SettingsForm(props: {
           <AddressCorrectionCard form={form} />
 
           <WhatsappCard form={form} />
+          <LadderCard form={form} timezone={props.timezone ?? null} />
 
           <OtpLimitsCard form={form} />
 

@@ -17,6 +17,8 @@ import { CONFIRMATION_ESCALATE } from "~/message-status/confirmation-escalation.
 import { admin, fail, holdFulfillment, readOrderState, releaseOurHolds, userErrors, type StepResult } from "./holds.server";
 import { whatsappConfirmTemplate, whatsappLinkTemplate } from "~/sms/whatsapp";
 import { confirmationSms, confirmationSummary, NO_PHONE_TAG, PENDING_TAG, SHOPPER_CANCELLED_TAG, UNCONFIRMED_TAG } from "./texts";
+import { confirmedByTag, parseLadder, shopLadder, type Rung } from "./ladder";
+import { advanceLadder, isOptedOut, ladderJobs } from "./ladder-jobs.server";
 
 /**
  * Verification after purchase. A cash-on-delivery order that arrives without a matching verification
@@ -85,6 +87,10 @@ type ConfirmationShop = Pick<
   | "cancelOnWhatsappCancel"
   | "linksOnWhatsapp"
   | "linkDomain"
+  | "ladderWhatsappMinutes"
+  | "ladderSmsMinutes"
+  | "ladderVoiceMinutes"
+  | "ladderPersonMinutes"
 >;
 
 /** Whether a verified COD order is asked on WhatsApp too (the shop's "every COD order"): a courtesy confirmation. */
@@ -136,7 +142,7 @@ export async function openConfirmation(
 }
 
 export type ConfirmationOrder = { gid: string; name: string | null; phone: string | null; customerGid?: string | null; locale?: string | null };
-type StepRow = Pick<Confirmation, "id" | "orderGid" | "phone" | "hold" | "deadlineAt" | "kind">;
+type StepRow = Pick<Confirmation, "id" | "orderGid" | "phone" | "hold" | "deadlineAt" | "kind" | "ladder" | "createdAt">;
 
 /**
  * A confirmation about to be opened: its row, the insert that opens it (`INSERT ... ON CONFLICT DO NOTHING
@@ -149,14 +155,17 @@ export function confirmationOpening(shop: ConfirmationShop, order: ConfirmationO
   const holds = kind === "verify" && shop.holdUnverifiedCod;
   const id = crypto.randomUUID().replace(/-/g, "");
   const deadlineAt = new Date(now.getTime() + shop.confirmDeadlineHours * 3600_000);
-  const row: StepRow = { id, orderGid: order.gid, phone: order.phone, hold: holds, deadlineAt, kind };
+  // The shop's ladder, kept with the confirmation: a later change of the settings leaves it as it was.
+  const steps = kind === "verify" ? shopLadder(shop) : null;
+  const ladder = steps ? JSON.stringify(steps) : null;
+  const row: StepRow = { id, orderGid: order.gid, phone: order.phone, hold: holds, deadlineAt, kind, ladder, createdAt: now };
   const values = sql`${id}, ${shop.id}, ${order.gid}, ${order.name}, ${order.customerGid ?? null}, ${order.phone}, ${hashLinkToken(linkToken(id))},
-      'pending', ${holds}, ${order.locale ?? null}, ${deadlineAt}, ${kind}, ${now}, ${now}`;
+      'pending', ${holds}, ${order.locale ?? null}, ${deadlineAt}, ${kind}, ${ladder}, ${now}, ${now}`;
   return {
     row,
     insert: (source?: Sql) => sql`
     INSERT INTO "OrderConfirmation" ("id", "shopId", "orderGid", "orderName", "customerGid", "phone", "tokenHash", "status", "hold",
-      "locale", "deadlineAt", "kind", "createdAt", "updatedAt")
+      "locale", "deadlineAt", "kind", "ladder", "createdAt", "updatedAt")
     ${source ? sql`SELECT ${values} ${source}` : sql`VALUES (${values})`}
     ON CONFLICT ("shopId", "orderGid") DO NOTHING
     RETURNING "id"`,
@@ -175,22 +184,25 @@ export function confirmationOpening(shop: ConfirmationShop, order: ConfirmationO
 
 /** The order's confirmation was opened before (a redelivery): its steps scheduled again from its row. Null: it is gone (customers/redact). */
 export async function scheduleExistingConfirmation(shop: ConfirmationShop, orderGid: string, now = clock.now()): Promise<string | null> {
-  const [existing] = await query<{ id: string; phone: string | null; hold: unknown; deadlineAt: unknown; kind: string }>(sql`
-    SELECT "id", "phone", "hold", "deadlineAt", "kind" FROM "OrderConfirmation" WHERE "shopId" = ${shop.id} AND "orderGid" = ${orderGid}`);
+  const [existing] = await query<{ id: string; phone: string | null; hold: unknown; deadlineAt: unknown; kind: string; ladder: string | null; createdAt: unknown }>(sql`
+    SELECT "id", "phone", "hold", "deadlineAt", "kind", "ladder", "createdAt" FROM "OrderConfirmation" WHERE "shopId" = ${shop.id} AND "orderGid" = ${orderGid}`);
   if (!existing) return null; // deleted meanwhile (customers/redact): nothing to schedule
-  await scheduleSteps(shop, { id: existing.id, orderGid, phone: existing.phone, hold: toBoolean(existing.hold), deadlineAt: toDate(existing.deadlineAt), kind: existing.kind }, now);
+  const row = { id: existing.id, orderGid, phone: existing.phone, hold: toBoolean(existing.hold), deadlineAt: toDate(existing.deadlineAt), kind: existing.kind };
+  await scheduleSteps(shop, { ...row, ladder: existing.ladder, createdAt: toDate(existing.createdAt) }, now);
   return existing.id;
 }
 
 /**
- * A confirmation's steps, from its row: the jobs (the text now when it has a phone, the hold now when it
- * holds, the deadline) and the order's tags (`cod-no-phone` when there is no phone to text: the shopper
+ * A confirmation's steps, from its row: the jobs (the text now when it has a phone, or with a ladder each
+ * rung at its delay (./ladder.server.ts); the hold now when it holds; the deadline) and the order's tags (`cod-no-phone` when there is no phone to text: the shopper
  * cannot confirm, so the merchant is told on the order and the deadline cancels nothing).
  */
 export function confirmationSteps(shop: Pick<Shop, "domain" | "tagOrders">, c: StepRow, now: Date): { jobs: PlannedJob[]; tags: string[] } {
   const step = (name: ConfirmationStep, at: Date) => planJob(JOBS[name], { shop: shop.domain, key: orderJobKey(shop.domain, c.orderGid), payload: { confirmationId: c.id }, runAt: at });
+  const ladder = parseLadder(c.ladder);
+  const contact = !c.phone ? [] : ladder ? ladderJobs(shop.domain, c, ladder, c.createdAt) : [step("notify", now)];
   return {
-    jobs: [...(c.phone ? [step("notify", now)] : []), ...(c.hold ? [step("hold", now)] : []), step("deadline", c.deadlineAt)],
+    jobs: [...contact, ...(c.hold ? [step("hold", now)] : []), step("deadline", c.deadlineAt)],
     tags: !c.phone && shop.tagOrders && c.kind === "verify" ? [NO_PHONE_TAG] : [],
   };
 }
@@ -279,7 +291,8 @@ export async function confirmWithCode(shop: ConfirmationShop & { returningSkipDa
   const now = clock.now();
   const { count } = await prisma.orderConfirmation.updateMany({
     where: { id: c.id, status: "pending", deadlineAt: { gt: now } },
-    data: { status: "confirmed", confirmedAt: now },
+    // The link's code: the SMS rung (whichever channel carried the link).
+    data: { status: "confirmed", confirmedAt: now, settledBy: "sms" },
   });
   if (count !== 1) return { ok: false, code: "closed" };
   await settleOrderRecord(c.shopId, c.orderGid, "confirmed");
@@ -321,6 +334,7 @@ export async function runConfirmationStep(confirmationId: string, step: Confirma
  */
 async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (stateOf(c) !== "pending" || !c.phone || c.notifiedAt) return { ok: true, note: "nothing to send" };
+  if (await isOptedOut(shop.id, c.phone)) return { ok: true, note: "the number asked us to stop" };
   const now = clock.now();
   const locales = [c.locale, shop.locale];
   const shopName = shop.name ?? shop.domain;
@@ -372,6 +386,10 @@ async function orderSummaryLine(shop: StepShop, c: Confirmation): Promise<string
  */
 async function escalate(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (c.kind !== "verify" || stateOf(c) !== "pending" || !c.phone || c.smsLinkAt) return { ok: true, note: "nothing to send" };
+  if (await isOptedOut(shop.id, c.phone)) return { ok: true, note: "the number asked us to stop" };
+  // On a ladder, the WhatsApp rung failed: the next rung comes now, whatever it is.
+  const ladder = parseLadder(c.ladder);
+  if (ladder) return { ok: true, note: (await advanceLadder(shop.domain, c, ladder, "whatsapp", "failed")) ?? "no rung after WhatsApp" };
   const link = confirmationLink(shop, linkToken(c.id));
   const replaced = await prisma.messageDelivery.findFirst({
     where: { shopId: c.shopId, orderGid: c.orderGid, purpose: "order_confirmation", channel: "whatsapp", providerId: { not: null } },
@@ -400,12 +418,19 @@ async function escalate(shop: StepShop, c: Confirmation): Promise<StepResult> {
 async function shopperCancelled(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (c.status !== "cancelled") return { ok: true, note: "not cancelled by the shopper" };
   const tagged = await swapTags(shop, c.orderGid, [SHOPPER_CANCELLED_TAG], [PENDING_TAG]);
-  const cancelled =
-    shop.cancelOnWhatsappCancel && !c.cancelledAt
-      ? await cancel(shop, c, { reason: "CUSTOMER", staffNote: "Cash on delivery: the shopper pressed Cancel on the WhatsApp confirmation." })
-      : null;
+  // The merchant's own "cancel" from the needs-a-person queue always cancels; the shopper's only when the shop allows it.
+  const by = (c.settledBy ?? "whatsapp") as Rung;
+  const cancels = by === "person" || shop.cancelOnWhatsappCancel;
+  const cancelled = cancels && !c.cancelledAt ? await cancel(shop, c, { reason: "CUSTOMER", staffNote: CANCEL_NOTES[by] }) : null;
   return firstFailure(tagged, cancelled) ?? { ok: true, note: cancelled ? "order cancelled" : "tagged" };
 }
+
+const CANCEL_NOTES: Record<Rung, string> = {
+  whatsapp: "Cash on delivery: the shopper pressed Cancel on the WhatsApp confirmation.",
+  sms: "Cash on delivery: the shopper cancelled on the confirmation page.",
+  voice: "Cash on delivery: the shopper pressed 2 (cancel) on the confirmation call.",
+  person: "Cash on delivery: cancelled from the confirmation queue after a call with the shopper.",
+};
 
 const tagsRemoveReply = z.object({ tagsRemove: z.object({ userErrors: z.array(z.object({ message: z.string() })) }) });
 
@@ -455,7 +480,9 @@ async function confirmed(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (c.status !== "confirmed") return { ok: true, note: "not confirmed" };
   // The release first, and whatever the tags do: a failed tagsRemove must not keep the order held.
   const released = await release(shop, c);
-  const tagged = await swapTags(shop, c.orderGid, [shop.tagVerified], [PENDING_TAG]);
+  // On a ladder, the order says which rung confirmed it (cod-confirmed-by:voice).
+  const by = c.ladder && c.settledBy ? [confirmedByTag(c.settledBy as Rung)] : [];
+  const tagged = await swapTags(shop, c.orderGid, [shop.tagVerified, ...by], [PENDING_TAG]);
   // The customer's tag is its own job, added only while the confirmed phone is not blocked.
   if (shop.tagOrders && c.customerGid && c.phone) await enqueueCustomerVerifiedTag(shop.domain, c.customerGid, c.phone);
   return firstFailure(released, tagged) ?? { ok: true };

@@ -166,10 +166,10 @@ async function settle(replyId: string, action: ReplyAction, c: Confirmation): Pr
     let outcome: Outcome;
     const open = { id: c.id, status: "pending", deadlineAt: { gt: now } };
     if (action === "confirm") {
-      const { count } = await tx.orderConfirmation.updateMany({ where: open, data: { status: "confirmed", confirmedAt: now, answer: "confirm" } });
+      const { count } = await tx.orderConfirmation.updateMany({ where: open, data: { status: "confirmed", confirmedAt: now, answer: "confirm", settledBy: "whatsapp" } });
       outcome = count === 1 ? "confirmed" : settledOutcome(await tx.orderConfirmation.findUniqueOrThrow({ where: { id: c.id } }));
     } else if (action === "cancel") {
-      const { count } = await tx.orderConfirmation.updateMany({ where: open, data: { status: "cancelled", closedAt: now, answer: "cancel" } });
+      const { count } = await tx.orderConfirmation.updateMany({ where: open, data: { status: "cancelled", closedAt: now, answer: "cancel", settledBy: "whatsapp" } });
       outcome = count === 1 ? "cancelled" : settledOutcome(await tx.orderConfirmation.findUniqueOrThrow({ where: { id: c.id } }));
     } else if (action === "change_address") {
       outcome = stateOf(c, now) === "pending" ? "address_link" : settledOutcome(c);
