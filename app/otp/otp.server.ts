@@ -121,10 +121,16 @@ export async function sendVerificationCode(input: {
   channel?: SmsChannel;
   /** The shopper's IP (the risk score's velocity per IP). */
   ip?: string | null;
+  /**
+   * For a confirmation already open after purchase (/vc): the shopper can always finish it, so neither
+   * the pause (codes switched off, no plan, the allowance used up) nor the billing gate refuses the code;
+   * every limit still applies (docs/enforcement.md, "A paused shop never strands an order").
+   */
+  afterPurchase?: boolean;
 }): Promise<SendOutcome> {
   const { shop, phone } = input;
 
-  if (!shop.otpEnabled) {
+  if (!shop.otpEnabled && !input.afterPurchase) {
     await countEvent(shop.id, "otp_skipped", "disabled");
     return { ok: true, skipped: "otp_disabled" };
   }
@@ -154,7 +160,7 @@ export async function sendVerificationCode(input: {
     dailyKey,
     dailyCap: shop.dailySendCap,
     skipSince,
-    allowance: hasActiveSubscription(shop) ? verificationsAllowed(shop, allowanceMonthStart(now)) : 0,
+    allowance: input.afterPurchase ? Number.MAX_SAFE_INTEGER : hasActiveSubscription(shop) ? verificationsAllowed(shop, allowanceMonthStart(now)) : 0,
     challenge,
   });
   if (decision.blocked) return { ok: false, code: "phone_blocked" };
@@ -175,11 +181,11 @@ export async function sendVerificationCode(input: {
   const perNumber = rateLimitResult(decision.perNumber, shop.otpSendLimit, shop.otpSendWindowSeconds, nowMs);
   if (!perNumber.allowed) return { ok: false, code: "rate_limited", retryAfter: perNumber.retryAfterSeconds };
 
-  if (!hasActiveSubscription(shop)) return { ok: false, code: "subscription_required" };
+  if (!hasActiveSubscription(shop) && !input.afterPurchase) return { ok: false, code: "subscription_required" };
   // The plan's monthly allowance of verifications, and past it the usage charges' cap when the
   // merchant turned them on (a shop with no plan was refused just above).
   const paused = pauseReason(shop, decision.verifiedThisMonth, allowanceMonthStart(now));
-  if ((paused === "allowance_used" || paused === "usage_cap_reached") && !decision.counted) {
+  if ((paused === "allowance_used" || paused === "usage_cap_reached") && !decision.counted && !input.afterPurchase) {
     await Promise.all([releaseRateLimit(perNumberKey, perNumber), allowanceMayBeUsedUp(shop.domain, decision.verifiedThisMonth)]);
     return { ok: false, code: "plan_limit_reached" };
   }

@@ -265,8 +265,9 @@ export async function findConfirmationByToken(shop: Pick<Shop, "id">, token: str
 /** The hosted page's "send me a code": a one-time code to the order's phone, with send-otp's limits. */
 export async function sendConfirmationCode(shop: Parameters<typeof sendVerificationCode>[0]["shop"], c: Confirmation, locale: string | null): Promise<SendOutcome> {
   if (!c.phone) return { ok: false, code: "phone_unreachable" };
-  // No device token: after purchase the code is always asked for.
-  return sendVerificationCode({ shop, phone: c.phone, locale });
+  // No device token: after purchase the code is always asked for. A confirmation already open is never
+  // stranded by a pause (the allowance used up, the plan ended, codes switched off): its code still goes.
+  return sendVerificationCode({ shop, phone: c.phone, locale, afterPurchase: true });
 }
 
 export type ConfirmOutcome = VerifyOutcome | { ok: false; code: "closed" };
