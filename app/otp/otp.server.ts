@@ -22,6 +22,7 @@ import type { RiskAssessment } from "~/risk/score";
 
 import { decideSend, NEVER, SHARE_WINDOW_SECONDS, type SendShare } from "./send-decision.server";
 import { ipNetwork } from "~/shared/ip";
+import { PHONE_TEXTS_PER_DAY, phoneTextsKey } from "~/sms/phone-cap.server";
 import { numberBlock } from "~/enforcement/burn.server";
 import { completeVerification } from "./verify-completion.server";
 export const CODE_LENGTH = 6;
@@ -90,9 +91,12 @@ export function shareLimit(kind: keyof typeof DAILY_CAP_SHARES, dailyCap: number
   return Math.max(floor, Math.ceil(dailyCap * share));
 }
 
-/** The shares a send counts against, in order: its IP and network when known, its number's block. */
+/**
+ * The shares a send counts against, in order: the number's own texts of the day (codes and the texts
+ * after purchase alike: app/sms/phone-cap.server.ts), its IP and network when known, its number's block.
+ */
 export function sendShares(shopId: string, phone: string, ip: string | null | undefined, dailyCap: number): SendShare[] {
-  const shares: SendShare[] = [];
+  const shares: SendShare[] = [{ key: phoneTextsKey(shopId, phone), limit: PHONE_TEXTS_PER_DAY }];
   const network = ipNetwork(ip);
   if (ip) shares.push({ key: `otp-ip:${shopId}:${ip}`, limit: shareLimit("ip", dailyCap) });
   if (network) shares.push({ key: `otp-net:${shopId}:${network}`, limit: shareLimit("network", dailyCap) });
