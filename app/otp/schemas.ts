@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CODE_LENGTH, CODE_PATTERN } from "~/shared/otp-code";
 import { PAYMENT_MODES } from "~/shared/payment-modes";
 
 /** Languages as the modal sends them ("fr", "pt-BR"); anything else is ignored rather than refused. */
@@ -18,8 +19,10 @@ export const issuedToken = z
   .optional()
   .catch(undefined);
 
-/** The shopper may ask for the code by WhatsApp (after a failed text); anything else means the shop's own channel. */
-const channel = z.enum(["sms", "whatsapp"]).optional().catch(undefined);
+/** The shopper may ask for the code by SMS or WhatsApp; absent means the shop's own channel. Anything else is refused. */
+const channel = z.enum(["sms", "whatsapp"], { invalid_type_error: "expected \"sms\" or \"whatsapp\"" })
+  .nullish()
+  .transform((v) => v ?? undefined);
 
 export const sendOtpBody = z.object({ phone, locale, deviceToken: issuedToken, channel });
 
@@ -31,7 +34,7 @@ export const verifyOtpBody = z.object({
       invalid_type_error: "expected a string of digits",
     })
     .transform((v) => String(v).trim())
-    .refine((v) => /^\d{6}$/.test(v), "expected the 6-digit code"),
+    .refine((v) => CODE_PATTERN.test(v), `expected the ${CODE_LENGTH}-digit code`),
   selectedMode: z.enum(PAYMENT_MODES).optional(),
   cartToken: z.string().min(1).max(255).optional(),
   locale,
