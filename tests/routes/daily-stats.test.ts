@@ -122,9 +122,10 @@ describe("the plan's monthly allowance at the storefront gate", () => {
     vi.spyOn(clock, "now").mockReturnValue(new Date("2026-11-20T10:00:00Z"));
     const shop = await installShop({ subscriptionPlan: FREE_PLAN.name });
     await verifiedOn(shop.id, monthStart(), FREE_PLAN.monthlyVerifications - 1);
+    await verifiedOn(shop.id, "2026-10-25", FREE_PLAN.monthlyVerifications); // its usual pace uses the plan
     expect((await send("+919876543210")).status).toBe(200);
     expect((await verify("+919876543210", fake.twilio.codeFor("+919876543210"))).status).toBe(200);
-    const counted = await prisma.dailyStat.aggregate({ where: { shopId: shop.id, metric: "otp_verified" }, _sum: { count: true } });
+    const counted = await prisma.dailyStat.aggregate({ where: { shopId: shop.id, metric: "otp_verified", day: { gte: monthStart() } }, _sum: { count: true } });
     expect(counted._sum.count).toBe(FREE_PLAN.monthlyVerifications);
     expect(await jsonOf(await send("+919876543211"))).toMatchObject({ code: "plan_limit_reached" });
   });
@@ -133,6 +134,7 @@ describe("the plan's monthly allowance at the storefront gate", () => {
     vi.spyOn(clock, "now").mockReturnValue(new Date("2026-11-20T10:00:00Z"));
     const shop = await installShop({ subscriptionPlan: FREE_PLAN.name, otpResendCooldownSeconds: 0 });
     await verifiedOn(shop.id, monthStart(), FREE_PLAN.monthlyVerifications - 1);
+    await verifiedOn(shop.id, "2026-10-25", FREE_PLAN.monthlyVerifications); // its usual pace uses the plan
     const phone = "+919876543210";
     for (let i = 0; i < 3; i++) {
       expect((await send(phone)).status).toBe(200);
@@ -140,7 +142,7 @@ describe("the plan's monthly allowance at the storefront gate", () => {
       vi.spyOn(clock, "now").mockReturnValue(new Date(`2026-11-2${i + 1}T10:00:00Z`));
     }
     const sum = async (metric: "otp_verified" | "otp_reverified") =>
-      (await prisma.dailyStat.aggregate({ where: { shopId: shop.id, metric }, _sum: { count: true } }))._sum.count ?? 0;
+      (await prisma.dailyStat.aggregate({ where: { shopId: shop.id, metric, day: { gte: monthStart() } }, _sum: { count: true } }))._sum.count ?? 0;
     // One counted against the allowance (which it reached), two more confirmed and shown on the dashboard.
     expect(await sum("otp_verified")).toBe(FREE_PLAN.monthlyVerifications);
     expect(await sum("otp_reverified")).toBe(2);

@@ -34,9 +34,12 @@ const PHONE = "+971501234567";
 const FREE = PLANS[0];
 const PRO = PLANS.find((p) => p.id === "pro")!;
 
-// Mid-month, so a month's use can be spread over the days before today: all of it today would be an
-// abnormal burn (app/enforcement/burn.server.ts, tested in tests/routes/allowance-burn.test.ts).
+// Mid-month, so a month's use can be spread over the days before today, by a shop whose usual pace uses
+// its plan: all of it today, or far ahead of its pace, would be an abnormal burn (app/enforcement/burn.server.ts,
+// tested in tests/routes/allowance-burn.test.ts).
 const MID_MONTH = new Date("2026-11-20T10:00:00Z");
+/** Last month's use (`used` on one day in the 28 days before MID_MONTH): the shop's usual pace. */
+const usualPace = (shopId: string, used: number) => prisma.dailyStat.create({ data: { shopId, metric: "otp_verified", day: "2026-10-25", dimension: "", count: used } });
 
 beforeEach(() => {
   vi.spyOn(clock, "now").mockReturnValue(MID_MONTH);
@@ -71,6 +74,7 @@ const codHiddenAtCheckout = () => {
 async function shopOnFree(used: number, overrides: Parameters<typeof installShop>[0] = {}) {
   const shop = await installShop({ subscriptionPlan: FREE.name, subscriptionId: "free", ...overrides });
   if (used) await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: `${clock.now().toISOString().slice(0, 7)}-01`, dimension: "", count: used } });
+  if (used) await usualPace(shop.id, used);
   await syncPaymentCustomization(await row());
   return shop;
 }
@@ -217,6 +221,7 @@ describe("usage charges past the allowance (a merchant who turned them on)", () 
     await callAdminRoute(plans, await adminRequest("/app/plans?charge_id=1"));
     const shop = await row();
     await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: `${clock.now().toISOString().slice(0, 7)}-01`, dimension: "", count: used } });
+    await usualPace(shop.id, used);
     await runDueJobs(JOB_KINDS);
     await syncPaymentCustomization(await row());
     return sub;
