@@ -36,7 +36,7 @@ export const enforcementSyncJob = defineJob({
   },
 });
 
-export type SyncReason = "plan_changed" | "subscription_updated" | "settings_saved" | "installed";
+export type SyncReason = "plan_changed" | "subscription_updated" | "settings_saved" | "installed" | "burn_seen";
 
 /** A transition: checkout is brought in step within a minute (the worker runs it after the response). */
 export async function requestEnforcementSync(domain: string, reason: SyncReason): Promise<void> {
@@ -65,7 +65,7 @@ export async function noteAllowanceUse(domain: string, usedThisMonth?: number): 
   if (!shop) return;
   const plan = planOf(shop);
   // `usedThisMonth`: the shop's verifications this month when the caller has just read them.
-  const pause = usedThisMonth === undefined ? (await verificationStatus(shop)).pause : pauseReason(shop, usedThisMonth);
+  const pause = usedThisMonth === undefined ? (await verificationStatus(shop)).pause : pauseReason(shop, usedThisMonth, allowanceMonthStart(clock.now()));
   if (!plan || (pause !== "allowance_used" && pause !== "usage_cap_reached")) return;
   const at = `${allowanceMonthStart(clock.now())}|${plan.id}|${pause}`;
   await enqueueJob(enforcementSyncJob, { shop: domain, key: `${domain}|allowance|${at}`, payload: { reason: "allowance_used", at } });

@@ -15,6 +15,8 @@ import { codOrderAssessment, codOrderRiskColumns, orderIpHash, riskAssessmentJob
 import { depositBalanceFor, depositSelectionColumns, type DepositSelectionRow } from "./deposit-balance.server";
 import { addressCheckFor } from "~/address-correction/address-correction.server";
 import { writeOrderCreated, type OrderWrites } from "./order-created-write.server";
+import { pauseReason } from "~/enforcement/pause";
+import { allowanceMonthStart } from "~/shared/plans";
 
 /** How far before the order a selection found by phone alone may have been made. */
 export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -49,12 +51,15 @@ export type OrderCreatedReads = {
   standing: PhoneStanding;
   risk: CodOrderRiskRow;
   deposit: DepositSelectionRow;
+  /** The shop's verifications this month against its allowance (a paused shop opens no confirmation). */
+  verifiedThisMonth: number;
 };
 
 type ReadRow = CodOrderRiskRow &
   DepositSelectionRow &
   Record<string, unknown> & {
     seen: unknown;
+    verifiedThisMonth: unknown;
     byOrder: string | null;
     byAttribute: string | null;
     byToken: string | null;
@@ -94,7 +99,7 @@ export async function readOrderCreated(shop: Pick<Shop, "id">, facts: OrderFacts
       AND "createdAt" >= ${from} AND "createdAt" <= ${to} ORDER BY "createdAt" DESC LIMIT 1)`;
   };
   const [row] = await query<ReadRow>(sql`
-    SELECT ${deliverySeen(webhookId)} AS "seen", "pick"."byOrder", "pick"."byAttribute", "pick"."byToken",
+    SELECT ${deliverySeen(webhookId)} AS "seen", ${verifiedThisMonthColumn(shop.id, clock.now())} AS "verifiedThisMonth", "pick"."byOrder", "pick"."byAttribute", "pick"."byToken",
       "s"."id" AS "selId", "s"."mode" AS "selMode", "s"."verified" AS "selVerified", "s"."phone" AS "selPhone",
       "s"."verifiedAt" AS "selVerifiedAt", "s"."cartToken" AS "selCartToken",
       ${phoneStandingColumns(shop.id, phones)}, ${codOrderRiskColumns(shop.id, facts)}, ${depositSelectionColumns(shop.id, facts)}
@@ -106,7 +111,12 @@ export async function readOrderCreated(shop: Pick<Shop, "id">, facts: OrderFacts
     LEFT JOIN "Selection" "s" ON "s"."id" = COALESCE("pick"."byOrder", "pick"."byAttribute", "pick"."byToken", "pick"."byPhone")`);
   const selection = selectionOf({ id: row.selId, mode: row.selMode, verified: row.selVerified, phone: row.selPhone, verifiedAt: row.selVerifiedAt, cartToken: row.selCartToken });
   const linkedBy: LinkedBy = !selection ? null : row.byOrder ? "already" : row.byAttribute ? "attribute" : row.byToken ? "token" : "phone";
-  return { seen: row.seen != null, selection, linkedBy, standing: phoneStandingOf(phones, row), risk: row, deposit: row };
+  return { seen: row.seen != null, selection, linkedBy, standing: phoneStandingOf(phones, row), risk: row, deposit: row, verifiedThisMonth: Number(row.verifiedThisMonth ?? 0) };
+}
+
+/** The shop's verifications counted against the allowance in the calendar month (UTC) of `at`: at most 31 DailyStat rows. */
+function verifiedThisMonthColumn(shopId: string, at: Date): Sql {
+  return sql`(SELECT COALESCE(SUM("count"), 0) FROM "DailyStat" WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(at)})`;
 }
 
 async function selectionOfOrder(orderGid: string): Promise<LinkedSelection | null> {
@@ -166,7 +176,9 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
   // The gateway decides: a COD order nobody verified goes to verification after purchase (when the
   // shop verifies phones), tagged cod-pending rather than unverified until the shopper confirms or the
   // deadline passes, whatever mode a linked selection names.
-  const confirmAfter = facts.isCod && !verification.verified && confirmsAfterPurchase(shop);
+  // A paused shop (the month's allowance used up too) opens no confirmation and holds nothing: the order
+  // is left unverified for the merchant, never held or cancelled for a check the shopper cannot finish.
+  const confirmAfter = facts.isCod && !verification.verified && confirmsAfterPurchase(shop) && pauseReason(shop, reads.verifiedThisMonth, allowanceMonthStart(now)) === null;
   const mode = paymentModeOf(facts.isCod, selection);
   // A COD order's risk (app/risk): tagged with the order's tags, stored with its record, written to Shopify's risk panel.
   const risk = codOrderAssessment(shop, facts, verification.verified, reads.risk);

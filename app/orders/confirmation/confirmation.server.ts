@@ -7,6 +7,7 @@ import { ORDER_CANCEL, TAGS_REMOVE } from "~/core/shopify/operations";
 import { checkVerificationCode, sendVerificationCode, type SendOutcome, type VerifyOutcome } from "~/otp/otp.server";
 import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { sendSms } from "~/sms/sms.server";
+import { takePhoneText } from "~/sms/phone-cap.server";
 import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
@@ -277,8 +278,9 @@ export async function findConfirmationByToken(shop: Pick<Shop, "id">, token: str
 /** The hosted page's "send me a code": a one-time code to the order's phone, with send-otp's limits. */
 export async function sendConfirmationCode(shop: Parameters<typeof sendVerificationCode>[0]["shop"], c: Confirmation, locale: string | null): Promise<SendOutcome> {
   if (!c.phone) return { ok: false, code: "phone_unreachable" };
-  // No device token: after purchase the code is always asked for.
-  return sendVerificationCode({ shop, phone: c.phone, locale });
+  // No device token: after purchase the code is always asked for. A confirmation already open is never
+  // stranded by a pause (the allowance used up, the plan ended, codes switched off): its code still goes.
+  return sendVerificationCode({ shop, phone: c.phone, locale, afterPurchase: true });
 }
 
 export type ConfirmOutcome = VerifyOutcome | { ok: false; code: "closed" };
@@ -348,6 +350,8 @@ async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
   const smsBody = confirmationSms(locales, { shop: shopName, order: c.orderName ?? "", link });
   const viaLink = !buttons && shop.linksOnWhatsapp ? whatsappLinkTemplate({ shop: shopName, order: c.orderName ?? "", link }, locales) : null;
   const template = buttons ?? viaLink;
+  const allowed = await takePhoneText(shop.id, c.phone, "link");
+  if (!allowed.ok) return textCapped(shop, c);
   const result = await sendSms({
     shop: { id: shop.id, name: shop.name, domain: shop.domain },
     to: c.phone,
@@ -359,17 +363,31 @@ async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
     purpose: "order_confirmation",
     orderGid: c.orderGid,
   });
-  if (!result.ok) return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
+  if (!result.ok) {
+    if (!result.maybeSent) await allowed.giveBack();
+    return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
+  }
   const onWhatsapp = result.channel === "whatsapp";
   await prisma.orderConfirmation.update({
     where: { id: c.id },
-    data: { notifiedAt: now, ...(onWhatsapp ? { whatsappAt: now } : { smsLinkAt: now }) },
+    data: { notifiedAt: now, textCappedAt: null, ...(onWhatsapp ? { whatsappAt: now } : { smsLinkAt: now }) },
   });
   // The buttons wait for an answer; a verified order's courtesy question gets no SMS after it.
   if (onWhatsapp && buttons && c.kind === "verify") {
     await scheduleConfirmationStep(shop.domain, c, "escalate", new Date(now.getTime() + shop.whatsappReplyMinutes * 60_000));
   }
   return { ok: true, note: onWhatsapp ? (buttons ? "asked on WhatsApp" : "link on WhatsApp") : "link by SMS" };
+}
+
+/**
+ * The number had its texts of the day (app/sms/phone-cap.server.ts): nothing is sent, and the confirmation
+ * is marked so that its deadline never cancels the order (the shopper was not asked); the merchant sees
+ * it pending and may resend the link later.
+ */
+async function textCapped(shop: StepShop, c: Confirmation): Promise<StepResult> {
+  await prisma.orderConfirmation.updateMany({ where: { id: c.id, textCappedAt: null }, data: { textCappedAt: clock.now() } });
+  log.info("order confirmation: the number had its texts of the day; not sent, never cancelled at the deadline", { shop: shop.domain, orderGid: c.orderGid });
+  return { ok: true, note: "the number had its texts of the day" };
 }
 
 /** The order in one line for the WhatsApp question: its number, its amount to pay on delivery. */
@@ -391,6 +409,9 @@ async function escalate(shop: StepShop, c: Confirmation): Promise<StepResult> {
   const ladder = parseLadder(c.ladder);
   if (ladder) return { ok: true, note: (await advanceLadder(shop.domain, c, ladder, "whatsapp", "failed")) ?? "no rung after WhatsApp" };
   const link = confirmationLink(shop, linkToken(c.id));
+  // The SMS after an unanswered WhatsApp question is the same link again: counted as a text, not as another link.
+  const allowed = await takePhoneText(shop.id, c.phone);
+  if (!allowed.ok) return textCapped(shop, c);
   const replaced = await prisma.messageDelivery.findFirst({
     where: { shopId: c.shopId, orderGid: c.orderGid, purpose: "order_confirmation", channel: "whatsapp", providerId: { not: null } },
     orderBy: { createdAt: "desc" },
@@ -405,7 +426,10 @@ async function escalate(shop: StepShop, c: Confirmation): Promise<StepResult> {
     orderGid: c.orderGid,
     fallbackOf: replaced?.id ?? null,
   });
-  if (!result.ok) return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
+  if (!result.ok) {
+    if (!result.maybeSent) await allowed.giveBack();
+    return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
+  }
   await prisma.orderConfirmation.update({ where: { id: c.id }, data: { smsLinkAt: clock.now() } });
   return { ok: true, note: "link by SMS" };
 }
@@ -517,7 +541,8 @@ async function deadline(shop: StepShop, c: Confirmation): Promise<StepResult> {
   await settleOrderRecord(c.shopId, c.orderGid, "unconfirmed");
   const tagged = await swapTags(shop, c.orderGid, [UNCONFIRMED_TAG], [PENDING_TAG]);
   // An order without a phone could never be confirmed: it is the merchant's to decide (tagged NO_PHONE_TAG at opening).
-  const cancelled = shop.cancelUnconfirmed && c.phone && !c.cancelledAt ? await cancel(shop, c) : null;
+  // Nor is one whose link the number's text cap held back: the shopper was never asked.
+  const cancelled = shop.cancelUnconfirmed && c.phone && !c.textCappedAt && !c.cancelledAt ? await cancel(shop, c) : null;
   return firstFailure(tagged, cancelled) ?? { ok: true, note: cancelled ? "order cancelled" : "marked unconfirmed" };
 }
 
