@@ -1,4 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { Banner, BlockStack, Button, InlineStack, Layout, List, Text } from "@shopify/polaris";
 import { AdminPage, useAppBridgeState, useNotice } from "~/admin/app-bridge";
 import type { EnforcementState } from "~/enforcement/payment-customization.server";
@@ -23,6 +24,8 @@ export function SettingsForm(props: {
   currency: string | null;
   enforcement: EnforcementState;
   depositPattern: DepositPattern;
+  /** Cards with forms of their own, below the settings form (a form cannot hold another). */
+  children?: ReactNode;
 }) {
   const { errors } = props;
   const form = useSettingsForm(props.initial, errors);
@@ -113,6 +116,7 @@ export function SettingsForm(props: {
           )}
         </Layout>
       </Form>
+      {props.children && <Layout>{props.children}</Layout>}
     </AdminPage>
   );
 }
