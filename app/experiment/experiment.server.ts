@@ -1,5 +1,5 @@
 import { prisma } from "~/core/db.server";
-import { isUniqueViolation, query, sql } from "~/core/db/sql.server";
+import { isUniqueViolation, query, sql, toDate } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { keyedHash, randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
@@ -23,7 +23,7 @@ export async function runningExperiment(shopId: string, now: Date = clock.now())
     SELECT "id", "holdoutShare", "startedAt", "endsAt" FROM "Experiment"
     WHERE "runningShopId" = ${shopId} AND ("endsAt" IS NULL OR "endsAt" > ${now})`);
   if (!row) return null;
-  return { id: row.id, holdoutShare: Number(row.holdoutShare), startedAt: new Date(row.startedAt as string), endsAt: row.endsAt == null ? null : new Date(row.endsAt as string) };
+  return { id: row.id, holdoutShare: Number(row.holdoutShare), startedAt: toDate(row.startedAt), endsAt: row.endsAt == null ? null : toDate(row.endsAt) };
 }
 
 /**
@@ -39,7 +39,7 @@ export function armFor(experimentId: string, phone: string, holdoutShare: number
  * The shopper's arm, recorded: one upsert that inserts the hash's arm or keeps the one stored, and
  * returns what is stored, so every later step reads the same arm whatever ran at the same moment.
  */
-export async function assignShopper(shopId: string, experiment: RunningExperiment, phone: string, now: Date = clock.now()): Promise<Arm> {
+export async function assignShopper(shopId: string, experiment: Pick<RunningExperiment, "id" | "holdoutShare">, phone: string, now: Date = clock.now()): Promise<Arm> {
   const arm = armFor(experiment.id, phone, experiment.holdoutShare);
   const [row] = await query<{ arm: string }>(sql`
     INSERT INTO "ExperimentAssignment" ("experimentId", "shopId", "phone", "arm", "assignedAt")

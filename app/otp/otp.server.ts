@@ -18,7 +18,7 @@ import { pauseReason, verificationsAllowed } from "~/enforcement/pause";
 import { riskCodesKey, riskIpKey, shopperAssessment, type RiskShop } from "~/risk/assess.server";
 import type { RiskAssessment } from "~/risk/score";
 
-import { assignShopper, runningExperiment } from "~/experiment/experiment.server";
+import { assignShopper } from "~/experiment/experiment.server";
 import { decideSend, NEVER, type SendDecision } from "./send-decision.server";
 import { completeVerification } from "./verify-completion.server";
 export const CODE_LENGTH = 6;
@@ -136,7 +136,7 @@ export async function sendVerificationCode(input: {
   });
   // The holdout experiment: an eligible shopper's arm is recorded before the answer goes back. Never held
   // out: a blocked number (refused above) and a high band, which a merchant rule's match always is.
-  const experiment = risk.band === "high" ? null : await runningExperiment(shop.id, now);
+  const experiment = risk.band === "high" ? null : decision.experiment;
   if (experiment && (await assignShopper(shop.id, experiment, phone, now)) === "holdout") {
     await undoSend(shop, phone, decision, now);
     return { ok: true, skipped: "holdout", risk };

@@ -28,7 +28,14 @@ function standingSelect(shopId: string, phone: string, now: Date): Sql {
       (SELECT 1 FROM "BlockedPhone" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "blocked",
       (SELECT "verifiedAt" FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verifiedAt",
       (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
-        WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(now)}) AS "verifiedThisMonth"`;
+        WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(now)}) AS "verifiedThisMonth",
+      ${runningExperimentColumns(shopId, now)}`;
+}
+
+/** The holdout experiment running now (app/experiment), if any: its id and held-out share, read with the standing. */
+function runningExperimentColumns(shopId: string, now: Date): Sql {
+  const running = sql`FROM "Experiment" WHERE "runningShopId" = ${shopId} AND ("endsAt" IS NULL OR "endsAt" > ${now})`;
+  return sql`(SELECT "id" ${running}) AS "experimentId", (SELECT "holdoutShare" ${running}) AS "holdoutShare"`;
 }
 
 /** Everything send-otp's decision needs to know before it runs, so the database can make it in one step. */
@@ -60,12 +67,16 @@ export type SendDecision = {
   perNumber: RateLimitRow | null;
   daily: RateLimitRow | null;
   challengeId: string | null;
+  /** The holdout experiment running for the shop (app/experiment), or null. */
+  experiment: { id: string; holdoutShare: number } | null;
 };
 
 type SendDecisionRow = {
   blocked: unknown;
   verifiedAt: unknown;
   verifiedThisMonth: unknown;
+  experimentId?: string | null;
+  holdoutShare?: unknown;
   riskCodes?: unknown;
   riskIp?: unknown;
   perCount?: unknown;
@@ -76,6 +87,10 @@ type SendDecisionRow = {
 };
 
 export const NEVER = new Date(Date.UTC(9999, 0, 1));
+
+function experimentOf(row: SendDecisionRow): SendDecision["experiment"] {
+  return row.experimentId ? { id: row.experimentId, holdoutShare: Number(row.holdoutShare) } : null;
+}
 
 /**
  * send-otp's decision in one round trip: the number's standing, the risk score's counters, the
@@ -99,7 +114,7 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
       "perNumber" AS (${rateLimitHit(p.perNumberKey, p.perNumberWindowSeconds, now, sql`FROM "standing" WHERE "blocked" IS NULL AND ("verifiedAt" IS NULL OR "verifiedAt" < ${p.skipSince})`)}),
       "daily" AS (${rateLimitHit(p.dailyKey, 86_400, now, sql`FROM "perNumber", "standing" WHERE "perNumber"."count" <= ${p.perNumberLimit} AND "standing"."verifiedThisMonth" < ${p.allowance}`)}),
       "challenge" AS (${p.challenge(sql`FROM "daily" WHERE "daily"."count" <= ${p.dailyCap}`)})
-      SELECT "standing"."blocked", "standing"."verifiedThisMonth",
+      SELECT "standing"."blocked", "standing"."verifiedThisMonth", "standing"."experimentId", "standing"."holdoutShare",
         (SELECT "count" FROM "riskCodes") AS "riskCodes", (SELECT "count" FROM "riskIp") AS "riskIp",
         (SELECT "count" FROM "perNumber") AS "perCount", (SELECT "windowStart" FROM "perNumber") AS "perWindowStart",
         (SELECT "count" FROM "daily") AS "dailyCount", (SELECT "windowStart" FROM "daily") AS "dailyWindowStart",
@@ -113,6 +128,7 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
       perNumber: row.perCount == null ? null : { count: row.perCount as string, windowStart: row.perWindowStart as string },
       daily: row.dailyCount == null ? null : { count: row.dailyCount as string, windowStart: row.dailyWindowStart as string },
       challengeId: row.challengeId ?? null,
+      experiment: experimentOf(row),
     };
   }
   return transaction((tx) => {
@@ -125,6 +141,7 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
       perNumber: null,
       daily: null,
       challengeId: null,
+      experiment: experimentOf(standing),
     };
     if (decision.blocked) return decision;
     decision.riskCodes = Number(tx.query<RateLimitRow>(rateLimitHit(p.codesKey, RISK_WINDOW_SECONDS, now))[0].count);
