@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { armCounts, dropToFind, moneySaved, newcombe, normalQuantile, plannedOrders, readExperiment, wilson } from "./stats";
+import { armCounts, dropToFind, moneySaved, newcombe, normalQuantile, plannedOrders, readExperiment, tQuantile, wilson } from "./stats";
 
 const ones = (orders: number, failed: number) => Array.from({ length: orders }, (_, i) => ({ orders: 1, failed: i < failed ? 1 : 0 }));
 
@@ -13,6 +13,15 @@ describe("normalQuantile", () => {
   it("refuses a probability outside (0, 1)", () => {
     expect(() => normalQuantile(1)).toThrow(RangeError);
     expect(() => normalQuantile(0)).toThrow(RangeError);
+  });
+});
+
+describe("tQuantile", () => {
+  it("matches Student's t table and tends to the normal", () => {
+    expect(tQuantile(0.975, 10)).toBeCloseTo(2.228, 2);
+    expect(tQuantile(0.975, 30)).toBeCloseTo(2.042, 3);
+    expect(tQuantile(0.975, 100)).toBeCloseTo(1.984, 3);
+    expect(tQuantile(0.975, Infinity)).toBeCloseTo(1.959964, 6);
   });
 });
 
@@ -60,6 +69,12 @@ describe("armCounts", () => {
     expect(arm.designEffect).toBeGreaterThan(9);
     expect(arm.effectiveOrders).toBeLessThan(12);
     expect(arm.effectiveFailed / arm.effectiveOrders).toBeCloseTo(0.2, 9);
+    expect(arm.effectiveShoppers).toBeCloseTo(10, 9);
+  });
+  it("counts few effective shoppers when one made most of the orders", () => {
+    const arm = armCounts([{ orders: 30, failed: 0 }, ...ones(10, 2)]);
+    expect(arm.shoppers).toBe(11);
+    expect(arm.effectiveShoppers).toBeCloseTo(1600 / 910, 9);
   });
 });
 

@@ -92,7 +92,16 @@ export function newcombe(a: { failures: number; n: number; df?: number }, b: { f
 export type ShopperCounts = { orders: number; failed: number };
 
 /** An arm's resolved orders and failures, and the same shrunk by the design effect (what the intervals use). */
-export type ArmCounts = { orders: number; failed: number; shoppers: number; designEffect: number; effectiveOrders: number; effectiveFailed: number };
+export type ArmCounts = {
+  orders: number;
+  failed: number;
+  shoppers: number;
+  /** Kish's effective number of shoppers, (Σ orders)² / Σ orders²: fewer than `shoppers` when a few made many of the orders. */
+  effectiveShoppers: number;
+  designEffect: number;
+  effectiveOrders: number;
+  effectiveFailed: number;
+};
 
 /**
  * An arm's counts from its shoppers. The design effect is the cluster-robust variance of the failure
@@ -103,13 +112,16 @@ export function armCounts(shoppers: readonly ShopperCounts[]): ArmCounts {
   let orders = 0;
   let failed = 0;
   let k = 0;
+  let squares = 0;
   for (const s of shoppers) {
     if (s.orders <= 0) continue;
     orders += s.orders;
     failed += s.failed;
+    squares += s.orders * s.orders;
     k++;
   }
-  if (!orders) return { orders: 0, failed: 0, shoppers: k, designEffect: 1, effectiveOrders: 0, effectiveFailed: 0 };
+  if (!orders) return { orders: 0, failed: 0, shoppers: k, effectiveShoppers: 0, designEffect: 1, effectiveOrders: 0, effectiveFailed: 0 };
+  const effectiveShoppers = (orders * orders) / squares;
   const p = failed / orders;
   let designEffect = 1;
   if (k > 1 && p > 0 && p < 1) {
@@ -121,7 +133,7 @@ export function armCounts(shoppers: readonly ShopperCounts[]): ArmCounts {
     const binomial = (p * (1 - p)) / orders;
     designEffect = Math.max(1, robust / binomial);
   }
-  return { orders, failed, shoppers: k, designEffect, effectiveOrders: orders / designEffect, effectiveFailed: failed / designEffect };
+  return { orders, failed, shoppers: k, effectiveShoppers, designEffect, effectiveOrders: orders / designEffect, effectiveFailed: failed / designEffect };
 }
 
 /**
@@ -187,9 +199,9 @@ export function readExperiment(input: {
   const confidence = input.confidence ?? 0.95;
   const h = armCounts(input.holdout);
   const v = armCounts(input.verified);
-  // Shoppers are the units: an arm's z becomes t with its shoppers less one degrees of freedom.
-  const hArm = { failures: h.effectiveFailed, n: h.effectiveOrders, df: Math.max(1, h.shoppers - 1) };
-  const vArm = { failures: v.effectiveFailed, n: v.effectiveOrders, df: Math.max(1, v.shoppers - 1) };
+  // Shoppers are the units: an arm's z becomes t with its effective number of shoppers less one degrees of freedom.
+  const hArm = { failures: h.effectiveFailed, n: h.effectiveOrders, df: Math.max(1, h.effectiveShoppers - 1) };
+  const vArm = { failures: v.effectiveFailed, n: v.effectiveOrders, df: Math.max(1, v.effectiveShoppers - 1) };
   const holdout = { ...h, rate: { ...wilson(hArm.failures, hArm.n, confidence, hArm.df), estimate: h.orders ? h.failed / h.orders : NaN } };
   const verified = { ...v, rate: { ...wilson(vArm.failures, vArm.n, confidence, vArm.df), estimate: v.orders ? v.failed / v.orders : NaN } };
   const difference = newcombe(hArm, vArm, confidence);
