@@ -83,7 +83,7 @@ export function ExperimentReportView({ report: raw, sentence }: { report: Jsonis
               rows={labels.map((label, i) => [label, columns[0][i], columns[1][i]])}
             />
             <Text as="p">
-              Difference in failure rate: {Number.isFinite(d.estimate) ? `${Math.round(d.estimate * 100)} points, 95 % interval ${pointsRange(d)} points` : "not known yet"}
+              Difference in failure rate: {Number.isFinite(d.estimate) ? `${Math.round(d.estimate * 100)} point${Math.abs(Math.round(d.estimate * 100)) === 1 ? "" : "s"}, 95 % interval ${pointsRange(d)} points` : "not known yet"}
               {reading.crossesZero ? " — the interval still includes no difference." : "."}
               {reading.ordersToHorizon > 0 && ` ${n(reading.ordersToHorizon)} more delivered or failed orders are needed${reading.daysToHorizon ? `, about ${n(reading.daysToHorizon)} days at the current pace` : ""}.`}
             </Text>
@@ -120,7 +120,7 @@ export function ExperimentReportView({ report: raw, sentence }: { report: Jsonis
               ) : null}
             </div>
             <Text as="p" tone="subdued">
-              How to read this: docs/experiment.md in the app's documentation, or ask us.
+              Each bar is the share of delivered or failed orders that failed; the lighter bar is the top of its 95 % range. Orders still on their way are not counted yet.
             </Text>
           </BlockStack>
         </Card>
