@@ -120,7 +120,7 @@ export function ExperimentReportView({ report: raw, sentence }: { report: Jsonis
               ) : null}
             </div>
             <Text as="p" tone="subdued">
-              Each bar is the share of delivered or failed orders that failed; the lighter bar is the top of its 95 % range. Orders still on their way are not counted yet.
+              For each group, the first bar is the share of delivered or failed orders that failed, the second the top of its 95 % range. Orders still on their way are not counted yet.
             </Text>
           </BlockStack>
         </Card>
