@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, until, seriousViolations, adminContext, collectPageErrors } from "../helpers/browser";
-import { startServer, type RunningServer, deliverOrderCreated } from "../helpers/server";
+import type { Page } from "playwright-core";
+import { until, seriousViolations } from "../helpers/browser";
+import { useAdminBrowser } from "../helpers/admin-browser";
+import { type RunningServer, deliverOrderCreated } from "../helpers/server";
 import { orderCreatedPayload } from "../helpers/webhooks";
 import { shot } from "./modal-helpers";
 
@@ -12,25 +13,11 @@ import { shot } from "./modal-helpers";
  */
 
 describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
+  const admin = useAdminBrowser();
   let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-    context = await adminContext(browser);
-    page = await context.newPage();
-    collectPageErrors(page, errors);
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    expect(errors).toEqual([]);
+  beforeAll(() => {
+    ({ server, page } = admin);
   });
 
   async function open(url: string) {
@@ -177,5 +164,19 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     expect(await page.getByLabel("Code lifetime").inputValue()).toBe("900");
     await page.reload({ waitUntil: "networkidle" });
     expect(await page.getByLabel("Code lifetime").inputValue()).toBe("900");
+  });
+
+  it("after a refused save, brings the summary of what to change into view and gives it focus", { timeout: 60_000 }, async () => {
+    await open("/app/settings");
+    await page.getByLabel("Code lifetime").fill("9");
+    await page.getByRole("region", { name: "Unsaved changes" }).getByRole("button", { name: "Save" }).click();
+    const summary = page.getByLabel(/One setting needs a change before saving/);
+    await until(() => summary.count()).toBe(1);
+    await until(() => summary.evaluate((el) => el === document.activeElement)).toBe(true);
+    const box = (await summary.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y).toBeLessThan(page.viewportSize()!.height);
+    expect(await summary.innerText()).toContain("Code lifetime");
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });
