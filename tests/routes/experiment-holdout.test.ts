@@ -7,6 +7,7 @@ import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as cancelled from "~/routes/webhooks.orders.cancelled";
 import * as fulfilled from "~/routes/webhooks.orders.fulfilled";
 import { prisma } from "~/core/db.server";
+import { clock } from "~/core/utils/clock.server";
 import { blockPhone } from "~/otp/blocklist.server";
 import { checkProof } from "~/otp/proof.server";
 import type { ExperimentReport } from "~/experiment/report";
@@ -29,6 +30,7 @@ import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 const twilio = useFakeTwilio();
 const shopify = useFakeShopify((f) => handlers.installDefaultHandlers(f));
 beforeEach(() => handlers.installDefaultHandlers(shopify));
+afterEach(() => vi.restoreAllMocks());
 
 const phones = Array.from({ length: 40 }, (_, i) => `+9198${String(10_000_000 + i * 7919).padStart(8, "0")}`);
 /** A full delivery address, so the order's own risk is not high (a high-risk order is never held out). */
@@ -151,6 +153,30 @@ describe("the holdout experiment", () => {
     const again = await jsonOf(await sendCode(held[0]));
     expect(again).toMatchObject({ success: true, expiresIn: 600 });
     expect(twilio.twilio.messages.map((m) => m.to)).toContain(held[0]);
+  });
+
+  it("records one arm per shopper however many requests arrive at once", async () => {
+    await installShop();
+    await experimentForm({ intent: "experiment-start", holdoutPercent: "30", days: "" });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => sendCode(phones[0])).concat(Array.from({ length: 8 }, () => sendCode(phones[1]))));
+    expect(answers.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+    expect(await prisma.experimentAssignment.count()).toBe(2);
+  });
+
+  it("ends by itself after the period the merchant set: the report says stopped and shoppers are asked again", async () => {
+    await installShop();
+    const start = new Date();
+    vi.spyOn(clock, "now").mockReturnValue(start);
+    expect((await experimentForm({ intent: "experiment-start", holdoutPercent: "30", days: "2" })).data).toMatchObject({ ok: true });
+    const held: string[] = [];
+    for (const phone of phones) if ((await jsonOf(await sendCode(phone))).skipped) held.push(phone);
+    expect(held.length).toBeGreaterThan(0);
+    vi.spyOn(clock, "now").mockReturnValue(new Date(start.getTime() + 2 * 86_400_000 + 1000));
+    expect(await jsonOf(await sendCode(held[0]))).toMatchObject({ success: true, expiresIn: 600 });
+    const page = await callAdminRoute<{ report: ExperimentReport }>(experimentPage, await adminRequest("/app/experiment"));
+    expect(page.data!.report).toMatchObject({ running: false, endsAt: new Date(start.getTime() + 2 * 86_400_000).toISOString() });
+    // A new experiment may start once the old one has ended.
+    expect((await experimentForm({ intent: "experiment-start", holdoutPercent: "10", days: "" })).data).toMatchObject({ ok: true });
   });
 
   it("refuses a share outside 5-30 % and a period past a year, and changes nothing", async () => {
