@@ -135,8 +135,9 @@ export async function sendVerificationCode(input: {
     requestsFromIp: input.ip ? (decision.riskIp ?? 0) : 0,
   });
   // The holdout experiment: an eligible shopper's arm is recorded before the answer goes back. Never held
-  // out: a blocked number (refused above) and a high band, which a merchant rule's match always is.
-  const experiment = risk.band === "high" ? null : decision.experiment;
+  // out: a blocked number (refused above) and a high band, which a merchant rule's match always is. Nobody
+  // is assigned while verification is paused (no plan, allowance used): the other group would not be asked either.
+  const experiment = risk.band === "high" || pauseReason(shop, decision.verifiedThisMonth) !== null ? null : decision.experiment;
   if (experiment && (await assignShopper(shop.id, experiment, phone, now)) === "holdout") {
     await undoSend(shop, phone, decision, now);
     return { ok: true, skipped: "holdout", risk };

@@ -155,6 +155,13 @@ describe("the holdout experiment", () => {
     expect(twilio.twilio.messages.map((m) => m.to)).toContain(held[0]);
   });
 
+  it("assigns nobody while verification is paused (no plan): the other group would not be asked either", async () => {
+    await installShop({ subscriptionStatus: "none" });
+    await experimentForm({ intent: "experiment-start", holdoutPercent: "30", days: "" });
+    for (const phone of phones.slice(0, 10)) expect((await sendCode(phone)).status).toBe(402);
+    expect(await prisma.experimentAssignment.count()).toBe(0);
+  });
+
   it("records one arm per shopper however many requests arrive at once", async () => {
     await installShop();
     await experimentForm({ intent: "experiment-start", holdoutPercent: "30", days: "" });
