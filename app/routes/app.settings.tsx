@@ -45,6 +45,7 @@ export default function Settings() {
       currency={loaded.currency}
       enforcement={result?.status === "saved" ? result.enforcement : loaded.enforcement}
       depositPattern={loaded.depositPattern}
+      countries={loaded.countries}
     >
       <ExperimentCard key={`${loaded.experiment.running}-${loaded.experiment.startedAt}`} settings={loaded.experiment} result={experimentResult} />
     </SettingsForm>

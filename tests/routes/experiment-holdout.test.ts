@@ -11,7 +11,10 @@ import { clock } from "~/core/utils/clock.server";
 import { blockPhone } from "~/otp/blocklist.server";
 import { checkProof } from "~/otp/proof.server";
 import type { ExperimentReport } from "~/experiment/report";
-import { run, type RunInput } from "../../extensions/cod-payment-customization/src/run";
+import {
+  cartPaymentMethodsTransformRun as run,
+  type CartPaymentMethodsTransformRunInput as RunInput,
+} from "../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";
