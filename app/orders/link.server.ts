@@ -17,6 +17,7 @@ import { addressCheckFor } from "~/address-correction/address-correction.server"
 import { writeOrderCreated, type OrderWrites } from "./order-created-write.server";
 import { pauseReason } from "~/enforcement/pause";
 import { allowanceMonthStart } from "~/shared/plans";
+import { HOLDOUT_TAG } from "~/experiment/report";
 
 /** How far before the order a selection found by phone alone may have been made. */
 export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -176,15 +177,19 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
   // The gateway decides: a COD order nobody verified goes to verification after purchase (when the
   // shop verifies phones), tagged cod-pending rather than unverified until the shopper confirms or the
   // deadline passes, whatever mode a linked selection names.
-  // A paused shop (the month's allowance used up too) opens no confirmation and holds nothing: the order
-  // is left unverified for the merchant, never held or cancelled for a check the shopper cannot finish.
-  const confirmAfter = facts.isCod && !verification.verified && confirmsAfterPurchase(shop) && pauseReason(shop, reads.verifiedThisMonth, allowanceMonthStart(now)) === null;
   const mode = paymentModeOf(facts.isCod, selection);
   // A COD order's risk (app/risk): tagged with the order's tags, stored with its record, written to Shopify's risk panel.
   const risk = codOrderAssessment(shop, facts, verification.verified, reads.risk);
+  // A shopper the holdout experiment held out (app/experiment): no confirmation, tagged cod-holdout, unless
+  // the order itself is high risk (never held out).
+  const heldOut = facts.isCod && !verification.verified && !!verification.heldOut && risk?.band !== "high";
+  // A paused shop (the month's allowance used up too) opens no confirmation and holds nothing: the order
+  // is left unverified for the merchant, never held or cancelled for a check the shopper cannot finish.
+  const paused = pauseReason(shop, reads.verifiedThisMonth, allowanceMonthStart(now)) !== null;
+  const confirmAfter = facts.isCod && !verification.verified && !heldOut && confirmsAfterPurchase(shop) && !paused;
   // An uninstalled shop has no token to tag with; the link is still kept for the merchant's return.
   const tags = (shop.uninstalledAt ? [] : tagsForOrder(shop, { isCod: facts.isCod, mode, verified: verification.verified })).map((t) =>
-    confirmAfter && t === shop.tagUnverified ? PENDING_TAG : t,
+    confirmAfter && t === shop.tagUnverified ? PENDING_TAG : heldOut && t === shop.tagUnverified ? HOLDOUT_TAG : t,
   );
   if (risk && shop.tagOrders && !shop.uninstalledAt) tags.push(riskTag(risk.band));
   const order = { gid: orderGid, name: facts.name, phone: facts.phones[0] ?? null, customerGid: facts.customer.gid, locale: facts.locale };

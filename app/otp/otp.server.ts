@@ -21,10 +21,11 @@ import { allowanceMonthStart } from "~/shared/plans";
 import { riskCodesKey, riskIpKey, shopperAssessment, type RiskShop } from "~/risk/assess.server";
 import type { RiskAssessment } from "~/risk/score";
 
-import { decideSend, NEVER, SHARE_WINDOW_SECONDS, type SendShare } from "./send-decision.server";
+import { decideSend, NEVER, SHARE_WINDOW_SECONDS, type SendDecision, type SendShare } from "./send-decision.server";
 import { ipNetwork } from "~/shared/ip";
 import { PHONE_TEXTS_PER_DAY, phoneTextsKey } from "~/sms/phone-cap.server";
 import { numberBlock } from "~/enforcement/burn.server";
+import { assignShopper } from "~/experiment/experiment.server";
 import { completeVerification } from "./verify-completion.server";
 
 type OtpShop = Pick<
@@ -58,6 +59,8 @@ type OtpShop = Pick<
 export type SendOutcome =
   | { ok: true; skipped: "otp_disabled"; risk?: undefined }
   | { ok: true; skipped: "returning_customer"; risk: RiskAssessment }
+  /** The merchant's holdout experiment left this shopper unverified (app/experiment): no code, COD as if the app were off. */
+  | { ok: true; skipped: "holdout"; risk: RiskAssessment }
   | { ok: true; skipped?: undefined; expiresIn: number; resendAfter: number; channel: SmsChannel; risk: RiskAssessment }
   | { ok: false; code: "country_not_allowed" | "phone_blocked" | "subscription_required" | "plan_limit_reached" | "phone_unreachable" | "sms_unavailable" }
   | { ok: false; code: "rate_limited" | "shop_daily_cap"; retryAfter: number };
@@ -177,6 +180,14 @@ export async function sendVerificationCode(input: {
     codesForPhone: decision.riskCodes ?? 0,
     requestsFromIp: input.ip ? (decision.riskIp ?? 0) : 0,
   });
+  // The holdout experiment: an eligible shopper's arm is recorded before the answer goes back. Never held
+  // out: a blocked number (refused above) and a high band, which a merchant rule's match always is. Nobody
+  // is assigned while verification is paused (no plan, allowance used): the other group would not be asked either.
+  const experiment = risk.band === "high" || pauseReason(shop, decision.verifiedThisMonth) !== null ? null : decision.experiment;
+  if (experiment && (await assignShopper(shop.id, experiment, phone, now)) === "holdout") {
+    await undoSend(shop, phone, decision, now);
+    return { ok: true, skipped: "holdout", risk };
+  }
   if (!decision.perNumber) {
     await countEvent(shop.id, "otp_skipped", "returning");
     return { ok: true, skipped: "returning_customer", risk };
@@ -258,6 +269,16 @@ export async function sendVerificationCode(input: {
   }
   log.info("otp: code sent", { shop: shop.domain, phone, channel: result.channel });
   return { ok: true, expiresIn: shop.otpTtlSeconds, resendAfter: shop.otpResendCooldownSeconds, channel: result.channel, risk };
+}
+
+/** A held-out shopper gets no code: the decision's send-limit hits are given back and its pending code goes. */
+async function undoSend(shop: OtpShop, phone: string, decision: SendDecision, now: Date): Promise<void> {
+  const nowMs = now.getTime();
+  const undo: Promise<unknown>[] = [];
+  if (decision.perNumber) undo.push(releaseRateLimit(sendLimitKey(shop.id, phone), rateLimitResult(decision.perNumber, shop.otpSendLimit, shop.otpSendWindowSeconds, nowMs)));
+  if (decision.daily) undo.push(releaseRateLimit(dailyCapKey(shop.id, now), rateLimitResult(decision.daily, shop.dailySendCap, 86_400, nowMs)));
+  if (decision.challengeId) undo.push(execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${decision.challengeId}`));
+  await Promise.all(undo);
 }
 
 /**

@@ -30,7 +30,14 @@ function standingSelect(shopId: string, phone: string, now: Date): Sql {
       (SELECT "verifiedAt" FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verifiedAt",
       (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "countedMonth" = ${allowanceMonthStart(now)}) AS "counted",
       (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
-        WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(now)}) AS "verifiedThisMonth"`;
+        WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(now)}) AS "verifiedThisMonth",
+      ${runningExperimentColumns(shopId, now)}`;
+}
+
+/** The holdout experiment running now (app/experiment), if any: its id and held-out share, read with the standing. */
+function runningExperimentColumns(shopId: string, now: Date): Sql {
+  const running = sql`FROM "Experiment" WHERE "runningShopId" = ${shopId} AND ("endsAt" IS NULL OR "endsAt" > ${now})`;
+  return sql`(SELECT "id" ${running}) AS "experimentId", (SELECT "holdoutShare" ${running}) AS "holdoutShare"`;
 }
 
 /** Everything send-otp's decision needs to know before it runs, so the database can make it in one step. */
@@ -77,6 +84,8 @@ export type SendDecision = {
   perNumber: RateLimitRow | null;
   daily: RateLimitRow | null;
   challengeId: string | null;
+  /** The holdout experiment running for the shop (app/experiment), or null. */
+  experiment: { id: string; holdoutShare: number } | null;
 };
 
 type SendDecisionRow = {
@@ -84,6 +93,8 @@ type SendDecisionRow = {
   counted: unknown;
   verifiedAt: unknown;
   verifiedThisMonth: unknown;
+  experimentId?: string | null;
+  holdoutShare?: unknown;
   riskCodes?: unknown;
   riskIp?: unknown;
   perCount?: unknown;
@@ -95,6 +106,10 @@ type SendDecisionRow = {
 };
 
 export const NEVER = new Date(Date.UTC(9999, 0, 1));
+
+function experimentOf(row: SendDecisionRow): SendDecision["experiment"] {
+  return row.experimentId ? { id: row.experimentId, holdoutShare: Number(row.holdoutShare) } : null;
+}
 
 /**
  * send-otp's decision in one round trip: the number's standing, the risk score's counters, the
@@ -130,7 +145,7 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
       ${shareSteps}
       "daily" AS (${rateLimitHit(p.dailyKey, 86_400, now, through)}),
       "challenge" AS (${p.challenge(sql`FROM "daily" WHERE "daily"."count" <= ${p.dailyCap}`)})
-      SELECT "standing"."blocked", "standing"."counted", "standing"."verifiedThisMonth",
+      SELECT "standing"."blocked", "standing"."counted", "standing"."verifiedThisMonth", "standing"."experimentId", "standing"."holdoutShare",
         (SELECT "count" FROM "riskCodes") AS "riskCodes", (SELECT "count" FROM "riskIp") AS "riskIp",
         (SELECT "count" FROM "perNumber") AS "perCount", (SELECT "windowStart" FROM "perNumber") AS "perWindowStart",
         (SELECT "count" FROM "daily") AS "dailyCount", (SELECT "windowStart" FROM "daily") AS "dailyWindowStart",
@@ -151,6 +166,7 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
       perNumber: row.perCount == null ? null : { count: row.perCount as string, windowStart: row.perWindowStart as string },
       daily: row.dailyCount == null ? null : { count: row.dailyCount as string, windowStart: row.dailyWindowStart as string },
       challengeId: row.challengeId ?? null,
+      experiment: experimentOf(row),
     };
   }
   return transaction((tx) => {
@@ -165,6 +181,7 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
       perNumber: null,
       daily: null,
       challengeId: null,
+      experiment: experimentOf(standing),
     };
     if (decision.blocked) return decision;
     decision.riskCodes = Number(tx.query<RateLimitRow>(rateLimitHit(p.codesKey, RISK_WINDOW_SECONDS, now))[0].count);

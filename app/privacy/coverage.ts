@@ -50,6 +50,9 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   // ipHash: a keyed hash of the COD order's browser IP (never the IP), deleted with the record.
   OrderRecord: { personal: true, holds: ["phone", "orderGid", "ipHash"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   OrderOutcome: { personal: true, holds: ["phone", "postalCode", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
+  Experiment: { personal: false, why: "the merchant's holdout experiment: its share, period and planned size" },
+  // The shopper's arm in the merchant's holdout experiment (app/experiment).
+  ExperimentAssignment: { personal: true, holds: ["phone"], customerRedact: "by phone", shopRedact: "cascade from Shop" },
   DailyStat: { personal: false, why: "counts per day (a dimension is a country, mode or reason, never a person)" },
   DataRequestReport: {
     personal: true,

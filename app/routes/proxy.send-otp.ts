@@ -35,6 +35,9 @@ function respond(shop: Pick<Shop, "paymentModes">, outcome: SendOutcome): Respon
   if (outcome.ok) {
     // Additive (docs/risk.md): the modes this shopper may choose, and the band with its reasons in words.
     const risk = outcome.risk ? { allowedModes: allowedModesFor(outcome.risk.band, chosenModes(shop.paymentModes)), risk: publicRisk(outcome.risk) } : {};
+    // A shopper held out by the merchant's experiment gets, byte for byte, the answer of a shop that asks
+    // no code (never high band, so every mode stays allowed): nothing on the storefront names the arm (app/experiment).
+    if (outcome.skipped === "holdout") return json({ success: true, skipped: true, reason: "otp_disabled" });
     if (outcome.skipped) return json({ success: true, skipped: true, reason: outcome.skipped, ...risk });
     // `channel`: where the code went (WhatsApp, or SMS when WhatsApp was refused at once), for the modal to say.
     return json({ success: true, expiresIn: outcome.expiresIn, resendAfter: outcome.resendAfter, channel: outcome.channel, ...risk });

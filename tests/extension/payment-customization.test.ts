@@ -9,7 +9,7 @@ import {
 import * as entry from "../../extensions/cod-payment-customization/src/index";
 import { phoneMatchesProof, PROOF_ATTRIBUTE } from "../../extensions/cod-payment-customization/src/proof-format";
 import { ATTRIBUTES } from "~/shared/payment-modes";
-import { issueProof } from "~/otp/proof.server";
+import { checkProof, issueHoldoutProof, issueProof } from "~/otp/proof.server";
 import { SCHEMA_SOURCE, shopifySchema } from "../helpers/shopify-schemas";
 import { FUNCTION_HANDLE } from "~/enforcement/cod-methods";
 
@@ -172,6 +172,17 @@ describe("run: which payment methods the shopper is offered", () => {
     expect(runChecked(input({ proof: v2Low, buyerPhone: PHONE }))).toEqual({ operations: [] });
     // A band letter the format does not know is not a proof.
     expect(runChecked(input({ proof: proof().replace(/^v1\.(.*)\.([0-9a-f]{32})$/, "v2.$1.x.$2"), buyerPhone: PHONE }))).toEqual(hideCod);
+  });
+
+  it("keeps COD for a holdout proof (v3, app/experiment) on the buyer's phone, and for no other phone; the app never reads it as a verification", () => {
+    const held = issueHoldoutProof(SHOP, { phone: PHONE, selectionId: "sel123" }).token;
+    expect(held).toMatch(/^v3\.212600000001\.cod\.\d+\.sel123\.[0-9a-f]{32}$/);
+    expect(runChecked(input({ proof: held, buyerPhone: PHONE }))).toEqual({ operations: [] });
+    expect(runChecked(input({ proof: held, buyerPhone: "+212600000009" }))).toEqual(hideCod);
+    expect(checkProof(SHOP, held)).toMatchObject({ ok: true, proof: { holdout: true } });
+    // A v1 proof's signature does not carry over to a v3 body (the version is signed), nor the other way.
+    expect(checkProof(SHOP, held.replace(/^v3\./, "v1."))).toMatchObject({ ok: false, reason: "bad_signature" });
+    expect(checkProof(SHOP, proof().replace(/^v1\./, "v3."))).toMatchObject({ ok: false, reason: "bad_signature" });
   });
 
   it("keeps COD for a returning customer the app tagged as verified", () => {

@@ -105,6 +105,12 @@ const SEEDERS: Record<string, Seeder> = {
     await prisma.orderOutcome.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), phone: c.phone, postalCode: "20000", outcome: "failed", decidedAt: new Date() } });
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
+  ExperimentAssignment: async (s, c) => {
+    const experimentId = `exp-${s.shopId}-${c.tag}`;
+    await prisma.experiment.create({ data: { id: experimentId, shopId: s.shopId, holdoutShare: 0.1, startedAt: new Date(), horizon: 100, baseline: 0.2, drop: 0.1 } });
+    await prisma.experimentAssignment.create({ data: { experimentId, shopId: s.shopId, phone: c.phone, arm: "holdout", assignedAt: new Date() } });
+    return { shopId: s.shopId, phone: c.phone };
+  },
   DataRequestReport: async (s, c) => {
     // Through a real delivery: the report of an earlier request names the customer and holds their data.
     const raw = `{"shop_id":1,"shop_domain":"${s.domain}","orders_requested":[${c.orderId}],"customer":{"id":${c.customerId},"email":"${c.tag}@example.com","phone":"${c.phone}"},"data_request":{"id":${c.customerId + 7}}}`;

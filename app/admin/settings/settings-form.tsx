@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { Banner, BlockStack, Button, InlineStack, Layout, List, Text } from "@shopify/polaris";
 import { AdminPage, useAppBridgeState, useNotice } from "~/admin/app-bridge";
 import type { EnforcementState } from "~/enforcement/payment-customization.server";
@@ -28,6 +28,8 @@ export function SettingsForm(props: {
   enforcement: EnforcementState;
   depositPattern: DepositPattern;
   countries: CountryOption[];
+  /** Cards with forms of their own, below the settings form (a form cannot hold another). */
+  children?: ReactNode;
 }) {
   const { errors } = props;
   const form = useSettingsForm(props.initial, errors);
@@ -131,6 +133,7 @@ export function SettingsForm(props: {
           )}
         </Layout>
       </Form>
+      {props.children && <Layout>{props.children}</Layout>}
     </AdminPage>
   );
 }
