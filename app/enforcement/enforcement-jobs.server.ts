@@ -11,7 +11,7 @@ import { pauseReason } from "./pause";
 import { verificationStatus } from "./pause.server";
 
 /**
- * Checkout follows whether the shop can verify (CONTRACT.md, "When the app cannot verify") through one
+ * Checkout follows whether the shop can verify (docs/contract.md, "When the app cannot verify") through one
  * durable job kind: a run reads the shop as it is then and writes the whole desired state to Shopify
  * (syncPaymentCustomization), so a duplicate or a late run is harmless. It is queued on every
  * transition (plan change, subscription webhook, allowance used up, settings saved) and, from each

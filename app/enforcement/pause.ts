@@ -1,7 +1,7 @@
 import { overageVerificationsUnderCap, planOf, type Plan } from "~/shared/plans";
 
 /**
- * Why the app cannot verify shoppers right now (CONTRACT.md, "When the app cannot verify"): codes
+ * Why the app cannot verify shoppers right now (docs/contract.md, "When the app cannot verify"): codes
  * switched off, no active plan, or this month's allowance used up. While paused no shopper can get a
  * proof, so by default checkout offers cash on delivery to everyone again; a merchant may choose to
  * keep it hidden instead (Shop.keepCodHiddenWhenPaused).

@@ -17,7 +17,7 @@ export type SelectionEvidence = { phone: string; verified: boolean; verifiedAt: 
 
 /**
  * The order's re-check: is one of its phones a phone proven through us, for this shop, still valid
- * when the order was placed? Evidence is only what the order itself carries (CONTRACT.md, orders/create):
+ * when the order was placed? Evidence is only what the order itself carries (docs/contract.md, "orders/create"):
  * - our proof attribute: signature, shop, expiry at the order's time, its phone among the order's;
  * - a selection the order names (our attribute or its cart token), verified within SELECTION_REUSE_MS
  *   before the order for one of its phones. A selection found by the phone alone proves nothing:

@@ -251,7 +251,7 @@ export async function sendVerificationCode(input: {
     countWhenSent: countEventStatement(shop.id, "otp_sent", phoneCountry(phone) ?? "", now),
   });
   if (!result.ok && result.maybeSent) {
-    // Twilio did not answer in time: the text may have gone (CONTRACT.md "Proofs and holds"). Its code
+    // Twilio did not answer in time: the text may have gone (docs/contract.md, "Proofs and holds"). Its code
     // stays valid and both hits stay counted, or a slow Twilio would text the number without limit.
     return { ok: false, code: "sms_unavailable" };
   }

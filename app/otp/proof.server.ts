@@ -19,7 +19,7 @@ export { PROOF_ATTRIBUTE };
  * server re-checks what it stands for (docs/decisions/checkout-enforcement.md).
  */
 
-/** How long a proof stays valid after the code was confirmed (CONTRACT.md "Proofs and holds"). */
+/** How long a proof stays valid after the code was confirmed (docs/contract.md, "Proofs and holds"). */
 export const PROOF_TTL_SECONDS = 2 * 3600;
 
 function mac(purpose: string, shopDomain: string, body: string): string {

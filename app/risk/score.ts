@@ -27,7 +27,7 @@ export type RiskFacts = {
   otpVerified: boolean | null;
   /**
    * The phone's history in this shop. Null when it must not be read: before the caller proved the
-   * number, nobody learns from the answer what the number did before (CONTRACT.md, send-otp).
+   * number, nobody learns from the answer what the number did before (docs/contract.md, "The storefront routes").
    */
   history: { verifiedBefore: boolean; goodOrders: number; badOrders: number } | null;
   /** The shipping address, when known (orders/create). */

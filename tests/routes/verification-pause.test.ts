@@ -22,7 +22,7 @@ import * as handlers from "../mocks/shopify/handlers";
 import { JOB_KINDS } from "~/server-build";
 
 /**
- * CONTRACT.md, "When the app cannot verify": when the month's allowance is used up (or the plan ends,
+ * docs/contract.md, "When the app cannot verify": when the month's allowance is used up (or the plan ends,
  * or codes are off) checkout offers COD again within a minute, through a durable job, and hides it
  * again by itself when verification resumes; a merchant may keep it hidden instead.
  */
