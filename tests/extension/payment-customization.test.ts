@@ -11,7 +11,8 @@ import { phoneMatchesProof, PROOF_ATTRIBUTE } from "../../extensions/cod-payment
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import { checkProof, issueHoldoutProof, issueProof } from "~/otp/proof.server";
 import { SCHEMA_SOURCE, shopifySchema } from "../helpers/shopify-schemas";
-import { FUNCTION_HANDLE } from "~/enforcement/cod-methods";
+import { FUNCTION_HANDLE, functionConfiguration } from "~/enforcement/cod-methods";
+import { isCodGateway } from "~/core/shopify/order-facts";
 
 /**
  * The payment customization function on target `cart.payment-methods.transform.run`: its input query
@@ -230,5 +231,33 @@ describe("phoneMatchesProof", () => {
     expect(phoneMatchesProof("212600000001", "000001")).toBe(false);
     expect(phoneMatchesProof("212600000001", "")).toBe(false);
     expect(phoneMatchesProof("212600000001", null)).toBe(false);
+  });
+});
+
+/**
+ * One rule for "is this cash on delivery", held on both sides with the same cases: the checkout function
+ * (hides the method for a shopper without a proof) and orders/create (treats the order's gateway as COD).
+ * The shop's settings text is what both start from: the function through its configuration metafield.
+ */
+describe("the COD name rule, the same at checkout and on the order", () => {
+  const cases: [settings: string | null, name: string, cod: boolean][] = [
+    [null, "Cash on Delivery (COD)", true],
+    [null, "  cash on delivery (cod) ", true],
+    [null, "Pay on delivery", false],
+    [null, "Credit card", false],
+    ["Pay on delivery", "Pay on delivery", true],
+    ["Pay on delivery", "PAY  ON DELIVERY", true],
+    ["Pay on delivery", "Cash on Delivery (COD)", true],
+    ["Pago contra entrega\nPay on delivery", "pago contra entrega", true],
+    ["Pay on delivery", "Credit card", false],
+    ["", "Cash on Delivery (COD)", true],
+    ["   \n  ", "Pay on delivery", false],
+  ];
+  it.each(cases)("settings %j, method %j: cash on delivery %s", (settings, name, cod) => {
+    const method = { id: "gid://shopify/PaymentCustomizationPaymentMethod/9", name };
+    const configuration = functionConfiguration(settings);
+    const run = runChecked({ ...input({ methods: [method] }), paymentCustomization: { metafield: { jsonValue: configuration } } } as RunInput);
+    expect(run.operations.length > 0, "checkout function").toBe(cod);
+    expect(isCodGateway([name], settings), "orders/create").toBe(cod);
   });
 });
