@@ -111,7 +111,7 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
     const form = page.locator("form[data-save-bar]");
     expect(await form.count()).toBe(1);
     await page.getByLabel("Code lifetime").fill("700");
-    await until(() => page.getByRole("button", { name: "Save" }).count()).toBe(0);
+    await until(() => page.getByRole("button", { name: "Save", exact: true }).count()).toBe(0);
     expect(await page.getByRole("region", { name: "Unsaved changes" }).count()).toBe(0);
     // What App Bridge's Save does: submit the form.
     await form.evaluate((f: HTMLFormElement) => f.requestSubmit());
