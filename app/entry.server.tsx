@@ -5,6 +5,7 @@ import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "~/core/shopify/app.server";
 import { isDatabaseUnavailable } from "~/core/db/database-errors";
+import { noteDatabaseUnavailable } from "~/core/db/outage.server";
 import { log } from "~/core/utils/log.server";
 
 export const streamTimeout = 5000;
@@ -27,7 +28,7 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   (request as unknown as Record<symbol, string>)[Symbol.for("cod.failure")] = down ? "unavailable" : "internal";
   const e = error as { name?: string; message?: string; stack?: string };
   const fields = { path: loggedPath(request), error: e?.name, message: String(e?.message ?? error).slice(0, 300) };
-  if (down) log.warn("database unavailable", fields);
+  if (down) noteDatabaseUnavailable("database unavailable", fields);
   else log.error("unhandled error", { ...fields, stack: String(e?.stack ?? "").slice(0, 2000) });
 }
 

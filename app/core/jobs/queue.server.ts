@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { databaseProvider, prisma } from "~/core/db.server";
+import { isDatabaseUnavailable } from "~/core/db/database-errors";
 import { execute, query, sql, sqlList, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { randomToken } from "~/core/utils/crypto.server";
@@ -222,7 +223,10 @@ export async function runDueJobs(runnable: readonly AnyJobKind[], limit = 20, co
     if (turns.length < Math.max(1, concurrency)) turns.push(runJobsInTurn(kinds, limit, summary, another));
   };
   another();
-  for (let i = 0; i < turns.length; i++) await turns[i];
+  // Every turn is awaited even after one failed (a database cut fails them all): none is left rejecting unhandled.
+  let failure: { error: unknown } | null = null;
+  for (let i = 0; i < turns.length; i++) await turns[i].catch((error: unknown) => void (failure ??= { error }));
+  if (failure) throw (failure as { error: unknown }).error;
   return summary;
 }
 
@@ -238,6 +242,9 @@ async function runJobsInTurn(kinds: Map<string, AnyJobKind>, limit: number, summ
     const attempts = Number(job.attempts);
     const kind = kinds.get(job.kind)!;
     const result = await runOne(kind, { payload: job.payload, shop: job.shop, attempts });
+    // The database went away under the run: not the job's failure. Its lock expires and it runs again
+    // once the database is back (the sweep notes the outage once); no attempt is given up for it.
+    if (!result.ok && result.unavailable) throw result.unavailable;
     const at = clock.now();
     const fields = { kind: job.kind, shop: job.shop, key: job.key, attempts };
     if (result.ok && kind.every) {
@@ -264,7 +271,7 @@ async function runJobsInTurn(kinds: Map<string, AnyJobKind>, limit: number, summ
   }
 }
 
-async function runOne<P>(kind: JobKind<P>, job: { payload: string; shop: string; attempts: number }): Promise<JobResult> {
+async function runOne<P>(kind: JobKind<P>, job: { payload: string; shop: string; attempts: number }): Promise<JobResult & { unavailable?: unknown }> {
   let payload: P;
   try {
     const parsed = kind.payload.safeParse(JSON.parse(job.payload));
@@ -277,6 +284,7 @@ async function runOne<P>(kind: JobKind<P>, job: { payload: string; shop: string;
     const result = await kind.run(payload, { shop: job.shop, attempts: job.attempts });
     return result.ok ? result : { ...result, error: result.error.slice(0, 500) };
   } catch (error) {
+    if (isDatabaseUnavailable(error)) return { ok: false, error: `threw: ${String(error)}`.slice(0, 500), unavailable: error };
     return { ok: false, error: `threw: ${String(error)}`.slice(0, 500) };
   }
 }
