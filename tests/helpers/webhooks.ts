@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { env } from "~/core/env.server";
+import { issueProof, PROOF_ATTRIBUTE } from "~/otp/proof.server";
 import { SHOP } from "./shops";
 
 export type SignedWebhookOptions = {
@@ -61,6 +62,15 @@ export function orderCreatedPayload(overrides: Record<string, unknown> = {}) {
     line_items: [{ id: 866550311, variant_id: 808950810, quantity: 1, price: "199.00" }],
     ...overrides,
   };
+}
+
+/**
+ * A COD order placed with the shopper's proof (the `_cod_proof` attribute verify-otp's proof puts on
+ * the cart): orders/create records it verified by proof, so its phone proved it (the risk history).
+ */
+export function provenOrderPayload(phone: string, overrides: Record<string, unknown> = {}, shop = SHOP) {
+  const proof = issueProof(shop, { phone, mode: "cod", selectionId: "none" }).token;
+  return orderCreatedPayload({ phone, note_attributes: [{ name: PROOF_ATTRIBUTE, value: proof }], ...overrides });
 }
 
 let fulfillmentEventSeq = 1000;

@@ -13,7 +13,7 @@ import { useFakeShopify } from "../helpers/fake-shopify";
 import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
-import { fulfillmentEventBody, orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+import { fulfillmentEventBody, orderCreatedPayload, provenOrderPayload, signedWebhook } from "../helpers/webhooks";
 
 /**
  * Outcomes from a carrier's tracking (fulfillment_events/create) and a failure tag the merchant removes
@@ -86,7 +86,7 @@ describe("fulfillment_events/create: the carrier's delivered and failure", () =>
   });
 
   it("replays a refused shopper: after the carrier's failure the same phone gets no COD on its next attempt (high at 25)", async () => {
-    const a = order();
+    const a = provenOrderPayload(PHONE, { shipping_address: ADDRESS }); // placed with the phone's proof
     await create(a);
     await carrierEvent(a, "failure");
     expect((await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE } }))).status).toBe(200);
