@@ -7,6 +7,8 @@ export type SignedWebhookOptions = {
   shop?: string;
   /** X-Shopify-Webhook-Id: the same id means the same delivery (a redelivery). */
   webhookId?: string;
+  /** X-Shopify-Event-Id: the same id across deliveries means the same event (two subscriptions of one topic). */
+  eventId?: string;
   secret?: string;
   apiVersion?: string;
   /** Send this exact raw body (e.g. with numeric ids beyond 2^53) instead of JSON.stringify(payload). */
@@ -26,7 +28,8 @@ export function signedWebhook(topic: string, payload: unknown, options: SignedWe
     "x-shopify-shop-domain": options.shop ?? SHOP,
     "x-shopify-api-version": options.apiVersion ?? "2026-10",
     "x-shopify-webhook-id": options.webhookId ?? crypto.randomUUID(),
-    "x-shopify-event-id": crypto.randomUUID(),
+    // One event per webhook id here: a redelivery (the same webhook id) is the same event, as Shopify sends it.
+    "x-shopify-event-id": options.eventId ?? (options.webhookId ? `event-${options.webhookId}` : crypto.randomUUID()),
     "x-shopify-triggered-at": new Date().toISOString(),
   });
   for (const [k, v] of Object.entries(options.headers ?? {})) {

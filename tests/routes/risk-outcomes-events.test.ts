@@ -76,7 +76,7 @@ describe("fulfillment_events/create: the carrier's delivered and failure", () =>
   it("joins what orders/fulfilled learnt (the postal code stays); an order the app never recorded as COD is not learnt", async () => {
     const a = order();
     await create(a);
-    await callRoute(fulfilled, signedWebhook("orders/fulfilled", a));
+    await callRoute(fulfilled, signedWebhook("orders/fulfilled", { ...a, fulfillment_status: "fulfilled" }));
     expect(await rowOf(a)).toEqual({ outcome: "delivered", reason: "fulfilled", phone: PHONE, postalCode: "400001" });
     await carrierEvent(a, "failure");
     expect(await rowOf(a)).toEqual({ outcome: "failed", reason: "carrier:failure", phone: PHONE, postalCode: "400001" });
@@ -134,7 +134,7 @@ describe("orders/updated: a failure tag removed again", () => {
   it("an order seen delivered goes back to delivered; the score no longer counts the phone's failure", async () => {
     const a = order();
     await create(a);
-    await callRoute(fulfilled, signedWebhook("orders/fulfilled", a));
+    await callRoute(fulfilled, signedWebhook("orders/fulfilled", { ...a, fulfillment_status: "fulfilled" }));
     await update(a, 1, { tags: "returned" });
     expect(await rowOf(a)).toMatchObject({ outcome: "failed", reason: "tag:returned" });
     await update(a, 2, { tags: "" });

@@ -27,8 +27,9 @@ beforeEach(() => handlers.installDefaultHandlers(shopify));
 const ADDRESS = { first_name: "Asha", phone: PHONE, address1: "Flat 12, Shanti Apartments, MG Road", city: "Mumbai", province: "Maharashtra", zip: "400 001", country_code: "IN" };
 const order = (overrides: Record<string, unknown> = {}) => orderCreatedPayload({ phone: PHONE, shipping_address: ADDRESS, cancelled_at: new Date().toISOString(), ...overrides });
 const proven = (overrides: Record<string, unknown> = {}) => provenOrderPayload(PHONE, { shipping_address: ADDRESS, cancelled_at: new Date().toISOString(), ...overrides });
-const send = (route: typeof cancelled | typeof fulfilled | typeof updated, topic: string, payload: unknown, webhookId: string) =>
-  callRoute(route, signedWebhook(topic, payload, { webhookId }));
+/** A delivery as Shopify sends it: an orders/fulfilled body is a fulfilled order (`fulfillment_status: fulfilled`). */
+const send = (route: typeof cancelled | typeof fulfilled | typeof updated, topic: string, payload: object, webhookId: string) =>
+  callRoute(route, signedWebhook(topic, topic === "orders/fulfilled" ? { ...payload, fulfillment_status: "fulfilled" } : payload, { webhookId }));
 const outcomes = () => prisma.orderOutcome.findMany({ select: { orderGid: true, phone: true, postalCode: true, outcome: true }, orderBy: { orderGid: "asc" } });
 const reasons = () => prisma.orderOutcome.findMany({ select: { orderGid: true, outcome: true, reason: true }, orderBy: { orderGid: "asc" } });
 const byGid = <T extends { orderGid: string }>(rows: T[]) => rows.sort((x, y) => x.orderGid.localeCompare(y.orderGid));

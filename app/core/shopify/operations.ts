@@ -46,6 +46,9 @@ export const OPERATIONS = {
   recentOrderGateways: "RecentOrderPaymentGateways",
   // Admin API: the risk score's outcomes learnt from the shop's recent orders on install (app/risk/backfill.server.ts)
   recentOrderOutcomes: "RecentOrderOutcomes",
+  // Admin API: what a webhook's body claims, read back from the shop it names (app/http/webhook-trust.server.ts)
+  subscriptionReadBack: "ReadBackAppSubscription",
+  orderReadBack: "ReadBackOrderOwner",
 } as const;
 
 export type OperationKey = keyof typeof OPERATIONS;
@@ -346,4 +349,22 @@ query ${OPERATIONS.recentOrderOutcomes}($query: String!, $after: String) {
     }
     pageInfo { hasNextPage endCursor }
   }
+}`;
+
+/**
+ * app_subscriptions/update, read back (the body is signed but names no shop, so it could be replayed
+ * under another shop's header): the installation's active subscriptions, and the subscription the body
+ * names as this shop sees it (null when it is not this installation's; not asked when the body names no
+ * AppSubscription id: `$named` false, `$id` then a placeholder). No scope needed.
+ */
+export const SUBSCRIPTION_READ_BACK = `#graphql
+query ${OPERATIONS.subscriptionReadBack}($id: ID!, $named: Boolean!) {
+  currentAppInstallation { activeSubscriptions { id name status } }
+  node(id: $id) @include(if: $named) { ... on AppSubscription { id name status } }
+}`;
+
+/** An order's outcome webhook, read back: the order as this shop sees it (null when it is not this shop's). read_orders. */
+export const ORDER_READ_BACK = `#graphql
+query ${OPERATIONS.orderReadBack}($id: ID!) {
+  order(id: $id) { id }
 }`;

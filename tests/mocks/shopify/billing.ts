@@ -13,7 +13,7 @@ export type FakeSubscription = {
   id: string;
   shop: string;
   name: string;
-  status: "PENDING" | "ACTIVE" | "CANCELLED" | "DECLINED";
+  status: "PENDING" | "ACTIVE" | "CANCELLED" | "DECLINED" | "FROZEN" | "EXPIRED";
   test: boolean;
   price: number;
   returnUrl: string;
@@ -118,6 +118,31 @@ export class FakeBillingStore {
     };
   }
 
+  /**
+   * `ReadBackAppSubscription` (app_subscriptions/update): the asking shop's active subscriptions, and the
+   * node the notice named as that shop sees it: its own AppSubscription, else null (Shopify answers null
+   * for an id the caller may not read).
+   */
+  readBack(): Handler {
+    return (call: FakeCall) => {
+      const named = this.subscriptions.get(String(call.variables.id ?? ""));
+      const mine = named && named.shop === call.shop ? named : null;
+      return {
+        data: {
+          currentAppInstallation: { activeSubscriptions: this.active(call.shop).map((s) => ({ id: s.id, name: s.name, status: s.status })) },
+          node: mine ? { id: mine.id, name: mine.name, status: mine.status } : null,
+        },
+      };
+    };
+  }
+
+  /** A subscription in a given state, as if the merchant had approved or Shopify had changed it (tests). */
+  put(sub: Pick<FakeSubscription, "id" | "shop" | "name" | "status"> & Partial<FakeSubscription>): FakeSubscription {
+    const full: FakeSubscription = { test: true, price: 0, returnUrl: "https://app.invalid/", createdAt: new Date().toISOString(), usageCap: null, usageRecords: [], ...sub };
+    this.subscriptions.set(full.id, full);
+    return full;
+  }
+
   /** The active subscription's line items with their pricing's type, as `ActiveUsageLineItem` asks. */
   usageLineItem(): Handler {
     return (call: FakeCall) => ({
@@ -189,6 +214,7 @@ export class FakeBillingStore {
       .on("appSubscriptionCancel", this.cancel(), "admin")
       .on("appSubscription", this.check(), "admin")
       .on(OPERATIONS.usageLineItem, this.usageLineItem(), "admin")
+      .on(OPERATIONS.subscriptionReadBack, this.readBack(), "admin")
       .on(OPERATIONS.usageRecordCreate, this.usageRecordCreate(), "admin");
     fake.page(CHARGE_PAGE, this.chargePage());
     return this;
