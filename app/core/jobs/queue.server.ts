@@ -307,6 +307,42 @@ export async function deleteOrderJobs(shop: string, orderGids: string[]): Promis
   return count;
 }
 
+/**
+ * Every job of the shop whose payload names one of these values (a phone, an order or customer id),
+ * done, failed or due: customers/redact leaves no payload naming the shopper. Values are matched as
+ * JSON strings (quoted), so `.../Order/12` never matches `.../Order/123`. A due job about several people
+ * (a `phones` list: the blocklist's untagging) keeps the others and loses only these; any other is deleted.
+ */
+export async function deleteJobsNaming(shop: string, values: string[]): Promise<number> {
+  const needles = [...new Set(values.filter(Boolean))].map((v) => JSON.stringify(v));
+  if (!needles.length) return 0;
+  // LIKE finds each anywhere in the payload, its own wildcards taken literally (ESCAPE '\\').
+  const like = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  let anyNamed = sql`"payload" LIKE ${like(needles[0])} ESCAPE '\\'`;
+  for (const needle of needles.slice(1)) anyNamed = sql`${anyNamed} OR "payload" LIKE ${like(needle)} ESCAPE '\\'`;
+  const rows = await query<{ id: string; payload: string; doneAt: unknown; failedAt: unknown }>(sql`
+    SELECT "id", "payload", "doneAt", "failedAt" FROM "Job" WHERE "shop" = ${shop} AND (${anyNamed})`);
+  let changed = 0;
+  const named = new Set(values);
+  for (const row of rows) {
+    if (!needles.some((n) => row.payload.includes(n))) continue;
+    let payload: { phones?: unknown } = {};
+    try {
+      payload = JSON.parse(row.payload) as { phones?: unknown };
+    } catch {
+      // not JSON: deleted below
+    }
+    const others = Array.isArray(payload.phones) ? payload.phones.filter((p) => typeof p === "string" && !named.has(p)) : [];
+    const rest = { ...payload, phones: others };
+    if (row.doneAt == null && row.failedAt == null && others.length && !needles.some((n) => JSON.stringify(rest).includes(n))) {
+      changed += await execute(sql`UPDATE "Job" SET "payload" = ${JSON.stringify(rest)} WHERE "id" = ${row.id} AND "payload" = ${row.payload}`);
+    } else {
+      changed += await execute(sql`DELETE FROM "Job" WHERE "id" = ${row.id}`);
+    }
+  }
+  return changed;
+}
+
 /** Every job of a shop goes with the shop (shop/redact). */
 export async function deleteShopJobs(shop: string): Promise<number> {
   const { count } = await prisma.job.deleteMany({ where: { shop } });
