@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { prisma } from "~/core/db.server";
-import { forgetShop } from "~/core/settings/shop.server";
+import { forgetShop, getShop } from "~/core/settings/shop.server";
 import { shopifyGraphql } from "~/core/shopify/graphql.server";
 import { SUBSCRIPTION_READ_BACK } from "~/core/shopify/operations";
 import { log } from "~/core/utils/log.server";
@@ -63,6 +63,9 @@ export type SubscriptionChange = { applied: boolean; status: string | null; sour
  * the caller answers 503 and Shopify delivers again.
  */
 export async function applySubscriptionNotice(domain: string, claimedId: string): Promise<SubscriptionChange | null> {
+  // The shop first (a database that cannot be reached fails here, and the webhook answers 503).
+  const shop = await getShop(domain);
+  if (!shop || shop.uninstalledAt) return { applied: false, status: null, source: "none" };
   const named = /^gid:\/\/shopify\/AppSubscription\/\d+$/.test(claimedId);
   const variables = { id: named ? claimedId : "gid://shopify/AppSubscription/0", named };
   const result = await shopifyGraphql<unknown>("admin", domain, SUBSCRIPTION_READ_BACK, { variables });
