@@ -24,6 +24,12 @@ export function handleError(error: unknown, { request }: { request: Request }) {
     log.debug("request refused", { path: loggedPath(request), status });
     return;
   }
+  // Remix reports every `?_data` request of a single-fetch app through handleError: a client's probe
+  // (server.mjs refuses them with 400 before Remix), not a fault of ours.
+  if (error instanceof Error && error.message.startsWith("Warning: Single fetch-enabled apps should not be making ?_data requests")) {
+    log.debug("legacy ?_data request", { path: loggedPath(request) });
+    return;
+  }
   const down = isDatabaseUnavailable(error);
   (request as unknown as Record<symbol, string>)[Symbol.for("cod.failure")] = down ? "unavailable" : "internal";
   const e = error as { name?: string; message?: string; stack?: string };
