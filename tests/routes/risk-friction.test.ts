@@ -2,7 +2,7 @@ import * as createCheckout from "~/routes/proxy.create-checkout";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
 import { prisma } from "~/core/db.server";
-import { run, type RunInput } from "../../extensions/cod-payment-customization/src/run";
+import { cartPaymentMethodsTransformRun, type CartPaymentMethodsTransformRunInput } from "../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";
@@ -44,7 +44,7 @@ async function sendAndVerify() {
 }
 
 /** The checkout function's input for a cart carrying `proof`, the buyer typing the proof's phone. */
-function functionInput(proof: string, customerVerified = false): RunInput {
+function functionInput(proof: string, customerVerified = false): CartPaymentMethodsTransformRunInput {
   return {
     cart: { proof: { value: proof }, buyerIdentity: { phone: PHONE, customer: { verified: customerVerified } }, deliveryGroups: [{ deliveryAddress: { phone: PHONE } }] },
     paymentMethods: [{ id: "gid://shopify/PaymentCustomizationPaymentMethod/1", name: "Cash on Delivery (COD)" }],
@@ -52,7 +52,7 @@ function functionInput(proof: string, customerVerified = false): RunInput {
     shop: { localTime: { date: new Date().toISOString().slice(0, 10) } },
   };
 }
-const HIDE_COD = { operations: [{ hide: { paymentMethodId: "gid://shopify/PaymentCustomizationPaymentMethod/1" } }] };
+const HIDE_COD = { operations: [{ paymentMethodHide: { paymentMethodId: "gid://shopify/PaymentCustomizationPaymentMethod/1" } }] };
 
 describe("a high-risk shopper (a history of refused COD orders, the merchant's high threshold at 50)", () => {
   it("send-otp reveals nothing of the number's history; verify-otp, once the number is proven, answers high and COD not allowed", async () => {
@@ -90,8 +90,8 @@ describe("a high-risk shopper (a history of refused COD orders, the merchant's h
     const shop = await installShop({ riskHighThreshold: 50 });
     await refusedBefore(shop.id);
     const { verified } = await sendAndVerify();
-    expect(run(functionInput(verified.proof as string))).toEqual(HIDE_COD);
-    expect(run(functionInput(verified.proof as string, true))).toEqual(HIDE_COD);
+    expect(cartPaymentMethodsTransformRun(functionInput(verified.proof as string))).toEqual(HIDE_COD);
+    expect(cartPaymentMethodsTransformRun(functionInput(verified.proof as string, true))).toEqual(HIDE_COD);
   });
 
   it("a remembered device does not get COD either", async () => {
@@ -110,7 +110,7 @@ describe("the same shopper at the default threshold (60), and a good history", (
     await refusedBefore(shop.id);
     const { verified } = await sendAndVerify();
     expect(verified).toMatchObject({ allowedModes: ["cod", "prepaid", "partial"], risk: { band: "medium" }, proof: expect.stringMatching(/^v1\./) });
-    expect(run(functionInput(verified.proof as string))).toEqual({ operations: [] });
+    expect(cartPaymentMethodsTransformRun(functionInput(verified.proof as string))).toEqual({ operations: [] });
     expect(await jsonOf(await checkout({ proof: verified.proof }))).toHaveProperty("checkoutUrl");
   });
 });
@@ -119,12 +119,12 @@ describe("merchant rules, before the score", () => {
   it("a phone the merchant wants prepaid gets no COD, whatever its score, with the rule's reason (formatting does not evade it)", async () => {
     await installShop({ riskPrepaidPhones: "+212 600-000001" });
     const { sent, verified } = await sendAndVerify();
-    const rule = { code: "phone_prepaid_only", text: "The shop asks this phone number to pay in advance." };
+    const rule = { code: "phone_prepaid_only", text: "The shop does not offer cash on delivery to this phone number." };
     expect(sent).toMatchObject({ allowedModes: ["prepaid", "partial"], risk: { band: "high", reasons: [rule] } });
     expect(verified).toMatchObject({ allowedModes: ["prepaid", "partial"], risk: { band: "high", reasons: [rule] } });
     const res = await checkout({ proof: verified.proof });
     expect(res.status).toBe(403);
     expect(await jsonOf(res)).toMatchObject({ code: "cod_not_allowed", risk: { reasons: [rule] } });
-    expect(run(functionInput(verified.proof as string))).toEqual(HIDE_COD);
+    expect(cartPaymentMethodsTransformRun(functionInput(verified.proof as string))).toEqual(HIDE_COD);
   });
 });
