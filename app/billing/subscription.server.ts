@@ -46,9 +46,7 @@ export async function recordSubscriptionUpdate(
 
 const subscription = z.object({ id: z.string().min(1), name: z.string().nullish(), status: z.string().min(1) });
 const readBack = z.object({
-  currentAppInstallation: z.object({ activeSubscriptions: z.array(subscription) }),
-  // The node as this shop sees it: an AppSubscription of this installation, or null (or an empty object for another type).
-  node: subscription.or(z.object({}).strict()).nullish(),
+  currentAppInstallation: z.object({ activeSubscriptions: z.array(subscription), allSubscriptions: z.object({ nodes: z.array(subscription) }) }),
 });
 
 export type SubscriptionChange = { applied: boolean; status: string | null; source: "active" | "named" | "none" };
@@ -56,8 +54,8 @@ export type SubscriptionChange = { applied: boolean; status: string | null; sour
 /**
  * app_subscriptions/update (docs/webhooks.md): the body is signed by Shopify but names no shop, so one
  * captured notice could be replayed under any shop's header. Nothing in it is taken as true: the
- * header's shop is asked (`currentAppInstallation.activeSubscriptions`, and the subscription the body
- * names as that shop sees it) and what Shopify answers is recorded. An active subscription wins (a new
+ * header's shop is asked (`currentAppInstallation`: its active subscriptions, and the subscription the
+ * body names among its latest ones) and what Shopify answers is recorded. An active subscription wins (a new
  * plan's ACTIVE and the old plan's CANCELLED arrive in either order); else the named subscription's own
  * status, when it is this installation's; else nothing changes. Null when Shopify could not be asked:
  * the caller answers 503 and Shopify delivers again.
@@ -66,9 +64,7 @@ export async function applySubscriptionNotice(domain: string, claimedId: string)
   // The shop first (a database that cannot be reached fails here, and the webhook answers 503).
   const shop = await getShop(domain);
   if (!shop || shop.uninstalledAt) return { applied: false, status: null, source: "none" };
-  const named = /^gid:\/\/shopify\/AppSubscription\/\d+$/.test(claimedId);
-  const variables = { id: named ? claimedId : "gid://shopify/AppSubscription/0", named };
-  const result = await shopifyGraphql<unknown>("admin", domain, SUBSCRIPTION_READ_BACK, { variables });
+  const result = await shopifyGraphql<unknown>("admin", domain, SUBSCRIPTION_READ_BACK);
   if (!result.ok) {
     if (result.cause === "no_session") return { applied: false, status: null, source: "none" }; // uninstalled: nothing to keep current
     log.warn("billing: the subscription could not be read back", { shop: domain, cause: result.cause, detail: result.detail });
@@ -79,9 +75,10 @@ export async function applySubscriptionNotice(domain: string, claimedId: string)
     log.warn("billing: the subscription read back is not understood", { shop: domain, issues: parsed.error.issues.slice(0, 3) });
     return null;
   }
-  const active = parsed.data.currentAppInstallation.activeSubscriptions.find((s) => s.status === "ACTIVE");
-  const node = parsed.data.node && "id" in parsed.data.node ? (parsed.data.node as z.infer<typeof subscription>) : null;
-  const chosen = active ? { s: active, source: "active" as const } : node ? { s: node, source: "named" as const } : null;
+  const installation = parsed.data.currentAppInstallation;
+  const active = installation.activeSubscriptions.find((s) => s.status === "ACTIVE");
+  const named = installation.allSubscriptions.nodes.find((s) => s.id === claimedId);
+  const chosen = active ? { s: active, source: "active" as const } : named ? { s: named, source: "named" as const } : null;
   if (!chosen) return { applied: false, status: null, source: "none" };
   const applied = await recordSubscriptionUpdate(domain, { id: chosen.s.id, name: chosen.s.name, status: chosen.s.status });
   return { applied, status: subscriptionStatusOf(chosen.s.status), source: chosen.source };

@@ -353,14 +353,15 @@ query ${OPERATIONS.recentOrderOutcomes}($query: String!, $after: String) {
 
 /**
  * app_subscriptions/update, read back (the body is signed but names no shop, so it could be replayed
- * under another shop's header): the installation's active subscriptions, and the subscription the body
- * names as this shop sees it (null when it is not this installation's; not asked when the body names no
- * AppSubscription id: `$named` false, `$id` then a placeholder). No scope needed.
+ * under another shop's header): the installation's active subscriptions, and its latest subscriptions
+ * with their status, where the one the body names is found when it is this installation's. No scope needed.
  */
 export const SUBSCRIPTION_READ_BACK = `#graphql
-query ${OPERATIONS.subscriptionReadBack}($id: ID!, $named: Boolean!) {
-  currentAppInstallation { activeSubscriptions { id name status } }
-  node(id: $id) @include(if: $named) { ... on AppSubscription { id name status } }
+query ${OPERATIONS.subscriptionReadBack} {
+  currentAppInstallation {
+    activeSubscriptions { id name status }
+    allSubscriptions(first: 25, sortKey: CREATED_AT, reverse: true) { nodes { id name status } }
+  }
 }`;
 
 /** An order's outcome webhook, read back: the order as this shop sees it (null when it is not this shop's). read_orders. */

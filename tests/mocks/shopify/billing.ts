@@ -119,20 +119,14 @@ export class FakeBillingStore {
   }
 
   /**
-   * `ReadBackAppSubscription` (app_subscriptions/update): the asking shop's active subscriptions, and the
-   * node the notice named as that shop sees it: its own AppSubscription, else null (Shopify answers null
-   * for an id the caller may not read).
+   * `ReadBackAppSubscription` (app_subscriptions/update): the asking shop's active subscriptions, and its
+   * latest subscriptions (newest first, 25 at most) with their status: another shop's are never among them.
    */
   readBack(): Handler {
     return (call: FakeCall) => {
-      const named = this.subscriptions.get(String(call.variables.id ?? ""));
-      const mine = named && named.shop === call.shop ? named : null;
-      return {
-        data: {
-          currentAppInstallation: { activeSubscriptions: this.active(call.shop).map((s) => ({ id: s.id, name: s.name, status: s.status })) },
-          node: mine ? { id: mine.id, name: mine.name, status: mine.status } : null,
-        },
-      };
+      const shape = (s: FakeSubscription) => ({ id: s.id, name: s.name, status: s.status });
+      const mine = [...this.subscriptions.values()].filter((s) => s.shop === call.shop).reverse().slice(0, 25);
+      return { data: { currentAppInstallation: { activeSubscriptions: this.active(call.shop).map(shape), allSubscriptions: { nodes: mine.map(shape) } } } };
     };
   }
 
