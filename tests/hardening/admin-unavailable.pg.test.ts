@@ -63,13 +63,11 @@ describe("the admin while the database is down", () => {
     // The job worker sweeps every 5 s in the production server: at least one sweep meets the cut (it
     // once logged "job worker sweep failed: read ECONNRESET" at error level, at random). A cut is an
     // outage, not a fault: no error line, and one warning for the whole outage, requests and sweeps alike.
-    const mark = server.output().length;
     await new Promise((r) => setTimeout(r, 6_000));
     expect((await openAdmin()).status).toBe(503);
     const duringCut = server.output();
     expect(duringCut).not.toMatch(/"level":"error"/);
     expect(duringCut.match(/"level":"warn"[^\n]*database unavailable/g) ?? []).toHaveLength(1);
-    expect(duringCut.slice(mark)).not.toMatch(/"level":"warn"/);
 
     await proxy.restore();
     let after = await openAdmin();
