@@ -14,7 +14,6 @@ import { heldOutNow } from "~/experiment/experiment.server";
 import { isPhoneBlocked } from "~/otp/blocklist.server";
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import { buildDepositDiscountCart } from "./deposit-discount.server";
-import { canonicalIp } from "~/shared/ip";
 import { assessShopper } from "~/risk/assess.server";
 import type { RiskAssessment } from "~/risk/score";
 import {
@@ -389,9 +388,3 @@ export function cartTokenOf(cartId: string): string | null {
   return m ? m[1] : null;
 }
 
-/** The shopper's IP as Shopify's proxy forwards it (first X-Forwarded-For entry). */
-export function buyerIpOf(request: Request): string | null {
-  const forwarded = request.headers.get("x-forwarded-for");
-  const first = forwarded?.split(",")[0]?.trim();
-  return canonicalIp(first);
-}

@@ -72,6 +72,11 @@ const schema = z.object({
   CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** Bound on each Shopify API call made while a shopper waits (create-checkout) or a tag job runs. */
   SHOPIFY_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(30000).default(4000),
+  /**
+   * How many proxies of the app's own (load balancer, CDN) append to X-Forwarded-For after Shopify's app
+   * proxy: the shopper's IP is that many entries before the right-most one (app/http/shopper-ip.server.ts).
+   */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
 });
 
 export type Env = ReturnType<typeof loadEnv>;

@@ -2,7 +2,7 @@ import { prisma } from "~/core/db.server";
 import { forgetShop } from "~/core/settings/shop.server";
 import { sessionStorage } from "~/core/shopify/app.server";
 import { clock } from "~/core/utils/clock.server";
-import { deleteOrderJobs, deleteShopJobs } from "~/core/jobs/queue.server";
+import { deleteJobsNaming, deleteOrderJobs, deleteShopJobs } from "~/core/jobs/queue.server";
 import { normalizePhone } from "~/shared/phone";
 import { deleteRateCountersNaming } from "~/core/rate-limit/rate-limit.server";
 import { forgetPrepaidPhones } from "~/risk/rules.server";
@@ -205,6 +205,10 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   await prisma.experimentAssignment.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // The background jobs about those orders hold their phones and addresses.
   await deleteOrderJobs(shopDomain, found.orders);
+  // ...and every other job, finished ones included, whose payload names the shopper (a phone, an order,
+  // the customer: the verified-customer tag job carries the phone).
+  const customerGid = customerId && /^\d+$/.test(String(customerId)) ? `gid://shopify/Customer/${customerId}` : null;
+  await deleteJobsNaming(shopDomain, [...found.phones, ...found.orders, ...(customerGid ? [customerGid] : [])]);
   // The customer's earlier data requests: their reports name the customer and hold all of the above.
   const dataRequests = await deleteDataRequestsOf(found.shopId, customerId ?? null, found.phones);
   return {

@@ -5,7 +5,7 @@ import { outcomeResponse } from "~/http/outcomes.server";
 import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { sendVerificationCode, type SendOutcome } from "~/otp/otp.server";
 import { parseApiPhone } from "~/shared/phone";
-import { buyerIpOf } from "~/checkout/checkout.server";
+import { shopperIp } from "~/http/shopper-ip.server";
 import { countCodRefused, publicRisk } from "~/risk/assess.server";
 import { allowedModesFor } from "~/risk/score";
 import { chosenModes } from "~/shared/payment-modes";
@@ -20,7 +20,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const body = await readJsonBody(request, sendOtpBody);
     const phone = parseApiPhone(body.phone);
     if (!phone) return outcomeResponse("invalid_phone", { extra: { success: false } });
-    const outcome = await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken, channel: body.channel, ip: buyerIpOf(request) });
+    const outcome = await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken, channel: body.channel, ip: shopperIp(request) });
     // A returning shopper skips the code: this is where a high band takes cash on delivery away.
     if (outcome.ok && outcome.skipped && outcome.risk?.band === "high") await countCodRefused(shop.id, outcome.risk);
     return respond(shop, outcome);

@@ -141,6 +141,7 @@ describe("the allowance used up", () => {
     await verifyOnce();
     await runDueJobs(JOB_KINDS);
     expect(codHiddenAtCheckout()).toBe(false);
+    billing.put({ id: "gid://shopify/AppSubscription/9", shop: SHOP, name: PRO.name, status: "ACTIVE" }); // approved in Shopify
     const res = await callRoute(
       subscriptionsWebhook,
       signedWebhook("app_subscriptions/update", { app_subscription: { admin_graphql_api_id: "gid://shopify/AppSubscription/9", name: PRO.name, status: "ACTIVE" } }),
@@ -197,11 +198,13 @@ describe("a plan change", () => {
   });
 
   it("codes switched off, or the plan cancelled: COD offered once the job ran", async () => {
-    await shopOnFree(3);
-    await prisma.shop.update({ where: { domain: SHOP }, data: { subscriptionStatus: "cancelled" } });
+    // On Pro, cancelled in Shopify: the notice is read back (app_subscriptions/update trusts what Shopify reports).
+    const pro = "gid://shopify/AppSubscription/8";
+    await shopOnFree(3, { subscriptionPlan: PRO.name, subscriptionId: pro });
+    billing.put({ id: pro, shop: SHOP, name: PRO.name, status: "CANCELLED" });
     const res = await callRoute(
       subscriptionsWebhook,
-      signedWebhook("app_subscriptions/update", { app_subscription: { admin_graphql_api_id: "free", name: FREE.name, status: "CANCELLED" } }),
+      signedWebhook("app_subscriptions/update", { app_subscription: { admin_graphql_api_id: pro, name: PRO.name, status: "CANCELLED" } }),
     );
     expect(res.status).toBe(200);
     await runDueJobs(JOB_KINDS);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { query, sql, toBoolean, toDate, type Sql } from "~/core/db/sql.server";
 import { prisma } from "~/core/db.server";
 import { env } from "~/core/env.server";
-import { ORDER_CANCEL, TAGS_REMOVE } from "~/core/shopify/operations";
+import { ORDER_CANCEL } from "~/core/shopify/operations";
 import { checkVerificationCode, sendVerificationCode, type SendOutcome, type VerifyOutcome } from "~/otp/otp.server";
 import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { sendSms } from "~/sms/sms.server";
@@ -456,7 +456,6 @@ const CANCEL_NOTES: Record<Rung, string> = {
   person: "Cash on delivery: cancelled from the confirmation queue after a call with the shopper.",
 };
 
-const tagsRemoveReply = z.object({ tagsRemove: z.object({ userErrors: z.array(z.object({ message: z.string() })) }) });
 
 const cancelReply = z.object({
   orderCancel: z.object({ job: z.object({ id: z.string() }).nullable(), orderCancelUserErrors: userErrors }),
@@ -487,16 +486,15 @@ async function release(shop: StepShop, c: Confirmation): Promise<StepResult> {
   return released;
 }
 
-/** Adds tags through the durable tag jobs (app/orders/tag-jobs.server.ts) and removes `remove` at once. */
+/**
+ * Adds `add` and takes `remove` off through the order's durable tag job (app/orders/tag-jobs.server.ts),
+ * which retries both until the order's tags are right: a removal that fails, or that lands before an add
+ * of the same tag still in flight, is done again by the job's next run.
+ */
 async function swapTags(shop: StepShop, id: string, add: string[], remove: string[]): Promise<StepResult | null> {
   if (!shop.tagOrders) return null;
   const fresh = add.filter((t) => t.trim());
   if (fresh.length || remove.length) await enqueueOrderTags(shop.domain, id, fresh, remove);
-  if (remove.length) {
-    const removed = await admin(shop.domain, TAGS_REMOVE, { id, tags: remove }, tagsRemoveReply);
-    if (!removed.ok) return fail(removed.error);
-    if (removed.data.tagsRemove.userErrors.length) return fail(`user_errors: ${removed.data.tagsRemove.userErrors.map((e) => e.message).join("; ")}`, false);
-  }
   return null;
 }
 
