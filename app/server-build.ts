@@ -22,6 +22,7 @@ import { retentionJob, scheduleRetention } from "~/privacy/retention.server";
 import { riskAssessmentJob } from "~/risk/assessment-job.server";
 import { riskBackfillJob } from "~/risk/backfill.server";
 import { pruneDeliveries } from "~/core/shopify/webhook-deliveries.server";
+import { shopDetailsJob } from "~/core/shopify/shop-details-job.server";
 import { clock } from "~/core/utils/clock.server";
 // Registers the payment customization's creation with the install hook (onShopInstalled).
 import "~/enforcement/payment-customization.server";
@@ -84,6 +85,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   whatsappFallbackJob,
   whatsappReplyJob,
   otpPurgeJob,
+  shopDetailsJob,
   pruneJob,
 ];
 
