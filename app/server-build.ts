@@ -19,6 +19,7 @@ import { customerVerifiedTagJob, orderTagsJob } from "~/orders/tag-jobs.server";
 import { blockedCustomersJob } from "~/otp/blocked-customers.server";
 import { otpPurgeJob } from "~/otp/purge-job.server";
 import { retentionJob, scheduleRetention } from "~/privacy/retention.server";
+import { shopRedactJob } from "~/privacy/privacy.server";
 import { riskAssessmentJob } from "~/risk/assessment-job.server";
 import { riskBackfillJob } from "~/risk/backfill.server";
 import { pruneDeliveries } from "~/core/shopify/webhook-deliveries.server";
@@ -86,6 +87,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   whatsappReplyJob,
   otpPurgeJob,
   shopDetailsJob,
+  shopRedactJob,
   pruneJob,
 ];
 

@@ -2,7 +2,9 @@ import { prisma } from "~/core/db.server";
 import { forgetShop } from "~/core/settings/shop.server";
 import { sessionStorage } from "~/core/shopify/app.server";
 import { clock } from "~/core/utils/clock.server";
-import { deleteOrderJobs, deleteShopJobs } from "~/core/jobs/queue.server";
+import { z } from "zod";
+import { defineJob, deleteOrderJobs, deleteShopJobs, enqueueJob } from "~/core/jobs/queue.server";
+import { log } from "~/core/utils/log.server";
 import { normalizePhone } from "~/shared/phone";
 import { deleteRateCountersNaming } from "~/core/rate-limit/rate-limit.server";
 import { forgetPrepaidPhones } from "~/risk/rules.server";
@@ -224,20 +226,23 @@ async function deleteDataRequestsOf(shopId: string, customerId: string | null, p
 /** Shopify sends shop/redact 48 hours after an uninstall; the shop's data is kept until then, in case it reinstalls. */
 export const REDACT_AFTER_UNINSTALL_MS = 48 * 60 * 60 * 1000;
 
-export type ShopRedactOutcome = { ok: true; shops: number } | { ok: false; code: "shop_installed" | "redact_too_early" };
+export type ShopRedactOutcome =
+  | { ok: true; shops: number }
+  | { ok: false; code: "shop_installed" }
+  | { ok: false; code: "redact_too_early"; dueAt: Date };
 
 /**
  * shop/redact: deletes everything held for the shop (its row cascades to its customers' records,
  * pending codes and blocklist), but never for a shop that is installed or was uninstalled less than
- * 48 hours ago: a redact then is not Shopify's (or comes from a shop that reinstalled), and is refused.
- * The decision is the shop row's conditional delete, so a reinstall racing the redact wins.
+ * 48 hours ago: a redact then is not due (or comes from a shop that reinstalled), and nothing is
+ * deleted. The decision is the shop row's conditional delete, so a reinstall racing the redact wins.
  */
 export async function redactShop(shopDomain: string): Promise<ShopRedactOutcome> {
   const cutoff = new Date(clock.now().getTime() - REDACT_AFTER_UNINSTALL_MS);
   const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true, uninstalledAt: true } });
   if (shop) {
     if (!shop.uninstalledAt) return { ok: false, code: "shop_installed" };
-    if (shop.uninstalledAt > cutoff) return { ok: false, code: "redact_too_early" };
+    if (shop.uninstalledAt > cutoff) return { ok: false, code: "redact_too_early", dueAt: new Date(shop.uninstalledAt.getTime() + REDACT_AFTER_UNINSTALL_MS) };
   }
   const shops = await prisma.shop.deleteMany({ where: { domain: shopDomain, uninstalledAt: { lte: cutoff } } });
   if (shop && !shops.count) return { ok: false, code: "shop_installed" };
@@ -250,6 +255,25 @@ export async function redactShop(shopDomain: string): Promise<ShopRedactOutcome>
   // Kept last: the delivery records are how a redelivery of this very webhook is recognised.
   await prisma.webhookDelivery.deleteMany({ where: { shop: shopDomain, topic: { not: "SHOP_REDACT" } } });
   return { ok: true, shops: shops.count };
+}
+
+/**
+ * A shop/redact that came before its 48 hours (the shop was uninstalled less than 48 hours ago): the
+ * deletion is scheduled for when it is due, as a job (one per shop). It runs `redactShop` then, which
+ * deletes nothing if the shop reinstalled meanwhile.
+ */
+export const shopRedactJob = defineJob({
+  kind: "shop-redact",
+  payload: z.object({}),
+  run: async (_payload, { shop }) => {
+    const outcome = await redactShop(shop);
+    log.info("scheduled shop/redact", { shop, outcome: outcome.ok ? "deleted" : outcome.code });
+    return { ok: true };
+  },
+});
+
+export async function scheduleShopRedact(shopDomain: string, dueAt: Date): Promise<void> {
+  await enqueueJob(shopRedactJob, { shop: shopDomain, key: `${shopDomain}|redact`, payload: {}, runAt: dueAt });
 }
 
 /**
