@@ -3,7 +3,7 @@ import { forgetShop } from "~/core/settings/shop.server";
 import { sessionStorage } from "~/core/shopify/app.server";
 import { clock } from "~/core/utils/clock.server";
 import { z } from "zod";
-import { defineJob, deleteOrderJobs, deleteShopJobs, enqueueJob } from "~/core/jobs/queue.server";
+import { defineJob, deleteOrderJobs, deleteShopJobs, enqueueJob, orderJobKey } from "~/core/jobs/queue.server";
 import { log } from "~/core/utils/log.server";
 import { normalizePhone } from "~/shared/phone";
 import { deleteRateCountersNaming } from "~/core/rate-limit/rate-limit.server";
@@ -87,7 +87,43 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
     where: { shopId: shop.id, OR: [{ orderGid: { in: orders } }, ...(phones.length ? [{ phone: { in: phones } }] : [])] },
     orderBy: [{ decidedAt: "asc" }, { orderGid: "asc" }],
   });
-  return { shopId: shop.id, phones, orders, selections, verified, pendingCodes, blocked, corrections, confirmations, messages, orderRecords, orderOutcomes };
+  // The shopper's WhatsApp answers (by order), the background jobs about the orders (their payloads carry
+  // the order's phones and address), the send counters naming a phone, and the merchant's prepaid-only list.
+  const [replies, jobs, counters, lists] = await Promise.all([
+    orders.length ? prisma.whatsappReply.findMany({ where: { shopId: shop.id, orderGid: { in: orders } }, orderBy: { createdAt: "asc" } }) : none,
+    orders.length ? prisma.job.findMany({ where: { shop: shopDomain, key: { in: orders.map((gid) => orderJobKey(shopDomain, gid)) } }, orderBy: { createdAt: "asc" } }) : none,
+    phones.length || orders.length ? prisma.rateCounter.findMany({ where: { OR: [...phones, ...orders].map((s) => ({ key: { endsWith: `:${shop.id}:${s}` } })) } }) : none,
+    prisma.shop.findUnique({ where: { id: shop.id }, select: { riskPrepaidPhones: true } }),
+  ]);
+  const prepaidOnly = (lists?.riskPrepaidPhones ?? "").split("\n").filter((e) => e && phones.includes(normalizePhone(e) ?? e));
+  return {
+    shopId: shop.id,
+    phones,
+    orders,
+    selections,
+    verified,
+    pendingCodes,
+    blocked,
+    corrections,
+    confirmations,
+    messages,
+    orderRecords,
+    orderOutcomes,
+    replies,
+    jobs,
+    counters,
+    prepaidOnly,
+  };
+}
+
+/** An order record's risk reasons (JSON text) as data, or the text as stored when it does not parse. */
+function parsedOrText(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** customers/data_request: everything held for the customer's phone and orders, as a report. */
@@ -104,18 +140,31 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       verified: s.verified,
       verifiedAt: s.verifiedAt?.toISOString() ?? null,
       items: s.items,
+      cartToken: s.cartToken,
+      checkoutUrl: s.checkoutUrl,
       createdAt: s.createdAt.toISOString(),
       orderGid: s.orderGid,
       orderName: s.orderName,
     })),
-    // Messages sent to the customer: channel and delivery state only (the texts are not kept).
+    // Messages sent to the customer: channel and delivery state (the texts are not kept, except a WhatsApp
+    // code's SMS fallback, sealed, until it is sent or the code expires: said, not shown).
     messages: (found?.messages ?? []).map((m) => ({
       phone: m.phone,
       purpose: m.purpose,
       channel: m.channel,
       status: m.status,
       errorCode: m.errorCode,
+      orderGid: m.orderGid,
+      fallbackBody: m.fallbackBody ? "a sealed SMS fallback of the code, held until it is sent or the code expires" : null,
       createdAt: m.createdAt.toISOString(),
+    })),
+    // The shopper's answers on WhatsApp (Confirm, Cancel, Change address) to the order's messages.
+    whatsappReplies: (found?.replies ?? []).map((r) => ({
+      orderGid: r.orderGid,
+      sender: r.sender,
+      action: r.action,
+      outcome: r.outcome,
+      createdAt: r.createdAt.toISOString(),
     })),
     pendingCodes: (found?.pendingCodes ?? []).map((c) => ({
       phone: c.phone,
@@ -123,24 +172,36 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       expiresAt: new Date(Number(c.expiresAt)).toISOString(),
     })),
     blocklistEntries: (found?.blocked ?? []).map((b) => ({ phone: b.phone, reason: b.reason, createdAt: b.createdAt.toISOString() })),
+    // The merchant's lists the phone is on besides the blocklist: the Risk page's prepaid-only numbers.
+    lists: (found?.prepaidOnly ?? []).map((entry) => ({ list: "prepaid_only", phone: normalizePhone(entry) ?? entry })),
+    // Per-number send limits: counters whose key names the phone or an order, kept until their window ends.
+    sendCounters: (found?.counters ?? []).map((c) => ({ key: c.key, count: c.count, expiresAt: new Date(Number(c.expiresAt)).toISOString() })),
     orderConfirmations: (found?.confirmations ?? []).map((c) => ({
       id: c.id,
       phone: c.phone,
       orderGid: c.orderGid,
       orderName: c.orderName,
+      customerGid: c.customerGid,
       status: c.status,
       createdAt: c.createdAt.toISOString(),
       notifiedAt: c.notifiedAt?.toISOString() ?? null,
       confirmedAt: c.confirmedAt?.toISOString() ?? null,
       deadlineAt: c.deadlineAt.toISOString(),
     })),
-    // The order's verification state as the merchant's Orders page shows it.
+    // The order's verification state as the merchant's Orders page shows it, and its COD risk score
+    // (docs/risk.md): score, band, reasons, the order's value, and its browser IP as a keyed hash (never the IP).
     orders: (found?.orderRecords ?? []).map((o) => ({
       orderGid: o.orderGid,
       orderName: o.orderName,
       phone: o.phone,
       mode: o.mode,
       status: o.status,
+      verifiedBy: o.verifiedBy,
+      riskScore: o.riskScore,
+      riskBand: o.riskBand,
+      riskReasons: parsedOrText(o.riskReasons),
+      value: o.value,
+      ipHash: o.ipHash,
       placedAt: o.placedAt.toISOString(),
     })),
     // What became of each COD order, as the risk score learnt it (docs/risk.md).
@@ -152,6 +213,15 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       outcome: o.outcome,
       reason: o.reason,
       decidedAt: o.decidedAt.toISOString(),
+    })),
+    // Work waiting or done about the customer's orders (tags, checks, confirmations): its payload holds
+    // copies of the order's phones and address. Kept 30 days after it is done.
+    backgroundJobs: (found?.jobs ?? []).map((j) => ({
+      kind: j.kind,
+      payload: parsedOrText(j.payload),
+      createdAt: j.createdAt.toISOString(),
+      doneAt: j.doneAt?.toISOString() ?? null,
+      failedAt: j.failedAt?.toISOString() ?? null,
     })),
     addressCorrections: (found?.corrections ?? []).map((c) => ({
       id: c.id,
