@@ -62,13 +62,14 @@ export function hasActiveSubscription(shop: Pick<Shop, "subscriptionStatus">): b
   return shop.subscriptionStatus === "active";
 }
 
-export type ShopDetails = Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable" | "country">>;
+export type ShopDetails = Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable" | "country" | "developmentStore">>;
 
 /**
  * What the app keeps of Shopify's answer to SHOP_DETAILS (app/core/shopify/operations.ts), read at install
  * and at each new OAuth grant so storefront requests need no Admin call: name, currency, primary
  * domain (the code SMS's last line), whether the store can take draft-order deposits (a Shopify Plus
- * feature: the partial mode), the primary domain's default language and the shop's country (the last
+ * feature: the partial mode), whether it is a development store (its charges are test charges), the
+ * primary domain's default language and the shop's country (the last
  * default region for national phone numbers on orders). shop/update keeps them current.
  */
 export function readShopDetails(body: unknown): ShopDetails {
@@ -78,12 +79,13 @@ export function readShopDetails(body: unknown): ShopDetails {
         name?: string;
         currencyCode?: string;
         primaryDomain?: { host?: string; localization?: { defaultLocale?: string | null } | null } | null;
-        plan?: { shopifyPlus?: boolean } | null;
+        plan?: { shopifyPlus?: boolean; partnerDevelopment?: boolean } | null;
         shopAddress?: { countryCodeV2?: string | null } | null;
       };
     };
   } | null)?.data;
   const plus = data?.shop?.plan?.shopifyPlus;
+  const development = data?.shop?.plan?.partnerDevelopment;
   const language = languageOf(data?.shop?.primaryDomain?.localization?.defaultLocale);
   const host = originHost(data?.shop?.primaryDomain?.host);
   const country = countryCodeOf(data?.shop?.shopAddress?.countryCodeV2);
@@ -92,6 +94,7 @@ export function readShopDetails(body: unknown): ShopDetails {
     ...(data?.shop?.currencyCode ? { currency: data.shop.currencyCode } : {}),
     ...(host ? { primaryDomain: host } : {}),
     ...(typeof plus === "boolean" ? { depositsAvailable: plus } : {}),
+    ...(typeof development === "boolean" ? { developmentStore: development } : {}),
     ...(language ? { locale: language } : {}),
     ...(country ? { country } : {}),
   };
@@ -133,17 +136,25 @@ function countryCodeOf(value: unknown): string | null {
   return typeof value === "string" && /^[A-Z]{2}$/.test(value) ? value : null;
 }
 
+/** shop/update's plan_name of a development or sandbox store (REST Shop `plan_name`). */
+const DEVELOPMENT_PLAN_NAMES = ["affiliate", "partner_test", "plus_partner_sandbox"];
+
 /**
  * shop/update (REST Shop payload): `domain` is the shop's primary domain, with `name`, `currency` and
  * `country_code`. Updates the shop's row when one of them changed; returns what was written.
  */
 export async function applyShopUpdate(domain: string, payload: unknown) {
   const p = (payload ?? {}) as { domain?: unknown; name?: unknown; currency?: unknown; plan_name?: unknown; country_code?: unknown };
-  const data: Partial<Pick<Shop, "name" | "currency" | "primaryDomain" | "depositsAvailable" | "country">> = {};
+  const data: Partial<Pick<Shop, "name" | "currency" | "primaryDomain" | "depositsAvailable" | "country" | "developmentStore">> = {};
   const country = countryCodeOf(p.country_code);
   if (country) data.country = country;
-  // plan_name: "shopify_plus", "plus_partner_sandbox", "basic", "professional", "unlimited", ...
-  if (typeof p.plan_name === "string" && p.plan_name) data.depositsAvailable = /plus/i.test(p.plan_name);
+  // plan_name: "shopify_plus", "plus_partner_sandbox", "basic", "professional", "unlimited", ...; a
+  // development store's ("affiliate", "partner_test", "plus_partner_sandbox") becomes a paying store's
+  // when the store is transferred to a merchant, and then its charges are real ones.
+  if (typeof p.plan_name === "string" && p.plan_name) {
+    data.depositsAvailable = /plus/i.test(p.plan_name);
+    data.developmentStore = DEVELOPMENT_PLAN_NAMES.includes(p.plan_name);
+  }
   const host = originHost(typeof p.domain === "string" ? p.domain : null);
   if (host) data.primaryDomain = host;
   if (typeof p.name === "string" && p.name.trim()) data.name = p.name.trim().slice(0, 255);

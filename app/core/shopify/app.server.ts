@@ -80,7 +80,10 @@ const shopify = shopifyApp({
       }
     },
   },
-  future: {},
+  // Shopify-managed install with token exchange: the scopes are declared in shopify.app.toml and Shopify
+  // installs the app (and updates its scopes) itself; the app trades the admin's session token for an
+  // offline access token, with no OAuth redirects (docs/deploy.md, "Install, billing and the embedded admin").
+  future: { unstable_newEmbeddedAuthStrategy: true },
   ...(env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [env.SHOP_CUSTOM_DOMAIN] } : {}),
 });
 

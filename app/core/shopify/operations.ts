@@ -149,7 +149,7 @@ mutation ${OPERATIONS.metafieldsSet}($metafields: [MetafieldsSetInput!]!) {
  */
 export const SHOP_DETAILS = `#graphql
 query ${OPERATIONS.shopDetails} {
-  shop { name currencyCode primaryDomain { host localization { defaultLocale } } plan { shopifyPlus } shopAddress { countryCodeV2 } }
+  shop { name currencyCode primaryDomain { host localization { defaultLocale } } plan { shopifyPlus partnerDevelopment } shopAddress { countryCodeV2 } }
 }`;
 
 /** Creates the payment customization that runs our checkout function (extensions/cod-payment-customization). */
