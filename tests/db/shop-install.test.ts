@@ -82,7 +82,18 @@ describe("the shop's details at install", () => {
     expect(fake.callsTo(OPERATIONS.shopDetails).at(-1)?.shop).toBe(DOMAIN);
   });
 
-  it("keeps the merchant's language on a reinstall, and one chosen while the read waited", async () => {
+  it("keeps a language the merchant chose while the read waited (first install)", async () => {
+    fake.on(OPERATIONS.shopDetails, () => refusal, "admin");
+    await recordInstall(DOMAIN, admin);
+    expect(await jobOf()).toMatchObject({ payload: JSON.stringify({ seedLocaleFrom: "en" }) });
+    await prisma.shop.update({ where: { domain: DOMAIN }, data: { locale: "ar" } }); // the settings page
+    fake.on(OPERATIONS.shopDetails, () => ({ data: details }), "admin");
+    await prisma.session.create({ data: { id: `offline_${DOMAIN}`, shop: DOMAIN, state: "installed", isOnline: false, scope: env.SCOPES, accessToken: "shpat_test" } });
+    expect(await runDueJobs([shopDetailsJob])).toMatchObject({ done: 1 });
+    expect(await prisma.shop.findUnique({ where: { domain: DOMAIN } })).toMatchObject({ name: "Dar Atlas", locale: "ar" });
+  });
+
+  it("keeps the merchant's language on a reinstall", async () => {
     await prisma.shop.create({ data: { domain: DOMAIN, locale: "ar", uninstalledAt: new Date() } });
     fake.on(OPERATIONS.shopDetails, () => ({ status: 503 }), "admin");
     await recordInstall(DOMAIN, admin);
