@@ -32,6 +32,23 @@ export const REPORT_SECTIONS: ReportSection[] = [
     ],
   },
   { key: "blocklistEntries", title: "Blocked numbers", columns: [{ key: "phone", label: "Phone" }, { key: "reason", label: "Reason" }, { key: "createdAt", label: "Blocked" }] },
+  { key: "lists", title: "Other lists the number is on", columns: [{ key: "list", label: "List" }, { key: "phone", label: "Phone" }] },
+  {
+    key: "whatsappReplies",
+    title: "WhatsApp answers",
+    columns: [
+      { key: "orderGid", label: "Order" },
+      { key: "sender", label: "From" },
+      { key: "action", label: "Answer" },
+      { key: "createdAt", label: "Received" },
+    ],
+  },
+  {
+    key: "backgroundJobs",
+    title: "Background work about the orders (its details are in the JSON download)",
+    columns: [{ key: "kind", label: "Work" }, { key: "createdAt", label: "Queued" }, { key: "doneAt", label: "Done" }],
+  },
+  { key: "sendCounters", title: "Send limits", columns: [{ key: "key", label: "Counter" }, { key: "count", label: "Count" }, { key: "expiresAt", label: "Ends" }] },
   {
     key: "addressCorrections",
     title: "Address corrections",
@@ -63,6 +80,9 @@ export const REPORT_SECTIONS: ReportSection[] = [
       { key: "phone", label: "Phone" },
       { key: "mode", label: "Way to pay" },
       { key: "status", label: "Verification" },
+      { key: "riskScore", label: "Risk score" },
+      { key: "riskBand", label: "Risk band" },
+      { key: "value", label: "Order value" },
       { key: "placedAt", label: "Placed" },
     ],
   },
