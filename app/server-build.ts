@@ -22,6 +22,9 @@ import { retentionJob, scheduleRetention } from "~/privacy/retention.server";
 import { riskAssessmentJob } from "~/risk/assessment-job.server";
 import { riskBackfillJob } from "~/risk/backfill.server";
 import { pruneDeliveries } from "~/core/shopify/webhook-deliveries.server";
+import { answerJob as deliveryAnswerJob, notifyJob as deliveryRecoveryNotifyJob } from "~/delivery/recovery.server";
+import { reminderJob as deliveryReminderJob } from "~/delivery/reminder.server";
+import { flowTriggerJob } from "~/flow/trigger-jobs.server";
 import { clock } from "~/core/utils/clock.server";
 // Registers the payment customization's creation with the install hook (onShopInstalled).
 import "~/enforcement/payment-customization.server";
@@ -84,6 +87,10 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   whatsappFallbackJob,
   whatsappReplyJob,
   otpPurgeJob,
+  deliveryReminderJob,
+  deliveryRecoveryNotifyJob,
+  deliveryAnswerJob,
+  flowTriggerJob,
   pruneJob,
 ];
 

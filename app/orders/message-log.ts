@@ -8,7 +8,7 @@ export type MessageLogEntry =
   | { kind: "reply"; at: string; action: string; outcome: string | null };
 
 const CHANNELS: Record<string, string> = { sms: "SMS", whatsapp: "WhatsApp" };
-const PURPOSES: Record<string, string> = { order_confirmation: "confirmation", address_correction: "address link", otp: "code" };
+const PURPOSES: Record<string, string> = { order_confirmation: "confirmation", address_correction: "address link", otp: "code", delivery_reminder: "delivery reminder", delivery_recovery: "failed-delivery choices" };
 const STATES: Record<string, string> = {
   accepted: "queued",
   scheduled: "queued",
