@@ -85,7 +85,14 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
     where: { shopId: shop.id, OR: [{ orderGid: { in: orders } }, ...(phones.length ? [{ phone: { in: phones } }] : [])] },
     orderBy: [{ decidedAt: "asc" }, { orderGid: "asc" }],
   });
-  return { shopId: shop.id, phones, orders, selections, verified, pendingCodes, blocked, corrections, confirmations, messages, orderRecords, orderOutcomes };
+  // After dispatch (app/delivery): the reminder and the failed-delivery answer, by phone (the order's or the one given) and by order.
+  const byPhoneOrOrder = { shopId: shop.id, OR: [{ orderGid: { in: orders } }, ...(phones.length ? [{ phone: { in: phones } }] : [])] };
+  const deliveryReminders = await prisma.deliveryReminder.findMany({ where: byPhoneOrOrder, orderBy: { createdAt: "asc" } });
+  const deliveryRecoveries = await prisma.deliveryRecovery.findMany({
+    where: { ...byPhoneOrOrder, OR: [...byPhoneOrOrder.OR, ...(phones.length ? [{ newPhone: { in: phones } }] : [])] },
+    orderBy: { createdAt: "asc" },
+  });
+  return { shopId: shop.id, phones, orders, selections, verified, pendingCodes, blocked, corrections, confirmations, messages, orderRecords, orderOutcomes, deliveryReminders, deliveryRecoveries };
 }
 
 /** customers/data_request: everything held for the customer's phone and orders, as a report. */
@@ -151,6 +158,24 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       reason: o.reason,
       decidedAt: o.decidedAt.toISOString(),
     })),
+    deliveryReminders: (found?.deliveryReminders ?? []).map((r) => ({
+      orderGid: r.orderGid,
+      phone: r.phone,
+      status: r.status,
+      sentAt: r.sentAt?.toISOString() ?? null,
+      createdAt: r.createdAt.toISOString(),
+    })),
+    deliveryRecoveries: (found?.deliveryRecoveries ?? []).map((r) => ({
+      orderGid: r.orderGid,
+      orderName: r.orderName,
+      phone: r.phone,
+      cause: r.cause,
+      status: r.status,
+      choice: r.choice,
+      choiceDate: r.choiceDate,
+      newPhone: r.newPhone,
+      createdAt: r.createdAt.toISOString(),
+    })),
     addressCorrections: (found?.corrections ?? []).map((c) => ({
       id: c.id,
       phone: c.phone,
@@ -199,8 +224,11 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   await prisma.orderRecord.deleteMany({ where: { shopId: found.shopId, orderGid: { in: found.orderRecords.map((o) => o.orderGid) } } });
   // What became of the customer's orders (the risk score's outcomes: phone and postal code), by phone and by order.
   await prisma.orderOutcome.deleteMany({ where: { shopId: found.shopId, OR: [{ phone: { in: found.phones } }, { orderGid: { in: found.orders } }] } });
+  // After dispatch: the reminder and the failed-delivery answer (with any number the shopper gave), by the rows found.
+  await prisma.deliveryReminder.deleteMany({ where: { shopId: found.shopId, orderGid: { in: found.deliveryReminders.map((r) => r.orderGid) } } });
+  await prisma.deliveryRecovery.deleteMany({ where: { shopId: found.shopId, id: { in: found.deliveryRecoveries.map((r) => r.id) } } });
   // The background jobs about those orders hold their phones and addresses.
-  await deleteOrderJobs(shopDomain, found.orders);
+  await deleteOrderJobs(shopDomain, [...new Set([...found.orders, ...found.deliveryRecoveries.map((r) => r.orderGid), ...found.deliveryReminders.map((r) => r.orderGid)])]);
   // The customer's earlier data requests: their reports name the customer and hold all of the above.
   const dataRequests = await deleteDataRequestsOf(found.shopId, customerId ?? null, found.phones);
   return {

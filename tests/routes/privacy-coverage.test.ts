@@ -93,6 +93,17 @@ const SEEDERS: Record<string, Seeder> = {
     await prisma.orderOutcome.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), phone: c.phone, postalCode: "20000", outcome: "failed", decidedAt: new Date() } });
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
+  DeliveryReminder: async (s, c) => {
+    await prisma.deliveryReminder.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), phone: c.phone, status: "sent" } });
+    return { shopId: s.shopId, orderGid: gid(c.orderId) };
+  },
+  DeliveryRecovery: async (s, c) => {
+    // The order's phone is another number: found by the order, and by the number the shopper gave.
+    await prisma.deliveryRecovery.create({
+      data: { id: `dr-${s.shopId}-${c.tag}`, shopId: s.shopId, orderGid: gid(c.orderId), phone: `${c.phone}9`, newPhone: c.phone, tokenHash: `dr-${s.shopId}-${c.tag}`, cause: "failure", status: "answered", choice: "fix_phone", expiresAt: new Date(Date.now() + 3600_000) },
+    });
+    return { shopId: s.shopId, newPhone: c.phone };
+  },
   DataRequestReport: async (s, c) => {
     // Through a real delivery: the report of an earlier request names the customer and holds their data.
     const raw = `{"shop_id":1,"shop_domain":"${s.domain}","orders_requested":[${c.orderId}],"customer":{"id":${c.customerId},"email":"${c.tag}@example.com","phone":"${c.phone}"},"data_request":{"id":${c.customerId + 7}}}`;

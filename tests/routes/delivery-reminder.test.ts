@@ -6,7 +6,7 @@ import { FakeFlow } from "../mocks/shopify/flow";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { useFakeTwilio } from "../helpers/twilio";
 import { installShop } from "../helpers/shops";
-import { carrierEvent, codOrder, PHONE, placeOrder, work } from "./helpers";
+import { carrierEvent, codOrder, PHONE, placeOrder, work } from "../helpers/delivery";
 
 /**
  * The delivery-day reminder from outside: a COD order's shipment goes out for delivery (signed

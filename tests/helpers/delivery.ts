@@ -2,8 +2,8 @@ import * as carrier from "~/routes/webhooks.fulfillment_events.create";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import { runDueJobs } from "~/core/jobs/queue.server";
 import { JOB_KINDS } from "~/server-build";
-import { callRoute } from "../helpers/proxy";
-import { fulfillmentEventBody, orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+import { callRoute } from "./proxy";
+import { fulfillmentEventBody, orderCreatedPayload, signedWebhook } from "./webhooks";
 
 /** A COD order in India as Shopify sends orders/create: the phone in national form on the shipping address. */
 export const PHONE = "+919812345678";
