@@ -52,7 +52,7 @@ const STEP_TITLES: Record<string, string> = {
 };
 
 export default function Home() {
-  const { bill, onboarding, dashboard: d, shopName } = useLoaderData<typeof loader>();
+  const { bill, onboarding, dashboard: d, shopName, examplePhone } = useLoaderData<typeof loader>();
   const result = useActionData<HomeActionResult>();
   const busy = useNavigation().state !== "idle";
   const notice = useNotice(result && { message: result.message, error: !result.ok }, result);
@@ -151,7 +151,7 @@ export default function Home() {
                           <Form method="post">
                             <input type="hidden" name="intent" value="test_code" />
                             <InlineStack gap="200" blockAlign="end">
-                              <TextField label="Your mobile number" name="phone" type="tel" placeholder="+14155550123" autoComplete="tel" value={phone} onChange={setPhone} />
+                              <TextField label="Your mobile number" name="phone" type="tel" placeholder={examplePhone} autoComplete="tel" value={phone} onChange={setPhone} />
                               <Button submit disabled={busy}>
                                 Send test code
                               </Button>
