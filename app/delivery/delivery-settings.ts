@@ -4,19 +4,14 @@ import { parseTagList } from "~/risk/tags";
 
 /**
  * The Deliveries page's form (app/routes/app.deliveries.tsx): the reminder and recovery switches, the
- * courier's failed-attempt tags, the quiet hours and the contact the reminder names. Its own schema, so it
- * writes only these columns of the shop's row (as the Risk page does).
+ * courier's failed-attempt tags and the contact the reminder names. Its own schema, so it writes only these
+ * columns of the shop's row (as the Risk page does). The quiet hours are the shop's one setting, shared
+ * with the confirmation ladder (Settings).
  */
-export const DELIVERY_SETTINGS_FIELDS = ["deliveryReminder", "deliveryRecovery", "deliveryFailureTags", "quietHoursStart", "quietHoursEnd", "storeContact"] as const;
+export const DELIVERY_SETTINGS_FIELDS = ["deliveryReminder", "deliveryRecovery", "deliveryFailureTags", "storeContact"] as const;
 export type DeliverySettingsField = (typeof DELIVERY_SETTINGS_FIELDS)[number];
 export type DeliverySettingsValues = Record<DeliverySettingsField, string>;
 export type DeliverySettingsErrors = Partial<Record<DeliverySettingsField, string>>;
-
-const hour = z
-  .string({ required_error: "Enter an hour from 0 to 23." })
-  .trim()
-  .refine((v) => /^\d{1,2}$/.test(v) && Number(v) <= 23, "Enter an hour from 0 to 23.")
-  .transform(Number);
 
 const schema = z.object({
   deliveryReminder: z.enum(["on", "off"], { message: "Choose on or off." }).transform((v) => v === "on"),
@@ -25,8 +20,6 @@ const schema = z.object({
     .string()
     .max(2000, "Up to 2000 characters.")
     .transform((v) => parseTagList(v).join("\n")),
-  quietHoursStart: hour,
-  quietHoursEnd: hour,
   // Shown to shoppers in a text: a phone number or an email address, nothing that could carry a link.
   storeContact: z
     .string()
@@ -43,8 +36,6 @@ export function deliverySettingsFormValues(shop: Pick<Shop, DeliverySettingsFiel
     deliveryReminder: shop.deliveryReminder ? "on" : "off",
     deliveryRecovery: shop.deliveryRecovery ? "on" : "off",
     deliveryFailureTags: shop.deliveryFailureTags,
-    quietHoursStart: String(shop.quietHoursStart),
-    quietHoursEnd: String(shop.quietHoursEnd),
     storeContact: shop.storeContact ?? "",
   };
 }

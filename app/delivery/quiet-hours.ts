@@ -1,40 +1,41 @@
 /**
- * Quiet hours in the shop's time zone: no text to a shopper from `start` o'clock until `end` o'clock
- * (shop time; a window that wraps midnight, e.g. 21 to 9, is the usual one). A message due inside the
- * window waits for its end. Pure: the jobs that send call it with the shop's settings.
+ * Quiet hours in the shop's time zone: no text to a shopper from `start` until `end`, minutes of the day
+ * in shop time (a window that wraps midnight, e.g. 21:00 to 09:00, is the usual one; either null, or both
+ * equal: none). A message due inside the window waits for its end. Pure: the jobs that send call it with
+ * the shop's columns (the confirmation ladder keeps its quiet hours in the same columns).
  */
-export type QuietHours = { timeZone: string | null; start: number; end: number };
+export type QuietHours = { quietHoursStart: number | null; quietHoursEnd: number | null; timezone: string | null };
 
-/** The hour and minute at `at` in `timeZone` (an unknown zone reads as UTC). */
-function localTime(at: Date, timeZone: string | null): { hour: number; minute: number } {
+/** The minute of the day at `at` in `timeZone` (an unknown zone reads as UTC). */
+function localMinute(at: Date, timeZone: string | null): number {
+  const format = (zone: string) => new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(at);
   let parts: Intl.DateTimeFormatPart[];
   try {
-    parts = new Intl.DateTimeFormat("en-GB", { timeZone: timeZone ?? "UTC", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(at);
+    parts = format(timeZone ?? "UTC");
   } catch {
-    parts = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(at);
+    parts = format("UTC");
   }
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return { hour: get("hour") % 24, minute: get("minute") };
+  return (get("hour") % 24) * 60 + get("minute");
 }
 
-/** Whether `hour` (0-23) is inside the window [start, end), wrapping midnight when start > end. */
-export function isQuietHour(hour: number, start: number, end: number): boolean {
+/** Whether `minute` (0-1439) is inside [start, end), wrapping midnight when start > end. */
+export function isQuietMinute(minute: number, start: number, end: number): boolean {
   if (start === end) return false;
-  return start < end ? hour >= start && hour < end : hour >= start || hour < end;
+  return start < end ? minute >= start && minute < end : minute >= start || minute < end;
 }
 
 /**
- * When a message due at `now` may go: `now` outside quiet hours, else the window's end (the first minute
- * of hour `end`, shop time). Walks forward a minute-aligned quarter hour at a time, so a daylight-saving
- * change inside the window still lands on the first allowed quarter hour.
+ * When a message due at `now` may go: `now` outside quiet hours, else the window's end. Walks forward a
+ * minute at a time from the next whole minute (at most a day), so a daylight-saving change inside the
+ * window still lands on the first allowed minute.
  */
-export function nextSendTime(now: Date, quiet: QuietHours): Date {
-  const { start, end } = quiet;
-  if (!isQuietHour(localTime(now, quiet.timeZone).hour, start, end)) return now;
-  const step = 15 * 60_000;
-  let t = Math.ceil(now.getTime() / step) * step;
-  for (let i = 0; i < 4 * 26; i++, t += step) {
-    if (!isQuietHour(localTime(new Date(t), quiet.timeZone).hour, start, end)) return new Date(t);
+export function nextSendTime(now: Date, q: QuietHours): Date {
+  const { quietHoursStart: start, quietHoursEnd: end } = q;
+  if (start === null || end === null || !isQuietMinute(localMinute(now, q.timezone), start, end)) return now;
+  let t = Math.ceil(now.getTime() / 60_000) * 60_000;
+  for (let i = 0; i <= 26 * 60; i++, t += 60_000) {
+    if (!isQuietMinute(localMinute(new Date(t), q.timezone), start, end)) return new Date(t);
   }
   return now;
 }

@@ -35,9 +35,9 @@ async function openPage(shop: Shop, token: string | undefined, queryLocale: stri
   return { ok: true, shell, recovery };
 }
 
-function dayRange(shop: Pick<Shop, "ianaTimezone">) {
+function dayRange(shop: Pick<Shop, "timezone">) {
   const now = clock.now();
-  return { minDay: shopDate(now, shop.ianaTimezone, 1), maxDay: shopDate(now, shop.ianaTimezone, PICK_DAY_RANGE) };
+  return { minDay: shopDate(now, shop.timezone, 1), maxDay: shopDate(now, shop.timezone, PICK_DAY_RANGE) };
 }
 
 function choicesPage(outcome: PageOutcome, shop: Shop, shell: PageShell, r: Recovery, typed: { alert?: string; day?: string; phone?: string } = {}): RecoveryPage {

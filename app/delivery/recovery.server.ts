@@ -42,7 +42,7 @@ export const CHOICE_TAGS: Record<DeliveryChoice, string> = {
 export const FAILED_DELIVERY_TAG = "cod-delivery-failed";
 
 export type Recovery = NonNullable<Awaited<ReturnType<typeof prisma.deliveryRecovery.findUnique>>>;
-type RecoveryShop = Pick<Shop, "id" | "domain" | "deliveryRecovery" | "ianaTimezone" | "quietHoursStart" | "quietHoursEnd" | "locale">;
+type RecoveryShop = Pick<Shop, "id" | "domain" | "deliveryRecovery" | "timezone" | "quietHoursStart" | "quietHoursEnd" | "locale">;
 
 /** The link's token: derived from the row's id under the app's secret, so a retried text can rebuild it; only its hash is stored. */
 export function recoveryToken(id: string): string {
@@ -71,8 +71,6 @@ export function stateOf(r: Pick<Recovery, "status" | "expiresAt">, now = clock.n
   if (r.status === "answered") return "answered";
   return r.status === "expired" || r.expiresAt.getTime() <= now.getTime() ? "expired" : "open";
 }
-
-const quietOf = (shop: Pick<Shop, "ianaTimezone" | "quietHoursStart" | "quietHoursEnd">) => ({ timeZone: shop.ianaTimezone, start: shop.quietHoursStart, end: shop.quietHoursEnd });
 
 export const notifyJob = defineJob({
   kind: "delivery.recovery-notify",
@@ -110,7 +108,7 @@ export async function openDeliveryRecovery(shop: RecoveryShop, orderGid: string,
   if (!row) return false;
   if (row.id === id) log.info("failed delivery: recovery opened", { shop: shop.domain, orderGid, cause });
   if (row.status === "open") {
-    const runAt = nextSendTime(now, quietOf(shop));
+    const runAt = nextSendTime(now, shop);
     await enqueueJob(notifyJob, { shop: shop.domain, key: orderJobKey(shop.domain, orderGid), payload: { recoveryId: row.id }, runAt });
   }
   await enqueueFlowTrigger(shop.domain, orderGid, "deliveryFailed", { cause: row.cause });
@@ -124,7 +122,7 @@ async function notify(recoveryId: string): Promise<JobResult> {
   const shop = r.shop;
   if (!r.phone) return { ok: true };
   const now = clock.now();
-  const allowed = nextSendTime(now, quietOf(shop));
+  const allowed = nextSendTime(now, shop);
   if (allowed.getTime() > now.getTime()) {
     await enqueueJob(notifyJob, { shop: shop.domain, key: orderJobKey(shop.domain, r.orderGid), payload: { recoveryId, notBefore: allowed.toISOString() }, runAt: allowed });
     return { ok: true };
@@ -162,9 +160,9 @@ export type AnswerOutcome = { ok: true; recovery: Recovery } | { ok: false; code
  * replayed form change nothing more), then its effects are queued: the order's note, tag and metafield,
  * and Flow's `cod-delivery-choice`. `tomorrow` is stored as the shop's date of tomorrow.
  */
-export async function answerDeliveryRecovery(shop: Pick<Shop, "domain" | "ianaTimezone">, r: Recovery, input: AnswerInput): Promise<AnswerOutcome> {
+export async function answerDeliveryRecovery(shop: Pick<Shop, "domain" | "timezone">, r: Recovery, input: AnswerInput): Promise<AnswerOutcome> {
   const now = clock.now();
-  const choiceDate = input.choice === "tomorrow" ? shopDate(now, shop.ianaTimezone, 1) : input.choice === "pick_day" ? (input.date ?? null) : null;
+  const choiceDate = input.choice === "tomorrow" ? shopDate(now, shop.timezone, 1) : input.choice === "pick_day" ? (input.date ?? null) : null;
   const { count } = await prisma.deliveryRecovery.updateMany({
     where: { id: r.id, status: "open", expiresAt: { gt: now } },
     data: { status: "answered", choice: input.choice, choiceDate, newPhone: input.choice === "fix_phone" ? (input.phone ?? null) : null, answeredAt: now },

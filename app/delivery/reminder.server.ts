@@ -27,9 +27,7 @@ export const reminderJob = defineJob({
   run: ({ orderGid }, { shop }) => runReminder(shop, orderGid),
 });
 
-type ReminderShop = Pick<Shop, "id" | "domain" | "deliveryReminder" | "ianaTimezone" | "quietHoursStart" | "quietHoursEnd">;
-
-const quietOf = (shop: Pick<Shop, "ianaTimezone" | "quietHoursStart" | "quietHoursEnd">) => ({ timeZone: shop.ianaTimezone, start: shop.quietHoursStart, end: shop.quietHoursEnd });
+type ReminderShop = Pick<Shop, "id" | "domain" | "deliveryReminder" | "timezone" | "quietHoursStart" | "quietHoursEnd">;
 
 /**
  * A shipment of the order is out for delivery: the order's reminder row (a COD order the app recorded,
@@ -48,7 +46,7 @@ export async function queueDeliveryReminder(shop: ReminderShop, orderGid: string
   // next delivery of the event queues (Shopify retries a webhook it got no answer for).
   const [row] = await query<{ status: string }>(sql`SELECT "status" FROM "DeliveryReminder" WHERE "shopId" = ${shop.id} AND "orderGid" = ${orderGid}`);
   if (row?.status !== "queued") return false;
-  const runAt = nextSendTime(now, quietOf(shop));
+  const runAt = nextSendTime(now, shop);
   await enqueueJob(reminderJob, { shop: shop.domain, key: orderJobKey(shop.domain, orderGid), payload: { orderGid }, runAt });
   return true;
 }
@@ -75,7 +73,7 @@ async function runReminder(shopDomain: string, orderGid: string): Promise<JobRes
   const shop = await getShop(shopDomain);
   if (!shop || shop.uninstalledAt) return { ok: true };
   const now = clock.now();
-  const allowed = nextSendTime(now, quietOf(shop));
+  const allowed = nextSendTime(now, shop);
   if (allowed.getTime() > now.getTime()) {
     // The quiet hours began since the job was queued (or the merchant moved them): it waits for their end.
     await enqueueJob(reminderJob, { shop: shopDomain, key: orderJobKey(shopDomain, orderGid), payload: { orderGid, notBefore: allowed.toISOString() }, runAt: allowed });

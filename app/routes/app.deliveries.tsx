@@ -19,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const list = await listDeliveriesAtRisk(shop.id, { page });
   return {
     values: deliverySettingsFormValues(shop),
-    timeZone: shop.ianaTimezone ?? "UTC",
+    quiet: quietHoursText(shop),
     total: list.total,
     rows: list.rows.map((r) => ({
       orderName: r.orderName ?? r.orderGid.replace("gid://shopify/Order/", "#"),
@@ -53,6 +53,13 @@ const CHOICES: Record<string, string> = {
   fix_phone: "New phone",
   pay_online: "Pay online",
 };
+/** The shop's quiet hours in words (they are the Settings page's, shared with the confirmation ladder). */
+function quietHoursText(shop: { quietHoursStart: number | null; quietHoursEnd: number | null; timezone: string | null }): string {
+  const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+  if (shop.quietHoursStart === null || shop.quietHoursEnd === null || shop.quietHoursStart === shop.quietHoursEnd) return "No quiet hours: texts go out at any hour (set them on the Settings page).";
+  return `Quiet hours: no text between ${hhmm(shop.quietHoursStart)} and ${hhmm(shop.quietHoursEnd)} (${shop.timezone ?? "UTC"}); a text due then waits. Set on the Settings page.`;
+}
+
 const CAUSES: Record<string, string> = { attempted_delivery: "Attempt failed", failure: "Delivery failed" };
 
 export default function Deliveries() {
@@ -111,10 +118,9 @@ export default function Deliveries() {
                 <Select label="Delivery-day reminder" helpText="When a COD shipment is out for delivery, the shopper gets one text with the amount to keep ready." options={onOff} {...field("deliveryReminder")} />
                 <Select label="Failed-delivery recovery" helpText="When the carrier reports a failed attempt, the shopper is asked what to do next." options={onOff} {...field("deliveryRecovery")} />
                 <TextField label="Your courier app's tags for a failed attempt" multiline={3} helpText="One a line, any case (NDR, undelivered)." {...field("deliveryFailureTags")} />
-                <FormLayout.Group>
-                  <TextField label="No texts from (hour)" type="number" helpText={`Your store's time zone: ${loaded.timeZone}.`} {...field("quietHoursStart")} />
-                  <TextField label="Until (hour)" type="number" helpText="The same hour twice: no quiet hours." {...field("quietHoursEnd")} />
-                </FormLayout.Group>
+                <Text as="p" tone="subdued">
+                  {loaded.quiet}
+                </Text>
                 <TextField label="Contact in the reminder" helpText="A phone number or email address; empty: your store's domain." {...field("storeContact")} />
                 <div>
                   <Button submit variant="primary">

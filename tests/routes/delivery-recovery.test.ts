@@ -74,7 +74,7 @@ async function answer(token: string, form: Record<string, string>) {
 }
 
 beforeEach(async () => {
-  await installShop({ otpEnabled: false, ianaTimezone: "Asia/Kolkata", currency: "INR" });
+  await installShop({ otpEnabled: false, timezone: "Asia/Kolkata", currency: "INR" });
   vi.spyOn(clock, "now").mockReturnValue(DAYTIME);
 });
 

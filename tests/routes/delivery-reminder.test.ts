@@ -30,7 +30,7 @@ const DAYTIME = new Date("2026-11-27T05:30:00Z");
 
 describe("the delivery-day reminder", () => {
   it("texts the amount due and the store's contact once, whatever Shopify redelivers or sends at once", async () => {
-    await installShop({ otpEnabled: false, ianaTimezone: "Asia/Kolkata", storeContact: "+91 22 4000 1234", currency: "INR" });
+    await installShop({ otpEnabled: false, timezone: "Asia/Kolkata", storeContact: "+91 22 4000 1234", currency: "INR" });
     vi.spyOn(clock, "now").mockReturnValue(DAYTIME);
     const o = codOrder();
     await placeOrder(o);
@@ -55,7 +55,7 @@ describe("the delivery-day reminder", () => {
   });
 
   it("waits out the quiet hours in the shop's time zone, then sends", async () => {
-    await installShop({ otpEnabled: false, ianaTimezone: "Asia/Kolkata" });
+    await installShop({ otpEnabled: false, timezone: "Asia/Kolkata", quietHoursStart: 21 * 60, quietHoursEnd: 9 * 60 });
     // 06:00 in Kolkata (00:30 UTC): quiet until 09:00 (03:30 UTC).
     const early = new Date("2026-11-27T00:30:00Z");
     const now = vi.spyOn(clock, "now").mockReturnValue(early);
@@ -75,7 +75,7 @@ describe("the delivery-day reminder", () => {
   });
 
   it("sends nothing for a paid order, a card order, an order already delivered, or with the setting off; a Twilio outage is retried and still sends once", async () => {
-    await installShop({ otpEnabled: false, ianaTimezone: "Asia/Kolkata" });
+    await installShop({ otpEnabled: false, timezone: "Asia/Kolkata" });
     vi.spyOn(clock, "now").mockReturnValue(DAYTIME);
     const paid = codOrder();
     const card = codOrder({ gateway: "shopify_payments", payment_gateway_names: ["shopify_payments"] });

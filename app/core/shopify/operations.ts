@@ -150,7 +150,7 @@ mutation ${OPERATIONS.metafieldsSet}($metafields: [MetafieldsSetInput!]!) {
 
 export const SHOP_DETAILS = `#graphql
 query ${OPERATIONS.shopDetails} {
-  shop { name currencyCode ianaTimezone primaryDomain { host } plan { shopifyPlus } shopAddress { countryCodeV2 } }
+  shop { name currencyCode primaryDomain { host } plan { shopifyPlus } shopAddress { countryCodeV2 } ianaTimezone }
   shopLocales(published: true) { locale primary }
 }`;
 

@@ -2,9 +2,6 @@
 ALTER TABLE "Shop" ADD COLUMN     "deliveryFailureTags" TEXT NOT NULL DEFAULT 'NDR',
 ADD COLUMN     "deliveryRecovery" BOOLEAN NOT NULL DEFAULT true,
 ADD COLUMN     "deliveryReminder" BOOLEAN NOT NULL DEFAULT true,
-ADD COLUMN     "ianaTimezone" TEXT,
-ADD COLUMN     "quietHoursEnd" INTEGER NOT NULL DEFAULT 9,
-ADD COLUMN     "quietHoursStart" INTEGER NOT NULL DEFAULT 21,
 ADD COLUMN     "storeContact" TEXT;
 
 -- CreateTable
