@@ -27,6 +27,9 @@ export const links = () => [{ rel: "stylesheet", href: vizStyles }];
 export const meta: MetaFunction = () => [{ title: "Home · COD Verify" }];
 
 /** Home: the onboarding checklist, the plan and what it costs, and the last 30 days of codes, orders and messages. */
+/** Straight lines between days: a spline draws slopes between points that are not in the data (a ramp before a spike). */
+const CHART_THEMES = { Light: { line: { hasSpline: false } } };
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   return loadHome(session.shop, adminLocale(new URL(request.url), request.headers.get("Accept-Language")));
@@ -62,7 +65,7 @@ export default function Home() {
 
   return (
     <AdminPage title="Home">
-      <PolarisVizProvider>
+      <PolarisVizProvider themes={CHART_THEMES}>
         <Layout>
           {notice && <Layout.Section>{notice}</Layout.Section>}
           <Layout.Section>

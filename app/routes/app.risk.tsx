@@ -98,7 +98,7 @@ export default function Risk() {
             <Card>
               <FormLayout>
                 <TextField label="Postal codes without cash on delivery" multiline={4} helpText="One a line; end with * for every code that starts so (4000*)." {...field("riskDeniedPostalCodes")} />
-                <TextField label="Phone numbers that always pay in advance" multiline={4} helpText="One a line, with the country code (+91 98123 45678)." {...field("riskPrepaidPhones")} />
+                <TextField label="Phone numbers never offered cash on delivery" multiline={4} helpText="One a line, with the country code (+91 98123 45678). They can still pay online, or part now and the rest on delivery where you offer it." {...field("riskPrepaidPhones")} />
                 <TextField label={`Cash on delivery up to${loaded.currency ? ` (${loaded.currency})` : ""}`} helpText="Orders above this value are not offered cash on delivery. Empty: no cap." {...field("riskCodValueCap")} />
               </FormLayout>
             </Card>

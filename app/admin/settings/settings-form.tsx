@@ -1,4 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { Banner, BlockStack, Button, InlineStack, Layout, List, Text } from "@shopify/polaris";
 import { AdminPage, useAppBridgeState, useNotice } from "~/admin/app-bridge";
 import type { EnforcementState } from "~/enforcement/payment-customization.server";
@@ -35,6 +36,14 @@ export function SettingsForm(props: {
   // A toast in Shopify's admin, a banner elsewhere. Each answer is told once (its form is remounted per save).
   const saved = useNotice(props.saved ? { message: "Settings saved" } : null, props.initial);
   useNotice(invalid.length ? { message: `Not saved: ${refusedTitle.toLowerCase()}`, error: true } : null, errors);
+  // After a refused save the summary of what to change is brought into view and given focus, so the
+  // merchant (and a screen reader) meets it, not the bottom of a long page.
+  const summary = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!invalid.length || !summary.current) return;
+    summary.current.scrollIntoView({ block: "start" });
+    summary.current.focus();
+  }, [errors, invalid.length]);
 
   return (
     <AdminPage title="Settings">
@@ -58,16 +67,18 @@ export function SettingsForm(props: {
           <Layout.Section>
             {saved}
             {invalid.length > 0 && (
-              <Banner tone="critical" title={refusedTitle}>
-                <List>
-                  {invalid.map((f) => (
-                    <List.Item key={f}>
-                      {FIELD_NAMES[f]}: {errors[f]}
-                    </List.Item>
-                  ))}
-                </List>
-                <p>Nothing was saved.</p>
-              </Banner>
+              <div ref={summary} tabIndex={-1} aria-label={refusedTitle}>
+                <Banner tone="critical" title={refusedTitle}>
+                  <List>
+                    {invalid.map((f) => (
+                      <List.Item key={f}>
+                        {FIELD_NAMES[f]}: {errors[f]}
+                      </List.Item>
+                    ))}
+                  </List>
+                  <p>Nothing was saved.</p>
+                </Banner>
+              </div>
             )}
           </Layout.Section>
 
