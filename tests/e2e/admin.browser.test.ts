@@ -173,6 +173,28 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     expect(await page.getByLabel("Code lifetime").inputValue()).toBe("900");
   });
 
+  it("limits codes to countries chosen by name, shown as tags, and saves their ISO codes", { timeout: 60_000 }, async () => {
+    await open("/app/settings");
+    const countries = page.getByRole("combobox", { name: "Countries allowed" });
+    await countries.fill("Indi");
+    await page.getByRole("option", { name: "India", exact: true }).click();
+    await countries.fill("United Arab");
+    await page.getByRole("option", { name: "United Arab Emirates", exact: true }).click();
+    await until(() => page.getByRole("button", { name: "Remove India" }).count()).toBe(1);
+    expect(await page.locator('input[name="allowedCountries"]').inputValue()).toBe("IN,AE");
+    await countries.scrollIntoViewIfNeeded();
+    await shot(page, "admin-settings-countries");
+    await page.getByRole("region", { name: "Unsaved changes" }).getByRole("button", { name: "Save" }).click();
+    await until(() => page.getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(1);
+    expect(await page.locator('input[name="allowedCountries"]').inputValue()).toBe("IN,AE");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Remove United Arab Emirates" }).click();
+    await page.getByRole("button", { name: "Remove India" }).click();
+    await page.getByRole("region", { name: "Unsaved changes" }).getByRole("button", { name: "Save" }).click();
+    await until(() => page.getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(1);
+    expect(await page.locator('input[name="allowedCountries"]').inputValue()).toBe("");
+  });
+
   it("after a refused save, brings the summary of what to change into view and gives it focus", { timeout: 60_000 }, async () => {
     await open("/app/settings");
     await page.getByLabel("Code lifetime").fill("9");

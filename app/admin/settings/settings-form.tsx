@@ -7,11 +7,12 @@ import type { SettingsErrors, SettingsField, SettingsFormValues } from "~/core/s
 import type { DepositPattern } from "~/storefront/offer";
 import { AddressCorrectionCard } from "./address-correction-card";
 import { CheckoutCard } from "./checkout-card";
+import type { CountryOption } from "./country-picker";
 import { EnforcementCard } from "./enforcement-card";
 import { FIELD_NAMES } from "./field-names";
 import { LanguageCard } from "./language-card";
 import { OrderTagsCard } from "./order-tags-card";
-import { OtpCard } from "./otp-card";
+import { OtpCard, OtpLimitsCard } from "./otp-card";
 import { PrivacyCard } from "./privacy-card";
 import { WhatsappCard } from "./whatsapp-card";
 import { useSettingsForm } from "./use-settings-form";
@@ -24,6 +25,7 @@ export function SettingsForm(props: {
   currency: string | null;
   enforcement: EnforcementState;
   depositPattern: DepositPattern;
+  countries: CountryOption[];
 }) {
   const { errors } = props;
   const form = useSettingsForm(props.initial, errors);
@@ -82,7 +84,7 @@ export function SettingsForm(props: {
             )}
           </Layout.Section>
 
-          <OtpCard form={form} />
+          <OtpCard form={form} countries={props.countries} />
 
           <LanguageCard form={form} />
 
@@ -95,6 +97,8 @@ export function SettingsForm(props: {
           <AddressCorrectionCard form={form} />
 
           <WhatsappCard form={form} />
+
+          <OtpLimitsCard form={form} />
 
           <PrivacyCard form={form} />
 
