@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import zlib from "node:zlib";
-import { buildClientSchema, parse, validate, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
+import { parse, validate, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { getVariableValues } from "graphql/execution/values";
 import toml from "toml";
 import { FLOW_TRIGGERS } from "~/flow/triggers";
@@ -16,12 +15,13 @@ import {
   TAGS_ADD,
 } from "~/core/shopify/operations";
 import { deployedFlowTriggers, flowTriggerProblems } from "../mocks/shopify/flow";
+import { shopifySchema } from "../mocks/shopify/schemas";
 
 /**
  * The Flow extensions as Shopify's CLI reads them (the rules of its flow_trigger, flow_action and
  * flow_template specifications), held to the app's own lists; and the Admin API documents of Flow and
- * of the delivery room checked against Shopify's published 2026-10 schema with the variables the app
- * sends, as Shopify checks them before it runs anything.
+ * of the delivery room checked against Shopify's published 2026-10 schema (shopify-schemas/) with the
+ * variables the app sends, as Shopify checks them before it runs anything.
  */
 const ROOT = path.resolve(__dirname, "../..");
 const EXTENSIONS = path.join(ROOT, "extensions");
@@ -110,9 +110,7 @@ describe("the fake Flow's check of a trigger call is real", () => {
 describe("the Admin API documents of Flow and after dispatch", () => {
   let schema: GraphQLSchema;
   beforeAll(() => {
-    // Shopify's published schema as @shopify/dev-mcp ships it (SHOPIFY_SCHEMAS_DIR: where this machine keeps it).
-    const file = path.join(process.env.SHOPIFY_SCHEMAS_DIR ?? "/work/shared/shopify-schemas", "admin_2026-10.json.gz");
-    schema = buildClientSchema(JSON.parse(zlib.gunzipSync(fs.readFileSync(file)).toString("utf8")).data);
+    schema = shopifySchema("admin");
   });
 
   const documents: [string, string, Record<string, unknown>][] = [
