@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import toml from "toml";
 import { OPERATIONS } from "../../../app/core/shopify/operations";
+import { REPO_ROOT } from "./schemas";
 import type { FakeCall, FakeShopify, Handler } from "./server";
 
 /**
@@ -16,7 +17,8 @@ type TriggerField = { type: string; key?: string };
 export type FlowTriggerDefinition = { handle: string; fields: TriggerField[] };
 export type FlowRun = { shop: string; handle: string; payload: Record<string, unknown> };
 
-const EXTENSIONS = path.resolve(__dirname, "../../../extensions");
+// From the repository's root (local mode runs this file bundled as an ES module, without __dirname).
+const EXTENSIONS = path.join(REPO_ROOT, "extensions");
 
 /** Every flow_trigger extension of the app, by handle. */
 export function deployedFlowTriggers(): Map<string, FlowTriggerDefinition> {
