@@ -2,7 +2,7 @@ import { prisma } from "~/core/db.server";
 import { forgetShop } from "~/core/settings/shop.server";
 import { sessionStorage } from "~/core/shopify/app.server";
 import { clock } from "~/core/utils/clock.server";
-import { deleteOrderJobs, deleteShopJobs } from "~/core/jobs/queue.server";
+import { deleteJobsNaming, deleteOrderJobs, deleteShopJobs } from "~/core/jobs/queue.server";
 import { normalizePhone } from "~/shared/phone";
 import { deleteRateCountersNaming } from "~/core/rate-limit/rate-limit.server";
 import { forgetPrepaidPhones } from "~/risk/rules.server";
@@ -207,6 +207,8 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   const pendingCodes = await prisma.otpChallenge.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // A merchant's blocklist entry names the person too; redaction removes it (documented in the README).
   const blocklistEntries = await prisma.blockedPhone.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
+  // So does the number's "do not text / do not call" (the confirmation ladder's opt-outs).
+  await prisma.contactOptOut.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // The same for the Risk page's prepaid-only phones (app/risk). The risk score's own data goes with what
   // holds it: the assessment with the order's record, the 24 h counters with the phone's counters below.
   await forgetPrepaidPhones(found.shopId, found.phones);
@@ -227,8 +229,14 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   // After dispatch: the reminder and the failed-delivery answer (with any number the shopper gave), by the rows found.
   await prisma.deliveryReminder.deleteMany({ where: { shopId: found.shopId, orderGid: { in: found.deliveryReminders.map((r) => r.orderGid) } } });
   await prisma.deliveryRecovery.deleteMany({ where: { shopId: found.shopId, id: { in: found.deliveryRecoveries.map((r) => r.id) } } });
+  // The customer's arm in the merchant's holdout experiment (app/experiment).
+  await prisma.experimentAssignment.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // The background jobs about those orders hold their phones and addresses.
   await deleteOrderJobs(shopDomain, [...new Set([...found.orders, ...found.deliveryRecoveries.map((r) => r.orderGid), ...found.deliveryReminders.map((r) => r.orderGid)])]);
+  // ...and every other job, finished ones included, whose payload names the shopper (a phone, an order,
+  // the customer: the verified-customer tag job carries the phone).
+  const customerGid = customerId && /^\d+$/.test(String(customerId)) ? `gid://shopify/Customer/${customerId}` : null;
+  await deleteJobsNaming(shopDomain, [...found.phones, ...found.orders, ...(customerGid ? [customerGid] : [])]);
   // The customer's earlier data requests: their reports name the customer and hold all of the above.
   const dataRequests = await deleteDataRequestsOf(found.shopId, customerId ?? null, found.phones);
   return {

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed } from "~/http/responses.server";
+import { answer, methodNotAllowed, unavailable } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { learnCarrierEvent } from "~/risk/outcomes.server";
 import { actOnCarrierEvent } from "~/delivery/events.server";
@@ -23,9 +23,10 @@ export async function action({ request }: ActionFunctionArgs) {
     if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
     const event = readFulfillmentEvent(raw, payload);
     if (event) {
-      await learnCarrierEvent(shop, event);
+      if ((await learnCarrierEvent(shop, event)) === "retry") return unavailable();
       if (await actOnCarrierEvent(shop, event)) kickJobWorker();
-    } else log.warn("fulfillment_events/create payload not understood; ignored", { shop });
+    }
+    else log.warn("fulfillment_events/create payload not understood; ignored", { shop });
     await recordDelivery(webhookId, topic, shop);
     return new Response(null, { status: 200 });
   }, "webhooks/fulfillment_events/create");

@@ -52,6 +52,9 @@ export const OPERATIONS = {
   orderNoteUpdate: "RecordDeliveryAnswer",
   deliveryAnswerMetafield: "DeliveryAnswerMetafield",
   orderBalanceDue: "DeliveryBalanceDue",
+  // Admin API: what a webhook's body claims, read back from the shop it names (app/http/webhook-trust.server.ts)
+  subscriptionReadBack: "ReadBackAppSubscription",
+  orderReadBack: "ReadBackOrderOwner",
 } as const;
 
 export type OperationKey = keyof typeof OPERATIONS;
@@ -386,4 +389,23 @@ query ${OPERATIONS.orderBalanceDue}($id: ID!) {
     totalOutstandingSet { shopMoney { amount currencyCode } }
     paymentCollectionDetails { additionalPaymentCollectionUrl }
   }
+}`;
+
+/**
+ * app_subscriptions/update, read back (the body is signed but names no shop, so it could be replayed
+ * under another shop's header): the installation's active subscriptions, and its latest subscriptions
+ * with their status, where the one the body names is found when it is this installation's. No scope needed.
+ */
+export const SUBSCRIPTION_READ_BACK = `#graphql
+query ${OPERATIONS.subscriptionReadBack} {
+  currentAppInstallation {
+    activeSubscriptions { id name status }
+    allSubscriptions(first: 25, sortKey: CREATED_AT, reverse: true) { nodes { id name status } }
+  }
+}`;
+
+/** An order's outcome webhook, read back: the order as this shop sees it (null when it is not this shop's). read_orders. */
+export const ORDER_READ_BACK = `#graphql
+query ${OPERATIONS.orderReadBack}($id: ID!) {
+  order(id: $id) { id }
 }`;

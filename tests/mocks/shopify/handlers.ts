@@ -274,6 +274,19 @@ export function slow(ms: number, then: Handler): Handler {
 }
 
 /** Every operation answered well: what local mode runs and what tests start from. */
+/**
+ * `ReadBackOrderOwner` (an outcome webhook's order, read back): Shopify answers `order(id:)` with the
+ * order when it is the asking shop's, else null. `owners` names the shop of an order; an order not in
+ * it belongs to whichever shop asks (the tests' orders are delivered to the shop they belong to).
+ */
+export function orderReadBack(owners: Map<string, string> = new Map()): Handler {
+  return (call) => {
+    const id = String(call.variables.id ?? "");
+    const owner = owners.get(id) ?? call.shop;
+    return { data: { order: owner === call.shop && /^gid:\/\/shopify\/Order\/\d+$/.test(id) ? { id } : null } };
+  };
+}
+
 export function installDefaultHandlers(
   fake: FakeShopify,
   links: CheckoutLinks = {},
@@ -289,5 +302,6 @@ export function installDefaultHandlers(
     .on(OPERATIONS.paymentTermsTemplates, paymentTermsTemplates(), "admin")
     .on(OPERATIONS.tagsAdd, tagsAdd(tagged), "admin")
     // Shopify Flow's triggers, held to the app's deployed trigger extensions (a test that reads the runs installs its own FakeFlow).
-    .on(OPERATIONS.flowTriggerReceive, new FakeFlow().flowTriggerReceive(), "admin");
+    .on(OPERATIONS.flowTriggerReceive, new FakeFlow().flowTriggerReceive(), "admin")
+    .on(OPERATIONS.orderReadBack, orderReadBack(), "admin");
 }

@@ -1,5 +1,0 @@
--- AlterTable
-ALTER TABLE "Shop" ADD COLUMN "quietHoursEnd" INTEGER;
-ALTER TABLE "Shop" ADD COLUMN "quietHoursStart" INTEGER;
-ALTER TABLE "Shop" ADD COLUMN "timezone" TEXT;
-
