@@ -25,6 +25,9 @@ import { riskAssessmentJob } from "~/risk/assessment-job.server";
 import { riskBackfillJob } from "~/risk/backfill.server";
 import { pruneDeliveries } from "~/core/shopify/webhook-deliveries.server";
 import { shopDetailsJob } from "~/core/shopify/shop-details-job.server";
+import { answerJob as deliveryAnswerJob, notifyJob as deliveryRecoveryNotifyJob } from "~/delivery/recovery.server";
+import { reminderJob as deliveryReminderJob } from "~/delivery/reminder.server";
+import { flowTriggerJob } from "~/flow/trigger-jobs.server";
 import { clock } from "~/core/utils/clock.server";
 // Registers the payment customization's creation with the install hook (onShopInstalled).
 import "~/enforcement/payment-customization.server";
@@ -93,6 +96,10 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   otpPurgeJob,
   shopDetailsJob,
   shopRedactJob,
+  deliveryReminderJob,
+  deliveryRecoveryNotifyJob,
+  deliveryAnswerJob,
+  flowTriggerJob,
   pruneJob,
 ];
 

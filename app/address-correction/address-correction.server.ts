@@ -15,6 +15,7 @@ import type { OrderFacts } from "~/core/shopify/order-facts";
 import { clock } from "~/core/utils/clock.server";
 import { hashesEqual, keyedHash, randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
+import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
 import { EMPTY_ADDRESS, fromMailingAddress, fromOrderAddress, suspectAddressReason, type Address, type SuspectReason } from "./address";
 import { fill, pickLocale } from "~/shared/locales";
 import { normalizePhone } from "~/shared/phone";
@@ -324,6 +325,7 @@ export async function submitAddressCorrection(shop: Shop, correction: Correction
     await finish(correction.id, "not_editable", address, found.order ? "order_not_editable" : "order_not_found");
     await recordRequestedAddress(shop.domain, correction.orderGid, address);
     await tagOrder(shop.domain, correction.orderGid, [NOT_APPLIED_TAG]);
+    await enqueueFlowTrigger(shop.domain, correction.orderGid, "addressCorrected", { applied: false });
     log.info("address correction not applied: order not editable", { shop: shop.domain, order: correction.orderGid });
     return { kind: "not_editable", address };
   }
@@ -343,11 +345,13 @@ export async function submitAddressCorrection(shop: Shop, correction: Correction
     await finish(correction.id, "not_editable", address, updated.userErrors.map((e) => e.message).join("; ").slice(0, 500));
     await recordRequestedAddress(shop.domain, correction.orderGid, address);
     await tagOrder(shop.domain, correction.orderGid, [NOT_APPLIED_TAG]);
+    await enqueueFlowTrigger(shop.domain, correction.orderGid, "addressCorrected", { applied: false });
     return { kind: "not_editable", address };
   }
   await finish(correction.id, "completed", address, null);
   await countEvent(shop.id, "correction_completed");
   await tagOrder(shop.domain, correction.orderGid, [CORRECTED_TAG]);
+  await enqueueFlowTrigger(shop.domain, correction.orderGid, "addressCorrected", { applied: true });
   log.info("address corrected", { shop: shop.domain, order: correction.orderGid });
   return { kind: "done", address };
 }

@@ -23,7 +23,7 @@ export type NewCorrection = {
   orderName: string | null;
   phone: string;
   tokenHash: string;
-  source: "api" | "auto" | "whatsapp" | "voice" | "person";
+  source: "api" | "auto" | "whatsapp" | "voice" | "person" | "delivery";
   reason: string | null;
   locale: string;
   before: string;

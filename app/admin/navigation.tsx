@@ -10,6 +10,7 @@ export const ADMIN_PAGES = [
   { url: "/app/needs-a-person", label: "Needs a person" },
   { url: "/app/blocklist", label: "Blocked numbers" },
   { url: "/app/risk", label: "Risk" },
+  { url: "/app/deliveries", label: "Deliveries" },
   { url: "/app/settings", label: "Settings" },
   { url: "/app/plans", label: "Plans" },
   { url: "/app/data-requests", label: "Data requests" },

@@ -1,6 +1,7 @@
 import { query, sql, toBoolean, toDate, type Sql } from "~/core/db/sql.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
+import { flowTriggerJobFor } from "~/flow/trigger-jobs.server";
 import { log } from "~/core/utils/log.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
 import { deliverySeen, recordDelivery, type Delivery } from "~/core/shopify/webhook-deliveries.server";
@@ -205,6 +206,8 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
   // Only the order's own evidence earns it (never a selection found by phone).
   if (verification.verified && !shop.uninstalledAt && facts.customer.gid) jobs.push(customerVerifiedTagJobFor(shop.domain, facts.customer.gid, verification.phone));
   jobs.push(...deposit.jobs, ...(addressCheck ? [addressCheck] : []));
+  // Shopify Flow (app/flow): the COD order verified or not, and high risk; queued with the order's other writes.
+  if (facts.isCod && !shop.uninstalledAt) jobs.push(...flowTriggersOfNewOrder(shop.domain, orderGid, { mode, verification, pending: confirmAfter, risk }));
   // One tags job per order: the order's tags, the confirmation's (when this delivery opens it) and the deposit's, in that order.
   const tagsWith = (more: string[]) => orderTagsJobFor(shop.domain, orderGid, [...new Set([...tags, ...more, ...deposit.tags])]);
   const writes: OrderWrites = {
@@ -234,4 +237,22 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
     delivery,
   };
   return { writes, verification, tags, confirmation };
+}
+
+/** The Flow triggers a new COD order fires: verified or unverified (pending: asked to confirm after purchase), and high risk. */
+function flowTriggersOfNewOrder(
+  shop: string,
+  orderGid: string,
+  o: { mode: string | null; verification: ReturnType<typeof decideOrderVerification>; pending: boolean; risk: ReturnType<typeof codOrderAssessment> },
+): PlannedJob[] {
+  const jobs = [
+    o.verification.verified
+      ? flowTriggerJobFor(shop, orderGid, "verified", { "payment mode": o.mode ?? "cod", "verified by": o.verification.by })
+      : flowTriggerJobFor(shop, orderGid, "unverified", { "payment mode": o.mode ?? "", "status": o.pending ? "pending" : "unverified" }),
+  ];
+  if (o.risk?.band === "high") {
+    const reasons = [o.risk.rule?.code, ...o.risk.reasons.map((r) => r.code)].filter(Boolean).join(", ");
+    jobs.push(flowTriggerJobFor(shop, orderGid, "highRisk", { "risk score": o.risk.score, "risk reasons": reasons }));
+  }
+  return jobs;
 }

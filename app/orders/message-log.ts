@@ -23,7 +23,7 @@ const RUNG_STATES: Record<string, string> = {
   queued: "in the queue",
 };
 const KEYS: Record<string, string> = { "1": "1 (confirm)", "2": "2 (cancel)", "3": "3 (change address)", "9": "9 (no more calls)" };
-const PURPOSES: Record<string, string> = { order_confirmation: "confirmation", address_correction: "address link", otp: "code" };
+const PURPOSES: Record<string, string> = { order_confirmation: "confirmation", address_correction: "address link", otp: "code", delivery_reminder: "delivery reminder", delivery_recovery: "failed-delivery choices" };
 const STATES: Record<string, string> = {
   accepted: "queued",
   scheduled: "queued",

@@ -176,6 +176,23 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     retention: `${RECORDS}, counted from when the outcome was learnt`,
     report: { section: "orderOutcomes" },
   },
+  DeliveryReminder: {
+    personal: true,
+    holds: ["phone", "orderGid"],
+    customerRedact: "by phone and by order",
+    shopRedact: "cascade from Shop",
+    retention: `${RECORDS}`,
+    report: { section: "deliveryReminders" },
+  },
+  // newPhone: the number a shopper gave the courier after a failed delivery.
+  DeliveryRecovery: {
+    personal: true,
+    holds: ["phone", "newPhone", "orderGid"],
+    customerRedact: "by phone (either) and by order",
+    shopRedact: "cascade from Shop",
+    retention: `${RECORDS}`,
+    report: { section: "deliveryRecoveries" },
+  },
   Experiment: { personal: false, why: "the merchant's holdout experiment: its share, period and planned size" },
   // The shopper's arm in the merchant's holdout experiment (app/experiment).
   ExperimentAssignment: {

@@ -96,6 +96,13 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
     prisma.shop.findUnique({ where: { id: shop.id }, select: { riskPrepaidPhones: true } }),
   ]);
   const prepaidOnly = (lists?.riskPrepaidPhones ?? "").split("\n").filter((e) => e && phones.includes(normalizePhone(e) ?? e));
+  // After dispatch (app/delivery): the reminder and the failed-delivery answer, by phone (the order's or the one given) and by order.
+  const byPhoneOrOrder = { shopId: shop.id, OR: [{ orderGid: { in: orders } }, ...(phones.length ? [{ phone: { in: phones } }] : [])] };
+  const deliveryReminders = await prisma.deliveryReminder.findMany({ where: byPhoneOrOrder, orderBy: { createdAt: "asc" } });
+  const deliveryRecoveries = await prisma.deliveryRecovery.findMany({
+    where: { ...byPhoneOrOrder, OR: [...byPhoneOrOrder.OR, ...(phones.length ? [{ newPhone: { in: phones } }] : [])] },
+    orderBy: { createdAt: "asc" },
+  });
   return {
     shopId: shop.id,
     phones,
@@ -113,6 +120,8 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
     jobs,
     counters,
     prepaidOnly,
+    deliveryReminders,
+    deliveryRecoveries,
   };
 }
 
@@ -214,6 +223,24 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       reason: o.reason,
       decidedAt: o.decidedAt.toISOString(),
     })),
+    deliveryReminders: (found?.deliveryReminders ?? []).map((r) => ({
+      orderGid: r.orderGid,
+      phone: r.phone,
+      status: r.status,
+      sentAt: r.sentAt?.toISOString() ?? null,
+      createdAt: r.createdAt.toISOString(),
+    })),
+    deliveryRecoveries: (found?.deliveryRecoveries ?? []).map((r) => ({
+      orderGid: r.orderGid,
+      orderName: r.orderName,
+      phone: r.phone,
+      cause: r.cause,
+      status: r.status,
+      choice: r.choice,
+      choiceDate: r.choiceDate,
+      newPhone: r.newPhone,
+      createdAt: r.createdAt.toISOString(),
+    })),
     // Work waiting or done about the customer's orders (tags, checks, confirmations): its payload holds
     // copies of the order's phones and address. Kept 30 days after it is done.
     backgroundJobs: (found?.jobs ?? []).map((j) => ({
@@ -273,10 +300,13 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   await prisma.orderRecord.deleteMany({ where: { shopId: found.shopId, orderGid: { in: found.orderRecords.map((o) => o.orderGid) } } });
   // What became of the customer's orders (the risk score's outcomes: phone and postal code), by phone and by order.
   await prisma.orderOutcome.deleteMany({ where: { shopId: found.shopId, OR: [{ phone: { in: found.phones } }, { orderGid: { in: found.orders } }] } });
+  // After dispatch: the reminder and the failed-delivery answer (with any number the shopper gave), by the rows found.
+  await prisma.deliveryReminder.deleteMany({ where: { shopId: found.shopId, orderGid: { in: found.deliveryReminders.map((r) => r.orderGid) } } });
+  await prisma.deliveryRecovery.deleteMany({ where: { shopId: found.shopId, id: { in: found.deliveryRecoveries.map((r) => r.id) } } });
   // The customer's arm in the merchant's holdout experiment (app/experiment).
   await prisma.experimentAssignment.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // The background jobs about those orders hold their phones and addresses.
-  await deleteOrderJobs(shopDomain, found.orders);
+  await deleteOrderJobs(shopDomain, [...new Set([...found.orders, ...found.deliveryRecoveries.map((r) => r.orderGid), ...found.deliveryReminders.map((r) => r.orderGid)])]);
   // ...and every other job, finished ones included, whose payload names the shopper (a phone, an order,
   // the customer: the verified-customer tag job carries the phone).
   const customerGid = customerId && /^\d+$/.test(String(customerId)) ? `gid://shopify/Customer/${customerId}` : null;

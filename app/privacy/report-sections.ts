@@ -87,6 +87,29 @@ export const REPORT_SECTIONS: ReportSection[] = [
     ],
   },
   {
+    key: "deliveryReminders",
+    title: "Delivery-day reminders",
+    columns: [
+      { key: "orderGid", label: "Order" },
+      { key: "phone", label: "Phone" },
+      { key: "status", label: "State" },
+      { key: "sentAt", label: "Sent" },
+    ],
+  },
+  {
+    key: "deliveryRecoveries",
+    title: "Failed deliveries and the shopper's answers",
+    columns: [
+      { key: "orderName", label: "Order" },
+      { key: "phone", label: "Phone" },
+      { key: "cause", label: "Reported as" },
+      { key: "choice", label: "Answer" },
+      { key: "choiceDate", label: "Day" },
+      { key: "newPhone", label: "New phone" },
+      { key: "createdAt", label: "Reported" },
+    ],
+  },
+  {
     key: "orderOutcomes",
     title: "What became of orders (risk score)",
     columns: [

@@ -6,6 +6,7 @@ import { readOrderFacts, shopCountryOf, type OrderFacts } from "~/core/shopify/o
 import { getShop } from "~/core/settings/shop.server";
 import type { FulfillmentEvent, OrderCreated } from "~/core/shopify/webhook-payloads";
 import { clock } from "~/core/utils/clock.server";
+import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
 import { normalizePostalCode } from "./signals";
 import { parseTagList } from "./tags";
 
@@ -121,6 +122,20 @@ export async function recordOrderOutcome(
 }
 
 /**
+ * One live event's statement (not the install's backfill of past orders), and Shopify Flow told what the
+ * order's outcome now is (`cod-outcome-learnt`, once per order and outcome: a redelivery, or a delivery
+ * seen under a failure, queues nothing new). Returns the rows changed (0 or 1).
+ */
+async function learnt(shopDomain: string, orderGid: string, statement: Sql): Promise<number> {
+  const rows = await query<{ outcome: string; reason: string | null }>(sql`${statement} RETURNING "outcome", "reason"`);
+  const row = rows[0];
+  if (row && (row.outcome === "delivered" || row.outcome === "failed")) {
+    await enqueueFlowTrigger(shopDomain, orderGid, "outcomeLearnt", { outcome: row.outcome, reason: row.reason ?? "" }, row.outcome);
+  }
+  return rows.length;
+}
+
+/**
  * What a learn call did: the rows changed, or `retry` when the order's shop could not be confirmed
  * because Shopify did not answer (the webhook answers 503 and Shopify delivers it again).
  */
@@ -165,7 +180,8 @@ export async function learnOrderOutcome(shopDomain: string, order: OrderCreated,
   if (!facts.isCod) return 0;
   const mine = await orderIsShops(shop, facts.gid);
   if (mine !== true) return mine === "retry" ? "retry" : 0;
-  return recordOrderOutcome(shop.id, facts, outcome, outcome === "failed" ? "cancelled" : "fulfilled");
+  const reason = outcome === "failed" ? "cancelled" : "fulfilled";
+  return learnt(shop.domain, facts.gid, fromFacts(shop.id, facts, { outcome, reason, stateAt: null, decidedAt: clock.now() }));
 }
 
 /** orders/cancelled's body is a cancelled order; orders/fulfilled's a fulfilled one. */
@@ -201,10 +217,10 @@ export async function learnOrderUpdate(shopDomain: string, order: OrderCreated):
   if (mine !== true) return mine === "retry" ? "retry" : 0;
   const stateAt = dateOf(order.updated_at);
   const failure = failureOf(order, parseTagList(shop.riskFailureTags)) ?? (order.cancelled_at ? "cancelled" : null);
-  if (failure) return recordOrderOutcome(shop.id, facts, "failed", failure, clock.now(), stateAt);
+  if (failure) return learnt(shop.domain, facts.gid, fromFacts(shop.id, facts, { outcome: "failed", reason: failure, stateAt, decidedAt: clock.now() }));
   if (!stateAt) return 0;
   // Nothing is learnt from this state: the order's row keeps the state, not the phone or postal code.
-  return execute(fromFacts(shop.id, { gid: facts.gid, phones: [], shippingAddress: null }, { outcome: "none", reason: null, stateAt, decidedAt: clock.now() }));
+  return learnt(shop.domain, facts.gid, fromFacts(shop.id, { gid: facts.gid, phones: [], shippingAddress: null }, { outcome: "none", reason: null, stateAt, decidedAt: clock.now() }));
 }
 
 /**
@@ -224,7 +240,7 @@ export async function learnCarrierEvent(shopDomain: string, event: FulfillmentEv
   if (!candidate) return 0;
   const mine = await orderIsShops(shop, event.orderGid);
   if (mine !== true) return mine === "retry" ? "retry" : 0;
-  return execute(fromRecord(shop.id, event.orderGid, { ...change, stateAt: null, decidedAt: clock.now() }));
+  return learnt(shop.domain, event.orderGid, fromRecord(shop.id, event.orderGid, { ...change, stateAt: null, decidedAt: clock.now() }));
 }
 
 function dateOf(text: string | null | undefined): Date | null {

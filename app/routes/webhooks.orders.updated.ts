@@ -2,6 +2,8 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { answer, methodNotAllowed, unavailable } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { learnOrderUpdate } from "~/risk/outcomes.server";
+import { actOnOrderTags } from "~/delivery/events.server";
+import { kickJobWorker } from "~/core/jobs/worker.server";
 import { deliveryHandled, recordDelivery } from "~/core/shopify/webhook-deliveries.server";
 import { orderCreatedPayload } from "~/core/shopify/webhook-payloads";
 import { log } from "~/core/utils/log.server";
@@ -9,7 +11,8 @@ import { log } from "~/core/utils/log.server";
 /**
  * orders/updated: a COD order tagged as failed (the Risk page's tags, e.g. a shipping app's `RTO`) or
  * refunded in whole is learnt as failed for the risk score (docs/risk.md). Any other update is read and
- * left. Idempotent on X-Shopify-Webhook-Id, and the outcome itself is one row per order: the many
+ * left. A courier app's failed-attempt tag (Settings, e.g. `NDR`) opens the order's failed-delivery
+ * recovery (docs/delivery.md). Idempotent on X-Shopify-Webhook-Id, and the outcome itself is one row per order: the many
  * updates of one order count it once.
  */
 export async function action({ request }: ActionFunctionArgs) {
@@ -19,6 +22,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const order = orderCreatedPayload.safeParse(payload);
     if (order.success) {
       if ((await learnOrderUpdate(shop, order.data)) === "retry") return unavailable();
+      if (await actOnOrderTags(shop, order.data)) kickJobWorker();
     }
     else log.warn("orders/updated payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
     await recordDelivery(webhookId, topic, shop);

@@ -459,9 +459,11 @@ describe("what the form costs the database", () => {
     const submit = watchAll();
     expect((await submitForm(token, { ...GOOD, nonce: nonceIn(html) })).status).toBe(200);
     submit.stop();
-    // The form's read, the claim, the completion, and the dashboard's daily count of completed corrections.
+    // The form's read, the claim, the completion, the dashboard's daily count of completed corrections,
+    // and the Flow trigger's job (address corrected, sent by the worker: app/flow).
     const statements = submit.queries.filter((q) => !/^(BEGIN|COMMIT)/.test(q));
-    expect(statements).toHaveLength(4);
+    expect(statements).toHaveLength(5);
     expect(statements.filter((q) => q.includes('INSERT INTO "DailyStat"'))).toHaveLength(1);
+    expect(statements.filter((q) => q.includes('INSERT INTO "Job"'))).toHaveLength(1);
   });
 });

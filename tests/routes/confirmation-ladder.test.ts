@@ -14,6 +14,7 @@ import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
+import { FakeFlow } from "../mocks/shopify/flow";
 import { clock } from "~/core/utils/clock.server";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { statusCallbackRequest, useFakeTwilio } from "../helpers/twilio";
@@ -33,6 +34,7 @@ const shopify = useFakeShopify();
 const fake = useFakeTwilio({ TWILIO_WHATSAPP_FROM: "+15005550007", TWILIO_WHATSAPP_CONFIRM_CONTENT_SID: CONFIRM_SID, TWILIO_VOICE_FROM: "+15005550006" });
 let tagged: Map<string, Set<string>>;
 let store: FakeEnforcementStore;
+let flow: FakeFlow;
 let inboundCounter = 0;
 const start = Date.now();
 
@@ -44,6 +46,7 @@ beforeEach(() => {
   store = new FakeEnforcementStore(tagged);
   handlers.installDefaultHandlers(shopify, {}, tagged);
   store.install(shopify);
+  flow = new FakeFlow().install(shopify);
 });
 afterEach(() => vi.restoreAllMocks());
 
@@ -65,6 +68,10 @@ async function placeOrder(phone = PHONE) {
   await work();
   return order;
 }
+
+/** What Shopify Flow was told of the shopper's answer (the trigger names the rung that settled the order). */
+const answeredRuns = () => flow.runsOf("cod-order-shopper-answered").map((r) => r.payload);
+const orderIdOf = (gid: string) => gid.split("/").pop()!;
 
 const tagsOf = (gid: string) => [...(tagged.get(gid) ?? [])].filter((t) => !t.startsWith("cod-risk:")).sort();
 const questions = () => fake.twilio.messages.filter((m) => m.channel === "whatsapp" && m.contentSid === CONFIRM_SID);
@@ -126,6 +133,8 @@ describe("the confirmation ladder", () => {
     await press(questions()[0].sid, "cancel");
     await work();
     expect(await prisma.orderConfirmation.findFirstOrThrow()).toMatchObject({ status: "confirmed", settledBy: "voice" });
+    // Shopify Flow heard it once, from the call.
+    expect(answeredRuns()).toEqual([{ order_id: orderIdOf(order.admin_graphql_api_id), answer: "confirmed", channel: "voice" }]);
     // The "needs a person" rung finds it settled.
     await at(361);
     expect(await rungs()).toMatchObject({ voice: "answered", person: "skipped" });
@@ -281,6 +290,7 @@ describe("the needs-a-person list", () => {
     expect(await prisma.orderConfirmation.findFirstOrThrow()).toMatchObject({ status: "confirmed", settledBy: "person" });
     expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-confirmed-by:person", "cod-verified"]);
     expect(await prisma.personAction.count()).toBe(1);
+    expect(answeredRuns()).toEqual([{ order_id: orderIdOf(order.admin_graphql_api_id), answer: "confirmed", channel: "person" }]);
     // Settled: off the list; a late "cancel" changes nothing.
     expect(await list()).toEqual([]);
     expect((await click(row.confirmationId, "cancelled")).data).toMatchObject({ ok: true, result: "closed" });

@@ -111,6 +111,17 @@ const SEEDERS: Record<string, Seeder> = {
     await prisma.orderOutcome.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), phone: c.phone, postalCode: "20000", outcome: "failed", decidedAt: new Date() } });
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
+  DeliveryReminder: async (s, c) => {
+    await prisma.deliveryReminder.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), phone: c.phone, status: "sent" } });
+    return { shopId: s.shopId, orderGid: gid(c.orderId) };
+  },
+  DeliveryRecovery: async (s, c) => {
+    // The order's phone is another number: found by the order, and by the number the shopper gave.
+    await prisma.deliveryRecovery.create({
+      data: { id: `dr-${s.shopId}-${c.tag}`, shopId: s.shopId, orderGid: gid(c.orderId), phone: `${c.phone}9`, newPhone: c.phone, tokenHash: `dr-${s.shopId}-${c.tag}`, cause: "failure", status: "answered", choice: "fix_phone", expiresAt: new Date(Date.now() + 3600_000) },
+    });
+    return { shopId: s.shopId, newPhone: c.phone };
+  },
   ExperimentAssignment: async (s, c) => {
     const experimentId = `exp-${s.shopId}-${c.tag}`;
     await prisma.experiment.create({ data: { id: experimentId, shopId: s.shopId, holdoutShare: 0.1, startedAt: new Date(), horizon: 100, baseline: 0.2, drop: 0.1 } });

@@ -74,8 +74,8 @@ describe("orders/create: linking the order to the selection", () => {
 
     // The webhook answered without calling Shopify; the worker adds the tags.
     expect(fake.callsTo(OPERATIONS.tagsAdd)).toHaveLength(0);
-    // The order's tags, and its COD risk assessment for Shopify's risk panel (app/risk).
-    expect(await runDueTagJobs()).toMatchObject({ done: 2 });
+    // The order's tags, its COD risk assessment for Shopify's risk panel (app/risk), and its Flow trigger (verified: app/flow).
+    expect(await runDueTagJobs()).toMatchObject({ done: 3 });
     const [call] = fake.callsTo(OPERATIONS.tagsAdd);
     expect(call.variables.id).toBe(order.admin_graphql_api_id);
     expect(withoutRisk(call.variables.tags)).toEqual(["cod-verified", "payment-mode:cod"]);
@@ -250,8 +250,8 @@ describe("order tags: retried, not lost", () => {
     await installShop();
     for (let i = 0; i < 5; i++) await deliver(orderCreatedPayload());
     const [a, b] = await Promise.all([runDueTagJobs(), runDueTagJobs()]);
-    // Each COD order's tags and its risk assessment (app/risk).
-    expect(a.claimed + b.claimed).toBe(10);
+    // Each COD order's tags, its risk assessment (app/risk) and its Flow triggers (unverified, high risk: app/flow).
+    expect(a.claimed + b.claimed).toBe(20);
     expect(fake.callsTo(OPERATIONS.orderRiskAssessmentCreate)).toHaveLength(5);
     expect(fake.callsTo(OPERATIONS.tagsAdd)).toHaveLength(5);
   });
@@ -273,8 +273,8 @@ describe("housekeeping", () => {
     await deliver(orderCreatedPayload(), { webhookId: "old" });
     await runDueTagJobs();
     expect(await pruneOld(new Date(Date.now() + 6 * 86_400_000))).toEqual({ deliveries: 0, jobs: 0 });
-    // The order's tags and its risk assessment.
-    expect(await pruneOld(new Date(Date.now() + 31 * 86_400_000))).toEqual({ deliveries: 1, jobs: 2 });
+    // The order's tags, its risk assessment and its Flow triggers (unverified, high risk).
+    expect(await pruneOld(new Date(Date.now() + 31 * 86_400_000))).toEqual({ deliveries: 1, jobs: 4 });
   });
 });
 

@@ -307,10 +307,16 @@ export function orderJobKey(shop: string, orderGid: string): string {
   return `${shop}|${orderGid}`;
 }
 
-/** The jobs about these orders, payloads and all (customers/redact). */
+/**
+ * The jobs about these orders, payloads and all (customers/redact): keyed by the order, or by the order's
+ * key and more after a `|` (the order's Flow triggers, app/flow/trigger-jobs.server.ts).
+ */
 export async function deleteOrderJobs(shop: string, orderGids: string[]): Promise<number> {
   if (!orderGids.length) return 0;
-  const { count } = await prisma.job.deleteMany({ where: { shop, key: { in: orderGids.map((gid) => orderJobKey(shop, gid)) } } });
+  const keys = orderGids.map((gid) => orderJobKey(shop, gid));
+  const { count } = await prisma.job.deleteMany({
+    where: { shop, OR: [{ key: { in: keys } }, ...keys.map((key) => ({ key: { startsWith: `${key}|` } }))] },
+  });
   return count;
 }
 

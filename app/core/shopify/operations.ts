@@ -46,6 +46,12 @@ export const OPERATIONS = {
   recentOrderGateways: "RecentOrderPaymentGateways",
   // Admin API: the risk score's outcomes learnt from the shop's recent orders on install (app/risk/backfill.server.ts)
   recentOrderOutcomes: "RecentOrderOutcomes",
+  // Admin API: Shopify Flow triggers (app/flow) and what a failed delivery's answer writes to the order (app/delivery)
+  flowTriggerReceive: "StartFlowTrigger",
+  orderNote: "DeliveryOrderNote",
+  orderNoteUpdate: "RecordDeliveryAnswer",
+  deliveryAnswerMetafield: "DeliveryAnswerMetafield",
+  orderBalanceDue: "DeliveryBalanceDue",
   // Admin API: what a webhook's body claims, read back from the shop it names (app/http/webhook-trust.server.ts)
   subscriptionReadBack: "ReadBackAppSubscription",
   orderReadBack: "ReadBackOrderOwner",
@@ -352,6 +358,40 @@ query ${OPERATIONS.recentOrderOutcomes}($query: String!, $after: String) {
       shippingAddress { phone zip countryCodeV2 }
     }
     pageInfo { hasNextPage endCursor }
+  }
+}`;
+
+/** Starts the shop's workflows that begin with the app's trigger `handle` (payload < 1 MB; no scope of its own). */
+export const FLOW_TRIGGER_RECEIVE = `#graphql
+mutation ${OPERATIONS.flowTriggerReceive}($handle: String!, $payload: JSON!) {
+  flowTriggerReceive(handle: $handle, payload: $payload) { userErrors { field message } }
+}`;
+
+/** The order's note, read before a delivery answer is appended to it (orderUpdate replaces the whole note). */
+export const ORDER_NOTE = `#graphql
+query ${OPERATIONS.orderNote}($id: ID!) { order(id: $id) { id note } }`;
+
+/** The note with the delivery answer appended. */
+export const ORDER_NOTE_UPDATE = `#graphql
+mutation ${OPERATIONS.orderNoteUpdate}($input: OrderInput!) {
+  orderUpdate(input: $input) { order { id } userErrors { field message } }
+}`;
+
+/** The delivery answer as a JSON metafield a courier integration reads (cod_verify.delivery_answer). */
+export const DELIVERY_ANSWER_METAFIELD = `#graphql
+mutation ${OPERATIONS.deliveryAnswerMetafield}($metafields: [MetafieldsSetInput!]!) {
+  metafieldsSet(metafields: $metafields) { metafields { id } userErrors { field message code } }
+}`;
+
+/** What the shopper pays on delivery (the reminder's amount) and Shopify's payment page for it (pay online). */
+export const ORDER_BALANCE_DUE = `#graphql
+query ${OPERATIONS.orderBalanceDue}($id: ID!) {
+  order(id: $id) {
+    id
+    name
+    cancelledAt
+    totalOutstandingSet { shopMoney { amount currencyCode } }
+    paymentCollectionDetails { additionalPaymentCollectionUrl }
   }
 }`;
 

@@ -12,6 +12,7 @@ import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
 import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "~/orders/tag-jobs.server";
+import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
 import { settleOrderRecord } from "~/orders/order-record.server";
 import { defineJob, enqueueJob, orderJobKey, planJob, type JobResult, type PlannedJob } from "~/core/jobs/queue.server";
 import { CONFIRMATION_ESCALATE } from "~/message-status/confirmation-escalation.server";
@@ -299,6 +300,7 @@ export async function confirmWithCode(shop: ConfirmationShop & { returningSkipDa
   if (count !== 1) return { ok: false, code: "closed" };
   await settleOrderRecord(c.shopId, c.orderGid, "confirmed");
   await scheduleConfirmationStep(shop.domain, c, "confirmed", now);
+  await enqueueFlowTrigger(shop.domain, c.orderGid, "answered", { answer: "confirmed", channel: "sms" });
   log.info("order confirmed after purchase", { shop: shop.domain, orderGid: c.orderGid });
   return verified;
 }

@@ -8,6 +8,7 @@ import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { requestAddressCorrection } from "~/address-correction/address-correction.server";
 import { verificationStatus } from "~/enforcement/pause.server";
+import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
 import { settleOrderRecord } from "~/orders/order-record.server";
 import { dailyCapKey } from "~/otp/otp.server";
 import { maskPhone } from "~/shared/phone-mask";
@@ -226,6 +227,8 @@ export async function settleByRung(c: Pick<Confirmation, "id" | "shopId" | "orde
   if (!rows.length) return false;
   await settleOrderRecord(c.shopId, c.orderGid, status);
   await scheduleConfirmationStep(shopDomain, c, status, now);
+  // Shopify Flow: the rung that settled it (a key on the call, or the merchant after talking to the shopper).
+  await enqueueFlowTrigger(shopDomain, c.orderGid, "answered", { answer: status, channel: by });
   log.info("confirmation ladder: settled", { shop: shopDomain, orderGid: c.orderGid, status, by });
   return true;
 }

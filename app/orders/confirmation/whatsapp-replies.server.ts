@@ -3,6 +3,7 @@ import { query, sql } from "~/core/db/sql.server";
 import { prisma } from "~/core/db.server";
 import { requestAddressCorrection } from "~/address-correction/address-correction.server";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/queue.server";
+import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
 import { settleOrderRecord } from "~/orders/order-record.server";
 import { sendSms } from "~/sms/sms.server";
 import { takePhoneText } from "~/sms/phone-cap.server";
@@ -143,6 +144,7 @@ async function handleReply(replyId: string): Promise<JobResult> {
   // The effects, each safe to queue again (a run stopped after the transaction repeats them).
   if (outcome === "confirmed") await scheduleConfirmationStep(shop.domain, c, "confirmed", now);
   if (outcome === "cancelled") await scheduleConfirmationStep(shop.domain, c, "cancelled", now);
+  if (outcome === "confirmed" || outcome === "cancelled") await enqueueFlowTrigger(shop.domain, c.orderGid, "answered", { answer: outcome, channel: "whatsapp" });
 
   const order = c.orderName ?? "";
   const locales = [c.locale, shop.locale];

@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { OPERATIONS } from "../../../app/core/shopify/operations";
+import { FakeFlow } from "./flow";
 import type { FakeCall, FakeShopify, Handler, HandlerResult } from "./server";
 
 export { OPERATIONS };
@@ -300,5 +301,7 @@ export function installDefaultHandlers(
     .on(OPERATIONS.draftOrderCreate, draftOrderCreate(links), "admin")
     .on(OPERATIONS.paymentTermsTemplates, paymentTermsTemplates(), "admin")
     .on(OPERATIONS.tagsAdd, tagsAdd(tagged), "admin")
+    // Shopify Flow's triggers, held to the app's deployed trigger extensions (a test that reads the runs installs its own FakeFlow).
+    .on(OPERATIONS.flowTriggerReceive, new FakeFlow().flowTriggerReceive(), "admin")
     .on(OPERATIONS.orderReadBack, orderReadBack(), "admin");
 }

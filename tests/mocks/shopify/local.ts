@@ -29,6 +29,8 @@ import { ENFORCEMENT_USER_ERRORS, FakeEnforcementStore } from "./enforcement";
 import { FakeBillingStore } from "./billing";
 import { FakeDepositStore, orderEditRefused } from "./deposits";
 import { installOnboardingHandlers } from "./onboarding";
+import { FakeDeliveryStore } from "./delivery";
+import { FakeFlow } from "./flow";
 import { cartPaymentMethodsTransformRun, type FunctionConfiguration } from "../../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 
 /**
@@ -78,6 +80,9 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   new FakeBillingStore().install(fake);
   // What the admin's onboarding reads: the live theme's templates, recent orders' gateways.
   installOnboardingHandlers(fake);
+  // Shopify Flow's triggers (held to the deployed extensions) and orders after dispatch (balance, note, answer metafield).
+  const flow = new FakeFlow().install(fake);
+  new FakeDeliveryStore().install(fake);
 
   const current = new Map<CheckoutOperation, LocalFakeAnswer>(CHECKOUT_OPERATIONS.map((op) => [op, "ok"]));
   const goodAnswers: Record<CheckoutOperation, () => Handler> = {
@@ -172,7 +177,7 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   });
   fake.page(LOCAL_CHECKOUT_PATH, (request) => checkoutPreview(request, enforcement, deposits));
   fake.page(`${LOCAL_CHECKOUT_PATH}/pay`, (request) => payCart(request, deposits));
-  fake.page("/orders", ({ url }) => ordersPage(url, enforcement, tagged, deposits, assessments));
+  fake.page("/orders", ({ url }) => ordersPage(url, enforcement, tagged, deposits, assessments, flow));
 
   const origin = await fake.start(options.port ?? 0, options.host ?? "127.0.0.1");
   return { fake, origin, stop: () => fake.stop() };
@@ -331,6 +336,7 @@ function ordersPage(
   tagged: Map<string, Set<string>>,
   deposits: FakeDepositStore,
   assessments: Map<string, FakeRiskAssessment[]>,
+  flow: FakeFlow,
 ): ReturnType<PageHandler> {
   const ids = new Set([...deposits.orders.keys(), ...tagged.keys(), ...enforcement.orders.keys(), ...assessments.keys()]);
   const orders = [...ids].map((id) => {
@@ -350,7 +356,7 @@ function ordersPage(
   });
   const customizations = [...enforcement.customizations.values()];
   if (url.searchParams.get("format") === "json") {
-    return { status: 200, type: "application/json; charset=utf-8", body: JSON.stringify({ orders, paymentCustomizations: customizations }) };
+    return { status: 200, type: "application/json; charset=utf-8", body: JSON.stringify({ orders, paymentCustomizations: customizations, flowRuns: flow.runs }) };
   }
   const row = (o: (typeof orders)[number]) =>
     `<tr><td><code>${esc(o.id)}</code></td><td>${esc(o.tags.join(", ") || "none")}</td><td>${
@@ -371,6 +377,7 @@ function ordersPage(
 <h2>Payment customizations</h2><ul>${pcs || "<li>none yet (the app creates one on install and when its settings are saved)</li>"}</ul>
 <h2>Orders</h2><table border="1" cellpadding="6" style="border-collapse:collapse"><thead><tr><th>Order</th><th>Tags</th><th>Risk assessments</th><th>Fulfillment</th><th>Cancelled</th><th>Money</th></tr></thead>
 <tbody>${orders.map(row).join("") || '<tr><td colspan="6">no order touched yet</td></tr>'}</tbody></table>
+<h2>Shopify Flow triggers received</h2><ul>${flow.runs.map((r) => `<li><code>${esc(r.handle)}</code> ${esc(JSON.stringify(r.payload))}</li>`).join("") || "<li>none yet</li>"}</ul>
 <p><a href="/orders?format=json">JSON</a></p></body></html>`;
   return { status: 200, type: "text/html; charset=utf-8", body };
 }

@@ -51,6 +51,8 @@ export const ROOT_FIELD_SCOPES: Record<"admin" | "storefront", Record<string, Sc
       source: `${ADMIN}/mutations/metafieldsSet`,
     },
     orderUpdate: { anyOf: ["write_orders", "write_marketplace_orders"], source: `${ADMIN}/mutations/orderUpdate` },
+    // The page names no scope; a trigger's order_reference field needs read_orders (shopify.dev/docs/apps/build/flow/triggers).
+    flowTriggerReceive: { anyOf: [], source: `${ADMIN}/mutations/flowTriggerReceive` },
     orderCancel: { anyOf: ["write_orders", "write_marketplace_orders"], source: `${ADMIN}/mutations/orderCancel` },
     orderRiskAssessmentCreate: { anyOf: ["write_orders"], source: `${ADMIN}/mutations/orderRiskAssessmentCreate` },
     orderEditBegin: { anyOf: ["write_order_edits"], source: `${ADMIN}/mutations/orderEditBegin` },

@@ -1,0 +1,125 @@
+import { formNonceIsValid, correctionLink, hashToken, issueFormNonce } from "~/address-correction/address-correction.server";
+import { fromMailingAddress } from "~/address-correction/address";
+import { openOnce } from "~/address-correction/open-correction.server";
+import { fetchOrder } from "~/address-correction/shopify-orders.server";
+import type { Shop } from "~/core/settings/shop.server";
+import { clock } from "~/core/utils/clock.server";
+import { randomToken } from "~/core/utils/crypto.server";
+import type { PageOutcome } from "~/http/outcomes.server";
+import type { PageShell, PostedForm } from "~/shared/hosted-page";
+import { pickLocale } from "~/shared/locales";
+import { normalizePhoneIn, phoneCountry } from "~/shared/phone";
+import type { RecoveryView } from "./page";
+import { shopDate } from "./quiet-hours";
+import { answerDeliveryRecovery, DELIVERY_CHOICES, findRecoveryByToken, PICK_DAY_RANGE, stateOf, type DeliveryChoice, type Recovery } from "./recovery.server";
+import { readOrderBalance } from "./shopify.server";
+import { RECOVERY_TEXTS } from "./texts";
+
+/**
+ * GET and POST /dr/:token as the shopper meets them: the choices, and what each answer leads to (a
+ * thank-you, the address form's link, Shopify's payment page where the order has one). The outcome
+ * gives the status (app/http/outcomes.server.ts).
+ */
+export type RecoveryPage = { outcome: PageOutcome; shell: PageShell; view: RecoveryView };
+
+type Opened = { ok: true; shell: PageShell; recovery: Recovery } | { ok: false; page: RecoveryPage };
+
+async function openPage(shop: Shop, token: string | undefined, queryLocale: string | null): Promise<Opened> {
+  const recovery = await findRecoveryByToken(shop, token);
+  const shell: PageShell = { locale: pickLocale(queryLocale, recovery?.locale, shop.locale), shopName: shop.name ?? shop.domain };
+  const orderName = recovery?.orderName ?? "";
+  if (!recovery) return { ok: false, page: { outcome: "not_found", shell, view: { kind: "message", message: "notFound" } } };
+  const state = stateOf(recovery);
+  if (state === "answered") return { ok: false, page: { outcome: "page", shell, view: { kind: "message", message: "answered", orderName } } };
+  if (state === "expired") return { ok: false, page: { outcome: "gone", shell, view: { kind: "message", message: "gone", orderName } } };
+  return { ok: true, shell, recovery };
+}
+
+function dayRange(shop: Pick<Shop, "timezone">) {
+  const now = clock.now();
+  return { minDay: shopDate(now, shop.timezone, 1), maxDay: shopDate(now, shop.timezone, PICK_DAY_RANGE) };
+}
+
+function choicesPage(outcome: PageOutcome, shop: Shop, shell: PageShell, r: Recovery, typed: { alert?: string; day?: string; phone?: string } = {}): RecoveryPage {
+  return { outcome, shell, view: { kind: "page", state: { orderName: r.orderName ?? "", nonce: issueFormNonce(r), ...dayRange(shop), ...typed } } };
+}
+
+export async function showRecoveryPage(shop: Shop, token: string | undefined, queryLocale: string | null): Promise<RecoveryPage> {
+  const opened = await openPage(shop, token, queryLocale);
+  return opened.ok ? choicesPage("page", shop, opened.shell, opened.recovery) : opened.page;
+}
+
+/**
+ * "Correct my address": a correction of the order opened for the shopper (the app's address form,
+ * reached at once from this page, not by another text). After dispatch Shopify usually refuses to edit
+ * the address; the form then keeps it on the order's `cod_verify.requested_address` metafield and tag.
+ * Null when Shopify cannot be read; `link` null when a correction of the order is open already (its link
+ * went by text before).
+ */
+async function openAddressForm(shop: Shop, r: Recovery, pathPrefix: string | null): Promise<{ link: string | null } | null> {
+  const found = await fetchOrder(shop.domain, r.orderGid);
+  if (!found.ok) return null;
+  if (!found.order || !r.phone) return { link: null };
+  const token = randomToken(24);
+  const now = clock.now();
+  const opened = await openOnce(
+    {
+      shopId: shop.id,
+      orderGid: r.orderGid,
+      orderName: r.orderName,
+      phone: r.phone,
+      tokenHash: hashToken(token),
+      source: "delivery",
+      reason: null,
+      locale: pickLocale(r.locale, shop.locale),
+      before: JSON.stringify(fromMailingAddress(found.order.shippingAddress)),
+      expiresAt: new Date(now.getTime() + shop.addressCorrectionTtlHours * 3600_000),
+    },
+    now,
+  );
+  return { link: opened.ok ? correctionLink(shop, token, pathPrefix) : null };
+}
+
+export async function submitRecoveryPage(shop: Shop, token: string | undefined, queryLocale: string | null, posted: PostedForm, pathPrefix: string | null): Promise<RecoveryPage> {
+  const opened = await openPage(shop, token, queryLocale);
+  if (!opened.ok) return opened.page;
+  const { shell, recovery: r } = opened;
+  const t = RECOVERY_TEXTS[shell.locale];
+  const orderName = r.orderName ?? "";
+  const refused = (outcome: PageOutcome): RecoveryPage => ({ outcome, shell, view: { kind: "message", message: "forbidden" } });
+  if (!posted.ok) return refused(posted.refused);
+  if (!formNonceIsValid(r, posted.fields.get("nonce"))) return refused("forged");
+  const choice = posted.fields.get("choice") as DeliveryChoice | null;
+  if (!choice || !DELIVERY_CHOICES.includes(choice)) return choicesPage("invalid", shop, shell, r);
+
+  let date: string | null = null;
+  let phone: string | null = null;
+  let link: { href: string; label: string } | undefined;
+  if (choice === "pick_day") {
+    const day = (posted.fields.get("day") ?? "").trim().slice(0, 20);
+    const { minDay, maxDay } = dayRange(shop);
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || day < minDay || day > maxDay) return choicesPage("invalid", shop, shell, r, { alert: t.invalidDay, day });
+    date = day;
+  } else if (choice === "fix_phone") {
+    const typed = (posted.fields.get("phone") ?? "").slice(0, 40);
+    phone = normalizePhoneIn(typed, r.phone ? phoneCountry(r.phone) : shop.country);
+    if (!phone) return choicesPage("invalid", shop, shell, r, { alert: t.invalidPhone, phone: typed });
+  } else if (choice === "fix_address") {
+    const form = await openAddressForm(shop, r, pathPrefix);
+    if (!form) return { outcome: "unavailable", shell, view: { kind: "message", message: "unavailable" } };
+    if (form.link) link = { href: form.link, label: t.fixAddress };
+  } else if (choice === "pay_online") {
+    // Shopify's own payment page for the balance, where it gives the order one; else the shop sends a link.
+    const balance = await readOrderBalance(shop.domain, r.orderGid);
+    const url = balance.ok ? balance.data?.paymentCollectionDetails?.additionalPaymentCollectionUrl : null;
+    if (url) link = { href: url, label: t.payOnline };
+  }
+
+  const answered = await answerDeliveryRecovery(shop, r, { choice, date, phone });
+  if (!answered.ok) return { outcome: "gone", shell, view: { kind: "message", message: "answered", orderName } };
+  const done = ({ tomorrow: "tomorrow", pick_day: "pickDay", fix_phone: "phone", pay_online: "payOnline", fix_address: "address" } as const)[choice];
+  const shown = answered.recovery.choiceDate
+    ? new Intl.DateTimeFormat(shell.locale, { dateStyle: "full", timeZone: "UTC" }).format(new Date(`${answered.recovery.choiceDate}T12:00:00Z`))
+    : undefined;
+  return { outcome: "page", shell, view: { kind: "message", message: "done", orderName, done, date: shown, link } };
+}

@@ -1,0 +1,137 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Badge, BlockStack, Button, Card, DataTable, FormLayout, Layout, Select, Text, TextField } from "@shopify/polaris";
+import { useState } from "react";
+import { AdminPage, useNotice } from "~/admin/app-bridge";
+import { authenticate } from "~/core/shopify/app.server";
+import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.server";
+import { deliverySettingsFormValues, parseDeliverySettings, type DeliverySettingsErrors, type DeliverySettingsValues } from "~/delivery/delivery-settings";
+import { listDeliveriesAtRisk } from "~/delivery/recovery.server";
+
+export const meta: MetaFunction = () => [{ title: "Deliveries · COD Verify" }];
+
+/** "Deliveries at risk" (docs/delivery.md): the failed attempts of COD orders and what each shopper answered; the delivery settings. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { session } = await authenticate.admin(request);
+  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  const page = Number(new URL(request.url).searchParams.get("page") ?? "1") || 1;
+  const list = await listDeliveriesAtRisk(shop.id, { page });
+  return {
+    values: deliverySettingsFormValues(shop),
+    quiet: quietHoursText(shop),
+    total: list.total,
+    rows: list.rows.map((r) => ({
+      orderName: r.orderName ?? r.orderGid.replace("gid://shopify/Order/", "#"),
+      cause: r.cause,
+      state: r.state,
+      choice: r.choice,
+      choiceDate: r.choiceDate,
+      newPhone: r.newPhone,
+      notified: Boolean(r.notifiedAt),
+      written: Boolean(r.writtenAt),
+      createdAt: r.createdAt.toISOString(),
+    })),
+  };
+}
+
+type ActionData = { status: "invalid" | "saved"; errors: DeliverySettingsErrors; values: DeliverySettingsValues };
+
+export async function action({ request }: ActionFunctionArgs) {
+  const { session } = await authenticate.admin(request);
+  if (!(await getShop(session.shop))) await upsertInstalledShop(session.shop);
+  const result = parseDeliverySettings(await request.formData());
+  if (!result.ok) return data<ActionData>({ status: "invalid", errors: result.errors, values: result.values }, { status: 422 });
+  const saved = await updateShop(session.shop, result.data);
+  return { status: "saved", errors: {}, values: deliverySettingsFormValues(saved) } satisfies ActionData;
+}
+
+const CHOICES: Record<string, string> = {
+  tomorrow: "Deliver again tomorrow",
+  pick_day: "Deliver on a day",
+  fix_address: "New address",
+  fix_phone: "New phone",
+  pay_online: "Pay online",
+};
+/** The shop's quiet hours in words (they are the Settings page's, shared with the confirmation ladder). */
+function quietHoursText(shop: { quietHoursStart: number | null; quietHoursEnd: number | null; timezone: string | null }): string {
+  const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
+  if (shop.quietHoursStart === null || shop.quietHoursEnd === null || shop.quietHoursStart === shop.quietHoursEnd) return "No quiet hours: texts go out at any hour (set them on the Settings page).";
+  return `Quiet hours: no text between ${hhmm(shop.quietHoursStart)} and ${hhmm(shop.quietHoursEnd)} (${shop.timezone ?? "UTC"}); a text due then waits. Set on the Settings page.`;
+}
+
+const CAUSES: Record<string, string> = { attempted_delivery: "Attempt failed", failure: "Delivery failed" };
+
+export default function Deliveries() {
+  const loaded = useLoaderData<typeof loader>();
+  const result = useActionData<ActionData>();
+  const [values, setValues] = useState(result?.values ?? loaded.values);
+  const errors = result?.errors ?? {};
+  const notice = useNotice(result?.status === "saved" ? { message: "Delivery settings saved" } : result ? { message: "Not saved: check the fields marked", error: true } : null, result);
+  const field = (name: keyof DeliverySettingsValues) => ({
+    name,
+    value: values[name],
+    error: errors[name],
+    autoComplete: "off",
+    onChange: (v: string) => setValues((old) => ({ ...old, [name]: v })),
+  });
+  const onOff = [
+    { label: "On", value: "on" },
+    { label: "Off", value: "off" },
+  ];
+  const state = (r: (typeof loaded.rows)[number]) =>
+    r.state === "answered" ? <Badge tone="success">Answered</Badge> : r.state === "expired" ? <Badge>No answer</Badge> : <Badge tone="attention">{r.notified ? "Waiting for the shopper" : "Text queued"}</Badge>;
+  return (
+    <AdminPage title="Deliveries">
+      <Layout>
+        {notice && <Layout.Section>{notice}</Layout.Section>}
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Deliveries at risk
+              </Text>
+              {loaded.rows.length ? (
+                <DataTable
+                  columnContentTypes={["text", "text", "text", "text", "text"]}
+                  headings={["Order", "Reported", "State", "Shopper's answer", "Reported on"]}
+                  rows={loaded.rows.map((r) => [
+                    r.orderName,
+                    CAUSES[r.cause] ?? r.cause.replace(/^tag:/, "Tag "),
+                    state(r),
+                    r.choice ? `${CHOICES[r.choice] ?? r.choice}${r.choiceDate ? ` (${r.choiceDate})` : ""}${r.newPhone ? ` ${r.newPhone}` : ""}${r.written ? "" : " (being written to the order)"}` : "—",
+                    new Date(r.createdAt).toLocaleString(),
+                  ])}
+                />
+              ) : (
+                <Text as="p" tone="subdued">
+                  No failed delivery of a cash-on-delivery order yet. When a carrier reports one, the shopper is asked what to do next and the order shows here.
+                </Text>
+              )}
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.Section>
+          <Form method="post">
+            <Card>
+              <FormLayout>
+                <Select label="Delivery-day reminder" helpText="When a COD shipment is out for delivery, the shopper gets one text with the amount to keep ready." options={onOff} {...field("deliveryReminder")} />
+                <Select label="Failed-delivery recovery" helpText="When the carrier reports a failed attempt, the shopper is asked what to do next." options={onOff} {...field("deliveryRecovery")} />
+                <TextField label="Your courier app's tags for a failed attempt" multiline={3} helpText="One a line, any case (NDR, undelivered)." {...field("deliveryFailureTags")} />
+                <Text as="p" tone="subdued">
+                  {loaded.quiet}
+                </Text>
+                <TextField label="Contact in the reminder" helpText="A phone number or email address; empty: your store's domain." {...field("storeContact")} />
+                <div>
+                  <Button submit variant="primary">
+                    Save
+                  </Button>
+                </div>
+              </FormLayout>
+            </Card>
+          </Form>
+        </Layout.Section>
+      </Layout>
+    </AdminPage>
+  );
+}
