@@ -52,7 +52,8 @@ describe("local mode with the fake Twilio (scripts/local.mjs --twilio)", () => {
       expect(sent.status).toBe(200);
       const listed = (await (await fetch(`http://127.0.0.1:${twilioPort}/messages`)).json()) as { messages: { to: string; body: string }[] };
       expect(listed.messages).toEqual([expect.objectContaining({ to: phone, body: expect.stringMatching(/\b\d{6}\b/) })]);
-      expect(output).toMatch(/\[fake Twilio\] sms to \+919876543277: \d{6} is your/);
+      // The fake Twilio prints its line from another process: it reaches this pipe a moment after the answer.
+      await expect.poll(() => output, { timeout: 10_000, interval: 100 }).toMatch(/\[fake Twilio\] sms to \+919876543277: \d{6} is your/);
       expect(fs.existsSync(path.join(dataDir, "outbox.jsonl"))).toBe(false);
     } finally {
       // local.mjs and the two processes it started.
