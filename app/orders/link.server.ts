@@ -15,6 +15,7 @@ import { codOrderAssessment, codOrderRiskColumns, orderIpHash, riskAssessmentJob
 import { depositBalanceFor, depositSelectionColumns, type DepositSelectionRow } from "./deposit-balance.server";
 import { addressCheckFor } from "~/address-correction/address-correction.server";
 import { writeOrderCreated, type OrderWrites } from "./order-created-write.server";
+import { prepaidOfferJobFor } from "./prepaid-offer.server";
 
 /** How far before the order a selection found by phone alone may have been made. */
 export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -188,6 +189,9 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
   // Only the order's own evidence earns it (never a selection found by phone).
   if (verification.verified && !shop.uninstalledAt && facts.customer.gid) jobs.push(customerVerifiedTagJobFor(shop.domain, facts.customer.gid, verification.phone));
   jobs.push(...deposit.jobs, ...(addressCheck ? [addressCheck] : []));
+  // Pay now after the order: at once for a COD order with no confirmation; after it otherwise (its confirmed step queues it).
+  const prepaidOffer = facts.isCod && !confirmation ? prepaidOfferJobFor(shop, orderGid, now) : null;
+  if (prepaidOffer) jobs.push(prepaidOffer);
   // One tags job per order: the order's tags, the confirmation's (when this delivery opens it) and the deposit's, in that order.
   const tagsWith = (more: string[]) => orderTagsJobFor(shop.domain, orderGid, [...new Set([...tags, ...more, ...deposit.tags])]);
   const writes: OrderWrites = {

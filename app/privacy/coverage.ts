@@ -45,6 +45,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   // ipHash: a keyed hash of the COD order's browser IP (never the IP), deleted with the record.
   OrderRecord: { personal: true, holds: ["phone", "orderGid", "ipHash"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   OrderOutcome: { personal: true, holds: ["phone", "postalCode", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
+  PrepaidOffer: { personal: true, holds: ["phone", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   DailyStat: { personal: false, why: "counts per day (a dimension is a country, mode or reason, never a person)" },
   DataRequestReport: {
     personal: true,

@@ -197,6 +197,8 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
     where: { shopId: found.shopId, OR: [{ id: { in: found.confirmations.map((c) => c.id) } }, { phone: { in: found.phones } }] },
   });
   await prisma.orderRecord.deleteMany({ where: { shopId: found.shopId, orderGid: { in: found.orderRecords.map((o) => o.orderGid) } } });
+  // The pay-now offers sent about those orders (the phone the link went to), by phone and by order.
+  await prisma.prepaidOffer.deleteMany({ where: { shopId: found.shopId, OR: [{ phone: { in: found.phones } }, { orderGid: { in: found.orders } }] } });
   // What became of the customer's orders (the risk score's outcomes: phone and postal code), by phone and by order.
   await prisma.orderOutcome.deleteMany({ where: { shopId: found.shopId, OR: [{ phone: { in: found.phones } }, { orderGid: { in: found.orders } }] } });
   // The background jobs about those orders hold their phones and addresses.

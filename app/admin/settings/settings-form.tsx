@@ -12,6 +12,7 @@ import { LanguageCard } from "./language-card";
 import { OrderTagsCard } from "./order-tags-card";
 import { OtpCard } from "./otp-card";
 import { PrivacyCard } from "./privacy-card";
+import { PrepaidOfferCard, type PrepaidOfferSummary } from "./prepaid-offer-card";
 import { WhatsappCard } from "./whatsapp-card";
 import { useSettingsForm } from "./use-settings-form";
 
@@ -23,6 +24,7 @@ export function SettingsForm(props: {
   currency: string | null;
   enforcement: EnforcementState;
   depositPattern: DepositPattern;
+  prepaidOffer: PrepaidOfferSummary;
 }) {
   const { errors } = props;
   const form = useSettingsForm(props.initial, errors);
@@ -54,6 +56,7 @@ export function SettingsForm(props: {
         <input type="hidden" name="otpChannelChoice" value={values.otpChannelChoice} />
         <input type="hidden" name="linksOnWhatsapp" value={values.linksOnWhatsapp} />
         <input type="hidden" name="paymentModes" value={values.paymentModes} />
+        <input type="hidden" name="prepaidOffer" value={values.prepaidOffer} />
         <Layout>
           <Layout.Section>
             {saved}
@@ -84,6 +87,8 @@ export function SettingsForm(props: {
           <AddressCorrectionCard form={form} />
 
           <WhatsappCard form={form} />
+
+          <PrepaidOfferCard form={form} currency={props.currency} summary={props.prepaidOffer} />
 
           <PrivacyCard form={form} />
 

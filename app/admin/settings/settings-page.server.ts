@@ -3,6 +3,14 @@ import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsFormValues } from "~/core/settings/settings";
 import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { depositPattern } from "~/storefront/offer";
+import { NOT_OFFERED_REASONS, prepaidOfferFigures } from "~/orders/prepaid-offer.server";
+import type { PrepaidOfferSummary } from "./prepaid-offer-card";
+
+/** The pay-now card's figures, with each reason an offer was not made in the merchant's words. */
+async function prepaidOfferSummary(shopId: string): Promise<PrepaidOfferSummary> {
+  const figures = await prepaidOfferFigures(shopId);
+  return { ...figures, notOffered: figures.notOffered.map((n) => ({ ...n, why: NOT_OFFERED_REASONS[n.reason] })) };
+}
 
 /** What the settings page (app/routes/app.settings.tsx) shows: the stored settings and the checkout's enforcement. */
 export async function loadSettingsPage(domain: string) {
@@ -12,6 +20,7 @@ export async function loadSettingsPage(domain: string) {
     currency: shop.currency,
     enforcement: await currentEnforcementState(shop),
     depositPattern: depositPattern(shop),
+    prepaidOffer: await prepaidOfferSummary(shop.id),
   };
 }
 

@@ -9,6 +9,7 @@ import { enforcementSection } from "./schema/enforcement";
 import { languageSection } from "./schema/language";
 import { orderTagsSection } from "./schema/order-tags";
 import { otpSection } from "./schema/otp";
+import { prepaidOfferSection } from "./schema/prepaid-offer";
 import { privacySection } from "./schema/privacy";
 import { whatsappSection } from "./schema/whatsapp";
 import type { Shop } from "./shop.server";
@@ -64,6 +65,10 @@ export const SETTINGS_FIELDS = [
   "linksOnWhatsapp",
   "linkDomain",
   "recordRetentionDays",
+  "prepaidOffer",
+  "prepaidOfferIncentiveType",
+  "prepaidOfferIncentiveValue",
+  "prepaidOfferIncentiveCap",
 ] as const;
 
 export type SettingsField = (typeof SETTINGS_FIELDS)[number];
@@ -82,7 +87,8 @@ export const settingsSchema = otpSection
   .and(orderTagsSection)
   .and(addressCorrectionSection)
   .and(whatsappSection)
-  .and(privacySection);
+  .and(privacySection)
+  .and(prepaidOfferSection);
 
 export type SettingsUpdate = z.output<typeof settingsSchema>;
 
@@ -156,5 +162,9 @@ export function settingsFormValues(shop: Pick<Shop, SettingsField>): SettingsFor
     linksOnWhatsapp: String(shop.linksOnWhatsapp),
     linkDomain: shop.linkDomain ?? "",
     recordRetentionDays: String(shop.recordRetentionDays),
+    prepaidOffer: String(shop.prepaidOffer),
+    prepaidOfferIncentiveType: ["fixed", "percentage"].includes(shop.prepaidOfferIncentiveType) ? shop.prepaidOfferIncentiveType : "none",
+    prepaidOfferIncentiveValue: shop.prepaidOfferIncentiveType === "none" ? "" : String(shop.prepaidOfferIncentiveValue),
+    prepaidOfferIncentiveCap: shop.prepaidOfferIncentiveCap == null ? "" : String(shop.prepaidOfferIncentiveCap),
   };
 }
