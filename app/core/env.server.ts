@@ -68,6 +68,9 @@ const schema = z.object({
 
 export type Env = ReturnType<typeof loadEnv>;
 
+/** Every variable the app's configuration reads (`.env.example` lists each one; a test holds it so). */
+export const CONFIG_VARIABLES = Object.keys(schema.shape);
+
 const DEV_DEFAULTS = {
   SHOPIFY_API_KEY: "local-dev-api-key",
   SHOPIFY_API_SECRET: "local-dev-api-secret",

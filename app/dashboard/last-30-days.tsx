@@ -1,4 +1,5 @@
-import { BlockStack, Card, DataTable, InlineGrid, InlineStack, Text } from "@shopify/polaris";
+import { ScrollableDataTable } from "~/admin/scrollable-table";
+import { BlockStack, Card, InlineGrid, InlineStack, Text } from "@shopify/polaris";
 import { BarChart, DonutChart, LineChart } from "@shopify/polaris-viz";
 import { useEffect, useState, type ReactNode } from "react";
 import { ORDER_PAYMENT_LABELS, ORDER_PAYMENTS } from "~/shared/order-status";
@@ -113,7 +114,7 @@ export function LastThirtyDays({ d }: { d: DashboardView }) {
         table={
           <details>
             <summary>Codes per day as a table</summary>
-            <DataTable
+            <ScrollableDataTable label="Codes per day"
               columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric"]}
               headings={["Day (UTC)", "Sent", "Verified", "Failed", "Skipped"]}
               rows={d.days.map((x) => [x.day, int(x.sent), int(x.verified), int(x.failed), int(x.skipped)])}
@@ -137,7 +138,7 @@ export function LastThirtyDays({ d }: { d: DashboardView }) {
             )
           }
           table={
-            <DataTable
+            <ScrollableDataTable label="Orders by payment"
               columnContentTypes={["text", "numeric"]}
               headings={["Payment", "Orders"]}
               rows={ORDER_PAYMENTS.map((p) => [ORDER_PAYMENT_LABELS[p], int(d.orders.byPayment[p])])}
@@ -159,7 +160,7 @@ export function LastThirtyDays({ d }: { d: DashboardView }) {
             />
           }
           table={
-            <DataTable
+            <ScrollableDataTable label="Cash-on-delivery orders by state"
               columnContentTypes={["text", "numeric"]}
               headings={["State", "Orders"]}
               rows={ORDER_STATES.map((k) => [STATE_LABELS[k], int(d.orders.codByStatus[k] ?? 0)])}
@@ -177,7 +178,7 @@ export function LastThirtyDays({ d }: { d: DashboardView }) {
             <Text as="h3" variant="headingSm">
               Codes sent by country
             </Text>
-            <DataTable
+            <ScrollableDataTable label="Codes sent by country"
               columnContentTypes={["text", "numeric"]}
               headings={["Country", "Codes sent"]}
               rows={d.countries.length ? d.countries.slice(0, 10).map((c) => [c.name, int(c.sent)]) : [["No codes sent yet", "0"]]}
@@ -189,7 +190,7 @@ export function LastThirtyDays({ d }: { d: DashboardView }) {
             <Text as="h3" variant="headingSm">
               Address corrections
             </Text>
-            <DataTable
+            <ScrollableDataTable label="Address corrections"
               columnContentTypes={["text", "numeric"]}
               headings={["", "Count"]}
               rows={[
@@ -204,7 +205,7 @@ export function LastThirtyDays({ d }: { d: DashboardView }) {
             <Text as="h3" variant="headingSm">
               Message delivery (as the provider reported it)
             </Text>
-            <DataTable
+            <ScrollableDataTable label="Message delivery"
               columnContentTypes={["text", "numeric"]}
               headings={["", "Messages"]}
               rows={[
@@ -221,7 +222,7 @@ export function LastThirtyDays({ d }: { d: DashboardView }) {
           <Text as="h3" variant="headingSm">
             Messages by channel
           </Text>
-          <DataTable
+          <ScrollableDataTable label="Messages by channel"
             columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric", "numeric", "numeric", "numeric"]}
             headings={["Channel", "Sent", "Delivered", "Read", "Failed", "Delivery rate", "COD orders verified", "Messages per verified order"]}
             rows={d.channels.map((c) => [

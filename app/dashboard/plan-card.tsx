@@ -1,4 +1,5 @@
-import { Badge, BlockStack, Box, Button, Card, DataTable, InlineStack, ProgressBar, Text } from "@shopify/polaris";
+import { ScrollableDataTable } from "~/admin/scrollable-table";
+import { Badge, BlockStack, Box, Button, Card, InlineStack, ProgressBar, Text } from "@shopify/polaris";
 import type { PlanBill } from "./home.server";
 
 const int = (n: number) => n.toLocaleString("en-US");
@@ -53,7 +54,7 @@ export function PlanCard({ bill }: { bill: PlanBill }) {
             Verifications used this month: {percent}%
           </span>
         </BlockStack>
-        <DataTable
+        <ScrollableDataTable label="Plan usage and charges"
           columnContentTypes={["text", "numeric"]}
           headings={["What you pay", "Amount (USD)"]}
           rows={[

@@ -18,8 +18,10 @@ export const issuedToken = z
   .optional()
   .catch(undefined);
 
-/** The shopper may ask for the code by WhatsApp (after a failed text); anything else means the shop's own channel. */
-const channel = z.enum(["sms", "whatsapp"]).optional().catch(undefined);
+/** The shopper may ask for the code by SMS or WhatsApp; absent means the shop's own channel. Anything else is refused. */
+const channel = z.enum(["sms", "whatsapp"], { invalid_type_error: "expected \"sms\" or \"whatsapp\"" })
+  .nullish()
+  .transform((v) => v ?? undefined);
 
 export const sendOtpBody = z.object({ phone, locale, deviceToken: issuedToken, channel });
 

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { ScrollableDataTable } from "~/admin/scrollable-table";
 import { Link as RemixLink, useLoaderData, useSearchParams } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, DataTable, IndexTable, InlineStack, Layout, Text } from "@shopify/polaris";
+import { Banner, BlockStack, Button, Card, IndexTable, InlineStack, Layout, Text } from "@shopify/polaris";
 import { useState } from "react";
 import { AdminPage } from "~/admin/app-bridge";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
@@ -217,7 +218,7 @@ function ReportSectionView({ section, rows }: { section: ReportSection; rows: Re
       <Text as="h3" variant="headingSm">
         {section.title} ({rows.length.toLocaleString("en")})
       </Text>
-      <DataTable
+      <ScrollableDataTable label={`${section.title}`}
         columnContentTypes={section.columns.map(() => "text")}
         headings={section.columns.map((c) => c.label)}
         rows={rows.map((row) => section.columns.map((c) => cell(row[c.key])))}

@@ -3,7 +3,7 @@ import { messageLogsOf } from "~/orders/message-log.server";
 import { isFailure, messageLogLine } from "~/orders/message-log";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
-import { Badge, BlockStack, Card, IndexTable, Layout, Tabs, Text } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Card, IndexTable, Layout, Select, Text } from "@shopify/polaris";
 import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
 import { OrderRowActions } from "~/admin/order-row-actions";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
@@ -124,7 +124,6 @@ export default function Orders() {
     { id: "all", content: "All", badge: String(all) },
     ...ORDER_STATUSES.map((s) => ({ id: s, content: ORDER_STATUS_LABELS[s], badge: String(counts[s] ?? 0) })),
   ];
-  const selected = status ? tabs.findIndex((t) => t.id === status) : 0;
   const pageUrl = (n: number) => {
     const next = new URLSearchParams(params);
     next.set("page", String(n));
@@ -137,7 +136,17 @@ export default function Orders() {
         {notice && <Layout.Section>{notice}</Layout.Section>}
         <Layout.Section>
           <Card padding="0">
-            <Tabs tabs={tabs} selected={selected} onSelect={(i) => navigate(i === 0 ? "/app/orders" : `/app/orders?status=${tabs[i].id}`)} />
+            {/* A select, not Polaris' Tabs: seven tabs overflow into a "more" button inside the tab list,
+                which a screen reader cannot use (axe aria-required-children), and it fits a phone. */}
+            <Box padding="300">
+              <Select
+                label="Show"
+                labelInline
+                options={tabs.map((t) => ({ label: `${t.content} (${t.badge})`, value: t.id }))}
+                value={status ?? "all"}
+                onChange={(id) => navigate(id === "all" ? "/app/orders" : `/app/orders?status=${id}`)}
+              />
+            </Box>
             {orders.length === 0 ? (
               <TableEmpty
                 title={status ? `No ${ORDER_STATUS_LABELS[status].toLowerCase()} orders` : "No orders yet"}

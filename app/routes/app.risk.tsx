@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { ScrollableDataTable } from "~/admin/scrollable-table";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { BlockStack, Button, Card, DataTable, FormLayout, Layout, List, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Button, Card, FormLayout, Layout, List, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { authenticate } from "~/core/shopify/app.server";
@@ -69,7 +70,7 @@ export default function Risk() {
           >
             <Card>
               <BlockStack gap="300">
-                <DataTable
+                <ScrollableDataTable label={`Risk bands, last ${figures.days} days`}
                   columnContentTypes={["text", "numeric", "numeric", "numeric", "numeric"]}
                   headings={["Band", "COD orders", "Codes saved", "COD refused", "Orders held"]}
                   rows={figures.bands.map((b) => [b.band[0].toUpperCase() + b.band.slice(1), String(b.orders), cell(b.codesSaved), cell(b.codRefused), cell(b.ordersHeld)])}

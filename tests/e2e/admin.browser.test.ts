@@ -137,7 +137,7 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     expect(await table.getByRole("row").filter({ hasText: card.name }).innerText()).toMatch(/Unverified[\s\S]*Paid at checkout/);
     expect(await seriousViolations(page)).toEqual([]);
 
-    await page.getByRole("tab", { name: /Pending confirmation/ }).click();
+    await page.getByLabel("Show").selectOption("pending");
     await until(() => new URL(page.url()).searchParams.get("status")).toBe("pending");
     await until(() => table.getByRole("row").count()).toBe(2);
     expect(await table.innerText()).toContain(cod.name);

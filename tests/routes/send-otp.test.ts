@@ -88,6 +88,14 @@ describe("POST /send-otp", () => {
     expect(await jsonOf(res)).toMatchObject({ code: "invalid_request", fields: { phone: expect.any(String) } });
   });
 
+  it.each([42, "telegram", true, ""])("answers 400 invalid_request to the channel %j and sends nothing", async (channel) => {
+    await installShop();
+    const res = await send({ phone: PHONE, channel });
+    expect(res.status).toBe(400);
+    expect(await jsonOf(res)).toMatchObject({ code: "invalid_request", fields: { channel: expect.any(String) } });
+    expect(fake.twilio.attempts).toHaveLength(0);
+  });
+
   it("answers 405 to GET", async () => {
     await installShop();
     const res = await callRoute(sendOtp, signedRequest("/send-otp"));
