@@ -215,6 +215,7 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
           risk: risk && riskColumns(risk),
           value: facts.isCod ? facts.value : null,
           ipHash: facts.isCod ? orderIpHash(shop.id, facts.browserIp) : null,
+          traffic: facts.trafficSource,
         },
         source,
       ),

@@ -17,6 +17,8 @@ export type OrderRecordInput = {
   value?: number | null;
   /** A COD order's browser IP as a keyed hash (app/risk: orderIpHash), for the per-IP order count; never the IP. */
   ipHash?: string | null;
+  /** Where the shopper came from (app/shared/traffic-source.ts), when known. */
+  traffic?: { source: string; medium: string | null; campaign: string | null } | null;
 };
 
 /**
@@ -32,10 +34,11 @@ export async function recordOrder(shopId: string, o: OrderRecordInput): Promise<
 export function orderRecordInsert(shopId: string, o: OrderRecordInput, source?: Sql): Sql {
   const now = clock.now();
   const row = sql`${shopId}, ${o.orderGid}, ${o.orderName}, ${o.phone}, ${o.mode}, ${o.cod}, ${o.status}, ${o.verifiedBy}, ${o.placedAt}, ${now}, ${now},
-      ${o.risk?.score ?? null}, ${o.risk?.band ?? null}, ${o.risk?.reasons ?? null}, ${o.value ?? null}, ${o.ipHash ?? null}`;
+      ${o.risk?.score ?? null}, ${o.risk?.band ?? null}, ${o.risk?.reasons ?? null}, ${o.value ?? null}, ${o.ipHash ?? null},
+      ${o.traffic?.source ?? null}, ${o.traffic?.medium ?? null}, ${o.traffic?.campaign ?? null}`;
   return sql`
     INSERT INTO "OrderRecord" ("shopId", "orderGid", "orderName", "phone", "mode", "cod", "status", "verifiedBy", "placedAt", "createdAt", "updatedAt",
-      "riskScore", "riskBand", "riskReasons", "value", "ipHash")
+      "riskScore", "riskBand", "riskReasons", "value", "ipHash", "trafficSource", "trafficMedium", "trafficCampaign")
     ${source ? sql`SELECT ${row} ${source}` : sql`VALUES (${row})`}
     ON CONFLICT ("shopId", "orderGid") DO NOTHING`;
 }
