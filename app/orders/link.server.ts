@@ -15,6 +15,7 @@ import { codOrderAssessment, codOrderRiskColumns, orderIpHash, riskAssessmentJob
 import { depositBalanceFor, depositSelectionColumns, type DepositSelectionRow } from "./deposit-balance.server";
 import { addressCheckFor } from "~/address-correction/address-correction.server";
 import { writeOrderCreated, type OrderWrites } from "./order-created-write.server";
+import { normalizePostalCode } from "~/risk/signals";
 import { prepaidOfferJobFor } from "./prepaid-offer.server";
 
 /** How far before the order a selection found by phone alone may have been made. */
@@ -216,6 +217,8 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
           value: facts.isCod ? facts.value : null,
           ipHash: facts.isCod ? orderIpHash(shop.id, facts.browserIp) : null,
           traffic: facts.trafficSource,
+          postalCode: normalizePostalCode(facts.shippingAddress?.zip),
+          products: facts.products,
         },
         source,
       ),

@@ -19,6 +19,9 @@ export type OrderRecordInput = {
   ipHash?: string | null;
   /** Where the shopper came from (app/shared/traffic-source.ts), when known. */
   traffic?: { source: string; medium: string | null; campaign: string | null } | null;
+  /** The shipping postal code (normalised) and the product titles, for the delivery analytics. */
+  postalCode?: string | null;
+  products?: string[];
 };
 
 /**
@@ -35,10 +38,11 @@ export function orderRecordInsert(shopId: string, o: OrderRecordInput, source?: 
   const now = clock.now();
   const row = sql`${shopId}, ${o.orderGid}, ${o.orderName}, ${o.phone}, ${o.mode}, ${o.cod}, ${o.status}, ${o.verifiedBy}, ${o.placedAt}, ${now}, ${now},
       ${o.risk?.score ?? null}, ${o.risk?.band ?? null}, ${o.risk?.reasons ?? null}, ${o.value ?? null}, ${o.ipHash ?? null},
-      ${o.traffic?.source ?? null}, ${o.traffic?.medium ?? null}, ${o.traffic?.campaign ?? null}`;
+      ${o.traffic?.source ?? null}, ${o.traffic?.medium ?? null}, ${o.traffic?.campaign ?? null},
+      ${o.postalCode ?? null}, ${o.products?.length ? JSON.stringify(o.products) : null}`;
   return sql`
     INSERT INTO "OrderRecord" ("shopId", "orderGid", "orderName", "phone", "mode", "cod", "status", "verifiedBy", "placedAt", "createdAt", "updatedAt",
-      "riskScore", "riskBand", "riskReasons", "value", "ipHash", "trafficSource", "trafficMedium", "trafficCampaign")
+      "riskScore", "riskBand", "riskReasons", "value", "ipHash", "trafficSource", "trafficMedium", "trafficCampaign", "postalCode", "products")
     ${source ? sql`SELECT ${row} ${source}` : sql`VALUES (${row})`}
     ON CONFLICT ("shopId", "orderGid") DO NOTHING`;
 }

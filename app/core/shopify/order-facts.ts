@@ -51,6 +51,8 @@ export type OrderFacts = {
    * storefront block), else Shopify's own `landing_site` / `referring_site`; null when neither says.
    */
   trafficSource: TrafficSource | null;
+  /** The titles of the order's products (a line with a product), each once, at most 10: the delivery analytics' product. */
+  products: string[];
 };
 
 /** What the shop adds to the facts: its COD method names (settings) and its country, the last default region for national numbers. */
@@ -103,6 +105,7 @@ export function readOrderFacts(order: OrderCreated, shop: FactsShop, receivedAt:
     trafficSource:
       parseTrafficSource(attributeOf(order, SOURCE_ATTRIBUTE)) ??
       trafficSourceFromLanding(order.landing_site, order.referring_site, (shop.hosts ?? []).filter((h): h is string => !!h)),
+    products: unique((order.line_items ?? []).filter((l) => l.product_id != null).map((l) => l.title?.trim().slice(0, 100))).slice(0, 10),
   };
 }
 
