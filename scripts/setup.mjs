@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { applyMigrations, providerOf, resolveDatabaseUrl, sqlitePath } from "../prisma/migrate.mjs";
 import { LOCAL_DEFAULTS } from "../app/server/app-proxy-signature.mjs";
 import { clientFor } from "./lib/prisma-client.mjs";
+import toml from "toml";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 fs.mkdirSync(path.join(root, "data"), { recursive: true });
@@ -79,6 +80,11 @@ async function createDatabase(target, name, where) {
   }
 }
 
+function appScopes() {
+  const config = toml.parse(fs.readFileSync(path.join(root, "shopify.app.toml"), "utf8"));
+  return String(config.access_scopes.scopes).replace(/\s+/g, "");
+}
+
 function fail(message) {
   console.error(`setup: ${message}`);
   process.exit(1);
@@ -90,9 +96,8 @@ async function installDemoShop(prisma, shop) {
     shop,
     state: "local",
     isOnline: false,
-    // The app's scopes (DEFAULT_SCOPES in app/core/env.server.ts): the admin refuses a session missing one.
-    scope:
-      "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts,write_payment_terms,read_customers,write_customers,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,write_payment_customizations,read_themes,write_discounts,write_order_edits,read_fulfillments",
+    // The app's scopes, from shopify.app.toml as the app reads them: the admin refuses a session missing one.
+    scope: appScopes(),
     accessToken: "shpat_local_demo_token",
   };
   await prisma.session.upsert({ where: { id: session.id }, create: session, update: session });

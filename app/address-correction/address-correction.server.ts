@@ -15,7 +15,7 @@ import type { OrderFacts } from "~/core/shopify/order-facts";
 import { clock } from "~/core/utils/clock.server";
 import { hashesEqual, keyedHash, randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
-import { fromMailingAddress, fromOrderAddress, suspectAddressReason, type Address, type SuspectReason } from "./address";
+import { EMPTY_ADDRESS, fromMailingAddress, fromOrderAddress, suspectAddressReason, type Address, type SuspectReason } from "./address";
 import { fill, pickLocale } from "~/shared/locales";
 import { normalizePhone } from "~/shared/phone";
 import { TEXTS } from "./i18n";
@@ -251,6 +251,16 @@ function correctionOf(row: Record<string, unknown>): Correction {
 
 export function snapshotOf(correction: Pick<Correction, "before">): Address {
   return JSON.parse(correction.before) as Address;
+}
+
+/** The address the shopper saved through the link, once it was used (null before, or when retention cleared it). */
+export function savedAddressOf(correction: Pick<Correction, "after">): Address | null {
+  if (!correction.after) return null;
+  try {
+    return { ...EMPTY_ADDRESS, ...(JSON.parse(correction.after) as Partial<Address>) };
+  } catch {
+    return null;
+  }
 }
 
 /* ---------- the per-form nonce ---------- */

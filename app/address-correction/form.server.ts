@@ -1,5 +1,5 @@
 import { ADDRESS_FIELDS, EMPTY_ADDRESS, validateAddress, type Address, type AddressField, type FieldProblem } from "./address";
-import { findCorrectionByToken, formNonceIsValid, issueFormNonce, snapshotOf, stateOf, submitAddressCorrection, type Correction } from "./address-correction.server";
+import { findCorrectionByToken, formNonceIsValid, issueFormNonce, savedAddressOf, snapshotOf, stateOf, submitAddressCorrection, type Correction } from "./address-correction.server";
 import { TEXTS } from "./i18n";
 import type { CorrectionView } from "./page";
 import type { Shop } from "~/core/settings/shop.server";
@@ -77,7 +77,12 @@ async function openCorrection(shop: Shop, token: string | undefined, queryLocale
   const shell: PageShell = { locale: pickLocale(queryLocale, correction?.locale, shop.locale), shopName: shop.name ?? shop.domain };
   if (!correction) return { ok: false, page: { outcome: "not_found", shell, view: { kind: "message", message: "notFound" } } };
   const state = stateOf(correction);
-  if (state !== "pending") return { ok: false, page: { outcome: "gone", shell, view: { kind: "message", message: state === "expired" ? "expired" : "used" } } };
+  if (state === "expired") return { ok: false, page: { outcome: "gone", shell, view: { kind: "message", message: "expired" } } };
+  if (state !== "pending") {
+    // The link's own holder comes back: the address it saved, not only "already used".
+    const used = { kind: "message" as const, message: "used" as const, orderName: correction.orderName ?? undefined, address: savedAddressOf(correction) ?? undefined };
+    return { ok: false, page: { outcome: "gone", shell, view: used } };
+  }
   return { ok: true, shell, correction };
 }
 

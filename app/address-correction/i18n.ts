@@ -27,6 +27,7 @@ type Texts = {
   notEditableBody: string; // {order}
   forbiddenTitle: string;
   forbiddenBody: string;
+  backToStore: string; // {shop}
   unavailableTitle: string;
   unavailableBody: string;
   optional: string;
@@ -73,6 +74,7 @@ const en: Texts = {
   notEditableBody: "Order {order} is already on its way or was cancelled. We passed your address to the shop, who will contact you if needed.",
   forbiddenTitle: "This page cannot be opened this way",
   forbiddenBody: "Please open the link from your message again.",
+  backToStore: "Back to {shop}",
   unavailableTitle: "We could not save your address right now",
   unavailableBody: "Nothing was lost: please try again in a minute.",
   optional: "optional",
@@ -119,6 +121,7 @@ const hi: Texts = {
   notEditableBody: "ऑर्डर {order} भेजा जा चुका है या रद्द हो गया है। हमने आपका पता दुकान को भेज दिया है, ज़रूरत होने पर वे आपसे संपर्क करेंगे।",
   forbiddenTitle: "यह पेज इस तरह नहीं खोला जा सकता",
   forbiddenBody: "कृपया अपने संदेश से लिंक दोबारा खोलें।",
+  backToStore: "{shop} पर वापस जाएँ",
   unavailableTitle: "अभी आपका पता सहेजा नहीं जा सका",
   unavailableBody: "कुछ भी खोया नहीं है: कृपया एक मिनट बाद फिर कोशिश करें।",
   optional: "वैकल्पिक",
@@ -165,6 +168,7 @@ const ar: Texts = {
   notEditableBody: "الطلب {order} في الطريق إليك أو تم إلغاؤه. أرسلنا عنوانك إلى المتجر وسيتواصل معك عند الحاجة.",
   forbiddenTitle: "لا يمكن فتح هذه الصفحة بهذه الطريقة",
   forbiddenBody: "يرجى فتح الرابط من رسالتك مرة أخرى.",
+  backToStore: "العودة إلى {shop}",
   unavailableTitle: "تعذّر حفظ عنوانك الآن",
   unavailableBody: "لم يضع شيء: يرجى المحاولة بعد دقيقة.",
   optional: "اختياري",
@@ -211,6 +215,7 @@ const fr: Texts = {
   notEditableBody: "La commande {order} est déjà expédiée ou a été annulée. Nous avons transmis votre adresse à la boutique, qui vous contactera si besoin.",
   forbiddenTitle: "Cette page ne peut pas être ouverte ainsi",
   forbiddenBody: "Rouvrez le lien reçu dans votre message.",
+  backToStore: "Retour à {shop}",
   unavailableTitle: "Impossible d’enregistrer votre adresse pour le moment",
   unavailableBody: "Rien n’est perdu : réessayez dans une minute.",
   optional: "facultatif",
@@ -257,6 +262,7 @@ const es: Texts = {
   notEditableBody: "El pedido {order} ya está en camino o se canceló. Hemos enviado tu dirección a la tienda, que te contactará si hace falta.",
   forbiddenTitle: "Esta página no se puede abrir así",
   forbiddenBody: "Vuelve a abrir el enlace de tu mensaje.",
+  backToStore: "Volver a {shop}",
   unavailableTitle: "No pudimos guardar tu dirección ahora",
   unavailableBody: "No se ha perdido nada: inténtalo de nuevo en un minuto.",
   optional: "opcional",

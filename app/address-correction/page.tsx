@@ -215,7 +215,8 @@ export type MessageKind = "done" | "used" | "expired" | "notFound" | "notEditabl
 export function renderMessage(shell: PageShell, kind: MessageKind, extra: { orderName?: string; address?: Address } = {}): string {
   const t = TEXTS[shell.locale];
   const after = extra.address ? <p className="addr">{displayAddress(extra.address, shell.locale)}</p> : null;
-  return renderMessagePage(shell, { title: t[`${kind}Title`], body: t[`${kind}Body`], orderName: extra.orderName ?? "", success: kind === "done", after }, CSS);
+  const backToStore = fill(t.backToStore, { shop: shell.shopName });
+  return renderMessagePage(shell, { title: t[`${kind}Title`], body: t[`${kind}Body`], orderName: extra.orderName ?? "", success: kind === "done", after, backToStore }, CSS);
 }
 
 /** What the hosted correction page shows: the form, or a message (app/address-correction/form.server.ts decides which). */

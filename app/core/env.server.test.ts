@@ -1,4 +1,6 @@
-import { loadEnv } from "~/core/env.server";
+import fs from "node:fs";
+import path from "node:path";
+import { loadEnv, scopesOfAppConfig } from "~/core/env.server";
 
 describe("loadEnv", () => {
   it("runs with no configuration at all outside production, in local mode with development secrets", () => {
@@ -48,5 +50,29 @@ describe("loadEnv", () => {
     expect(() => loadEnv({ PORT: "eighty" })).toThrow(/PORT/);
     expect(() => loadEnv({ OTP_HASH_SECRET: "short" })).toThrow(/OTP_HASH_SECRET: must be at least 32 characters/);
     expect(() => loadEnv({ DATABASE_URL: "mysql://x" })).not.toThrow();
+  });
+});
+
+describe("the access scopes", () => {
+  const root = path.resolve(__dirname, "../..");
+
+  it("are shopify.app.toml's, unless SCOPES says otherwise", () => {
+    const fromToml = scopesOfAppConfig(root)!;
+    expect(fromToml.split(",")).toContain("read_orders");
+    expect(loadEnv({}).SCOPES).toBe(fromToml);
+    expect(loadEnv({ SCOPES: "read_orders" }).SCOPES).toBe("read_orders");
+    expect(scopesOfAppConfig(path.join(root, "docs"))).toBeUndefined();
+  });
+
+  it("are written nowhere else: no source, script or example repeats the list", () => {
+    const list = scopesOfAppConfig(root)!;
+    const files = ["app", "scripts", "tests", "prisma"].flatMap((dir) =>
+      fs
+        .readdirSync(path.join(root, dir), { recursive: true, withFileTypes: true })
+        .filter((d) => d.isFile() && /\.(m?[jt]s|tsx)$/.test(d.name))
+        .map((d) => path.join(d.parentPath, d.name)),
+    );
+    const repeats = [...files, path.join(root, ".env.example"), path.join(root, "README.md")].filter((f) => fs.readFileSync(f, "utf8").includes(list));
+    expect(repeats.map((f) => path.relative(root, f))).toEqual([]);
   });
 });

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import path from "node:path";
+import toml from "toml";
 import { z } from "zod";
 
 /**
@@ -77,8 +80,18 @@ const DEV_DEFAULTS = {
   OTP_HASH_SECRET: "local-dev-otp-hash-secret-0123456789abcdef",
 };
 
-export const DEFAULT_SCOPES =
-  "read_orders,write_orders,read_draft_orders,write_draft_orders,unauthenticated_read_product_listings,unauthenticated_write_checkouts,write_payment_terms,read_customers,write_customers,read_merchant_managed_fulfillment_orders,write_merchant_managed_fulfillment_orders,write_payment_customizations,read_themes,write_discounts,write_order_edits,read_fulfillments";
+/**
+ * The access scopes the app asks for are written once, in shopify.app.toml (`[access_scopes] scopes`),
+ * which Shopify installs the app with; the app reads them from there at start (SCOPES overrides it where
+ * the file is not deployed beside the server).
+ */
+export function scopesOfAppConfig(root = process.cwd()): string | undefined {
+  const file = path.join(root, "shopify.app.toml");
+  if (!fs.existsSync(file)) return undefined;
+  const config = toml.parse(fs.readFileSync(file, "utf8")) as { access_scopes?: { scopes?: unknown } };
+  const scopes = config.access_scopes?.scopes;
+  return typeof scopes === "string" && scopes.trim() ? scopes.replace(/\s+/g, "") : undefined;
+}
 
 export function loadEnv(source: Record<string, string | undefined> = process.env) {
   // An empty variable counts as unset.
@@ -120,6 +133,8 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
       );
     }
   }
+  const scopes = e.SCOPES ?? scopesOfAppConfig();
+  if (!scopes) throw new Error("No access scopes: shopify.app.toml ([access_scopes] scopes) is not in the working directory and SCOPES is not set.");
   const hasTwilio = Boolean(e.TWILIO_ACCOUNT_SID && e.TWILIO_AUTH_TOKEN);
   return {
     ...e,
@@ -129,7 +144,7 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     SHOPIFY_API_SECRET: e.SHOPIFY_API_SECRET ?? DEV_DEFAULTS.SHOPIFY_API_SECRET,
     OTP_HASH_SECRET: e.OTP_HASH_SECRET ?? DEV_DEFAULTS.OTP_HASH_SECRET,
     SHOPIFY_APP_URL: e.SHOPIFY_APP_URL ?? `http://localhost:${e.PORT}`,
-    SCOPES: e.SCOPES ?? DEFAULT_SCOPES,
+    SCOPES: scopes,
     SMS_PROVIDER: e.SMS_PROVIDER ?? (hasTwilio && !localMode ? "twilio" : "outbox"),
     /** The storefront path prefix of our proxy, e.g. /apps/cod */
     proxyBasePath: `/${e.APP_PROXY_PREFIX}/${e.APP_PROXY_SUBPATH}`,

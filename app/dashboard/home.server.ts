@@ -1,3 +1,5 @@
+import { getExampleNumber, isSupportedCountry, type CountryCode } from "libphonenumber-js/min";
+import mobileExamples from "libphonenumber-js/mobile/examples";
 import { z } from "zod";
 import { planUsage, type PlanUsage } from "~/billing/plans.server";
 import { adminShop } from "~/core/settings/shop.server";
@@ -27,8 +29,15 @@ export async function loadHome(domain: string, locale: string) {
     bill,
     shopName: shop.name ?? shop.domain,
     onboarding,
+    examplePhone: exampleMobile(shop.country),
     dashboard: { ...dashboard, countries: dashboard.countries.map((c) => ({ ...c, name: countryName(c.country, locale) })) },
   };
+}
+
+/** A made-up mobile number of the shop's country (E.164), the test-code field's example; a US one where the country is unknown. */
+export function exampleMobile(country: string | null | undefined): string {
+  const region = country && isSupportedCountry(country) ? (country as CountryCode) : "US";
+  return getExampleNumber(region, mobileExamples)?.number ?? "+12015550123";
 }
 
 /** The home page's two small forms, told apart by `intent`. */

@@ -237,7 +237,7 @@ export function LastThirtyDays({ d }: { d: DashboardView }) {
             ])}
           />
           <Text as="p" variant="bodySm" tone="subdued">
-            {`A COD order counts on the channel of the code that verified it, or of the answer that confirmed it after purchase. ${int(d.verifiedWithoutMessage)} verified with no message (a returning customer on a remembered device). Orders answered on WhatsApp: ${int(d.whatsappAnswers.confirmed)} confirmed, ${int(d.whatsappAnswers.cancelled)} cancelled by the shopper.`}
+            {`Messages per verified order: every message the channel sent in these 30 days (codes, resends, confirmations, links), divided by the COD orders it verified; codes sent to shoppers who never ordered raise it. A COD order counts on the channel of the code that verified it, or of the answer that confirmed it after purchase. ${int(d.verifiedWithoutMessage)} verified with no message (a returning customer on a remembered device). Orders answered on WhatsApp: ${int(d.whatsappAnswers.confirmed)} confirmed, ${int(d.whatsappAnswers.cancelled)} cancelled by the shopper.`}
           </Text>
         </BlockStack>
       </Card>

@@ -9,6 +9,7 @@ import { whatsappCodeTemplate } from "~/sms/whatsapp";
 import { clock } from "~/core/utils/clock.server";
 import { hashesEqual, keyedHash, randomNumericCode, randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
+import { CODE_LENGTH } from "~/shared/otp-code";
 import { countryAllowed, phoneCountry } from "~/shared/phone";
 import { countEvent, countEventStatement } from "~/core/db/daily-stats.server";
 import { deviceTokenValid, issueDeviceToken, issueProof } from "~/otp/proof.server";
@@ -20,7 +21,6 @@ import type { RiskAssessment } from "~/risk/score";
 
 import { decideSend, NEVER } from "./send-decision.server";
 import { completeVerification } from "./verify-completion.server";
-export const CODE_LENGTH = 6;
 
 type OtpShop = Pick<
   Shop,

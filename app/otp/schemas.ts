@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CODE_LENGTH, CODE_PATTERN } from "~/shared/otp-code";
 import { PAYMENT_MODES } from "~/shared/payment-modes";
 
 /** Languages as the modal sends them ("fr", "pt-BR"); anything else is ignored rather than refused. */
@@ -33,7 +34,7 @@ export const verifyOtpBody = z.object({
       invalid_type_error: "expected a string of digits",
     })
     .transform((v) => String(v).trim())
-    .refine((v) => /^\d{6}$/.test(v), "expected the 6-digit code"),
+    .refine((v) => CODE_PATTERN.test(v), `expected the ${CODE_LENGTH}-digit code`),
   selectedMode: z.enum(PAYMENT_MODES).optional(),
   cartToken: z.string().min(1).max(255).optional(),
   locale,

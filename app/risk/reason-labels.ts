@@ -3,7 +3,7 @@
  * sentence with its numbers; these name the kind). Pure: the admin's client bundle reads it too.
  */
 export const REASON_LABELS: Record<string, string> = {
-  phone_prepaid_only: "Phone on the pay-in-advance list",
+  phone_prepaid_only: "Phone on the no-cash-on-delivery list",
   postal_code_denied: "Postal code without cash on delivery",
   source_prepaid_only: "Traffic source on the pay-in-advance list",
   cod_value_cap: "Above the cash-on-delivery limit",

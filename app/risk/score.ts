@@ -146,7 +146,7 @@ export function bandOf(score: number, settings: Pick<RiskSettings, "mediumThresh
 /** The merchant's rules, evaluated before any score: the first that applies decides (COD not offered). */
 export function matchRule(facts: RiskFacts, settings: RiskSettings): { code: string; text: string } | null {
   if (facts.phone && settings.prepaidPhones.includes(facts.phone)) {
-    return { code: "phone_prepaid_only", text: "The shop asks this phone number to pay in advance." };
+    return { code: "phone_prepaid_only", text: "The shop does not offer cash on delivery to this phone number." };
   }
   const v = facts.velocity;
   if (settings.phoneCodeLimit != null && v.codesForPhone > settings.phoneCodeLimit) {

@@ -27,6 +27,9 @@ export const links = () => [{ rel: "stylesheet", href: vizStyles }];
 export const meta: MetaFunction = () => [{ title: "Home · COD Verify" }];
 
 /** Home: the onboarding checklist, the plan and what it costs, and the last 30 days of codes, orders and messages. */
+/** Straight lines between days: a spline draws slopes between points that are not in the data (a ramp before a spike). */
+const CHART_THEMES = { Light: { line: { hasSpline: false } } };
+
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   return loadHome(session.shop, adminLocale(new URL(request.url), request.headers.get("Accept-Language")));
@@ -52,7 +55,7 @@ const STEP_TITLES: Record<string, string> = {
 };
 
 export default function Home() {
-  const { bill, onboarding, dashboard: d, shopName } = useLoaderData<typeof loader>();
+  const { bill, onboarding, dashboard: d, shopName, examplePhone } = useLoaderData<typeof loader>();
   const result = useActionData<HomeActionResult>();
   const busy = useNavigation().state !== "idle";
   const notice = useNotice(result && { message: result.message, error: !result.ok }, result);
@@ -62,7 +65,7 @@ export default function Home() {
 
   return (
     <AdminPage title="Home">
-      <PolarisVizProvider>
+      <PolarisVizProvider themes={CHART_THEMES}>
         <Layout>
           {notice && <Layout.Section>{notice}</Layout.Section>}
           <Layout.Section>
@@ -151,7 +154,7 @@ export default function Home() {
                           <Form method="post">
                             <input type="hidden" name="intent" value="test_code" />
                             <InlineStack gap="200" blockAlign="end">
-                              <TextField label="Your mobile number" name="phone" type="tel" placeholder="+14155550123" autoComplete="tel" value={phone} onChange={setPhone} />
+                              <TextField label="Your mobile number" name="phone" type="tel" placeholder={examplePhone} autoComplete="tel" value={phone} onChange={setPhone} />
                               <Button submit disabled={busy}>
                                 Send test code
                               </Button>

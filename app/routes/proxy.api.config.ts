@@ -5,6 +5,7 @@ import { revalidatedJson } from "~/http/revalidated-json.server";
 import { phoneCountries } from "~/storefront/countries";
 import { offeredModes, pricing } from "~/storefront/offer";
 import { whatsappCodesAvailable } from "~/sms/whatsapp";
+import { CODE_LENGTH } from "~/shared/otp-code";
 
 /**
  * GET /proxy/api/config: what the storefront modal needs to render for this shop
@@ -18,7 +19,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const { shop } = await authenticateProxy(request);
     return revalidatedJson(request, {
       otpEnabled: shop.otpEnabled,
-      codeLength: 6,
+      codeLength: CODE_LENGTH,
       resendAfter: shop.otpResendCooldownSeconds,
       locale: shop.locale,
       modes: offeredModes(shop),

@@ -57,7 +57,7 @@ export function Alert({ text }: { text: string | undefined }) {
  */
 export function renderMessagePage(
   shell: PageShell,
-  m: { title: string; body: string; orderName: string; success: boolean; after?: ReactNode },
+  m: { title: string; body: string; orderName: string; success: boolean; after?: ReactNode; backToStore?: string },
   css = "",
 ): string {
   return renderHostedPage(
@@ -69,6 +69,12 @@ export function renderMessagePage(
         <Filled template={m.body} values={{ order: m.orderName }} />
       </p>
       {m.after ?? null}
+      {m.backToStore ? (
+        // Served through the store's app proxy (https://<shop>/apps/...): "/" is the store's home page.
+        <p>
+          <a href="/">{m.backToStore}</a>
+        </p>
+      ) : null}
     </div>,
     css,
   );

@@ -52,6 +52,12 @@ describe("the merchant's admin at narrow sizes, with a month of activity", () =>
     expect(await region.count()).toBe(1);
     await region.focus();
     expect(await region.evaluate((el) => el === document.activeElement)).toBe(true);
+    // The codes-per-day lines join the days with straight segments: no curve (a spline's C command) invents a slope.
+    const lines = await page.locator('[aria-label*="line chart" i] path, svg path[stroke]').evaluateAll((paths) =>
+      paths.map((p) => p.getAttribute("d") ?? "").filter((d) => d.startsWith("M") && d.includes("L") || d.includes("C")),
+    );
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.filter((d) => d.includes("C"))).toEqual([]);
     await shot(page, `admin-home-${width}`);
   }, 120_000);
 });

@@ -46,7 +46,7 @@ describe("the modal for a shopper who may not pay cash on delivery (Chromium, lo
     await page.getByRole("button", { name: "Confirm and continue" }).click();
   }
 
-  it("offers no cash on delivery to a number the shop asks to pay in advance, says why, and checks out prepaid", async () => {
+  it("offers no cash on delivery to a number on the no-cash-on-delivery list, says why, and checks out prepaid", async () => {
     const phone = "+919876500011";
     setPrepaidPhones([phone]);
     const { page, context, errors } = await openStorefront(browser, server.url);
@@ -60,7 +60,7 @@ describe("the modal for a shopper who may not pay cash on delivery (Chromium, lo
     });
     await verify(page, "98765 00011", phone);
 
-    await page.getByText("For this phone number the store asks for payment in advance. You can pay another way below.").waitFor();
+    await page.getByText("For this phone number the store does not offer cash on delivery. You can pay another way below.").waitFor();
     await expect(page.getByRole("radio", { name: /Cash on delivery/ }).count()).resolves.toBe(0);
     await expect(page.getByRole("radio", { name: /Pay now online/ }).isChecked()).resolves.toBe(true);
     await expect(page.getByRole("radio", { name: /Part now, rest on delivery/ }).count()).resolves.toBe(1);
@@ -94,7 +94,7 @@ describe("the modal for a shopper who may not pay cash on delivery (Chromium, lo
 
     await expect.poll(() => answers.length, { timeout: 10_000 }).toBe(1);
     expect(answers[0]).toMatchObject({ status: 403, body: { code: "cod_not_allowed", allowedModes: ["prepaid", "partial"] } });
-    await page.getByText("For this phone number the store asks for payment in advance. You can pay another way below.").waitFor();
+    await page.getByText("For this phone number the store does not offer cash on delivery. You can pay another way below.").waitFor();
     await expect(page.getByRole("radio", { name: /Cash on delivery/ }).count()).resolves.toBe(0);
     await expect(page.getByText("Something went wrong. Please try again.").count()).resolves.toBe(0);
     await expect(page.getByRole("radio", { name: /Pay now online/ }).isChecked()).resolves.toBe(true);

@@ -325,6 +325,7 @@ describe("POST /ac/:token", () => {
     expect(html).toContain("Thank you, your address is saved");
     expect(html).toContain("Flat 12, Sunrise Apartments, 44 MG Road");
     expect(html).toContain("Maharashtra, India");
+    expect(html).toMatch(/<a href="\/">Back to [^<]+<\/a>/);
 
     const [update] = fake.callsTo(OPERATIONS.orderUpdate);
     expect(update.variables).toEqual({
@@ -352,7 +353,13 @@ describe("POST /ac/:token", () => {
     const again = await submitForm(token, { ...GOOD, nonce });
     expect(again.status).toBe(410);
     expect(await again.text()).toContain("already been used");
-    expect((await openForm(token)).status).toBe(410);
+    // The link's holder coming back sees the address it saved, and the way back to the store.
+    const revisit = await openForm(token);
+    expect(revisit.status).toBe(410);
+    const revisited = await revisit.text();
+    expect(revisited).toContain("already been used");
+    expect(revisited).toContain("Flat 12, Sunrise Apartments, 44 MG Road");
+    expect(revisited).toMatch(/<a href="\/">Back to [^<]+<\/a>/);
     expect(fake.callsTo(OPERATIONS.orderUpdate)).toHaveLength(1);
   });
 

@@ -23,7 +23,7 @@ const fake = useFakeShopify((f) => {
 const twilio = useFakeTwilio();
 
 /** What the home page's loader answers: the domain's own types (the page serialises no Date). */
-type Home = { onboarding: Onboarding; dashboard: Omit<Dashboard, "countries"> & { countries: { country: string; name: string; sent: number }[] }; bill: PlanBill };
+type Home = { examplePhone: string; onboarding: Onboarding; dashboard: Omit<Dashboard, "countries"> & { countries: { country: string; name: string; sent: number }[] }; bill: PlanBill };
 
 async function load(path = "/app", headers?: Record<string, string>) {
   const res = await callAdminRoute<Home>(home, await adminRequest(path, { headers }));
@@ -61,6 +61,15 @@ describe("GET /app: onboarding", () => {
     expect(link.searchParams.get("addAppBlockId")).toMatch(/^[^/]+\/cod-button$/);
     // Cash-on-delivery names only, most used first.
     expect(data.onboarding.suggestedNames).toEqual(["Cash on Delivery (COD)"]);
+  });
+
+  it.each([
+    ["IN", /^\+91\d{10}$/],
+    ["MA", /^\+212\d{9}$/],
+    [null, /^\+1\d{10}$/],
+  ] as const)("the test code's example number is a mobile number of the shop's country (%s)", async (country, shape) => {
+    await installShop({ country });
+    expect((await load()).examplePhone).toMatch(shape);
   });
 
   it("never suggests a gateway that is not cash on delivery, however often the orders used it", async () => {

@@ -127,7 +127,7 @@ describe("/app/risk: the merchant's rules and bands", () => {
       ["bad_phone", 1],
       ["bad_postal_code", 1],
     ]);
-    expect(figures.topReasons[2].label).toBe("Phone on the pay-in-advance list");
+    expect(figures.topReasons[2].label).toBe("Phone on the no-cash-on-delivery list");
   });
 });
 

@@ -118,7 +118,7 @@ describe("merchant rules, before the score", () => {
   it("a phone the merchant wants prepaid gets no COD, whatever its score, with the rule's reason (formatting does not evade it)", async () => {
     await installShop({ riskPrepaidPhones: "+212 600-000001" });
     const { sent, verified } = await sendAndVerify();
-    const rule = { code: "phone_prepaid_only", text: "The shop asks this phone number to pay in advance." };
+    const rule = { code: "phone_prepaid_only", text: "The shop does not offer cash on delivery to this phone number." };
     expect(sent).toMatchObject({ allowedModes: ["prepaid", "partial"], risk: { band: "high", reasons: [rule] } });
     expect(verified).toMatchObject({ allowedModes: ["prepaid", "partial"], risk: { band: "high", reasons: [rule] } });
     const res = await checkout({ proof: verified.proof });

@@ -3,6 +3,7 @@ import type { Shop } from "~/core/settings/shop.server";
 import type { PageShell, PostedForm } from "~/shared/hosted-page";
 import { fill, pickLocale } from "~/shared/locales";
 import { maskPhone } from "~/shared/phone-mask";
+import { CODE_LENGTH, CODE_PATTERN } from "~/shared/otp-code";
 import { prisma } from "~/core/db.server";
 import { confirmWithCode, findConfirmationByToken, sendConfirmationCode, stateOf, type Confirmation } from "./confirmation.server";
 import { reportNotMine } from "./dispute.server";
@@ -87,7 +88,7 @@ export async function submitConfirmationPage(shop: Shop, token: string | undefin
   }
 
   const code = (posted.fields.get("code") ?? "").replace(/\D/g, "");
-  if (!/^\d{6}$/.test(code)) return step("invalid", shell, c, "code", t.incompleteCode);
+  if (!CODE_PATTERN.test(code)) return step("invalid", shell, c, "code", fill(t.incompleteCode, { length: String(CODE_LENGTH) }));
   const outcome = await confirmWithCode(shop, c, code);
   if (outcome.ok) return { outcome: "page", shell, view: { kind: "message", message: "confirmed", orderName: c.orderName ?? "" } };
   switch (outcome.code) {

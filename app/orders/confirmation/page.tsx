@@ -1,4 +1,6 @@
 import { Alert, Filled, renderHostedPage, renderMessagePage, type PageShell } from "~/shared/hosted-page";
+import { fill } from "~/shared/locales";
+import { CODE_LENGTH } from "~/shared/otp-code";
 import { PAGE_TEXTS } from "./texts";
 
 /**
@@ -98,7 +100,7 @@ export function renderConfirmPage(shell: PageShell, s: ConfirmPageState): string
             <input type="hidden" name="nonce" value={s.nonce} />
             <input type="hidden" name="intent" value="confirm" />
             <div className="field">
-              <label htmlFor="code">{t.codeLabel}</label>
+              <label htmlFor="code">{fill(t.codeLabel, { length: String(CODE_LENGTH) })}</label>
               <span className="hint" id="code-hint">
                 <Filled template={t.codeHint} values={values} />
               </span>
