@@ -1,10 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { ScrollableDataTable } from "~/admin/scrollable-table";
+import { FileDownloadButton } from "~/admin/file-download";
 import { authenticate } from "~/core/shopify/app.server";
 import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { DIMENSION_LABELS, DIMENSIONS, loadDeliveryAnalytics, MIN_DECIDED_FOR_RATE, PERIODS, type Row } from "~/dashboard/delivery-analytics.server";
@@ -64,9 +65,7 @@ export default function DeliveryAnalytics() {
                     <Button submit>Show</Button>
                   </InlineStack>
                 </Form>
-                <Link to={`/app/analytics/download?days=${a.days}`} reloadDocument>
-                  Download CSV
-                </Link>
+                <FileDownloadButton url={`/app/analytics/download/${a.days}`} fallbackName="cod-delivery-analytics.csv" label={`Download the last ${a.days} days as CSV`} text="Download CSV" />
               </InlineStack>
               <Text as="p">
                 {`${a.totals.orders} COD orders placed in the last ${a.days} days: ${a.totals.delivered} delivered, ${a.totals.failed} failed, ${a.totals.open} still open. Failure rate: ${percent(a.totals)}. Money lost: ${money(a.totals.lost)}.`}

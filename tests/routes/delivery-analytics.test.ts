@@ -1,5 +1,5 @@
 import * as analytics from "~/routes/app.analytics";
-import * as download from "~/routes/app.analytics.download";
+import * as download from "~/routes/app.analytics.download.$days";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as ordersCancelled from "~/routes/webhooks.orders.cancelled";
 import * as ordersFulfilled from "~/routes/webhooks.orders.fulfilled";
@@ -92,7 +92,7 @@ describe("/app/analytics", () => {
   it("downloads every breakdown as CSV, a formula-looking title quoted as text", async () => {
     await installShop({ currency: "INR", otpEnabled: false });
     await codOrder({ zip: "411001", product: "=HYPERLINK(\"http://x\")", outcome: "failed" });
-    const answer = await callAdminRoute(download, await adminRequest("/app/analytics/download?days=365"));
+    const answer = await callAdminRoute(download, await adminRequest("/app/analytics/download/365"), { days: "365" });
     const response = answer.response!;
     expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="cod-delivery-analytics-365d-/);
@@ -119,7 +119,9 @@ describe("/app/analytics", () => {
 
   it("refuses a request without a session token", async () => {
     await installShop();
-    const answer = await callAdminRoute(download, await adminRequest("/app/analytics/download", { unauthenticated: true }));
+    const answer = await callAdminRoute(download, await adminRequest("/app/analytics/download/90", { unauthenticated: true }), { days: "90" });
     expect(answer.status).not.toBe(200);
+    const otherPeriod = await callAdminRoute(download, await adminRequest("/app/analytics/download/7"), { days: "7" });
+    expect(otherPeriod.status).toBe(404);
   });
 });
