@@ -8,7 +8,8 @@ import { ScrollableDataTable } from "~/admin/scrollable-table";
 import { FileDownloadButton } from "~/admin/file-download";
 import { authenticate } from "~/core/shopify/app.server";
 import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.server";
-import { DIMENSION_LABELS, DIMENSIONS, loadDeliveryAnalytics, MIN_DECIDED_FOR_RATE, PERIODS, type Row } from "~/dashboard/delivery-analytics.server";
+import { loadDeliveryAnalytics } from "~/dashboard/delivery-analytics.server";
+import { DIMENSION_LABELS, DIMENSIONS, MIN_DECIDED_FOR_RATE, PERIODS, type Row } from "~/dashboard/delivery-analytics";
 import { failedParcelCostForm, periodOf } from "~/dashboard/delivery-analytics-form";
 
 export const meta: MetaFunction = () => [{ title: "Delivery analytics · COD Verify" }];
@@ -65,7 +66,7 @@ export default function DeliveryAnalytics() {
                     <Button submit>Show</Button>
                   </InlineStack>
                 </Form>
-                <FileDownloadButton url={`/app/analytics/download/${a.days}`} fallbackName="cod-delivery-analytics.csv" label={`Download the last ${a.days} days as CSV`} text="Download CSV" />
+                <FileDownloadButton url={`/app/analytics/download/${a.days}`} fallbackName="cod-delivery-analytics.csv" label={`Download CSV of the last ${a.days} days`} text="Download CSV" />
               </InlineStack>
               <Text as="p">
                 {`${a.totals.orders} COD orders placed in the last ${a.days} days: ${a.totals.delivered} delivered, ${a.totals.failed} failed, ${a.totals.open} still open. Failure rate: ${percent(a.totals)}. Money lost: ${money(a.totals.lost)}.`}
@@ -104,7 +105,7 @@ export default function DeliveryAnalytics() {
               </Text>
               {a.whatIf ? (
                 <Text as="p">
-                  {`Prepaid only for these ${a.whatIf.codes.length} codes: ${a.whatIf.failuresAvoided} failures avoided${a.whatIf.moneySaved != null ? ` (${money(a.whatIf.moneySaved)})` : ""}, ${a.whatIf.ordersAskedToPay} COD orders asked to pay first, ${a.whatIf.deliveredAskedToPay} of them delivered. Some of those shoppers would not have ordered at all. Add the codes on the Risk page (Rules).`}
+                  {`Prepaid only for ${a.whatIf.codes.length === 1 ? "this code" : `these ${a.whatIf.codes.length} codes`}: ${a.whatIf.failuresAvoided} failures avoided${a.whatIf.moneySaved != null ? ` (${money(a.whatIf.moneySaved)})` : ""}, ${a.whatIf.ordersAskedToPay} COD orders asked to pay first, ${a.whatIf.deliveredAskedToPay} of them delivered. Some of those shoppers would not have ordered at all. Add the codes on the Risk page (Rules).`}
                 </Text>
               ) : (
                 <Text as="p" tone="subdued">

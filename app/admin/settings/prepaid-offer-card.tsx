@@ -30,7 +30,6 @@ export function PrepaidOfferCard({ form, currency, summary }: { form: SettingsFo
           <FormLayout.Group>
             <Select
               {...select("prepaidOfferIncentiveType")}
-              disabled={values.prepaidOffer !== "true"}
               options={[
                 { label: "No reward", value: "none" },
                 { label: "A fixed amount back", value: "fixed" },
@@ -41,14 +40,12 @@ export function PrepaidOfferCard({ form, currency, summary }: { form: SettingsFo
             <TextField
               {...field("prepaidOfferIncentiveValue")}
               inputMode="decimal"
-              disabled={values.prepaidOfferIncentiveType === "none"}
               suffix={values.prepaidOfferIncentiveType === "fixed" ? (currency ?? "") : "%"}
               helpText={values.prepaidOfferIncentiveType === "percentage" ? `Of the amount paid, up to ${L.prepaidOfferPercentageMax} %.` : undefined}
             />
             <TextField
               {...field("prepaidOfferIncentiveCap")}
               inputMode="decimal"
-              disabled={values.prepaidOfferIncentiveType !== "percentage"}
               suffix={currency ?? ""}
               helpText="For a percentage: the most one order gets back. Empty: no cap."
             />
