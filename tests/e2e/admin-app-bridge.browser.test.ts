@@ -67,7 +67,7 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
     expect(response?.status()).toBe(200);
     expect(await page.evaluate(() => typeof (window as unknown as { shopify?: unknown }).shopify)).toBe("object");
 
-    expect(await page.locator("ui-nav-menu a").allTextContents()).toEqual(["Home", "Orders", "Blocked numbers", "Risk", "Settings", "Plans", "Data requests"]);
+    expect(await page.locator("ui-nav-menu a").allTextContents()).toEqual(["Home", "Orders", "Blocked numbers", "Risk", "Delivery analytics", "Settings", "Plans", "Data requests"]);
     expect(await page.locator("ui-title-bar").getAttribute("title")).toBe("Blocked numbers");
     await until(() => page.getByRole("navigation", { name: "COD Verify" }).count()).toBe(0);
     expect(await page.getByRole("heading", { level: 1 }).count()).toBe(0);
