@@ -1,4 +1,5 @@
 import { Form } from "@remix-run/react";
+import { useEffect, useRef, useState } from "react";
 import { Badge, Button, InlineStack } from "@shopify/polaris";
 import { maskPhone } from "~/shared/phone-mask";
 import { useAppBridgeState } from "./app-bridge";
@@ -22,6 +23,12 @@ export function OrderRowActions({ name, gid, appBridgeUrl, adminUrl, phone, bloc
   const appBridge = useAppBridgeState();
   // App Bridge navigates the admin around the app for `shopify:admin/...`; without it, the admin's own address in the top window.
   const openUrl = appBridge === "present" ? appBridgeUrl : adminUrl;
+  // Blocking stops every code to that number: a second, explicit press confirms it, Cancel takes it back.
+  const [confirming, setConfirming] = useState(false);
+  const confirmRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (confirming) confirmRef.current?.querySelector<HTMLButtonElement>("button[type=submit]")?.focus();
+  }, [confirming]);
   return (
     <InlineStack gap="200" wrap={false} blockAlign="center">
       {openUrl && (
@@ -42,13 +49,26 @@ export function OrderRowActions({ name, gid, appBridgeUrl, adminUrl, phone, bloc
         (blocked ? (
           <Badge tone="critical">Number blocked</Badge>
         ) : (
-          <Form method="post">
-            <input type="hidden" name="intent" value="block" />
-            <input type="hidden" name="orderGid" value={gid} />
-            <Button submit size="slim" loading={busy === "block"} accessibilityLabel={`Block number ${maskPhone(phone)} of order ${name}`}>
+          confirming || busy === "block" ? (
+            <div ref={confirmRef}>
+              <Form method="post">
+                <input type="hidden" name="intent" value="block" />
+                <input type="hidden" name="orderGid" value={gid} />
+                <InlineStack gap="200" wrap={false} blockAlign="center">
+                  <Button submit size="slim" tone="critical" loading={busy === "block"} accessibilityLabel={`Yes, block ${maskPhone(phone)}: no more codes to it`}>
+                    Yes, block
+                  </Button>
+                  <Button size="slim" variant="plain" onClick={() => setConfirming(false)} accessibilityLabel={`Keep ${maskPhone(phone)} unblocked`}>
+                    Cancel
+                  </Button>
+                </InlineStack>
+              </Form>
+            </div>
+          ) : (
+            <Button size="slim" onClick={() => setConfirming(true)} accessibilityLabel={`Block number ${maskPhone(phone)} of order ${name}`}>
               Block number
             </Button>
-          </Form>
+          )
         ))}
     </InlineStack>
   );

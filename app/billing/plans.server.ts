@@ -1,7 +1,7 @@
 import { countSince } from "~/core/db/daily-stats.server";
 import { env } from "~/core/env.server";
 import { adminShop, getShop, type Shop } from "~/core/settings/shop.server";
-import { allowanceMonthStart, FREE_PLAN, PAID_PLANS, planById, planOf, type Plan } from "~/shared/plans";
+import { allowanceMonthStart, FREE_PLAN, overageVerificationsUnderCap, PAID_PLANS, planById, planOf, type Plan } from "~/shared/plans";
 import type { AdminContext } from "~/core/shopify/app.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
@@ -106,12 +106,20 @@ export type PlanChangePreview = {
   /** Verification pauses at once: this month's use already reaches the new allowance. */
   pausesAtOnce: boolean;
   keepCodHiddenWhenPaused: boolean;
+  /**
+   * Past the allowance, the new plan's usage charges: on (the merchant's setting, Shopify not refusing) or
+   * off but offered; null where the plan has none (Free).
+   */
+  usage: { on: boolean; price: number; cap: number; extra: number } | null;
 };
 
 function planChangePreview(shop: Shop, usage: PlanUsage, change: string | null): PlanChangePreview | null {
   const plan = change ? planById(change) : null;
   if (!plan || plan.id === usage.plan?.id) return null;
-  return { plan, from: usage.plan, used: usage.used, pausesAtOnce: usage.used >= plan.monthlyVerifications, keepCodHiddenWhenPaused: shop.keepCodHiddenWhenPaused };
+  const extra = overageVerificationsUnderCap(plan);
+  const charges = plan.overagePrice > 0 ? { on: shop.usageChargesEnabled && !shop.usageChargesRefused, price: plan.overagePrice, cap: plan.usageCap, extra } : null;
+  const pausesAt = plan.monthlyVerifications + (charges?.on ? extra : 0);
+  return { plan, from: usage.plan, used: usage.used, pausesAtOnce: usage.used >= pausesAt, keepCodHiddenWhenPaused: shop.keepCodHiddenWhenPaused, usage: charges };
 }
 
 /** The plans page's form: choose a plan (Free cancels a paid one). */

@@ -1,4 +1,4 @@
-import { DEFAULT_COD_METHOD_NAMES, type FunctionConfiguration } from "../../extensions/cod-payment-customization/src/run";
+import { DEFAULT_COD_METHOD_NAMES, type FunctionConfiguration } from "../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 import { codMethodNameList } from "~/core/settings/cod-methods";
 
 /** The function extension's handle (extensions/cod-payment-customization/shopify.extension.toml). */

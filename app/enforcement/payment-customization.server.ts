@@ -131,7 +131,7 @@ async function idMadeElsewhere(shop: EnforcementShop): Promise<string | null> {
 
 function outcomeOf(reply: z.infer<typeof customization>, errors: z.infer<typeof userErrors>): Attempt {
   if (!errors.length && reply) return { ok: true, ...reply };
-  const notFound = errors.some((e) => e.code === "CUSTOMIZATION_NOT_FOUND" || /not found|could not find|does not exist/i.test(e.message));
+  const notFound = errors.some((e) => e.code === "PAYMENT_CUSTOMIZATION_NOT_FOUND" || /not found|could not find|does not exist/i.test(e.message));
   return { ok: false, error: `user_errors: ${errors.map((e) => e.message).join("; ") || "no customization returned"}`.slice(0, 500), notFound };
 }
 

@@ -178,9 +178,15 @@ function PlanChangeConfirmation({ change, busy }: { change: PlanChangePreview; b
             <Banner tone="warning" title={`This month's use is already past ${plan.label}'s allowance`}>
               Verification pauses as soon as you switch, until the 1st of next month (UTC): {whilePaused}.
             </Banner>
+          ) : change.usage?.on ? (
+            <Text as="p">
+              Past {int(plan.monthlyVerifications)} in a month, each verification costs {usd(change.usage.price)} (usage charges are on in your settings), up to{" "}
+              {usd(change.usage.cap)} a month (about {int(change.usage.extra)} more). After that, verification pauses until the 1st of the next month (UTC): {whilePaused}.
+            </Text>
           ) : (
             <Text as="p">
               Past {int(plan.monthlyVerifications)} in a month, verification pauses until the 1st of the next month (UTC): {whilePaused}.
+              {change.usage ? ` Usage charges (${usd(change.usage.price)} a verification, up to ${usd(change.usage.cap)} a month) would keep it running; they are off in your settings.` : ""}
             </Text>
           )}
           <Text as="p">

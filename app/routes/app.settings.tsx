@@ -34,6 +34,7 @@ export default function Settings() {
       currency={loaded.currency}
       enforcement={result?.status === "saved" ? result.enforcement : loaded.enforcement}
       depositPattern={loaded.depositPattern}
+      countries={loaded.countries}
       prepaidOffer={loaded.prepaidOffer}
     />
   );

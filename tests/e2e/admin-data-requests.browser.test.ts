@@ -1,7 +1,8 @@
 import fs from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { adminContext, collectPageErrors, launchBrowser, seriousViolations, until } from "../helpers/browser";
-import { deliverOrderCreated, deliverWebhook, startServer, type RunningServer } from "../helpers/server";
+import type { Page } from "playwright-core";
+import { seriousViolations, until } from "../helpers/browser";
+import { useAdminBrowser } from "../helpers/admin-browser";
+import { deliverOrderCreated, deliverWebhook, type RunningServer } from "../helpers/server";
 import { orderCreatedPayload } from "../helpers/webhooks";
 import { shot } from "./modal-helpers";
 
@@ -11,24 +12,12 @@ import { shot } from "./modal-helpers";
  * screen, the JSON file downloads, and axe finds no serious or critical violation.
  */
 describe("the Data requests page in Chromium", () => {
+  const admin = useAdminBrowser();
   let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-    context = await adminContext(browser);
-    page = await context.newPage();
-    collectPageErrors(page, errors);
+  beforeAll(() => {
+    ({ server, page } = admin);
   });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => expect(errors).toEqual([]));
 
   it("lists a request once, shows its report and downloads it as JSON", { timeout: 90_000 }, async () => {
     const order = orderCreatedPayload({ phone: "+212600000091", shipping_address: { phone: "+212600000091", country_code: "MA" } });

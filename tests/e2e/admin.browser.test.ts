@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, until, seriousViolations, adminContext, collectPageErrors } from "../helpers/browser";
-import { startServer, type RunningServer, deliverOrderCreated } from "../helpers/server";
+import type { Page } from "playwright-core";
+import { until, seriousViolations } from "../helpers/browser";
+import { useAdminBrowser } from "../helpers/admin-browser";
+import { type RunningServer, deliverOrderCreated } from "../helpers/server";
 import { orderCreatedPayload } from "../helpers/webhooks";
 import { shot } from "./modal-helpers";
 
@@ -12,25 +13,11 @@ import { shot } from "./modal-helpers";
  */
 
 describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
+  const admin = useAdminBrowser();
   let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-    context = await adminContext(browser);
-    page = await context.newPage();
-    collectPageErrors(page, errors);
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    expect(errors).toEqual([]);
+  beforeAll(() => {
+    ({ server, page } = admin);
   });
 
   async function open(url: string) {
@@ -151,6 +138,13 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     await open("/app/orders");
     const row = page.getByRole("table").getByRole("row").filter({ hasText: order.name });
     await row.getByRole("button", { name: `Block number +2126•••0093 of order ${order.name}` }).click();
+    // One press asks; Cancel takes it back and nothing is blocked.
+    await row.getByRole("button", { name: "Keep +2126•••0093 unblocked" }).click();
+    expect(await row.getByRole("button", { name: /^Yes, block/ }).count()).toBe(0);
+    await row.getByRole("button", { name: `Block number +2126•••0093 of order ${order.name}` }).click();
+    const confirm = row.getByRole("button", { name: "Yes, block +2126•••0093: no more codes to it" });
+    await until(() => confirm.evaluate((el) => el === document.activeElement)).toBe(true);
+    await confirm.click();
     await until(() => page.getByRole("status").filter({ hasText: `+2126•••0093 blocked: it gets no more codes (order ${order.name})` }).count()).toBe(1);
     await until(() => row.getByText("Number blocked").count()).toBe(1);
     expect(await row.getByRole("button", { name: /^Block / }).count()).toBe(0);
@@ -178,5 +172,41 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     expect(await page.getByLabel("Code lifetime").inputValue()).toBe("900");
     await page.reload({ waitUntil: "networkidle" });
     expect(await page.getByLabel("Code lifetime").inputValue()).toBe("900");
+  });
+
+  it("limits codes to countries chosen by name, shown as tags, and saves their ISO codes", { timeout: 60_000 }, async () => {
+    await open("/app/settings");
+    const countries = page.getByRole("combobox", { name: "Countries allowed" });
+    await countries.fill("Indi");
+    await page.getByRole("option", { name: "India", exact: true }).click();
+    await countries.fill("United Arab");
+    await page.getByRole("option", { name: "United Arab Emirates", exact: true }).click();
+    await until(() => page.getByRole("button", { name: "Remove India" }).count()).toBe(1);
+    expect(await page.locator('input[name="allowedCountries"]').inputValue()).toBe("IN,AE");
+    await countries.scrollIntoViewIfNeeded();
+    await shot(page, "admin-settings-countries");
+    await page.getByRole("region", { name: "Unsaved changes" }).getByRole("button", { name: "Save" }).click();
+    await until(() => page.getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(1);
+    expect(await page.locator('input[name="allowedCountries"]').inputValue()).toBe("IN,AE");
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Remove United Arab Emirates" }).click();
+    await page.getByRole("button", { name: "Remove India" }).click();
+    await page.getByRole("region", { name: "Unsaved changes" }).getByRole("button", { name: "Save" }).click();
+    await until(() => page.getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(1);
+    expect(await page.locator('input[name="allowedCountries"]').inputValue()).toBe("");
+  });
+
+  it("after a refused save, brings the summary of what to change into view and gives it focus", { timeout: 60_000 }, async () => {
+    await open("/app/settings");
+    await page.getByLabel("Code lifetime").fill("9");
+    await page.getByRole("region", { name: "Unsaved changes" }).getByRole("button", { name: "Save" }).click();
+    const summary = page.getByLabel(/One setting needs a change before saving/);
+    await until(() => summary.count()).toBe(1);
+    await until(() => summary.evaluate((el) => el === document.activeElement)).toBe(true);
+    const box = (await summary.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y).toBeLessThan(page.viewportSize()!.height);
+    expect(await summary.innerText()).toContain("Code lifetime");
+    expect(await seriousViolations(page)).toEqual([]);
   });
 });

@@ -124,6 +124,13 @@ describe("the modal's main action, errors and ways forward (Chromium)", () => {
       await withKeyboard(page, size.keyboard, () => expectInView(page, next, "Continue to checkout"));
       expect(await axeViolations(page)).toEqual([]);
       await shot(page, `layout-modes-${size.name}`);
+      // Where the options run under the footer, the body shows a shadow at the edge it can scroll past.
+      const body = await page.locator(".codv-body").evaluate((el) => {
+        const style = getComputedStyle(el);
+        return { overflows: el.scrollHeight > el.clientHeight + 1, shadows: (style.backgroundImage.match(/radial-gradient/g) ?? []).length, attachment: style.backgroundAttachment };
+      });
+      if (size.name === "360x640") expect(body.overflows).toBe(true);
+      if (body.overflows) expect(body).toMatchObject({ shadows: 2, attachment: "local, local, scroll, scroll" });
       await page.getByRole("radio", { name: /Part now, rest on delivery/ }).check();
       await next.click();
       await page.waitForURL(CHECKOUT_URL);

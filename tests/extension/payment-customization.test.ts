@@ -1,31 +1,61 @@
 import fs from "node:fs";
 import path from "node:path";
-import { buildSchema, coerceInputValue, GraphQLInputObjectType, parse, validate, type GraphQLSchema } from "graphql";
-import { run, verifiedBy, type RunInput } from "../../extensions/cod-payment-customization/src/run";
+import { buildSchema, coerceInputValue, execute, GraphQLInputObjectType, parse, printSchema, validate, type GraphQLSchema } from "graphql";
+import {
+  cartPaymentMethodsTransformRun as run,
+  verifiedBy,
+  type CartPaymentMethodsTransformRunInput as RunInput,
+} from "../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
+import * as entry from "../../extensions/cod-payment-customization/src/index";
 import { phoneMatchesProof, PROOF_ATTRIBUTE } from "../../extensions/cod-payment-customization/src/proof-format";
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import { issueProof } from "~/otp/proof.server";
+import { SCHEMA_SOURCE, shopifySchema } from "../helpers/shopify-schemas";
+import { FUNCTION_HANDLE } from "~/enforcement/cod-methods";
 
 /**
- * The payment customization function: its input query checked against Shopify's published schema,
- * its logic run on inputs shaped by that schema, and every output checked against the schema's
- * output type (FunctionRunResult), as Shopify's CLI would before deploying it.
+ * The payment customization function on target `cart.payment-methods.transform.run`: its input query
+ * checked against Shopify's published 2026-10 schema (shopify-schemas/, the committed schema.graphql is
+ * printed from it), every input the tests build checked to be what that query returns, and every output
+ * coerced to the schema's `CartPaymentMethodsTransformRunResult` (with `Operation` one-of, as Shopify
+ * declares it), as Shopify's CLI and checkout would.
  */
 const DIR = path.resolve(__dirname, "../../extensions/cod-payment-customization");
+const QUERY_FILE = "src/cart_payment_methods_transform_run.graphql";
 const SHOP = "test-shop.myshopify.com";
 const PHONE = "+212600000001";
 
 let schema: GraphQLSchema;
 beforeAll(() => {
-  schema = buildSchema(fs.readFileSync(path.join(DIR, "schema.graphql"), "utf8"));
+  schema = shopifySchema("functions_payment_customization");
 });
 
-/** Coerces `value` to the schema's FunctionRunResult; returns the errors (none when it is valid output). */
+/** Coerces `value` to the schema's output type; returns the errors (none when it is valid output). */
 function outputErrors(value: unknown): string[] {
-  const type = schema.getType("FunctionRunResult") as GraphQLInputObjectType;
+  const type = schema.getType("CartPaymentMethodsTransformRunResult") as GraphQLInputObjectType;
   const errors: string[] = [];
   coerceInputValue(value, type, (p, _v, error) => errors.push(`${p.join(".")}: ${error.message}`));
   return errors;
+}
+
+/**
+ * Runs the function as Shopify would: the input must be what the input query returns under the schema
+ * (executed with the input as the data, so a field the query does not ask for, a missing non-null field
+ * or a wrong scalar shows), and the output must coerce to the result type.
+ */
+function runChecked(value: RunInput) {
+  const document = parse(fs.readFileSync(path.join(DIR, QUERY_FILE), "utf8"));
+  const executed = execute({
+    schema,
+    document,
+    rootValue: value,
+    fieldResolver: (source, _args, _ctx, info) => (source as Record<string, unknown>)[info.path.key as string],
+  }) as { data?: unknown; errors?: readonly Error[] };
+  expect(executed.errors?.map((e) => e.message) ?? []).toEqual([]);
+  expect(JSON.parse(JSON.stringify(executed.data))).toEqual(JSON.parse(JSON.stringify(value)));
+  const out = run(value);
+  expect(outputErrors(out)).toEqual([]);
+  return out;
 }
 
 const COD = { id: "gid://shopify/PaymentCustomizationPaymentMethod/1", name: "Cash on Delivery (COD)" };
@@ -49,11 +79,16 @@ function input(overrides: { proof?: string | null; buyerPhone?: string | null; a
 }
 
 const proof = (phone = PHONE, mode = "cod", at = new Date()) => issueProof(SHOP, { phone, mode, selectionId: "sel123" }, at).token;
-const hideCod = { operations: [{ hide: { paymentMethodId: COD.id } }] };
+const hideCod = { operations: [{ paymentMethodHide: { paymentMethodId: COD.id } }] };
 
-describe("the input query", () => {
-  it("is valid against Shopify's published payment customization schema", () => {
-    const query = parse(fs.readFileSync(path.join(DIR, "src/run.graphql"), "utf8"));
+describe("the function as Shopify sees it", () => {
+  it("the committed schema.graphql is Shopify's published payment customization schema of the function's API version", () => {
+    const committed = buildSchema(fs.readFileSync(path.join(DIR, "schema.graphql"), "utf8"));
+    expect(printSchema(committed)).toBe(printSchema(shopifySchema("functions_payment_customization")));
+  });
+
+  it("the input query is valid against it", () => {
+    const query = parse(fs.readFileSync(path.join(DIR, QUERY_FILE), "utf8"));
     expect(validate(schema, query).map((e) => e.message)).toEqual([]);
   });
 
@@ -62,34 +97,50 @@ describe("the input query", () => {
     expect(validate(schema, query).length).toBeGreaterThan(0);
   });
 
+  it("the input check is real: an input the query would not return is refused", () => {
+    expect(() => runChecked({ ...input(), shop: { localTime: { date: "2026-01-01", time: "10:00" } } } as RunInput)).toThrow();
+    expect(() => runChecked({ ...input(), paymentMethods: [{ id: COD.id, name: null }] } as unknown as RunInput)).toThrow();
+  });
+
   it("reads the cart attribute the app writes the proof into", () => {
     expect(ATTRIBUTES.proof).toBe(PROOF_ATTRIBUTE);
     // The modal writes it onto the theme's cart under the same name.
     expect(fs.readFileSync(path.join(DIR, "../cod-verify/assets/cod-modal-ui.js"), "utf8")).toContain(`var PROOF_ATTRIBUTE = "${PROOF_ATTRIBUTE}";`);
-    expect(fs.readFileSync(path.join(DIR, "src/run.graphql"), "utf8")).toContain(`attribute(key: "${PROOF_ATTRIBUTE}")`);
+    expect(fs.readFileSync(path.join(DIR, QUERY_FILE), "utf8")).toContain(`attribute(key: "${PROOF_ATTRIBUTE}")`);
   });
 
-  it("the extension is declared as Shopify's template declares it", () => {
+  it("the extension is declared as Shopify's template for cart.payment-methods.transform.run declares it, on the schemas' API version", () => {
     const toml = fs.readFileSync(path.join(DIR, "shopify.extension.toml"), "utf8");
     expect(toml).toMatch(/type = "function"/);
-    expect(toml).toMatch(/target = "purchase\.payment-customization\.run"/);
-    expect(toml).toMatch(/input_query = "src\/run\.graphql"/);
-    expect(toml).toMatch(/export = "run"/);
+    expect(toml).toMatch(new RegExp(`^api_version = "${SCHEMA_SOURCE.apiVersion}"$`, "m"));
+    expect(toml).toMatch(/target = "cart\.payment-methods\.transform\.run"/);
+    expect(toml).toMatch(/input_query = "src\/cart_payment_methods_transform_run\.graphql"/);
+    // The CLI calls the export named in camel case from src/index.ts.
+    const exportName = /export = "([a-z-]+)"/.exec(toml)?.[1] ?? "";
+    expect(exportName).toBe("cart-payment-methods-transform-run");
+    const camel = exportName.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
+    expect(typeof (entry as Record<string, unknown>)[camel]).toBe("function");
+    expect(fs.readFileSync(path.join(DIR, QUERY_FILE), "utf8")).toMatch(/^query CartPaymentMethodsTransformRunInput \{/m);
+    // paymentCustomizationCreate names the function by this handle (app/enforcement/payment-customization.server.ts).
+    expect(toml).toMatch(new RegExp(`^handle = "${FUNCTION_HANDLE}"$`, "m"));
+    // The library on its current major.
+    const pkg = JSON.parse(fs.readFileSync(path.join(DIR, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(pkg.dependencies["@shopify/shopify_function"]).toMatch(/^\^2\./);
   });
 });
 
 describe("run: which payment methods the shopper is offered", () => {
   it("hides COD when the cart has no proof, and only COD", () => {
-    const out = run(input({ buyerPhone: PHONE }));
+    const out = runChecked(input({ buyerPhone: PHONE }));
     expect(out).toEqual(hideCod);
     expect(outputErrors(out)).toEqual([]);
   });
 
   it("keeps COD for a valid cod proof whose phone is the buyer's or a delivery address's (as typed at checkout)", () => {
     for (const typed of [PHONE, "+212 600-000001", "00212600000001", "0600000001", "212600000001"]) {
-      expect(run(input({ proof: proof(), buyerPhone: typed })), typed).toEqual({ operations: [] });
+      expect(runChecked(input({ proof: proof(), buyerPhone: typed })), typed).toEqual({ operations: [] });
     }
-    expect(run(input({ proof: proof(), buyerPhone: "+212699999999", addressPhones: [null, "06 00 00 00 01"] }))).toEqual({ operations: [] });
+    expect(runChecked(input({ proof: proof(), buyerPhone: "+212699999999", addressPhones: [null, "06 00 00 00 01"] }))).toEqual({ operations: [] });
     expect(verifiedBy(input({ proof: proof(), buyerPhone: PHONE }))).toBe("proof");
   });
 
@@ -105,7 +156,7 @@ describe("run: which payment methods the shopper is offered", () => {
       input({ proof: `${proof()}.extra`, buyerPhone: PHONE }),
     ];
     for (const c of cases) {
-      const out = run(c);
+      const out = runChecked(c);
       expect(out).toEqual(hideCod);
       expect(outputErrors(out)).toEqual([]);
     }
@@ -114,47 +165,49 @@ describe("run: which payment methods the shopper is offered", () => {
   it("hides COD for a proof the app issued to a high-risk shopper (v2, band h), even for a customer tagged verified; a v2 proof of another band restricts nothing", () => {
     const banded = (band: "low" | "medium" | "high") => issueProof(SHOP, { phone: PHONE, mode: "cod", selectionId: "sel123", band }, new Date()).token;
     expect(banded("high")).toMatch(/^v2\.212600000001\.cod\.\d+\.sel123\.h\.[0-9a-f]{32}$/);
-    expect(run(input({ proof: banded("high"), buyerPhone: PHONE }))).toEqual(hideCod);
-    expect(run(input({ proof: banded("high"), buyerPhone: PHONE, customerVerified: true }))).toEqual(hideCod);
+    expect(runChecked(input({ proof: banded("high"), buyerPhone: PHONE }))).toEqual(hideCod);
+    expect(runChecked(input({ proof: banded("high"), buyerPhone: PHONE, customerVerified: true }))).toEqual(hideCod);
     expect(banded("medium")).toMatch(/^v1\./);
     const v2Low = proof().replace(/^v1\.(.*)\.([0-9a-f]{32})$/, "v2.$1.l.$2");
-    expect(run(input({ proof: v2Low, buyerPhone: PHONE }))).toEqual({ operations: [] });
+    expect(runChecked(input({ proof: v2Low, buyerPhone: PHONE }))).toEqual({ operations: [] });
     // A band letter the format does not know is not a proof.
-    expect(run(input({ proof: proof().replace(/^v1\.(.*)\.([0-9a-f]{32})$/, "v2.$1.x.$2"), buyerPhone: PHONE }))).toEqual(hideCod);
+    expect(runChecked(input({ proof: proof().replace(/^v1\.(.*)\.([0-9a-f]{32})$/, "v2.$1.x.$2"), buyerPhone: PHONE }))).toEqual(hideCod);
   });
 
   it("keeps COD for a returning customer the app tagged as verified", () => {
-    expect(run(input({ customerVerified: true }))).toEqual({ operations: [] });
+    expect(runChecked(input({ customerVerified: true }))).toEqual({ operations: [] });
     expect(verifiedBy(input({ customerVerified: true }))).toBe("returning_customer");
-    expect(run(input({ customerVerified: false }))).toEqual(hideCod);
+    expect(runChecked(input({ customerVerified: false }))).toEqual(hideCod);
   });
 
   it("hides every method the merchant named (case and spacing aside), and falls back to Shopify's COD name without configuration", () => {
-    const out = run(input({ names: ["cash on delivery (cod)", "  Pay   on delivery "] }));
-    expect(out).toEqual({ operations: [{ hide: { paymentMethodId: COD.id } }, { hide: { paymentMethodId: POD.id } }] });
+    const out = runChecked(input({ names: ["cash on delivery (cod)", "  Pay   on delivery "] }));
+    expect(out).toEqual({ operations: [{ paymentMethodHide: { paymentMethodId: COD.id } }, { paymentMethodHide: { paymentMethodId: POD.id } }] });
     expect(outputErrors(out)).toEqual([]);
-    expect(run(input({ names: null }))).toEqual(hideCod);
-    expect(run(input({ names: [] }))).toEqual(hideCod);
+    expect(runChecked(input({ names: null }))).toEqual(hideCod);
+    expect(runChecked(input({ names: [] }))).toEqual(hideCod);
   });
 
   it("hides nothing while verification is paused (enforce: false), and hides as before when enforce is true or absent", () => {
     const configured = (jsonValue: unknown): RunInput => ({ ...input(), paymentCustomization: { metafield: { jsonValue } } });
-    const out = run(configured({ codMethodNames: ["Cash on Delivery (COD)"], enforce: false }));
+    const out = runChecked(configured({ codMethodNames: ["Cash on Delivery (COD)"], enforce: false }));
     expect(out).toEqual({ operations: [] });
     expect(outputErrors(out)).toEqual([]);
-    expect(run(configured({ codMethodNames: ["Cash on Delivery (COD)"], enforce: true }))).toEqual(hideCod);
-    expect(run(configured({ codMethodNames: ["Cash on Delivery (COD)"] }))).toEqual(hideCod);
+    expect(runChecked(configured({ codMethodNames: ["Cash on Delivery (COD)"], enforce: true }))).toEqual(hideCod);
+    expect(runChecked(configured({ codMethodNames: ["Cash on Delivery (COD)"] }))).toEqual(hideCod);
     // Only a real false pauses: a malformed value keeps protection on.
-    expect(run(configured({ codMethodNames: ["Cash on Delivery (COD)"], enforce: "false" }))).toEqual(hideCod);
+    expect(runChecked(configured({ codMethodNames: ["Cash on Delivery (COD)"], enforce: "false" }))).toEqual(hideCod);
   });
 
   it("changes nothing when the store has no COD method", () => {
-    expect(run(input({ methods: [CARD] }))).toEqual({ operations: [] });
+    expect(runChecked(input({ methods: [CARD] }))).toEqual({ operations: [] });
   });
 
-  it("the output check is real: a wrong operation is refused", () => {
-    expect(outputErrors({ operations: [{ hide: {} }] }).length).toBeGreaterThan(0);
-    expect(outputErrors({ operations: [{ hide: { paymentMethodId: "1" }, rename: { paymentMethodId: "1", name: "x" } }] }).length).toBeGreaterThan(0);
+  it("the output check is real: the legacy target's operation, a variant Shopify lacks and two variants in one operation are refused", () => {
+    expect(outputErrors({ operations: [{ hide: { paymentMethodId: COD.id } }] }).length).toBeGreaterThan(0);
+    expect(outputErrors({ operations: [{ paymentMethodHide: {} }] }).length).toBeGreaterThan(0);
+    expect(outputErrors({ operations: [{ paymentMethodHide: { paymentMethodId: "1" }, paymentMethodRename: { paymentMethodId: "1", name: "x" } }] }).length).toBeGreaterThan(0);
+    expect(outputErrors({ operations: [{ paymentMethodHide: { paymentMethodId: COD.id, placements: ["ACCELERATED_CHECKOUT"] } }] })).toEqual([]);
   });
 });
 

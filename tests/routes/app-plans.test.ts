@@ -1,6 +1,7 @@
 import * as plans from "~/routes/app.plans";
 import * as subscriptionsWebhook from "~/routes/webhooks.app_subscriptions.update";
 import { prisma } from "~/core/db.server";
+import { forgetShop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { FREE_PLAN, PLANS } from "~/shared/plans";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
@@ -183,6 +184,24 @@ describe("POST /app/plans", () => {
     for (const nothing of ["pro", "nonsense", ""]) {
       expect((await callAdminRoute<Preview>(plans, await adminRequest(`/app/plans?change=${nothing}`))).data?.change).toBeNull();
     }
+  });
+
+  it("a downgrade's preview counts the usage charges the merchant turned on: past the allowance they keep verification running up to the cap", async () => {
+    const shop = await installShop({ subscriptionStatus: "none" });
+    await choose("pro");
+    const [sub] = billing.subscriptions.values();
+    billing.approve(sub.id);
+    await load(`/app/plans?charge_id=1`);
+    await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: clock.now().toISOString().slice(0, 10), dimension: "", count: 687 } });
+    type Preview = { change: { pausesAtOnce: boolean; usage: { on: boolean; price: number; cap: number; extra: number } | null } | null };
+    const preview = async () => (await callAdminRoute<Preview>(plans, await adminRequest("/app/plans?change=starter"))).data!.change!;
+    // Starter's 500 are used up (687): without usage charges it pauses at once, and says what would keep it running.
+    expect(await preview()).toMatchObject({ pausesAtOnce: true, usage: { on: false, price: plan("starter").overagePrice, cap: plan("starter").usageCap } });
+    await prisma.shop.update({ where: { id: shop.id }, data: { usageChargesEnabled: true } });
+    forgetShop(shop.domain);
+    // With them on, 500 + the 500 the $20 cap pays for: 687 does not pause.
+    expect(await preview()).toMatchObject({ pausesAtOnce: false, usage: { on: true, extra: 500 } });
+    expect((await callAdminRoute<Preview>(plans, await adminRequest("/app/plans?change=free"))).data!.change).toMatchObject({ pausesAtOnce: true, usage: null });
   });
 
   it("Free with no plan before needs no call to Shopify", async () => {

@@ -5,7 +5,7 @@ import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
 import { settingsFormValues, type SettingsFormValues } from "~/core/settings/settings";
-import { run } from "../../extensions/cod-payment-customization/src/run";
+import { cartPaymentMethodsTransformRun } from "../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { installShop, SHOP } from "../helpers/shops";
@@ -94,7 +94,7 @@ describe("syncPaymentCustomization", () => {
   it("records Shopify's refusal or outage as the state, and never throws", async () => {
     await installShop();
     shopify.on(OPERATIONS.paymentCustomizationCreate, () => ({
-      data: { paymentCustomizationCreate: { paymentCustomization: null, userErrors: [{ field: ["paymentCustomization"], message: "Maximum number of payment customizations reached.", code: "MAXIMUM" }] } },
+      data: { paymentCustomizationCreate: { paymentCustomization: null, userErrors: [{ field: ["paymentCustomization"], message: "Maximum number of payment customizations reached.", code: "MAXIMUM_ACTIVE_PAYMENT_CUSTOMIZATIONS" }] } },
     }), "admin");
     expect(await syncPaymentCustomization(await row())).toMatchObject({ ok: false, error: expect.stringContaining("Maximum number") });
     expect(enforcementState(await row(), null)).toMatchObject({ state: "not_set_up", error: expect.stringContaining("Maximum number") });
@@ -109,7 +109,7 @@ describe("syncPaymentCustomization", () => {
   it("the configuration it writes is what the function reads: the merchant's own COD method is hidden", async () => {
     await installShop({ codMethodNames: "Pay on delivery" });
     await syncPaymentCustomization(await row());
-    const out = run({
+    const out = cartPaymentMethodsTransformRun({
       cart: { proof: null, buyerIdentity: null, deliveryGroups: [] },
       paymentMethods: [
         { id: "gid://shopify/PaymentCustomizationPaymentMethod/1", name: "Pay on delivery" },
@@ -118,7 +118,7 @@ describe("syncPaymentCustomization", () => {
       paymentCustomization: { metafield: { jsonValue: config(only()) } },
       shop: { localTime: { date: "2026-11-22" } },
     });
-    expect(out).toEqual({ operations: [{ hide: { paymentMethodId: "gid://shopify/PaymentCustomizationPaymentMethod/1" } }] });
+    expect(out).toEqual({ operations: [{ paymentMethodHide: { paymentMethodId: "gid://shopify/PaymentCustomizationPaymentMethod/1" } }] });
   });
 });
 

@@ -2,7 +2,7 @@ import * as createCheckout from "~/routes/proxy.create-checkout";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
 import { prisma } from "~/core/db.server";
-import { run, type RunInput } from "../../extensions/cod-payment-customization/src/run";
+import { cartPaymentMethodsTransformRun, type CartPaymentMethodsTransformRunInput } from "../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";
@@ -43,7 +43,7 @@ async function sendAndVerify() {
 }
 
 /** The checkout function's input for a cart carrying `proof`, the buyer typing the proof's phone. */
-function functionInput(proof: string, customerVerified = false): RunInput {
+function functionInput(proof: string, customerVerified = false): CartPaymentMethodsTransformRunInput {
   return {
     cart: { proof: { value: proof }, buyerIdentity: { phone: PHONE, customer: { verified: customerVerified } }, deliveryGroups: [{ deliveryAddress: { phone: PHONE } }] },
     paymentMethods: [{ id: "gid://shopify/PaymentCustomizationPaymentMethod/1", name: "Cash on Delivery (COD)" }],
@@ -51,7 +51,7 @@ function functionInput(proof: string, customerVerified = false): RunInput {
     shop: { localTime: { date: new Date().toISOString().slice(0, 10) } },
   };
 }
-const HIDE_COD = { operations: [{ hide: { paymentMethodId: "gid://shopify/PaymentCustomizationPaymentMethod/1" } }] };
+const HIDE_COD = { operations: [{ paymentMethodHide: { paymentMethodId: "gid://shopify/PaymentCustomizationPaymentMethod/1" } }] };
 
 describe("a high-risk shopper (a history of refused COD orders, the merchant's high threshold at 50)", () => {
   it("send-otp reveals nothing of the number's history; verify-otp, once the number is proven, answers high and COD not allowed", async () => {
@@ -89,8 +89,8 @@ describe("a high-risk shopper (a history of refused COD orders, the merchant's h
     const shop = await installShop({ riskHighThreshold: 50 });
     await refusedBefore(shop.id);
     const { verified } = await sendAndVerify();
-    expect(run(functionInput(verified.proof as string))).toEqual(HIDE_COD);
-    expect(run(functionInput(verified.proof as string, true))).toEqual(HIDE_COD);
+    expect(cartPaymentMethodsTransformRun(functionInput(verified.proof as string))).toEqual(HIDE_COD);
+    expect(cartPaymentMethodsTransformRun(functionInput(verified.proof as string, true))).toEqual(HIDE_COD);
   });
 
   it("a remembered device does not get COD either", async () => {
@@ -109,7 +109,7 @@ describe("the same shopper at the default threshold (60), and a good history", (
     await refusedBefore(shop.id);
     const { verified } = await sendAndVerify();
     expect(verified).toMatchObject({ allowedModes: ["cod", "prepaid", "partial"], risk: { band: "medium" }, proof: expect.stringMatching(/^v1\./) });
-    expect(run(functionInput(verified.proof as string))).toEqual({ operations: [] });
+    expect(cartPaymentMethodsTransformRun(functionInput(verified.proof as string))).toEqual({ operations: [] });
     expect(await jsonOf(await checkout({ proof: verified.proof }))).toHaveProperty("checkoutUrl");
   });
 });
@@ -124,6 +124,6 @@ describe("merchant rules, before the score", () => {
     const res = await checkout({ proof: verified.proof });
     expect(res.status).toBe(403);
     expect(await jsonOf(res)).toMatchObject({ code: "cod_not_allowed", risk: { reasons: [rule] } });
-    expect(run(functionInput(verified.proof as string))).toEqual(HIDE_COD);
+    expect(cartPaymentMethodsTransformRun(functionInput(verified.proof as string))).toEqual(HIDE_COD);
   });
 });

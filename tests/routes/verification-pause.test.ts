@@ -9,7 +9,7 @@ import { currentEnforcementState, syncPaymentCustomization } from "~/enforcement
 import { PLANS } from "~/shared/plans";
 import { updateShop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
-import { run } from "../../extensions/cod-payment-customization/src/run";
+import { cartPaymentMethodsTransformRun } from "../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { callRoute, signedRequest } from "../helpers/proxy";
@@ -53,7 +53,7 @@ const configuration = () => JSON.parse(customization().metafields.find((m) => m.
 const codHiddenAtCheckout = () => {
   const c = customization();
   if (!c.enabled) return false;
-  const out = run({
+  const out = cartPaymentMethodsTransformRun({
     cart: { proof: null, buyerIdentity: null, deliveryGroups: [] },
     paymentMethods: [{ id: "gid://shopify/PaymentCustomizationPaymentMethod/1", name: "Cash on Delivery (COD)" }],
     paymentCustomization: { metafield: { jsonValue: configuration() } },

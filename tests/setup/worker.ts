@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, inject } from "vitest";
+import { afterAll, afterEach, beforeEach, inject } from "vitest";
+import { fakeShopifyAnswerProblems, fakeShopifyRefusals } from "../mocks/shopify/server";
 import { workerDatabaseUrl } from "./databases";
 
 // Point the app at this worker's database before any app module is imported.
@@ -36,3 +37,22 @@ afterEach(() => {
     throw new Error(`console.error was called during the test: ${first}`);
   }
 });
+
+/**
+ * A request the fake Shopify refused as Shopify would (an invalid document or variables, a missing
+ * scope) fails the test it happened in, whichever test or fake sent it: the
+ * app must never send what Shopify refuses. A test that does so on purpose takes it (`fake.takeRefusals()`).
+ */
+function failOnRefusals() {
+  const refused = fakeShopifyRefusals().splice(0);
+  if (refused.length) {
+    const lines = refused.map((r) => `${r.api} ${r.operationName ?? "(anonymous)"}: ${r.reason}`);
+    throw new Error(`the fake Shopify refused ${refused.length} request(s) as Shopify would:\n${lines.join("\n")}`);
+  }
+  // The fake's own answers must be ones Shopify could send (schema types, non-null fields, enum values).
+  const answers = fakeShopifyAnswerProblems().splice(0);
+  if (answers.length) throw new Error(`the fake Shopify answered what Shopify could not send:\n${answers.join("\n")}`);
+}
+
+afterEach(failOnRefusals);
+afterAll(failOnRefusals);

@@ -1,9 +1,10 @@
 import { Card, Checkbox, FormLayout, Layout, Select, TextField } from "@shopify/polaris";
 import { SETTINGS_LIMITS as L } from "~/core/settings/limits";
+import { CountryPicker, type CountryOption } from "./country-picker";
 import type { SettingsFormKit } from "./use-settings-form";
 
 /** The "One-time codes" card. */
-export function OtpCard({ form }: { form: SettingsFormKit }) {
+export function OtpCard({ form, countries }: { form: SettingsFormKit; countries: CountryOption[] }) {
   const { field, number, select, checkbox } = form;
   return (
     <Layout.AnnotatedSection
@@ -20,6 +21,41 @@ export function OtpCard({ form }: { form: SettingsFormKit }) {
             {...number("returningSkipDays", "days")}
             helpText={`A number that was verified in this many days does not need a new code. 0 always asks for one. From ${L.returningSkipDays.min} to ${L.returningSkipDays.max}. Default: 90.`}
           />
+          <CountryPicker
+            {...field("allowedCountries")}
+            countries={countries}
+            helpText="Only numbers from these countries get a code. None (the default) allows every country."
+          />
+          <Select
+            {...select("smsChannel")}
+            options={[
+              { label: "SMS", value: "sms" },
+              { label: "WhatsApp (SMS when WhatsApp fails)", value: "whatsapp" },
+            ]}
+            helpText="Default: SMS."
+          />
+          <TextField
+            {...field("smsTemplate")}
+            multiline={3}
+            placeholder="482913 is your store's verification code. It expires in 10 minutes. Do not share it."
+            helpText={`Your own text for the code message. It must contain {code}; {shop} becomes your store's name and {minutes} the code's lifetime. Empty (the default) sends our message in the shopper's language.`}
+          />
+        </FormLayout>
+      </Card>
+    </Layout.AnnotatedSection>
+  );
+}
+
+/** The code limits: sensible defaults a merchant rarely changes, so they come after the settings that shape the store. */
+export function OtpLimitsCard({ form }: { form: SettingsFormKit }) {
+  const { number } = form;
+  return (
+    <Layout.AnnotatedSection
+      title="Code limits"
+      description="How many codes a number and the store may receive, and for how long a code works. The defaults suit most stores; they protect you from abuse and from paying for texts nobody uses."
+    >
+      <Card>
+        <FormLayout>
           <FormLayout.Group>
             <TextField
               {...number("otpSendLimit", "codes")}
@@ -50,25 +86,6 @@ export function OtpCard({ form }: { form: SettingsFormKit }) {
               helpText="The most codes your store sends in a day (UTC), a guard against abuse. Default: 1,000."
             />
           </FormLayout.Group>
-          <TextField
-            {...field("allowedCountries")}
-            placeholder="Every country"
-            helpText="Two-letter country codes separated by commas, such as IN, AE. Only numbers from these countries get a code. Empty (the default) allows every country."
-          />
-          <Select
-            {...select("smsChannel")}
-            options={[
-              { label: "SMS", value: "sms" },
-              { label: "WhatsApp (SMS when WhatsApp fails)", value: "whatsapp" },
-            ]}
-            helpText="Default: SMS."
-          />
-          <TextField
-            {...field("smsTemplate")}
-            multiline={3}
-            placeholder="482913 is your store's verification code. It expires in 10 minutes. Do not share it."
-            helpText={`Your own text for the code message. It must contain {code}; {shop} becomes your store's name and {minutes} the code's lifetime. Empty (the default) sends our message in the shopper's language.`}
-          />
         </FormLayout>
       </Card>
     </Layout.AnnotatedSection>

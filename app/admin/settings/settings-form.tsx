@@ -1,4 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
+import { useEffect, useRef } from "react";
 import { Banner, BlockStack, Button, InlineStack, Layout, List, Text } from "@shopify/polaris";
 import { AdminPage, useAppBridgeState, useNotice } from "~/admin/app-bridge";
 import type { EnforcementState } from "~/enforcement/payment-customization.server";
@@ -6,11 +7,12 @@ import type { SettingsErrors, SettingsField, SettingsFormValues } from "~/core/s
 import type { DepositPattern } from "~/storefront/offer";
 import { AddressCorrectionCard } from "./address-correction-card";
 import { CheckoutCard } from "./checkout-card";
+import type { CountryOption } from "./country-picker";
 import { EnforcementCard } from "./enforcement-card";
 import { FIELD_NAMES } from "./field-names";
 import { LanguageCard } from "./language-card";
 import { OrderTagsCard } from "./order-tags-card";
-import { OtpCard } from "./otp-card";
+import { OtpCard, OtpLimitsCard } from "./otp-card";
 import { PrivacyCard } from "./privacy-card";
 import { PrepaidOfferCard, type PrepaidOfferSummary } from "./prepaid-offer-card";
 import { WhatsappCard } from "./whatsapp-card";
@@ -24,6 +26,7 @@ export function SettingsForm(props: {
   currency: string | null;
   enforcement: EnforcementState;
   depositPattern: DepositPattern;
+  countries: CountryOption[];
   prepaidOffer: PrepaidOfferSummary;
 }) {
   const { errors } = props;
@@ -37,6 +40,14 @@ export function SettingsForm(props: {
   // A toast in Shopify's admin, a banner elsewhere. Each answer is told once (its form is remounted per save).
   const saved = useNotice(props.saved ? { message: "Settings saved" } : null, props.initial);
   useNotice(invalid.length ? { message: `Not saved: ${refusedTitle.toLowerCase()}`, error: true } : null, errors);
+  // After a refused save the summary of what to change is brought into view and given focus, so the
+  // merchant (and a screen reader) meets it, not the bottom of a long page.
+  const summary = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!invalid.length || !summary.current) return;
+    summary.current.scrollIntoView({ block: "start" });
+    summary.current.focus();
+  }, [errors, invalid.length]);
 
   return (
     <AdminPage title="Settings">
@@ -61,20 +72,22 @@ export function SettingsForm(props: {
           <Layout.Section>
             {saved}
             {invalid.length > 0 && (
-              <Banner tone="critical" title={refusedTitle}>
-                <List>
-                  {invalid.map((f) => (
-                    <List.Item key={f}>
-                      {FIELD_NAMES[f]}: {errors[f]}
-                    </List.Item>
-                  ))}
-                </List>
-                <p>Nothing was saved.</p>
-              </Banner>
+              <div ref={summary} tabIndex={-1} aria-label={refusedTitle}>
+                <Banner tone="critical" title={refusedTitle}>
+                  <List>
+                    {invalid.map((f) => (
+                      <List.Item key={f}>
+                        {FIELD_NAMES[f]}: {errors[f]}
+                      </List.Item>
+                    ))}
+                  </List>
+                  <p>Nothing was saved.</p>
+                </Banner>
+              </div>
             )}
           </Layout.Section>
 
-          <OtpCard form={form} />
+          <OtpCard form={form} countries={props.countries} />
 
           <LanguageCard form={form} />
 
@@ -87,6 +100,8 @@ export function SettingsForm(props: {
           <AddressCorrectionCard form={form} />
 
           <WhatsappCard form={form} />
+
+          <OtpLimitsCard form={form} />
 
           <PrepaidOfferCard form={form} currency={props.currency} summary={props.prepaidOffer} />
 

@@ -1,4 +1,4 @@
-import { DEFAULT_COD_METHOD_NAMES, normalizeMethodName } from "../../../extensions/cod-payment-customization/src/run";
+import { DEFAULT_COD_METHOD_NAMES, normalizeMethodName } from "../../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 
 /** The payment methods that count as cash on delivery, one name a line as the settings page takes them. */
 export const DEFAULT_COD_METHOD_NAMES_TEXT = DEFAULT_COD_METHOD_NAMES.join("\n");

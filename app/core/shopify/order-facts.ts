@@ -1,4 +1,4 @@
-import { DEFAULT_COD_METHOD_NAMES, normalizeMethodName } from "../../../extensions/cod-payment-customization/src/run";
+import { DEFAULT_COD_METHOD_NAMES, normalizeMethodName } from "../../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 import { PROOF_ATTRIBUTE } from "../../../extensions/cod-payment-customization/src/proof-format";
 import { codMethodNameList } from "~/core/settings/cod-methods";
 import { ATTRIBUTES } from "~/shared/payment-modes";
@@ -115,7 +115,7 @@ function amountOf(raw: string | number | null | undefined): number | null {
 }
 
 /**
- * Cash on delivery by the same rule as the checkout function (extensions/cod-payment-customization/src/run.ts):
+ * Cash on delivery by the same rule as the checkout function (extensions/cod-payment-customization/src/cart_payment_methods_transform_run.ts):
  * a gateway whose name, normalised as the function normalises it, is one of the shop's configured COD
  * method names or the built-in defaults (Shopify's manual "Cash on Delivery (COD)").
  */

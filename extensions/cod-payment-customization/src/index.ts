@@ -1,1 +1,1 @@
-export * from "./run";
+export * from "./cart_payment_methods_transform_run";

@@ -73,7 +73,7 @@ export class FakeBillingStore {
       return {
         data: {
           appSubscriptionCreate: {
-            appSubscription: { id: sub.id, name: sub.name, test: sub.test, lineItems: [] },
+            appSubscription: this.shape(sub),
             confirmationUrl: `${this.origin()}${CHARGE_PAGE}?id=${id}`,
             userErrors: [],
           },
@@ -114,7 +114,7 @@ export class FakeBillingStore {
       createdAt: s.createdAt,
       currentPeriodEnd: null,
       returnUrl: s.returnUrl,
-      lineItems: [{ id: `${s.id}/line`, plan: { pricingDetails: { price: { amount: s.price.toFixed(2), currencyCode: "USD" }, interval: "EVERY_30_DAYS", discount: null } } }],
+      lineItems: [{ id: `${s.id}/line`, plan: { pricingDetails: { __typename: "AppRecurringPricing", price: { amount: s.price.toFixed(2), currencyCode: "USD" }, interval: "EVERY_30_DAYS", discount: null } } }],
     };
   }
 

@@ -70,7 +70,7 @@ export class FakeEnforcementStore {
       const id = String(call.variables.id ?? "");
       const existing = this.customizations.get(id);
       if (!existing) {
-        return { data: { paymentCustomizationUpdate: { paymentCustomization: null, userErrors: [{ field: ["id"], message: "Could not find customization with id.", code: "CUSTOMIZATION_NOT_FOUND" }] } } };
+        return { data: { paymentCustomizationUpdate: { paymentCustomization: null, userErrors: [{ field: ["id"], message: "Could not find customization with id.", code: "PAYMENT_CUSTOMIZATION_NOT_FOUND" }] } } };
       }
       const input = (call.variables.input ?? {}) as Partial<FakePaymentCustomization>;
       if (input.title !== undefined) existing.title = input.title;
@@ -171,7 +171,7 @@ export const ENFORCEMENT_USER_ERRORS: Record<string, Handler> = {
     data: { paymentCustomizationCreate: { paymentCustomization: null, userErrors: [{ field: ["paymentCustomization"], message: "Maximum number of payment customizations reached.", code: "MAXIMUM_ACTIVE_PAYMENT_CUSTOMIZATIONS" }] } },
   }),
   paymentCustomizationUpdate: () => ({
-    data: { paymentCustomizationUpdate: { paymentCustomization: null, userErrors: [{ field: ["id"], message: "Could not find customization with id.", code: "CUSTOMIZATION_NOT_FOUND" }] } },
+    data: { paymentCustomizationUpdate: { paymentCustomization: null, userErrors: [{ field: ["id"], message: "Could not find customization with id.", code: "PAYMENT_CUSTOMIZATION_NOT_FOUND" }] } },
   }),
   fulfillmentOrderHold: () => ({
     data: { fulfillmentOrderHold: { fulfillmentHold: null, fulfillmentOrder: null, userErrors: [{ field: ["id"], message: "The fulfillment order cannot be put on hold.", code: "INVALID_FULFILLMENT_ORDER" }] } },

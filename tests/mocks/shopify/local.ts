@@ -29,7 +29,7 @@ import { ENFORCEMENT_USER_ERRORS, FakeEnforcementStore } from "./enforcement";
 import { FakeBillingStore } from "./billing";
 import { FakeDepositStore, orderEditRefused } from "./deposits";
 import { installOnboardingHandlers } from "./onboarding";
-import { run, type FunctionConfiguration } from "../../../extensions/cod-payment-customization/src/run";
+import { cartPaymentMethodsTransformRun, type FunctionConfiguration } from "../../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 
 /**
  * Local mode's Shopify: the fake Shopify as a separate HTTP server that the app reaches through
@@ -54,6 +54,8 @@ export type LocalShopify = { fake: FakeShopify; origin: string; stop: () => Prom
 
 export async function startLocalShopify(options: { port?: number; host?: string; callTimeoutMs?: number } = {}): Promise<LocalShopify> {
   const fake = new FakeShopify();
+  // Shopify would refuse it: say so where the developer looks, as the real store's error would show.
+  fake.onRefusal = (r) => process.stderr.write(`[fake Shopify] refused ${r.api} ${r.operationName ?? "(anonymous)"} as Shopify would: ${r.reason}\n`);
   const links: CheckoutLinks = {
     get checkoutBase() {
       return `${fake.origin}${LOCAL_CHECKOUT_PATH}`;
@@ -216,14 +218,14 @@ function paymentSection(attributes: { key: string; value: string }[], phone: str
   const methods = storePaymentMethods(config);
   const proof = attributes.find((a) => a.key === "_cod_proof")?.value ?? null;
   const out = enabled
-    ? run({
+    ? cartPaymentMethodsTransformRun({
         cart: { proof: proof === null ? null : { value: proof }, buyerIdentity: { phone: phone || null, customer: null }, deliveryGroups: [{ deliveryAddress: { phone: phone || null } }] },
         paymentMethods: methods,
         paymentCustomization: { metafield: config ? { jsonValue: config } : null },
         shop: { localTime: { date: new Date().toISOString().slice(0, 10) } },
       })
     : { operations: [] };
-  const hidden = new Set(out.operations.map((o) => o.hide.paymentMethodId));
+  const hidden = new Set(out.operations.map((o) => o.paymentMethodHide.paymentMethodId));
   const rows = methods.map((m) => `<li>${esc(m.name)}: <strong>${hidden.has(m.id) ? "hidden" : "offered"}</strong></li>`).join("");
   const status = enabled
     ? proof

@@ -1,10 +1,40 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { checkRequest, shapeAnswer, warmUpSchemas, type Refusal } from "./rules";
+import { SCHEMA_SOURCE } from "./schemas";
+
+export type { Refusal };
+
+/**
+ * Every request any fake Shopify of this process refused (an invalid document or variables, a missing
+ * scope): the test setup fails the test during which one happened, whichever
+ * fake and whichever test file sent it (tests/setup/worker.ts). On globalThis so that one list serves
+ * every copy of this module in the process. (An operation this fake has no handler for is answered
+ * with an error but is not a refusal: it is the test's choice of answer.)
+ */
+const REFUSALS_KEY = Symbol.for("cod-verify.fake-shopify.refusals");
+export function fakeShopifyRefusals(): Refusal[] {
+  const g = globalThis as { [REFUSALS_KEY]?: Refusal[] };
+  return (g[REFUSALS_KEY] ??= []);
+}
+
+/** Answers of a handler that Shopify could not have sent (they fail the test too: a fake that lies hides bugs). */
+const ANSWERS_KEY = Symbol.for("cod-verify.fake-shopify.answer-problems");
+export function fakeShopifyAnswerProblems(): string[] {
+  const g = globalThis as { [ANSWERS_KEY]?: string[] };
+  return (g[ANSWERS_KEY] ??= []);
+}
 
 /**
  * A fake Shopify for local mode and tests: a loopback HTTP server that answers the Admin and
  * Storefront GraphQL calls the app makes (the app reaches it through SHOPIFY_API_ORIGIN), by operation name, and records
  * every call so tests can assert on what was sent.
+ *
+ * It plays by Shopify's rules first (./rules.ts): each request's document and variables are checked
+ * against Shopify's published schema of the URL's version, each root field against the scopes the app
+ * requests; a refusal gets Shopify's answer and is recorded (`fakeShopifyRefusals`). A handler's answer is
+ * then shaped to the query's selection under the schema, as Shopify would send it; where the handler's
+ * data does not fit (a non-null field missing, a wrong scalar) the problem is recorded in `answerProblems`.
  *
  * Handlers are registered per operation name (the `query Name` / `mutation Name` in the document).
  * A handler returns the GraphQL `data` (or a full `{ data, errors, extensions }` body with `raw: true`),
@@ -18,6 +48,8 @@ export type FakeCall = {
   query: string;
   variables: Record<string, unknown>;
   headers: Record<string, string>;
+  /** Why the fake refused the request as Shopify would (it never reached a handler), or absent. */
+  refused?: string;
 };
 
 export type HandlerResult =
@@ -32,6 +64,8 @@ export type PageHandler = (request: { method: string; url: URL; body: string }) 
 
 export class FakeShopify {
   readonly calls: FakeCall[] = [];
+  /** Where a handler's answer did not fit the schema or the selection (the fake's own data to fix). */
+  readonly answerProblems: string[] = [];
   private readonly handlers = new Map<string, Handler>();
   private readonly pages = new Map<string, PageHandler>();
   private server: http.Server | null = null;
@@ -56,9 +90,46 @@ export class FakeShopify {
 
   reset(): void {
     this.calls.length = 0;
+    this.answerProblems.length = 0;
   }
 
+  /**
+   * The refusals this fake recorded, taken off the process-wide list so they no longer fail the test:
+   * for a test that sends a request Shopify refuses on purpose, and asserts on it.
+   */
+  takeRefusals(): Refusal[] {
+    const all = fakeShopifyRefusals();
+    const mine = all.filter((r) => this.refusalsOwned.has(r));
+    for (const r of mine) all.splice(all.indexOf(r), 1);
+    return mine;
+  }
+
+  /** This fake's answer problems, taken off the process-wide list (a test of the check itself). */
+  takeAnswerProblems(): string[] {
+    const mine = this.answerProblems.splice(0);
+    const all = fakeShopifyAnswerProblems();
+    for (const p of mine) {
+      const i = all.indexOf(p);
+      if (i >= 0) all.splice(i, 1);
+    }
+    return mine;
+  }
+
+  private readonly refusalsOwned = new WeakSet<Refusal>();
+
+  private refuse(call: FakeCall, reason: string) {
+    const refusal: Refusal = { api: call.api, operationName: call.operationName, reason, query: call.query, variables: call.variables };
+    call.refused = reason;
+    this.refusalsOwned.add(refusal);
+    fakeShopifyRefusals().push(refusal);
+    this.onRefusal?.(refusal);
+  }
+
+  /** Called on each refusal (local mode prints it). */
+  onRefusal: ((refusal: Refusal) => void) | null = null;
+
   async start(port = 0, host = "127.0.0.1"): Promise<string> {
+    warmUpSchemas(SCHEMA_SOURCE.apiVersion);
     this.server = http.createServer((req, res) => void this.handle(req, res));
     await new Promise<void>((resolve) => this.server!.listen(port, host, resolve));
     const { port: bound } = this.server.address() as AddressInfo;
@@ -108,9 +179,15 @@ export class FakeShopify {
       headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
     };
     this.calls.push(call);
+    const checked = checkRequest(call.api, call.apiVersion, query, parsed.variables, parsed.operationName ?? operationName);
+    if (!checked.ok) {
+      this.refuse(call, checked.reason);
+      return send(200, checked.body);
+    }
     const handler =
       (operationName && (this.handlers.get(`${call.api}:${operationName}`) ?? this.handlers.get(operationName))) || null;
     if (!handler) {
+      // Not Shopify refusing: this fake has no answer registered (a test that leaves an operation out).
       return send(200, { errors: [{ message: `fake Shopify has no handler for ${call.api} operation ${operationName}` }] });
     }
     try {
@@ -120,7 +197,13 @@ export class FakeShopify {
         result = (result as { then: HandlerResult }).then;
       }
       if ("status" in result) return send(result.status, result.body ?? { errors: "error" }, result.headers);
-      return send(200, result);
+      if (result.data == null) return send(200, result);
+      const shaped = shapeAnswer(call.api, call.apiVersion, checked.document, checked.operation, call.variables, result.data);
+      for (const p of shaped.problems) {
+        this.answerProblems.push(`${call.api} ${operationName}: ${p}`);
+        fakeShopifyAnswerProblems().push(`${call.api} ${operationName}: ${p}`);
+      }
+      return send(200, { ...result, data: shaped.data });
     } catch {
       res.destroy();
     }

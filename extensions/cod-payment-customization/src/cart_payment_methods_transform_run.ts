@@ -8,8 +8,11 @@ import { parseProof, phoneMatchesProof } from "./proof-format";
  * and sends an unverified one to verification after purchase. docs/decisions/checkout-enforcement.md
  */
 
-/** The input as src/run.graphql asks for it (Shopify's `shopify app function typegen` would generate the same shape). */
-export type RunInput = {
+/**
+ * The input as src/cart_payment_methods_transform_run.graphql asks for it (the shape Shopify's
+ * `shopify app function typegen` generates for that query, named as it names it).
+ */
+export type CartPaymentMethodsTransformRunInput = {
   cart: {
     proof: { value: string | null } | null;
     buyerIdentity: { phone: string | null; customer: { verified: boolean } | null } | null;
@@ -20,7 +23,12 @@ export type RunInput = {
   shop: { localTime: { date: string } };
 };
 
-export type FunctionRunResult = { operations: { hide: { paymentMethodId: string } }[] };
+/**
+ * The function's output on target `cart.payment-methods.transform.run` (schema.graphql,
+ * `CartPaymentMethodsTransformRunResult`): each operation is one of Shopify's `Operation` variants; this
+ * function only ever hides (`paymentMethodHide`, every placement).
+ */
+export type CartPaymentMethodsTransformRunResult = { operations: { paymentMethodHide: { paymentMethodId: string } }[] };
 
 /**
  * What the app writes into the payment customization's metafield `$app:cod-verify.function-configuration`.
@@ -31,7 +39,7 @@ export type FunctionConfiguration = { codMethodNames: string[]; enforce?: boolea
 
 export const DEFAULT_COD_METHOD_NAMES = ["Cash on Delivery (COD)"];
 
-const NO_CHANGES: FunctionRunResult = { operations: [] };
+const NO_CHANGES: CartPaymentMethodsTransformRunResult = { operations: [] };
 
 export function normalizeMethodName(name: string): string {
   return name.trim().replace(/\s+/g, " ").toLowerCase();
@@ -45,7 +53,7 @@ function configuredNames(jsonValue: unknown): string[] {
 }
 
 /** Why COD stays visible, or null when it must be hidden. */
-export function verifiedBy(input: RunInput): "proof" | "returning_customer" | null {
+export function verifiedBy(input: CartPaymentMethodsTransformRunInput): "proof" | "returning_customer" | null {
   const { cart } = input;
   const proof = parseProof(cart.proof?.value);
   // A proof the app issued to a high-risk shopper hides COD, even for a customer tagged verified
@@ -60,10 +68,11 @@ export function verifiedBy(input: RunInput): "proof" | "returning_customer" | nu
   return phones.some((p) => phoneMatchesProof(proof.phoneDigits, p)) ? "proof" : null;
 }
 
-export function run(input: RunInput): FunctionRunResult {
+/** The export Shopify runs (shopify.extension.toml: `export = "cart-payment-methods-transform-run"`). */
+export function cartPaymentMethodsTransformRun(input: CartPaymentMethodsTransformRunInput): CartPaymentMethodsTransformRunResult {
   if ((input.paymentCustomization.metafield?.jsonValue as { enforce?: unknown } | null)?.enforce === false) return NO_CHANGES;
   const names = new Set(configuredNames(input.paymentCustomization.metafield?.jsonValue).map(normalizeMethodName));
   const cod = input.paymentMethods.filter((m) => names.has(normalizeMethodName(m.name)));
   if (!cod.length || verifiedBy(input)) return NO_CHANGES;
-  return { operations: cod.map((m) => ({ hide: { paymentMethodId: m.id } })) };
+  return { operations: cod.map((m) => ({ paymentMethodHide: { paymentMethodId: m.id } })) };
 }
