@@ -108,7 +108,7 @@
       if (ref === global.location.hostname && !touch.toString()) return;
       if (ref && ref !== global.location.hostname) touch.set("ref", ref);
       store.setItem("codVerifyTouch", touch.toString());
-    } catch (e) { /* no storage: no source */ }
+    } catch { /* no storage: no source */ }
   }
 
   function init() {
