@@ -228,6 +228,12 @@ function requestBody(req) {
   });
 }
 
+/** A request carrying Remix's legacy `_data` query parameter (anywhere in its query). */
+function isLegacyDataRequest(url) {
+  const query = (url ?? "").split("?").slice(1).join("?");
+  return query !== "" && query.split("&").some((pair) => pair === "_data" || pair.startsWith("_data="));
+}
+
 /**
  * Remix answers an error no route caught with a plain-text 500 (in development with the error and
  * file paths in it). The app's handleError (app/entry.server.tsx) marks such requests; their answer
@@ -297,6 +303,13 @@ const server = http.createServer(async (req, res) => {
       await drainAbandonedBody(req);
       res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
       res.end(JSON.stringify({ error: "The request's path is not valid percent-encoding.", code: "invalid_request" }));
+    } else if (isLegacyDataRequest(req.url)) {
+      // Remix's `?_data` requests: the app uses single fetch (`.data`), so only a probe sends one. A client's
+      // mistake: 400 JSON and a debug line, never the runtime's error-level warning.
+      discardBody(req);
+      await drainAbandonedBody(req);
+      res.writeHead(400, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
+      res.end(JSON.stringify({ error: "The `_data` parameter is not served: this app uses Remix single fetch.", code: "invalid_request" }));
     } else if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
       discardBody(req);
       await drainAbandonedBody(req);

@@ -5,6 +5,7 @@ import { createReadableStreamFromReadable, type EntryContext } from "@remix-run/
 import { isbot } from "isbot";
 import { addDocumentResponseHeaders } from "~/core/shopify/app.server";
 import { isDatabaseUnavailable } from "~/core/db/database-errors";
+import { noteDatabaseUnavailable } from "~/core/db/outage.server";
 import { log } from "~/core/utils/log.server";
 
 export const streamTimeout = 5000;
@@ -23,11 +24,17 @@ export function handleError(error: unknown, { request }: { request: Request }) {
     log.debug("request refused", { path: loggedPath(request), status });
     return;
   }
+  // Remix reports every `?_data` request of a single-fetch app through handleError: a client's probe
+  // (server.mjs refuses them with 400 before Remix), not a fault of ours.
+  if (error instanceof Error && error.message.startsWith("Warning: Single fetch-enabled apps should not be making ?_data requests")) {
+    log.debug("legacy ?_data request", { path: loggedPath(request) });
+    return;
+  }
   const down = isDatabaseUnavailable(error);
   (request as unknown as Record<symbol, string>)[Symbol.for("cod.failure")] = down ? "unavailable" : "internal";
   const e = error as { name?: string; message?: string; stack?: string };
   const fields = { path: loggedPath(request), error: e?.name, message: String(e?.message ?? error).slice(0, 300) };
-  if (down) log.warn("database unavailable", fields);
+  if (down) noteDatabaseUnavailable("database unavailable", fields);
   else log.error("unhandled error", { ...fields, stack: String(e?.stack ?? "").slice(0, 2000) });
 }
 

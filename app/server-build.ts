@@ -14,6 +14,7 @@ import { usageChargeJob } from "~/billing/usage-charges.server";
 import { enforcementSyncJob } from "~/enforcement/enforcement-jobs.server";
 import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation.server";
 import { whatsappReplyJob } from "~/orders/confirmation/whatsapp-replies.server";
+import { addressLinkJob, LADDER_JOBS } from "~/orders/confirmation/ladder.server";
 import { depositBalanceJob } from "~/orders/deposit-balance.server";
 import { PREPAID_OFFER_JOBS } from "~/orders/prepaid-offer.server";
 import { customerVerifiedTagJob, orderTagsJob } from "~/orders/tag-jobs.server";
@@ -34,6 +35,8 @@ import * as createCheckout from "~/routes/proxy.create-checkout";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
 import * as twilioStatus from "~/routes/twilio.status";
+import * as twilioVoiceGather from "~/routes/twilio.voice.gather";
+import * as twilioVoiceStatus from "~/routes/twilio.voice.status";
 import * as twilioWhatsapp from "~/routes/twilio.whatsapp";
 import * as appUninstalled from "~/routes/webhooks.app.uninstalled";
 import * as appSubscriptionsUpdate from "~/routes/webhooks.app_subscriptions.update";
@@ -76,6 +79,8 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   customerVerifiedTagJob,
   addressCheckJob,
   ...CONFIRMATION_JOBS,
+  ...LADDER_JOBS,
+  addressLinkJob,
   blockedCustomersJob,
   enforcementSyncJob,
   usageChargeJob,
@@ -119,6 +124,8 @@ export const FIXED_RESOURCE_ROUTES: Readonly<Record<string, ResourceRouteModule>
   "/proxy/send-otp": sendOtp,
   "/proxy/verify-otp": verifyOtp,
   "/twilio/status": twilioStatus,
+  "/twilio/voice/gather": twilioVoiceGather,
+  "/twilio/voice/status": twilioVoiceStatus,
   "/twilio/whatsapp": twilioWhatsapp,
   "/webhooks/app/uninstalled": appUninstalled,
   "/webhooks/app_subscriptions/update": appSubscriptionsUpdate,

@@ -4,6 +4,10 @@
 // orders are scored in time order with only what the shop knew then (app/risk/score.ts, the same pure
 // scorer the app runs), then their outcome is learnt. The baseline is "verify everyone": every shopper
 // gets a code, nobody is refused COD (it catches no refuser who owns their phone).
+// Griefing: strangers also place COD orders with a regular's number, never confirm them (they are
+// cancelled: failed) and ask four codes for it. The app counts only history the phone proved and
+// ignores others' codes once the number is proven; the run also scores the griefed regulars' honest
+// orders as if those orders and codes counted (the rule before), to show what that costs them.
 //   npm run risk:eval [-- --seed 1 --shops 5 --orders 3000]
 import { parseArgs } from "node:util";
 import { scoreRisk, type RiskFacts, type RiskSettings } from "../app/risk/score";
@@ -24,6 +28,8 @@ function prng(seed: number) {
 
 type Kind = "good_repeat" | "refuser" | "one_time" | "burst";
 type Shopper = { kind: Kind; phone: string; ip: string; zip: string; weakAddress: boolean };
+/** Share of order slots in which a stranger griefs a regular's number (one unconfirmed order, four codes). */
+const GRIEF_RATE = 0.03;
 const FAIL_RATE: Record<Kind, number> = { good_repeat: 0.04, refuser: 0.7, one_time: 0.15, burst: 0.85 };
 const SETTINGS: RiskSettings = { mediumThreshold: 20, highThreshold: 60, deniedPostalCodes: [], prepaidPhones: [], codValueCap: null };
 const GOOD = { address1: "Flat 12, Shanti Apartments, MG Road", address2: "Near City Mall", city: "Mumbai", province: "Maharashtra", country_code: "IN" };
@@ -48,9 +54,17 @@ function simulate(seed: number, orderCount: number) {
   const ipTimes = new Map<string, number[]>();
   let shopOrders = 0;
   let shopFailed = 0;
-  const results: { failed: boolean; band: string; kind: Kind; returning: boolean }[] = [];
+  const results: { failed: boolean; band: string; kind: Kind; returning: boolean; griefed?: { oldBand: string } }[] = [];
+  // The strangers draw from their own sequence, so the shop's own orders are the same with or without them.
+  const griefRand = prng(seed ^ 0x5bd1e995);
+  const griefs = new Map<string, { orders: number; codesAt: number[] }>();
   for (let i = 0; i < orderCount; i++) {
     const t = i * 600_000; // an order every 10 minutes
+    if (griefRand() < GRIEF_RATE) {
+      const victim = regulars[Math.floor(griefRand() * regulars.length)];
+      const g = griefs.get(victim.phone) ?? { orders: 0, codesAt: [] };
+      griefs.set(victim.phone, { orders: g.orders + 1, codesAt: [...g.codesAt, t, t, t, t] });
+    }
     const r = rand();
     let s: Shopper;
     if (r < 0.55) s = pick(regulars);
@@ -76,7 +90,21 @@ function simulate(seed: number, orderCount: number) {
       velocity: { codesForPhone: 1, requestsFromIp: times.length + 1 },
     };
     const { band } = scoreRisk(facts, SETTINGS);
-    results.push({ failed: failedTruth, band, kind: s.kind, returning: !!h });
+    const g = griefs.get(s.phone);
+    // The rule before: the strangers' unconfirmed orders were the phone's failures, and every code asked
+    // for it in 24 hours counted (as for a number not proven yet: otpVerified null adds nothing else here).
+    const oldBand = g
+      ? scoreRisk(
+          {
+            ...facts,
+            otpVerified: null,
+            history: { ...facts.history!, verifiedBefore: true, badOrders: facts.history!.badOrders + g.orders },
+            velocity: { ...facts.velocity, codesForPhone: 1 + g.codesAt.filter((x) => x > t - 86_400_000).length },
+          },
+          SETTINGS,
+        ).band
+      : null;
+    results.push({ failed: failedTruth, band, kind: s.kind, returning: !!h, ...(oldBand ? { griefed: { oldBand } } : {}) });
     // The outcome is learnt (orders/cancelled or orders/fulfilled) before the next order.
     history.set(s.phone, { good: (h?.good ?? 0) + (failedTruth ? 0 : 1), bad: (h?.bad ?? 0) + (failedTruth ? 1 : 0) });
     postal.set(s.zip, { orders: p.orders + 1, failed: p.failed + (failedTruth ? 1 : 0) });
@@ -88,7 +116,7 @@ function simulate(seed: number, orderCount: number) {
 }
 
 const rows = [];
-const total = { tp: 0, fp: 0, fn: 0, goodReturning: 0, goodReturningLow: 0, orders: 0, failed: 0 };
+const total = { tp: 0, fp: 0, fn: 0, goodReturning: 0, goodReturningLow: 0, orders: 0, failed: 0, griefedGood: 0, griefedGoodHigh: 0, griefedGoodHighBefore: 0 };
 for (let shop = 0; shop < Number(values.shops); shop++) {
   const results = simulate(Number(values.seed) * 1000 + shop, Number(values.orders));
   const tp = results.filter((r) => r.band === "high" && r.failed).length;
@@ -96,6 +124,11 @@ for (let shop = 0; shop < Number(values.shops); shop++) {
   const fn = results.filter((r) => r.band !== "high" && r.failed).length;
   const goodReturning = results.filter((r) => r.kind === "good_repeat" && r.returning);
   const low = goodReturning.filter((r) => r.band === "low").length;
+  // Honest orders (delivered) of regulars a stranger griefed: refused COD now, and under the rule before.
+  const griefedGood = results.filter((r) => r.griefed && !r.failed);
+  total.griefedGood += griefedGood.length;
+  total.griefedGoodHigh += griefedGood.filter((r) => r.band === "high").length;
+  total.griefedGoodHighBefore += griefedGood.filter((r) => r.griefed!.oldBand === "high").length;
   Object.assign(total, {
     tp: total.tp + tp, fp: total.fp + fp, fn: total.fn + fn,
     goodReturning: total.goodReturning + goodReturning.length, goodReturningLow: total.goodReturningLow + low,
@@ -114,5 +147,8 @@ console.log(
     `high band: precision ${pct(total.tp / (total.tp + total.fp || 1))}, recall ${pct(total.tp / (total.tp + total.fn || 1))} of failed orders (COD refused to ${pct((total.tp + total.fp) / total.orders)} of orders)`,
     `verify everyone (baseline): recall 0.0% (no COD refused), every shopper pays a code`,
     `good returning buyers in the low band (may skip the code on their remembered device): ${pct(total.goodReturningLow / (total.goodReturning || 1))}; baseline 0.0%`,
+    `griefed (${pct(GRIEF_RATE)} of order slots: a stranger's unconfirmed COD order and 4 codes on a regular's number): ` +
+      `${total.griefedGood} delivered orders of griefed regulars, COD refused to ${pct(total.griefedGoodHigh / (total.griefedGood || 1))} ` +
+      `(only proven history counts); ${pct(total.griefedGoodHighBefore / (total.griefedGood || 1))} if the strangers' orders and codes counted`,
   ].join("\n"),
 );

@@ -84,7 +84,7 @@ export async function requestAddressCorrection(
   shop: Shop,
   input: RequestInput,
   options: {
-    source?: "api" | "auto" | "whatsapp";
+    source?: "api" | "auto" | "whatsapp" | "voice" | "person";
     reason?: SuspectReason;
     pathPrefix?: string | null;
     order?: OrderToCorrect;
@@ -186,7 +186,7 @@ export async function requestAddressCorrection(
     fallbackUntil: expiresAt.getTime(),
   });
   if (!sms.ok && sms.maybeSent) {
-    // Twilio did not answer in time: the link may have gone (CONTRACT.md "Proofs and holds"). The
+    // Twilio did not answer in time: the link may have gone (docs/contract.md, "Proofs and holds"). The
     // correction stays pending, so the link works and a second request is already_pending rather than
     // a second text, and every hit stays counted, or a slow Twilio would text the number without limit.
     log.warn("address correction: SMS outcome unknown; correction kept", { shop: shop.domain, phone: maskPhone(phone), code: sms.code });

@@ -23,7 +23,7 @@ export type NewCorrection = {
   orderName: string | null;
   phone: string;
   tokenHash: string;
-  source: "api" | "auto" | "whatsapp";
+  source: "api" | "auto" | "whatsapp" | "voice" | "person";
   reason: string | null;
   locale: string;
   before: string;

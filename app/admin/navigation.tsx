@@ -7,6 +7,7 @@ import { useAppBridgeState } from "./app-bridge";
 export const ADMIN_PAGES = [
   { url: "/app", label: "Home" },
   { url: "/app/orders", label: "Orders" },
+  { url: "/app/needs-a-person", label: "Needs a person" },
   { url: "/app/blocklist", label: "Blocked numbers" },
   { url: "/app/risk", label: "Risk" },
   { url: "/app/analytics", label: "Delivery analytics" },

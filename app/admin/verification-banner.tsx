@@ -13,6 +13,20 @@ const usd = (n: number) => `$${n.toFixed(2)}`;
 export function VerificationBanner() {
   const notice = useRouteLoaderData<{ verificationNotice?: VerificationNotice }>("routes/app")?.verificationNotice;
   if (!notice) return null;
+  if (notice.kind === "burn") {
+    return (
+      <Box paddingBlockEnd="400">
+        <Banner tone="warning" title="Unusual use of your verifications: protection continues" action={{ content: "Review orders", url: "/app/orders" }}>
+          <Text as="p">
+            Seen {new Date(notice.seenAt).toUTCString()}: {notice.detail}. Someone may be verifying numbers of their own to use up this month&apos;s allowance so that
+            verification pauses. Instead, a reserve of {int(notice.reserve)} more verifications, free of charge, keeps verifying shoppers until the 1st of next month (UTC):{" "}
+            {int(notice.used)} of {int(notice.allowance)} used.
+          </Text>
+          <Text as="p">Nothing for you to do unless it goes on; the Blocklist stops numbers you do not trust, and a larger plan raises the allowance.</Text>
+        </Banner>
+      </Box>
+    );
+  }
   if (notice.kind === "paused") {
     const resumeUrl = notice.why === "otp_off" ? "/app/settings" : "/app/plans";
     return (
@@ -28,6 +42,11 @@ export function VerificationBanner() {
             {notice.updating ? " Shopify's checkout is being updated (within a minute)." : ""}
           </Text>
           <Text as="p">{PAUSE_RESUME[notice.why]}</Text>
+          {notice.burn ? (
+            <Text as="p">
+              Unusual use was seen this month ({notice.burn.detail}); the reserve of {int(notice.burn.reserve)} verifications it opened is used up too.
+            </Text>
+          ) : null}
         </Banner>
       </Box>
     );

@@ -16,7 +16,7 @@ const variantId = z
   });
 const quantity = z.number().int().min(1).max(999);
 
-/** The body of POST /create-checkout (CONTRACT.md). Exactly one of `variantId` or `lines` names the items. */
+/** The body of POST /create-checkout (docs/storefront-api.md). Exactly one of `variantId` or `lines` names the items. */
 export const createCheckoutBody = z
   .object({
     phone: z.string().regex(E164, "expected E.164: + and 10 to 15 digits"),

@@ -9,11 +9,11 @@ import { CART_CREATE, CART_LINES_UPDATE, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREA
 import { clock } from "~/core/utils/clock.server";
 import { codFeeAmount, pricing } from "~/storefront/offer";
 import { log } from "~/core/utils/log.server";
-import { checkProof, deriveProof, deviceTokenValid, issueProof, proofVerifiedAt, type Proof } from "~/otp/proof.server";
+import { checkProof, deriveProof, deviceTokenValid, issueHoldoutProof, issueProof, proofVerifiedAt, type Proof } from "~/otp/proof.server";
+import { heldOutNow } from "~/experiment/experiment.server";
 import { isPhoneBlocked } from "~/otp/blocklist.server";
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import { buildDepositDiscountCart } from "./deposit-discount.server";
-import { canonicalIp } from "~/shared/ip";
 import { assessShopper } from "~/risk/assess.server";
 import type { RiskAssessment } from "~/risk/score";
 import {
@@ -62,7 +62,8 @@ export async function callerProvedPhone(
 ): Promise<CallerProof> {
   const now = clock.now();
   const checked = tokens.proof ? checkProof(shop.domain, tokens.proof, now) : null;
-  if (checked?.ok && checked.proof.phone === phone) return { verified: true, verifiedAt: proofVerifiedAt(checked.proof), proof: checked.proof };
+  // A holdout proof (app/experiment) says the shopper was not asked: it proves nothing.
+  if (checked?.ok && !checked.proof.holdout && checked.proof.phone === phone) return { verified: true, verifiedAt: proofVerifiedAt(checked.proof), proof: checked.proof };
   if (tokens.deviceToken && deviceTokenValid(shop.domain, phone, tokens.deviceToken, now)) {
     // The remembered device proves the number again now (the window and the mark are re-read each time).
     if (verifiedWithin(await lastVerifiedAt(shop.id, phone), shop.returningSkipDays, now)) return { verified: true, verifiedAt: now, proof: null };
@@ -91,9 +92,13 @@ export async function createCheckout(input: {
     : await callerProvedPhone(shop, body.phone, { proof: body.proof, deviceToken: body.deviceToken });
   const subscribed = hasActiveSubscription(shop);
 
+  // A shopper the merchant's holdout experiment held out pays cash on delivery unverified, as if the app
+  // were off (app/experiment); a blocked number never is, and a high band is refused below as for anyone.
+  const heldOut = subscribed && mode === "cod" && shop.otpEnabled && !blocked && !state.verified && (await heldOutNow(shop.id, body.phone));
+
   // An unpaid app never stands in the shopper's way: the store's own checkout takes over.
   if (subscribed && mode === "cod" && shop.otpEnabled && blocked) return { kind: "phone_blocked" };
-  if (subscribed && mode === "cod" && shop.otpEnabled && !state.verified) return { kind: "not_verified" };
+  if (subscribed && mode === "cod" && shop.otpEnabled && !state.verified && !heldOut) return { kind: "not_verified" };
   // The caller proved the number, so its history counts. A high band refuses COD (docs/risk.md); so does a
   // proof issued high: the band given at verification stands for the proof's life.
   const risk = subscribed && shop.otpEnabled ? await assessShopper(shop, { phone: body.phone, ip: input.buyerIp, withHistory: state.verified, otpVerified: state.verified ? true : null, count: { ip: true }, source: body.source }) : null;
@@ -115,7 +120,13 @@ export async function createCheckout(input: {
   // expiry (handing proofs back never extends a verification); a remembered device, re-checked against
   // the returning-customer window on every call, gets one from now.
   const proofFor = { phone: body.phone, mode, selectionId: selection.id, band };
-  const proof = !state.verified ? null : state.proof ? deriveProof(shop.domain, state.proof, proofFor).token : issueProof(shop.domain, proofFor).token;
+  const proof = heldOut
+    ? issueHoldoutProof(shop.domain, { phone: body.phone, selectionId: selection.id }).token
+    : !state.verified
+      ? null
+      : state.proof
+        ? deriveProof(shop.domain, state.proof, proofFor).token
+        : issueProof(shop.domain, proofFor).token;
   const fallback = (cause: FallbackCause, detail?: string): CheckoutOutcome => {
     log.warn("create-checkout fell back to the store's checkout", { shop: shop.domain, mode, cause, detail, selectionId: selection.id });
     return { kind: "fallback", cause, selectionId: selection.id, proof };
@@ -378,9 +389,3 @@ export function cartTokenOf(cartId: string): string | null {
   return m ? m[1] : null;
 }
 
-/** The shopper's IP as Shopify's proxy forwards it (first X-Forwarded-For entry). */
-export function buyerIpOf(request: Request): string | null {
-  const forwarded = request.headers.get("x-forwarded-for");
-  const first = forwarded?.split(",")[0]?.trim();
-  return canonicalIp(first);
-}

@@ -32,6 +32,11 @@ const schema = z.object({
   TWILIO_FROM_NUMBER: z.string().optional(),
   TWILIO_WHATSAPP_FROM: z.string().optional(),
   /**
+   * The caller ID of the confirmation ladder's voice rung (a Twilio voice-capable number, E.164); defaults
+   * to TWILIO_FROM_NUMBER. Without either, the voice rung is skipped (a messaging service cannot call).
+   */
+  TWILIO_VOICE_FROM: z.string().regex(/^\+[1-9]\d{6,14}$/, "an E.164 number such as +15005550006").optional(),
+  /**
    * The approved WhatsApp template for one-time codes (Twilio Content API content SID, HX...), with the
    * code as its variable {{1}}. WhatsApp refuses free text outside a 24-hour session, so without it
    * codes go by SMS. Optional per language: "HXaaa" or "en:HXaaa,ar:HXbbb,*:HXccc".
@@ -67,6 +72,11 @@ const schema = z.object({
   CACHE_TTL_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
   /** Bound on each Shopify API call made while a shopper waits (create-checkout) or a tag job runs. */
   SHOPIFY_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).max(30000).default(4000),
+  /**
+   * How many proxies of the app's own (load balancer, CDN) append to X-Forwarded-For after Shopify's app
+   * proxy: the shopper's IP is that many entries before the right-most one (app/http/shopper-ip.server.ts).
+   */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
 });
 
 export type Env = ReturnType<typeof loadEnv>;

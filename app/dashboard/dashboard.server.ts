@@ -109,7 +109,9 @@ export async function dashboardOf(shop: Pick<Shop, "id">, now: Date = clock.now(
         if (day) day.sent += n;
         sentByCountry.set(row.dimension, (sentByCountry.get(row.dimension) ?? 0) + n);
         break;
+      // Every code confirmed, the numbers verifying again this month included (only the first is counted against the plan).
       case "otp_verified":
+      case "otp_reverified":
         if (day) day.verified += n;
         break;
       case "otp_failed":

@@ -5,8 +5,8 @@ import { z } from "zod";
  * empty: not set, money is then not shown), and the period the page reads (`?days=`).
  */
 const message = "Enter what one failed parcel costs you (up to two decimals), or leave it empty.";
-export const failedParcelCostForm = z.object({
-  failedParcelCost: z
+export const codFailureCostForm = z.object({
+  codFailureCost: z
     .string({ required_error: message, invalid_type_error: message })
     .trim()
     .transform((v) => v.replace(/^(\d+),(\d+)$/, "$1.$2"))

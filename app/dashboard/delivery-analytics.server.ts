@@ -18,7 +18,7 @@ export type DeliveryAnalytics = {
   days: number;
   since: string;
   currency: string | null;
-  failedParcelCost: number | null;
+  codFailureCost: number | null;
   /** The period had more COD orders than MAX_ORDERS: only the newest were read. */
   truncated: boolean;
   totals: Row;
@@ -85,7 +85,7 @@ function keysOf(r: OrderRow, placedAt: Date): Record<Dimension, string[]> {
   };
 }
 
-export async function loadDeliveryAnalytics(shop: Pick<Shop, "id" | "currency" | "failedParcelCost">, days: number, now = clock.now()): Promise<DeliveryAnalytics> {
+export async function loadDeliveryAnalytics(shop: Pick<Shop, "id" | "currency" | "codFailureCost">, days: number, now = clock.now()): Promise<DeliveryAnalytics> {
   const since = new Date(now.getTime() - days * 86_400_000);
   const rows = await query<OrderRow>(sql`
     SELECT r."placedAt", r."mode", r."riskBand", r."trafficSource", r."postalCode", r."products", o."outcome", o."postalCode" AS "outcomePostal"
@@ -95,7 +95,7 @@ export async function loadDeliveryAnalytics(shop: Pick<Shop, "id" | "currency" |
     ORDER BY r."placedAt" DESC
     LIMIT ${MAX_ORDERS + 1}`);
   const truncated = rows.length > MAX_ORDERS;
-  const cost = shop.failedParcelCost ?? null;
+  const cost = shop.codFailureCost ?? null;
   const total: Tally = { orders: 0, delivered: 0, failed: 0 };
   const tallies = Object.fromEntries(DIMENSIONS.map((d) => [d, new Map<string, Tally>()])) as Record<Dimension, Map<string, Tally>>;
   for (const r of rows.slice(0, MAX_ORDERS)) {
@@ -140,7 +140,7 @@ export async function loadDeliveryAnalytics(shop: Pick<Shop, "id" | "currency" |
     days,
     since: since.toISOString(),
     currency: shop.currency ?? null,
-    failedParcelCost: cost,
+    codFailureCost: cost,
     truncated,
     totals: rowOf("all", total, cost),
     breakdowns,

@@ -6,6 +6,7 @@ import { adminShop } from "~/core/settings/shop.server";
 import { dashboardOf } from "./dashboard.server";
 import { countryName } from "./locale";
 import { codNamesForm, confirmCodMethodNames, onboardingOf, sendTestCode } from "./onboarding.server";
+import { experimentHomeLine } from "~/experiment/settings-page.server";
 
 /**
  * What the merchant pays and what the plan covers, for Home's plan card. The app's own cost of sending
@@ -23,13 +24,15 @@ export type PlanBill = PlanUsage & {
 /** The home page: the plan and what it costs, the onboarding checklist and the 30-day dashboard. */
 export async function loadHome(domain: string, locale: string) {
   const shop = await adminShop(domain);
-  const [onboarding, dashboard, usage] = await Promise.all([onboardingOf(shop), dashboardOf(shop), planUsage(shop)]);
+  const [onboarding, dashboard, usage, experiment] = await Promise.all([onboardingOf(shop), dashboardOf(shop), planUsage(shop), experimentHomeLine(shop)]);
   const bill: PlanBill = { ...usage, usageCharges: null };
   return {
     bill,
     shopName: shop.name ?? shop.domain,
     onboarding,
     examplePhone: exampleMobile(shop.country),
+    // The holdout experiment's one sentence (app/experiment), when the shop ran one.
+    experiment,
     dashboard: { ...dashboard, countries: dashboard.countries.map((c) => ({ ...c, name: countryName(c.country, locale) })) },
   };
 }

@@ -2,9 +2,10 @@ import { z } from "zod";
 import { declareJob, enqueueJob } from "~/core/jobs/queue.server";
 import { kickJobWorker } from "~/core/jobs/worker.server";
 import { getShop } from "~/core/settings/shop.server";
-import { overageVerificationsUnderCap, planOf } from "~/shared/plans";
+import { allowanceMonthStart, overageVerificationsUnderCap, planOf } from "~/shared/plans";
 import { noteAllowanceUse } from "./enforcement-jobs.server";
-import { usageChargesOn } from "./pause";
+import { monthAllowance, usageChargesOn } from "./pause";
+import { clock } from "~/core/utils/clock.server";
 import { verificationStatus } from "./pause.server";
 
 /**
@@ -28,7 +29,8 @@ export async function verificationCounted(domain: string, verificationId: string
   if (!shop || !plan) return;
   // `usedThisMonth`: the caller read it when it counted this verification (verify-otp does).
   const used = usedThisMonth ?? (await verificationStatus(shop)).used;
-  const past = used - plan.monthlyVerifications;
+  // The burn reserve is never charged: usage charges start past the month's whole allowance.
+  const past = used - monthAllowance(shop, plan, allowanceMonthStart(clock.now()));
   if (past > 0 && past <= overageVerificationsUnderCap(plan) && usageChargesOn(shop)) {
     const description = `Verification past the ${plan.label} plan's ${plan.monthlyVerifications.toLocaleString("en-US")} this month`;
     await enqueueJob(USAGE_CHARGE, { shop: domain, key: `${domain}|${verificationId}`, payload: { verificationId, amount: plan.overagePrice, description } });

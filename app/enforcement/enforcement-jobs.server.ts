@@ -11,7 +11,7 @@ import { pauseReason } from "./pause";
 import { verificationStatus } from "./pause.server";
 
 /**
- * Checkout follows whether the shop can verify (CONTRACT.md, "When the app cannot verify") through one
+ * Checkout follows whether the shop can verify (docs/contract.md, "When the app cannot verify") through one
  * durable job kind: a run reads the shop as it is then and writes the whole desired state to Shopify
  * (syncPaymentCustomization), so a duplicate or a late run is harmless. It is queued on every
  * transition (plan change, subscription webhook, allowance used up, settings saved) and, from each
@@ -36,7 +36,7 @@ export const enforcementSyncJob = defineJob({
   },
 });
 
-export type SyncReason = "plan_changed" | "subscription_updated" | "settings_saved" | "installed";
+export type SyncReason = "plan_changed" | "subscription_updated" | "settings_saved" | "installed" | "burn_seen";
 
 /** A transition: checkout is brought in step within a minute (the worker runs it after the response). */
 export async function requestEnforcementSync(domain: string, reason: SyncReason): Promise<void> {
@@ -65,7 +65,7 @@ export async function noteAllowanceUse(domain: string, usedThisMonth?: number): 
   if (!shop) return;
   const plan = planOf(shop);
   // `usedThisMonth`: the shop's verifications this month when the caller has just read them.
-  const pause = usedThisMonth === undefined ? (await verificationStatus(shop)).pause : pauseReason(shop, usedThisMonth);
+  const pause = usedThisMonth === undefined ? (await verificationStatus(shop)).pause : pauseReason(shop, usedThisMonth, allowanceMonthStart(clock.now()));
   if (!plan || (pause !== "allowance_used" && pause !== "usage_cap_reached")) return;
   const at = `${allowanceMonthStart(clock.now())}|${plan.id}|${pause}`;
   await enqueueJob(enforcementSyncJob, { shop: domain, key: `${domain}|allowance|${at}`, payload: { reason: "allowance_used", at } });

@@ -2,7 +2,7 @@ import { countSince } from "~/core/db/daily-stats.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { allowanceMonthStart, planOf } from "~/shared/plans";
 import { clock } from "~/core/utils/clock.server";
-import { allowanceLevel, pauseReason, type AllowanceLevel, type PauseReason } from "./pause";
+import { allowanceLevel, monthAllowance, pauseReason, type AllowanceLevel, type PauseReason } from "./pause";
 
 export type VerificationStatus = {
   pause: PauseReason | null;
@@ -14,10 +14,13 @@ export type VerificationStatus = {
 
 /** Whether the shop can verify shoppers now, and how much of the month's allowance is used: one sum over ≤31 rows. */
 export async function verificationStatus(
-  shop: Pick<Shop, "id" | "otpEnabled" | "subscriptionStatus" | "subscriptionPlan" | "usageChargesEnabled" | "usageChargesRefused">,
+  shop: Pick<Shop, "id" | "otpEnabled" | "subscriptionStatus" | "subscriptionPlan" | "usageChargesEnabled" | "usageChargesRefused" | "burnMonth">,
   now: Date = clock.now(),
 ): Promise<VerificationStatus> {
-  const used = await countSince(shop.id, "otp_verified", allowanceMonthStart(now));
-  const allowance = planOf(shop)?.monthlyVerifications ?? 0;
-  return { pause: pauseReason(shop, used), used, allowance, level: allowanceLevel(used, allowance) };
+  const month = allowanceMonthStart(now);
+  const used = await countSince(shop.id, "otp_verified", month);
+  const plan = planOf(shop);
+  // The month's allowance, the burn reserve included when one was opened this month (app/enforcement/burn.server.ts).
+  const allowance = plan ? monthAllowance(shop, plan, month) : 0;
+  return { pause: pauseReason(shop, used, month), used, allowance, level: allowanceLevel(used, allowance) };
 }

@@ -29,6 +29,7 @@ type EnforcementShop = Pick<
   | "subscriptionPlan"
   | "usageChargesEnabled"
   | "usageChargesRefused"
+  | "burnMonth"
   | "paymentCustomizationId"
   | "uninstalledAt"
 >;

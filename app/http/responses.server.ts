@@ -1,4 +1,5 @@
 import { isDatabaseUnavailable } from "~/core/db/database-errors";
+import { noteDatabaseUnavailable } from "~/core/db/outage.server";
 import { log } from "~/core/utils/log.server";
 
 /** JSON responses for the storefront API: never cached, errors always `{ error, code, ...extra }`. */
@@ -71,7 +72,7 @@ export function responseForError(error: unknown, where: string): Response {
   const down = isDatabaseUnavailable(error);
   const e = error as { name?: string; message?: string; code?: string };
   const message = String(e?.message ?? error).split("\n").filter(Boolean).slice(-1)[0]?.slice(0, 300);
-  if (down) log.warn("database unavailable", { where, error: e?.name, kind: e?.code, message });
+  if (down) noteDatabaseUnavailable("database unavailable", { where, error: e?.name, kind: e?.code, message });
   else log.error("unexpected error", { where, error: e?.name, message, stack: String((error as Error)?.stack ?? "").slice(0, 2000) });
   return down ? unavailable() : internalError();
 }

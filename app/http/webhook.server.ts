@@ -1,11 +1,14 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { InvalidShopError } from "@shopify/shopify-api";
 import { authenticate } from "~/core/shopify/app.server";
 import { env } from "~/core/env.server";
 import { shopDomainPattern } from "~/http/app-proxy.server";
 import { jsonError, methodNotAllowed } from "~/http/responses.server";
 
-/** What a webhook route gets: the shop, the topic as the library names it (`ORDERS_CREATE`), the delivery id and the payload. */
+/**
+ * What a webhook route gets: the shop, the topic as the library names it (`ORDERS_CREATE`), the delivery's
+ * idempotency id (`webhookId`: see deliveryKey) and the payload.
+ */
 export type WebhookContext = { shop: string; topic: string; webhookId: string; apiVersion: string; payload: Record<string, unknown> };
 
 /** The topics the app serves, as `shopify.app.toml` names them; each route passes its own. */
@@ -83,6 +86,7 @@ async function verifiedDelivery(request: Request): Promise<WebhookContext> {
   const apiVersion = headers.get("x-shopify-api-version");
   const webhookId = headers.get("x-shopify-webhook-id");
   if (!topic || !shop || !apiVersion || !webhookId) throw missingHeaders();
+  const eventId = headers.get("x-shopify-event-id");
   if (!shopDomainPattern().test(shop)) throw badShop();
   let payload: unknown;
   try {
@@ -90,7 +94,20 @@ async function verifiedDelivery(request: Request): Promise<WebhookContext> {
   } catch {
     throw badDelivery("The webhook's body is not JSON.");
   }
-  return { shop, topic: topicKey(topic), webhookId, apiVersion, payload: asObject(payload) };
+  return { shop, topic: topicKey(topic), webhookId: deliveryKey(topicKey(topic), eventId || webhookId, rawBody), apiVersion, payload: asObject(payload) };
+}
+
+// ---- Idempotency (issue 33): one key per delivered event, however often and by however many subscriptions.
+/**
+ * The id a delivery is recorded under (WebhookDelivery): the topic, Shopify's event id
+ * (X-Shopify-Event-Id: the same for every copy of one event, retries and duplicate subscriptions alike;
+ * X-Shopify-Webhook-Id when absent) and a digest of the signed body. Headers are not signed, so the
+ * body's digest keeps a replayed body under a made-up event id from claiming a real event's id in advance
+ * (its body differs) while a redelivery (same event, same body) finds its record.
+ */
+export function deliveryKey(topic: string, eventId: string, rawBody: string): string {
+  const digest = createHash("sha256").update(rawBody, "utf8").digest("base64url").slice(0, 22);
+  return `${topic}:${eventId.slice(0, 100)}:${digest}`;
 }
 
 /**

@@ -17,6 +17,9 @@ import { addressCheckFor } from "~/address-correction/address-correction.server"
 import { writeOrderCreated, type OrderWrites } from "./order-created-write.server";
 import { normalizePostalCode } from "~/risk/signals";
 import { prepaidOfferJobFor } from "./prepaid-offer.server";
+import { pauseReason } from "~/enforcement/pause";
+import { allowanceMonthStart } from "~/shared/plans";
+import { HOLDOUT_TAG } from "~/experiment/report";
 
 /** How far before the order a selection found by phone alone may have been made. */
 export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -51,12 +54,15 @@ export type OrderCreatedReads = {
   standing: PhoneStanding;
   risk: CodOrderRiskRow;
   deposit: DepositSelectionRow;
+  /** The shop's verifications this month against its allowance (a paused shop opens no confirmation). */
+  verifiedThisMonth: number;
 };
 
 type ReadRow = CodOrderRiskRow &
   DepositSelectionRow &
   Record<string, unknown> & {
     seen: unknown;
+    verifiedThisMonth: unknown;
     byOrder: string | null;
     byAttribute: string | null;
     byToken: string | null;
@@ -96,7 +102,7 @@ export async function readOrderCreated(shop: Pick<Shop, "id">, facts: OrderFacts
       AND "createdAt" >= ${from} AND "createdAt" <= ${to} ORDER BY "createdAt" DESC LIMIT 1)`;
   };
   const [row] = await query<ReadRow>(sql`
-    SELECT ${deliverySeen(webhookId)} AS "seen", "pick"."byOrder", "pick"."byAttribute", "pick"."byToken",
+    SELECT ${deliverySeen(webhookId)} AS "seen", ${verifiedThisMonthColumn(shop.id, clock.now())} AS "verifiedThisMonth", "pick"."byOrder", "pick"."byAttribute", "pick"."byToken",
       "s"."id" AS "selId", "s"."mode" AS "selMode", "s"."verified" AS "selVerified", "s"."phone" AS "selPhone",
       "s"."verifiedAt" AS "selVerifiedAt", "s"."cartToken" AS "selCartToken",
       ${phoneStandingColumns(shop.id, phones)}, ${codOrderRiskColumns(shop.id, facts)}, ${depositSelectionColumns(shop.id, facts)}
@@ -108,7 +114,12 @@ export async function readOrderCreated(shop: Pick<Shop, "id">, facts: OrderFacts
     LEFT JOIN "Selection" "s" ON "s"."id" = COALESCE("pick"."byOrder", "pick"."byAttribute", "pick"."byToken", "pick"."byPhone")`);
   const selection = selectionOf({ id: row.selId, mode: row.selMode, verified: row.selVerified, phone: row.selPhone, verifiedAt: row.selVerifiedAt, cartToken: row.selCartToken });
   const linkedBy: LinkedBy = !selection ? null : row.byOrder ? "already" : row.byAttribute ? "attribute" : row.byToken ? "token" : "phone";
-  return { seen: row.seen != null, selection, linkedBy, standing: phoneStandingOf(phones, row), risk: row, deposit: row };
+  return { seen: row.seen != null, selection, linkedBy, standing: phoneStandingOf(phones, row), risk: row, deposit: row, verifiedThisMonth: Number(row.verifiedThisMonth ?? 0) };
+}
+
+/** The shop's verifications counted against the allowance in the calendar month (UTC) of `at`: at most 31 DailyStat rows. */
+function verifiedThisMonthColumn(shopId: string, at: Date): Sql {
+  return sql`(SELECT COALESCE(SUM("count"), 0) FROM "DailyStat" WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(at)})`;
 }
 
 async function selectionOfOrder(orderGid: string): Promise<LinkedSelection | null> {
@@ -168,13 +179,19 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
   // The gateway decides: a COD order nobody verified goes to verification after purchase (when the
   // shop verifies phones), tagged cod-pending rather than unverified until the shopper confirms or the
   // deadline passes, whatever mode a linked selection names.
-  const confirmAfter = facts.isCod && !verification.verified && confirmsAfterPurchase(shop);
   const mode = paymentModeOf(facts.isCod, selection);
   // A COD order's risk (app/risk): tagged with the order's tags, stored with its record, written to Shopify's risk panel.
   const risk = codOrderAssessment(shop, facts, verification.verified, reads.risk);
+  // A shopper the holdout experiment held out (app/experiment): no confirmation, tagged cod-holdout, unless
+  // the order itself is high risk (never held out).
+  const heldOut = facts.isCod && !verification.verified && !!verification.heldOut && risk?.band !== "high";
+  // A paused shop (the month's allowance used up too) opens no confirmation and holds nothing: the order
+  // is left unverified for the merchant, never held or cancelled for a check the shopper cannot finish.
+  const paused = pauseReason(shop, reads.verifiedThisMonth, allowanceMonthStart(now)) !== null;
+  const confirmAfter = facts.isCod && !verification.verified && !heldOut && confirmsAfterPurchase(shop) && !paused;
   // An uninstalled shop has no token to tag with; the link is still kept for the merchant's return.
   const tags = (shop.uninstalledAt ? [] : tagsForOrder(shop, { isCod: facts.isCod, mode, verified: verification.verified })).map((t) =>
-    confirmAfter && t === shop.tagUnverified ? PENDING_TAG : t,
+    confirmAfter && t === shop.tagUnverified ? PENDING_TAG : heldOut && t === shop.tagUnverified ? HOLDOUT_TAG : t,
   );
   if (risk && shop.tagOrders && !shop.uninstalledAt) tags.push(riskTag(risk.band));
   const order = { gid: orderGid, name: facts.name, phone: facts.phones[0] ?? null, customerGid: facts.customer.gid, locale: facts.locale };

@@ -8,14 +8,16 @@ import type { OrderFacts } from "~/core/shopify/order-facts";
 
 export type OrderVerification =
   | { verified: true; by: "proof" | "selection" | "returning_customer"; phone: string }
-  | { verified: false; reason: string };
+  | { verified: false; reason: string; heldOut?: undefined }
+  /** The order carries a holdout proof (app/experiment) for one of its phones, not blocked: the shopper was not asked, on purpose. */
+  | { verified: false; reason: "held_out"; heldOut: true; phone: string };
 
 /** The linked selection as the re-check weighs it; `carried`: the order itself names it (our attribute or its cart token). */
 export type SelectionEvidence = { phone: string; verified: boolean; verifiedAt: Date | null; carried: boolean };
 
 /**
  * The order's re-check: is one of its phones a phone proven through us, for this shop, still valid
- * when the order was placed? Evidence is only what the order itself carries (CONTRACT.md, orders/create):
+ * when the order was placed? Evidence is only what the order itself carries (docs/contract.md, "orders/create"):
  * - our proof attribute: signature, shop, expiry at the order's time, its phone among the order's;
  * - a selection the order names (our attribute or its cart token), verified within SELECTION_REUSE_MS
  *   before the order for one of its phones. A selection found by the phone alone proves nothing:
@@ -32,8 +34,11 @@ export function decideOrderVerification(
 ): OrderVerification {
   const { phones, placedAt } = facts;
   if (!phones.length) return { verified: false, reason: "no_phone" };
-  const proof = checkProof(shop.domain, facts.proof, placedAt);
-  const hasCandidate = proof.ok || !!selection?.verified || facts.customer.tags.includes(VERIFIED_CUSTOMER_TAG);
+  const checked = checkProof(shop.domain, facts.proof, placedAt);
+  // A holdout proof vouches for nothing; it only says the experiment held this shopper out.
+  const holdout = checked.ok && checked.proof.holdout ? checked.proof : null;
+  const proof = holdout ? ({ ok: false, reason: "malformed" } as const) : checked;
+  const hasCandidate = !!holdout || proof.ok || !!selection?.verified || facts.customer.tags.includes(VERIFIED_CUSTOMER_TAG);
   // Only an order with something that could vouch for it weighs the blocklist.
   const blocked = hasCandidate ? known.blocked : new Set<string>();
   const usable = phones.filter((p) => !blocked.has(p));
@@ -52,6 +57,7 @@ export function decideOrderVerification(
       }
     }
   }
+  if (holdout && usable.includes(holdout.phone)) return { verified: false, reason: "held_out", heldOut: true, phone: holdout.phone };
   return { verified: false, reason: notVerifiedBecause(proof.ok ? proof.proof.phone : null, selection, phones, blocked) };
 }
 

@@ -15,11 +15,17 @@ import { countEvent, countEventStatement } from "~/core/db/daily-stats.server";
 import { deviceTokenValid, issueDeviceToken, issueProof } from "~/otp/proof.server";
 import { noteAllowanceUse } from "~/enforcement/enforcement-jobs.server";
 import { verificationCounted } from "~/enforcement/allowance.server";
+import { watchAllowanceBurn } from "~/enforcement/burn.server";
 import { pauseReason, verificationsAllowed } from "~/enforcement/pause";
+import { allowanceMonthStart } from "~/shared/plans";
 import { riskCodesKey, riskIpKey, shopperAssessment, type RiskShop } from "~/risk/assess.server";
 import type { RiskAssessment } from "~/risk/score";
 
-import { decideSend, NEVER } from "./send-decision.server";
+import { decideSend, NEVER, SHARE_WINDOW_SECONDS, type SendDecision, type SendShare } from "./send-decision.server";
+import { ipNetwork } from "~/shared/ip";
+import { PHONE_TEXTS_PER_DAY, phoneTextsKey } from "~/sms/phone-cap.server";
+import { numberBlock } from "~/enforcement/burn.server";
+import { assignShopper } from "~/experiment/experiment.server";
 import { completeVerification } from "./verify-completion.server";
 
 type OtpShop = Pick<
@@ -45,6 +51,7 @@ type OtpShop = Pick<
   | "subscriptionPlan"
   | "usageChargesEnabled"
   | "usageChargesRefused"
+  | "burnMonth"
 > &
   RiskShop;
 
@@ -52,6 +59,8 @@ type OtpShop = Pick<
 export type SendOutcome =
   | { ok: true; skipped: "otp_disabled"; risk?: undefined }
   | { ok: true; skipped: "returning_customer"; risk: RiskAssessment }
+  /** The merchant's holdout experiment left this shopper unverified (app/experiment): no code, COD as if the app were off. */
+  | { ok: true; skipped: "holdout"; risk: RiskAssessment }
   | { ok: true; skipped?: undefined; expiresIn: number; resendAfter: number; channel: SmsChannel; risk: RiskAssessment }
   | { ok: false; code: "country_not_allowed" | "phone_blocked" | "subscription_required" | "plan_limit_reached" | "phone_unreachable" | "sms_unavailable" }
   | { ok: false; code: "rate_limited" | "shop_daily_cap"; retryAfter: number };
@@ -63,8 +72,40 @@ function codeHash(shopId: string, phone: string, code: string) {
 
 export const sendLimitKey = (shopId: string, phone: string) => `otp-send:${shopId}:${phone}`;
 
-function dailyCapKey(shopId: string, now: Date) {
+/** The shop's daily cap counter (codes, and the confirmation ladder's texts and calls). */
+export function dailyCapKey(shopId: string, now: Date) {
   return `otp-daily:${shopId}:${now.toISOString().slice(0, 10)}`;
+}
+
+/**
+ * How much of the shop's daily send cap one place may take in 24 hours, and the least it may always
+ * take (a small cap still lets a shopper through): an IP, its network (/24, /48), and the number's block
+ * (the number less its last 3 digits, as providers lease them). So neither one machine, one provider's
+ * subnet nor one block of receiving numbers drains the cap for everyone (docs/security.md).
+ */
+export const DAILY_CAP_SHARES = {
+  ip: { share: 0.02, floor: 5 },
+  network: { share: 0.05, floor: 10 },
+  block: { share: 0.02, floor: 5 },
+} as const;
+
+/** The most one place of `kind` may send in 24 hours under a daily cap of `dailyCap`. */
+export function shareLimit(kind: keyof typeof DAILY_CAP_SHARES, dailyCap: number): number {
+  const { share, floor } = DAILY_CAP_SHARES[kind];
+  return Math.max(floor, Math.ceil(dailyCap * share));
+}
+
+/**
+ * The shares a send counts against, in order: the number's own texts of the day (codes and the texts
+ * after purchase alike: app/sms/phone-cap.server.ts), its IP and network when known, its number's block.
+ */
+export function sendShares(shopId: string, phone: string, ip: string | null | undefined, dailyCap: number): SendShare[] {
+  const shares: SendShare[] = [{ key: phoneTextsKey(shopId, phone), limit: PHONE_TEXTS_PER_DAY }];
+  const network = ipNetwork(ip);
+  if (ip) shares.push({ key: `otp-ip:${shopId}:${ip}`, limit: shareLimit("ip", dailyCap) });
+  if (network) shares.push({ key: `otp-net:${shopId}:${network}`, limit: shareLimit("network", dailyCap) });
+  shares.push({ key: `otp-block:${shopId}:${numberBlock(phone)}`, limit: shareLimit("block", dailyCap) });
+  return shares;
 }
 
 function secondsToUtcMidnight(now: Date) {
@@ -88,10 +129,16 @@ export async function sendVerificationCode(input: {
   channel?: SmsChannel;
   /** The shopper's IP (the risk score's velocity per IP). */
   ip?: string | null;
+  /**
+   * For a confirmation already open after purchase (/vc): the shopper can always finish it, so neither
+   * the pause (codes switched off, no plan, the allowance used up) nor the billing gate refuses the code;
+   * every limit still applies (docs/enforcement.md, "A paused shop never strands an order").
+   */
+  afterPurchase?: boolean;
 }): Promise<SendOutcome> {
   const { shop, phone } = input;
 
-  if (!shop.otpEnabled) {
+  if (!shop.otpEnabled && !input.afterPurchase) {
     await countEvent(shop.id, "otp_skipped", "disabled");
     return { ok: true, skipped: "otp_disabled" };
   }
@@ -101,6 +148,7 @@ export async function sendVerificationCode(input: {
   const dailyKey = dailyCapKey(shop.id, now);
   const code = randomNumericCode(CODE_LENGTH);
   const challenge = pendingCode(shop, phone, code, now);
+  const shares = sendShares(shop.id, phone, input.ip, shop.dailySendCap);
   // The skip is only for the browser that proved this number (its remembered-device token): to anyone
   // else a verified number looks like any other and gets a code, so nobody learns it was verified.
   const skipSince =
@@ -116,10 +164,11 @@ export async function sendVerificationCode(input: {
     perNumberKey,
     perNumberLimit: shop.otpSendLimit,
     perNumberWindowSeconds: shop.otpSendWindowSeconds,
+    shares,
     dailyKey,
     dailyCap: shop.dailySendCap,
     skipSince,
-    allowance: hasActiveSubscription(shop) ? verificationsAllowed(shop) : 0,
+    allowance: input.afterPurchase ? Number.MAX_SAFE_INTEGER : hasActiveSubscription(shop) ? verificationsAllowed(shop, allowanceMonthStart(now)) : 0,
     challenge,
   });
   if (decision.blocked) return { ok: false, code: "phone_blocked" };
@@ -131,6 +180,14 @@ export async function sendVerificationCode(input: {
     codesForPhone: decision.riskCodes ?? 0,
     requestsFromIp: input.ip ? (decision.riskIp ?? 0) : 0,
   });
+  // The holdout experiment: an eligible shopper's arm is recorded before the answer goes back. Never held
+  // out: a blocked number (refused above) and a high band, which a merchant rule's match always is. Nobody
+  // is assigned while verification is paused (no plan, allowance used): the other group would not be asked either.
+  const experiment = risk.band === "high" || pauseReason(shop, decision.verifiedThisMonth) !== null ? null : decision.experiment;
+  if (experiment && (await assignShopper(shop.id, experiment, phone, now)) === "holdout") {
+    await undoSend(shop, phone, decision, now);
+    return { ok: true, skipped: "holdout", risk };
+  }
   if (!decision.perNumber) {
     await countEvent(shop.id, "otp_skipped", "returning");
     return { ok: true, skipped: "returning_customer", risk };
@@ -140,25 +197,36 @@ export async function sendVerificationCode(input: {
   const perNumber = rateLimitResult(decision.perNumber, shop.otpSendLimit, shop.otpSendWindowSeconds, nowMs);
   if (!perNumber.allowed) return { ok: false, code: "rate_limited", retryAfter: perNumber.retryAfterSeconds };
 
-  if (!hasActiveSubscription(shop)) return { ok: false, code: "subscription_required" };
+  if (!hasActiveSubscription(shop) && !input.afterPurchase) return { ok: false, code: "subscription_required" };
   // The plan's monthly allowance of verifications, and past it the usage charges' cap when the
   // merchant turned them on (a shop with no plan was refused just above).
-  const paused = pauseReason(shop, decision.verifiedThisMonth);
-  if (paused === "allowance_used" || paused === "usage_cap_reached") {
+  const paused = pauseReason(shop, decision.verifiedThisMonth, allowanceMonthStart(now));
+  if ((paused === "allowance_used" || paused === "usage_cap_reached") && !decision.counted && !input.afterPurchase) {
     await Promise.all([releaseRateLimit(perNumberKey, perNumber), allowanceMayBeUsedUp(shop.domain, decision.verifiedThisMonth)]);
     return { ok: false, code: "plan_limit_reached" };
   }
 
+  // One place (IP, network, number block) past its share of the daily cap: refused like a rate limit;
+  // its hit stays counted (it is that place's doing), the shopper's own limit gets its hit back.
+  const shareHits = decision.shares.map((row, i) => ({ key: shares[i].key, hit: rateLimitResult(row, shares[i].limit, SHARE_WINDOW_SECONDS, nowMs) }));
+  const overShare = shareHits.find((s) => !s.hit.allowed);
+  if (overShare) {
+    await releaseRateLimit(perNumberKey, perNumber);
+    log.info("otp: one place reached its share of the shop's daily send cap", { shop: shop.domain, place: overShare.key.split(":")[0] });
+    return { ok: false, code: "rate_limited", retryAfter: overShare.hit.retryAfterSeconds };
+  }
+  const releaseShares = () => shareHits.map((s) => releaseRateLimit(s.key, s.hit));
+
   const daily = rateLimitResult(decision.daily!, shop.dailySendCap, 86_400, nowMs);
   if (!daily.allowed) {
-    await Promise.all([releaseRateLimit(perNumberKey, perNumber), releaseRateLimit(dailyKey, daily)]);
+    await Promise.all([releaseRateLimit(perNumberKey, perNumber), releaseRateLimit(dailyKey, daily), ...releaseShares()]);
     log.warn("otp: shop reached its daily send cap", { shop: shop.domain, cap: shop.dailySendCap });
     return { ok: false, code: "shop_daily_cap", retryAfter: secondsToUtcMidnight(now) };
   }
 
   const challengeId = decision.challengeId;
   if (!challengeId) {
-    await Promise.all([releaseRateLimit(perNumberKey, perNumber), releaseRateLimit(dailyKey, daily)]);
+    await Promise.all([releaseRateLimit(perNumberKey, perNumber), releaseRateLimit(dailyKey, daily), ...releaseShares()]);
     return { ok: false, code: "rate_limited", retryAfter: await cooldownLeft(shop, phone, now) };
   }
 
@@ -183,7 +251,7 @@ export async function sendVerificationCode(input: {
     countWhenSent: countEventStatement(shop.id, "otp_sent", phoneCountry(phone) ?? "", now),
   });
   if (!result.ok && result.maybeSent) {
-    // Twilio did not answer in time: the text may have gone (CONTRACT.md "Proofs and holds"). Its code
+    // Twilio did not answer in time: the text may have gone (docs/contract.md, "Proofs and holds"). Its code
     // stays valid and both hits stay counted, or a slow Twilio would text the number without limit.
     return { ok: false, code: "sms_unavailable" };
   }
@@ -193,6 +261,7 @@ export async function sendVerificationCode(input: {
     const releases: Promise<unknown>[] = [
       execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challengeId}`),
       releaseRateLimit(dailyKey, daily),
+      ...releaseShares(),
     ];
     if (result.code === "sms_unavailable") releases.push(releaseRateLimit(perNumberKey, perNumber));
     await Promise.all(releases);
@@ -200,6 +269,16 @@ export async function sendVerificationCode(input: {
   }
   log.info("otp: code sent", { shop: shop.domain, phone, channel: result.channel });
   return { ok: true, expiresIn: shop.otpTtlSeconds, resendAfter: shop.otpResendCooldownSeconds, channel: result.channel, risk };
+}
+
+/** A held-out shopper gets no code: the decision's send-limit hits are given back and its pending code goes. */
+async function undoSend(shop: OtpShop, phone: string, decision: SendDecision, now: Date): Promise<void> {
+  const nowMs = now.getTime();
+  const undo: Promise<unknown>[] = [];
+  if (decision.perNumber) undo.push(releaseRateLimit(sendLimitKey(shop.id, phone), rateLimitResult(decision.perNumber, shop.otpSendLimit, shop.otpSendWindowSeconds, nowMs)));
+  if (decision.daily) undo.push(releaseRateLimit(dailyCapKey(shop.id, now), rateLimitResult(decision.daily, shop.dailySendCap, 86_400, nowMs)));
+  if (decision.challengeId) undo.push(execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${decision.challengeId}`));
+  await Promise.all(undo);
 }
 
 /**
@@ -295,9 +374,14 @@ export async function checkVerificationCode(input: {
   });
   if (!done.consumed) return countFailure(shop.id, { ok: false, code: "code_expired" });
 
-  await verificationCounted(shop.domain, challenge.id, done.verifiedThisMonth).catch((error: unknown) =>
-    log.warn("otp: the usage check after a verification failed", { shop: shop.domain, error: String(error) }),
-  );
+  // Only a number's first verification this month counts against the allowance (docs/security.md):
+  // that one is watched for an abnormal burn, then checked against the allowance and usage charges.
+  if (done.counted) {
+    await watchAllowanceBurn(shop, phone, input.ip, verifiedAt);
+    await verificationCounted(shop.domain, challenge.id, done.verifiedThisMonth).catch((error: unknown) =>
+      log.warn("otp: the usage check after a verification failed", { shop: shop.domain, error: String(error) }),
+    );
+  }
   const selection = done.selectionId ? { id: done.selectionId } : null;
   log.info("otp: phone verified", { shop: shop.domain, phone });
   // The number is proven now, so its history counts; a high band rides on the proof and checkout hides COD for it.

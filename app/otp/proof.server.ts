@@ -19,7 +19,7 @@ export { PROOF_ATTRIBUTE };
  * server re-checks what it stands for (docs/decisions/checkout-enforcement.md).
  */
 
-/** How long a proof stays valid after the code was confirmed (CONTRACT.md "Proofs and holds"). */
+/** How long a proof stays valid after the code was confirmed (docs/contract.md, "Proofs and holds"). */
 export const PROOF_TTL_SECONDS = 2 * 3600;
 
 function mac(purpose: string, shopDomain: string, body: string): string {
@@ -35,7 +35,7 @@ function sameMac(a: string, b: string): boolean {
 export type Proof = ProofFields & { phone: string };
 
 /** `band`: the shopper's risk band (app/risk); a high band rides on the proof (format v2) so checkout hides COD for it. */
-type ProofInput = { phone: string; mode: string; selectionId: string; band?: RiskBand | null };
+type ProofInput = { phone: string; mode: string; selectionId: string; band?: RiskBand | null; holdout?: boolean };
 
 /**
  * A proof that `phone` was proven (by a code confirmed at `verifiedAt`) for `mode` in `selectionId`,
@@ -43,6 +43,14 @@ type ProofInput = { phone: string; mode: string; selectionId: string; band?: Ris
  */
 export function issueProof(shopDomain: string, input: ProofInput, verifiedAt: Date = clock.now()) {
   return signProof(shopDomain, input, Math.floor(verifiedAt.getTime() / 1000) + PROOF_TTL_SECONDS);
+}
+
+/**
+ * A proof for a shopper the holdout experiment held out (app/experiment): cash on delivery without a code,
+ * for PROOF_TTL_SECONDS from now. Never evidence of verification: the app reads it as "held out" only.
+ */
+export function issueHoldoutProof(shopDomain: string, input: { phone: string; selectionId: string }, now: Date = clock.now()) {
+  return signProof(shopDomain, { ...input, mode: "cod", holdout: true }, Math.floor(now.getTime() / 1000) + PROOF_TTL_SECONDS);
 }
 
 /**
@@ -66,6 +74,7 @@ function signProof(shopDomain: string, input: ProofInput, expiresAt: number) {
     expiresAt,
     selectionId: input.selectionId,
     band: input.band === "high" ? "h" : null,
+    holdout: input.holdout === true,
   };
   const body = proofBody(fields);
   return { token: `${body}.${mac("proof", shopDomain, body)}`, expiresAt: new Date(fields.expiresAt * 1000) };

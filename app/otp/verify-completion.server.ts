@@ -14,13 +14,15 @@ import { utcDay } from "~/shared/daily-metrics";
 
 export type Completion = {
   consumed: boolean;
-  /** The shop's verifications this calendar month, this one included. */
+  /** The shop's verifications this calendar month that count against the allowance (one per number), this one included. */
   verifiedThisMonth: number;
+  /** This verification is the number's first this month: the one the allowance counts. */
+  counted: boolean;
   selectionId: string | null;
   risk: { history: PhoneHistory; codesForPhone: number; requestsFromIp: number } | null;
 };
 
-type CompletionRow = PhoneHistoryRow & { consumed: unknown; verifiedThisMonth: unknown; selectionId: string | null; riskCodes: unknown; riskIp: unknown };
+type CompletionRow = PhoneHistoryRow & { consumed: unknown; monthVerifications: unknown; verifiedThisMonth: unknown; selectionId: string | null; riskCodes: unknown; riskIp: unknown };
 
 /**
  * A right code, in one round trip: the code consumed (a DELETE only one request can win), and only
@@ -42,16 +44,22 @@ export async function completeVerification(p: {
   const today = utcDay(p.verifiedAt);
   const now = p.verifiedAt.getTime();
   const selection = p.selection && selectionStatements(p.selection, clock.now());
+  // The mark also counts the number's verifications this month: 1 back means this is its first one, the
+  // one the plan's allowance counts (a number verifying again the same month costs the shop nothing).
   const mark = (source?: Sql) => sql`
-    INSERT INTO "VerifiedCustomer" ("shopId", "phone", "verifiedAt")
-    ${source ? sql`SELECT ${p.shopId}, ${p.phone}, ${p.verifiedAt} ${source}` : sql`VALUES (${p.shopId}, ${p.phone}, ${p.verifiedAt})`}
-    ON CONFLICT ("shopId", "phone") DO UPDATE SET "verifiedAt" = excluded."verifiedAt"`;
+    INSERT INTO "VerifiedCustomer" ("shopId", "phone", "verifiedAt", "countedMonth", "monthVerifications")
+    ${source ? sql`SELECT ${p.shopId}, ${p.phone}, ${p.verifiedAt}, ${monthStart}, 1 ${source}` : sql`VALUES (${p.shopId}, ${p.phone}, ${p.verifiedAt}, ${monthStart}, 1)`}
+    ON CONFLICT ("shopId", "phone") DO UPDATE SET "verifiedAt" = excluded."verifiedAt",
+      "monthVerifications" = CASE WHEN "VerifiedCustomer"."countedMonth" = excluded."countedMonth" THEN "VerifiedCustomer"."monthVerifications" + 1 ELSE 1 END,
+      "countedMonth" = excluded."countedMonth"
+    RETURNING "monthVerifications"`;
   const riskColumns = (keys: { codes: string; ip: string | null }) =>
     sql`${phoneHistoryColumns(p.shopId, p.phone)}, ${rateLimitPeek(keys.codes, RISK_WINDOW_SECONDS, now)} AS "riskCodes",
       ${keys.ip ? rateLimitPeek(keys.ip, RISK_WINDOW_SECONDS, now) : sql`0`} AS "riskIp"`;
   const completion = (row: Partial<CompletionRow>, consumed: boolean): Completion => ({
     consumed,
     verifiedThisMonth: Number(row.verifiedThisMonth ?? 0),
+    counted: consumed && Number(row.monthVerifications) === 1,
     selectionId: row.selectionId ?? null,
     risk: p.riskKeys
       ? { history: phoneHistoryOf(row as PhoneHistoryRow), codesForPhone: Number(row.riskCodes ?? 0), requestsFromIp: Number(row.riskIp ?? 0) }
@@ -62,7 +70,8 @@ export async function completeVerification(p: {
     const [row] = await query<CompletionRow>(sql`
       WITH "consumed" AS (DELETE FROM "OtpChallenge" WHERE "id" = ${p.challengeId} RETURNING "id"),
       "marked" AS (${mark(sql`FROM "consumed"`)}),
-      "counted" AS (${countEventStatement(p.shopId, "otp_verified", "", p.verifiedAt, sql`FROM "consumed"`)}),
+      "counted" AS (${countEventStatement(p.shopId, "otp_verified", "", p.verifiedAt, sql`FROM "marked" WHERE "monthVerifications" = 1`)}),
+      "recounted" AS (${countEventStatement(p.shopId, "otp_reverified", "", p.verifiedAt, sql`FROM "marked" WHERE "monthVerifications" > 1`)}),
       "openSelection" AS (${selection ? selection.lookup : sql`SELECT NULL AS "id" WHERE false`}),
       "updatedSelection" AS (${
         selection ? sql`${selection.update(sql`(SELECT "id" FROM "openSelection")`, sql` AND EXISTS (SELECT 1 FROM "consumed")`)} RETURNING "id"` : sql`SELECT NULL AS "id" WHERE false`
@@ -70,10 +79,11 @@ export async function completeVerification(p: {
       "newSelection" AS (${
         selection ? sql`${selection.insert(sql`FROM "consumed" WHERE NOT EXISTS (SELECT 1 FROM "updatedSelection")`)} RETURNING "id"` : sql`SELECT NULL AS "id" WHERE false`
       })
-      SELECT (SELECT "id" FROM "consumed") AS "consumed",
+      SELECT (SELECT "id" FROM "consumed") AS "consumed", (SELECT "monthVerifications" FROM "marked") AS "monthVerifications",
         (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
           WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart} AND "day" <> ${today})
-          + COALESCE((SELECT "count" FROM "counted"), 0) AS "verifiedThisMonth",
+          + COALESCE((SELECT "count" FROM "counted"),
+            (SELECT "count" FROM "DailyStat" WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" = ${today} AND "dimension" = ''), 0) AS "verifiedThisMonth",
         COALESCE((SELECT "id" FROM "updatedSelection"), (SELECT "id" FROM "newSelection")) AS "selectionId"
         ${p.riskKeys ? sql`, ${riskColumns(p.riskKeys)}` : sql``}`);
     // The mark is written in this statement, which does not see its own writes: the number is verified now.
@@ -81,8 +91,9 @@ export async function completeVerification(p: {
   }
   return transaction((tx) => {
     if (tx.execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${p.challengeId}`) !== 1) return completion({}, false);
-    tx.execute(mark());
-    tx.execute(countEventStatement(p.shopId, "otp_verified", "", p.verifiedAt));
+    const [marked] = tx.query<{ monthVerifications: unknown }>(mark());
+    const counts = Number(marked.monthVerifications) === 1;
+    tx.execute(countEventStatement(p.shopId, counts ? "otp_verified" : "otp_reverified", "", p.verifiedAt));
     const [used] = tx.query<{ n: unknown }>(sql`
       SELECT COALESCE(SUM("count"), 0) AS "n" FROM "DailyStat" WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart}`);
     let selectionId: string | null = null;
@@ -95,6 +106,6 @@ export async function completeVerification(p: {
       }
     }
     const [risk] = p.riskKeys ? tx.query<CompletionRow>(sql`SELECT ${riskColumns(p.riskKeys)}`) : [];
-    return completion({ ...risk, verifiedThisMonth: used?.n, selectionId }, true);
+    return completion({ ...risk, verifiedThisMonth: used?.n, selectionId, monthVerifications: marked.monthVerifications }, true);
   });
 }

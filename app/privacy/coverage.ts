@@ -42,10 +42,18 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   OrderConfirmation: { personal: true, holds: ["phone", "customerGid", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   MessageDelivery: { personal: true, holds: ["phone", "fallbackBody", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   WhatsappReply: { personal: true, holds: ["sender", "orderGid"], customerRedact: "by order", shopRedact: "cascade from Shop" },
+  // The ladder's rungs of a confirmation: the call's SID and the key pressed (the order's, through its confirmation).
+  ConfirmationRung: { personal: true, holds: ["providerId", "detail"], customerRedact: "cascade from OrderConfirmation (by phone and by order)", shopRedact: "cascade from OrderConfirmation" },
+  PersonAction: { personal: false, why: "which button the merchant pressed for a confirmation (deleted with it)" },
+  // A number that asked not to be texted or called: it names the person, so redaction removes it.
+  ContactOptOut: { personal: true, holds: ["phone"], customerRedact: "by phone", shopRedact: "cascade from Shop" },
   // ipHash: a keyed hash of the COD order's browser IP (never the IP), deleted with the record.
   OrderRecord: { personal: true, holds: ["phone", "orderGid", "ipHash"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   OrderOutcome: { personal: true, holds: ["phone", "postalCode", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
   PrepaidOffer: { personal: true, holds: ["phone", "orderGid"], customerRedact: "by phone and by order", shopRedact: "cascade from Shop" },
+  Experiment: { personal: false, why: "the merchant's holdout experiment: its share, period and planned size" },
+  // The shopper's arm in the merchant's holdout experiment (app/experiment).
+  ExperimentAssignment: { personal: true, holds: ["phone"], customerRedact: "by phone", shopRedact: "cascade from Shop" },
   DailyStat: { personal: false, why: "counts per day (a dimension is a country, mode or reason, never a person)" },
   DataRequestReport: {
     personal: true,

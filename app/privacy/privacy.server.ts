@@ -2,7 +2,7 @@ import { prisma } from "~/core/db.server";
 import { forgetShop } from "~/core/settings/shop.server";
 import { sessionStorage } from "~/core/shopify/app.server";
 import { clock } from "~/core/utils/clock.server";
-import { deleteOrderJobs, deleteShopJobs } from "~/core/jobs/queue.server";
+import { deleteJobsNaming, deleteOrderJobs, deleteShopJobs } from "~/core/jobs/queue.server";
 import { normalizePhone } from "~/shared/phone";
 import { deleteRateCountersNaming } from "~/core/rate-limit/rate-limit.server";
 import { forgetPrepaidPhones } from "~/risk/rules.server";
@@ -182,6 +182,8 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   const pendingCodes = await prisma.otpChallenge.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // A merchant's blocklist entry names the person too; redaction removes it (documented in the README).
   const blocklistEntries = await prisma.blockedPhone.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
+  // So does the number's "do not text / do not call" (the confirmation ladder's opt-outs).
+  await prisma.contactOptOut.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // The same for the Risk page's prepaid-only phones (app/risk). The risk score's own data goes with what
   // holds it: the assessment with the order's record, the 24 h counters with the phone's counters below.
   await forgetPrepaidPhones(found.shopId, found.phones);
@@ -201,8 +203,14 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
   await prisma.prepaidOffer.deleteMany({ where: { shopId: found.shopId, OR: [{ phone: { in: found.phones } }, { orderGid: { in: found.orders } }] } });
   // What became of the customer's orders (the risk score's outcomes: phone and postal code), by phone and by order.
   await prisma.orderOutcome.deleteMany({ where: { shopId: found.shopId, OR: [{ phone: { in: found.phones } }, { orderGid: { in: found.orders } }] } });
+  // The customer's arm in the merchant's holdout experiment (app/experiment).
+  await prisma.experimentAssignment.deleteMany({ where: { shopId: found.shopId, phone: { in: found.phones } } });
   // The background jobs about those orders hold their phones and addresses.
   await deleteOrderJobs(shopDomain, found.orders);
+  // ...and every other job, finished ones included, whose payload names the shopper (a phone, an order,
+  // the customer: the verified-customer tag job carries the phone).
+  const customerGid = customerId && /^\d+$/.test(String(customerId)) ? `gid://shopify/Customer/${customerId}` : null;
+  await deleteJobsNaming(shopDomain, [...found.phones, ...found.orders, ...(customerGid ? [customerGid] : [])]);
   // The customer's earlier data requests: their reports name the customer and hold all of the above.
   const dataRequests = await deleteDataRequestsOf(found.shopId, customerId ?? null, found.phones);
   return {

@@ -165,7 +165,11 @@ function codOrdersFromIpColumn(shopId: string, ipHash: string, exceptOrderGid: s
 /**
  * The phone's earlier orders in this shop, in one round trip, each order counted once: what became of it
  * when it was learnt (OrderOutcome: delivered or failed), else its verification after purchase
- * (OrderRecord: confirmed is good, never confirmed by the deadline is bad).
+ * (OrderRecord: confirmed is good). Only history the phone proved counts against it (`PROVEN`): a
+ * failure counts when the order was placed with a proof or confirmed by the phone's owner, so a stranger
+ * who orders with someone else's number and leaves it unconfirmed (or has it cancelled) leaves no mark on
+ * that number. An order its phone disputed ("I did not place this order") is out of the phone's history
+ * altogether (`NOT_DISPUTED`).
  */
 async function phoneHistory(shopId: string, phone: string, exceptOrderGid = ""): Promise<PhoneHistory> {
   const rows = await query<PhoneHistoryRow>(sql`SELECT ${phoneHistoryColumns(shopId, phone, exceptOrderGid)}`);
@@ -176,18 +180,31 @@ async function phoneHistory(shopId: string, phone: string, exceptOrderGid = ""):
 export type PhoneHistory = NonNullable<RiskFacts["history"]> & { ordersLastDay: number };
 export type PhoneHistoryRow = { verified: unknown; good: unknown; bad: unknown; lastDay: unknown };
 
+/**
+ * An order record `r` the phone proved: placed with a proof or a verified selection (verify-otp), or
+ * confirmed after purchase with a code or the WhatsApp answer. Not a returning customer's order: the
+ * customer record can be reached with an email alone, the phone proved nothing for that order.
+ */
+const PROVEN = `(r."status" = 'confirmed' OR (r."status" = 'verified' AND r."verifiedBy" IN ('proof', 'selection')))`;
+/** The order `<alias>."orderGid"` was not disputed by its phone on the confirmation page. */
+const notDisputed = (alias: string) =>
+  `NOT EXISTS (SELECT 1 FROM "OrderConfirmation" c WHERE c."shopId" = ${alias}."shopId" AND c."orderGid" = ${alias}."orderGid" AND c."disputedAt" IS NOT NULL)`;
+
 /** `phoneHistory`'s four columns ("lastDay", "verified", "good", "bad"), for a caller's own SELECT. */
 export function phoneHistoryColumns(shopId: string, phone: string, exceptOrderGid = ""): Sql {
   const dayAgo = new Date(clock.now().getTime() - DAY_SECONDS * 1000);
+  const proven = sql([PROVEN]);
+  const recordNotDisputed = sql([notDisputed("r")]);
+  const outcomeNotDisputed = sql([notDisputed("o")]);
   return sql`
-      (SELECT COUNT(*) FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "cod" = ${true} AND "placedAt" > ${dayAgo} AND "orderGid" <> ${exceptOrderGid}) AS "lastDay",
+      (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."cod" = ${true} AND r."placedAt" > ${dayAgo} AND r."orderGid" <> ${exceptOrderGid}
+        AND ${proven} AND ${recordNotDisputed}) AS "lastDay",
       (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verified",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'delivered' AND "orderGid" <> ${exceptOrderGid})
-        + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'confirmed' AND r."orderGid" <> ${exceptOrderGid}
+      (SELECT COUNT(*) FROM "OrderOutcome" o WHERE o."shopId" = ${shopId} AND o."phone" = ${phone} AND o."outcome" = 'delivered' AND o."orderGid" <> ${exceptOrderGid} AND ${outcomeNotDisputed})
+        + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'confirmed' AND r."orderGid" <> ${exceptOrderGid} AND ${recordNotDisputed}
           AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid" AND o."outcome" <> 'none')) AS "good",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "outcome" = 'failed' AND "orderGid" <> ${exceptOrderGid})
-        + (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."status" = 'unconfirmed' AND r."orderGid" <> ${exceptOrderGid}
-          AND NOT EXISTS (SELECT 1 FROM "OrderOutcome" o WHERE o."shopId" = r."shopId" AND o."orderGid" = r."orderGid" AND o."outcome" <> 'none')) AS "bad"`;
+      (SELECT COUNT(*) FROM "OrderOutcome" o WHERE o."shopId" = ${shopId} AND o."phone" = ${phone} AND o."outcome" = 'failed' AND o."orderGid" <> ${exceptOrderGid}
+        AND EXISTS (SELECT 1 FROM "OrderRecord" r WHERE r."shopId" = o."shopId" AND r."orderGid" = o."orderGid" AND ${proven} AND ${recordNotDisputed})) AS "bad"`;
 }
 
 export function phoneHistoryOf(row: PhoneHistoryRow | undefined): PhoneHistory {

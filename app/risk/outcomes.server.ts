@@ -1,4 +1,7 @@
-import { execute, sql, type Sql } from "~/core/db/sql.server";
+import { execute, query, sql, type Sql } from "~/core/db/sql.server";
+import { shopifyGraphql } from "~/core/shopify/graphql.server";
+import { ORDER_READ_BACK } from "~/core/shopify/operations";
+import { log } from "~/core/utils/log.server";
 import { readOrderFacts, shopCountryOf, type OrderFacts } from "~/core/shopify/order-facts";
 import { getShop } from "~/core/settings/shop.server";
 import type { FulfillmentEvent, OrderCreated } from "~/core/shopify/webhook-payloads";
@@ -117,12 +120,57 @@ export async function recordOrderOutcome(
   return execute(fromFacts(shopId, facts, { outcome, reason, stateAt, decidedAt }));
 }
 
-/** orders/fulfilled and orders/cancelled: the order read once into its facts (app/core/shopify/order-facts.ts), then learnt. */
-export async function learnOrderOutcome(shopDomain: string, order: OrderCreated, outcome: OrderOutcome) {
+/**
+ * What a learn call did: the rows changed, or `retry` when the order's shop could not be confirmed
+ * because Shopify did not answer (the webhook answers 503 and Shopify delivers it again).
+ */
+export type Learnt = number | "retry";
+
+/**
+ * Whether the order belongs to the shop whose header the delivery carried (docs/webhooks.md). A webhook's
+ * body is signed but names no shop, so a captured body could be replayed under another shop's header:
+ * an outcome counts only for an order the shop is known to have. Known: the order already has an outcome
+ * row in this shop (written after this same check, or by the backfill, which reads the shop's own
+ * orders). Else the shop is asked (`order(id:)` with its token: null when the order is not its own);
+ * the order's record from orders/create is not enough, since that delivery could be a replay too.
+ */
+async function orderIsShops(shop: { id: string; domain: string }, orderGid: string): Promise<boolean | "retry"> {
+  const [known] = await query<{ known: unknown }>(sql`SELECT 1 AS "known" FROM "OrderOutcome" WHERE "shopId" = ${shop.id} AND "orderGid" = ${orderGid}`);
+  if (known) return true;
+  const result = await shopifyGraphql<{ order?: { id?: string } | null }>("admin", shop.domain, ORDER_READ_BACK, { variables: { id: orderGid } });
+  if (!result.ok) {
+    if (result.cause === "no_session") return false; // uninstalled: nothing to learn for it
+    log.warn("risk: the order of an outcome could not be read back", { shop: shop.domain, orderGid, cause: result.cause });
+    return "retry";
+  }
+  const mine = result.data.order?.id === orderGid;
+  if (!mine) log.info("risk: an outcome for an order this shop does not have; ignored", { shop: shop.domain, orderGid });
+  return mine;
+}
+
+/**
+ * orders/fulfilled and orders/cancelled: the order read once into its facts (app/core/shopify/order-facts.ts), then learnt.
+ * The body must say what its topic says (a cancellation carries `cancelled_at`, a fulfilment
+ * `fulfillment_status: fulfilled`): the topic header is not signed, so an order's orders/create body
+ * replayed to orders/cancelled learns nothing.
+ */
+export async function learnOrderOutcome(shopDomain: string, order: OrderCreated, outcome: OrderOutcome): Promise<Learnt> {
+  if (!bodyMatches(order, outcome)) {
+    log.info("risk: an outcome whose body does not match its topic; ignored", { shop: shopDomain, orderGid: order.admin_graphql_api_id, outcome });
+    return 0;
+  }
   const shop = await getShop(shopDomain);
   if (!shop) return 0;
   const facts = readOrderFacts(order, { codMethodNames: shop.codMethodNames, country: shopCountryOf(shop) }, clock.now());
+  if (!facts.isCod) return 0;
+  const mine = await orderIsShops(shop, facts.gid);
+  if (mine !== true) return mine === "retry" ? "retry" : 0;
   return recordOrderOutcome(shop.id, facts, outcome, outcome === "failed" ? "cancelled" : "fulfilled");
+}
+
+/** orders/cancelled's body is a cancelled order; orders/fulfilled's a fulfilled one. */
+export function bodyMatches(order: Pick<OrderCreated, "cancelled_at" | "fulfillment_status">, outcome: OrderOutcome): boolean {
+  return outcome === "failed" ? Boolean(order.cancelled_at) : order.fulfillment_status === "fulfilled";
 }
 
 /**
@@ -144,11 +192,13 @@ export function failureOf(order: Pick<OrderCreated, "tags" | "financial_status">
  * newer than the last one applied (the order's updated_at), so a redelivery or an older state arriving
  * late changes nothing. A state without updated_at can fail an order but never undo one.
  */
-export async function learnOrderUpdate(shopDomain: string, order: OrderCreated) {
+export async function learnOrderUpdate(shopDomain: string, order: OrderCreated): Promise<Learnt> {
   const shop = await getShop(shopDomain);
   if (!shop) return 0;
   const facts = readOrderFacts(order, { codMethodNames: shop.codMethodNames, country: shopCountryOf(shop) }, clock.now());
   if (!facts.isCod) return 0;
+  const mine = await orderIsShops(shop, facts.gid);
+  if (mine !== true) return mine === "retry" ? "retry" : 0;
   const stateAt = dateOf(order.updated_at);
   const failure = failureOf(order, parseTagList(shop.riskFailureTags)) ?? (order.cancelled_at ? "cancelled" : null);
   if (failure) return recordOrderOutcome(shop.id, facts, "failed", failure, clock.now(), stateAt);
@@ -162,12 +212,18 @@ export async function learnOrderUpdate(shopDomain: string, order: OrderCreated) 
  * delivery, `failure` a failed delivery; every other status (`attempted_delivery` included: the courier
  * tries again, and a refusal ends in a failure, a cancellation or a return tag) says nothing yet.
  */
-export async function learnCarrierEvent(shopDomain: string, event: FulfillmentEvent) {
+export async function learnCarrierEvent(shopDomain: string, event: FulfillmentEvent): Promise<Learnt> {
   const change: Pick<Change, "outcome" | "reason"> | null =
     event.status === "delivered" ? { outcome: "delivered", reason: "carrier:delivered" } : event.status === "failure" ? { outcome: "failed", reason: "carrier:failure" } : null;
   if (!change) return 0;
   const shop = await getShop(shopDomain);
   if (!shop) return 0;
+  // Only an order recorded as COD, or learnt already, is learnt (fromRecord): the shop is asked only for those.
+  const [candidate] = await query<{ c: unknown }>(sql`SELECT 1 AS "c" WHERE EXISTS (SELECT 1 FROM "OrderRecord" WHERE "shopId" = ${shop.id} AND "orderGid" = ${event.orderGid} AND "cod" = ${true})
+    OR EXISTS (SELECT 1 FROM "OrderOutcome" WHERE "shopId" = ${shop.id} AND "orderGid" = ${event.orderGid})`);
+  if (!candidate) return 0;
+  const mine = await orderIsShops(shop, event.orderGid);
+  if (mine !== true) return mine === "retry" ? "retry" : 0;
   return execute(fromRecord(shop.id, event.orderGid, { ...change, stateAt: null, decidedAt: clock.now() }));
 }
 

@@ -94,6 +94,13 @@ describe("order value and velocity", () => {
     expect(codes(facts({ velocity: { codesForPhone: 3, requestsFromIp: 10 } }))).toEqual([]);
     expect(codes(facts({ velocity: { codesForPhone: 4, requestsFromIp: 11 } }))).toEqual(["velocity_phone", "velocity_ip"]);
   });
+  it("codes asked for a number count only before it is proven: others' send-otp calls never raise its owner's score", () => {
+    expect(codes(facts({ otpVerified: true, velocity: { codesForPhone: 9, requestsFromIp: 11 } }))).toEqual(["velocity_ip"]);
+    expect(codes(facts({ otpVerified: false, velocity: { codesForPhone: 9, requestsFromIp: 0 } }))).toEqual(["otp_unverified", "velocity_phone"]);
+    const limit = { ...SETTINGS, phoneCodeLimit: 2 };
+    expect(scoreRisk(facts({ otpVerified: true, velocity: { codesForPhone: 9, requestsFromIp: 0 } }), limit)).toMatchObject({ band: "low", rule: null });
+    expect(scoreRisk(facts({ otpVerified: null, velocity: { codesForPhone: 9, requestsFromIp: 0 } }), limit).rule?.code).toBe("phone_code_limit");
+  });
 });
 
 describe("the postal code's learnt failures (smoothed toward the shop's rate)", () => {

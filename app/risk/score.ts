@@ -28,7 +28,7 @@ export type RiskFacts = {
   otpVerified: boolean | null;
   /**
    * The phone's history in this shop. Null when it must not be read: before the caller proved the
-   * number, nobody learns from the answer what the number did before (CONTRACT.md, send-otp).
+   * number, nobody learns from the answer what the number did before (docs/contract.md, "The storefront routes").
    */
   history: { verifiedBefore: boolean; goodOrders: number; badOrders: number } | null;
   /** The shipping address, when known (orders/create). */
@@ -149,7 +149,9 @@ export function matchRule(facts: RiskFacts, settings: RiskSettings): { code: str
     return { code: "phone_prepaid_only", text: "The shop does not offer cash on delivery to this phone number." };
   }
   const v = facts.velocity;
-  if (settings.phoneCodeLimit != null && v.codesForPhone > settings.phoneCodeLimit) {
+  // Codes asked for a number say something about whoever asks them, not about its owner: once the number
+  // is proven (verify-otp, a proof, a verified order) others' send-otp calls for it count for nothing.
+  if (settings.phoneCodeLimit != null && facts.otpVerified !== true && v.codesForPhone > settings.phoneCodeLimit) {
     return { code: "phone_code_limit", text: `${v.codesForPhone} codes were asked for this phone number in 24 hours, above the shop's limit of ${settings.phoneCodeLimit}.` };
   }
   if (settings.ipAttemptLimit != null && v.requestsFromIp > settings.ipAttemptLimit) {
@@ -191,7 +193,7 @@ export function scoreRisk(facts: RiskFacts, settings: RiskSettings): RiskAssessm
   const h = facts.history;
   if (h) {
     if (h.badOrders > 0) {
-      add("rto_prone_phone", `${plural(h.badOrders, "earlier order")} with this phone ${h.badOrders === 1 ? "was" : "were"} refused, cancelled or never confirmed.`,
+      add("rto_prone_phone", `${plural(h.badOrders, "earlier order")} with this phone ${h.badOrders === 1 ? "was" : "were"} refused or cancelled.`,
         Math.min(POINTS.rto_prone_phone_cap, h.badOrders * POINTS.rto_prone_phone));
     }
     if (h.goodOrders > 0) {
@@ -224,7 +226,7 @@ export function scoreRisk(facts: RiskFacts, settings: RiskSettings): RiskAssessm
   if (facts.orderValue !== null && facts.usualValueP90 !== null && facts.orderValue > facts.usualValueP90) {
     add("high_value", "The order is worth more than 9 in 10 of the shop's recent cash-on-delivery orders.");
   }
-  if (facts.velocity.codesForPhone > VELOCITY_LIMITS.codesForPhone) add("velocity_phone", `${facts.velocity.codesForPhone} codes were asked for this phone number in the last 24 hours.`);
+  if (facts.otpVerified !== true && facts.velocity.codesForPhone > VELOCITY_LIMITS.codesForPhone) add("velocity_phone", `${facts.velocity.codesForPhone} codes were asked for this phone number in the last 24 hours.`);
   if (facts.velocity.requestsFromIp > VELOCITY_LIMITS.requestsFromIp) add("velocity_ip", `${facts.velocity.requestsFromIp} checkout attempts came from the same network in the last 24 hours.`);
 
   const score = Math.max(0, Math.min(100, reasons.reduce((sum, r) => sum + r.points, 0)));

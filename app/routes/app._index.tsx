@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import {
   Badge,
   BlockStack,
@@ -55,7 +55,7 @@ const STEP_TITLES: Record<string, string> = {
 };
 
 export default function Home() {
-  const { bill, onboarding, dashboard: d, shopName, examplePhone } = useLoaderData<typeof loader>();
+  const { bill, onboarding, dashboard: d, shopName, examplePhone, experiment } = useLoaderData<typeof loader>();
   const result = useActionData<HomeActionResult>();
   const busy = useNavigation().state !== "idle";
   const notice = useNotice(result && { message: result.message, error: !result.ok }, result);
@@ -68,6 +68,19 @@ export default function Home() {
       <PolarisVizProvider themes={CHART_THEMES}>
         <Layout>
           {notice && <Layout.Section>{notice}</Layout.Section>}
+          {experiment && (
+            <Layout.Section>
+              <Card>
+                <BlockStack gap="200">
+                  <Text as="h2" variant="headingMd">
+                    {experiment.running ? "Holdout experiment (running)" : "Holdout experiment"}
+                  </Text>
+                  <Text as="p">{experiment.sentence}</Text>
+                  <Link to="/app/experiment">See the report</Link>
+                </BlockStack>
+              </Card>
+            </Layout.Section>
+          )}
           <Layout.Section>
             <Card>
               <BlockStack gap="400">

@@ -10,7 +10,7 @@ import { authenticate } from "~/core/shopify/app.server";
 import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { loadDeliveryAnalytics } from "~/dashboard/delivery-analytics.server";
 import { DIMENSION_LABELS, DIMENSIONS, MIN_DECIDED_FOR_RATE, PERIODS, type Row } from "~/dashboard/delivery-analytics";
-import { failedParcelCostForm, periodOf } from "~/dashboard/delivery-analytics-form";
+import { codFailureCostForm, periodOf } from "~/dashboard/delivery-analytics-form";
 
 export const meta: MetaFunction = () => [{ title: "Delivery analytics · COD Verify" }];
 
@@ -28,9 +28,9 @@ export async function action({ request }: ActionFunctionArgs) {
   const { session } = await authenticate.admin(request);
   if (!(await getShop(session.shop))) await upsertInstalledShop(session.shop);
   const form = await request.formData();
-  const parsed = failedParcelCostForm.safeParse({ failedParcelCost: form.get("failedParcelCost") ?? undefined });
+  const parsed = codFailureCostForm.safeParse({ codFailureCost: form.get("codFailureCost") ?? undefined });
   if (!parsed.success) return data<ActionData>({ status: "invalid", error: parsed.error.issues[0].message }, { status: 422 });
-  await updateShop(session.shop, { failedParcelCost: parsed.data.failedParcelCost });
+  await updateShop(session.shop, { codFailureCost: parsed.data.codFailureCost });
   return { status: "saved" } satisfies ActionData;
 }
 
@@ -39,7 +39,7 @@ const percent = (r: Row) => (r.rate == null ? `too few (${r.delivered + r.failed
 export default function DeliveryAnalytics() {
   const a = useLoaderData<typeof loader>();
   const result = useActionData<ActionData>();
-  const [cost, setCost] = useState(a.failedParcelCost == null ? "" : String(a.failedParcelCost));
+  const [cost, setCost] = useState(a.codFailureCost == null ? "" : String(a.codFailureCost));
   const [days, setDays] = useState(String(a.days));
   const notice = useNotice(result?.status === "saved" ? { message: "Cost saved" } : result ? { message: "Not saved", error: true } : null, result);
   const money = (n: number | null) => (n == null ? "—" : `${n.toLocaleString("en", { maximumFractionDigits: 2 })}${a.currency ? ` ${a.currency}` : ""}`);
@@ -84,7 +84,7 @@ export default function DeliveryAnalytics() {
               <InlineStack gap="200" blockAlign="end">
                 <TextField
                   label="Cost of a failed COD parcel"
-                  name="failedParcelCost"
+                  name="codFailureCost"
                   value={cost}
                   onChange={setCost}
                   autoComplete="off"

@@ -116,7 +116,7 @@ export default function Risk() {
             <Card>
               <FormLayout>
                 <FormLayout.Group>
-                  <TextField label="Codes per phone" type="number" helpText="Codes asked for one phone number." {...field("riskPhoneCodeLimit")} />
+                  <TextField label="Codes per phone" type="number" helpText="Codes asked for one phone number, before the shopper proves it (anyone can ask codes for any number)." {...field("riskPhoneCodeLimit")} />
                   <TextField label="Attempts per network" type="number" helpText="Code requests and checkouts from one IP address." {...field("riskIpAttemptLimit")} />
                   <TextField label="COD orders per phone" type="number" helpText="Cash-on-delivery orders of one phone number." {...field("riskPhoneOrderLimit")} />
                   <TextField

@@ -4,7 +4,8 @@ import { readJsonBody } from "~/http/json-body.server";
 import { outcomeResponse } from "~/http/outcomes.server";
 import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { createCheckoutBody } from "~/checkout/checkout-request";
-import { buyerIpOf, createCheckout } from "~/checkout/checkout.server";
+import { createCheckout } from "~/checkout/checkout.server";
+import { shopperIp } from "~/http/shopper-ip.server";
 import { log } from "~/core/utils/log.server";
 import { countCodRefused, publicRisk } from "~/risk/assess.server";
 import { allowedModesFor } from "~/risk/score";
@@ -22,7 +23,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const body = await readJsonBody(request, createCheckoutBody);
     let outcome;
     try {
-      outcome = await createCheckout({ shop, accessToken: session.accessToken, body, buyerIp: buyerIpOf(request) });
+      outcome = await createCheckout({ shop, accessToken: session.accessToken, body, buyerIp: shopperIp(request) });
     } catch (error) {
       // Even our own failure (the database, a bug) must not stop the sale: the store's checkout takes over.
       log.error("create-checkout failed unexpectedly; answering fallback", { shop: shop.domain, error: String(error) });

@@ -5,7 +5,7 @@ import { outcomeResponse } from "~/http/outcomes.server";
 import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { checkVerificationCode, type VerifyOutcome } from "~/otp/otp.server";
 import { parseApiPhone } from "~/shared/phone";
-import { buyerIpOf } from "~/checkout/checkout.server";
+import { shopperIp } from "~/http/shopper-ip.server";
 import { countCodRefused, publicRisk } from "~/risk/assess.server";
 import { allowedModesFor } from "~/risk/score";
 import { chosenModes } from "~/shared/payment-modes";
@@ -21,7 +21,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const body = await readJsonBody(request, verifyOtpBody);
     const phone = parseApiPhone(body.phone);
     if (!phone) return outcomeResponse("invalid_phone", { extra: { success: false } });
-    const outcome = await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken, ip: buyerIpOf(request) });
+    const outcome = await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken, ip: shopperIp(request) });
     if (outcome.ok && outcome.risk?.band === "high") await countCodRefused(shop.id, outcome.risk);
     return respond(shop, outcome);
   });

@@ -5,6 +5,7 @@ import { answer, methodNotAllowed } from "~/http/responses.server";
 import { readTwilioForm } from "~/http/twilio-form.server";
 import { kickJobWorker } from "~/core/jobs/worker.server";
 import { receiveReply } from "~/orders/confirmation/whatsapp-replies.server";
+import { isStopMessage, optOutByMessage } from "~/orders/confirmation/ladder.server";
 import { log } from "~/core/utils/log.server";
 
 const SID = /^(SM|MM)[0-9a-fA-F]{32}$/;
@@ -16,6 +17,8 @@ const inbound = z.object({
   OriginalRepliedMessageSid: z.string().regex(SID).optional(),
   // The pressed button's id (confirm | cancel | change_address); free text has none.
   ButtonPayload: z.string().max(256).optional(),
+  // Free text (a button's title when pressed): STOP asks the shops that messaged the number to stop.
+  Body: z.string().max(1600).optional(),
 });
 
 /** Twilio reads the answer as TwiML: an empty response sends nothing back (the app answers through the job). */
@@ -33,7 +36,8 @@ function emptyTwiml(outcome: string): Response {
  * token: 403 `invalid_signature` otherwise; 400 `invalid_request` for fields Twilio would not send.
  * A valid reply to one of the app's confirmation messages is recorded once per MessageSid and its effect
  * queued (app/orders/confirmation/whatsapp-replies.server.ts). 200 with empty TwiML; the header
- * `x-cod-outcome` says `recorded`, `duplicate` or `unmatched`.
+ * `x-cod-outcome` says `recorded`, `duplicate`, `unmatched`, or `opted_out` (the text STOP: the shops that
+ * messaged the number send it nothing more, app/orders/confirmation/ladder.server.ts).
  */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
@@ -41,6 +45,10 @@ export async function action({ request }: ActionFunctionArgs) {
     const form = await readTwilioForm(request, inbound, "Not an inbound WhatsApp message.");
     if (!form.ok) return form.response;
     await prepareDatabase();
+    if (!form.data.ButtonPayload && isStopMessage(form.data.Body)) {
+      await optOutByMessage(form.data.From);
+      return emptyTwiml("opted_out");
+    }
     const outcome = await receiveReply({
       messageSid: form.data.MessageSid,
       repliedTo: form.data.OriginalRepliedMessageSid ?? null,

@@ -1,14 +1,17 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed } from "~/http/responses.server";
+import { answer, methodNotAllowed, unavailable } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
-import { recordSubscriptionUpdate } from "~/billing/subscription.server";
+import { applySubscriptionNotice } from "~/billing/subscription.server";
 import { appSubscriptionPayload } from "~/core/shopify/webhook-payloads";
 import { log } from "~/core/utils/log.server";
 import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 
 /**
  * app_subscriptions/update: keeps Shop.subscriptionStatus current, which send-otp's billing gate
- * reads (no call to Shopify on that path). Replays are harmless: the same state is written again.
+ * reads (no call to Shopify on that path). The notice only says "look": the state recorded is the one
+ * the header's shop reports when asked (app/billing/subscription.server.ts), so a notice replayed under
+ * another shop's header, or an old one, records that shop's true state. Shopify not answering: 503, and
+ * Shopify delivers the notice again.
  */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
@@ -18,11 +21,11 @@ export async function action({ request }: ActionFunctionArgs) {
       log.warn("webhook: app_subscriptions/update without a usable app_subscription", { shop });
       return new Response(null, { status: 200 });
     }
-    const { admin_graphql_api_id: id, name, status } = parsed.data.app_subscription;
-    const applied = await recordSubscriptionUpdate(shop, { id, name, status });
-    log.info("webhook: subscription updated", { shop, status, applied });
+    const change = await applySubscriptionNotice(shop, parsed.data.app_subscription.admin_graphql_api_id);
+    if (!change) return unavailable();
+    log.info("webhook: subscription read back", { shop, status: change.status, source: change.source, applied: change.applied });
     // Hiding COD follows the plan (no plan, no codes, so COD must not be hidden): a durable job.
-    if (applied) await requestEnforcementSync(shop, "subscription_updated");
+    if (change.applied) await requestEnforcementSync(shop, "subscription_updated");
     return new Response(null, { status: 200 });
   }, "webhooks/app_subscriptions/update");
 }

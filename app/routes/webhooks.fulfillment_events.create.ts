@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed } from "~/http/responses.server";
+import { answer, methodNotAllowed, unavailable } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { learnCarrierEvent } from "~/risk/outcomes.server";
 import { deliveryHandled, recordDelivery } from "~/core/shopify/webhook-deliveries.server";
@@ -18,7 +18,9 @@ export async function action({ request }: ActionFunctionArgs) {
     const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "fulfillment_events/create");
     if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
     const event = readFulfillmentEvent(raw, payload);
-    if (event) await learnCarrierEvent(shop, event);
+    if (event) {
+      if ((await learnCarrierEvent(shop, event)) === "retry") return unavailable();
+    }
     else log.warn("fulfillment_events/create payload not understood; ignored", { shop });
     await recordDelivery(webhookId, topic, shop);
     return new Response(null, { status: 200 });

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed } from "~/http/responses.server";
+import { answer, methodNotAllowed, unavailable } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
-import { learnOrderOutcome } from "~/risk/outcomes.server";
+import { bodyMatches, learnOrderOutcome } from "~/risk/outcomes.server";
 import { deliveryHandled, recordDelivery } from "~/core/shopify/webhook-deliveries.server";
 import { orderCreatedPayload } from "~/core/shopify/webhook-payloads";
 import { closeOnOrderCancelled } from "~/orders/confirmation/confirmation.server";
@@ -9,7 +9,8 @@ import { log } from "~/core/utils/log.server";
 
 /**
  * orders/cancelled: what became of an order, learnt for the risk score (docs/risk.md): a cancelled COD order counts as failed (refused, returned or called off).
- * Idempotent on X-Shopify-Webhook-Id, and the outcome itself is one row per order.
+ * Counted only when the body is a cancelled order of this shop (docs/webhooks.md); 503 when Shopify could
+ * not confirm the order is the shop's. Idempotent per event, and the outcome itself is one row per order.
  */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
@@ -17,9 +18,10 @@ export async function action({ request }: ActionFunctionArgs) {
     if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
     const order = orderCreatedPayload.safeParse(payload);
     if (order.success) {
-      await learnOrderOutcome(shop, order.data, "failed");
+      if ((await learnOrderOutcome(shop, order.data, "failed")) === "retry") return unavailable();
       // A confirmation still awaited closes: a later WhatsApp press answers that the order was cancelled.
-      await closeOnOrderCancelled(shop, order.data.admin_graphql_api_id);
+      // Only for a body that is a cancelled order (the topic header is not signed).
+      if (bodyMatches(order.data, "failed")) await closeOnOrderCancelled(shop, order.data.admin_graphql_api_id);
     }
     else log.warn("orders/cancelled payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
     await recordDelivery(webhookId, topic, shop);

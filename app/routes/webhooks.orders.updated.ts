@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed } from "~/http/responses.server";
+import { answer, methodNotAllowed, unavailable } from "~/http/responses.server";
 import { authenticateWebhook } from "~/http/webhook.server";
 import { learnOrderUpdate } from "~/risk/outcomes.server";
 import { deliveryHandled, recordDelivery } from "~/core/shopify/webhook-deliveries.server";
@@ -17,7 +17,9 @@ export async function action({ request }: ActionFunctionArgs) {
     const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "orders/updated");
     if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
     const order = orderCreatedPayload.safeParse(payload);
-    if (order.success) await learnOrderUpdate(shop, order.data);
+    if (order.success) {
+      if ((await learnOrderUpdate(shop, order.data)) === "retry") return unavailable();
+    }
     else log.warn("orders/updated payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
     await recordDelivery(webhookId, topic, shop);
     return new Response(null, { status: 200 });

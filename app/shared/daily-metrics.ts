@@ -1,7 +1,8 @@
 /**
  * What the daily rollup (DailyStat) counts: a metric and, where it splits, a dimension.
  *   otp_sent             a code went out; dimension: the number's country (ISO alpha-2, "" unknown)
- *   otp_verified         a code was confirmed (the plan's allowance counts these)
+ *   otp_verified         a code was confirmed, the number's first this calendar month (the plan's allowance counts these)
+ *   otp_reverified       a code was confirmed for a number that had already verified this month (not counted again)
  *   otp_failed           wrong | expired | locked (the attempt that used up a code's tries, and later ones)
  *   otp_skipped          returning | disabled
  *   correction_sent      an address-correction link went out
@@ -15,6 +16,7 @@
 export const METRICS = [
   "otp_sent",
   "otp_verified",
+  "otp_reverified",
   "otp_failed",
   "otp_skipped",
   "correction_sent",

@@ -25,3 +25,19 @@ export function canonicalIp(raw: string | null | undefined): string | null {
   const [hi, lo] = [parseInt(mapped[1], 16), parseInt(mapped[2], 16)];
   return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
+
+/**
+ * The network an address belongs to, as the limits count it: the /24 of an IPv4 address, the /48 of an
+ * IPv6 one (what one customer of a provider usually holds). `ip` in `canonicalIp`'s form; null otherwise.
+ */
+export function ipNetwork(ip: string | null | undefined): string | null {
+  if (!ip) return null;
+  if (IPV4.test(ip)) return `${ip.slice(0, ip.lastIndexOf("."))}.0/24`;
+  if (!ip.includes(":")) return null;
+  const [head, tail = ""] = ip.split("::");
+  const left = head ? head.split(":") : [];
+  const right = ip.includes("::") && tail ? tail.split(":") : [];
+  const groups = ip.includes("::") ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
+  if (groups.length !== 8) return null;
+  return `${groups.slice(0, 3).map((g) => parseInt(g, 16).toString(16)).join(":")}::/48`;
+}

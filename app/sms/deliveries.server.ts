@@ -75,7 +75,7 @@ type RecordInput = {
     countWhenSent?: Sql;
     orderGid?: string | null;
   };
-  channel: "sms" | "whatsapp";
+  channel: "sms" | "whatsapp" | "voice";
   providerId: string | null;
   status: MessageState;
   errorCode?: number | null;

@@ -158,7 +158,7 @@ type TwilioClient = ReturnType<typeof twilio>;
 const clients = new Map<string, TwilioClient>();
 
 /** One client per configuration and per-request timeout (the client takes its timeout at creation). */
-function twilioClient(timeoutMs: number): TwilioClient {
+export function twilioClient(timeoutMs: number): TwilioClient {
   const key = [env.TWILIO_ACCOUNT_SID, env.TWILIO_AUTH_TOKEN, env.TWILIO_API_BASE, timeoutMs].join("|");
   const known = clients.get(key);
   if (known) return known;
@@ -174,7 +174,7 @@ function twilioClient(timeoutMs: number): TwilioClient {
   return client;
 }
 
-type Attempt = { ok: true; sid: string } | { ok: false; unreachable: boolean; maybeSent: boolean; detail: string; errorCode: number | null };
+export type Attempt = { ok: true; sid: string } | { ok: false; unreachable: boolean; maybeSent: boolean; detail: string; errorCode: number | null };
 
 /**
  * Network errors that happen before the request reaches Twilio: nothing was sent. Any other error without
@@ -212,7 +212,7 @@ async function createMessage(params: { to: string; body: string; template?: What
   }
 }
 
-function classify(error: unknown): Attempt & { ok: false } {
+export function classify(error: unknown): Attempt & { ok: false } {
   const e = error as { status?: number; code?: number | string; message?: string };
   if (typeof e?.status === "number") {
     const code = typeof e.code === "number" ? e.code : Number(e.code);

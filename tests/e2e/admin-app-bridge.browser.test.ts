@@ -19,7 +19,15 @@ function appBridgeStandIn(): string {
   const token = sessionToken(SHOP, API_KEY, SECRET);
   return `
     window.__toasts = [];
-    window.shopify = { toast: { show(message, options) { window.__toasts.push({ message, isError: Boolean(options && options.isError) }); } } };
+    window.__pickers = [];
+    window.shopify = {
+      toast: { show(message, options) { window.__toasts.push({ message, isError: Boolean(options && options.isError) }); } },
+      // Shopify's product picker: the merchant picks the fee product's only variant.
+      resourcePicker(options) {
+        window.__pickers.push(options);
+        return Promise.resolve([{ id: "gid://shopify/ProductVariant/44000000000099", displayName: "Cash on delivery fee - Default Title", title: "Default Title" }]);
+      },
+    };
     const appFetch = window.fetch.bind(window);
     window.fetch = (input, init = {}) => {
       const url = new URL(typeof input === "string" ? input : input.url, location.href);
@@ -67,7 +75,7 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
     expect(response?.status()).toBe(200);
     expect(await page.evaluate(() => typeof (window as unknown as { shopify?: unknown }).shopify)).toBe("object");
 
-    expect(await page.locator("ui-nav-menu a").allTextContents()).toEqual(["Home", "Orders", "Blocked numbers", "Risk", "Delivery analytics", "Settings", "Plans", "Data requests"]);
+    expect(await page.locator("ui-nav-menu a").allTextContents()).toEqual(["Home", "Orders", "Needs a person", "Blocked numbers", "Risk", "Delivery analytics", "Settings", "Plans", "Data requests"]);
     expect(await page.locator("ui-title-bar").getAttribute("title")).toBe("Blocked numbers");
     await until(() => page.getByRole("navigation", { name: "COD Verify" }).count()).toBe(0);
     expect(await page.getByRole("heading", { level: 1 }).count()).toBe(0);
@@ -81,6 +89,21 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
     expect(errors).toEqual([]);
   });
 
+  it("chooses the COD fee's product in Shopify's product picker instead of a pasted variant ID", { timeout: 60_000 }, async () => {
+    const host = Buffer.from(`admin.shopify.com/store/${SHOP.replace(".myshopify.com", "")}`).toString("base64url");
+    const query = new URLSearchParams({ embedded: "1", shop: SHOP, host, id_token: sessionToken(SHOP, API_KEY, SECRET) });
+    expect((await page.goto(`${server.url}/app/settings?${query}`, { waitUntil: "networkidle" }))?.status()).toBe(200);
+    expect(await page.getByRole("textbox", { name: "Fee product" }).count()).toBe(0);
+    await page.getByRole("button", { name: "Choose the fee product" }).click();
+    await until(() => page.getByText("Cash on delivery fee - Default Title").count()).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { __pickers: unknown[] }).__pickers)).toEqual([{ type: "variant", action: "select", multiple: false }]);
+    expect(await page.locator('input[name="codFeeVariantId"]').inputValue()).toBe("44000000000099");
+    await page.locator("form[data-save-bar]").evaluate((f: HTMLFormElement) => f.requestSubmit());
+    await until(() => page.evaluate(() => (window as unknown as { __toasts: { message: string }[] }).__toasts.map((t) => t.message))).toContain("Settings saved");
+    expect(await page.locator('input[name="codFeeVariantId"]').inputValue()).toBe("44000000000099");
+    expect(errors).toEqual([]);
+  });
+
   it("gives the settings form to App Bridge's save bar and shows no save button of its own; a save is told by a toast", { timeout: 60_000 }, async () => {
     const host = Buffer.from(`admin.shopify.com/store/${SHOP.replace(".myshopify.com", "")}`).toString("base64url");
     const query = new URLSearchParams({ embedded: "1", shop: SHOP, host, id_token: sessionToken(SHOP, API_KEY, SECRET) });
@@ -88,7 +111,7 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
     const form = page.locator("form[data-save-bar]");
     expect(await form.count()).toBe(1);
     await page.getByLabel("Code lifetime").fill("700");
-    await until(() => page.getByRole("button", { name: "Save" }).count()).toBe(0);
+    await until(() => page.getByRole("button", { name: "Save", exact: true }).count()).toBe(0);
     expect(await page.getByRole("region", { name: "Unsaved changes" }).count()).toBe(0);
     // What App Bridge's Save does: submit the form.
     await form.evaluate((f: HTMLFormElement) => f.requestSubmit());

@@ -9,9 +9,10 @@ import {
 import * as entry from "../../extensions/cod-payment-customization/src/index";
 import { phoneMatchesProof, PROOF_ATTRIBUTE } from "../../extensions/cod-payment-customization/src/proof-format";
 import { ATTRIBUTES } from "~/shared/payment-modes";
-import { issueProof } from "~/otp/proof.server";
+import { checkProof, issueHoldoutProof, issueProof } from "~/otp/proof.server";
 import { SCHEMA_SOURCE, shopifySchema } from "../helpers/shopify-schemas";
-import { FUNCTION_HANDLE } from "~/enforcement/cod-methods";
+import { FUNCTION_HANDLE, functionConfiguration } from "~/enforcement/cod-methods";
+import { isCodGateway } from "~/core/shopify/order-facts";
 
 /**
  * The payment customization function on target `cart.payment-methods.transform.run`: its input query
@@ -174,6 +175,17 @@ describe("run: which payment methods the shopper is offered", () => {
     expect(runChecked(input({ proof: proof().replace(/^v1\.(.*)\.([0-9a-f]{32})$/, "v2.$1.x.$2"), buyerPhone: PHONE }))).toEqual(hideCod);
   });
 
+  it("keeps COD for a holdout proof (v3, app/experiment) on the buyer's phone, and for no other phone; the app never reads it as a verification", () => {
+    const held = issueHoldoutProof(SHOP, { phone: PHONE, selectionId: "sel123" }).token;
+    expect(held).toMatch(/^v3\.212600000001\.cod\.\d+\.sel123\.[0-9a-f]{32}$/);
+    expect(runChecked(input({ proof: held, buyerPhone: PHONE }))).toEqual({ operations: [] });
+    expect(runChecked(input({ proof: held, buyerPhone: "+212600000009" }))).toEqual(hideCod);
+    expect(checkProof(SHOP, held)).toMatchObject({ ok: true, proof: { holdout: true } });
+    // A v1 proof's signature does not carry over to a v3 body (the version is signed), nor the other way.
+    expect(checkProof(SHOP, held.replace(/^v3\./, "v1."))).toMatchObject({ ok: false, reason: "bad_signature" });
+    expect(checkProof(SHOP, proof().replace(/^v1\./, "v3."))).toMatchObject({ ok: false, reason: "bad_signature" });
+  });
+
   it("keeps COD for a returning customer the app tagged as verified", () => {
     expect(runChecked(input({ customerVerified: true }))).toEqual({ operations: [] });
     expect(verifiedBy(input({ customerVerified: true }))).toBe("returning_customer");
@@ -219,5 +231,33 @@ describe("phoneMatchesProof", () => {
     expect(phoneMatchesProof("212600000001", "000001")).toBe(false);
     expect(phoneMatchesProof("212600000001", "")).toBe(false);
     expect(phoneMatchesProof("212600000001", null)).toBe(false);
+  });
+});
+
+/**
+ * One rule for "is this cash on delivery", held on both sides with the same cases: the checkout function
+ * (hides the method for a shopper without a proof) and orders/create (treats the order's gateway as COD).
+ * The shop's settings text is what both start from: the function through its configuration metafield.
+ */
+describe("the COD name rule, the same at checkout and on the order", () => {
+  const cases: [settings: string | null, name: string, cod: boolean][] = [
+    [null, "Cash on Delivery (COD)", true],
+    [null, "  cash on delivery (cod) ", true],
+    [null, "Pay on delivery", false],
+    [null, "Credit card", false],
+    ["Pay on delivery", "Pay on delivery", true],
+    ["Pay on delivery", "PAY  ON DELIVERY", true],
+    ["Pay on delivery", "Cash on Delivery (COD)", true],
+    ["Pago contra entrega\nPay on delivery", "pago contra entrega", true],
+    ["Pay on delivery", "Credit card", false],
+    ["", "Cash on Delivery (COD)", true],
+    ["   \n  ", "Pay on delivery", false],
+  ];
+  it.each(cases)("settings %j, method %j: cash on delivery %s", (settings, name, cod) => {
+    const method = { id: "gid://shopify/PaymentCustomizationPaymentMethod/9", name };
+    const configuration = functionConfiguration(settings);
+    const run = runChecked({ ...input({ methods: [method] }), paymentCustomization: { metafield: { jsonValue: configuration } } } as RunInput);
+    expect(run.operations.length > 0, "checkout function").toBe(cod);
+    expect(isCodGateway([name], settings), "orders/create").toBe(cod);
   });
 });

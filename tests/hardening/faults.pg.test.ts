@@ -107,7 +107,8 @@ describe("faults under load on PostgreSQL", () => {
       expect(s.rowCount, `selection ${phone}`).toBeGreaterThan(0);
     }
     for (const d of l.deliveries) {
-      const w = await direct.query(`SELECT 1 FROM "WebhookDelivery" WHERE id = $1`, [d.id]);
+      // Recorded under its event (app/http/webhook.server.ts deliveryKey: topic, event id, body digest).
+      const w = await direct.query(`SELECT 1 FROM "WebhookDelivery" WHERE id LIKE $1`, [`ORDERS_CREATE:event-${d.id}:%`]);
       expect(w.rowCount, `delivery ${d.id}`).toBe(1);
       // A COD order is always tagged (cod-verified or cod-unverified): its tag job must exist.
       const j = await direct.query(`SELECT 1 FROM "Job" WHERE kind = 'order-tags' AND key = $1`, [`demo-shop.myshopify.com|${d.orderGid}`]);

@@ -29,6 +29,24 @@ describe("malformed paths and wrong methods against the built server", () => {
     await server?.stop();
   });
 
+  // Remix's legacy data requests: the app uses single fetch, so only a probe sends `?_data`; the runtime
+  // used to report each through handleError, which logged an error-level line.
+  const DATA_PROBES = ["/app?_data=routes/app", "/app/orders?_data=routes%2Fapp.orders", "/?_data=root", "/auth/login?_data=routes/auth.login", "/app/risk?x=1&_data=routes/app.risk", "/proxy/send-otp?_data"];
+  for (const target of DATA_PROBES) {
+    it(`GET ${target} (unauthenticated ?_data probe): 400 invalid_request JSON, no error-level line`, async () => {
+      const before = server.output().length;
+      const res = await raw(server, "GET", target);
+      expect(res.status).toBe(400);
+      expect(res.type).toMatch(/application\/json/);
+      expect(JSON.parse(res.body)).toMatchObject({ code: "invalid_request", error: expect.any(String) });
+      await settle();
+      expect(errorLines(server.output().slice(before))).toEqual([]);
+    });
+  }
+  it("a query parameter that only starts like _data is served as usual", async () => {
+    expect((await raw(server, "GET", "/proxy/api/auth/ping?_database=1")).status).toBe(200);
+  });
+
   const MALFORMED: [string, string][] = [
     ["GET", "/%"],
     ["GET", "/%zz"],

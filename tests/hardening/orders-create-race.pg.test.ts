@@ -46,7 +46,7 @@ describe("orders/create: two copies racing for one selection (PostgreSQL)", () =
       );
       expect((await both).map((r) => r.status)).toEqual([200, 200]);
       expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
-      expect(await prisma.webhookDelivery.count({ where: { id: { in: ["a", "b"] } } })).toBe(2);
+      expect(await prisma.webhookDelivery.count()).toBe(2);
       expect(await prisma.orderRecord.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
       expect(await prisma.orderConfirmation.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
       const kinds = (await prisma.job.findMany({ select: { kind: true } })).map((j) => j.kind).sort();

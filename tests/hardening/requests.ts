@@ -48,6 +48,8 @@ export function signedWebhookInit(topic: string, rawBody: string, headers: Recor
     if (v === null) delete h[k];
     else h[k] = v;
   }
+  // A resend of one delivery (the same webhook id) is the same event, as Shopify sends it.
+  if (headers["x-shopify-webhook-id"] && !("x-shopify-event-id" in headers)) h["x-shopify-event-id"] = `event-${headers["x-shopify-webhook-id"]}`;
   return { method: "POST", headers: h, body: rawBody };
 }
 

@@ -3,7 +3,7 @@ import { env } from "~/core/env.server";
 import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../mocks/twilio";
 
 type Settings = Partial<
-  Pick<typeof env, "TWILIO_MESSAGING_SERVICE_SID" | "TWILIO_FROM_NUMBER" | "TWILIO_WHATSAPP_FROM" | "TWILIO_WHATSAPP_CONTENT_SID" | "TWILIO_WHATSAPP_CONFIRM_CONTENT_SID" | "TWILIO_WHATSAPP_LINK_CONTENT_SID" | "SMS_TIMEOUT_MS">
+  Pick<typeof env, "TWILIO_MESSAGING_SERVICE_SID" | "TWILIO_FROM_NUMBER" | "TWILIO_WHATSAPP_FROM" | "TWILIO_WHATSAPP_CONTENT_SID" | "TWILIO_WHATSAPP_CONFIRM_CONTENT_SID" | "TWILIO_WHATSAPP_LINK_CONTENT_SID" | "SMS_TIMEOUT_MS" | "TWILIO_VOICE_FROM">
 >;
 
 /** A WhatsApp template content SID of the right shape. */
@@ -45,6 +45,7 @@ export function useFakeTwilio(settings: Settings = {}) {
     TWILIO_WHATSAPP_CONTENT_SID: undefined,
     TWILIO_WHATSAPP_CONFIRM_CONTENT_SID: undefined,
     TWILIO_WHATSAPP_LINK_CONTENT_SID: undefined,
+    TWILIO_VOICE_FROM: undefined,
     SMS_TIMEOUT_MS: 3000,
   };
   handle.configure = (s) => Object.assign(env, s);

@@ -1,11 +1,14 @@
 import crypto from "node:crypto";
 import { env } from "~/core/env.server";
+import { issueProof, PROOF_ATTRIBUTE } from "~/otp/proof.server";
 import { SHOP } from "./shops";
 
 export type SignedWebhookOptions = {
   shop?: string;
   /** X-Shopify-Webhook-Id: the same id means the same delivery (a redelivery). */
   webhookId?: string;
+  /** X-Shopify-Event-Id: the same id across deliveries means the same event (two subscriptions of one topic). */
+  eventId?: string;
   secret?: string;
   apiVersion?: string;
   /** Send this exact raw body (e.g. with numeric ids beyond 2^53) instead of JSON.stringify(payload). */
@@ -25,7 +28,8 @@ export function signedWebhook(topic: string, payload: unknown, options: SignedWe
     "x-shopify-shop-domain": options.shop ?? SHOP,
     "x-shopify-api-version": options.apiVersion ?? "2026-10",
     "x-shopify-webhook-id": options.webhookId ?? crypto.randomUUID(),
-    "x-shopify-event-id": crypto.randomUUID(),
+    // One event per webhook id here: a redelivery (the same webhook id) is the same event, as Shopify sends it.
+    "x-shopify-event-id": options.eventId ?? (options.webhookId ? `event-${options.webhookId}` : crypto.randomUUID()),
     "x-shopify-triggered-at": new Date().toISOString(),
   });
   for (const [k, v] of Object.entries(options.headers ?? {})) {
@@ -61,6 +65,15 @@ export function orderCreatedPayload(overrides: Record<string, unknown> = {}) {
     line_items: [{ id: 866550311, variant_id: 808950810, quantity: 1, price: "199.00" }],
     ...overrides,
   };
+}
+
+/**
+ * A COD order placed with the shopper's proof (the `_cod_proof` attribute verify-otp's proof puts on
+ * the cart): orders/create records it verified by proof, so its phone proved it (the risk history).
+ */
+export function provenOrderPayload(phone: string, overrides: Record<string, unknown> = {}, shop = SHOP) {
+  const proof = issueProof(shop, { phone, mode: "cod", selectionId: "none" }).token;
+  return orderCreatedPayload({ phone, note_attributes: [{ name: PROOF_ATTRIBUTE, value: proof }], ...overrides });
 }
 
 let fulfillmentEventSeq = 1000;

@@ -21,10 +21,11 @@ const twilio = process.env.LOCAL_TWILIO_PORT
       appUrl: process.env.LOCAL_APP_URL,
       // The developer is the shopper: each text is shown whole, as the outbox shows it.
       onMessage: (m) => process.stdout.write(`[fake Twilio] ${m.channel} to ${m.to}: ${m.body.replace(/\n+/g, " ⏎ ")}\n`),
+      onCall: (c) => process.stdout.write(`[fake Twilio] call to ${c.to} (answer it on /phone): ${c.spoken[0] ?? ""}\n`),
     })
   : null;
 if (twilio) process.stdout.write(`local mode: fake Twilio at ${twilio.url} takes the texts (GET ${twilio.url}/messages lists them)\n`);
-if (twilio) process.stdout.write(`local mode: the fake phone at ${twilio.url}/phone shows them and presses the shopper's WhatsApp buttons\n`);
+if (twilio) process.stdout.write(`local mode: the fake phone at ${twilio.url}/phone shows them, presses the shopper's WhatsApp buttons and answers calls\n`);
 
 const stop = () => void Promise.all([shopify.stop(), twilio?.close()]).finally(() => process.exit(0));
 process.on("SIGTERM", stop);

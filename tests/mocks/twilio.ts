@@ -31,6 +31,28 @@ export type FakeMessage = {
   status: string;
 };
 
+/**
+ * A call placed through Programmable Voice (POST /2010-04-01/Accounts/{sid}/Calls.json) with its TwiML
+ * inline: what it says (the <Say> texts), where its <Gather> posts the key, where its states go.
+ */
+export type FakeCall = {
+  sid: string;
+  to: string;
+  from: string | null;
+  twiml: string;
+  /** The <Say> texts, in order. */
+  spoken: string[];
+  gatherAction: string | null;
+  statusCallback: string | null;
+  amdCallback: string | null;
+  machineDetection: string | null;
+  authorized: boolean;
+  /** queued until the shopper answers (or not): then completed, busy, no-answer or failed. */
+  status: string;
+  /** What the app answered to the key, when one was pressed (its TwiML's <Say> texts). */
+  heard: string[];
+};
+
 /** A WhatsApp template as the fake renders it: its body with {{n}} replaced, and its quick-reply buttons. */
 export type FakeTemplate = { body: string; buttons?: { id: string; title: string }[] };
 
@@ -51,13 +73,14 @@ export const LOCAL_TEMPLATES: Record<string, FakeTemplate> = {
   HX00000000000000000000000000001111: { body: "{{1}}: about your order {{2}}: {{3}}" },
 };
 
-export type Failure = "invalid_number" | "landline" | "server_error" | "rate_limited_by_twilio" | "bad_credentials" | "hang" | "late";
+export type Failure = "invalid_number" | "landline" | "unsubscribed" | "server_error" | "rate_limited_by_twilio" | "bad_credentials" | "hang" | "late";
 
 type Rule = { when: (m: FakeMessage) => boolean; failure: Failure; times: number; delayMs: number };
 
 const ANSWERS: Record<Exclude<Failure, "hang" | "late">, { status: number; code: number; message: string }> = {
   invalid_number: { status: 400, code: 21211, message: "The 'To' number is not a valid phone number." },
   landline: { status: 400, code: 21614, message: "'To' number is not a valid mobile number" },
+  unsubscribed: { status: 400, code: 21610, message: "Attempt to send to unsubscribed recipient" },
   server_error: { status: 503, code: 20500, message: "Service unavailable" },
   rate_limited_by_twilio: { status: 429, code: 20429, message: "Too Many Requests" },
   bad_credentials: { status: 401, code: 20003, message: "Authenticate" },
@@ -72,6 +95,7 @@ export async function startFakeTwilio(
     port?: number;
     host?: string;
     onMessage?: (m: FakeMessage) => void;
+    onCall?: (c: FakeCall) => void;
     /** Templates by content SID (unknown SIDs render as a code template). */
     templates?: Record<string, FakeTemplate>;
     /** The app's public URL: the local phone page posts the shopper's presses to <appUrl>/twilio/whatsapp, signed. */
@@ -80,6 +104,9 @@ export async function startFakeTwilio(
 ) {
   const messages: FakeMessage[] = [];
   const attempts: FakeMessage[] = [];
+  const calls: FakeCall[] = [];
+  let callRules: { failure: "invalid_number" | "server_error"; times: number }[] = [];
+  let lastGather: { url: string; params: Record<string, string> } | null = null;
   let rules: Rule[] = [];
   let counter = 0;
   const run = randomBytes(8).toString("hex");
@@ -108,6 +135,76 @@ export async function startFakeTwilio(
         };
         if (!lastPress) return done("no press to replay");
         signedPost(lastPress.url, lastPress.params).then((r) => done(`replayed ${lastPress!.params.MessageSid}: ${r.status} ${r.outcome}`), (error: unknown) => done(`the app did not answer: ${String(error)}`));
+        return;
+      }
+      if (req.method === "POST" && req.url === "/phone/call") {
+        // The shopper's phone rings: a key, no key, voicemail, busy or no answer.
+        const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+        const sid = form.get("sid") ?? "";
+        const what = form.get("answer") ?? "";
+        const done = (note: string) => {
+          res.writeHead(303, { location: `/phone?note=${encodeURIComponent(note)}` });
+          res.end();
+        };
+        const answered = /^[0-9]$/.test(what)
+          ? answerCall(sid, { digits: what })
+          : what === "silence"
+            ? answerCall(sid, {})
+            : what === "voicemail"
+              ? answerCall(sid, { answeredBy: "machine_start" })
+              : endCall(sid, what === "busy" ? "busy" : "no-answer");
+        answered.then((r) => done(r.note), (error: unknown) => done(`the app did not answer: ${String(error)}`));
+        return;
+      }
+      if (req.method === "POST" && req.url === "/phone/replay-key") {
+        const done = (note: string) => {
+          res.writeHead(303, { location: `/phone?note=${encodeURIComponent(note)}` });
+          res.end();
+        };
+        if (!lastGather) return done("no key to replay");
+        signedPost(lastGather.url, lastGather.params).then((r) => done(`replayed the key of ${lastGather!.params.CallSid}: ${r.status} ${r.outcome}`), (error: unknown) => done(String(error)));
+        return;
+      }
+      const callMatch = /^\/2010-04-01\/Accounts\/([^/]+)\/Calls\.json$/.exec(req.url ?? "");
+      if (req.method === "POST" && callMatch) {
+        const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+        const expected = `Basic ${Buffer.from(`${FAKE_TWILIO_ACCOUNT.sid}:${FAKE_TWILIO_ACCOUNT.token}`).toString("base64")}`;
+        const twiml = form.get("Twiml") ?? "";
+        const call: FakeCall = {
+          sid: `CA${run}${(++counter).toString(16).padStart(16, "0")}`,
+          to: form.get("To") ?? "",
+          from: form.get("From"),
+          twiml,
+          spoken: [...twiml.matchAll(/<Say[^>]*>([^<]*)<\/Say>/g)].map((m) => unescapeXml(m[1])),
+          gatherAction: /<Gather[^>]*\saction="([^"]+)"/.exec(twiml)?.[1] ?? null,
+          statusCallback: form.get("StatusCallback"),
+          amdCallback: form.get("AsyncAmd") === "true" ? form.get("AsyncAmdStatusCallback") : null,
+          machineDetection: form.get("MachineDetection"),
+          authorized: req.headers.authorization === expected,
+          status: "queued",
+          heard: [],
+        };
+        // Twilio refuses a call without To, From, or instructions (21201 / 21213 / 21205).
+        const callRule = callRules.find((r) => r.times > 0);
+        if (callRule) callRule.times -= 1;
+        const refusal = callRule
+          ? ANSWERS[callRule.failure]
+          : !call.authorized
+          ? { status: 401, code: 20003, message: "Authenticate" }
+          : !call.to || !call.from
+            ? { status: 400, code: 21201, message: "No 'To' or 'From' number is specified" }
+            : !twiml && !form.get("Url")
+              ? { status: 400, code: 21205, message: "Url parameter is required" }
+              : null;
+        if (refusal) {
+          res.writeHead(refusal.status, { "content-type": "application/json" });
+          res.end(JSON.stringify({ ...refusal, more_info: `https://www.twilio.com/docs/errors/${refusal.code}` }));
+          return;
+        }
+        calls.push(call);
+        options.onCall?.(call);
+        res.writeHead(201, { "content-type": "application/json" });
+        res.end(JSON.stringify({ sid: call.sid, account_sid: callMatch[1], to: call.to, from: call.from, status: "queued", direction: "outbound-api", api_version: "2010-04-01", date_created: new Date().toUTCString(), uri: `/2010-04-01/Accounts/${callMatch[1]}/Calls/${call.sid}.json` }));
         return;
       }
       if (req.method === "POST" && (req.url === "/phone/press" || req.url === "/phone/status")) {
@@ -183,15 +280,70 @@ export async function startFakeTwilio(
     return template.body.replace(/\{\{(\d+)\}\}/g, (_, n: string) => variables?.[n] ?? "");
   }
 
-  async function signedPost(url: string, params: Record<string, string>) {
+  /**
+   * How the fake reaches the app: HTTP by default (local mode); a route test hands the request to the
+   * route module instead (`deliverWith`), the same signed request either way.
+   */
+  let deliver: (request: Request) => Promise<Response> = (request) => fetch(request);
+
+  /** A signed form POST to the app, as Twilio sends its webhooks. */
+  function signedRequest(url: string, params: Record<string, string>): Request {
     const signature = twilio.getExpectedTwilioSignature(FAKE_TWILIO_ACCOUNT.token, url, params);
-    const res = await fetch(url, {
+    return new Request(url, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
       body: new URLSearchParams(params).toString(),
     });
+  }
+
+  async function signedPost(url: string, params: Record<string, string>) {
+    const res = await deliver(signedRequest(url, params));
     const text = await res.text();
     return { status: res.status, outcome: res.headers.get("x-cod-outcome") ?? text.slice(0, 200) };
+  }
+
+  const unescapeXml = (v: string) => v.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
+
+  /**
+   * The shopper answers a call: the machine detection's verdict (human, or `answeredBy`), then, for a
+   * human with `digits`, the key posted to the <Gather>'s action (what the app answers is kept in
+   * `heard`), then the call's end (completed) to its status callback. All signed, as Twilio signs them.
+   */
+  async function answerCall(sid: string, answer: { digits?: string; answeredBy?: string }) {
+    const call = calls.find((c) => c.sid === sid);
+    if (!call) return { note: "no such call", gather: null };
+    const base = { CallSid: sid, AccountSid: FAKE_TWILIO_ACCOUNT.sid, From: call.from ?? "", To: call.to, Direction: "outbound-api" };
+    const answeredBy = answer.answeredBy ?? "human";
+    if (call.amdCallback) await signedPost(call.amdCallback, { ...base, AnsweredBy: answeredBy, MachineDetectionDuration: "1800" });
+    let gather: { status: number; outcome: string } | null = null;
+    if (answer.digits !== undefined && answeredBy === "human" && call.gatherAction) {
+      const params = { ...base, CallStatus: "in-progress", Digits: answer.digits, FinishedOnKey: "" };
+      lastGather = { url: call.gatherAction, params };
+      const res = await deliver(signedRequest(call.gatherAction, params));
+      const twiml = await res.text();
+      call.heard = [...twiml.matchAll(/<Say[^>]*>([^<]*)<\/Say>/g)].map((m) => unescapeXml(m[1]));
+      gather = { status: res.status, outcome: res.headers.get("x-cod-outcome") ?? "" };
+    }
+    const ended = await endCall(sid, "completed", answeredBy);
+    return { note: `${gather ? `key ${answer.digits}: ${gather.status} ${gather.outcome}; ` : ""}${ended.note}`, gather };
+  }
+
+  /** The call ends: its status callback (busy, no-answer, failed, or completed after an answer), signed. */
+  async function endCall(sid: string, status: "completed" | "busy" | "no-answer" | "failed", answeredBy?: string) {
+    const call = calls.find((c) => c.sid === sid);
+    if (!call?.statusCallback) return { note: "no such call or no status callback", gather: null };
+    call.status = status;
+    const params: Record<string, string> = { CallSid: sid, AccountSid: FAKE_TWILIO_ACCOUNT.sid, From: call.from ?? "", To: call.to, Direction: "outbound-api", CallStatus: status };
+    if (status === "completed") params.CallDuration = "20";
+    if (answeredBy) params.AnsweredBy = answeredBy;
+    const r = await signedPost(call.statusCallback, params);
+    return { note: `call ${status}: ${r.status} ${r.outcome}`, gather: null };
+  }
+
+  /** The last key posted to the app again (Twilio retrying the same request). */
+  function replayKey() {
+    if (!lastGather) return Promise.resolve({ status: 0, outcome: "no key" });
+    return signedPost(lastGather.url, lastGather.params);
   }
 
   let inbound = 0;
@@ -246,9 +398,26 @@ export async function startFakeTwilio(
         return `<li class="${m.channel}"><p class="meta">${m.channel} to ${esc(m.to)} · ${m.sid} · ${esc(m.status)}</p><p>${esc(m.body).replace(/\n/g, "<br>")}</p><div class="buttons">${buttons}</div><div class="states">report: ${states}</div></li>`;
       })
       .join("");
+    const callRows = [...calls]
+      .reverse()
+      .map((c) => {
+        const ringing = c.status === "queued";
+        const keys = ["1", "2", "3", "9"].map((k) => `<button name="answer" value="${k}">${k}</button>`).join("");
+        const other = [
+          ["silence", "answer, press nothing"],
+          ["voicemail", "voicemail"],
+          ["no-answer", "no answer"],
+          ["busy", "busy"],
+        ]
+          .map(([v, label]) => `<button class="state" name="answer" value="${v}">${label}</button>`)
+          .join("");
+        const controls = ringing ? `<form method="post" action="/phone/call"><input type="hidden" name="sid" value="${c.sid}"><div class="keypad">${keys}</div><div class="states">${other}</div></form>` : "";
+        return `<li class="call${ringing ? " ringing" : ""}"><p class="meta">call to ${esc(c.to)} · ${c.sid} · ${ringing ? "ringing" : esc(c.status)}</p><p>${esc(c.spoken[0] ?? "")}</p>${c.heard.length ? `<p class="heard">App: ${esc(c.heard.join(" "))}</p>` : ""}${controls}</li>`;
+      })
+      .join("");
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fake phone (local mode)</title><meta http-equiv="refresh" content="10">
-<style>body{font:15px system-ui;max-width:720px;margin:2em auto}li{list-style:none;border:1px solid #ccc;border-radius:8px;padding:.6em 1em;margin:.6em 0}li.whatsapp{border-color:#25d366}.meta{color:#666;font-size:12px}form{display:inline}.buttons button{margin:.2em;padding:.4em 1em}.state{font-size:12px}</style></head>
-<body><h1>Fake phone</h1><p>What the fake Twilio "sent", newest first. Press a WhatsApp button as the shopper would (a signed inbound reply to the app), or report a delivery state.</p>${note ? `<p><strong>Last: ${esc(note)}</strong></p>` : ""}${lastPress ? `<form method="post" action="/phone/replay"><button>Deliver the last press again (same MessageSid ${lastPress.params.MessageSid})</button></form>` : ""}<ul>${rows || "<li>No messages yet.</li>"}</ul></body></html>`;
+<style>body{font:15px system-ui;max-width:720px;margin:2em auto}li{list-style:none;border:1px solid #ccc;border-radius:8px;padding:.6em 1em;margin:.6em 0}li.whatsapp{border-color:#25d366}.meta{color:#666;font-size:12px}li.call{border-color:#1a73e8}li.ringing{background:#eef4ff}.keypad button{font-size:18px;width:3em;margin:.2em;padding:.3em}.heard{font-style:italic}form{display:inline}.buttons button{margin:.2em;padding:.4em 1em}.state{font-size:12px}</style></head>
+<body><h1>Fake phone</h1><p>What the fake Twilio "sent", newest first. Answer a ringing call with a key (or not), press a WhatsApp button as the shopper would (a signed inbound reply to the app), or report a delivery state.</p>${note ? `<p><strong>Last: ${esc(note)}</strong></p>` : ""}${lastPress ? `<form method="post" action="/phone/replay"><button>Deliver the last press again (same MessageSid ${lastPress.params.MessageSid})</button></form>` : ""}${lastGather ? `<form method="post" action="/phone/replay-key"><button>Deliver the last key again (same call ${lastGather.params.CallSid})</button></form>` : ""}${callRows ? `<h2>Calls</h2><ul>${callRows}</ul>` : ""}<h2>Messages</h2><ul>${rows || "<li>No messages yet.</li>"}</ul></body></html>`;
   }
 
   /** Twilio's 201 answer for an accepted message. */
@@ -276,6 +445,19 @@ export async function startFakeTwilio(
     url: `http://127.0.0.1:${port}`,
     /** Messages Twilio accepted, in order. */
     messages,
+    /** Calls Twilio placed, in order. */
+    calls,
+    /** The next `times` calls are refused this way (21211 invalid number, or a 503). */
+    failCalls(failure: "invalid_number" | "server_error", times = 1) {
+      callRules.push({ failure, times });
+    },
+    /** Route tests: the app's webhooks go to this function instead of over HTTP. */
+    deliverWith(fn: ((request: Request) => Promise<Response>) | null) {
+      deliver = fn ?? ((request) => fetch(request));
+    },
+    answerCall,
+    endCall,
+    replayKey,
     /** Every request, accepted or not. */
     attempts,
     /** The next `times` sends matching `when` (default: any) fail this way (`late`: sent, answered after `delayMs`, 1 s by default). */
@@ -294,6 +476,9 @@ export async function startFakeTwilio(
       return code;
     },
     reset() {
+      calls.length = 0;
+      callRules = [];
+      lastGather = null;
       messages.length = 0;
       attempts.length = 0;
       rules = [];

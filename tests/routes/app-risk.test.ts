@@ -8,7 +8,7 @@ import * as handlers from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
-import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+import { orderCreatedPayload, provenOrderPayload, signedWebhook } from "../helpers/webhooks";
 import { prisma } from "~/core/db.server";
 import type { RiskSettingsErrors, RiskSettingsValues } from "~/risk/risk-settings";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
@@ -158,7 +158,7 @@ describe("velocity rules from the Risk page, before the score", () => {
   it("past the COD-orders-per-phone limit the next order is high with the rule's reason", async () => {
     const shop = await installShop({ riskPhoneOrderLimit: 1 });
     const phone = "+919812345604";
-    const first = orderCreatedPayload({ phone });
+    const first = provenOrderPayload(phone); // the phone proved it: it counts toward the phone's orders
     const second = orderCreatedPayload({ phone });
     await callRoute(ordersCreate, signedWebhook("orders/create", first));
     await callRoute(ordersCreate, signedWebhook("orders/create", second));

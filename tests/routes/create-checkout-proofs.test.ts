@@ -12,7 +12,7 @@ import { installShop, SHOP } from "../helpers/shops";
 import { useFakeTwilio } from "../helpers/twilio";
 
 /**
- * A proof is only as good as the verification behind it (CONTRACT.md "Proofs and holds"): the proofs
+ * A proof is only as good as the verification behind it (docs/contract.md, "Proofs and holds"): the proofs
  * create-checkout hands back keep the first one's expiry, and a number blocked after it verified gets
  * no COD, whatever it shows.
  */

@@ -41,7 +41,7 @@ describe("POST /create-checkout: cod and prepaid build a Storefront cart", () =>
     const proof = issueProof(SHOP, { phone: PHONE, mode: "cod", selectionId: "fromverifyotp" }).token;
     const res = await post(
       { phone: PHONE, selectedMode: "cod", variantId: "44556677", quantity: 2, productTitle: "Mug", proof },
-      { "x-forwarded-for": "203.0.113.7, 10.0.0.1" },
+      { "x-forwarded-for": "10.0.0.1, 203.0.113.7" },
     );
     expect(res.status).toBe(200);
     const body = await jsonOf(res);

@@ -118,12 +118,41 @@ describe("the plan's monthly allowance at the storefront gate", () => {
   });
 
   it("the verification that reaches the allowance is counted, and the next send is refused", async () => {
+    // Mid-month, the month's use spread over the days before (all of it today would be an abnormal burn: app/enforcement/burn.server.ts).
+    vi.spyOn(clock, "now").mockReturnValue(new Date("2026-11-20T10:00:00Z"));
     const shop = await installShop({ subscriptionPlan: FREE_PLAN.name });
-    await verifiedOn(shop.id, today(), FREE_PLAN.monthlyVerifications - 1);
+    await verifiedOn(shop.id, monthStart(), FREE_PLAN.monthlyVerifications - 1);
+    await verifiedOn(shop.id, "2026-10-25", FREE_PLAN.monthlyVerifications); // its usual pace uses the plan
     expect((await send("+919876543210")).status).toBe(200);
     expect((await verify("+919876543210", fake.twilio.codeFor("+919876543210"))).status).toBe(200);
-    expect((await prisma.dailyStat.findFirstOrThrow({ where: { shopId: shop.id, metric: "otp_verified" } })).count).toBe(FREE_PLAN.monthlyVerifications);
+    const counted = await prisma.dailyStat.aggregate({ where: { shopId: shop.id, metric: "otp_verified", day: { gte: monthStart() } }, _sum: { count: true } });
+    expect(counted._sum.count).toBe(FREE_PLAN.monthlyVerifications);
     expect(await jsonOf(await send("+919876543211"))).toMatchObject({ code: "plan_limit_reached" });
+  });
+
+  it("a number counts once a month: verifying it again costs nothing, and next month it counts again", async () => {
+    vi.spyOn(clock, "now").mockReturnValue(new Date("2026-11-20T10:00:00Z"));
+    const shop = await installShop({ subscriptionPlan: FREE_PLAN.name, otpResendCooldownSeconds: 0 });
+    await verifiedOn(shop.id, monthStart(), FREE_PLAN.monthlyVerifications - 1);
+    await verifiedOn(shop.id, "2026-10-25", FREE_PLAN.monthlyVerifications); // its usual pace uses the plan
+    const phone = "+919876543210";
+    for (let i = 0; i < 3; i++) {
+      expect((await send(phone)).status).toBe(200);
+      expect((await verify(phone, fake.twilio.codeFor(phone))).status).toBe(200);
+      vi.spyOn(clock, "now").mockReturnValue(new Date(`2026-11-2${i + 1}T10:00:00Z`));
+    }
+    const sum = async (metric: "otp_verified" | "otp_reverified") =>
+      (await prisma.dailyStat.aggregate({ where: { shopId: shop.id, metric, day: { gte: monthStart() } }, _sum: { count: true } }))._sum.count ?? 0;
+    // One counted against the allowance (which it reached), two more confirmed and shown on the dashboard.
+    expect(await sum("otp_verified")).toBe(FREE_PLAN.monthlyVerifications);
+    expect(await sum("otp_reverified")).toBe(2);
+    // The allowance is used up for new numbers.
+    expect(await jsonOf(await send("+919876543299"))).toMatchObject({ code: "plan_limit_reached" });
+    // December: the same number is counted again, once.
+    vi.spyOn(clock, "now").mockReturnValue(new Date("2026-12-03T10:00:00Z"));
+    expect((await send(phone)).status).toBe(200);
+    expect((await verify(phone, fake.twilio.codeFor(phone))).status).toBe(200);
+    expect((await prisma.dailyStat.findFirstOrThrow({ where: { shopId: shop.id, metric: "otp_verified", day: "2026-12-03" } })).count).toBe(1);
   });
 
   it("a shop with no plan chosen still answers 402 subscription_required", async () => {

@@ -45,7 +45,7 @@ async function many(n: number, o: Parameters<typeof codOrder>[0]) {
 const load = async (query = "") => (await callAdminRoute<DeliveryAnalytics>(analytics, await adminRequest(`/app/analytics${query}`))).data!;
 
 async function seedShop() {
-  await installShop({ currency: "INR", otpEnabled: false, failedParcelCost: 150 });
+  await installShop({ currency: "INR", otpEnabled: false, codFailureCost: 150 });
   // Pune 411 001: 30 COD orders, 18 delivered, 6 failed, 6 open; written with a space as shoppers type it.
   await many(18, { zip: "411 001", product: "Kurta", source: "utm_source=facebook&utm_medium=cpc", outcome: "delivered" });
   await many(6, { zip: "411 001", product: "Kurta", source: "utm_source=facebook&utm_medium=cpc", outcome: "failed" });
@@ -105,16 +105,16 @@ describe("/app/analytics", () => {
 
   it("saves the cost of a failed parcel (a decimal comma too); refuses anything else with 422 and keeps the old one", async () => {
     await installShop({ currency: "INR" });
-    const saved = await callAdminRoute(analytics, await adminRequest("/app/analytics", { form: { failedParcelCost: "180,50" } }));
+    const saved = await callAdminRoute(analytics, await adminRequest("/app/analytics", { form: { codFailureCost: "180,50" } }));
     expect(saved.status).toBe(200);
-    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).failedParcelCost).toBe(180.5);
-    const refused = await callAdminRoute<{ error: string }>(analytics, await adminRequest("/app/analytics", { form: { failedParcelCost: "-3" } }));
+    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).codFailureCost).toBe(180.5);
+    const refused = await callAdminRoute<{ error: string }>(analytics, await adminRequest("/app/analytics", { form: { codFailureCost: "-3" } }));
     expect(refused.status).toBe(422);
     expect(refused.data?.error).toMatch(/what one failed parcel costs/);
-    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).failedParcelCost).toBe(180.5);
-    const cleared = await callAdminRoute(analytics, await adminRequest("/app/analytics", { form: { failedParcelCost: "" } }));
+    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).codFailureCost).toBe(180.5);
+    const cleared = await callAdminRoute(analytics, await adminRequest("/app/analytics", { form: { codFailureCost: "" } }));
     expect(cleared.status).toBe(200);
-    expect((await load()).failedParcelCost).toBeNull();
+    expect((await load()).codFailureCost).toBeNull();
   });
 
   it("refuses a request without a session token", async () => {

@@ -186,12 +186,43 @@ describe("confirmation when tag removal fails", () => {
     await confirmOnPage();
     await work();
     expect(fulfillmentOrderOf(order.admin_graphql_api_id)).toMatchObject({ status: "OPEN", holds: [] });
-    expect(await jobOf("confirmed")).toMatchObject({ doneAt: null, lastError: expect.stringMatching(/http_error|503/) });
+    expect(await jobOf("confirmed")).toMatchObject({ doneAt: expect.any(Date) });
+    // The removal is the order's tag job's, retried until it goes through.
+    const tagJob = () => prisma.job.findFirstOrThrow({ where: { kind: "order-tags" } });
+    expect(await tagJob()).toMatchObject({ doneAt: null, lastError: expect.stringMatching(/http_error|503/) });
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-pending", "cod-verified"]);
 
     store.install(shopify);
     later(60_000);
     await work();
-    expect(await jobOf("confirmed")).toMatchObject({ doneAt: expect.any(Date) });
+    expect(await tagJob()).toMatchObject({ doneAt: expect.any(Date) });
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-verified"]);
+  });
+
+  it("an add of cod-pending still in flight when the order is confirmed: the tag job's next run takes it off again", async () => {
+    await installShop();
+    const order = await placeOrder();
+    // Shopify applies the first tagsAdd (cod-pending) only after the confirmation's step has run.
+    let first = true;
+    shopify.on(
+      OPERATIONS.tagsAdd,
+      async (call) => {
+        if (first) {
+          first = false;
+          await new Promise((r) => setTimeout(r, 400));
+        }
+        return handlers.tagsAdd(tagged)(call);
+      },
+      "admin",
+    );
+    const inFlight = runDueJobs();
+    await new Promise((r) => setTimeout(r, 50));
+    await confirmOnPage();
+    await runDueJobs(); // the confirmed step, while the add is still in flight
+    await inFlight;
+    later(60_000);
+    await work();
+    await work();
     expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-verified"]);
   });
 });

@@ -15,7 +15,7 @@ import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 import { JOB_KINDS } from "~/server-build";
 
 /**
- * orders/create decides with the order's own facts (CONTRACT.md, "orders/create webhook"): COD by the
+ * orders/create decides with the order's own facts (docs/contract.md, "orders/create"): COD by the
  * checkout function's rule, evidence only from what the order carries, never a blocked phone, phones
  * read with the address's country.
  */

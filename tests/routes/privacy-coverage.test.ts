@@ -76,6 +76,18 @@ const SEEDERS: Record<string, Seeder> = {
     });
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
+  ConfirmationRung: async (s, c) => {
+    // A voice rung of a confirmation found by the order alone (sent to another number): gone with its confirmation.
+    const id = `ocr-${s.shopId}-${c.tag}`;
+    await prisma.orderConfirmation.create({ data: { id, shopId: s.shopId, orderGid: gid(c.orderId), phone: `${c.phone}8`, tokenHash: id, deadlineAt: new Date(Date.now() + 86_400_000) } }).catch(() => null);
+    const confirmation = await prisma.orderConfirmation.findFirstOrThrow({ where: { shopId: s.shopId, orderGid: gid(c.orderId) } });
+    await prisma.confirmationRung.create({ data: { id: `${confirmation.id}:voice`, confirmationId: confirmation.id, shopId: s.shopId, rung: "voice", state: "answered", detail: "1", providerId: `CA${c.tag}${s.shopId}`, dueAt: new Date() } });
+    return { shopId: s.shopId, confirmationId: confirmation.id };
+  },
+  ContactOptOut: async (s, c) => {
+    await prisma.contactOptOut.create({ data: { shopId: s.shopId, phone: c.phone, channel: "voice", source: "voice_digit" } });
+    return { shopId: s.shopId, phone: c.phone };
+  },
   MessageDelivery: async (s, c) => {
     await prisma.messageDelivery.create({ data: { shopId: s.shopId, phone: c.phone, purpose: "otp", channel: "whatsapp", status: "sent", fallbackBody: "sealed" } });
     return { shopId: s.shopId, phone: c.phone };
@@ -96,6 +108,12 @@ const SEEDERS: Record<string, Seeder> = {
   OrderOutcome: async (s, c) => {
     await prisma.orderOutcome.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), phone: c.phone, postalCode: "20000", outcome: "failed", decidedAt: new Date() } });
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
+  },
+  ExperimentAssignment: async (s, c) => {
+    const experimentId = `exp-${s.shopId}-${c.tag}`;
+    await prisma.experiment.create({ data: { id: experimentId, shopId: s.shopId, holdoutShare: 0.1, startedAt: new Date(), horizon: 100, baseline: 0.2, drop: 0.1 } });
+    await prisma.experimentAssignment.create({ data: { experimentId, shopId: s.shopId, phone: c.phone, arm: "holdout", assignedAt: new Date() } });
+    return { shopId: s.shopId, phone: c.phone };
   },
   DataRequestReport: async (s, c) => {
     // Through a real delivery: the report of an earlier request names the customer and holds their data.

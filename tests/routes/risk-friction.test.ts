@@ -25,12 +25,13 @@ const post = (route: typeof createCheckout | typeof sendOtp | typeof verifyOtp, 
   callRoute(route, signedRequest(path, { method: "POST", body }));
 const checkout = (body: Record<string, unknown>) => post(createCheckout, "/create-checkout", { phone: PHONE, selectedMode: "cod", variantId: "1", ...body });
 
-/** Two earlier orders with this phone that were never confirmed (OrderRecord status "unconfirmed"): +50. */
+/** Two earlier COD orders this phone placed with its proof, both refused (cancelled): +50. */
 async function refusedBefore(shopId: string, n = 2) {
   for (let i = 0; i < n; i++) {
-    await prisma.orderRecord.create({
-      data: { shopId, orderGid: `gid://shopify/Order/${900 + i}`, phone: PHONE, cod: true, status: "unconfirmed", placedAt: new Date(Date.now() - 86_400_000 * (i + 2)) },
-    });
+    const orderGid = `gid://shopify/Order/${900 + i}`;
+    const placedAt = new Date(Date.now() - 86_400_000 * (i + 2));
+    await prisma.orderRecord.create({ data: { shopId, orderGid, phone: PHONE, cod: true, status: "verified", verifiedBy: "proof", placedAt } });
+    await prisma.orderOutcome.create({ data: { shopId, orderGid, phone: PHONE, outcome: "failed", reason: "cancelled", decidedAt: placedAt } });
   }
 }
 
@@ -63,7 +64,7 @@ describe("a high-risk shopper (a history of refused COD orders, the merchant's h
     expect(verified).toMatchObject({
       success: true,
       allowedModes: ["prepaid", "partial"],
-      risk: { band: "high", reasons: [{ code: "rto_prone_phone", text: "2 earlier orders with this phone were refused, cancelled or never confirmed." }] },
+      risk: { band: "high", reasons: [{ code: "rto_prone_phone", text: "2 earlier orders with this phone were refused or cancelled." }] },
       proof: expect.stringMatching(/^v2\.212600000001\.cod\.\d+\.[a-z0-9]+\.h\.[0-9a-f]{32}$/),
     });
   });

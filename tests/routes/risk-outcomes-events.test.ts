@@ -13,7 +13,7 @@ import { useFakeShopify } from "../helpers/fake-shopify";
 import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
-import { fulfillmentEventBody, orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+import { fulfillmentEventBody, orderCreatedPayload, provenOrderPayload, signedWebhook } from "../helpers/webhooks";
 
 /**
  * Outcomes from a carrier's tracking (fulfillment_events/create) and a failure tag the merchant removes
@@ -76,7 +76,7 @@ describe("fulfillment_events/create: the carrier's delivered and failure", () =>
   it("joins what orders/fulfilled learnt (the postal code stays); an order the app never recorded as COD is not learnt", async () => {
     const a = order();
     await create(a);
-    await callRoute(fulfilled, signedWebhook("orders/fulfilled", a));
+    await callRoute(fulfilled, signedWebhook("orders/fulfilled", { ...a, fulfillment_status: "fulfilled" }));
     expect(await rowOf(a)).toEqual({ outcome: "delivered", reason: "fulfilled", phone: PHONE, postalCode: "400001" });
     await carrierEvent(a, "failure");
     expect(await rowOf(a)).toEqual({ outcome: "failed", reason: "carrier:failure", phone: PHONE, postalCode: "400001" });
@@ -86,7 +86,7 @@ describe("fulfillment_events/create: the carrier's delivered and failure", () =>
   });
 
   it("replays a refused shopper: after the carrier's failure the same phone gets no COD on its next attempt (high at 25)", async () => {
-    const a = order();
+    const a = provenOrderPayload(PHONE, { shipping_address: ADDRESS }); // placed with the phone's proof
     await create(a);
     await carrierEvent(a, "failure");
     expect((await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE } }))).status).toBe(200);
@@ -134,7 +134,7 @@ describe("orders/updated: a failure tag removed again", () => {
   it("an order seen delivered goes back to delivered; the score no longer counts the phone's failure", async () => {
     const a = order();
     await create(a);
-    await callRoute(fulfilled, signedWebhook("orders/fulfilled", a));
+    await callRoute(fulfilled, signedWebhook("orders/fulfilled", { ...a, fulfillment_status: "fulfilled" }));
     await update(a, 1, { tags: "returned" });
     expect(await rowOf(a)).toMatchObject({ outcome: "failed", reason: "tag:returned" });
     await update(a, 2, { tags: "" });

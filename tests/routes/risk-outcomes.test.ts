@@ -12,7 +12,7 @@ import { useFakeShopify } from "../helpers/fake-shopify";
 import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
-import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+import { orderCreatedPayload, provenOrderPayload, signedWebhook } from "../helpers/webhooks";
 
 /**
  * Outcomes are learnt (docs/risk.md): orders/cancelled (failed) and orders/fulfilled (delivered) count
@@ -26,8 +26,10 @@ beforeEach(() => handlers.installDefaultHandlers(shopify));
 
 const ADDRESS = { first_name: "Asha", phone: PHONE, address1: "Flat 12, Shanti Apartments, MG Road", city: "Mumbai", province: "Maharashtra", zip: "400 001", country_code: "IN" };
 const order = (overrides: Record<string, unknown> = {}) => orderCreatedPayload({ phone: PHONE, shipping_address: ADDRESS, cancelled_at: new Date().toISOString(), ...overrides });
-const send = (route: typeof cancelled | typeof fulfilled | typeof updated, topic: string, payload: unknown, webhookId: string) =>
-  callRoute(route, signedWebhook(topic, payload, { webhookId }));
+const proven = (overrides: Record<string, unknown> = {}) => provenOrderPayload(PHONE, { shipping_address: ADDRESS, cancelled_at: new Date().toISOString(), ...overrides });
+/** A delivery as Shopify sends it: an orders/fulfilled body is a fulfilled order (`fulfillment_status: fulfilled`). */
+const send = (route: typeof cancelled | typeof fulfilled | typeof updated, topic: string, payload: object, webhookId: string) =>
+  callRoute(route, signedWebhook(topic, topic === "orders/fulfilled" ? { ...payload, fulfillment_status: "fulfilled" } : payload, { webhookId }));
 const outcomes = () => prisma.orderOutcome.findMany({ select: { orderGid: true, phone: true, postalCode: true, outcome: true }, orderBy: { orderGid: "asc" } });
 const reasons = () => prisma.orderOutcome.findMany({ select: { orderGid: true, outcome: true, reason: true }, orderBy: { orderGid: "asc" } });
 const byGid = <T extends { orderGid: string }>(rows: T[]) => rows.sort((x, y) => x.orderGid.localeCompare(y.orderGid));
@@ -109,7 +111,9 @@ describe("orders/updated: failure tags and whole refunds", () => {
     const before = await verifyAndCheckout();
     expect(before.verified.allowedModes).toContain("cod");
     expect(before.status).toBe(200);
-    await send(updated, "orders/updated", order({ cancelled_at: null, tags: "RTO" }), "u-rto");
+    const placed = proven({ cancelled_at: null });
+    expect((await callRoute(ordersCreate, signedWebhook("orders/create", placed))).status).toBe(200);
+    await send(updated, "orders/updated", { ...placed, tags: "RTO" }, "u-rto");
     const after = await verifyAndCheckout();
     expect(after.verified).toMatchObject({ allowedModes: ["prepaid", "partial"], risk: { band: "high", reasons: [{ code: "rto_prone_phone" }] } });
     expect(after).toMatchObject({ status: 403, body: { code: "cod_not_allowed" } });
@@ -119,7 +123,11 @@ describe("orders/updated: failure tags and whole refunds", () => {
 describe("the score learns them", () => {
   it("a shopper whose two COD orders were refused gets no COD on the next attempt (high at 50)", async () => {
     await installShop({ riskHighThreshold: 50 });
-    for (const [i, o] of [order(), order()].entries()) await send(cancelled, "orders/cancelled", o, `c-${i}`);
+    // Placed with the phone's proof: only history the phone proved counts against it.
+    for (const [i, o] of [proven(), proven()].entries()) {
+      expect((await callRoute(ordersCreate, signedWebhook("orders/create", { ...o, cancelled_at: null }))).status).toBe(200);
+      await send(cancelled, "orders/cancelled", o, `c-${i}`);
+    }
     expect((await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: PHONE } }))).status).toBe(200);
     const verified = await jsonOf(await callRoute(verifyOtp, signedRequest("/verify-otp", { method: "POST", body: { phone: PHONE, otp: twilio.twilio.codeFor(PHONE) } })));
     expect(verified).toMatchObject({ allowedModes: ["prepaid", "partial"], risk: { band: "high", reasons: [{ code: "rto_prone_phone" }] } });

@@ -350,10 +350,12 @@ describe("what a send costs the database", () => {
     // The decision (one statement on PostgreSQL, one transaction on SQLite): the number's standing (with
     // the month's verifications for the plan's allowance), the risk score's 24-hour count of codes for the
     // number (one more with the shopper's IP), its rate counter, the shop's daily counter and the pending
-    // code. Then the message's delivery record with the dashboard's daily count of codes sent.
+    // code, with the number's texts of the day and its block's share of the daily cap between them (its
+    // IP's and network's too when the request names an IP). Then the message's delivery record with the
+    // dashboard's daily count of codes sent.
     expect(direct.roundTrips).toBe(2);
     const all = direct.statements.join("\n");
-    expect(all.match(/INSERT INTO "RateCounter"/g)).toHaveLength(3);
+    expect(all.match(/INSERT INTO "RateCounter"/g)).toHaveLength(5);
     expect(all.match(/INSERT INTO "OtpChallenge"/g)).toHaveLength(1);
     expect(all.match(/INSERT INTO "MessageDelivery"/g)).toHaveLength(1);
     expect(all.match(/INSERT INTO "DailyStat"/g)).toHaveLength(1);

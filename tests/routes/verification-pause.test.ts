@@ -22,7 +22,7 @@ import * as handlers from "../mocks/shopify/handlers";
 import { JOB_KINDS } from "~/server-build";
 
 /**
- * CONTRACT.md, "When the app cannot verify": when the month's allowance is used up (or the plan ends,
+ * docs/contract.md, "When the app cannot verify": when the month's allowance is used up (or the plan ends,
  * or codes are off) checkout offers COD again within a minute, through a durable job, and hides it
  * again by itself when verification resumes; a merchant may keep it hidden instead.
  */
@@ -34,7 +34,15 @@ const PHONE = "+971501234567";
 const FREE = PLANS[0];
 const PRO = PLANS.find((p) => p.id === "pro")!;
 
+// Mid-month, so a month's use can be spread over the days before today, by a shop whose usual pace uses
+// its plan: all of it today, or far ahead of its pace, would be an abnormal burn (app/enforcement/burn.server.ts,
+// tested in tests/routes/allowance-burn.test.ts).
+const MID_MONTH = new Date("2026-11-20T10:00:00Z");
+/** Last month's use (`used` on one day in the 28 days before MID_MONTH): the shop's usual pace. */
+const usualPace = (shopId: string, used: number) => prisma.dailyStat.create({ data: { shopId, metric: "otp_verified", day: "2026-10-25", dimension: "", count: used } });
+
 beforeEach(() => {
+  vi.spyOn(clock, "now").mockReturnValue(MID_MONTH);
   store = new FakeEnforcementStore();
   handlers.installDefaultHandlers(shopify);
   store.install(shopify);
@@ -65,7 +73,8 @@ const codHiddenAtCheckout = () => {
 /** A shop on Free with enforcement set up (COD hidden) and `used` verifications this month. */
 async function shopOnFree(used: number, overrides: Parameters<typeof installShop>[0] = {}) {
   const shop = await installShop({ subscriptionPlan: FREE.name, subscriptionId: "free", ...overrides });
-  if (used) await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: clock.now().toISOString().slice(0, 10), dimension: "", count: used } });
+  if (used) await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: `${clock.now().toISOString().slice(0, 7)}-01`, dimension: "", count: used } });
+  if (used) await usualPace(shop.id, used);
   await syncPaymentCustomization(await row());
   return shop;
 }
@@ -132,6 +141,7 @@ describe("the allowance used up", () => {
     await verifyOnce();
     await runDueJobs(JOB_KINDS);
     expect(codHiddenAtCheckout()).toBe(false);
+    billing.put({ id: "gid://shopify/AppSubscription/9", shop: SHOP, name: PRO.name, status: "ACTIVE" }); // approved in Shopify
     const res = await callRoute(
       subscriptionsWebhook,
       signedWebhook("app_subscriptions/update", { app_subscription: { admin_graphql_api_id: "gid://shopify/AppSubscription/9", name: PRO.name, status: "ACTIVE" } }),
@@ -162,7 +172,7 @@ describe("the allowance used up", () => {
     shopify.on(handlers.OPERATIONS.paymentCustomizationUpdate, handlers.serverError(503), "admin");
     expect(await runDueJobs(JOB_KINDS)).toMatchObject({ retried: 1 });
     store.install(shopify);
-    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 60_000));
+    vi.spyOn(clock, "now").mockReturnValue(new Date(MID_MONTH.getTime() + 60_000));
     expect(await runDueJobs(JOB_KINDS)).toMatchObject({ done: 1 });
     expect(codHiddenAtCheckout()).toBe(false);
   });
@@ -188,11 +198,13 @@ describe("a plan change", () => {
   });
 
   it("codes switched off, or the plan cancelled: COD offered once the job ran", async () => {
-    await shopOnFree(3);
-    await prisma.shop.update({ where: { domain: SHOP }, data: { subscriptionStatus: "cancelled" } });
+    // On Pro, cancelled in Shopify: the notice is read back (app_subscriptions/update trusts what Shopify reports).
+    const pro = "gid://shopify/AppSubscription/8";
+    await shopOnFree(3, { subscriptionPlan: PRO.name, subscriptionId: pro });
+    billing.put({ id: pro, shop: SHOP, name: PRO.name, status: "CANCELLED" });
     const res = await callRoute(
       subscriptionsWebhook,
-      signedWebhook("app_subscriptions/update", { app_subscription: { admin_graphql_api_id: "free", name: FREE.name, status: "CANCELLED" } }),
+      signedWebhook("app_subscriptions/update", { app_subscription: { admin_graphql_api_id: pro, name: PRO.name, status: "CANCELLED" } }),
     );
     expect(res.status).toBe(200);
     await runDueJobs(JOB_KINDS);
@@ -211,7 +223,8 @@ describe("usage charges past the allowance (a merchant who turned them on)", () 
     billing.approve(sub.id);
     await callAdminRoute(plans, await adminRequest("/app/plans?charge_id=1"));
     const shop = await row();
-    await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: clock.now().toISOString().slice(0, 10), dimension: "", count: used } });
+    await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: `${clock.now().toISOString().slice(0, 7)}-01`, dimension: "", count: used } });
+    await usualPace(shop.id, used);
     await runDueJobs(JOB_KINDS);
     await syncPaymentCustomization(await row());
     return sub;

@@ -85,3 +85,14 @@ describe("the shop's country, learnt from Shopify", () => {
     expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).country).toBe("MA");
   });
 });
+
+describe("the shop's time zone (the confirmation ladder's quiet hours), learnt from Shopify", () => {
+  it("follows shop/update's iana_timezone, and keeps it when the update carries none or one the runtime does not know", async () => {
+    await installShop();
+    await callRoute(shopUpdate, signedWebhook("shop/update", { id: 1, name: "Souk", myshopify_domain: SHOP, iana_timezone: "Africa/Casablanca" }));
+    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).timezone).toBe("Africa/Casablanca");
+    await callRoute(shopUpdate, signedWebhook("shop/update", { id: 1, name: "Souk", myshopify_domain: SHOP, iana_timezone: null }));
+    await callRoute(shopUpdate, signedWebhook("shop/update", { id: 1, name: "Souk", myshopify_domain: SHOP, iana_timezone: "Mars/Olympus_Mons" }));
+    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).timezone).toBe("Africa/Casablanca");
+  });
+});

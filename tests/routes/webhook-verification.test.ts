@@ -1,5 +1,5 @@
 import { authenticate } from "~/core/shopify/app.server";
-import { authenticateWebhook, type WebhookTopic } from "~/http/webhook.server";
+import { authenticateWebhook, deliveryKey, type WebhookTopic } from "~/http/webhook.server";
 import { installShop, SHOP } from "../helpers/shops";
 import { signedWebhook } from "../helpers/webhooks";
 
@@ -12,9 +12,12 @@ type Verdict = { accepted: { shop: string; topic: string; webhookId: string; api
 
 async function libraryVerdict(request: Request): Promise<Verdict> {
   try {
+    const body = await request.clone().text();
     const { shop, topic, webhookId, apiVersion, payload } = await authenticate.webhook(request);
     if (payload === null || typeof payload !== "object" || Array.isArray(payload)) return { refused: "bad" };
-    return { accepted: { shop, topic, webhookId, apiVersion, payload } };
+    // The app records a delivery under its event (X-Shopify-Event-Id, else the webhook id) and body: the same decision, keyed per event.
+    const event = request.headers.get("x-shopify-event-id") || webhookId;
+    return { accepted: { shop, topic, webhookId: deliveryKey(topic, event, body), apiVersion, payload } };
   } catch (thrown) {
     return { refused: thrown instanceof Response && thrown.status === 401 ? "hmac" : "bad" };
   }
@@ -76,7 +79,7 @@ describe("authenticateWebhook agrees with the library's authenticate.webhook", (
   }
 
   it("accepts a good delivery and refuses a bad HMAC (the reference is not vacuous)", async () => {
-    expect(await libraryVerdict(cases["a good delivery"]())).toMatchObject({ accepted: { shop: SHOP, topic: "ORDERS_CREATE", webhookId: "w-1" } });
+    expect(await libraryVerdict(cases["a good delivery"]())).toMatchObject({ accepted: { shop: SHOP, topic: "ORDERS_CREATE", webhookId: expect.stringMatching(/^ORDERS_CREATE:event-w-1:/) } });
     expect(await libraryVerdict(cases["the wrong secret"]())).toEqual({ refused: "hmac" });
   });
 });

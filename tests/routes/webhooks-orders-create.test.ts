@@ -167,7 +167,7 @@ describe("orders/create: duplicates and out-of-order deliveries", () => {
     expect((await prisma.selection.findUniqueOrThrow({ where: { id: sel.id } })).orderGid).toBe(order.admin_graphql_api_id);
     expect(await prisma.job.count({ where: { kind: "order-tags" } })).toBe(1);
     // Both deliveries done and recorded; the order recorded once.
-    expect(await prisma.webhookDelivery.count({ where: { id: { in: ["a", "b"] } } })).toBe(2);
+    expect(await prisma.webhookDelivery.count()).toBe(2);
     expect(await prisma.orderRecord.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
   });
 
@@ -331,7 +331,7 @@ describe("what a delivery costs the database", () => {
     second.stop();
     expect(second.statements.filter((s) => /SELECT "id", "payload" FROM "Job"/.test(s)).length).toBeGreaterThan(0);
     expect(second.statements.at(-1)).toMatch(/INSERT INTO "WebhookDelivery"/);
-    expect(await prisma.webhookDelivery.count({ where: { id: { in: ["first", "second"] } } })).toBe(2);
+    expect(await prisma.webhookDelivery.count()).toBe(2);
     expect(await prisma.job.count({ where: { kind: "order-tags" } })).toBe(1);
     expect(await prisma.orderConfirmation.count()).toBe(1);
   });

@@ -51,6 +51,7 @@ const FIELDS = [
   "prepaidDiscountValue", "codFeeType", "codFeeValue", "codFeeVariantId", "recordRetentionDays", "whatsappConfirmation",
   "whatsappReplyMinutes", "cancelOnWhatsappCancel", "otpChannelChoice", "linksOnWhatsapp", "linkDomain",
   "prepaidOffer", "prepaidOfferIncentiveType", "prepaidOfferIncentiveValue", "prepaidOfferIncentiveCap",
+  "ladderWhatsappMinutes", "ladderSmsMinutes", "ladderVoiceMinutes", "ladderPersonMinutes", "quietHoursStart", "quietHoursEnd",
 ];
 
 describe("the settings page in the built app", () => {

@@ -1,5 +1,7 @@
 import type { DepositPattern } from "~/storefront/offer";
-import { Card, Checkbox, FormLayout, Layout, Select, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
+import { useState } from "react";
+import { useAppBridgeState } from "~/admin/app-bridge";
 import { SETTINGS_LIMITS as L } from "~/core/settings/limits";
 import { FIELD_NAMES } from "./field-names";
 import type { SettingsFormKit } from "./use-settings-form";
@@ -87,10 +89,7 @@ export function CheckoutCard({ form, currency, depositPattern }: { form: Setting
               suffix={values.codFeeType === "fixed" ? (currency ?? "") : "%"}
             />
           </FormLayout.Group>
-          <TextField
-            {...field("codFeeVariantId")}
-            helpText="The fee is added to cash-on-delivery carts as this product, so it works on every plan and shows in the order. Create a product such as 'Cash on delivery fee' priced at the fixed fee (or at 1.00 for a percentage fee: the app sets the quantity that makes up the fee), not shipped, and paste its variant ID."
-          />
+          <FeeProductField form={form} />
           <Text as="p" tone="subdued">
             Create the codes under Discounts first: a code Shopify does not know is ignored.
           </Text>
@@ -120,5 +119,54 @@ export function CheckoutCard({ form, currency, depositPattern }: { form: Setting
         </FormLayout>
       </Card>
     </Layout.AnnotatedSection>
+  );
+}
+
+const FEE_HELP =
+  "The fee is added to cash-on-delivery carts as this product, so it works on every plan and shows in the order. Create a product such as 'Cash on delivery fee' priced at the fixed fee (or at 1.00 for a percentage fee: the app sets the quantity that makes up the fee), not shipped";
+
+/**
+ * The COD fee's product: chosen in Shopify's own product picker inside the admin (App Bridge), the variant's
+ * ID typed where the picker is absent (local mode). The form posts the numeric variant ID either way.
+ */
+function FeeProductField({ form }: { form: SettingsFormKit }) {
+  const { values, setValues, field } = form;
+  const appBridge = useAppBridgeState();
+  const [chosen, setChosen] = useState<string | null>(null);
+  if (appBridge !== "present") return <TextField {...field("codFeeVariantId")} helpText={`${FEE_HELP}, and enter its variant ID.`} />;
+  const pick = async () => {
+    const picked = await window.shopify.resourcePicker({ type: "variant", action: "select", multiple: false });
+    const variant = picked?.[0];
+    if (!variant) return;
+    setValues((v) => ({ ...v, codFeeVariantId: variant.id.replace(/^gid:\/\/shopify\/ProductVariant\//, "") }));
+    setChosen(variant.displayName ?? variant.title ?? null);
+  };
+  const { label, error } = field("codFeeVariantId");
+  return (
+    <BlockStack gap="100">
+      <input type="hidden" name="codFeeVariantId" value={values.codFeeVariantId} />
+      <Text as="p" fontWeight="medium">
+        {label}
+      </Text>
+      <InlineStack gap="200" blockAlign="center">
+        <Button onClick={pick}>{values.codFeeVariantId ? "Change the fee product" : "Choose the fee product"}</Button>
+        {values.codFeeVariantId && (
+          <>
+            <Text as="span">{chosen ?? `Variant ${values.codFeeVariantId}`}</Text>
+            <Button variant="plain" onClick={() => (setValues((v) => ({ ...v, codFeeVariantId: "" })), setChosen(null))}>
+              Remove
+            </Button>
+          </>
+        )}
+      </InlineStack>
+      {error && (
+        <Text as="p" tone="critical">
+          {error}
+        </Text>
+      )}
+      <Text as="p" tone="subdued">
+        {`${FEE_HELP}, then choose it here.`}
+      </Text>
+    </BlockStack>
   );
 }

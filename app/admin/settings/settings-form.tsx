@@ -1,5 +1,5 @@
 import { Form, useNavigation } from "@remix-run/react";
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { Banner, BlockStack, Button, InlineStack, Layout, List, Text } from "@shopify/polaris";
 import { AdminPage, useAppBridgeState, useNotice } from "~/admin/app-bridge";
 import type { EnforcementState } from "~/enforcement/payment-customization.server";
@@ -16,6 +16,7 @@ import { OtpCard, OtpLimitsCard } from "./otp-card";
 import { PrivacyCard } from "./privacy-card";
 import { PrepaidOfferCard, type PrepaidOfferSummary } from "./prepaid-offer-card";
 import { WhatsappCard } from "./whatsapp-card";
+import { LadderCard } from "./ladder-card";
 import { useSettingsForm } from "./use-settings-form";
 
 /** The settings page's form: one card per section (./*-card.tsx), the refused fields listed above them, and Save. */
@@ -24,10 +25,13 @@ export function SettingsForm(props: {
   errors: SettingsErrors;
   saved: boolean;
   currency: string | null;
+  timezone?: string | null;
   enforcement: EnforcementState;
   depositPattern: DepositPattern;
   countries: CountryOption[];
   prepaidOffer: PrepaidOfferSummary;
+  /** Cards with forms of their own, below the settings form (a form cannot hold another). */
+  children?: ReactNode;
 }) {
   const { errors } = props;
   const form = useSettingsForm(props.initial, errors);
@@ -100,6 +104,7 @@ export function SettingsForm(props: {
           <AddressCorrectionCard form={form} />
 
           <WhatsappCard form={form} />
+          <LadderCard form={form} timezone={props.timezone ?? null} />
 
           <OtpLimitsCard form={form} />
 
@@ -133,6 +138,7 @@ export function SettingsForm(props: {
           )}
         </Layout>
       </Form>
+      {props.children && <Layout>{props.children}</Layout>}
     </AdminPage>
   );
 }

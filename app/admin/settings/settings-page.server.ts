@@ -20,6 +20,8 @@ export async function loadSettingsPage(domain: string) {
   return {
     values: settingsFormValues(shop),
     currency: shop.currency,
+    // The quiet hours are in it (learnt from Shopify; null until it is known: UTC).
+    timezone: shop.timezone,
     enforcement: await currentEnforcementState(shop),
     depositPattern: depositPattern(shop),
     countries: COUNTRY_OPTIONS,

@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import { databaseProvider, prisma } from "~/core/db.server";
+import { isDatabaseUnavailable } from "~/core/db/database-errors";
 import { execute, query, sql, sqlList, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { randomToken } from "~/core/utils/crypto.server";
@@ -222,7 +223,10 @@ export async function runDueJobs(runnable: readonly AnyJobKind[], limit = 20, co
     if (turns.length < Math.max(1, concurrency)) turns.push(runJobsInTurn(kinds, limit, summary, another));
   };
   another();
-  for (let i = 0; i < turns.length; i++) await turns[i];
+  // Every turn is awaited even after one failed (a database cut fails them all): none is left rejecting unhandled.
+  let failure: { error: unknown } | null = null;
+  for (let i = 0; i < turns.length; i++) await turns[i].catch((error: unknown) => void (failure ??= { error }));
+  if (failure) throw (failure as { error: unknown }).error;
   return summary;
 }
 
@@ -238,6 +242,9 @@ async function runJobsInTurn(kinds: Map<string, AnyJobKind>, limit: number, summ
     const attempts = Number(job.attempts);
     const kind = kinds.get(job.kind)!;
     const result = await runOne(kind, { payload: job.payload, shop: job.shop, attempts });
+    // The database went away under the run: not the job's failure. Its lock expires and it runs again
+    // once the database is back (the sweep notes the outage once); no attempt is given up for it.
+    if (!result.ok && result.unavailable) throw result.unavailable;
     const at = clock.now();
     const fields = { kind: job.kind, shop: job.shop, key: job.key, attempts };
     if (result.ok && kind.every) {
@@ -264,7 +271,7 @@ async function runJobsInTurn(kinds: Map<string, AnyJobKind>, limit: number, summ
   }
 }
 
-async function runOne<P>(kind: JobKind<P>, job: { payload: string; shop: string; attempts: number }): Promise<JobResult> {
+async function runOne<P>(kind: JobKind<P>, job: { payload: string; shop: string; attempts: number }): Promise<JobResult & { unavailable?: unknown }> {
   let payload: P;
   try {
     const parsed = kind.payload.safeParse(JSON.parse(job.payload));
@@ -277,6 +284,7 @@ async function runOne<P>(kind: JobKind<P>, job: { payload: string; shop: string;
     const result = await kind.run(payload, { shop: job.shop, attempts: job.attempts });
     return result.ok ? result : { ...result, error: result.error.slice(0, 500) };
   } catch (error) {
+    if (isDatabaseUnavailable(error)) return { ok: false, error: `threw: ${String(error)}`.slice(0, 500), unavailable: error };
     return { ok: false, error: `threw: ${String(error)}`.slice(0, 500) };
   }
 }
@@ -297,6 +305,42 @@ export async function deleteOrderJobs(shop: string, orderGids: string[]): Promis
   if (!orderGids.length) return 0;
   const { count } = await prisma.job.deleteMany({ where: { shop, key: { in: orderGids.map((gid) => orderJobKey(shop, gid)) } } });
   return count;
+}
+
+/**
+ * Every job of the shop whose payload names one of these values (a phone, an order or customer id),
+ * done, failed or due: customers/redact leaves no payload naming the shopper. Values are matched as
+ * JSON strings (quoted), so `.../Order/12` never matches `.../Order/123`. A due job about several people
+ * (a `phones` list: the blocklist's untagging) keeps the others and loses only these; any other is deleted.
+ */
+export async function deleteJobsNaming(shop: string, values: string[]): Promise<number> {
+  const needles = [...new Set(values.filter(Boolean))].map((v) => JSON.stringify(v));
+  if (!needles.length) return 0;
+  // LIKE finds each anywhere in the payload, its own wildcards taken literally (ESCAPE '\\').
+  const like = (needle: string) => `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  let anyNamed = sql`"payload" LIKE ${like(needles[0])} ESCAPE '\\'`;
+  for (const needle of needles.slice(1)) anyNamed = sql`${anyNamed} OR "payload" LIKE ${like(needle)} ESCAPE '\\'`;
+  const rows = await query<{ id: string; payload: string; doneAt: unknown; failedAt: unknown }>(sql`
+    SELECT "id", "payload", "doneAt", "failedAt" FROM "Job" WHERE "shop" = ${shop} AND (${anyNamed})`);
+  let changed = 0;
+  const named = new Set(values);
+  for (const row of rows) {
+    if (!needles.some((n) => row.payload.includes(n))) continue;
+    let payload: { phones?: unknown } = {};
+    try {
+      payload = JSON.parse(row.payload) as { phones?: unknown };
+    } catch {
+      // not JSON: deleted below
+    }
+    const others = Array.isArray(payload.phones) ? payload.phones.filter((p) => typeof p === "string" && !named.has(p)) : [];
+    const rest = { ...payload, phones: others };
+    if (row.doneAt == null && row.failedAt == null && others.length && !needles.some((n) => JSON.stringify(rest).includes(n))) {
+      changed += await execute(sql`UPDATE "Job" SET "payload" = ${JSON.stringify(rest)} WHERE "id" = ${row.id} AND "payload" = ${row.payload}`);
+    } else {
+      changed += await execute(sql`DELETE FROM "Job" WHERE "id" = ${row.id}`);
+    }
+  }
+  return changed;
 }
 
 /** Every job of a shop goes with the shop (shop/redact). */

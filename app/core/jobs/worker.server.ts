@@ -1,4 +1,6 @@
 import { env } from "~/core/env.server";
+import { isDatabaseUnavailable } from "~/core/db/database-errors";
+import { noteDatabaseAnswered, noteDatabaseUnavailable } from "~/core/db/outage.server";
 import { runDueJobs, scheduleRecurringJobs, type AnyJobKind } from "~/core/jobs/queue.server";
 import { log } from "~/core/utils/log.server";
 
@@ -34,8 +36,14 @@ function sweep() {
   }
   running = sweepOnce()
     // A full batch means more may be due: the next sweep follows at once instead of at the next tick.
-    .then((summary) => void (summary.claimed >= SWEEP_BATCH && (again = true)))
-    .catch((error) => log.error("job worker sweep failed", { error: String(error) }))
+    .then((summary) => {
+      noteDatabaseAnswered();
+      if (summary.claimed >= SWEEP_BATCH) again = true;
+    })
+    // A database cut is an outage, not a fault of ours: one warning for all of it (app/core/db/outage.server.ts).
+    .catch((error) =>
+      isDatabaseUnavailable(error) ? noteDatabaseUnavailable("job worker: database unavailable", { error: String(error).slice(0, 300) }) : log.error("job worker sweep failed", { error: String(error) }),
+    )
     .finally(() => {
       running = null;
       if (again) {

@@ -13,6 +13,8 @@ export const SETTINGS_LIMITS = {
   addressCorrectionTtlHours: { min: 1, max: 168 },
   whatsappReplyMinutes: { min: 5, max: 1440 },
   confirmDeadlineHours: { min: 1, max: 168 },
+  // A confirmation ladder step's delay after the order (7 days, the longest deadline).
+  ladderMinutes: { max: 10_080 },
   // Message records, address corrections, confirmations and order records (app/privacy/retention.ts).
   recordRetentionDays: { min: 30, max: 365 },
   codMethodNamesMax: 10,

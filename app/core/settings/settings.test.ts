@@ -44,6 +44,12 @@ const DEFAULTS: SettingsFormValues = {
   otpChannelChoice: "false",
   linksOnWhatsapp: "false",
   linkDomain: "",
+  ladderWhatsappMinutes: "",
+  ladderSmsMinutes: "",
+  ladderVoiceMinutes: "",
+  ladderPersonMinutes: "",
+  quietHoursStart: "",
+  quietHoursEnd: "",
   recordRetentionDays: "365",
   prepaidOffer: "false",
   prepaidOfferIncentiveType: "none",
@@ -145,6 +151,12 @@ describe("the settings schema", () => {
       otpChannelChoice: false,
       linksOnWhatsapp: false,
       linkDomain: null,
+      ladderWhatsappMinutes: null,
+      ladderSmsMinutes: null,
+      ladderVoiceMinutes: null,
+      ladderPersonMinutes: null,
+      quietHoursStart: null,
+      quietHoursEnd: null,
       recordRetentionDays: 365,
       prepaidOffer: false,
       prepaidOfferIncentiveType: "none",
@@ -390,5 +402,21 @@ describe("the WhatsApp card", () => {
       "whatsappConfirmation",
       "whatsappReplyMinutes",
     ]);
+  });
+});
+
+describe("the confirmation ladder's settings", () => {
+  it("reads each step's minutes (empty: skipped) and the quiet hours as minutes of the day", () => {
+    const result = parseSettings({ ...DEFAULTS, ladderWhatsappMinutes: "0", ladderSmsMinutes: "30", ladderVoiceMinutes: " 120 ", quietHoursStart: "21:00", quietHoursEnd: "9:30" });
+    expect(result.ok && result.data).toMatchObject({ ladderWhatsappMinutes: 0, ladderSmsMinutes: 30, ladderVoiceMinutes: 120, ladderPersonMinutes: null, quietHoursStart: 1260, quietHoursEnd: 570 });
+  });
+
+  it("refuses a delay that is not whole minutes within a week, a time that is not one, and one end of the quiet hours alone", () => {
+    const result = parseSettings({ ...DEFAULTS, ladderSmsMinutes: "-5", ladderVoiceMinutes: "20000", quietHoursStart: "25:00", quietHoursEnd: "" });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(Object.keys(result.errors).sort()).toEqual(["ladderSmsMinutes", "ladderVoiceMinutes", "quietHoursStart"]);
+    const half = parseSettings({ ...DEFAULTS, quietHoursStart: "21:00" });
+    expect(!half.ok && half.errors).toEqual({ quietHoursEnd: "Enter both times of the quiet hours, or neither." });
   });
 });

@@ -12,6 +12,7 @@ import { otpSection } from "./schema/otp";
 import { prepaidOfferSection } from "./schema/prepaid-offer";
 import { privacySection } from "./schema/privacy";
 import { whatsappSection } from "./schema/whatsapp";
+import { ladderSection } from "./schema/ladder";
 import type { Shop } from "./shop.server";
 
 /**
@@ -64,6 +65,12 @@ export const SETTINGS_FIELDS = [
   "otpChannelChoice",
   "linksOnWhatsapp",
   "linkDomain",
+  "ladderWhatsappMinutes",
+  "ladderSmsMinutes",
+  "ladderVoiceMinutes",
+  "ladderPersonMinutes",
+  "quietHoursStart",
+  "quietHoursEnd",
   "recordRetentionDays",
   "prepaidOffer",
   "prepaidOfferIncentiveType",
@@ -87,6 +94,7 @@ export const settingsSchema = otpSection
   .and(orderTagsSection)
   .and(addressCorrectionSection)
   .and(whatsappSection)
+  .and(ladderSection)
   .and(privacySection)
   .and(prepaidOfferSection);
 
@@ -114,6 +122,9 @@ export function parseSettings(input: FormData | Record<string, unknown>): Settin
   const values = Object.fromEntries(SETTINGS_FIELDS.map((f) => [f, typeof raw[f] === "string" ? raw[f] : ""])) as SettingsFormValues;
   return { ok: false, errors, values };
 }
+
+/** "HH:MM" for a minute of the day (the quiet hours). */
+const clockTime = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
 
 /** The shop's current settings as the form shows them. */
 export function settingsFormValues(shop: Pick<Shop, SettingsField>): SettingsFormValues {
@@ -161,6 +172,12 @@ export function settingsFormValues(shop: Pick<Shop, SettingsField>): SettingsFor
     otpChannelChoice: String(shop.otpChannelChoice),
     linksOnWhatsapp: String(shop.linksOnWhatsapp),
     linkDomain: shop.linkDomain ?? "",
+    ladderWhatsappMinutes: shop.ladderWhatsappMinutes === null ? "" : String(shop.ladderWhatsappMinutes),
+    ladderSmsMinutes: shop.ladderSmsMinutes === null ? "" : String(shop.ladderSmsMinutes),
+    ladderVoiceMinutes: shop.ladderVoiceMinutes === null ? "" : String(shop.ladderVoiceMinutes),
+    ladderPersonMinutes: shop.ladderPersonMinutes === null ? "" : String(shop.ladderPersonMinutes),
+    quietHoursStart: shop.quietHoursStart === null ? "" : clockTime(shop.quietHoursStart),
+    quietHoursEnd: shop.quietHoursEnd === null ? "" : clockTime(shop.quietHoursEnd),
     recordRetentionDays: String(shop.recordRetentionDays),
     prepaidOffer: String(shop.prepaidOffer),
     prepaidOfferIncentiveType: ["fixed", "percentage"].includes(shop.prepaidOfferIncentiveType) ? shop.prepaidOfferIncentiveType : "none",

@@ -36,7 +36,7 @@ export function clearShopCache(): void {
  */
 export async function upsertInstalledShop(
   domain: string,
-  data: Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable" | "country">> = {},
+  data: Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable" | "country" | "timezone">> = {},
 ) {
   const { locale: _storeLanguage, ...refreshed } = data;
   const shop = await prisma.shop.upsert({
@@ -72,7 +72,7 @@ export function hasActiveSubscription(shop: Pick<Shop, "subscriptionStatus">): b
  * feature: the partial mode), the primary language and the shop's country (the last default region for
  * national phone numbers on orders). shop/update keeps them current.
  */
-export function readShopDetails(body: unknown): Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable" | "country">> {
+export function readShopDetails(body: unknown): Partial<Pick<Shop, "name" | "locale" | "currency" | "primaryDomain" | "depositsAvailable" | "country" | "timezone">> {
   const data = (body as {
     data?: {
       shop?: {
@@ -81,6 +81,7 @@ export function readShopDetails(body: unknown): Partial<Pick<Shop, "name" | "loc
         primaryDomain?: { host?: string } | null;
         plan?: { shopifyPlus?: boolean } | null;
         shopAddress?: { countryCodeV2?: string | null } | null;
+        ianaTimezone?: string | null;
       };
       shopLocales?: { locale: string; primary: boolean }[];
     };
@@ -89,6 +90,7 @@ export function readShopDetails(body: unknown): Partial<Pick<Shop, "name" | "loc
   const primary = data?.shopLocales?.find((l) => l.primary)?.locale;
   const host = originHost(data?.shop?.primaryDomain?.host);
   const country = countryCodeOf(data?.shop?.shopAddress?.countryCodeV2);
+  const timezone = timezoneOf(data?.shop?.ianaTimezone);
   return {
     ...(data?.shop?.name ? { name: data.shop.name } : {}),
     ...(data?.shop?.currencyCode ? { currency: data.shop.currencyCode } : {}),
@@ -96,7 +98,19 @@ export function readShopDetails(body: unknown): Partial<Pick<Shop, "name" | "loc
     ...(typeof plus === "boolean" ? { depositsAvailable: plus } : {}),
     ...(primary ? { locale: primary.split("-")[0] } : {}),
     ...(country ? { country } : {}),
+    ...(timezone ? { timezone } : {}),
   };
+}
+
+/** An IANA time zone this runtime knows (Shopify's `ianaTimezone`, REST `iana_timezone`), or null: quiet hours are kept in it. */
+function timezoneOf(value: unknown): string | null {
+  if (typeof value !== "string" || !/^[A-Za-z_]+(\/[A-Za-z0-9_+-]+){0,2}$/.test(value)) return null;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value });
+    return value;
+  } catch {
+    return null;
+  }
 }
 
 /** An ISO 3166 alpha-2 code as Shopify writes it (GraphQL `countryCodeV2`, REST `country_code`), or null. */
@@ -109,10 +123,12 @@ function countryCodeOf(value: unknown): string | null {
  * `country_code`. Updates the shop's row when one of them changed; returns what was written.
  */
 export async function applyShopUpdate(domain: string, payload: unknown) {
-  const p = (payload ?? {}) as { domain?: unknown; name?: unknown; currency?: unknown; plan_name?: unknown; country_code?: unknown };
-  const data: Partial<Pick<Shop, "name" | "currency" | "primaryDomain" | "depositsAvailable" | "country">> = {};
+  const p = (payload ?? {}) as { domain?: unknown; name?: unknown; currency?: unknown; plan_name?: unknown; country_code?: unknown; iana_timezone?: unknown };
+  const data: Partial<Pick<Shop, "name" | "currency" | "primaryDomain" | "depositsAvailable" | "country" | "timezone">> = {};
   const country = countryCodeOf(p.country_code);
   if (country) data.country = country;
+  const timezone = timezoneOf(p.iana_timezone);
+  if (timezone) data.timezone = timezone;
   // plan_name: "shopify_plus", "plus_partner_sandbox", "basic", "professional", "unlimited", ...
   if (typeof p.plan_name === "string" && p.plan_name) data.depositsAvailable = /plus/i.test(p.plan_name);
   const host = originHost(typeof p.domain === "string" ? p.domain : null);

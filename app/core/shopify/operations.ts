@@ -50,6 +50,9 @@ export const OPERATIONS = {
   prepaidOfferOrder: "PrepaidOfferOrder",
   orderInvoiceSend: "SendPrepaidOfferInvoice",
   prepaidIncentiveRefund: "RefundPrepaidIncentive",
+  // Admin API: what a webhook's body claims, read back from the shop it names (app/http/webhook-trust.server.ts)
+  subscriptionReadBack: "ReadBackAppSubscription",
+  orderReadBack: "ReadBackOrderOwner",
 } as const;
 
 export type OperationKey = keyof typeof OPERATIONS;
@@ -148,7 +151,7 @@ mutation ${OPERATIONS.metafieldsSet}($metafields: [MetafieldsSetInput!]!) {
 
 export const SHOP_DETAILS = `#graphql
 query ${OPERATIONS.shopDetails} {
-  shop { name currencyCode primaryDomain { host } plan { shopifyPlus } shopAddress { countryCodeV2 } }
+  shop { name currencyCode primaryDomain { host } plan { shopifyPlus } shopAddress { countryCodeV2 } ianaTimezone }
   shopLocales(published: true) { locale primary }
 }`;
 
@@ -390,4 +393,23 @@ mutation ${OPERATIONS.prepaidIncentiveRefund}($input: RefundInput!, $idempotency
     refund { id note }
     userErrors { field message }
   }
+}`;
+
+/**
+ * app_subscriptions/update, read back (the body is signed but names no shop, so it could be replayed
+ * under another shop's header): the installation's active subscriptions, and its latest subscriptions
+ * with their status, where the one the body names is found when it is this installation's. No scope needed.
+ */
+export const SUBSCRIPTION_READ_BACK = `#graphql
+query ${OPERATIONS.subscriptionReadBack} {
+  currentAppInstallation {
+    activeSubscriptions { id name status }
+    allSubscriptions(first: 25, sortKey: CREATED_AT, reverse: true) { nodes { id name status } }
+  }
+}`;
+
+/** An order's outcome webhook, read back: the order as this shop sees it (null when it is not this shop's). read_orders. */
+export const ORDER_READ_BACK = `#graphql
+query ${OPERATIONS.orderReadBack}($id: ID!) {
+  order(id: $id) { id }
 }`;

@@ -1,4 +1,4 @@
-import { DEFAULT_COD_METHOD_NAMES, normalizeMethodName } from "../../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
+import { codMethodNames, normalizeMethodName } from "../../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 import { PROOF_ATTRIBUTE } from "../../../extensions/cod-payment-customization/src/proof-format";
 import { codMethodNameList } from "~/core/settings/cod-methods";
 import { ATTRIBUTES } from "~/shared/payment-modes";
@@ -119,8 +119,8 @@ function amountOf(raw: string | number | null | undefined): number | null {
  * a gateway whose name, normalised as the function normalises it, is one of the shop's configured COD
  * method names or the built-in defaults (Shopify's manual "Cash on Delivery (COD)").
  */
-export function isCodGateway(gateways: (string | null | undefined)[], codMethodNames: string | null): boolean {
-  const names = new Set([...codMethodNameList(codMethodNames), ...DEFAULT_COD_METHOD_NAMES].map(normalizeMethodName));
+export function isCodGateway(gateways: (string | null | undefined)[], shopNames: string | null): boolean {
+  const names = codMethodNames(codMethodNameList(shopNames));
   return gateways.some((g) => !!g && names.has(normalizeMethodName(g)));
 }
 

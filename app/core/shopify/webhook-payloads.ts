@@ -100,6 +100,8 @@ export const fulfillmentEventPayload = z
     id: z.union([z.number(), z.string()]).nullish(),
     // attempted_delivery, delivered, failure, in_transit, out_for_delivery, ... (Shopify's lower-case names)
     status: z.string().min(1),
+    // A fulfilment event names its fulfilment: an order's or a fulfilment's body replayed to this topic does not.
+    fulfillment_id: z.union([z.number(), z.string().regex(/^\d{1,20}$/)]),
     order_id: z.union([z.number(), z.string().regex(/^\d{1,20}$/)]),
     happened_at: z.string().nullish(),
   })

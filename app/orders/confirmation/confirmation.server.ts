@@ -3,10 +3,11 @@ import { z } from "zod";
 import { query, sql, toBoolean, toDate, type Sql } from "~/core/db/sql.server";
 import { prisma } from "~/core/db.server";
 import { env } from "~/core/env.server";
-import { ORDER_CANCEL, TAGS_REMOVE } from "~/core/shopify/operations";
+import { ORDER_CANCEL } from "~/core/shopify/operations";
 import { checkVerificationCode, sendVerificationCode, type SendOutcome, type VerifyOutcome } from "~/otp/otp.server";
 import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { sendSms } from "~/sms/sms.server";
+import { takePhoneText } from "~/sms/phone-cap.server";
 import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
@@ -18,6 +19,8 @@ import { CONFIRMATION_ESCALATE } from "~/message-status/confirmation-escalation.
 import { admin, fail, holdFulfillment, readOrderState, releaseOurHolds, userErrors, type StepResult } from "./holds.server";
 import { whatsappConfirmTemplate, whatsappLinkTemplate } from "~/sms/whatsapp";
 import { confirmationSms, confirmationSummary, NO_PHONE_TAG, PENDING_TAG, SHOPPER_CANCELLED_TAG, UNCONFIRMED_TAG } from "./texts";
+import { confirmedByTag, parseLadder, shopLadder, type Rung } from "./ladder";
+import { advanceLadder, isOptedOut, ladderJobs } from "./ladder-jobs.server";
 
 /**
  * Verification after purchase. A cash-on-delivery order that arrives without a matching verification
@@ -87,6 +90,10 @@ type ConfirmationShop = Pick<
   | "linksOnWhatsapp"
   | "linkDomain"
   | "prepaidOffer"
+  | "ladderWhatsappMinutes"
+  | "ladderSmsMinutes"
+  | "ladderVoiceMinutes"
+  | "ladderPersonMinutes"
 >;
 
 /** Whether a verified COD order is asked on WhatsApp too (the shop's "every COD order"): a courtesy confirmation. */
@@ -138,7 +145,7 @@ export async function openConfirmation(
 }
 
 export type ConfirmationOrder = { gid: string; name: string | null; phone: string | null; customerGid?: string | null; locale?: string | null };
-type StepRow = Pick<Confirmation, "id" | "orderGid" | "phone" | "hold" | "deadlineAt" | "kind">;
+type StepRow = Pick<Confirmation, "id" | "orderGid" | "phone" | "hold" | "deadlineAt" | "kind" | "ladder" | "createdAt">;
 
 /**
  * A confirmation about to be opened: its row, the insert that opens it (`INSERT ... ON CONFLICT DO NOTHING
@@ -151,14 +158,17 @@ export function confirmationOpening(shop: ConfirmationShop, order: ConfirmationO
   const holds = kind === "verify" && shop.holdUnverifiedCod;
   const id = crypto.randomUUID().replace(/-/g, "");
   const deadlineAt = new Date(now.getTime() + shop.confirmDeadlineHours * 3600_000);
-  const row: StepRow = { id, orderGid: order.gid, phone: order.phone, hold: holds, deadlineAt, kind };
+  // The shop's ladder, kept with the confirmation: a later change of the settings leaves it as it was.
+  const steps = kind === "verify" ? shopLadder(shop) : null;
+  const ladder = steps ? JSON.stringify(steps) : null;
+  const row: StepRow = { id, orderGid: order.gid, phone: order.phone, hold: holds, deadlineAt, kind, ladder, createdAt: now };
   const values = sql`${id}, ${shop.id}, ${order.gid}, ${order.name}, ${order.customerGid ?? null}, ${order.phone}, ${hashLinkToken(linkToken(id))},
-      'pending', ${holds}, ${order.locale ?? null}, ${deadlineAt}, ${kind}, ${now}, ${now}`;
+      'pending', ${holds}, ${order.locale ?? null}, ${deadlineAt}, ${kind}, ${ladder}, ${now}, ${now}`;
   return {
     row,
     insert: (source?: Sql) => sql`
     INSERT INTO "OrderConfirmation" ("id", "shopId", "orderGid", "orderName", "customerGid", "phone", "tokenHash", "status", "hold",
-      "locale", "deadlineAt", "kind", "createdAt", "updatedAt")
+      "locale", "deadlineAt", "kind", "ladder", "createdAt", "updatedAt")
     ${source ? sql`SELECT ${values} ${source}` : sql`VALUES (${values})`}
     ON CONFLICT ("shopId", "orderGid") DO NOTHING
     RETURNING "id"`,
@@ -177,22 +187,25 @@ export function confirmationOpening(shop: ConfirmationShop, order: ConfirmationO
 
 /** The order's confirmation was opened before (a redelivery): its steps scheduled again from its row. Null: it is gone (customers/redact). */
 export async function scheduleExistingConfirmation(shop: ConfirmationShop, orderGid: string, now = clock.now()): Promise<string | null> {
-  const [existing] = await query<{ id: string; phone: string | null; hold: unknown; deadlineAt: unknown; kind: string }>(sql`
-    SELECT "id", "phone", "hold", "deadlineAt", "kind" FROM "OrderConfirmation" WHERE "shopId" = ${shop.id} AND "orderGid" = ${orderGid}`);
+  const [existing] = await query<{ id: string; phone: string | null; hold: unknown; deadlineAt: unknown; kind: string; ladder: string | null; createdAt: unknown }>(sql`
+    SELECT "id", "phone", "hold", "deadlineAt", "kind", "ladder", "createdAt" FROM "OrderConfirmation" WHERE "shopId" = ${shop.id} AND "orderGid" = ${orderGid}`);
   if (!existing) return null; // deleted meanwhile (customers/redact): nothing to schedule
-  await scheduleSteps(shop, { id: existing.id, orderGid, phone: existing.phone, hold: toBoolean(existing.hold), deadlineAt: toDate(existing.deadlineAt), kind: existing.kind }, now);
+  const row = { id: existing.id, orderGid, phone: existing.phone, hold: toBoolean(existing.hold), deadlineAt: toDate(existing.deadlineAt), kind: existing.kind };
+  await scheduleSteps(shop, { ...row, ladder: existing.ladder, createdAt: toDate(existing.createdAt) }, now);
   return existing.id;
 }
 
 /**
- * A confirmation's steps, from its row: the jobs (the text now when it has a phone, the hold now when it
- * holds, the deadline) and the order's tags (`cod-no-phone` when there is no phone to text: the shopper
+ * A confirmation's steps, from its row: the jobs (the text now when it has a phone, or with a ladder each
+ * rung at its delay (./ladder.server.ts); the hold now when it holds; the deadline) and the order's tags (`cod-no-phone` when there is no phone to text: the shopper
  * cannot confirm, so the merchant is told on the order and the deadline cancels nothing).
  */
 export function confirmationSteps(shop: Pick<Shop, "domain" | "tagOrders">, c: StepRow, now: Date): { jobs: PlannedJob[]; tags: string[] } {
   const step = (name: ConfirmationStep, at: Date) => planJob(JOBS[name], { shop: shop.domain, key: orderJobKey(shop.domain, c.orderGid), payload: { confirmationId: c.id }, runAt: at });
+  const ladder = parseLadder(c.ladder);
+  const contact = !c.phone ? [] : ladder ? ladderJobs(shop.domain, c, ladder, c.createdAt) : [step("notify", now)];
   return {
-    jobs: [...(c.phone ? [step("notify", now)] : []), ...(c.hold ? [step("hold", now)] : []), step("deadline", c.deadlineAt)],
+    jobs: [...contact, ...(c.hold ? [step("hold", now)] : []), step("deadline", c.deadlineAt)],
     tags: !c.phone && shop.tagOrders && c.kind === "verify" ? [NO_PHONE_TAG] : [],
   };
 }
@@ -270,8 +283,9 @@ export async function findConfirmationByToken(shop: Pick<Shop, "id">, token: str
 /** The hosted page's "send me a code": a one-time code to the order's phone, with send-otp's limits. */
 export async function sendConfirmationCode(shop: Parameters<typeof sendVerificationCode>[0]["shop"], c: Confirmation, locale: string | null): Promise<SendOutcome> {
   if (!c.phone) return { ok: false, code: "phone_unreachable" };
-  // No device token: after purchase the code is always asked for.
-  return sendVerificationCode({ shop, phone: c.phone, locale });
+  // No device token: after purchase the code is always asked for. A confirmation already open is never
+  // stranded by a pause (the allowance used up, the plan ended, codes switched off): its code still goes.
+  return sendVerificationCode({ shop, phone: c.phone, locale, afterPurchase: true });
 }
 
 export type ConfirmOutcome = VerifyOutcome | { ok: false; code: "closed" };
@@ -284,7 +298,8 @@ export async function confirmWithCode(shop: ConfirmationShop & { returningSkipDa
   const now = clock.now();
   const { count } = await prisma.orderConfirmation.updateMany({
     where: { id: c.id, status: "pending", deadlineAt: { gt: now } },
-    data: { status: "confirmed", confirmedAt: now },
+    // The link's code: the SMS rung (whichever channel carried the link).
+    data: { status: "confirmed", confirmedAt: now, settledBy: "sms" },
   });
   if (count !== 1) return { ok: false, code: "closed" };
   await settleOrderRecord(c.shopId, c.orderGid, "confirmed");
@@ -326,6 +341,7 @@ export async function runConfirmationStep(confirmationId: string, step: Confirma
  */
 async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (stateOf(c) !== "pending" || !c.phone || c.notifiedAt) return { ok: true, note: "nothing to send" };
+  if (await isOptedOut(shop.id, c.phone)) return { ok: true, note: "the number asked us to stop" };
   const now = clock.now();
   const locales = [c.locale, shop.locale];
   const shopName = shop.name ?? shop.domain;
@@ -339,6 +355,8 @@ async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
   const smsBody = confirmationSms(locales, { shop: shopName, order: c.orderName ?? "", link });
   const viaLink = !buttons && shop.linksOnWhatsapp ? whatsappLinkTemplate({ shop: shopName, order: c.orderName ?? "", link }, locales) : null;
   const template = buttons ?? viaLink;
+  const allowed = await takePhoneText(shop.id, c.phone, "link");
+  if (!allowed.ok) return textCapped(shop, c);
   const result = await sendSms({
     shop: { id: shop.id, name: shop.name, domain: shop.domain },
     to: c.phone,
@@ -350,17 +368,31 @@ async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
     purpose: "order_confirmation",
     orderGid: c.orderGid,
   });
-  if (!result.ok) return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
+  if (!result.ok) {
+    if (!result.maybeSent) await allowed.giveBack();
+    return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
+  }
   const onWhatsapp = result.channel === "whatsapp";
   await prisma.orderConfirmation.update({
     where: { id: c.id },
-    data: { notifiedAt: now, ...(onWhatsapp ? { whatsappAt: now } : { smsLinkAt: now }) },
+    data: { notifiedAt: now, textCappedAt: null, ...(onWhatsapp ? { whatsappAt: now } : { smsLinkAt: now }) },
   });
   // The buttons wait for an answer; a verified order's courtesy question gets no SMS after it.
   if (onWhatsapp && buttons && c.kind === "verify") {
     await scheduleConfirmationStep(shop.domain, c, "escalate", new Date(now.getTime() + shop.whatsappReplyMinutes * 60_000));
   }
   return { ok: true, note: onWhatsapp ? (buttons ? "asked on WhatsApp" : "link on WhatsApp") : "link by SMS" };
+}
+
+/**
+ * The number had its texts of the day (app/sms/phone-cap.server.ts): nothing is sent, and the confirmation
+ * is marked so that its deadline never cancels the order (the shopper was not asked); the merchant sees
+ * it pending and may resend the link later.
+ */
+async function textCapped(shop: StepShop, c: Confirmation): Promise<StepResult> {
+  await prisma.orderConfirmation.updateMany({ where: { id: c.id, textCappedAt: null }, data: { textCappedAt: clock.now() } });
+  log.info("order confirmation: the number had its texts of the day; not sent, never cancelled at the deadline", { shop: shop.domain, orderGid: c.orderGid });
+  return { ok: true, note: "the number had its texts of the day" };
 }
 
 /** The order in one line for the WhatsApp question: its number, its amount to pay on delivery. */
@@ -377,7 +409,14 @@ async function orderSummaryLine(shop: StepShop, c: Confirmation): Promise<string
  */
 async function escalate(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (c.kind !== "verify" || stateOf(c) !== "pending" || !c.phone || c.smsLinkAt) return { ok: true, note: "nothing to send" };
+  if (await isOptedOut(shop.id, c.phone)) return { ok: true, note: "the number asked us to stop" };
+  // On a ladder, the WhatsApp rung failed: the next rung comes now, whatever it is.
+  const ladder = parseLadder(c.ladder);
+  if (ladder) return { ok: true, note: (await advanceLadder(shop.domain, c, ladder, "whatsapp", "failed")) ?? "no rung after WhatsApp" };
   const link = confirmationLink(shop, linkToken(c.id));
+  // The SMS after an unanswered WhatsApp question is the same link again: counted as a text, not as another link.
+  const allowed = await takePhoneText(shop.id, c.phone);
+  if (!allowed.ok) return textCapped(shop, c);
   const replaced = await prisma.messageDelivery.findFirst({
     where: { shopId: c.shopId, orderGid: c.orderGid, purpose: "order_confirmation", channel: "whatsapp", providerId: { not: null } },
     orderBy: { createdAt: "desc" },
@@ -392,7 +431,10 @@ async function escalate(shop: StepShop, c: Confirmation): Promise<StepResult> {
     orderGid: c.orderGid,
     fallbackOf: replaced?.id ?? null,
   });
-  if (!result.ok) return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
+  if (!result.ok) {
+    if (!result.maybeSent) await allowed.giveBack();
+    return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
+  }
   await prisma.orderConfirmation.update({ where: { id: c.id }, data: { smsLinkAt: clock.now() } });
   return { ok: true, note: "link by SMS" };
 }
@@ -405,14 +447,20 @@ async function escalate(shop: StepShop, c: Confirmation): Promise<StepResult> {
 async function shopperCancelled(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (c.status !== "cancelled") return { ok: true, note: "not cancelled by the shopper" };
   const tagged = await swapTags(shop, c.orderGid, [SHOPPER_CANCELLED_TAG], [PENDING_TAG]);
-  const cancelled =
-    shop.cancelOnWhatsappCancel && !c.cancelledAt
-      ? await cancel(shop, c, { reason: "CUSTOMER", staffNote: "Cash on delivery: the shopper pressed Cancel on the WhatsApp confirmation." })
-      : null;
+  // The merchant's own "cancel" from the needs-a-person queue always cancels; the shopper's only when the shop allows it.
+  const by = (c.settledBy ?? "whatsapp") as Rung;
+  const cancels = by === "person" || shop.cancelOnWhatsappCancel;
+  const cancelled = cancels && !c.cancelledAt ? await cancel(shop, c, { reason: "CUSTOMER", staffNote: CANCEL_NOTES[by] }) : null;
   return firstFailure(tagged, cancelled) ?? { ok: true, note: cancelled ? "order cancelled" : "tagged" };
 }
 
-const tagsRemoveReply = z.object({ tagsRemove: z.object({ userErrors: z.array(z.object({ message: z.string() })) }) });
+const CANCEL_NOTES: Record<Rung, string> = {
+  whatsapp: "Cash on delivery: the shopper pressed Cancel on the WhatsApp confirmation.",
+  sms: "Cash on delivery: the shopper cancelled on the confirmation page.",
+  voice: "Cash on delivery: the shopper pressed 2 (cancel) on the confirmation call.",
+  person: "Cash on delivery: cancelled from the confirmation queue after a call with the shopper.",
+};
+
 
 const cancelReply = z.object({
   orderCancel: z.object({ job: z.object({ id: z.string() }).nullable(), orderCancelUserErrors: userErrors }),
@@ -443,16 +491,15 @@ async function release(shop: StepShop, c: Confirmation): Promise<StepResult> {
   return released;
 }
 
-/** Adds tags through the durable tag jobs (app/orders/tag-jobs.server.ts) and removes `remove` at once. */
+/**
+ * Adds `add` and takes `remove` off through the order's durable tag job (app/orders/tag-jobs.server.ts),
+ * which retries both until the order's tags are right: a removal that fails, or that lands before an add
+ * of the same tag still in flight, is done again by the job's next run.
+ */
 async function swapTags(shop: StepShop, id: string, add: string[], remove: string[]): Promise<StepResult | null> {
   if (!shop.tagOrders) return null;
   const fresh = add.filter((t) => t.trim());
   if (fresh.length || remove.length) await enqueueOrderTags(shop.domain, id, fresh, remove);
-  if (remove.length) {
-    const removed = await admin(shop.domain, TAGS_REMOVE, { id, tags: remove }, tagsRemoveReply);
-    if (!removed.ok) return fail(removed.error);
-    if (removed.data.tagsRemove.userErrors.length) return fail(`user_errors: ${removed.data.tagsRemove.userErrors.map((e) => e.message).join("; ")}`, false);
-  }
   return null;
 }
 
@@ -460,7 +507,9 @@ async function confirmed(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (c.status !== "confirmed") return { ok: true, note: "not confirmed" };
   // The release first, and whatever the tags do: a failed tagsRemove must not keep the order held.
   const released = await release(shop, c);
-  const tagged = await swapTags(shop, c.orderGid, [shop.tagVerified], [PENDING_TAG]);
+  // On a ladder, the order says which rung confirmed it (cod-confirmed-by:voice).
+  const by = c.ladder && c.settledBy ? [confirmedByTag(c.settledBy as Rung)] : [];
+  const tagged = await swapTags(shop, c.orderGid, [shop.tagVerified, ...by], [PENDING_TAG]);
   // The customer's tag is its own job, added only while the confirmed phone is not blocked.
   if (shop.tagOrders && c.customerGid && c.phone) await enqueueCustomerVerifiedTag(shop.domain, c.customerGid, c.phone);
   // Pay now after the order, once it is confirmed (when the shop makes the offer).
@@ -499,7 +548,8 @@ async function deadline(shop: StepShop, c: Confirmation): Promise<StepResult> {
   await settleOrderRecord(c.shopId, c.orderGid, "unconfirmed");
   const tagged = await swapTags(shop, c.orderGid, [UNCONFIRMED_TAG], [PENDING_TAG]);
   // An order without a phone could never be confirmed: it is the merchant's to decide (tagged NO_PHONE_TAG at opening).
-  const cancelled = shop.cancelUnconfirmed && c.phone && !c.cancelledAt ? await cancel(shop, c) : null;
+  // Nor is one whose link the number's text cap held back: the shopper was never asked.
+  const cancelled = shop.cancelUnconfirmed && c.phone && !c.textCappedAt && !c.cancelledAt ? await cancel(shop, c) : null;
   return firstFailure(tagged, cancelled) ?? { ok: true, note: cancelled ? "order cancelled" : "marked unconfirmed" };
 }
 

@@ -5,6 +5,7 @@ import { requestAddressCorrection } from "~/address-correction/address-correctio
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/queue.server";
 import { settleOrderRecord } from "~/orders/order-record.server";
 import { sendSms } from "~/sms/sms.server";
+import { takePhoneText } from "~/sms/phone-cap.server";
 import { CONFIRMATION_BUTTONS, type ConfirmationButton } from "~/sms/whatsapp";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
@@ -102,6 +103,26 @@ const ANSWERS: Partial<Record<Outcome, WhatsappAnswer>> = {
   closed: "closed",
 };
 
+/** The confirmation's state an answer speaks of: one answer per state, whichever press asked (ignored: none). */
+const STATE_OF_OUTCOME: Record<Outcome, string | null> = {
+  confirmed: "confirmed",
+  already_confirmed: "confirmed",
+  cancelled: "cancelled",
+  already_cancelled: "cancelled",
+  closed: "closed",
+  address_link: "address",
+  ignored: null,
+};
+
+/** Records that the answer about `state` is going out; false when one already went (one conditional statement). */
+async function firstAnswerFor(confirmationId: string, state: string): Promise<boolean> {
+  const rows = await query<{ id: string }>(sql`
+    UPDATE "OrderConfirmation" SET "answered" = COALESCE("answered" || ',', '') || ${state}
+    WHERE "id" = ${confirmationId} AND (',' || COALESCE("answered", '') || ',') NOT LIKE ${`%,${state},%`}
+    RETURNING "id"`);
+  return rows.length === 1;
+}
+
 async function handleReply(replyId: string): Promise<JobResult> {
   const reply = await prisma.whatsappReply.findUnique({ where: { id: replyId } });
   if (!reply || reply.doneAt) return { ok: true };
@@ -126,6 +147,7 @@ async function handleReply(replyId: string): Promise<JobResult> {
   const order = c.orderName ?? "";
   const locales = [c.locale, shop.locale];
   let text: string | null = null;
+  const stateAnswered = STATE_OF_OUTCOME[outcome];
   if (outcome === "cancelled") text = whatsappAnswer(locales, shop.cancelOnWhatsappCancel ? "cancelled" : "cancelledKept", { order });
   else if (outcome === "address_link") {
     const sent = await requestAddressCorrection(shop, { orderId: c.orderGid, locale: c.locale ?? undefined }, {
@@ -136,11 +158,14 @@ async function handleReply(replyId: string): Promise<JobResult> {
     if (!sent.ok && sent.code === "sms_unavailable") return { ok: false, error: "sms_unavailable", retry: true };
     if (!sent.ok && sent.code === "shopify_unavailable") return { ok: false, error: "shopify_unavailable", retry: true };
     text = sent.ok ? (sent.status === "sent" ? null : whatsappAnswer(locales, "addressPending", { order })) : whatsappAnswer(locales, "addressUnavailable", { order });
+    // The link was the answer about the address: a later press while it is pending gets none.
+    if (sent.ok && sent.status === "sent") await firstAnswerFor(c.id, "address");
   } else if (ANSWERS[outcome]) text = whatsappAnswer(locales, ANSWERS[outcome]!, { order });
 
-  // The answer goes once per reply: only the run that marks it done sends it.
+  // The answer goes once per reply: only the run that marks it done sends it; and once per state of the
+  // confirmation (twenty presses of Confirm get one answer), within the number's texts of the day.
   const marked = await prisma.whatsappReply.updateMany({ where: { id: reply.id, doneAt: null }, data: { doneAt: now } });
-  if (marked.count === 1 && text && c.phone) {
+  if (marked.count === 1 && text && c.phone && stateAnswered && (await firstAnswerFor(c.id, stateAnswered)) && (await takePhoneText(shop.id, c.phone)).ok) {
     // To the order's phone (never to `From`, which may be a business-scoped id), inside the session the press opened.
     await sendSms({
       shop: { id: shop.id, name: shop.name, domain: shop.domain },
@@ -166,10 +191,10 @@ async function settle(replyId: string, action: ReplyAction, c: Confirmation): Pr
     let outcome: Outcome;
     const open = { id: c.id, status: "pending", deadlineAt: { gt: now } };
     if (action === "confirm") {
-      const { count } = await tx.orderConfirmation.updateMany({ where: open, data: { status: "confirmed", confirmedAt: now, answer: "confirm" } });
+      const { count } = await tx.orderConfirmation.updateMany({ where: open, data: { status: "confirmed", confirmedAt: now, answer: "confirm", settledBy: "whatsapp" } });
       outcome = count === 1 ? "confirmed" : settledOutcome(await tx.orderConfirmation.findUniqueOrThrow({ where: { id: c.id } }));
     } else if (action === "cancel") {
-      const { count } = await tx.orderConfirmation.updateMany({ where: open, data: { status: "cancelled", closedAt: now, answer: "cancel" } });
+      const { count } = await tx.orderConfirmation.updateMany({ where: open, data: { status: "cancelled", closedAt: now, answer: "cancel", settledBy: "whatsapp" } });
       outcome = count === 1 ? "cancelled" : settledOutcome(await tx.orderConfirmation.findUniqueOrThrow({ where: { id: c.id } }));
     } else if (action === "change_address") {
       outcome = stateOf(c, now) === "pending" ? "address_link" : settledOutcome(c);

@@ -45,11 +45,14 @@ export function normalizeMethodName(name: string): string {
   return name.trim().replace(/\s+/g, " ").toLowerCase();
 }
 
-function configuredNames(jsonValue: unknown): string[] {
-  const names = (jsonValue as { codMethodNames?: unknown } | null)?.codMethodNames;
-  if (!Array.isArray(names)) return DEFAULT_COD_METHOD_NAMES;
-  const clean = names.filter((n): n is string => typeof n === "string" && n.trim() !== "");
-  return clean.length ? clean : DEFAULT_COD_METHOD_NAMES;
+/**
+ * The one rule for which payment methods are cash on delivery, shared by this function and the app's
+ * orders/create (app/core/shopify/order-facts.ts): the shop's configured names plus the built-in defaults,
+ * each normalised (trimmed, spaces folded, lower case). Anything that is not a non-empty string is ignored.
+ */
+export function codMethodNames(configured: unknown): Set<string> {
+  const listed = Array.isArray(configured) ? configured.filter((n): n is string => typeof n === "string" && n.trim() !== "") : [];
+  return new Set([...listed, ...DEFAULT_COD_METHOD_NAMES].map(normalizeMethodName));
 }
 
 /** Why COD stays visible, or null when it must be hidden. */
@@ -71,7 +74,7 @@ export function verifiedBy(input: CartPaymentMethodsTransformRunInput): "proof" 
 /** The export Shopify runs (shopify.extension.toml: `export = "cart-payment-methods-transform-run"`). */
 export function cartPaymentMethodsTransformRun(input: CartPaymentMethodsTransformRunInput): CartPaymentMethodsTransformRunResult {
   if ((input.paymentCustomization.metafield?.jsonValue as { enforce?: unknown } | null)?.enforce === false) return NO_CHANGES;
-  const names = new Set(configuredNames(input.paymentCustomization.metafield?.jsonValue).map(normalizeMethodName));
+  const names = codMethodNames((input.paymentCustomization.metafield?.jsonValue as { codMethodNames?: unknown } | null)?.codMethodNames);
   const cod = input.paymentMethods.filter((m) => names.has(normalizeMethodName(m.name)));
   if (!cod.length || verifiedBy(input)) return NO_CHANGES;
   return { operations: cod.map((m) => ({ paymentMethodHide: { paymentMethodId: m.id } })) };

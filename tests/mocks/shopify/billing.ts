@@ -13,7 +13,7 @@ export type FakeSubscription = {
   id: string;
   shop: string;
   name: string;
-  status: "PENDING" | "ACTIVE" | "CANCELLED" | "DECLINED";
+  status: "PENDING" | "ACTIVE" | "CANCELLED" | "DECLINED" | "FROZEN" | "EXPIRED";
   test: boolean;
   price: number;
   returnUrl: string;
@@ -118,6 +118,25 @@ export class FakeBillingStore {
     };
   }
 
+  /**
+   * `ReadBackAppSubscription` (app_subscriptions/update): the asking shop's active subscriptions, and its
+   * latest subscriptions (newest first, 25 at most) with their status: another shop's are never among them.
+   */
+  readBack(): Handler {
+    return (call: FakeCall) => {
+      const shape = (s: FakeSubscription) => ({ id: s.id, name: s.name, status: s.status });
+      const mine = [...this.subscriptions.values()].filter((s) => s.shop === call.shop).reverse().slice(0, 25);
+      return { data: { currentAppInstallation: { activeSubscriptions: this.active(call.shop).map(shape), allSubscriptions: { nodes: mine.map(shape) } } } };
+    };
+  }
+
+  /** A subscription in a given state, as if the merchant had approved or Shopify had changed it (tests). */
+  put(sub: Pick<FakeSubscription, "id" | "shop" | "name" | "status"> & Partial<FakeSubscription>): FakeSubscription {
+    const full: FakeSubscription = { test: true, price: 0, returnUrl: "https://app.invalid/", createdAt: new Date().toISOString(), usageCap: null, usageRecords: [], ...sub };
+    this.subscriptions.set(full.id, full);
+    return full;
+  }
+
   /** The active subscription's line items with their pricing's type, as `ActiveUsageLineItem` asks. */
   usageLineItem(): Handler {
     return (call: FakeCall) => ({
@@ -189,6 +208,7 @@ export class FakeBillingStore {
       .on("appSubscriptionCancel", this.cancel(), "admin")
       .on("appSubscription", this.check(), "admin")
       .on(OPERATIONS.usageLineItem, this.usageLineItem(), "admin")
+      .on(OPERATIONS.subscriptionReadBack, this.readBack(), "admin")
       .on(OPERATIONS.usageRecordCreate, this.usageRecordCreate(), "admin");
     fake.page(CHARGE_PAGE, this.chargePage());
     return this;

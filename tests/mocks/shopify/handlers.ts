@@ -273,6 +273,19 @@ export function slow(ms: number, then: Handler): Handler {
 }
 
 /** Every operation answered well: what local mode runs and what tests start from. */
+/**
+ * `ReadBackOrderOwner` (an outcome webhook's order, read back): Shopify answers `order(id:)` with the
+ * order when it is the asking shop's, else null. `owners` names the shop of an order; an order not in
+ * it belongs to whichever shop asks (the tests' orders are delivered to the shop they belong to).
+ */
+export function orderReadBack(owners: Map<string, string> = new Map()): Handler {
+  return (call) => {
+    const id = String(call.variables.id ?? "");
+    const owner = owners.get(id) ?? call.shop;
+    return { data: { order: owner === call.shop && /^gid:\/\/shopify\/Order\/\d+$/.test(id) ? { id } : null } };
+  };
+}
+
 export function installDefaultHandlers(
   fake: FakeShopify,
   links: CheckoutLinks = {},
@@ -286,5 +299,6 @@ export function installDefaultHandlers(
     .on(OPERATIONS.draftOrderCalculate, draftOrderCalculate(), "admin")
     .on(OPERATIONS.draftOrderCreate, draftOrderCreate(links), "admin")
     .on(OPERATIONS.paymentTermsTemplates, paymentTermsTemplates(), "admin")
-    .on(OPERATIONS.tagsAdd, tagsAdd(tagged), "admin");
+    .on(OPERATIONS.tagsAdd, tagsAdd(tagged), "admin")
+    .on(OPERATIONS.orderReadBack, orderReadBack(), "admin");
 }

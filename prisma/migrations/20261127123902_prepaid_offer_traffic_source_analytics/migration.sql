@@ -1,5 +1,10 @@
 -- AlterTable
+ALTER TABLE "OrderRecord" ADD COLUMN "postalCode" TEXT;
 ALTER TABLE "OrderRecord" ADD COLUMN "prepaidAt" DATETIME;
+ALTER TABLE "OrderRecord" ADD COLUMN "products" TEXT;
+ALTER TABLE "OrderRecord" ADD COLUMN "trafficCampaign" TEXT;
+ALTER TABLE "OrderRecord" ADD COLUMN "trafficMedium" TEXT;
+ALTER TABLE "OrderRecord" ADD COLUMN "trafficSource" TEXT;
 
 -- CreateTable
 CREATE TABLE "PrepaidOffer" (
@@ -77,6 +82,9 @@ CREATE TABLE "new_Shop" (
     "enforceAtCheckout" BOOLEAN NOT NULL DEFAULT true,
     "keepCodHiddenWhenPaused" BOOLEAN NOT NULL DEFAULT false,
     "usageChargesEnabled" BOOLEAN NOT NULL DEFAULT false,
+    "burnMonth" TEXT,
+    "burnSeenAt" DATETIME,
+    "burnDetail" TEXT,
     "usageChargesRefused" TEXT,
     "codMethodNames" TEXT NOT NULL DEFAULT 'Cash on Delivery (COD)',
     "holdUnverifiedCod" BOOLEAN NOT NULL DEFAULT false,
@@ -108,9 +116,19 @@ CREATE TABLE "new_Shop" (
     "prepaidOffer" BOOLEAN NOT NULL DEFAULT false,
     "prepaidOfferIncentiveType" TEXT NOT NULL DEFAULT 'none',
     "prepaidOfferIncentiveValue" REAL NOT NULL DEFAULT 0,
-    "prepaidOfferIncentiveCap" REAL
+    "prepaidOfferIncentiveCap" REAL,
+    "riskPrepaidSources" TEXT NOT NULL DEFAULT '',
+    "ladderWhatsappMinutes" INTEGER,
+    "ladderSmsMinutes" INTEGER,
+    "ladderVoiceMinutes" INTEGER,
+    "ladderPersonMinutes" INTEGER,
+    "quietHoursStart" INTEGER,
+    "quietHoursEnd" INTEGER,
+    "timezone" TEXT,
+    "codFailureCost" REAL,
+    "messageCost" REAL
 );
-INSERT INTO "new_Shop" ("addressCorrectionTtlHours", "allowedCountries", "autoAddressCorrection", "cancelOnWhatsappCancel", "cancelUnconfirmed", "codFeeType", "codFeeValue", "codFeeVariantId", "codMethodNames", "codMethodNamesConfirmedAt", "confirmDeadlineHours", "country", "createdAt", "currency", "dailySendCap", "depositType", "depositValue", "depositsAvailable", "discountCodeCod", "discountCodePartial", "discountCodePrepaid", "domain", "enforceAtCheckout", "holdUnverifiedCod", "id", "installedAt", "keepCodHiddenWhenPaused", "linkDomain", "linksOnWhatsapp", "locale", "name", "otpChannelChoice", "otpEnabled", "otpMaxAttempts", "otpResendCooldownSeconds", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "paymentCustomizationEnabled", "paymentCustomizationError", "paymentCustomizationId", "paymentCustomizationSyncedAt", "paymentModes", "prepaidDiscountType", "prepaidDiscountValue", "primaryDomain", "recordRetentionDays", "returningSkipDays", "riskCodValueCap", "riskDeniedPostalCodes", "riskFailureTags", "riskHighThreshold", "riskIpAttemptLimit", "riskIpOrderLimit", "riskMediumThreshold", "riskPhoneCodeLimit", "riskPhoneOrderLimit", "riskPrepaidPhones", "smsChannel", "smsPrices", "smsTemplate", "subscriptionId", "subscriptionPlan", "subscriptionStatus", "subscriptionTest", "tagModePrefix", "tagOrders", "tagUnverified", "tagVerified", "testCodeSentAt", "uninstalledAt", "updatedAt", "usageChargesEnabled", "usageChargesRefused", "whatsappConfirmation", "whatsappReplyMinutes") SELECT "addressCorrectionTtlHours", "allowedCountries", "autoAddressCorrection", "cancelOnWhatsappCancel", "cancelUnconfirmed", "codFeeType", "codFeeValue", "codFeeVariantId", "codMethodNames", "codMethodNamesConfirmedAt", "confirmDeadlineHours", "country", "createdAt", "currency", "dailySendCap", "depositType", "depositValue", "depositsAvailable", "discountCodeCod", "discountCodePartial", "discountCodePrepaid", "domain", "enforceAtCheckout", "holdUnverifiedCod", "id", "installedAt", "keepCodHiddenWhenPaused", "linkDomain", "linksOnWhatsapp", "locale", "name", "otpChannelChoice", "otpEnabled", "otpMaxAttempts", "otpResendCooldownSeconds", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "paymentCustomizationEnabled", "paymentCustomizationError", "paymentCustomizationId", "paymentCustomizationSyncedAt", "paymentModes", "prepaidDiscountType", "prepaidDiscountValue", "primaryDomain", "recordRetentionDays", "returningSkipDays", "riskCodValueCap", "riskDeniedPostalCodes", "riskFailureTags", "riskHighThreshold", "riskIpAttemptLimit", "riskIpOrderLimit", "riskMediumThreshold", "riskPhoneCodeLimit", "riskPhoneOrderLimit", "riskPrepaidPhones", "smsChannel", "smsPrices", "smsTemplate", "subscriptionId", "subscriptionPlan", "subscriptionStatus", "subscriptionTest", "tagModePrefix", "tagOrders", "tagUnverified", "tagVerified", "testCodeSentAt", "uninstalledAt", "updatedAt", "usageChargesEnabled", "usageChargesRefused", "whatsappConfirmation", "whatsappReplyMinutes" FROM "Shop";
+INSERT INTO "new_Shop" ("addressCorrectionTtlHours", "allowedCountries", "autoAddressCorrection", "burnDetail", "burnMonth", "burnSeenAt", "cancelOnWhatsappCancel", "cancelUnconfirmed", "codFailureCost", "codFeeType", "codFeeValue", "codFeeVariantId", "codMethodNames", "codMethodNamesConfirmedAt", "confirmDeadlineHours", "country", "createdAt", "currency", "dailySendCap", "depositType", "depositValue", "depositsAvailable", "discountCodeCod", "discountCodePartial", "discountCodePrepaid", "domain", "enforceAtCheckout", "holdUnverifiedCod", "id", "installedAt", "keepCodHiddenWhenPaused", "ladderPersonMinutes", "ladderSmsMinutes", "ladderVoiceMinutes", "ladderWhatsappMinutes", "linkDomain", "linksOnWhatsapp", "locale", "messageCost", "name", "otpChannelChoice", "otpEnabled", "otpMaxAttempts", "otpResendCooldownSeconds", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "paymentCustomizationEnabled", "paymentCustomizationError", "paymentCustomizationId", "paymentCustomizationSyncedAt", "paymentModes", "prepaidDiscountType", "prepaidDiscountValue", "primaryDomain", "quietHoursEnd", "quietHoursStart", "recordRetentionDays", "returningSkipDays", "riskCodValueCap", "riskDeniedPostalCodes", "riskFailureTags", "riskHighThreshold", "riskIpAttemptLimit", "riskIpOrderLimit", "riskMediumThreshold", "riskPhoneCodeLimit", "riskPhoneOrderLimit", "riskPrepaidPhones", "smsChannel", "smsPrices", "smsTemplate", "subscriptionId", "subscriptionPlan", "subscriptionStatus", "subscriptionTest", "tagModePrefix", "tagOrders", "tagUnverified", "tagVerified", "testCodeSentAt", "timezone", "uninstalledAt", "updatedAt", "usageChargesEnabled", "usageChargesRefused", "whatsappConfirmation", "whatsappReplyMinutes") SELECT "addressCorrectionTtlHours", "allowedCountries", "autoAddressCorrection", "burnDetail", "burnMonth", "burnSeenAt", "cancelOnWhatsappCancel", "cancelUnconfirmed", "codFailureCost", "codFeeType", "codFeeValue", "codFeeVariantId", "codMethodNames", "codMethodNamesConfirmedAt", "confirmDeadlineHours", "country", "createdAt", "currency", "dailySendCap", "depositType", "depositValue", "depositsAvailable", "discountCodeCod", "discountCodePartial", "discountCodePrepaid", "domain", "enforceAtCheckout", "holdUnverifiedCod", "id", "installedAt", "keepCodHiddenWhenPaused", "ladderPersonMinutes", "ladderSmsMinutes", "ladderVoiceMinutes", "ladderWhatsappMinutes", "linkDomain", "linksOnWhatsapp", "locale", "messageCost", "name", "otpChannelChoice", "otpEnabled", "otpMaxAttempts", "otpResendCooldownSeconds", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "paymentCustomizationEnabled", "paymentCustomizationError", "paymentCustomizationId", "paymentCustomizationSyncedAt", "paymentModes", "prepaidDiscountType", "prepaidDiscountValue", "primaryDomain", "quietHoursEnd", "quietHoursStart", "recordRetentionDays", "returningSkipDays", "riskCodValueCap", "riskDeniedPostalCodes", "riskFailureTags", "riskHighThreshold", "riskIpAttemptLimit", "riskIpOrderLimit", "riskMediumThreshold", "riskPhoneCodeLimit", "riskPhoneOrderLimit", "riskPrepaidPhones", "smsChannel", "smsPrices", "smsTemplate", "subscriptionId", "subscriptionPlan", "subscriptionStatus", "subscriptionTest", "tagModePrefix", "tagOrders", "tagUnverified", "tagVerified", "testCodeSentAt", "timezone", "uninstalledAt", "updatedAt", "usageChargesEnabled", "usageChargesRefused", "whatsappConfirmation", "whatsappReplyMinutes" FROM "Shop";
 DROP TABLE "Shop";
 ALTER TABLE "new_Shop" RENAME TO "Shop";
 CREATE UNIQUE INDEX "Shop_domain_key" ON "Shop"("domain");

@@ -2,10 +2,16 @@
 ALTER TABLE "Shop" ADD COLUMN     "prepaidOffer" BOOLEAN NOT NULL DEFAULT false,
 ADD COLUMN     "prepaidOfferIncentiveCap" DOUBLE PRECISION,
 ADD COLUMN     "prepaidOfferIncentiveType" TEXT NOT NULL DEFAULT 'none',
-ADD COLUMN     "prepaidOfferIncentiveValue" DOUBLE PRECISION NOT NULL DEFAULT 0;
+ADD COLUMN     "prepaidOfferIncentiveValue" DOUBLE PRECISION NOT NULL DEFAULT 0,
+ADD COLUMN     "riskPrepaidSources" TEXT NOT NULL DEFAULT '';
 
 -- AlterTable
-ALTER TABLE "OrderRecord" ADD COLUMN     "prepaidAt" TIMESTAMP(3);
+ALTER TABLE "OrderRecord" ADD COLUMN     "postalCode" TEXT,
+ADD COLUMN     "prepaidAt" TIMESTAMP(3),
+ADD COLUMN     "products" TEXT,
+ADD COLUMN     "trafficCampaign" TEXT,
+ADD COLUMN     "trafficMedium" TEXT,
+ADD COLUMN     "trafficSource" TEXT;
 
 -- CreateTable
 CREATE TABLE "PrepaidOffer" (

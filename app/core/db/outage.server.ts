@@ -1,0 +1,30 @@
+import { log } from "~/core/utils/log.server";
+
+/**
+ * One warning per database outage, not one line per request or job (docs/deploy.md, "Logs"): the first
+ * failure that finds the database unavailable logs `warn`; the ones after it, until the database
+ * answers again, log `debug` only. The outage ends when a caller says the database answered (the job
+ * worker's sweep, every few seconds in every instance), or after QUIET_MS without a failure (a
+ * process that runs no worker), and its end is one `info` line with how long it lasted and how many
+ * failures were not logged.
+ */
+const QUIET_MS = 60_000;
+let outage: { since: number; last: number; more: number } | null = null;
+
+export function noteDatabaseUnavailable(message: string, fields: Record<string, unknown> = {}, now = Date.now()): void {
+  if (outage && now - outage.last > QUIET_MS) outage = null;
+  if (outage) {
+    outage.more++;
+    outage.last = now;
+    log.debug(message, fields);
+    return;
+  }
+  outage = { since: now, last: now, more: 0 };
+  log.warn(message, fields);
+}
+
+export function noteDatabaseAnswered(now = Date.now()): void {
+  if (!outage) return;
+  log.info("database reachable again", { downForMs: now - outage.since, failuresNotLogged: outage.more });
+  outage = null;
+}

@@ -1,0 +1,131 @@
+import { Form, Link, useNavigation } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, FormLayout, InlineStack, Layout, Text, TextField } from "@shopify/polaris";
+import { useState } from "react";
+import type { ExperimentActionResult, ExperimentSettings } from "./settings-page.server";
+import { HOLDOUT_SHARE, MAX_EXPERIMENT_DAYS } from "./settings";
+
+/**
+ * The Settings page's "Holdout experiment" card: its own forms beside the settings form (starting or
+ * stopping an experiment is an action, not a setting saved with the others), posted with an `intent`.
+ */
+export function ExperimentCard({ settings, result }: { settings: ExperimentSettings; result: ExperimentActionResult | null }) {
+  const busy = useNavigation().state !== "idle";
+  const errors = result?.errors ?? {};
+  const [percent, setPercent] = useState(String(settings.holdoutPercent));
+  const [days, setDays] = useState("");
+  const [failureCost, setFailureCost] = useState(settings.codFailureCost);
+  const [messageCost, setMessageCost] = useState(settings.messageCost);
+  const currency = settings.currency ?? "";
+  return (
+    <Layout.AnnotatedSection
+      id="experiment"
+      title="Holdout experiment"
+      description="Measure what verification saves you: a small random share of cash-on-delivery shoppers is not asked to verify, and their failed deliveries are compared with everyone else's."
+    >
+      <BlockStack gap="400">
+        {result && (
+          <Banner tone={result.ok ? "success" : "critical"}>
+            <p>{result.message}</p>
+          </Banner>
+        )}
+        <Card>
+          {settings.running ? (
+            <Form method="post">
+              <input type="hidden" name="intent" value="experiment-stop" />
+              <BlockStack gap="300">
+                <Text as="p">
+                  Running since {new Date(settings.startedAt!).toLocaleDateString("en", { dateStyle: "medium" })}
+                  {settings.endsAt ? `, until ${new Date(settings.endsAt).toLocaleDateString("en", { dateStyle: "medium" })}` : ", until you stop it"}: {settings.holdoutPercent} % of
+                  shoppers are not asked to verify.
+                </Text>
+                {settings.sentence && <Text as="p" tone="subdued">{settings.sentence}</Text>}
+                <InlineStack gap="200">
+                  <Link to="/app/experiment">See the report</Link>
+                </InlineStack>
+                <InlineStack align="end">
+                  <Button submit tone="critical" loading={busy}>
+                    Stop the experiment
+                  </Button>
+                </InlineStack>
+              </BlockStack>
+            </Form>
+          ) : (
+            <Form method="post">
+              <input type="hidden" name="intent" value="experiment-start" />
+              <FormLayout>
+                {settings.sentence && (
+                  <Text as="p" tone="subdued">
+                    Last experiment: {settings.sentence} <Link to="/app/experiment">See the report</Link>
+                  </Text>
+                )}
+                <TextField
+                  label="Shoppers not asked to verify"
+                  name="holdoutPercent"
+                  type="number"
+                  suffix="%"
+                  min={HOLDOUT_SHARE.min}
+                  max={HOLDOUT_SHARE.max}
+                  value={percent}
+                  onChange={setPercent}
+                  error={errors.holdoutPercent}
+                  autoComplete="off"
+                  helpText={`From ${HOLDOUT_SHARE.min} to ${HOLDOUT_SHARE.max} %. Default: ${HOLDOUT_SHARE.default} %. High-risk shoppers, your rules' matches and blocked numbers are always asked.`}
+                />
+                <TextField
+                  label="Run for"
+                  name="days"
+                  type="number"
+                  suffix="days"
+                  min={1}
+                  max={MAX_EXPERIMENT_DAYS}
+                  value={days}
+                  onChange={setDays}
+                  error={errors.days}
+                  autoComplete="off"
+                  helpText="Leave empty to run until you stop it. The result is given once enough orders are delivered or returned, not before."
+                />
+                <InlineStack align="end">
+                  <Button submit variant="primary" loading={busy}>
+                    Start the experiment
+                  </Button>
+                </InlineStack>
+              </FormLayout>
+            </Form>
+          )}
+        </Card>
+        <Card>
+          <Form method="post">
+            <input type="hidden" name="intent" value="experiment-costs" />
+            <FormLayout>
+              <TextField
+                label="Cost of one failed COD parcel"
+                name="codFailureCost"
+                prefix={currency}
+                value={failureCost}
+                onChange={setFailureCost}
+                error={errors.codFailureCost}
+                autoComplete="off"
+                helpText="Shipping out and back, packing and handling, in your store's currency. The experiment's money saved uses it."
+              />
+              <TextField
+                label="Cost of one message to you"
+                name="messageCost"
+                prefix={currency}
+                value={messageCost}
+                onChange={setMessageCost}
+                error={errors.messageCost}
+                autoComplete="off"
+                helpText="Messages are included in your plan; fill this in to take them off the money saved anyway. Empty: not counted."
+              />
+              <InlineStack align="end">
+                <Button submit loading={busy}>
+                  Save costs
+                </Button>
+              </InlineStack>
+            </FormLayout>
+          </Form>
+        </Card>
+      </BlockStack>
+    </Layout.AnnotatedSection>
+  );
+}

@@ -1,0 +1,60 @@
+import { adminShop, updateShop } from "~/core/settings/shop.server";
+import { clock } from "~/core/utils/clock.server";
+import { loadExperimentReport } from "./report.server";
+import { experimentSentence } from "./report";
+import { startExperiment, stopExperiment } from "./experiment.server";
+import { HOLDOUT_SHARE, parseExperimentForm, type ExperimentFormErrors } from "./settings";
+
+/** What the Settings page's "Holdout experiment" card shows. */
+export async function loadExperimentSettings(domain: string) {
+  const shop = await adminShop(domain);
+  const report = await loadExperimentReport(shop);
+  return {
+    running: report?.running ?? false,
+    startedAt: report?.startedAt ?? null,
+    endsAt: report?.endsAt ?? null,
+    holdoutPercent: report?.running ? Math.round(report.holdoutShare * 100) : HOLDOUT_SHARE.default,
+    horizon: report?.horizon ?? null,
+    sentence: report ? experimentSentence(report) : null,
+    codFailureCost: shop.codFailureCost == null ? "" : String(shop.codFailureCost),
+    messageCost: shop.messageCost == null ? "" : String(shop.messageCost),
+    currency: shop.currency,
+  };
+}
+
+export type ExperimentSettings = Awaited<ReturnType<typeof loadExperimentSettings>>;
+
+export type ExperimentActionResult = { intent: "experiment"; ok: boolean; message: string; errors: ExperimentFormErrors };
+
+/** The card's three buttons: start (share and period), stop, and the two costs. */
+export async function experimentAction(domain: string, form: FormData): Promise<ExperimentActionResult> {
+  const parsed = parseExperimentForm(form);
+  if (!parsed.ok) return { intent: "experiment", ok: false, message: "Nothing was changed: a field needs a change.", errors: parsed.errors };
+  const shop = await adminShop(domain);
+  const done = (ok: boolean, message: string): ExperimentActionResult => ({ intent: "experiment", ok, message, errors: {} });
+  switch (parsed.data.intent) {
+    case "experiment-start": {
+      const started = await startExperiment(shop.id, { holdoutShare: parsed.data.holdoutPercent / 100, days: parsed.data.days }, clock.now());
+      if (!started.ok) return done(false, "An experiment is already running: stop it before starting another.");
+      return done(true, `Experiment started: ${parsed.data.holdoutPercent} % of shoppers are not asked to verify. A result needs ${started.horizon.toLocaleString("en")} delivered or failed COD orders.`);
+    }
+    case "experiment-stop":
+      return (await stopExperiment(shop.id, clock.now())) ? done(true, "Experiment stopped: every shopper is asked to verify again.") : done(false, "No experiment is running.");
+    case "experiment-costs":
+      await updateShop(domain, { codFailureCost: parsed.data.codFailureCost, messageCost: parsed.data.messageCost });
+      return done(true, "Costs saved.");
+  }
+}
+
+/** The report page: the latest experiment and its sentence (null: the shop never ran one). */
+export async function loadExperimentReportPage(domain: string) {
+  const shop = await adminShop(domain);
+  const report = await loadExperimentReport(shop);
+  return { report, sentence: report ? experimentSentence(report) : null };
+}
+
+/** Home's line: the sentence, when the shop ran an experiment. */
+export async function experimentHomeLine(shop: Parameters<typeof loadExperimentReport>[0]): Promise<{ sentence: string; running: boolean } | null> {
+  const report = await loadExperimentReport(shop);
+  return report && { sentence: experimentSentence(report), running: report.running };
+}

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { text, wholeNumber } from "~/core/settings/schema/fields";
+
+/**
+ * The Settings page's "Holdout experiment" card, its own form beside the settings (it starts and stops
+ * an experiment, it is not a setting saved with the others): what each of its three buttons posts.
+ */
+
+/** The share of shoppers held out, in percent: the merchant's range and the default. */
+export const HOLDOUT_SHARE = { min: 5, max: 30, default: 10 } as const;
+/** The longest period a merchant may set, in days. */
+export const MAX_EXPERIMENT_DAYS = 365;
+
+export type ExperimentStart = { holdoutShare: number; days: number | null };
+
+/** An amount of the shop's currency, or empty for "not set". */
+function optionalAmount(what: string) {
+  const message = `Enter ${what} as an amount (for example 120 or 120.50), or leave it empty.`;
+  return text(message)
+    .trim()
+    .transform((v) => v.replace(/^(\d+),(\d+)$/, "$1.$2"))
+    .refine((v) => v === "" || (/^\d{1,9}(\.\d{1,4})?$/.test(v) && Number(v) <= 1_000_000), message)
+    .transform((v) => (v === "" ? null : Number(v)));
+}
+
+export const experimentForm = z.discriminatedUnion("intent", [
+  z.object({
+    intent: z.literal("experiment-start"),
+    holdoutPercent: wholeNumber(HOLDOUT_SHARE.min, HOLDOUT_SHARE.max),
+    // Empty: until the merchant stops it.
+    days: z.union([z.literal("").transform(() => null), wholeNumber(1, MAX_EXPERIMENT_DAYS)]),
+  }),
+  z.object({ intent: z.literal("experiment-stop") }),
+  z.object({
+    intent: z.literal("experiment-costs"),
+    codFailureCost: optionalAmount("the cost of a failed parcel"),
+    messageCost: optionalAmount("the cost of a message"),
+  }),
+]);
+
+export type ExperimentForm = z.output<typeof experimentForm>;
+export type ExperimentFormErrors = Partial<Record<"holdoutPercent" | "days" | "codFailureCost" | "messageCost" | "intent", string>>;
+
+/** The posted card → what to do, or each field's first error. */
+export function parseExperimentForm(form: FormData): { ok: true; data: ExperimentForm } | { ok: false; errors: ExperimentFormErrors } {
+  const raw = Object.fromEntries(["intent", "holdoutPercent", "days", "codFailureCost", "messageCost"].map((k) => [k, form.get(k) ?? undefined]));
+  const parsed = experimentForm.safeParse(raw);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const errors: ExperimentFormErrors = {};
+  for (const issue of parsed.error.issues) {
+    const field = (issue.path[0] ?? "intent") as keyof ExperimentFormErrors;
+    errors[field] ??= issue.message;
+  }
+  return { ok: false, errors };
+}

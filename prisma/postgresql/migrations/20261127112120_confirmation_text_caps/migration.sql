@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "OrderConfirmation" ADD COLUMN     "answered" TEXT,
+ADD COLUMN     "textCappedAt" TIMESTAMP(3);
+
