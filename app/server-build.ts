@@ -21,9 +21,11 @@ import { customerVerifiedTagJob, orderTagsJob } from "~/orders/tag-jobs.server";
 import { blockedCustomersJob } from "~/otp/blocked-customers.server";
 import { otpPurgeJob } from "~/otp/purge-job.server";
 import { retentionJob, scheduleRetention } from "~/privacy/retention.server";
+import { shopRedactJob } from "~/privacy/privacy.server";
 import { riskAssessmentJob } from "~/risk/assessment-job.server";
 import { riskBackfillJob } from "~/risk/backfill.server";
 import { pruneDeliveries } from "~/core/shopify/webhook-deliveries.server";
+import { shopDetailsJob } from "~/core/shopify/shop-details-job.server";
 import { clock } from "~/core/utils/clock.server";
 // Registers the payment customization's creation with the install hook (onShopInstalled).
 import "~/enforcement/payment-customization.server";
@@ -92,6 +94,8 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   whatsappFallbackJob,
   whatsappReplyJob,
   otpPurgeJob,
+  shopDetailsJob,
+  shopRedactJob,
   pruneJob,
 ];
 

@@ -10,8 +10,22 @@ import { recordSubscriptionUpdate } from "./subscription.server";
 
 type Billing = AdminContext["billing"];
 
-/** Charges are test charges everywhere but production (development stores cannot pay real ones). */
-const isTest = () => !env.production;
+/**
+ * Charges are test charges everywhere but production, and in production on a development store (which
+ * cannot pay real ones: Shopify's plan.partnerDevelopment, Shop.developmentStore). A store transferred to
+ * a merchant leaves its development plan (shop/update) and pays real charges from then on.
+ */
+export const isTest = (shop: Pick<Shop, "developmentStore">) => !env.production || shop.developmentStore;
+
+/**
+ * Where Shopify's approval page sends the merchant back: this page inside the Shopify admin
+ * (admin.shopify.com/store/<store>/apps/<api key>/app/plans), so the app opens embedded with a session
+ * token, and Shopify adds `charge_id`. A local development server has no admin around it: its own URL.
+ */
+export function approvalReturnUrl(domain: string, localAdmin: boolean): string {
+  if (localAdmin) return `${env.SHOPIFY_APP_URL}/app/plans?shop=${encodeURIComponent(domain)}`;
+  return `https://admin.shopify.com/store/${encodeURIComponent(domain.replace(/\.myshopify\.com$/, ""))}/apps/${encodeURIComponent(env.SHOPIFY_API_KEY)}/app/plans`;
+}
 
 /** The id Shop.subscriptionId holds on the Free plan, which has no Shopify subscription. */
 export const FREE_SUBSCRIPTION_ID = "free";
@@ -38,7 +52,7 @@ export async function planUsage(shop: Pick<Shop, "id" | "subscriptionStatus" | "
  * reports replaces what we hold. Shopify not answering leaves the row as it is.
  */
 export async function reconcileSubscription(shop: Shop, billing: Billing): Promise<Shop> {
-  const check = await billing.check({ plans: PAID_PLANS.map((p) => p.name), isTest: isTest() }).catch((error: unknown) => {
+  const check = await billing.check({ plans: PAID_PLANS.map((p) => p.name), isTest: isTest(shop) }).catch((error: unknown) => {
     log.warn("billing: the subscription check failed", { shop: shop.domain, error: String(error) });
     return null;
   });
@@ -65,12 +79,12 @@ export async function choosePlan(shop: Shop, billing: Billing, planId: string, r
   const current = planOf(shop);
   if (current?.id === plan.id) return { ok: false, code: "already_on_plan" };
   if (plan.price > 0) {
-    await billing.request({ plan: plan.name, isTest: isTest(), returnUrl });
+    await billing.request({ plan: plan.name, isTest: isTest(shop), returnUrl });
     return { ok: true, plan }; // not reached: request() throws the way to the approval page
   }
   if (current && current.price > 0 && shop.subscriptionId && shop.subscriptionId !== FREE_SUBSCRIPTION_ID) {
     try {
-      await billing.cancel({ subscriptionId: shop.subscriptionId, isTest: isTest(), prorate: true });
+      await billing.cancel({ subscriptionId: shop.subscriptionId, isTest: isTest(shop), prorate: true });
     } catch (error) {
       log.warn("billing: cancelling the paid subscription failed", { shop: shop.domain, error: String(error) });
       return { ok: false, code: "cancel_failed" };
@@ -92,7 +106,7 @@ export async function loadPlans(domain: string, billing: Billing, returning: boo
   const onPaidPlan = (planOf(shop)?.price ?? 0) > 0;
   if (returning || !onPaidPlan) shop = await reconcileSubscription(shop, billing);
   const usage = await planUsage(shop);
-  return { usage, subscriptionStatus: shop.subscriptionStatus, test: isTest(), change: planChangePreview(shop, usage, change) };
+  return { usage, subscriptionStatus: shop.subscriptionStatus, test: isTest(shop), change: planChangePreview(shop, usage, change) };
 }
 
 /**

@@ -3,6 +3,8 @@ import mobileExamples from "libphonenumber-js/mobile/examples";
 import { z } from "zod";
 import { planUsage, type PlanUsage } from "~/billing/plans.server";
 import { adminShop } from "~/core/settings/shop.server";
+import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
+import { confirmStorefrontReady } from "~/enforcement/storefront-readiness.server";
 import { dashboardOf } from "./dashboard.server";
 import { countryName } from "./locale";
 import { codNamesForm, confirmCodMethodNames, onboardingOf, sendTestCode } from "./onboarding.server";
@@ -47,6 +49,8 @@ export function exampleMobile(country: string | null | undefined): string {
 export const homeForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("cod_names") }).merge(codNamesForm),
   z.object({ intent: z.literal("test_code"), phone: z.string().min(1, "Enter your phone number.").max(40) }),
+  // The merchant says shoppers can verify on the storefront (a headless or custom storefront the theme check cannot see).
+  z.object({ intent: z.literal("storefront_ready") }),
 ]);
 export type HomeForm = z.infer<typeof homeForm>;
 
@@ -60,6 +64,11 @@ export async function homeAction(domain: string, form: HomeForm): Promise<HomeAc
     case "cod_names": {
       await confirmCodMethodNames(shop, form.names);
       return { intent: form.intent, ok: true, message: `Cash-on-delivery methods confirmed: ${form.names.join(", ")}.` };
+    }
+    case "storefront_ready": {
+      await confirmStorefrontReady(shop.domain);
+      await requestEnforcementSync(shop.domain, "storefront_confirmed");
+      return { intent: form.intent, ok: true, message: "Noted: checkout now hides cash on delivery from shoppers who have not verified their phone (within a minute)." };
     }
     case "test_code": {
       const sent = await sendTestCode(shop, form.phone);

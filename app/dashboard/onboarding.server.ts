@@ -4,18 +4,18 @@ import { currentEnforcementState, syncPaymentCustomization } from "~/enforcement
 import { PAUSE_WHY, shopperView } from "~/enforcement/messages";
 import { codMethodNameList, isCodMethodName } from "~/core/settings/cod-methods";
 import { SETTINGS_LIMITS } from "~/core/settings/limits";
-import { updateShop, type Shop } from "~/core/settings/shop.server";
+import { adminShop, updateShop, type Shop } from "~/core/settings/shop.server";
 import { parseApiPhone, normalizePhone } from "~/shared/phone";
 import { planOf } from "~/shared/plans";
 import { shopifyGraphql } from "~/core/shopify/graphql.server";
-import { RECENT_ORDER_GATEWAYS, THEME_APP_BLOCKS } from "~/core/shopify/operations";
+import { RECENT_ORDER_GATEWAYS } from "~/core/shopify/operations";
+import { APP_BLOCK_HANDLE, noteThemeCheck, storefrontBlock, storefrontReadiness } from "~/enforcement/storefront-readiness.server";
+import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 import { sendSms } from "~/sms/sms.server";
 import { clock } from "~/core/utils/clock.server";
 import { randomNumericCode } from "~/core/utils/crypto.server";
-import { log } from "~/core/utils/log.server";
 
-/** The app's block in the theme app extension (extensions/cod-verify/blocks/cod-button.liquid). */
-export const APP_BLOCK_HANDLE = "cod-button";
+export { APP_BLOCK_HANDLE, templateHasAppBlock } from "~/enforcement/storefront-readiness.server";
 
 export type StepId = "storefront_block" | "cod_names" | "plan" | "enforcement" | "test_code";
 export type Step = { id: StepId; done: boolean; detail: string };
@@ -27,29 +27,11 @@ export type Onboarding = {
   /** Cash-on-delivery gateway names of recent orders, most used first (to suggest the COD method names). */
   suggestedNames: string[];
   codMethodNames: string[];
+  /** Whether shoppers can verify on the storefront, and what says so: checkout hides COD only then. */
+  storefrontReadyBy: "theme" | "merchant" | null;
 };
 
-type ThemeReply = { themes: { nodes: { name: string; files: { nodes: { filename: string; body: { content?: string } | null }[] } }[] } };
 type GatewayReply = { orders: { nodes: { paymentGatewayNames: string[] }[] } };
-
-/** Whether a JSON template holds the app's block (`shopify://apps/<app>/blocks/cod-button/<uuid>`), not disabled. */
-export function templateHasAppBlock(content: string): boolean {
-  const blockType = new RegExp(`"type"\\s*:\\s*"shopify://apps/[^"/]+/blocks/${APP_BLOCK_HANDLE}/[^"]+"(?:\\s*,\\s*"disabled"\\s*:\\s*(true|false))?`, "g");
-  for (const m of content.matchAll(blockType)) if (m[1] !== "true") return true;
-  return false;
-}
-
-/** The block's state in the live theme; null when Shopify could not be asked. */
-async function storefrontBlock(shop: string): Promise<{ added: boolean; theme: string } | null> {
-  const result = await shopifyGraphql<ThemeReply>("admin", shop, THEME_APP_BLOCKS);
-  if (!result.ok) {
-    log.warn("onboarding: the theme could not be read", { shop, cause: result.cause });
-    return null;
-  }
-  const theme = result.data.themes?.nodes?.[0];
-  if (!theme) return { added: false, theme: "" };
-  return { added: theme.files.nodes.some((f) => templateHasAppBlock(f.body?.content ?? "")), theme: theme.name };
-}
 
 /** The cash-on-delivery gateway names of the latest 50 orders, most used first (a card gateway is never one to confirm). */
 async function recentGatewayNames(shop: string): Promise<string[]> {
@@ -66,16 +48,29 @@ export function themeEditorUrl(shop: string): string {
 }
 
 /** The checklist on the home page, read from the shop row and (two calls at once) from Shopify. */
-export async function onboardingOf(shop: Shop): Promise<Onboarding> {
+export async function onboardingOf(given: Shop): Promise<Onboarding> {
+  let shop = given;
   const [block, suggestedNames] = await Promise.all([storefrontBlock(shop.domain), shop.codMethodNamesConfirmedAt ? Promise.resolve([]) : recentGatewayNames(shop.domain)]);
+  // What the theme shows decides whether checkout may hide COD (enforcement waits for the storefront).
+  if (await noteThemeCheck(shop, block)) {
+    shop = await adminShop(shop.domain);
+    await requestEnforcementSync(shop.domain, "storefront_checked");
+  }
+  const readiness = storefrontReadiness(shop);
   const plan = planOf(shop);
   const enforcement = await currentEnforcementState(shop);
   const names = codMethodNameList(shop.codMethodNames);
   const steps: Step[] = [
     {
       id: "storefront_block",
-      done: block?.added ?? false,
-      detail: block === null ? "Shopify did not answer; try again in a moment." : block.added ? `On the live theme (${block.theme}).` : "Not on the live theme's product page yet.",
+      done: (block?.added ?? false) || readiness === "merchant",
+      detail: block?.added
+        ? `On the live theme (${block.theme}).`
+        : readiness === "merchant"
+          ? "You confirmed that your storefront shows the button."
+          : block === null
+            ? "Shopify did not answer; try again in a moment."
+            : "Not on the live theme's product page yet. Until shoppers can verify, checkout keeps offering cash on delivery to everyone.",
     },
     {
       id: "cod_names",
@@ -88,9 +83,11 @@ export async function onboardingOf(shop: Shop): Promise<Onboarding> {
       done: enforcement.state === "active",
       detail:
         enforcement.state === "active"
-          ? "Cash on delivery is hidden at checkout until the phone is verified."
+          ? `Cash on delivery is hidden at checkout until the phone is verified (${enforcement.readyBy === "merchant" ? "you confirmed the storefront shows the button" : "the button is on the live theme"}).`
           : enforcement.state === "off"
             ? "Turned off in Settings."
+            : enforcement.state === "waiting_for_storefront"
+              ? "Waits for the storefront: once the button is on the live theme (or you confirm it is on your storefront), checkout hides cash on delivery from unverified shoppers."
             : enforcement.state === "paused"
               ? `Paused: ${PAUSE_WHY[enforcement.why]} ${shopperView(enforcement.codHidden)}`
               : enforcement.state === "resuming"
@@ -103,7 +100,7 @@ export async function onboardingOf(shop: Shop): Promise<Onboarding> {
       detail: shop.testCodeSentAt ? `Sent ${shop.testCodeSentAt.toISOString().slice(0, 16).replace("T", " ")} UTC.` : "Send one to your own phone to see what shoppers get.",
     },
   ];
-  return { steps, done: steps.filter((s) => s.done).length, themeEditorUrl: themeEditorUrl(shop.domain), suggestedNames, codMethodNames: names };
+  return { steps, done: steps.filter((s) => s.done).length, themeEditorUrl: themeEditorUrl(shop.domain), suggestedNames, codMethodNames: names, storefrontReadyBy: readiness };
 }
 
 export const codNamesForm = z.object({

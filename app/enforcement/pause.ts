@@ -56,9 +56,16 @@ export function verificationsAllowed(shop: PauseShop, month?: string): number {
   return usageChargesOn(shop) ? allowance + overageVerificationsUnderCap(plan) : allowance;
 }
 
-/** Whether checkout should hide COD from carts without a proof: the merchant's choice, and while paused their pause choice. */
-export function codHiddenAtCheckout(shop: { enforceAtCheckout: boolean; keepCodHiddenWhenPaused: boolean }, pause: PauseReason | null): boolean {
-  return shop.enforceAtCheckout && (pause === null || shop.keepCodHiddenWhenPaused);
+/**
+ * Whether checkout should hide COD from carts without a proof: the merchant's choice, only once shoppers can
+ * verify on the storefront (`storefrontReadyAt`: the app's block on the live theme, or the merchant's word),
+ * and while paused their pause choice.
+ */
+export function codHiddenAtCheckout(
+  shop: { enforceAtCheckout: boolean; keepCodHiddenWhenPaused: boolean; storefrontReadyAt: Date | null },
+  pause: PauseReason | null,
+): boolean {
+  return shop.enforceAtCheckout && shop.storefrontReadyAt !== null && (pause === null || shop.keepCodHiddenWhenPaused);
 }
 
 /** The share of the allowance at which the admin warns that verification will soon pause. */

@@ -10,6 +10,7 @@ import { log } from "~/core/utils/log.server";
 import { FUNCTION_HANDLE, functionConfiguration, PAYMENT_CUSTOMIZATION_TITLE } from "./cod-methods";
 import { codHiddenAtCheckout, type PauseReason } from "./pause";
 import { verificationStatus } from "./pause.server";
+import { currentStorefrontReadiness, storefrontReadiness } from "./storefront-readiness.server";
 
 /**
  * The payment customization that runs our checkout function for a shop: created through the Admin API
@@ -32,6 +33,8 @@ type EnforcementShop = Pick<
   | "burnMonth"
   | "paymentCustomizationId"
   | "uninstalledAt"
+  | "storefrontReadyAt"
+  | "storefrontReadyBy"
 >;
 
 const METAFIELD = { namespace: "$app:cod-verify", key: "function-configuration", type: "json" } as const;
@@ -52,8 +55,10 @@ export type SyncOutcome = { ok: true; id: string; enabled: boolean } | { ok: fal
  * paused the customization is disabled and its configuration says `enforce: false` (either alone
  * stops the hiding), unless the merchant chose to keep COD hidden.
  */
-export async function syncPaymentCustomization(shop: EnforcementShop): Promise<SyncOutcome> {
-  if (shop.uninstalledAt) return { ok: false, error: "the app is not installed" };
+export async function syncPaymentCustomization(given: EnforcementShop): Promise<SyncOutcome> {
+  if (given.uninstalledAt) return { ok: false, error: "the app is not installed" };
+  // Nothing is hidden before shoppers can verify: the live theme is asked unless the merchant confirmed.
+  const shop = await currentStorefrontReadiness(given);
   const { pause } = await verificationStatus(shop);
   const enabled = codHiddenAtCheckout(shop, pause);
   const input = {
@@ -153,8 +158,9 @@ async function update(shop: string, id: string, input: Record<string, unknown>):
 }
 
 export type EnforcementState =
-  | { state: "active"; id: string; syncedAt: string | null }
+  | { state: "active"; id: string; syncedAt: string | null; readyBy: "theme" | "merchant" }
   | { state: "off"; why: "setting_off"; id: string | null }
+  | { state: "waiting_for_storefront"; updating: boolean }
   | { state: "paused"; why: PauseReason; codHidden: boolean; updating: boolean }
   | { state: "resuming"; id: string }
   | { state: "not_set_up"; error: string | null }
@@ -162,7 +168,9 @@ export type EnforcementState =
 
 /**
  * What the admin shows about checkout enforcement: active (Shopify runs our function and it hides
- * COD for unverified carts), off by the merchant's setting, paused (the app cannot verify now; whether
+ * COD for unverified carts; `readyBy` says what showed shoppers can verify), off by the merchant's
+ * setting, waiting for the storefront (the app's block is not on the live theme and the merchant has
+ * not confirmed it: nothing is hidden), paused (the app cannot verify now; whether
  * COD is hidden is what Shopify last accepted, `updating` while a re-sync is due), resuming (can verify
  * again, the re-sync is due), not set up yet, or the last save failed.
  */
@@ -175,18 +183,25 @@ export function enforcementState(
     | "paymentCustomizationEnabled"
     | "paymentCustomizationError"
     | "paymentCustomizationSyncedAt"
+    | "storefrontReadyAt"
+    | "storefrontReadyBy"
   >,
   pause: PauseReason | null,
 ): EnforcementState {
   const id = shop.paymentCustomizationId;
   if (shop.paymentCustomizationError) return id ? { state: "error", error: shop.paymentCustomizationError, id } : { state: "not_set_up", error: shop.paymentCustomizationError };
   if (!shop.enforceAtCheckout) return { state: "off", why: "setting_off", id };
+  const readyBy = storefrontReadiness(shop);
+  // Shopify may still hide COD from before (a sync is due): `updating` says so.
+  if (!readyBy) return { state: "waiting_for_storefront", updating: Boolean(id) && shop.paymentCustomizationEnabled };
   if (pause) {
     const codHidden = Boolean(id) && shop.paymentCustomizationEnabled;
     return { state: "paused", why: pause, codHidden, updating: codHidden !== codHiddenAtCheckout(shop, pause) };
   }
   if (!id) return { state: "not_set_up", error: null };
-  return shop.paymentCustomizationEnabled ? { state: "active", id, syncedAt: shop.paymentCustomizationSyncedAt?.toISOString() ?? null } : { state: "resuming", id };
+  return shop.paymentCustomizationEnabled
+    ? { state: "active", id, syncedAt: shop.paymentCustomizationSyncedAt?.toISOString() ?? null, readyBy }
+    : { state: "resuming", id };
 }
 
 /** enforcementState with the shop's pause read now (one sum over this month's rows). */

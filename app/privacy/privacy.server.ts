@@ -2,7 +2,9 @@ import { prisma } from "~/core/db.server";
 import { forgetShop } from "~/core/settings/shop.server";
 import { sessionStorage } from "~/core/shopify/app.server";
 import { clock } from "~/core/utils/clock.server";
-import { deleteJobsNaming, deleteOrderJobs, deleteShopJobs } from "~/core/jobs/queue.server";
+import { z } from "zod";
+import { defineJob, deleteJobsNaming, deleteOrderJobs, deleteShopJobs, enqueueJob, orderJobKey } from "~/core/jobs/queue.server";
+import { log } from "~/core/utils/log.server";
 import { normalizePhone } from "~/shared/phone";
 import { deleteRateCountersNaming } from "~/core/rate-limit/rate-limit.server";
 import { forgetPrepaidPhones } from "~/risk/rules.server";
@@ -85,7 +87,49 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
     where: { shopId: shop.id, OR: [{ orderGid: { in: orders } }, ...(phones.length ? [{ phone: { in: phones } }] : [])] },
     orderBy: [{ decidedAt: "asc" }, { orderGid: "asc" }],
   });
-  return { shopId: shop.id, phones, orders, selections, verified, pendingCodes, blocked, corrections, confirmations, messages, orderRecords, orderOutcomes };
+  // The offers to pay now after the order (docs/prepaid-offer.md), by phone and by order, as customers/redact deletes them.
+  const prepaidOffers = await prisma.prepaidOffer.findMany({
+    where: { shopId: shop.id, OR: [{ orderGid: { in: orders } }, ...(phones.length ? [{ phone: { in: phones } }] : [])] },
+    orderBy: [{ createdAt: "asc" }, { orderGid: "asc" }],
+  });
+  // The shopper's WhatsApp answers (by order), the background jobs about the orders (their payloads carry
+  // the order's phones and address), the send counters naming a phone, and the merchant's prepaid-only list.
+  const [replies, jobs, counters, lists] = await Promise.all([
+    orders.length ? prisma.whatsappReply.findMany({ where: { shopId: shop.id, orderGid: { in: orders } }, orderBy: { createdAt: "asc" } }) : none,
+    orders.length ? prisma.job.findMany({ where: { shop: shopDomain, key: { in: orders.map((gid) => orderJobKey(shopDomain, gid)) } }, orderBy: { createdAt: "asc" } }) : none,
+    phones.length || orders.length ? prisma.rateCounter.findMany({ where: { OR: [...phones, ...orders].map((s) => ({ key: { endsWith: `:${shop.id}:${s}` } })) } }) : none,
+    prisma.shop.findUnique({ where: { id: shop.id }, select: { riskPrepaidPhones: true } }),
+  ]);
+  const prepaidOnly = (lists?.riskPrepaidPhones ?? "").split("\n").filter((e) => e && phones.includes(normalizePhone(e) ?? e));
+  return {
+    shopId: shop.id,
+    phones,
+    orders,
+    selections,
+    verified,
+    pendingCodes,
+    blocked,
+    corrections,
+    confirmations,
+    messages,
+    orderRecords,
+    orderOutcomes,
+    prepaidOffers,
+    replies,
+    jobs,
+    counters,
+    prepaidOnly,
+  };
+}
+
+/** An order record's risk reasons (JSON text) as data, or the text as stored when it does not parse. */
+function parsedOrText(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
 }
 
 /** customers/data_request: everything held for the customer's phone and orders, as a report. */
@@ -102,18 +146,31 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       verified: s.verified,
       verifiedAt: s.verifiedAt?.toISOString() ?? null,
       items: s.items,
+      cartToken: s.cartToken,
+      checkoutUrl: s.checkoutUrl,
       createdAt: s.createdAt.toISOString(),
       orderGid: s.orderGid,
       orderName: s.orderName,
     })),
-    // Messages sent to the customer: channel and delivery state only (the texts are not kept).
+    // Messages sent to the customer: channel and delivery state (the texts are not kept, except a WhatsApp
+    // code's SMS fallback, sealed, until it is sent or the code expires: said, not shown).
     messages: (found?.messages ?? []).map((m) => ({
       phone: m.phone,
       purpose: m.purpose,
       channel: m.channel,
       status: m.status,
       errorCode: m.errorCode,
+      orderGid: m.orderGid,
+      fallbackBody: m.fallbackBody ? "a sealed SMS fallback of the code, held until it is sent or the code expires" : null,
       createdAt: m.createdAt.toISOString(),
+    })),
+    // The shopper's answers on WhatsApp (Confirm, Cancel, Change address) to the order's messages.
+    whatsappReplies: (found?.replies ?? []).map((r) => ({
+      orderGid: r.orderGid,
+      sender: r.sender,
+      action: r.action,
+      outcome: r.outcome,
+      createdAt: r.createdAt.toISOString(),
     })),
     pendingCodes: (found?.pendingCodes ?? []).map((c) => ({
       phone: c.phone,
@@ -121,24 +178,41 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       expiresAt: new Date(Number(c.expiresAt)).toISOString(),
     })),
     blocklistEntries: (found?.blocked ?? []).map((b) => ({ phone: b.phone, reason: b.reason, createdAt: b.createdAt.toISOString() })),
+    // The merchant's lists the phone is on besides the blocklist: the Risk page's prepaid-only numbers.
+    lists: (found?.prepaidOnly ?? []).map((entry) => ({ list: "prepaid_only", phone: normalizePhone(entry) ?? entry })),
+    // Per-number send limits: counters whose key names the phone or an order, kept until their window ends.
+    sendCounters: (found?.counters ?? []).map((c) => ({ key: c.key, count: c.count, expiresAt: new Date(Number(c.expiresAt)).toISOString() })),
     orderConfirmations: (found?.confirmations ?? []).map((c) => ({
       id: c.id,
       phone: c.phone,
       orderGid: c.orderGid,
       orderName: c.orderName,
+      customerGid: c.customerGid,
       status: c.status,
       createdAt: c.createdAt.toISOString(),
       notifiedAt: c.notifiedAt?.toISOString() ?? null,
       confirmedAt: c.confirmedAt?.toISOString() ?? null,
       deadlineAt: c.deadlineAt.toISOString(),
     })),
-    // The order's verification state as the merchant's Orders page shows it.
+    // The order's verification state as the merchant's Orders page shows it, and its COD risk score
+    // (docs/risk.md): score, band, reasons, the order's value, and its browser IP as a keyed hash (never the IP).
     orders: (found?.orderRecords ?? []).map((o) => ({
       orderGid: o.orderGid,
       orderName: o.orderName,
       phone: o.phone,
       mode: o.mode,
       status: o.status,
+      verifiedBy: o.verifiedBy,
+      riskScore: o.riskScore,
+      riskBand: o.riskBand,
+      riskReasons: parsedOrText(o.riskReasons),
+      value: o.value,
+      ipHash: o.ipHash,
+      postalCode: o.postalCode,
+      trafficSource: o.trafficSource,
+      trafficMedium: o.trafficMedium,
+      trafficCampaign: o.trafficCampaign,
+      products: parsedOrText(o.products),
       placedAt: o.placedAt.toISOString(),
     })),
     // What became of each COD order, as the risk score learnt it (docs/risk.md).
@@ -150,6 +224,31 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       outcome: o.outcome,
       reason: o.reason,
       decidedAt: o.decidedAt.toISOString(),
+    })),
+    // Offers to pay the order online after it was placed: what was offered, sent, opened and paid.
+    prepaidOffers: (found?.prepaidOffers ?? []).map((p) => ({
+      orderGid: p.orderGid,
+      orderName: p.orderName,
+      phone: p.phone,
+      status: p.status,
+      reason: p.reason,
+      channel: p.channel,
+      amount: p.amount,
+      currency: p.currency,
+      incentive: p.incentive,
+      createdAt: p.createdAt.toISOString(),
+      sentAt: p.sentAt?.toISOString() ?? null,
+      openedAt: p.openedAt?.toISOString() ?? null,
+      paidAt: p.paidAt?.toISOString() ?? null,
+    })),
+    // Work waiting or done about the customer's orders (tags, checks, confirmations): its payload holds
+    // copies of the order's phones and address. Kept 30 days after it is done.
+    backgroundJobs: (found?.jobs ?? []).map((j) => ({
+      kind: j.kind,
+      payload: parsedOrText(j.payload),
+      createdAt: j.createdAt.toISOString(),
+      doneAt: j.doneAt?.toISOString() ?? null,
+      failedAt: j.failedAt?.toISOString() ?? null,
     })),
     addressCorrections: (found?.corrections ?? []).map((c) => ({
       id: c.id,
@@ -234,20 +333,23 @@ async function deleteDataRequestsOf(shopId: string, customerId: string | null, p
 /** Shopify sends shop/redact 48 hours after an uninstall; the shop's data is kept until then, in case it reinstalls. */
 export const REDACT_AFTER_UNINSTALL_MS = 48 * 60 * 60 * 1000;
 
-export type ShopRedactOutcome = { ok: true; shops: number } | { ok: false; code: "shop_installed" | "redact_too_early" };
+export type ShopRedactOutcome =
+  | { ok: true; shops: number }
+  | { ok: false; code: "shop_installed" }
+  | { ok: false; code: "redact_too_early"; dueAt: Date };
 
 /**
  * shop/redact: deletes everything held for the shop (its row cascades to its customers' records,
  * pending codes and blocklist), but never for a shop that is installed or was uninstalled less than
- * 48 hours ago: a redact then is not Shopify's (or comes from a shop that reinstalled), and is refused.
- * The decision is the shop row's conditional delete, so a reinstall racing the redact wins.
+ * 48 hours ago: a redact then is not due (or comes from a shop that reinstalled), and nothing is
+ * deleted. The decision is the shop row's conditional delete, so a reinstall racing the redact wins.
  */
 export async function redactShop(shopDomain: string): Promise<ShopRedactOutcome> {
   const cutoff = new Date(clock.now().getTime() - REDACT_AFTER_UNINSTALL_MS);
   const shop = await prisma.shop.findUnique({ where: { domain: shopDomain }, select: { id: true, uninstalledAt: true } });
   if (shop) {
     if (!shop.uninstalledAt) return { ok: false, code: "shop_installed" };
-    if (shop.uninstalledAt > cutoff) return { ok: false, code: "redact_too_early" };
+    if (shop.uninstalledAt > cutoff) return { ok: false, code: "redact_too_early", dueAt: new Date(shop.uninstalledAt.getTime() + REDACT_AFTER_UNINSTALL_MS) };
   }
   const shops = await prisma.shop.deleteMany({ where: { domain: shopDomain, uninstalledAt: { lte: cutoff } } });
   if (shop && !shops.count) return { ok: false, code: "shop_installed" };
@@ -260,6 +362,25 @@ export async function redactShop(shopDomain: string): Promise<ShopRedactOutcome>
   // Kept last: the delivery records are how a redelivery of this very webhook is recognised.
   await prisma.webhookDelivery.deleteMany({ where: { shop: shopDomain, topic: { not: "SHOP_REDACT" } } });
   return { ok: true, shops: shops.count };
+}
+
+/**
+ * A shop/redact that came before its 48 hours (the shop was uninstalled less than 48 hours ago): the
+ * deletion is scheduled for when it is due, as a job (one per shop). It runs `redactShop` then, which
+ * deletes nothing if the shop reinstalled meanwhile.
+ */
+export const shopRedactJob = defineJob({
+  kind: "shop-redact",
+  payload: z.object({}),
+  run: async (_payload, { shop }) => {
+    const outcome = await redactShop(shop);
+    log.info("scheduled shop/redact", { shop, outcome: outcome.ok ? "deleted" : outcome.code });
+    return { ok: true };
+  },
+});
+
+export async function scheduleShopRedact(shopDomain: string, dueAt: Date): Promise<void> {
+  await enqueueJob(shopRedactJob, { shop: shopDomain, key: `${shopDomain}|redact`, payload: {}, runAt: dueAt });
 }
 
 /**

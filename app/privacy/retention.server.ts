@@ -22,7 +22,16 @@ const BATCHES_PER_RUN = 200;
 const DAY_MS = 86_400_000;
 
 export type RetentionSummary = Record<
-  "pendingCodes" | "rateCounters" | "dataRequests" | "selections" | "verifiedMarks" | "messages" | "addressCorrections" | "orderConfirmations" | "orderRecords",
+  | "pendingCodes"
+  | "rateCounters"
+  | "dataRequests"
+  | "selections"
+  | "verifiedMarks"
+  | "messages"
+  | "addressCorrections"
+  | "orderConfirmations"
+  | "orderRecords"
+  | "orderOutcomes",
   number
 > & { more: boolean };
 
@@ -54,6 +63,7 @@ export async function deleteExpiredRecords(now: Date = clock.now()): Promise<Ret
     addressCorrections: 0,
     orderConfirmations: 0,
     orderRecords: 0,
+    orderOutcomes: 0,
     more: false,
   };
   summary.pendingCodes = await drain(budget, async () => {
@@ -118,6 +128,12 @@ export async function deleteExpiredRecords(now: Date = clock.now()): Promise<Ret
       const where = { shopId, placedAt: { lt: cutoff.records } };
       const rows = await prisma.orderRecord.findMany({ where, select: { orderGid: true }, take: BATCH });
       return rows.length ? (await prisma.orderRecord.deleteMany({ where: { ...where, orderGid: { in: rows.map((r) => r.orderGid) } } })).count : 0;
+    });
+    summary.orderOutcomes += await drain(budget, async () => {
+      // What became of an order (the risk score's history): as long as the order records, from when it was learnt.
+      const where = { shopId, decidedAt: { lt: cutoff.records } };
+      const rows = await prisma.orderOutcome.findMany({ where, select: { orderGid: true }, take: BATCH });
+      return rows.length ? (await prisma.orderOutcome.deleteMany({ where: { ...where, orderGid: { in: rows.map((r) => r.orderGid) } } })).count : 0;
     });
     if (budget.left <= 0) break;
   }

@@ -110,11 +110,17 @@ export default function Home() {
                           {step.detail}
                         </Text>
                         {step.id === "storefront_block" && !step.done && (
-                          <Box>
-                            <Button url={onboarding.themeEditorUrl} target="_top">
-                              Open the theme editor
-                            </Button>
-                          </Box>
+                          <Form method="post">
+                            <input type="hidden" name="intent" value="storefront_ready" />
+                            <InlineStack gap="200">
+                              <Button url={onboarding.themeEditorUrl} target="_top">
+                                Open the theme editor
+                              </Button>
+                              <Button submit disabled={busy}>
+                                My storefront already shows the button
+                              </Button>
+                            </InlineStack>
+                          </Form>
                         )}
                         {step.id === "cod_names" && !step.done && (
                           <Form method="post">

@@ -6,9 +6,8 @@ import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { z } from "zod";
 import { adminStandIn } from "#admin-access";
 import { authenticate } from "~/core/shopify/app.server";
-import { choosePlanFor, loadPlans, planApprovedBy, type ChoosePlanOutcome, type PlanChangePreview } from "~/billing/plans.server";
+import { approvalReturnUrl, choosePlanFor, loadPlans, planApprovedBy, type ChoosePlanOutcome, type PlanChangePreview } from "~/billing/plans.server";
 import { usePlanApprovedNotice } from "~/admin/plan-approved";
-import { env } from "~/core/env.server";
 import { PLANS, type Plan } from "~/shared/plans";
 import { useEffect, useRef } from "react";
 
@@ -31,7 +30,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const parsed = choice.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data<ChoosePlanOutcome>({ ok: false, code: "unknown_plan" }, { status: 400 });
   try {
-    const outcome = await choosePlanFor(session.shop, billing, parsed.data.plan, `${env.SHOPIFY_APP_URL}/app/plans?shop=${session.shop}`);
+    const outcome = await choosePlanFor(session.shop, billing, parsed.data.plan, approvalReturnUrl(session.shop, adminStandIn()));
     return data(outcome, { status: outcome.ok ? 200 : outcome.code === "cancel_failed" ? 502 : 400 });
   } catch (thrown) {
     // The library sends the merchant to Shopify's approval page with a 401 that App Bridge follows. A

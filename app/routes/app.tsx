@@ -34,9 +34,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function App() {
-  const { apiKey, embedded, appBridgeExpected } = useLoaderData<typeof loader>();
+  const { apiKey, appBridgeExpected } = useLoaderData<typeof loader>();
   return (
-    <AppProvider isEmbeddedApp={embedded} apiKey={apiKey}>
+    // App Bridge's script is in the document's head (app/root.tsx, where Shopify's Web Vitals collection
+    // needs it): `isEmbeddedApp` only decides whether the provider adds its own copy, so it adds none.
+    <AppProvider isEmbeddedApp={false} apiKey={apiKey}>
       <AppBridgeStateProvider expected={appBridgeExpected}>
         <AdminNavigation />
         <Outlet />

@@ -188,7 +188,7 @@ describe("the job queue (one durable mechanism for background work)", () => {
     expect(await prisma.job.findFirstOrThrow()).toMatchObject({ attempts: 0, lockedUntil: null });
   });
 
-  it("prunes finished jobs after 30 days (failed ones stay), and forgets an order's jobs on request", async () => {
+  it("prunes finished jobs after 30 days (failed ones after 90), and forgets an order's jobs on request", async () => {
     const restore = expectConsoleErrors();
     script.push({ ok: true }, { ok: false, error: "no", retry: false });
     await enqueueJob(counterJob, { shop: SHOP, key: orderJobKey(SHOP, "gid://shopify/Order/1"), payload: { n: 1, seen: [] } });
@@ -199,5 +199,16 @@ describe("the job queue (one durable mechanism for background work)", () => {
     expect(await pruneFinishedJobs(new Date(t0.getTime() + 31 * 86_400_000))).toBe(1);
     expect(await deleteOrderJobs(SHOP, ["gid://shopify/Order/2"])).toBe(1);
     expect(await prisma.job.count()).toBe(0);
+  });
+
+  it("keeps a job that failed for good 90 days for a person to read, then deletes it (its payload names a shopper)", async () => {
+    const restore = expectConsoleErrors();
+    script.push({ ok: false, error: "no", retry: false });
+    await enqueueJob(counterJob, { shop: SHOP, key: orderJobKey(SHOP, "gid://shopify/Order/3"), payload: { n: 3, seen: [] } });
+    await runDueJobs();
+    restore();
+    expect(await prisma.job.findFirstOrThrow()).toMatchObject({ failedAt: t0 });
+    expect(await pruneFinishedJobs(new Date(t0.getTime() + 89 * 86_400_000))).toBe(0);
+    expect(await pruneFinishedJobs(new Date(t0.getTime() + 91 * 86_400_000))).toBe(1);
   });
 });

@@ -40,6 +40,7 @@ async function seedShop(domain: string, settings: { returningSkipDays: number; r
       data: { id: `${id}-${n}`, shopId: id, orderGid: `gid://shopify/Order/${n}${id}`, phone: phone(n), tokenHash: `${id}-${n}`, status: "confirmed", deadlineAt: ago(days - 1), createdAt: ago(days) },
     });
     await prisma.orderRecord.create({ data: { shopId: id, orderGid: `gid://shopify/Order/${n}${id}`, phone: phone(n), cod: true, status: "verified", placedAt: ago(days) } });
+    await prisma.orderOutcome.create({ data: { shopId: id, orderGid: `gid://shopify/Order/${n}${id}`, phone: phone(n), postalCode: "20000", outcome: "delivered", decidedAt: ago(days) } });
   }
   await prisma.orderConfirmation.create({
     data: { id: `${id}-pending`, shopId: id, orderGid: `gid://shopify/Order/9${id}`, phone: phone(3), tokenHash: `${id}-pending`, status: "pending", deadlineAt: ago(399), createdAt: ago(400) },
@@ -60,6 +61,7 @@ const left = async (shopId: string) => ({
   addressCorrections: await prisma.addressCorrection.count({ where: { shopId } }),
   orderConfirmations: (await prisma.orderConfirmation.findMany({ where: { shopId }, orderBy: { id: "asc" } })).map((c) => c.status),
   orderRecords: await prisma.orderRecord.count({ where: { shopId } }),
+  orderOutcomes: await prisma.orderOutcome.count({ where: { shopId } }),
   dataRequests: (await prisma.dataRequestReport.findMany({ where: { shopId } })).map((r) => r.requestKey),
 });
 
@@ -80,6 +82,7 @@ describe("the retention job", () => {
       addressCorrections: 1,
       orderConfirmations: ["confirmed", "pending"], // a pending one stays whatever its age
       orderRecords: 1,
+      orderOutcomes: 1,
       dataRequests: ["dr:89"],
     });
     expect(await left(shortKeeper.id)).toEqual({
@@ -91,6 +94,7 @@ describe("the retention job", () => {
       addressCorrections: 0,
       orderConfirmations: ["pending"],
       orderRecords: 0,
+      orderOutcomes: 0,
       dataRequests: ["dr:89"],
     });
   });

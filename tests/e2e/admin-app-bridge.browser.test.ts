@@ -74,6 +74,9 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
     const response = await page.goto(`${server.url}/app/blocklist?${query}`, { waitUntil: "networkidle" });
     expect(response?.status()).toBe(200);
     expect(await page.evaluate(() => typeof (window as unknown as { shopify?: unknown }).shopify)).toBe("object");
+    // App Bridge's script once, first in the document's head (where Shopify's Web Vitals collection needs it).
+    expect(await page.evaluate(() => [...document.querySelectorAll('script[src*="app-bridge.js"]')].map((s) => s.parentElement?.tagName))).toEqual(["HEAD"]);
+    expect(await page.evaluate(() => document.head.firstElementChild?.getAttribute("src"))).toMatch(/app-bridge\.js$/);
 
     expect(await page.locator("ui-nav-menu a").allTextContents()).toEqual(["Home", "Orders", "Needs a person", "Blocked numbers", "Risk", "Delivery analytics", "Settings", "Plans", "Data requests"]);
     expect(await page.locator("ui-title-bar").getAttribute("title")).toBe("Blocked numbers");

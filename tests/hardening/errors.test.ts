@@ -113,7 +113,7 @@ describe("refused requests on a working server", () => {
     });
   }
 
-  it("GET /auth/login shows the library's login form; a shop domain posted to it starts OAuth for that shop", async () => {
+  it("GET /auth/login shows the library's login form; a shop domain posted to it goes to Shopify's install page for that shop (managed install)", async () => {
     const page = await fetch(`${server.url}/auth/login`);
     expect(page.status).toBe(200);
     const html = await page.text();
@@ -136,7 +136,7 @@ describe("refused requests on a working server", () => {
       redirect: "manual",
     });
     expect(ok.status).toBe(302);
-    expect(ok.headers.get("location")).toMatch(/demo-shop\.myshopify\.com/);
+    expect(ok.headers.get("location")).toMatch(/^https:\/\/admin\.shopify\.com\/store\/demo-shop\/oauth\/install\?client_id=/);
   });
 
   it.each(["/ac/some-token", "/vc/some-token"])("the hosted page %s cannot be framed by another page", async (path) => {

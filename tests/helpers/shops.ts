@@ -4,7 +4,11 @@ import type { Shop } from "~/core/settings/shop.server";
 
 export const SHOP = "test-shop.myshopify.com";
 
-/** A shop that installed the app: an offline session and a shop row (active subscription unless told). */
+/**
+ * A shop that installed the app: an offline session and a shop row (active subscription unless told;
+ * its storefront ready for shoppers to verify, as the merchant confirmed it, unless told: checkout
+ * enforcement waits for that).
+ */
 export async function installShop(overrides: Partial<Shop> & { domain?: string } = {}) {
   const domain = overrides.domain ?? SHOP;
   await prisma.session.create({
@@ -19,6 +23,6 @@ export async function installShop(overrides: Partial<Shop> & { domain?: string }
     },
   });
   return prisma.shop.create({
-    data: { name: "Test Shop", subscriptionStatus: "active", ...overrides, domain },
+    data: { name: "Test Shop", subscriptionStatus: "active", storefrontReadyAt: new Date(), storefrontReadyBy: "merchant", ...overrides, domain },
   });
 }

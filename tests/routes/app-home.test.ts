@@ -45,7 +45,7 @@ beforeEach(() => {
 
 describe("GET /app: onboarding", () => {
   it("a new shop has nothing done, a deep link into the theme editor and names suggested from its orders", async () => {
-    await installShop({ subscriptionStatus: "none" });
+    await installShop({ subscriptionStatus: "none", storefrontReadyAt: null, storefrontReadyBy: null });
     const data = await load();
     expect(data.onboarding.done).toBe(0);
     expect(data.onboarding.steps.map((s) => [s.id, s.done])).toEqual([
@@ -102,13 +102,13 @@ describe("GET /app: onboarding", () => {
   });
 
   it("a block the merchant disabled in the theme editor does not count", async () => {
-    await installShop();
+    await installShop({ storefrontReadyAt: null, storefrontReadyBy: null });
     fake.on(OPERATIONS.themeAppBlocks, themeAppBlocks({ withBlock: true, disabled: true }), "admin");
     expect(step(await load(), "storefront_block").done).toBe(false);
   });
 
   it("when Shopify fails, the page still loads and says so for the block", async () => {
-    await installShop();
+    await installShop({ storefrontReadyAt: null, storefrontReadyBy: null });
     fake.on(OPERATIONS.themeAppBlocks, serverError(503), "admin");
     fake.on(OPERATIONS.recentOrderGateways, graphqlErrors(), "admin");
     const data = await load();

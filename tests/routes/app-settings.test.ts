@@ -5,6 +5,8 @@ import { settingsFormValues, type SettingsField, type SettingsFormValues } from 
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
+import { useFakeShopify } from "../helpers/fake-shopify";
+import { tokenExchange } from "../mocks/shopify/token-exchange";
 
 type Answer = { status?: string; values: SettingsFormValues; errors: Partial<Record<SettingsField, string>> };
 
@@ -273,12 +275,20 @@ describe("/app/settings without a valid admin session", () => {
     expect(await row()).toEqual(before);
   });
 
-  it("a valid token for a shop that has not installed the app reads and writes nothing", async () => {
-    await installShop();
-    const res = await save(await formWith({ otpMaxAttempts: "9" }), { shop: "stranger.myshopify.com" });
-    expect(res.data).toBeNull();
-    expect(res.status).toBe(401);
-    expect(await prisma.shop.findUnique({ where: { domain: "stranger.myshopify.com" } })).toBeNull();
-    expect((await row()).otpMaxAttempts).toBe(5);
+  describe("a shop without a session", () => {
+    // Token exchange (Shopify-managed install): the app trades the session token with Shopify, which
+    // refuses one for a shop that did not install the app.
+    const shopify = useFakeShopify((fake) => tokenExchange(fake, "stranger.myshopify.com", { installed: false }));
+
+    it("a valid token for a shop that has not installed the app reads and writes nothing", async () => {
+      await installShop();
+      const res = await save(await formWith({ otpMaxAttempts: "9" }), { shop: "stranger.myshopify.com" });
+      expect(res.data).toBeNull();
+      expect(res.status).toBe(401);
+      expect(await prisma.shop.findUnique({ where: { domain: "stranger.myshopify.com" } })).toBeNull();
+      expect(await prisma.session.count({ where: { shop: "stranger.myshopify.com" } })).toBe(0);
+      expect((await row()).otpMaxAttempts).toBe(5);
+      expect(shopify.calls).toEqual([]); // no Admin API call for a shop that has no token
+    });
   });
 });

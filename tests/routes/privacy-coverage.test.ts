@@ -4,7 +4,7 @@ import * as dataRequest from "~/routes/webhooks.customers.data_request";
 import * as customersRedact from "~/routes/webhooks.customers.redact";
 import * as shopRedact from "~/routes/webhooks.shop.redact";
 import { prisma } from "~/core/db.server";
-import { PERSONAL_FIELD_NAME, PRIVACY_COVERAGE } from "~/privacy/coverage";
+import { looksPersonal, PRIVACY_COVERAGE } from "~/privacy/coverage";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
 import { sendLimitKey } from "~/otp/otp.server";
 import { hitRateLimit } from "~/core/rate-limit/rate-limit.server";
@@ -35,6 +35,12 @@ const address = (line: string) => JSON.stringify({ address1: line, city: "Casabl
 
 /** One per table that holds a shopper's data; a new such table without one fails the test below. */
 const SEEDERS: Record<string, Seeder> = {
+  Shop: async (s, c) => {
+    // The Risk page's prepaid-only numbers: a list of shoppers' phones in the shop's settings.
+    const { riskPrepaidPhones } = await prisma.shop.findUniqueOrThrow({ where: { id: s.shopId } });
+    await prisma.shop.update({ where: { id: s.shopId }, data: { riskPrepaidPhones: [riskPrepaidPhones, c.phone].filter(Boolean).join("\n") } });
+    return { id: s.shopId, riskPrepaidPhones: { contains: c.phone } };
+  },
   VerifiedCustomer: async (s, c) => {
     await markPhoneVerified(s.shopId, c.phone);
     return { shopId: s.shopId, phone: c.phone };
@@ -42,7 +48,7 @@ const SEEDERS: Record<string, Seeder> = {
   Selection: async (s, c) => {
     // One linked to the order, one the phone made before (unlinked).
     await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "cod", verified: true, source: "verify-otp", orderGid: gid(c.orderId) } });
-    await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "prepaid", source: "create-checkout", cartToken: `cart-${c.tag}` } });
+    await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "prepaid", source: "create-checkout", cartToken: `cart-${c.tag}`, checkoutUrl: `https://shop.example/cart/c/${c.tag}` } });
     return { shopId: s.shopId, phone: c.phone };
   },
   RateCounter: async (s, c) => {
@@ -89,7 +95,7 @@ const SEEDERS: Record<string, Seeder> = {
     return { shopId: s.shopId, phone: c.phone };
   },
   MessageDelivery: async (s, c) => {
-    await prisma.messageDelivery.create({ data: { shopId: s.shopId, phone: c.phone, purpose: "otp", channel: "whatsapp", status: "sent", fallbackBody: "sealed" } });
+    await prisma.messageDelivery.create({ data: { shopId: s.shopId, phone: c.phone, purpose: "otp", channel: "whatsapp", status: "sent", fallbackBody: "sealed", orderGid: gid(c.orderId) } });
     return { shopId: s.shopId, phone: c.phone };
   },
   WhatsappReply: async (s, c) => {
@@ -98,7 +104,7 @@ const SEEDERS: Record<string, Seeder> = {
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
   OrderRecord: async (s, c) => {
-    await prisma.orderRecord.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), orderName: "#1001", phone: c.phone, mode: "cod", cod: true, status: "verified", placedAt: new Date(), ipHash: `ip-${c.tag}` } });
+    await prisma.orderRecord.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), orderName: "#1001", phone: c.phone, mode: "cod", cod: true, status: "verified", placedAt: new Date(), ipHash: `ip-${c.tag}`, postalCode: "20000" } });
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
   PrepaidOffer: async (s, c) => {
@@ -125,6 +131,7 @@ const SEEDERS: Record<string, Seeder> = {
 
 /** The rows of a shop in each table that holds personal data (shop/redact must leave none). */
 const SHOP_ROWS: Record<string, (s: Seeded) => Record<string, unknown>> = {
+  Shop: (s) => ({ domain: s.domain }),
   Session: (s) => ({ shop: s.domain }),
   RateCounter: (s) => ({ key: { contains: `:${s.shopId}:` } }),
   Job: (s) => ({ shop: s.domain }),
@@ -146,10 +153,19 @@ describe("every model is declared in the privacy coverage table", () => {
     expect(coverage, `${name} is missing from app/privacy/coverage.ts`).toBeDefined();
     const declared = new Set([...(coverage.personal ? coverage.holds : []), ...(coverage.notPersonal ?? [])]);
     const scalars = model.fields.filter((f) => f.kind === "scalar").map((f) => f.name);
-    const undeclared = scalars.filter((f) => PERSONAL_FIELD_NAME.test(f) && !declared.has(f));
+    const undeclared = scalars.filter((f) => looksPersonal(f) && !declared.has(f));
     expect(undeclared, `${name}: declare these in app/privacy/coverage.ts`).toEqual([]);
     // What is declared exists (a renamed column is not silently dropped from the table).
     expect([...declared].filter((f) => !scalars.includes(f))).toEqual([]);
+  });
+
+  it("gives every table and field that holds personal data a retention period", () => {
+    for (const m of personalModels) expect(m.retention.trim(), `${m.name}: how long is it kept?`).not.toBe("");
+  });
+
+  it("names where the data-request report shows every table that holds a shopper's data", () => {
+    const unplaced = personalModels.filter((m) => m.customerRedact !== null && m.report === null && !m.notReported).map((m) => m.name);
+    expect(unplaced).toEqual([]);
   });
 
   it("has a seeder for every table that holds a shopper's data", () => {
@@ -186,6 +202,37 @@ describe("customers/redact leaves none of the customer's rows in any table", () 
       expect(await table(model).count({ where: f.other }), `${model}: the other customer's rows stay`).toBeGreaterThan(0);
     }
     expect(left, "tables that kept the redacted customer's rows").toEqual([]);
+  });
+});
+
+describe("customers/data_request reports everything the app keeps about the customer", () => {
+  it("shows the customer's rows of every personal table, each held field, and nothing of another customer", async () => {
+    const row = await installShop();
+    const shop = { shopId: row.id, domain: SHOP };
+    await seedEverything(shop);
+    // A risk-scored COD order of the customer (score, band, reasons, value, the hashed browser IP).
+    await prisma.orderRecord.update({
+      where: { shopId_orderGid: { shopId: row.id, orderGid: gid(ORDER_ID) } },
+      data: { riskScore: 72, riskBand: "high", riskReasons: JSON.stringify({ rule: null, reasons: [{ code: "phone_failed", points: 40, text: "Earlier orders refused" }] }), value: 1499 },
+    });
+    const raw = `{"shop_id":954889,"shop_domain":"${SHOP}","orders_requested":[${ORDER_ID}],"customer":{"id":${CUSTOMER_ID},"email":"target@example.com","phone":"+212 600-000003"},"data_request":{"id":4242}}`;
+    expect((await callRoute(dataRequest, signedWebhook("customers/data_request", null, { rawBody: raw }))).status).toBe(200);
+    const stored = await prisma.dataRequestReport.findUniqueOrThrow({ where: { shopId_requestKey: { shopId: row.id, requestKey: "dr:4242" } } });
+    const report = JSON.parse(stored.report) as Record<string, Record<string, unknown>[]>;
+    const missing: string[] = [];
+    for (const m of personalModels) {
+      if (m.customerRedact === null || !m.report) continue;
+      const records = report[m.report.section] ?? [];
+      if (!records.length) missing.push(`${m.name}: no records in ${m.report.section}`);
+      for (const field of m.holds) {
+        const key = m.report.as?.[field] ?? field;
+        if (!records.some((r) => r[key] !== null && r[key] !== undefined)) missing.push(`${m.name}.${field} (${m.report.section}.${key})`);
+      }
+    }
+    expect(missing, "what the app keeps but the report does not show").toEqual([]);
+    expect(report.orders[0]).toMatchObject({ riskScore: 72, riskBand: "high", value: 1499, ipHash: "ip-target" });
+    expect(report.lists).toEqual([{ list: "prepaid_only", phone: PHONE }]);
+    expect(stored.report).not.toContain(OTHER.slice(1));
   });
 });
 

@@ -9,6 +9,8 @@ import * as shopUpdate from "~/routes/webhooks.shop.update";
 import { prisma } from "~/core/db.server";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
 import { clock } from "~/core/utils/clock.server";
+import { runDueJobs } from "~/core/jobs/queue.server";
+import { shopRedactJob } from "~/privacy/privacy.server";
 import { callRoute, jsonOf } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
@@ -120,45 +122,58 @@ describe("a signed body replayed under another shop's header", () => {
   });
 });
 
-describe("shop/redact is refused until 48 hours after the uninstall", () => {
+describe("shop/redact answers 200 to every signed delivery, and deletes only what is due", () => {
   const redact = () => callRoute(shopRedact, signedWebhook("shop/redact", BODIES["shop/redact"], { webhookId: "redact-1" }));
 
-  it("an installed shop: 409 shop_installed, nothing deleted, the delivery not recorded", async () => {
+  it("an installed shop: 200, nothing deleted, nothing scheduled", async () => {
     await twoShops();
     const res = await redact();
-    expect(res.status).toBe(409);
-    expect((await jsonOf(res)).code).toBe("shop_installed");
+    expect(res.status).toBe(200);
     expect(await prisma.shop.count({ where: { domain: SHOP } })).toBe(1);
     expect(await prisma.session.count({ where: { shop: SHOP } })).toBe(1);
     expect(await prisma.verifiedCustomer.count()).toBe(2);
-    expect(await prisma.webhookDelivery.count()).toBe(0);
+    expect(await prisma.job.count({ where: { kind: shopRedactJob.kind } })).toBe(0);
   });
 
-  it("47 hours after the uninstall: 409 redact_too_early; 48 hours after: 200 and the shop's data is gone", async () => {
+  it("47 hours after the uninstall: 200, nothing deleted yet, the deletion scheduled for hour 48 and done then", async () => {
     await twoShops();
     const uninstalledAt = new Date("2026-11-01T10:00:00Z");
     vi.spyOn(clock, "now").mockReturnValue(uninstalledAt);
     expect((await callRoute(uninstalled, signedWebhook("app/uninstalled", BODIES["app/uninstalled"]))).status).toBe(200);
 
     vi.spyOn(clock, "now").mockReturnValue(new Date(uninstalledAt.getTime() + 47 * HOUR));
-    const early = await redact();
-    expect(early.status).toBe(409);
-    expect((await jsonOf(early)).code).toBe("redact_too_early");
+    expect((await redact()).status).toBe(200);
     expect(await prisma.verifiedCustomer.count()).toBe(2);
+    const job = await prisma.job.findFirstOrThrow({ where: { kind: shopRedactJob.kind, shop: SHOP } });
+    expect(job.nextAttemptAt.toISOString()).toBe(new Date(uninstalledAt.getTime() + 48 * HOUR).toISOString());
+    expect(await runDueJobs([shopRedactJob])).toMatchObject({ claimed: 0 });
 
-    // Shopify retries the same delivery; at 48 hours it goes through.
     vi.spyOn(clock, "now").mockReturnValue(new Date(uninstalledAt.getTime() + 48 * HOUR));
+    expect(await runDueJobs([shopRedactJob])).toMatchObject({ claimed: 1 });
+    expect(await prisma.shop.count({ where: { domain: SHOP } })).toBe(0);
+    expect(await prisma.session.count({ where: { shop: SHOP } })).toBe(0);
+    await victimUntouched();
+    // A late copy of the delivery: 200, nothing more to delete.
+    expect((await redact()).status).toBe(200);
+  });
+
+  it("48 hours after the uninstall: 200 and the shop's data is gone at once", async () => {
+    await twoShops();
+    await prisma.shop.update({ where: { domain: SHOP }, data: { uninstalledAt: new Date(Date.now() - 48 * HOUR - 1000) } });
     expect((await redact()).status).toBe(200);
     expect(await prisma.shop.count({ where: { domain: SHOP } })).toBe(0);
     await victimUntouched();
   });
 
-  it("a shop that reinstalled within the 48 hours is installed again: 409", async () => {
+  it("a shop that reinstalled before its scheduled deletion keeps everything", async () => {
     await twoShops();
-    await prisma.shop.update({ where: { domain: SHOP }, data: { uninstalledAt: new Date(Date.now() - 72 * HOUR) } });
+    await prisma.shop.update({ where: { domain: SHOP }, data: { uninstalledAt: new Date(Date.now() - 10 * HOUR) } });
+    expect((await redact()).status).toBe(200);
     await prisma.shop.update({ where: { domain: SHOP }, data: { uninstalledAt: null } });
-    expect((await redact()).status).toBe(409);
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 40 * HOUR));
+    expect(await runDueJobs([shopRedactJob])).toMatchObject({ claimed: 1, done: 1 });
     expect(await prisma.shop.count({ where: { domain: SHOP } })).toBe(1);
+    expect(await prisma.verifiedCustomer.count()).toBe(2);
   });
 });
 

@@ -3,7 +3,6 @@ import * as sendOtp from "~/routes/proxy.send-otp";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import { prisma } from "~/core/db.server";
 import { getShop, readShopDetails } from "~/core/settings/shop.server";
-import { SHOP_DETAILS } from "~/core/shopify/operations";
 import { callRoute, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
 import { useFakeTwilio } from "../helpers/twilio";
@@ -12,17 +11,22 @@ import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 const fake = useFakeTwilio();
 
 describe("the shop's primary domain, learnt from Shopify and kept current", () => {
-  it("is read at install with the shop's name, currency, plan and language (Admin GraphQL shop.primaryDomain.host)", () => {
-    expect(SHOP_DETAILS).toMatch(/primaryDomain\s*\{\s*host\s*\}/);
-    expect(SHOP_DETAILS).toMatch(/plan\s*\{\s*shopifyPlus\s*\}/);
+  it("is read at install with the shop's name, currency, plan, country and language (Admin GraphQL shop.primaryDomain)", () => {
     const reply = {
       data: {
-        shop: { name: "Acme", currencyCode: "INR", primaryDomain: { host: "Shop.Acme.in" }, plan: { shopifyPlus: true }, shopAddress: { countryCodeV2: "IN" } },
-        shopLocales: [{ locale: "hi", primary: true }],
+        shop: {
+          name: "Acme",
+          currencyCode: "INR",
+          primaryDomain: { host: "Shop.Acme.in", localization: { defaultLocale: "hi" } },
+          plan: { shopifyPlus: true },
+          shopAddress: { countryCodeV2: "IN" },
+        },
       },
     };
-    expect(SHOP_DETAILS).toMatch(/shopAddress\s*\{\s*countryCodeV2\s*\}/);
     expect(readShopDetails(reply)).toEqual({ name: "Acme", currency: "INR", primaryDomain: "shop.acme.in", depositsAvailable: true, locale: "hi", country: "IN" });
+    expect(readShopDetails({ data: { shop: { primaryDomain: { host: "shop.acme.in", localization: { defaultLocale: "pt-BR" } } } } })).toEqual({ primaryDomain: "shop.acme.in", locale: "pt" });
+    // A domain that redirects has no localization: no language, the rest still read.
+    expect(readShopDetails({ data: { shop: { name: "A", primaryDomain: { host: "a.example", localization: null } } } })).toEqual({ name: "A", primaryDomain: "a.example" });
     expect(readShopDetails({ data: { shop: { primaryDomain: { host: "not a host" } } } })).toEqual({});
     expect(readShopDetails(null)).toEqual({});
   });

@@ -62,19 +62,7 @@ describe("the GraphQL documents in app/", () => {
     expect(errors.map((e) => e.message)).toEqual([]);
   });
 
-  /**
-   * Known and owned elsewhere: ShopDetails reads `shopLocales`, which needs `read_locales` (or
-   * `read_markets_home`); the app requests neither, so Shopify refuses the install-time query. The
-   * install query is being fixed on its own branch; this row then passes and `it.fails` fails, so the
-   * entry must go with that fix.
-   */
-  const KNOWN_SCOPE_GAPS = new Set(["SHOP_DETAILS"]);
-
-  it.each(DOCUMENTS.filter(([name]) => KNOWN_SCOPE_GAPS.has(name)))("%s (known gap: shopLocales needs read_locales) is refused for its scope", (name, document) => {
-    expect(scopeProblems(name, document)).toEqual([]);
-  }, { fails: true });
-
-  it.each(DOCUMENTS.filter(([name]) => !KNOWN_SCOPE_GAPS.has(name)))("%s needs only scopes the app requests, by the scope table", (name, document) => {
+  it.each(DOCUMENTS)("%s needs only scopes the app requests, by the scope table", (name, document) => {
     expect(scopeProblems(name, document)).toEqual([]);
   });
 

@@ -289,9 +289,16 @@ async function runOne<P>(kind: JobKind<P>, job: { payload: string; shop: string;
   }
 }
 
-/** Deletes jobs finished more than DONE_JOB_RETENTION_MS ago (failed ones stay for a person to read). */
+/** Jobs that failed for good are kept 90 days for a person to read (their payloads hold phones and addresses), then deleted. */
+export const FAILED_JOB_RETENTION_MS = 90 * 24 * 3600_000;
+
+/** Deletes jobs finished more than DONE_JOB_RETENTION_MS ago, and failed ones after FAILED_JOB_RETENTION_MS. */
 export async function pruneFinishedJobs(now: Date = clock.now()): Promise<number> {
-  const { count } = await prisma.job.deleteMany({ where: { doneAt: { lt: new Date(now.getTime() - DONE_JOB_RETENTION_MS) } } });
+  const { count } = await prisma.job.deleteMany({
+    where: {
+      OR: [{ doneAt: { lt: new Date(now.getTime() - DONE_JOB_RETENTION_MS) } }, { failedAt: { lt: new Date(now.getTime() - FAILED_JOB_RETENTION_MS) } }],
+    },
+  });
   return count;
 }
 

@@ -12,8 +12,8 @@ import { isDatabaseUnavailable } from "~/core/db/database-errors";
 import { env } from "~/core/env.server";
 import { CachedSessionStorage } from "~/core/shopify/session-storage.server";
 import { RecoveringSessionStorage } from "~/core/shopify/recovering-session-storage.server";
-import { readShopDetails, upsertInstalledShop, type Shop } from "~/core/settings/shop.server";
-import { SHOP_DETAILS } from "~/core/shopify/operations";
+import type { Shop } from "~/core/settings/shop.server";
+import { recordInstall } from "~/core/settings/shop-install.server";
 import { PAID_PLANS, usageTerms } from "~/shared/plans";
 import { redirectShopifyApi } from "~/core/shopify/api-origin.server";
 import { log } from "~/core/utils/log.server";
@@ -70,17 +70,20 @@ const shopify = shopifyApp({
   // The library logs every app-proxy request at INFO; keep production logs to what matters.
   logger: { level: env.production ? LogSeverity.Error : env.NODE_ENV === "test" ? LogSeverity.Error : LogSeverity.Warning },
   hooks: {
-    // A (re)install: make sure the shop row exists and is marked installed, with its name and language.
+    // A (re)install: make sure the shop row exists and is marked installed, with its name and language
+    // (a failed read is queued to read again: app/core/settings/shop-install.server.ts).
     afterAuth: async ({ session, admin }) => {
-      const details = await fetchShopDetails(admin).catch(() => ({}));
-      const shop = await upsertInstalledShop(session.shop, details);
+      const shop = await recordInstall(session.shop, admin);
       // What domains asked to do on install (e.g. the checkout function's payment customization).
       for (const hook of installHooks) {
         await hook(shop).catch((error: unknown) => log.warn("an install step failed", { shop: session.shop, error: String(error) }));
       }
     },
   },
-  future: {},
+  // Shopify-managed install with token exchange: the scopes are declared in shopify.app.toml and Shopify
+  // installs the app (and updates its scopes) itself; the app trades the admin's session token for an
+  // offline access token, with no OAuth redirects (docs/deploy.md, "Install, billing and the embedded admin").
+  future: { unstable_newEmbeddedAuthStrategy: true },
   ...(env.SHOP_CUSTOM_DOMAIN ? { customShopDomains: [env.SHOP_CUSTOM_DOMAIN] } : {}),
 });
 
@@ -127,11 +130,3 @@ export const registerWebhooks = shopify.registerWebhooks;
 
 /** What `authenticate.admin` gives a loader or action: the Admin client and the billing API. */
 export type AdminContext = Awaited<ReturnType<typeof shopify.authenticate.admin>>;
-
-type GraphqlClient = { graphql: (query: string) => Promise<Response> };
-
-/** Name, currency, primary domain, plan and primary language of a shop (readShopDetails), read at install. */
-async function fetchShopDetails(admin: GraphqlClient) {
-  const response = await admin.graphql(SHOP_DETAILS);
-  return readShopDetails(await response.json());
-}

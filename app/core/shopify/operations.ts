@@ -149,10 +149,14 @@ mutation ${OPERATIONS.metafieldsSet}($metafields: [MetafieldsSetInput!]!) {
   metafieldsSet(metafields: $metafields) { metafields { id } userErrors { field message } }
 }`;
 
+/**
+ * The shop as the app keeps it (app/core/settings/shop.server.ts readShopDetails). Only the `shop` root
+ * field, which needs no access scope: the language is the primary domain's default locale
+ * (`Domain.localization`), not `shopLocales`, which would need `read_locales`.
+ */
 export const SHOP_DETAILS = `#graphql
 query ${OPERATIONS.shopDetails} {
-  shop { name currencyCode primaryDomain { host } plan { shopifyPlus } shopAddress { countryCodeV2 } ianaTimezone }
-  shopLocales(published: true) { locale primary }
+  shop { name currencyCode primaryDomain { host localization { defaultLocale } } plan { shopifyPlus partnerDevelopment } shopAddress { countryCodeV2 } ianaTimezone }
 }`;
 
 /** Creates the payment customization that runs our checkout function (extensions/cod-payment-customization). */
