@@ -222,7 +222,7 @@ describe("the holdout experiment", () => {
       const order = orderCreatedPayload({ phone, shipping_address: address(phone), cancelled_at: fate === "failed" ? new Date().toISOString() : null });
       expect((await webhook(ordersCreate, "orders/create", order, `oc-${n}`)).status).toBe(200);
       if (fate === "failed") expect((await webhook(cancelled, "orders/cancelled", order, `c-${n}`)).status).toBe(200);
-      if (fate === "delivered") expect((await webhook(fulfilled, "orders/fulfilled", order, `f-${n}`)).status).toBe(200);
+      if (fate === "delivered") expect((await webhook(fulfilled, "orders/fulfilled", { ...order, fulfillment_status: "fulfilled" }, `f-${n}`)).status).toBe(200);
       n++;
     }
     const page = await callAdminRoute<{ report: ExperimentReport; sentence: string }>(experimentPage, await adminRequest("/app/experiment"));
