@@ -40,7 +40,7 @@ describe("the shop's details at install", () => {
       fetch(`${fake.origin}/${DOMAIN}/admin/api/2026-10/graphql.json`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) }),
   };
   const details = {
-    shop: { name: "Dar Atlas", currencyCode: "MAD", primaryDomain: { host: "shop.daratlas.ma", localization: { defaultLocale: "fr" } }, plan: { shopifyPlus: false, partnerDevelopment: false }, shopAddress: { countryCodeV2: "MA" } },
+    shop: { name: "Dar Atlas", currencyCode: "MAD", primaryDomain: { host: "shop.daratlas.ma", localization: { defaultLocale: "fr" } }, plan: { shopifyPlus: false, partnerDevelopment: false }, shopAddress: { countryCodeV2: "MA" }, ianaTimezone: "Africa/Casablanca" },
   };
   // What Shopify answers a field the app's scopes do not cover: an error, the field's data null.
   const refusal = { data: null, errors: [{ message: "Access denied for shop field.", extensions: { code: "ACCESS_DENIED" } }] };

@@ -19,7 +19,7 @@ const NEW = "new-install.myshopify.com";
 const shopify = useFakeShopify();
 let store: FakeEnforcementStore;
 const details = {
-  shop: { name: "Nouvelle Boutique", currencyCode: "EUR", primaryDomain: { host: "boutique.example.fr", localization: { defaultLocale: "fr" } }, plan: { shopifyPlus: true, partnerDevelopment: false }, shopAddress: { countryCodeV2: "FR" } },
+  shop: { name: "Nouvelle Boutique", currencyCode: "EUR", primaryDomain: { host: "boutique.example.fr", localization: { defaultLocale: "fr" } }, plan: { shopifyPlus: true, partnerDevelopment: false }, shopAddress: { countryCodeV2: "FR" }, ianaTimezone: "Europe/Paris" },
 };
 
 beforeEach(() => {
