@@ -16,6 +16,7 @@ import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation.server";
 import { whatsappReplyJob } from "~/orders/confirmation/whatsapp-replies.server";
 import { addressLinkJob, LADDER_JOBS } from "~/orders/confirmation/ladder.server";
 import { depositBalanceJob } from "~/orders/deposit-balance.server";
+import { PREPAID_OFFER_JOBS } from "~/orders/prepaid-offer.server";
 import { customerVerifiedTagJob, orderTagsJob } from "~/orders/tag-jobs.server";
 import { blockedCustomersJob } from "~/otp/blocked-customers.server";
 import { otpPurgeJob } from "~/otp/purge-job.server";
@@ -50,6 +51,7 @@ import * as fulfillmentEventsCreate from "~/routes/webhooks.fulfillment_events.c
 import * as ordersCancelled from "~/routes/webhooks.orders.cancelled";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as ordersFulfilled from "~/routes/webhooks.orders.fulfilled";
+import * as ordersPaid from "~/routes/webhooks.orders.paid";
 import * as ordersUpdated from "~/routes/webhooks.orders.updated";
 import * as shopRedact from "~/routes/webhooks.shop.redact";
 import * as shopUpdate from "~/routes/webhooks.shop.update";
@@ -88,6 +90,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   enforcementSyncJob,
   usageChargeJob,
   depositBalanceJob,
+  ...PREPAID_OFFER_JOBS,
   riskAssessmentJob,
   riskBackfillJob,
   retentionJob,
@@ -143,6 +146,7 @@ export const FIXED_RESOURCE_ROUTES: Readonly<Record<string, ResourceRouteModule>
   "/webhooks/orders/cancelled": ordersCancelled,
   "/webhooks/orders/create": ordersCreate,
   "/webhooks/orders/fulfilled": ordersFulfilled,
+  "/webhooks/orders/paid": ordersPaid,
   "/webhooks/orders/updated": ordersUpdated,
   "/webhooks/shop/redact": shopRedact,
   "/webhooks/shop/update": shopUpdate,

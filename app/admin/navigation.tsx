@@ -11,6 +11,7 @@ export const ADMIN_PAGES = [
   { url: "/app/blocklist", label: "Blocked numbers" },
   { url: "/app/risk", label: "Risk" },
   { url: "/app/deliveries", label: "Deliveries" },
+  { url: "/app/analytics", label: "Delivery analytics" },
   { url: "/app/settings", label: "Settings" },
   { url: "/app/plans", label: "Plans" },
   { url: "/app/data-requests", label: "Data requests" },

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { ATTRIBUTES, PAYMENT_MODES, type PaymentMode } from "~/shared/payment-modes";
 import { E164, phoneCountry } from "~/shared/phone";
 import { issuedToken } from "~/otp/schemas";
+import { formatTrafficSource, parseTrafficSource, SOURCE_ATTRIBUTE, type TrafficSource } from "~/shared/traffic-source";
 
 const variantId = z
   .union([z.string().trim().min(1).max(100), z.number().int().positive()])
@@ -28,6 +29,12 @@ export const createCheckoutBody = z
     /** The proof verify-otp gave, or the remembered-device token: how the caller shows it proved `phone`. */
     proof: issuedToken,
     deviceToken: issuedToken,
+    /** Where the shopper came from (the session's first touch, app/shared/traffic-source.ts); unreadable is none. */
+    source: z
+      .string()
+      .max(1000)
+      .optional()
+      .transform((v) => (v === undefined ? null : parseTrafficSource(v))),
   })
   .superRefine((body, ctx) => {
     if (!body.variantId && !body.lines) {
@@ -66,6 +73,8 @@ export type CheckoutContext = {
   /** The signed proof for this checkout, when the caller proved the phone. */
   proof: string | null;
   discountCode: string | null;
+  /** Where the shopper came from, kept on the cart for the order's record. */
+  source?: TrafficSource | null;
 };
 
 function attributes(ctx: CheckoutContext): { key: string; value: string }[] {
@@ -75,6 +84,7 @@ function attributes(ctx: CheckoutContext): { key: string; value: string }[] {
     { key: ATTRIBUTES.verified, value: ctx.verified ? "true" : "false" },
     { key: ATTRIBUTES.phone, value: ctx.phone },
     ...(ctx.proof ? [{ key: ATTRIBUTES.proof, value: ctx.proof }] : []),
+    ...(ctx.source ? [{ key: SOURCE_ATTRIBUTE, value: formatTrafficSource(ctx.source) }] : []),
   ];
 }
 

@@ -101,7 +101,7 @@ export async function createCheckout(input: {
   if (subscribed && mode === "cod" && shop.otpEnabled && !state.verified && !heldOut) return { kind: "not_verified" };
   // The caller proved the number, so its history counts. A high band refuses COD (docs/risk.md); so does a
   // proof issued high: the band given at verification stands for the proof's life.
-  const risk = subscribed && shop.otpEnabled ? await assessShopper(shop, { phone: body.phone, ip: input.buyerIp, withHistory: state.verified, otpVerified: state.verified ? true : null, count: { ip: true } }) : null;
+  const risk = subscribed && shop.otpEnabled ? await assessShopper(shop, { phone: body.phone, ip: input.buyerIp, withHistory: state.verified, otpVerified: state.verified ? true : null, count: { ip: true }, source: body.source }) : null;
   const band = state.proof?.band === "h" ? "high" : risk?.band;
   if (risk && mode === "cod" && band === "high") return { kind: "cod_not_allowed", risk: { ...risk, band: "high" } };
 
@@ -139,6 +139,7 @@ export async function createCheckout(input: {
     phone: body.phone,
     verified: state.verified,
     proof,
+    source: body.source,
     discountCode: discountCodeFor(shop, mode),
   };
   const fee = mode === "cod" ? codFeeOf(shop) : null;

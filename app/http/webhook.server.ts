@@ -22,6 +22,7 @@ export type WebhookTopic =
   | "orders/cancelled"
   | "orders/fulfilled"
   | "orders/updated"
+  | "orders/paid"
   | "shop/redact"
   | "shop/update";
 

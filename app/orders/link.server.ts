@@ -16,6 +16,8 @@ import { codOrderAssessment, codOrderRiskColumns, orderIpHash, riskAssessmentJob
 import { depositBalanceFor, depositSelectionColumns, type DepositSelectionRow } from "./deposit-balance.server";
 import { addressCheckFor } from "~/address-correction/address-correction.server";
 import { writeOrderCreated, type OrderWrites } from "./order-created-write.server";
+import { normalizePostalCode } from "~/risk/signals";
+import { prepaidOfferJobFor } from "./prepaid-offer.server";
 import { pauseReason } from "~/enforcement/pause";
 import { allowanceMonthStart } from "~/shared/plans";
 import { HOLDOUT_TAG } from "~/experiment/report";
@@ -208,6 +210,9 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
   jobs.push(...deposit.jobs, ...(addressCheck ? [addressCheck] : []));
   // Shopify Flow (app/flow): the COD order verified or not, and high risk; queued with the order's other writes.
   if (facts.isCod && !shop.uninstalledAt) jobs.push(...flowTriggersOfNewOrder(shop.domain, orderGid, { mode, verification, pending: confirmAfter, risk }));
+  // Pay now after the order: at once for a COD order with no confirmation; after it otherwise (its confirmed step queues it).
+  const prepaidOffer = facts.isCod && !confirmation ? prepaidOfferJobFor(shop, orderGid, now) : null;
+  if (prepaidOffer) jobs.push(prepaidOffer);
   // One tags job per order: the order's tags, the confirmation's (when this delivery opens it) and the deposit's, in that order.
   const tagsWith = (more: string[]) => orderTagsJobFor(shop.domain, orderGid, [...new Set([...tags, ...more, ...deposit.tags])]);
   const writes: OrderWrites = {
@@ -231,6 +236,9 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
           risk: risk && riskColumns(risk),
           value: facts.isCod ? facts.value : null,
           ipHash: facts.isCod ? orderIpHash(shop.id, facts.browserIp) : null,
+          traffic: facts.trafficSource,
+          postalCode: normalizePostalCode(facts.shippingAddress?.zip),
+          products: facts.products,
         },
         source,
       ),

@@ -24,7 +24,7 @@ export async function orderCreated(order: OrderCreated, delivery: Delivery): Pro
     await recordDelivery(delivery.webhookId, delivery.topic, delivery.shop);
     return true;
   }
-  const facts = readOrderFacts(order, { codMethodNames: shop.codMethodNames, country: shopCountryOf(shop) }, clock.now());
+  const facts = readOrderFacts(order, { codMethodNames: shop.codMethodNames, country: shopCountryOf(shop), hosts: [shop.domain, shop.primaryDomain] }, clock.now());
   const reads = await readOrderCreated(shop, facts, delivery.webhookId);
   if (reads.seen) return false;
   await linkOrderAndQueueTags(shop, facts, reads, delivery);

@@ -17,6 +17,11 @@ export type OrderRecordInput = {
   value?: number | null;
   /** A COD order's browser IP as a keyed hash (app/risk: orderIpHash), for the per-IP order count; never the IP. */
   ipHash?: string | null;
+  /** Where the shopper came from (app/shared/traffic-source.ts), when known. */
+  traffic?: { source: string; medium: string | null; campaign: string | null } | null;
+  /** The shipping postal code (normalised) and the product titles, for the delivery analytics. */
+  postalCode?: string | null;
+  products?: string[];
 };
 
 /**
@@ -32,10 +37,12 @@ export async function recordOrder(shopId: string, o: OrderRecordInput): Promise<
 export function orderRecordInsert(shopId: string, o: OrderRecordInput, source?: Sql): Sql {
   const now = clock.now();
   const row = sql`${shopId}, ${o.orderGid}, ${o.orderName}, ${o.phone}, ${o.mode}, ${o.cod}, ${o.status}, ${o.verifiedBy}, ${o.placedAt}, ${now}, ${now},
-      ${o.risk?.score ?? null}, ${o.risk?.band ?? null}, ${o.risk?.reasons ?? null}, ${o.value ?? null}, ${o.ipHash ?? null}`;
+      ${o.risk?.score ?? null}, ${o.risk?.band ?? null}, ${o.risk?.reasons ?? null}, ${o.value ?? null}, ${o.ipHash ?? null},
+      ${o.traffic?.source ?? null}, ${o.traffic?.medium ?? null}, ${o.traffic?.campaign ?? null},
+      ${o.postalCode ?? null}, ${o.products?.length ? JSON.stringify(o.products) : null}`;
   return sql`
     INSERT INTO "OrderRecord" ("shopId", "orderGid", "orderName", "phone", "mode", "cod", "status", "verifiedBy", "placedAt", "createdAt", "updatedAt",
-      "riskScore", "riskBand", "riskReasons", "value", "ipHash")
+      "riskScore", "riskBand", "riskReasons", "value", "ipHash", "trafficSource", "trafficMedium", "trafficCampaign", "postalCode", "products")
     ${source ? sql`SELECT ${row} ${source}` : sql`VALUES (${row})`}
     ON CONFLICT ("shopId", "orderGid") DO NOTHING`;
 }

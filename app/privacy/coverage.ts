@@ -162,7 +162,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   // ipHash: a keyed hash of the COD order's browser IP (never the IP), deleted with the record.
   OrderRecord: {
     personal: true,
-    holds: ["phone", "orderGid", "ipHash", "riskScore", "riskBand", "riskReasons", "value"],
+    holds: ["phone", "orderGid", "ipHash", "riskScore", "riskBand", "riskReasons", "value", "postalCode"],
     customerRedact: "by phone and by order",
     shopRedact: "cascade from Shop",
     retention: `${RECORDS}, counted from the order's date`,
@@ -192,6 +192,15 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     shopRedact: "cascade from Shop",
     retention: `${RECORDS}`,
     report: { section: "deliveryRecoveries" },
+  },
+  // Pay now after the order (app/orders/prepaid-offer.server.ts): the offer made to the order's phone.
+  PrepaidOffer: {
+    personal: true,
+    holds: ["phone", "orderGid"],
+    customerRedact: "by phone and by order",
+    shopRedact: "cascade from Shop",
+    retention: `${RECORDS}, counted from the offer's date`,
+    report: { section: "prepaidOffers" },
   },
   Experiment: { personal: false, why: "the merchant's holdout experiment: its share, period and planned size" },
   // The shopper's arm in the merchant's holdout experiment (app/experiment).

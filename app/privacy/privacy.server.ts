@@ -87,6 +87,11 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
     where: { shopId: shop.id, OR: [{ orderGid: { in: orders } }, ...(phones.length ? [{ phone: { in: phones } }] : [])] },
     orderBy: [{ decidedAt: "asc" }, { orderGid: "asc" }],
   });
+  // The offers to pay now after the order (docs/prepaid-offer.md), by phone and by order, as customers/redact deletes them.
+  const prepaidOffers = await prisma.prepaidOffer.findMany({
+    where: { shopId: shop.id, OR: [{ orderGid: { in: orders } }, ...(phones.length ? [{ phone: { in: phones } }] : [])] },
+    orderBy: [{ createdAt: "asc" }, { orderGid: "asc" }],
+  });
   // The shopper's WhatsApp answers (by order), the background jobs about the orders (their payloads carry
   // the order's phones and address), the send counters naming a phone, and the merchant's prepaid-only list.
   const [replies, jobs, counters, lists] = await Promise.all([
@@ -116,6 +121,7 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
     messages,
     orderRecords,
     orderOutcomes,
+    prepaidOffers,
     replies,
     jobs,
     counters,
@@ -211,6 +217,11 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       riskReasons: parsedOrText(o.riskReasons),
       value: o.value,
       ipHash: o.ipHash,
+      postalCode: o.postalCode,
+      trafficSource: o.trafficSource,
+      trafficMedium: o.trafficMedium,
+      trafficCampaign: o.trafficCampaign,
+      products: parsedOrText(o.products),
       placedAt: o.placedAt.toISOString(),
     })),
     // What became of each COD order, as the risk score learnt it (docs/risk.md).
@@ -240,6 +251,22 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       choiceDate: r.choiceDate,
       newPhone: r.newPhone,
       createdAt: r.createdAt.toISOString(),
+    })),
+    // Offers to pay the order online after it was placed: what was offered, sent, opened and paid.
+    prepaidOffers: (found?.prepaidOffers ?? []).map((p) => ({
+      orderGid: p.orderGid,
+      orderName: p.orderName,
+      phone: p.phone,
+      status: p.status,
+      reason: p.reason,
+      channel: p.channel,
+      amount: p.amount,
+      currency: p.currency,
+      incentive: p.incentive,
+      createdAt: p.createdAt.toISOString(),
+      sentAt: p.sentAt?.toISOString() ?? null,
+      openedAt: p.openedAt?.toISOString() ?? null,
+      paidAt: p.paidAt?.toISOString() ?? null,
     })),
     // Work waiting or done about the customer's orders (tags, checks, confirmations): its payload holds
     // copies of the order's phones and address. Kept 30 days after it is done.
@@ -298,6 +325,8 @@ export async function redactCustomer(shopDomain: string, phone: string | null | 
     where: { shopId: found.shopId, OR: [{ id: { in: found.confirmations.map((c) => c.id) } }, { phone: { in: found.phones } }] },
   });
   await prisma.orderRecord.deleteMany({ where: { shopId: found.shopId, orderGid: { in: found.orderRecords.map((o) => o.orderGid) } } });
+  // The pay-now offers sent about those orders (the phone the link went to), by phone and by order.
+  await prisma.prepaidOffer.deleteMany({ where: { shopId: found.shopId, OR: [{ phone: { in: found.phones } }, { orderGid: { in: found.orders } }] } });
   // What became of the customer's orders (the risk score's outcomes: phone and postal code), by phone and by order.
   await prisma.orderOutcome.deleteMany({ where: { shopId: found.shopId, OR: [{ phone: { in: found.phones } }, { orderGid: { in: found.orders } }] } });
   // After dispatch: the reminder and the failed-delivery answer (with any number the shopper gave), by the rows found.

@@ -83,6 +83,8 @@ export const REPORT_SECTIONS: ReportSection[] = [
       { key: "riskScore", label: "Risk score" },
       { key: "riskBand", label: "Risk band" },
       { key: "value", label: "Order value" },
+      { key: "postalCode", label: "Postal code" },
+      { key: "trafficSource", label: "Traffic source" },
       { key: "placedAt", label: "Placed" },
     ],
   },
@@ -119,6 +121,18 @@ export const REPORT_SECTIONS: ReportSection[] = [
       { key: "outcome", label: "Outcome" },
       { key: "reason", label: "Learnt from" },
       { key: "decidedAt", label: "Learnt" },
+    ],
+  },
+  {
+    key: "prepaidOffers",
+    title: "Offers to pay now after the order",
+    columns: [
+      { key: "orderName", label: "Order" },
+      { key: "phone", label: "Phone" },
+      { key: "status", label: "Status" },
+      { key: "amount", label: "Amount" },
+      { key: "sentAt", label: "Sent" },
+      { key: "paidAt", label: "Paid" },
     ],
   },
 ];

@@ -118,6 +118,12 @@ export async function deleteExpiredRecords(now: Date = clock.now()): Promise<Ret
       const rows = await prisma.orderConfirmation.findMany({ where, select: { id: true }, take: BATCH });
       return rows.length ? (await prisma.orderConfirmation.deleteMany({ where: { ...where, id: { in: rows.map((r) => r.id) } } })).count : 0;
     });
+    // The pay-now offers go at the records' age (not counted in the summary: the order's record is).
+    await drain(budget, async () => {
+      const where = { shopId, createdAt: { lt: cutoff.records } };
+      const rows = await prisma.prepaidOffer.findMany({ where, select: { id: true }, take: BATCH });
+      return rows.length ? (await prisma.prepaidOffer.deleteMany({ where: { ...where, id: { in: rows.map((r) => r.id) } } })).count : 0;
+    });
     summary.orderRecords += await drain(budget, async () => {
       const where = { shopId, placedAt: { lt: cutoff.records } };
       const rows = await prisma.orderRecord.findMany({ where, select: { orderGid: true }, take: BATCH });

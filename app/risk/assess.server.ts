@@ -8,6 +8,7 @@ import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
 import { parsePhoneList, parsePostalCodeList, postalArea, scoreRisk, type PostalHistory, type RiskAssessment, type RiskFacts, type RiskSettings } from "./score";
 import { normalizePostalCode, percentile90 } from "./signals";
+import { parseSourceList, type TrafficSource } from "~/shared/traffic-source";
 
 /**
  * The risk score's facts read from the database (docs/risk.md): the phone's history in this shop, the
@@ -27,6 +28,7 @@ export type RiskShop = Pick<
   | "riskIpAttemptLimit"
   | "riskPhoneOrderLimit"
   | "riskIpOrderLimit"
+  | "riskPrepaidSources"
 >;
 
 const DAY_SECONDS = 86_400;
@@ -45,6 +47,7 @@ export function riskSettingsOf(shop: RiskShop): RiskSettings {
     ipAttemptLimit: shop.riskIpAttemptLimit ?? null,
     phoneOrderLimit: shop.riskPhoneOrderLimit ?? null,
     ipOrderLimit: shop.riskIpOrderLimit ?? null,
+    prepaidSources: parseSourceList(shop.riskPrepaidSources),
   };
 }
 
@@ -56,14 +59,14 @@ export function riskSettingsOf(shop: RiskShop): RiskSettings {
  */
 export async function assessShopper(
   shop: RiskShop,
-  input: { phone: string; ip: string | null; withHistory: boolean; otpVerified: boolean | null; count: { code?: boolean; ip?: boolean } },
+  input: { phone: string; ip: string | null; withHistory: boolean; otpVerified: boolean | null; count: { code?: boolean; ip?: boolean }; source?: TrafficSource | null },
 ): Promise<RiskAssessment> {
   const [codesForPhone, requestsFromIp, history] = await Promise.all([
     input.count.code ? hitRateLimit(riskCodesKey(shop.id, input.phone), Number.MAX_SAFE_INTEGER, DAY_SECONDS).then((r) => r.count) : peekRateLimit(riskCodesKey(shop.id, input.phone), DAY_SECONDS),
     !input.ip ? 0 : input.count.ip ? hitRateLimit(riskIpKey(shop.id, input.ip), Number.MAX_SAFE_INTEGER, DAY_SECONDS).then((r) => r.count) : peekRateLimit(riskIpKey(shop.id, input.ip), DAY_SECONDS),
     input.withHistory ? phoneHistory(shop.id, input.phone) : null,
   ]);
-  return shopperAssessment(shop, { phone: input.phone, otpVerified: input.otpVerified, history, codesForPhone, requestsFromIp });
+  return shopperAssessment(shop, { phone: input.phone, otpVerified: input.otpVerified, history, codesForPhone, requestsFromIp, source: input.source ?? null });
 }
 
 /**
@@ -72,7 +75,7 @@ export async function assessShopper(
  */
 export function shopperAssessment(
   shop: RiskShop,
-  input: { phone: string; otpVerified: boolean | null; history: PhoneHistory | null; codesForPhone: number; requestsFromIp: number },
+  input: { phone: string; otpVerified: boolean | null; history: PhoneHistory | null; codesForPhone: number; requestsFromIp: number; source?: TrafficSource | null },
 ): RiskAssessment {
   const facts: RiskFacts = {
     phone: input.phone,
@@ -82,6 +85,7 @@ export function shopperAssessment(
     orderValue: null,
     usualValueP90: null,
     velocity: { codesForPhone: input.codesForPhone, requestsFromIp: input.requestsFromIp, ordersForPhone: input.history ? input.history.ordersLastDay + 1 : null },
+    trafficSource: input.source ?? null,
   };
   return scoreRisk(facts, riskSettingsOf(shop));
 }
@@ -131,6 +135,7 @@ export function orderAssessment(shop: RiskShop, facts: OrderFacts, otpVerified: 
       orderValue: facts.value,
       usualValueP90: percentile90(values),
       postalHistory: postalCode ? postalHistoryOf(postalCode, row) : null,
+      trafficSource: facts.trafficSource,
       velocity: {
         codesForPhone: phone ? Number(row?.riskCodes ?? 0) : 0,
         requestsFromIp: facts.browserIp ? Number(row?.riskIp ?? 0) : 0,

@@ -5,6 +5,7 @@
 export const REASON_LABELS: Record<string, string> = {
   phone_prepaid_only: "Phone on the no-cash-on-delivery list",
   postal_code_denied: "Postal code without cash on delivery",
+  source_prepaid_only: "Traffic source on the pay-in-advance list",
   cod_value_cap: "Above the cash-on-delivery limit",
   phone_code_limit: "Too many codes for one phone (your limit)",
   ip_attempt_limit: "Too many attempts from one network (your limit)",

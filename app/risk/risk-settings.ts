@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Shop } from "~/core/settings/shop.server";
 import { parseTagList } from "./tags";
 import { parsePhoneList, parsePostalCodeList } from "./score";
+import { parseSourceList } from "~/shared/traffic-source";
 
 /**
  * The Risk page's form (app/routes/app.risk.tsx): the band thresholds and the merchant's rules, which
@@ -19,6 +20,7 @@ export const RISK_SETTINGS_FIELDS = [
   "riskPhoneOrderLimit",
   "riskIpOrderLimit",
   "riskFailureTags",
+  "riskPrepaidSources",
 ] as const;
 export type RiskSettingsField = (typeof RISK_SETTINGS_FIELDS)[number];
 export type RiskSettingsValues = Record<RiskSettingsField, string>;
@@ -85,6 +87,20 @@ const schema = z
       return [...kept.values()].join("\n");
     }),
   })
+  .and(
+    z.object({
+      // Traffic sources whose shoppers pay in advance: "facebook", or "facebook/cpc" for one medium of it.
+      riskPrepaidSources: text("Enter sources, one a line, or leave it empty.").transform((raw, ctx) => {
+        const entries = raw.split(/[\n,;]+/).map((e) => e.trim()).filter(Boolean);
+        const unreadable = entries.filter((e) => parseSourceList(e).length === 0);
+        if (unreadable.length || entries.length > 200) {
+          ctx.addIssue({ code: z.ZodIssueCode.custom, message: unreadable.length ? `Not a source: ${unreadable.slice(0, 5).join(", ")}.` : "Up to 200 sources." });
+          return z.NEVER;
+        }
+        return parseSourceList(raw).join("\n");
+      }),
+    }),
+  )
   .superRefine((s, ctx) => {
     if (s.riskHighThreshold <= s.riskMediumThreshold) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["riskHighThreshold"], message: "The high band must start above the medium band." });
@@ -118,5 +134,6 @@ export function riskSettingsFormValues(shop: Pick<Shop, RiskSettingsField>): Ris
     riskPhoneOrderLimit: shop.riskPhoneOrderLimit === null ? "" : String(shop.riskPhoneOrderLimit),
     riskIpOrderLimit: shop.riskIpOrderLimit === null ? "" : String(shop.riskIpOrderLimit),
     riskFailureTags: shop.riskFailureTags,
+    riskPrepaidSources: shop.riskPrepaidSources,
   };
 }

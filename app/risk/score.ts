@@ -1,4 +1,5 @@
 import { normalizePhone } from "~/shared/phone";
+import { sourceRuleMatches, type TrafficSource } from "~/shared/traffic-source";
 import {
   addressCompleteness,
   hasRepeatedWords,
@@ -46,6 +47,8 @@ export type RiskFacts = {
    * COD orders from the order's browser IP in the last 24 hours, this one included (on an order that carries an IP).
    */
   velocity: { codesForPhone: number; requestsFromIp: number; ordersForPhone?: number | null; ordersFromIp?: number | null };
+  /** Where the shopper came from (the session's first touch, or the order's landing page), when known. */
+  trafficSource?: TrafficSource | null;
 };
 
 /**
@@ -72,6 +75,8 @@ export type RiskSettings = {
   ipAttemptLimit?: number | null;
   phoneOrderLimit?: number | null;
   ipOrderLimit?: number | null;
+  /** Traffic sources whose shoppers pay in advance ("facebook", or "facebook/cpc" for one medium). */
+  prepaidSources?: string[];
 };
 
 export type RiskAssessment = {
@@ -158,6 +163,9 @@ export function matchRule(facts: RiskFacts, settings: RiskSettings): { code: str
   if (settings.ipOrderLimit != null && v.ordersFromIp != null && v.ordersFromIp > settings.ipOrderLimit) {
     return { code: "ip_order_limit", text: `${v.ordersFromIp} cash-on-delivery orders came from the same network in 24 hours, above the shop's limit of ${settings.ipOrderLimit}.` };
   }
+  const source = facts.trafficSource;
+  const sourceRule = source ? settings.prepaidSources?.find((entry) => sourceRuleMatches(entry, source)) : undefined;
+  if (sourceRule) return { code: "source_prepaid_only", text: `The shop asks shoppers who came from ${sourceRule} to pay in advance.` };
   const zip = normalizePostalCode(facts.address?.zip);
   if (zip && settings.deniedPostalCodes.some((entry) => postalCodeMatches(entry, zip))) {
     return { code: "postal_code_denied", text: "The shop does not deliver cash on delivery to this postal code." };

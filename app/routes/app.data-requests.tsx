@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { ScrollableDataTable } from "~/admin/scrollable-table";
 import { Link as RemixLink, useLoaderData, useSearchParams } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, IndexTable, InlineStack, Layout, Text } from "@shopify/polaris";
-import { useState } from "react";
+import { Banner, BlockStack, Card, IndexTable, InlineStack, Layout, Text } from "@shopify/polaris";
 import { AdminPage } from "~/admin/app-bridge";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
+import { FileDownloadButton } from "~/admin/file-download";
 import { authenticate } from "~/core/shopify/app.server";
 import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { getDataRequest, listDataRequests } from "~/privacy/data-requests.server";
@@ -128,36 +128,9 @@ export default function DataRequests() {
   );
 }
 
-/**
- * Fetches the JSON through the app's own fetch (in Shopify's admin, App Bridge adds the session token)
- * and saves it as a file.
- */
+/** The report as a JSON file (app/admin/file-download.tsx). */
 function DownloadButton({ id, label, size, primary }: { id: string; label: string; size?: "slim"; primary?: boolean }) {
-  const [state, setState] = useState<"idle" | "busy" | "failed">("idle");
-  const download = async () => {
-    setState("busy");
-    try {
-      const response = await fetch(downloadUrl(id));
-      if (!response.ok) throw new Error(String(response.status));
-      const name = /filename="([^"]+)"/.exec(response.headers.get("content-disposition") ?? "")?.[1] ?? "data-request.json";
-      const href = URL.createObjectURL(await response.blob());
-      const a = document.createElement("a");
-      a.href = href;
-      a.download = name;
-      document.body.append(a);
-      a.click();
-      a.remove();
-      setTimeout(() => URL.revokeObjectURL(href), 10_000);
-      setState("idle");
-    } catch {
-      setState("failed");
-    }
-  };
-  return (
-    <Button onClick={download} loading={state === "busy"} size={size} variant={primary ? "primary" : undefined} accessibilityLabel={label} tone={state === "failed" ? "critical" : undefined}>
-      {state === "failed" ? "Download failed, retry" : "Download JSON"}
-    </Button>
-  );
+  return <FileDownloadButton url={downloadUrl(id)} fallbackName="data-request.json" label={label} text="Download JSON" size={size} primary={primary} />;
 }
 
 function ReportView({ request }: { request: NonNullable<Loaded["chosen"]> }) {

@@ -99,6 +99,12 @@ export default function Risk() {
               <FormLayout>
                 <TextField label="Postal codes without cash on delivery" multiline={4} helpText="One a line; end with * for every code that starts so (4000*)." {...field("riskDeniedPostalCodes")} />
                 <TextField label="Phone numbers never offered cash on delivery" multiline={4} helpText="One a line, with the country code (+91 98123 45678). They can still pay online, or part now and the rest on delivery where you offer it." {...field("riskPrepaidPhones")} />
+                <TextField
+                  label="Traffic sources never offered cash on delivery"
+                  multiline={3}
+                  helpText="One a line: the utm_source of your ads' links (facebook), or a source and its medium (facebook/cpc); a site that links to you by its name (instagram.com). Shoppers who landed from it pay online. A shopper can arrive without the tag, so this steers a campaign; it does not stop fraud."
+                  {...field("riskPrepaidSources")}
+                />
                 <TextField label={`Cash on delivery up to${loaded.currency ? ` (${loaded.currency})` : ""}`} helpText="Orders above this value are not offered cash on delivery. Empty: no cap." {...field("riskCodValueCap")} />
               </FormLayout>
             </Card>

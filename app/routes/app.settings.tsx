@@ -47,6 +47,7 @@ export default function Settings() {
       enforcement={result?.status === "saved" ? result.enforcement : loaded.enforcement}
       depositPattern={loaded.depositPattern}
       countries={loaded.countries}
+      prepaidOffer={loaded.prepaidOffer}
     >
       <ExperimentCard key={`${loaded.experiment.running}-${loaded.experiment.startedAt}`} settings={loaded.experiment} result={experimentResult} />
     </SettingsForm>

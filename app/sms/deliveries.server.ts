@@ -11,7 +11,7 @@ import { log } from "~/core/utils/log.server";
  * support: MessageDelivery, one row per message per channel, updated by Twilio's status callback
  * (POST /twilio/status).
  */
-export type MessagePurpose = "otp" | "address_correction" | "order_confirmation" | "merchant_test" | "delivery_reminder" | "delivery_recovery";
+export type MessagePurpose = "otp" | "address_correction" | "order_confirmation" | "merchant_test" | "delivery_reminder" | "delivery_recovery" | "prepaid_offer";
 
 /** Twilio's message states, in the order a message goes through them; the last four are final. */
 export const MESSAGE_STATES = ["accepted", "scheduled", "queued", "sending", "sent", "delivered", "read", "undelivered", "failed", "canceled"] as const;

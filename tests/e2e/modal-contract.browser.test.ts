@@ -96,7 +96,8 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     // The code is verified on its own: verify-otp names no mode the shopper has not chosen yet.
     expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "482913" }]);
     expect(calls["create-checkout"]).toEqual([
-      { selectedMode: "prepaid", phone: "+919876543210", variantId: DEMO_VARIANT, quantity: 2, productTitle: "Handwoven Cotton Kurta" },
+      // source: where the shopper came from, the session's first touch (a direct visit here: empty).
+      { selectedMode: "prepaid", phone: "+919876543210", variantId: DEMO_VARIANT, quantity: 2, productTitle: "Handwoven Cotton Kurta", source: "" },
     ]);
     expect(errors).toEqual([]);
     await context.close();
@@ -232,7 +233,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
       await page.getByLabel("Mobile number").fill("9876543210");
       await page.getByRole("button", { name: "Send code" }).click();
       if (replies["create-checkout"]) await page.getByRole("button", { name: "Continue to checkout" }).click();
-      await page.waitForURL(`${server.url}/cart/${DEMO_VARIANT}:1`);
+      await page.waitForURL(`${server.url}/cart/${DEMO_VARIANT}:1?attributes%5B_cod_source%5D=`);
       await context.close();
     }
   });
@@ -253,7 +254,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await page.getByRole("button", { name: "Send code" }).click();
     await expect.poll(() => page.getByRole("alert").textContent()).toBe("We cannot send codes right now. Please try again in a moment.");
     await page.getByRole("button", { name: "Continue to regular checkout" }).click();
-    await page.waitForURL(`${server.url}/cart/${DEMO_VARIANT}:1`);
+    await page.waitForURL(`${server.url}/cart/${DEMO_VARIANT}:1?attributes%5B_cod_source%5D=`);
     await context.close();
   });
 
@@ -272,7 +273,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await page.getByLabel("Verification code").fill("123456");
     await page.getByRole("button", { name: "Confirm and continue" }).click();
     await page.getByRole("button", { name: "Continue to checkout" }).click();
-    await page.waitForURL(`${server.url}/cart/44000000000001:2,44000000000003:1`);
+    await page.waitForURL(`${server.url}/cart/44000000000001:2,44000000000003:1?attributes%5B_cod_source%5D=`);
     expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "123456", cartToken: "c1-7f3a" }]);
     expect(calls["create-checkout"]).toEqual([
       {
@@ -283,6 +284,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
           { variantId: "44000000000003", quantity: 1 },
         ],
         cartToken: "c1-7f3a",
+        source: "",
       },
     ]);
     await context.close();

@@ -136,7 +136,9 @@ describe("the storefront modal, end to end in local mode (Chromium, phone viewpo
       await page.waitForURL((url) => url.pathname === `/cart/${DEMO_VARIANT}:1`);
       expect(new URL(page.url()).searchParams.get("attributes[_cod_proof]")).toBe(answer.proof);
       // And the theme's own cart holds it too (the local storefront's /cart.js, this browser's cart).
-      expect(cartWrites).toEqual([{ attributes: { _cod_proof: answer.proof } }]);
+      // With where the shopper came from (a direct visit here: empty), also on the permalink.
+      expect(cartWrites).toEqual([{ attributes: { _cod_proof: answer.proof, _cod_source: "" } }]);
+      expect(new URL(page.url()).searchParams.get("attributes[_cod_source]")).toBe("");
       const cart = await context.request.get(`${server.url}/cart.js`);
       expect(await cart.json()).toMatchObject({ attributes: { _cod_proof: answer.proof } });
       expect(errors).toEqual([]);

@@ -177,6 +177,13 @@ describe("the modal's way to the store's normal checkout", () => {
     expect(new URL(url, "https://shop.example").searchParams.get("attributes[_cod_proof]")).toBe("v1.919876543210.cod.x+y/z");
   });
 
+  it("carries where the shopper came from as the private _cod_source attribute, a direct visit too", () => {
+    const url = core.normalCheckoutUrl("/", [{ variantId: "5", quantity: 1 }], null, "utm_source=facebook&ref=m.facebook.com");
+    expect(new URL(url, "https://shop.example").searchParams.get("attributes[_cod_source]")).toBe("utm_source=facebook&ref=m.facebook.com");
+    expect(new URL(core.normalCheckoutUrl("/", [{ variantId: "5", quantity: 1 }], "p", ""), "https://shop.example").searchParams.get("attributes[_cod_source]")).toBe("");
+    expect(core.normalCheckoutUrl("/", [{ variantId: "5", quantity: 1 }])).toBe("/cart/5:1");
+  });
+
   it("offers only the modes the shop allows, in a fixed order, and COD when the config says nothing usable", () => {
     expect(core.allowedModes(["partial", "cod"])).toEqual(["cod", "partial"]);
     expect(core.allowedModes(["bitcoin"])).toEqual(["cod"]);

@@ -11,7 +11,7 @@ export type ModalCore = {
   extractCode(text: string, length: number): string;
   allowedModes(modes: unknown): string[];
   numericVariantId(id: unknown): string | null;
-  normalCheckoutUrl(root: string, lines: { variantId: string; quantity: number }[], proof?: string | null): string;
+  normalCheckoutUrl(root: string, lines: { variantId: string; quantity: number }[], proof?: string | null, source?: string | null): string;
   clock(seconds: number): string;
   interpret(status: number, body: unknown): { kind: string; [k: string]: unknown };
   failureMessage(outcome: { kind: string; [k: string]: unknown }): {

@@ -51,12 +51,12 @@ export type AdminAnswer<T = Record<string, unknown>> = { status: number; data: T
  * Calls an admin route as Remix (single fetch) would: a plain object is a 200, `data(value, init)`
  * carries its status, and a Response (returned or thrown, as the library's redirects are) is the answer.
  */
-export async function callAdminRoute<T = Record<string, unknown>>(mod: RouteModule, request: Request): Promise<AdminAnswer<T>> {
+export async function callAdminRoute<T = Record<string, unknown>>(mod: RouteModule, request: Request, params: Record<string, string> = {}): Promise<AdminAnswer<T>> {
   const fn = request.method === "GET" || request.method === "HEAD" ? mod.loader : mod.action;
   if (!fn) throw new Error(`route has no ${request.method === "GET" ? "loader" : "action"}`);
   let result: unknown;
   try {
-    result = await fn({ request, params: {}, context: {} } as LoaderFunctionArgs & ActionFunctionArgs);
+    result = await fn({ request, params, context: {} } as LoaderFunctionArgs & ActionFunctionArgs);
   } catch (thrown) {
     if (thrown instanceof Response) return { status: thrown.status, data: null, response: thrown };
     throw thrown;

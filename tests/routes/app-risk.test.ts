@@ -32,6 +32,7 @@ const FORM = {
   riskPhoneOrderLimit: "",
   riskIpOrderLimit: "",
   riskFailureTags: "RTO, returned, refused",
+  riskPrepaidSources: "",
 };
 
 describe("/app/risk: the merchant's rules and bands", () => {
@@ -52,6 +53,7 @@ describe("/app/risk: the merchant's rules and bands", () => {
       riskIpAttemptLimit: " 20 ",
       riskIpOrderLimit: "4",
       riskFailureTags: "RTO\nrto, Courier Returned",
+      riskPrepaidSources: "Facebook/CPC\nfacebook/cpc, instagram.com",
       otpTtlSeconds: "60",
     });
     expect(res.status).toBe(200);
@@ -65,13 +67,14 @@ describe("/app/risk: the merchant's rules and bands", () => {
       riskPhoneOrderLimit: null,
       riskIpOrderLimit: 4,
       riskFailureTags: "RTO\nCourier Returned",
+      riskPrepaidSources: "facebook/cpc\ninstagram.com",
       otpTtlSeconds: 900,
     });
   });
 
   it("refuses unreadable entries and bands out of order with 422, saving nothing", async () => {
     await installShop();
-    const res = await save({ ...FORM, riskPrepaidPhones: "call me", riskCodValueCap: "-5", riskIpAttemptLimit: "0", riskPhoneOrderLimit: "2.5", riskIpOrderLimit: "10001" });
+    const res = await save({ ...FORM, riskPrepaidPhones: "call me", riskCodValueCap: "-5", riskIpAttemptLimit: "0", riskPhoneOrderLimit: "2.5", riskIpOrderLimit: "10001", riskPrepaidSources: "<<>>" });
     expect(res.status).toBe(422);
     expect(res.data?.errors).toEqual({
       riskPrepaidPhones: "Not phone numbers in international form (+ and country code): call me.",
@@ -79,6 +82,7 @@ describe("/app/risk: the merchant's rules and bands", () => {
       riskIpAttemptLimit: "Enter a whole number from 1 to 10000, or leave it empty for no limit.",
       riskPhoneOrderLimit: "Enter a whole number from 1 to 10000, or leave it empty for no limit.",
       riskIpOrderLimit: "Enter a whole number from 1 to 10000, or leave it empty for no limit.",
+      riskPrepaidSources: "Not a source: <<>>.",
     });
     const bands = await save({ ...FORM, riskMediumThreshold: "60", riskHighThreshold: "40" });
     expect(bands.status).toBe(422);

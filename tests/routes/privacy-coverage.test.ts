@@ -104,7 +104,11 @@ const SEEDERS: Record<string, Seeder> = {
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
   OrderRecord: async (s, c) => {
-    await prisma.orderRecord.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), orderName: "#1001", phone: c.phone, mode: "cod", cod: true, status: "verified", placedAt: new Date(), ipHash: `ip-${c.tag}` } });
+    await prisma.orderRecord.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), orderName: "#1001", phone: c.phone, mode: "cod", cod: true, status: "verified", placedAt: new Date(), ipHash: `ip-${c.tag}`, postalCode: "20000" } });
+    return { shopId: s.shopId, orderGid: gid(c.orderId) };
+  },
+  PrepaidOffer: async (s, c) => {
+    await prisma.prepaidOffer.create({ data: { id: `po${s.shopId}${c.tag}`, shopId: s.shopId, orderGid: gid(c.orderId), phone: c.phone, tokenHash: `th-${s.shopId}-${c.tag}`, status: "sent" } });
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
   OrderOutcome: async (s, c) => {

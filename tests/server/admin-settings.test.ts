@@ -50,6 +50,7 @@ const FIELDS = [
   "confirmDeadlineHours", "cancelUnconfirmed", "paymentModes", "prepaidDiscountType",
   "prepaidDiscountValue", "codFeeType", "codFeeValue", "codFeeVariantId", "recordRetentionDays", "whatsappConfirmation",
   "whatsappReplyMinutes", "cancelOnWhatsappCancel", "otpChannelChoice", "linksOnWhatsapp", "linkDomain",
+  "prepaidOffer", "prepaidOfferIncentiveType", "prepaidOfferIncentiveValue", "prepaidOfferIncentiveCap",
   "ladderWhatsappMinutes", "ladderSmsMinutes", "ladderVoiceMinutes", "ladderPersonMinutes", "quietHoursStart", "quietHoursEnd",
 ];
 

@@ -51,4 +51,8 @@ export const FIELD_NAMES: Record<SettingsField, string> = {
   confirmDeadlineHours: "Time to confirm",
   cancelUnconfirmed: "Cancel orders not confirmed in time",
   recordRetentionDays: "Keep message and order records for",
+  prepaidOffer: "Offer to pay now after a COD order",
+  prepaidOfferIncentiveType: "Reward for paying now",
+  prepaidOfferIncentiveValue: "Reward",
+  prepaidOfferIncentiveCap: "Most a shopper gets back",
 };

@@ -14,6 +14,7 @@ import { LanguageCard } from "./language-card";
 import { OrderTagsCard } from "./order-tags-card";
 import { OtpCard, OtpLimitsCard } from "./otp-card";
 import { PrivacyCard } from "./privacy-card";
+import { PrepaidOfferCard, type PrepaidOfferSummary } from "./prepaid-offer-card";
 import { WhatsappCard } from "./whatsapp-card";
 import { LadderCard } from "./ladder-card";
 import { useSettingsForm } from "./use-settings-form";
@@ -28,6 +29,7 @@ export function SettingsForm(props: {
   enforcement: EnforcementState;
   depositPattern: DepositPattern;
   countries: CountryOption[];
+  prepaidOffer: PrepaidOfferSummary;
   /** Cards with forms of their own, below the settings form (a form cannot hold another). */
   children?: ReactNode;
 }) {
@@ -69,6 +71,7 @@ export function SettingsForm(props: {
         <input type="hidden" name="otpChannelChoice" value={values.otpChannelChoice} />
         <input type="hidden" name="linksOnWhatsapp" value={values.linksOnWhatsapp} />
         <input type="hidden" name="paymentModes" value={values.paymentModes} />
+        <input type="hidden" name="prepaidOffer" value={values.prepaidOffer} />
         <Layout>
           <Layout.Section>
             {saved}
@@ -104,6 +107,8 @@ export function SettingsForm(props: {
           <LadderCard form={form} timezone={props.timezone ?? null} />
 
           <OtpLimitsCard form={form} />
+
+          <PrepaidOfferCard form={form} currency={props.currency} summary={props.prepaidOffer} />
 
           <PrivacyCard form={form} />
 

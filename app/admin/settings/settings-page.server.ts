@@ -5,6 +5,14 @@ import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.s
 import { depositPattern } from "~/storefront/offer";
 import { phoneCountries } from "~/storefront/countries";
 import type { CountryOption } from "./country-picker";
+import { NOT_OFFERED_REASONS, prepaidOfferFigures } from "~/orders/prepaid-offer.server";
+import type { PrepaidOfferSummary } from "./prepaid-offer-card";
+
+/** The pay-now card's figures, with each reason an offer was not made in the merchant's words. */
+async function prepaidOfferSummary(shopId: string): Promise<PrepaidOfferSummary> {
+  const figures = await prepaidOfferFigures(shopId);
+  return { ...figures, notOffered: figures.notOffered.map((n) => ({ ...n, why: NOT_OFFERED_REASONS[n.reason] })) };
+}
 
 /** What the settings page (app/routes/app.settings.tsx) shows: the stored settings and the checkout's enforcement. */
 export async function loadSettingsPage(domain: string) {
@@ -17,6 +25,7 @@ export async function loadSettingsPage(domain: string) {
     enforcement: await currentEnforcementState(shop),
     depositPattern: depositPattern(shop),
     countries: COUNTRY_OPTIONS,
+    prepaidOffer: await prepaidOfferSummary(shop.id),
   };
 }
 

@@ -23,6 +23,8 @@ export const SETTINGS_LIMITS = {
   depositFixedMax: 1_000_000,
   codFeePercentageMax: 50,
   prepaidDiscountPercentageMax: 100,
+  // The pay-now reward, a percentage of the amount paid (app/orders/prepaid-offer.server.ts).
+  prepaidOfferPercentageMax: 50,
   smsTemplateMaxLength: 320,
   discountCodeMaxLength: 255,
   // Shopify keeps at most 40 characters of a tag; the mode tag is the prefix plus "prepaid".

@@ -51,6 +51,10 @@ const DEFAULTS: SettingsFormValues = {
   quietHoursStart: "",
   quietHoursEnd: "",
   recordRetentionDays: "365",
+  prepaidOffer: "false",
+  prepaidOfferIncentiveType: "none",
+  prepaidOfferIncentiveValue: "",
+  prepaidOfferIncentiveCap: "",
 };
 
 function errorsOf(changes: Partial<Record<string, unknown>>) {
@@ -154,8 +158,27 @@ describe("the settings schema", () => {
       quietHoursStart: null,
       quietHoursEnd: null,
       recordRetentionDays: 365,
+      prepaidOffer: false,
+      prepaidOfferIncentiveType: "none",
+      prepaidOfferIncentiveValue: 0,
+      prepaidOfferIncentiveCap: null,
     });
     expect(Object.keys(data).sort()).toEqual([...SETTINGS_FIELDS].sort());
+  });
+
+  it("reads the pay-now reward: a percentage keeps its cap, a fixed amount drops it, and a bad value is refused", () => {
+    expect(dataOf({ prepaidOffer: "true", prepaidOfferIncentiveType: "percentage", prepaidOfferIncentiveValue: "5", prepaidOfferIncentiveCap: "20" })).toMatchObject({
+      prepaidOffer: true,
+      prepaidOfferIncentiveType: "percentage",
+      prepaidOfferIncentiveValue: 5,
+      prepaidOfferIncentiveCap: 20,
+    });
+    expect(dataOf({ prepaidOfferIncentiveType: "fixed", prepaidOfferIncentiveValue: "30,50", prepaidOfferIncentiveCap: "20" })).toMatchObject({ prepaidOfferIncentiveValue: 30.5, prepaidOfferIncentiveCap: null });
+    const refused = parseSettings({ ...DEFAULTS, prepaidOfferIncentiveType: "percentage", prepaidOfferIncentiveValue: "75" });
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.errors.prepaidOfferIncentiveValue).toMatch(/up to 50/);
+    const badCap = parseSettings({ ...DEFAULTS, prepaidOfferIncentiveType: "percentage", prepaidOfferIncentiveValue: "5", prepaidOfferIncentiveCap: "ten" });
+    expect(!badCap.ok && badCap.errors.prepaidOfferIncentiveCap).toMatch(/most a shopper gets back/);
   });
 
   it("drops every key that is not a setting", () => {

@@ -9,6 +9,7 @@ import { enforcementSection } from "./schema/enforcement";
 import { languageSection } from "./schema/language";
 import { orderTagsSection } from "./schema/order-tags";
 import { otpSection } from "./schema/otp";
+import { prepaidOfferSection } from "./schema/prepaid-offer";
 import { privacySection } from "./schema/privacy";
 import { whatsappSection } from "./schema/whatsapp";
 import { ladderSection } from "./schema/ladder";
@@ -71,6 +72,10 @@ export const SETTINGS_FIELDS = [
   "quietHoursStart",
   "quietHoursEnd",
   "recordRetentionDays",
+  "prepaidOffer",
+  "prepaidOfferIncentiveType",
+  "prepaidOfferIncentiveValue",
+  "prepaidOfferIncentiveCap",
 ] as const;
 
 export type SettingsField = (typeof SETTINGS_FIELDS)[number];
@@ -90,7 +95,8 @@ export const settingsSchema = otpSection
   .and(addressCorrectionSection)
   .and(whatsappSection)
   .and(ladderSection)
-  .and(privacySection);
+  .and(privacySection)
+  .and(prepaidOfferSection);
 
 export type SettingsUpdate = z.output<typeof settingsSchema>;
 
@@ -173,5 +179,9 @@ export function settingsFormValues(shop: Pick<Shop, SettingsField>): SettingsFor
     quietHoursStart: shop.quietHoursStart === null ? "" : clockTime(shop.quietHoursStart),
     quietHoursEnd: shop.quietHoursEnd === null ? "" : clockTime(shop.quietHoursEnd),
     recordRetentionDays: String(shop.recordRetentionDays),
+    prepaidOffer: String(shop.prepaidOffer),
+    prepaidOfferIncentiveType: ["fixed", "percentage"].includes(shop.prepaidOfferIncentiveType) ? shop.prepaidOfferIncentiveType : "none",
+    prepaidOfferIncentiveValue: shop.prepaidOfferIncentiveType === "none" ? "" : String(shop.prepaidOfferIncentiveValue),
+    prepaidOfferIncentiveCap: shop.prepaidOfferIncentiveCap == null ? "" : String(shop.prepaidOfferIncentiveCap),
   };
 }

@@ -52,6 +52,10 @@ export const OPERATIONS = {
   orderNoteUpdate: "RecordDeliveryAnswer",
   deliveryAnswerMetafield: "DeliveryAnswerMetafield",
   orderBalanceDue: "DeliveryBalanceDue",
+  // Admin API: pay now after the order (app/orders/prepaid-offer.server.ts)
+  prepaidOfferOrder: "PrepaidOfferOrder",
+  orderInvoiceSend: "SendPrepaidOfferInvoice",
+  prepaidIncentiveRefund: "RefundPrepaidIncentive",
   // Admin API: what a webhook's body claims, read back from the shop it names (app/http/webhook-trust.server.ts)
   subscriptionReadBack: "ReadBackAppSubscription",
   orderReadBack: "ReadBackOrderOwner",
@@ -392,6 +396,46 @@ query ${OPERATIONS.orderBalanceDue}($id: ID!) {
     cancelledAt
     totalOutstandingSet { shopMoney { amount currencyCode } }
     paymentCollectionDetails { additionalPaymentCollectionUrl }
+  }
+}`;
+
+/**
+ * A COD order as the pay-now offer reads it, on every send, open and payment: whether it can still be paid
+ * online (not cancelled, not shipped, an amount outstanding), Shopify's own payment page for it (documented
+ * for orders that need more payment after an edit; read, never assumed), and the payments and refunds it has.
+ */
+export const PREPAID_OFFER_ORDER = `#graphql
+query ${OPERATIONS.prepaidOfferOrder}($id: ID!) {
+  order(id: $id) {
+    id
+    email
+    cancelledAt
+    displayFinancialStatus
+    displayFulfillmentStatus
+    currencyCode
+    presentmentCurrencyCode
+    totalOutstandingSet { presentmentMoney { amount currencyCode } shopMoney { amount currencyCode } }
+    paymentCollectionDetails { additionalPaymentCollectionUrl }
+    transactions(first: 50) { id kind status gateway manualPaymentGateway amountSet { presentmentMoney { amount currencyCode } } }
+    refunds(first: 50) { id note }
+  }
+}`;
+
+/** Shopify's own invoice for the order (the admin's "Send invoice" for a payment-pending order): the offer where the order has no payment page. */
+export const ORDER_INVOICE_SEND = `#graphql
+mutation ${OPERATIONS.orderInvoiceSend}($id: ID!, $email: EmailInput) {
+  orderInvoiceSend(id: $id, email: $email) {
+    order { id }
+    userErrors { code field message }
+  }
+}`;
+
+/** The pay-now reward given back once the order is paid online: a refund against that payment, once (Shopify's idempotency key, required since 2026-04). */
+export const PREPAID_INCENTIVE_REFUND = `#graphql
+mutation ${OPERATIONS.prepaidIncentiveRefund}($input: RefundInput!, $idempotencyKey: String!) {
+  refundCreate(input: $input) @idempotent(key: $idempotencyKey) {
+    refund { id note }
+    userErrors { field message }
   }
 }`;
 

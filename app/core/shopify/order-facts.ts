@@ -5,6 +5,7 @@ import { ATTRIBUTES } from "~/shared/payment-modes";
 import { canonicalIp } from "~/shared/ip";
 import { normalizePhoneIn, parseCountryList } from "~/shared/phone";
 import type { OrderCreated } from "~/core/shopify/webhook-payloads";
+import { parseTrafficSource, SOURCE_ATTRIBUTE, trafficSourceFromLanding, type TrafficSource } from "~/shared/traffic-source";
 
 /**
  * One orders/create delivery, read once at the webhook's door: everything the re-check, the link,
@@ -45,10 +46,17 @@ export type OrderFacts = {
    * IP; stored only as a keyed hash (OrderRecord.ipHash).
    */
   browserIp: string | null;
+  /**
+   * Where the shopper came from: our `_cod_source` cart attribute (the session's first touch, kept by the
+   * storefront block), else Shopify's own `landing_site` / `referring_site`; null when neither says.
+   */
+  trafficSource: TrafficSource | null;
+  /** The titles of the order's products (a line with a product), each once, at most 10: the delivery analytics' product. */
+  products: string[];
 };
 
 /** What the shop adds to the facts: its COD method names (settings) and its country, the last default region for national numbers. */
-export type FactsShop = { codMethodNames: string | null; country: string | null };
+export type FactsShop = { codMethodNames: string | null; country: string | null; hosts?: (string | null)[] };
 
 /**
  * The shop's country for national numbers: the one country its allow-list names (the only country whose
@@ -94,6 +102,10 @@ export function readOrderFacts(order: OrderCreated, shop: FactsShop, receivedAt:
     state: { cancelledAt: order.cancelled_at ?? null, closedAt: order.closed_at ?? null, fulfillmentStatus: order.fulfillment_status ?? null },
     value: amountOf(order.total_price),
     browserIp: canonicalIp(order.browser_ip) ?? canonicalIp(order.client_details?.browser_ip),
+    trafficSource:
+      parseTrafficSource(attributeOf(order, SOURCE_ATTRIBUTE)) ??
+      trafficSourceFromLanding(order.landing_site, order.referring_site, (shop.hosts ?? []).filter((h): h is string => !!h)),
+    products: unique((order.line_items ?? []).filter((l) => l.product_id != null).map((l) => l.title?.trim().slice(0, 100))).slice(0, 10),
   };
 }
 

@@ -56,6 +56,11 @@ export const orderCreatedPayload = z
     client_details: z.object({ browser_ip: z.string().nullish() }).passthrough().nullish(),
     // When the order last changed (orders/updated): an older state than one already learnt is ignored.
     updated_at: z.string().nullish(),
+    // Shopify's own first touch of the order's session: the landing path with its query (UTM parameters) and the referring site.
+    landing_site: z.string().nullish(),
+    // The delivery analytics' products (titles; a line without a product, e.g. a custom item, has none).
+    line_items: z.array(z.object({ title: z.string().nullish(), product_id: z.union([z.number(), z.string()]).nullish() }).passthrough()).nullish(),
+    referring_site: z.string().nullish(),
     // tags: "a, b" (the checkout function's verified-customer tag); the id, to tag a verified customer.
     customer: z.object({ phone: z.string().nullish(), tags: z.string().nullish(), admin_graphql_api_id: z.string().nullish() }).passthrough().nullish(),
     billing_address: mailingAddress,

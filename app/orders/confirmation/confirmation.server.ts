@@ -14,6 +14,7 @@ import { log } from "~/core/utils/log.server";
 import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "~/orders/tag-jobs.server";
 import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
 import { settleOrderRecord } from "~/orders/order-record.server";
+import { queuePrepaidOfferAfterConfirmation } from "~/orders/prepaid-offer.server";
 import { defineJob, enqueueJob, orderJobKey, planJob, type JobResult, type PlannedJob } from "~/core/jobs/queue.server";
 import { CONFIRMATION_ESCALATE } from "~/message-status/confirmation-escalation.server";
 import { admin, fail, holdFulfillment, readOrderState, releaseOurHolds, userErrors, type StepResult } from "./holds.server";
@@ -89,6 +90,7 @@ type ConfirmationShop = Pick<
   | "cancelOnWhatsappCancel"
   | "linksOnWhatsapp"
   | "linkDomain"
+  | "prepaidOffer"
   | "ladderWhatsappMinutes"
   | "ladderSmsMinutes"
   | "ladderVoiceMinutes"
@@ -261,9 +263,12 @@ export async function closeOnOrderCancelled(shopDomain: string, orderGid: string
 
 export type ConfirmationState = "pending" | "confirmed" | "unconfirmed" | "cancelled";
 
-/** A pending confirmation past its deadline reads as unconfirmed even before the deadline job ran. */
+/**
+ * A pending confirmation past its deadline reads as unconfirmed even before the deadline job ran. One the
+ * shopper's online payment ended (`paid`: app/orders/prepaid-offer.server.ts) reads as confirmed to the shopper.
+ */
 export function stateOf(c: Pick<Confirmation, "status" | "deadlineAt">, now = clock.now()): ConfirmationState {
-  if (c.status === "confirmed") return "confirmed";
+  if (c.status === "confirmed" || c.status === "paid") return "confirmed";
   if (c.status === "cancelled") return "cancelled";
   if (c.status === "unconfirmed" || c.deadlineAt.getTime() <= now.getTime()) return "unconfirmed";
   return "pending";
@@ -509,6 +514,8 @@ async function confirmed(shop: StepShop, c: Confirmation): Promise<StepResult> {
   const tagged = await swapTags(shop, c.orderGid, [shop.tagVerified, ...by], [PENDING_TAG]);
   // The customer's tag is its own job, added only while the confirmed phone is not blocked.
   if (shop.tagOrders && c.customerGid && c.phone) await enqueueCustomerVerifiedTag(shop.domain, c.customerGid, c.phone);
+  // Pay now after the order, once it is confirmed (when the shop makes the offer).
+  await queuePrepaidOfferAfterConfirmation(shop, c.orderGid);
   return firstFailure(released, tagged) ?? { ok: true };
 }
 
@@ -524,6 +531,8 @@ async function deadline(shop: StepShop, c: Confirmation): Promise<StepResult> {
     if (c.status === "pending" && c.deadlineAt.getTime() <= now.getTime()) {
       await prisma.orderConfirmation.updateMany({ where: { id: c.id, status: "pending" }, data: { status: "unanswered", closedAt: now } });
     }
+    // Verified before it was placed: the pay-now offer goes whether or not the courtesy question was answered.
+    await queuePrepaidOfferAfterConfirmation(shop, c.orderGid);
     return { ok: true, note: "courtesy confirmation closed" };
   }
   if (c.status === "pending") {

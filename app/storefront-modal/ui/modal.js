@@ -6,6 +6,8 @@ import { seconds } from "../core/outcomes.js";
 import { translate } from "../core/texts.js";
 import { document, readJson, readStrings } from "./dom.js";
 import { call } from "./proxy-api.js";
+import { firstTouch } from "./touch.js";
+import { SOURCE_ATTRIBUTE } from "../../shared/traffic-source";
 
 /** One modal per block on the page. */
 export function CodModal(root) {
@@ -91,10 +93,13 @@ CodModal.prototype.normalCheckout = function () {
   // The checkout's payment customization reads the proof from the cart's attributes.
   var proof = this.state.proof;
   var attributes = {};
-  attributes[PROOF_ATTRIBUTE] = proof;
-  var write = proof ? call(this.shopRoot.replace(/\/+$/, ""), "/cart/update.js", { attributes: attributes }) : Promise.resolve();
+  if (proof) attributes[PROOF_ATTRIBUTE] = proof;
+  // Where the shopper came from, on the same cart (private attribute): the order's record reads it.
+  var touch = firstTouch();
+  if (touch !== null) attributes[SOURCE_ATTRIBUTE] = touch;
+  var write = Object.keys(attributes).length ? call(this.shopRoot.replace(/\/+$/, ""), "/cart/update.js", { attributes: attributes }) : Promise.resolve();
   write.then(function () {
-    api.navigate(normalCheckoutUrl(self.shopRoot, self.state.lines, proof));
+    api.navigate(normalCheckoutUrl(self.shopRoot, self.state.lines, proof, touch));
   });
 };
 

@@ -5,6 +5,7 @@ import { amountText } from "../core/pricing.js";
 import { device } from "./device.js";
 import { h } from "./dom.js";
 import { call } from "./proxy-api.js";
+import { firstTouch } from "./touch.js";
 
 /** The payment-mode radio cards of the mode step. */
 CodModal.prototype.renderModes = function (slot) {
@@ -43,6 +44,9 @@ CodModal.prototype.checkout = function () {
   var body = { selectedMode: this.state.mode, phone: this.state.phone };
   body.proof = this.state.proof || undefined;
   body.deviceToken = device(this.state.phone) || undefined;
+  // Where the shopper came from (the session's first touch), for the order's record and the merchant's source rules.
+  var touch = firstTouch();
+  if (touch !== null) body.source = touch;
   if (this.source === "product" && lines.length === 1) {
     body.variantId = lines[0].variantId;
     body.quantity = lines[0].quantity;

@@ -4,6 +4,60 @@
   // app/storefront-modal/global.js
   var global = typeof window !== "undefined" ? window : globalThis;
 
+  // app/shared/traffic-source.ts
+  var SOURCE_ATTRIBUTE = "_cod_source";
+  var TOUCH_STORAGE_KEY = "codVerifyTouch";
+  var MAX = 60;
+  function clean(raw) {
+    if (!raw)
+      return null;
+    const v = String(raw).toLowerCase().replace(/[^a-z0-9._\-+ ]+/g, "").replace(/\s+/g, " ").trim().slice(0, MAX).trim();
+    return v || null;
+  }
+  function host(raw) {
+    if (!raw)
+      return null;
+    const text = String(raw).trim();
+    let name = null;
+    try {
+      name = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`).hostname;
+    } catch {
+      return null;
+    }
+    const h2 = clean(name.replace(/^www\./, ""));
+    return h2 && /^[a-z0-9.-]+\.[a-z]{2,}$/.test(h2) ? h2 : null;
+  }
+  function fromParams(params, referrer) {
+    const utmSource = clean(params.get("utm_source"));
+    const ref = host(referrer ?? params.get("ref"));
+    const medium = clean(params.get("utm_medium"));
+    const campaign = clean(params.get("utm_campaign"));
+    return { source: utmSource ?? ref ?? "direct", medium, campaign, referrer: ref };
+  }
+  function parseTrafficSource(raw) {
+    if (raw == null || raw.length > 1e3)
+      return null;
+    let params;
+    try {
+      params = new URLSearchParams(raw);
+    } catch {
+      return null;
+    }
+    return fromParams(params, null);
+  }
+  function formatTrafficSource(t) {
+    const params = new URLSearchParams();
+    if (t.source !== "direct" && t.source !== t.referrer)
+      params.set("utm_source", t.source);
+    if (t.medium)
+      params.set("utm_medium", t.medium);
+    if (t.campaign)
+      params.set("utm_campaign", t.campaign);
+    if (t.referrer)
+      params.set("ref", t.referrer);
+    return params.toString();
+  }
+
   // app/storefront-modal/core/modes.js
   var MODES = ["cod", "prepaid", "partial"];
   function allowedModes(modes) {
@@ -17,7 +71,7 @@
     return m ? m[1] : null;
   }
   var PROOF_ATTRIBUTE = "_cod_proof";
-  function normalCheckoutUrl(root, lines, proof) {
+  function normalCheckoutUrl(root, lines, proof, source) {
     var base = String(root || "/").replace(/\/+$/, "");
     var parts = [];
     (lines || []).forEach(function(l) {
@@ -27,8 +81,12 @@
     });
     if (!parts.length)
       return base + "/checkout";
-    var query = proof ? "?" + encodeURIComponent("attributes[" + PROOF_ATTRIBUTE + "]") + "=" + encodeURIComponent(proof) : "";
-    return base + "/cart/" + parts.join(",") + query;
+    var params = [];
+    if (proof)
+      params.push(encodeURIComponent("attributes[" + PROOF_ATTRIBUTE + "]") + "=" + encodeURIComponent(proof));
+    if (source != null)
+      params.push(encodeURIComponent("attributes[" + SOURCE_ATTRIBUTE + "]") + "=" + encodeURIComponent(source));
+    return base + "/cart/" + parts.join(",") + (params.length ? "?" + params.join("&") : "");
   }
 
   // app/storefront-modal/core/risk.js
@@ -435,6 +493,17 @@
     });
   }
 
+  // app/storefront-modal/ui/touch.js
+  function firstTouch() {
+    try {
+      var raw = global.sessionStorage.getItem(TOUCH_STORAGE_KEY);
+      var parsed = raw === null ? null : parseTrafficSource(raw);
+      return parsed ? formatTrafficSource(parsed) : null;
+    } catch {
+      return null;
+    }
+  }
+
   // app/storefront-modal/ui/modal.js
   function CodModal(root) {
     var data = root.dataset;
@@ -517,10 +586,14 @@
     this.showBusy(this.t("redirecting"));
     var proof = this.state.proof;
     var attributes = {};
-    attributes[PROOF_ATTRIBUTE] = proof;
-    var write = proof ? call(this.shopRoot.replace(/\/+$/, ""), "/cart/update.js", { attributes }) : Promise.resolve();
+    if (proof)
+      attributes[PROOF_ATTRIBUTE] = proof;
+    var touch = firstTouch();
+    if (touch !== null)
+      attributes[SOURCE_ATTRIBUTE] = touch;
+    var write = Object.keys(attributes).length ? call(this.shopRoot.replace(/\/+$/, ""), "/cart/update.js", { attributes }) : Promise.resolve();
     write.then(function() {
-      api.navigate(normalCheckoutUrl(self.shopRoot, self.state.lines, proof));
+      api.navigate(normalCheckoutUrl(self.shopRoot, self.state.lines, proof, touch));
     });
   };
   CodModal.prototype.start = function() {
@@ -1079,13 +1152,13 @@
   };
   CodModal.prototype.onCodeInput = function() {
     var code = this.els.code;
-    var clean = extractCode(code.value, this.config.codeLength);
-    if (clean !== code.value)
-      code.value = clean;
+    var clean2 = extractCode(code.value, this.config.codeLength);
+    if (clean2 !== code.value)
+      code.value = clean2;
     code.removeAttribute("aria-invalid");
-    if (clean)
+    if (clean2)
       this.els.alert.hidden = true;
-    if (clean.length === this.config.codeLength && this.config.modes.length < 2)
+    if (clean2.length === this.config.codeLength && this.config.modes.length < 2)
       this.verify();
   };
   CodModal.prototype.verify = function() {
@@ -1213,6 +1286,9 @@
     var body = { selectedMode: this.state.mode, phone: this.state.phone };
     body.proof = this.state.proof || void 0;
     body.deviceToken = device(this.state.phone) || void 0;
+    var touch = firstTouch();
+    if (touch !== null)
+      body.source = touch;
     if (this.source === "product" && lines.length === 1) {
       body.variantId = lines[0].variantId;
       body.quantity = lines[0].quantity;

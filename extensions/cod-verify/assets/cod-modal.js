@@ -90,9 +90,31 @@
     button.disabled = false;
   }
 
+  /**
+   * The session's first touch, kept for the order (app/shared/traffic-source.ts reads it): the landing
+   * page's UTM parameters and another site's host as `ref`, once per session. A page reached from
+   * another page of the store is not a landing: nothing is kept then.
+   */
+  function rememberTouch() {
+    try {
+      var store = global.sessionStorage;
+      if (store.getItem("codVerifyTouch") !== null) return;
+      var query = new URLSearchParams(global.location.search);
+      var touch = new URLSearchParams();
+      ["utm_source", "utm_medium", "utm_campaign"].forEach(function (k) {
+        if (query.get(k)) touch.set(k, query.get(k).slice(0, 100));
+      });
+      var ref = document.referrer ? new URL(document.referrer).hostname : "";
+      if (ref === global.location.hostname && !touch.toString()) return;
+      if (ref && ref !== global.location.hostname) touch.set("ref", ref);
+      store.setItem("codVerifyTouch", touch.toString());
+    } catch { /* no storage: no source */ }
+  }
+
   function init() {
     Array.prototype.forEach.call(document.querySelectorAll("[data-cod-verify]"), bind);
   }
+  rememberTouch();
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", init);
   else init();
   // The theme editor re-renders sections in place.

@@ -54,6 +54,9 @@ export const ROOT_FIELD_SCOPES: Record<"admin" | "storefront", Record<string, Sc
     // The page names no scope; a trigger's order_reference field needs read_orders (shopify.dev/docs/apps/build/flow/triggers).
     flowTriggerReceive: { anyOf: [], source: `${ADMIN}/mutations/flowTriggerReceive` },
     orderCancel: { anyOf: ["write_orders", "write_marketplace_orders"], source: `${ADMIN}/mutations/orderCancel` },
+    // Pay now after the order (app/orders/prepaid-offer.server.ts): Shopify's invoice, and the reward's refund.
+    orderInvoiceSend: { anyOf: ["write_orders"], source: `${ADMIN}/mutations/orderInvoiceSend` },
+    refundCreate: { anyOf: ["write_orders", "write_marketplace_orders"], source: `${ADMIN}/mutations/refundCreate` },
     orderRiskAssessmentCreate: { anyOf: ["write_orders"], source: `${ADMIN}/mutations/orderRiskAssessmentCreate` },
     orderEditBegin: { anyOf: ["write_order_edits"], source: `${ADMIN}/mutations/orderEditBegin` },
     orderEditAddCustomItem: { anyOf: ["write_order_edits"], source: `${ADMIN}/mutations/orderEditAddCustomItem` },

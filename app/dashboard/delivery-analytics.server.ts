@@ -1,0 +1,168 @@
+import { query, sql, toDate } from "~/core/db/sql.server";
+import type { Shop } from "~/core/settings/shop.server";
+import { clock } from "~/core/utils/clock.server";
+import { postalArea } from "~/risk/score";
+import { DIMENSIONS, MAX_ORDERS, MIN_DECIDED_FOR_RATE, MIN_DECIDED_FOR_WORST, WORST_CODES, type Dimension, type Row } from "./delivery-analytics";
+
+export { DIMENSIONS, PERIODS, type Dimension, type Row } from "./delivery-analytics";
+
+/**
+ * Delivery analytics (docs/analytics.md): where cash on delivery fails, from what the app already learns.
+ * The COD orders the app recorded (orders/create) in a period, each with what became of it (OrderOutcome,
+ * learnt from orders/fulfilled, orders/cancelled, orders/updated and carrier events): delivered, failed,
+ * or still open. Broken down by postal code and its wider area, product, payment mode, risk band, traffic
+ * source and week. A COD order moved to prepaid afterwards is no longer COD and is left out.
+ */
+
+export type DeliveryAnalytics = {
+  days: number;
+  since: string;
+  currency: string | null;
+  codFailureCost: number | null;
+  /** The period had more COD orders than MAX_ORDERS: only the newest were read. */
+  truncated: boolean;
+  totals: Row;
+  breakdowns: Record<Dimension, Row[]>;
+  worstPostalCodes: Row[];
+  /** What a "prepaid only" rule on the worst codes would have done over the period. */
+  whatIf: { codes: string[]; failuresAvoided: number; ordersAskedToPay: number; deliveredAskedToPay: number; moneySaved: number | null } | null;
+};
+
+type OrderRow = {
+  placedAt: unknown;
+  mode: string | null;
+  riskBand: string | null;
+  trafficSource: string | null;
+  postalCode: string | null;
+  outcomePostal: string | null;
+  products: string | null;
+  outcome: string | null;
+};
+
+type Tally = { orders: number; delivered: number; failed: number };
+
+function rowOf(key: string, t: Tally, cost: number | null): Row {
+  const decided = t.delivered + t.failed;
+  return {
+    key,
+    orders: t.orders,
+    delivered: t.delivered,
+    failed: t.failed,
+    open: t.orders - decided,
+    rate: decided >= MIN_DECIDED_FOR_RATE ? t.failed / decided : null,
+    lost: cost == null ? null : t.failed * cost,
+  };
+}
+
+/** The Monday (UTC) of a date's week, as YYYY-MM-DD. */
+export function weekOf(date: Date): string {
+  const day = (date.getUTCDay() + 6) % 7;
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() - day)).toISOString().slice(0, 10);
+}
+
+function productsOf(raw: string | null): string[] {
+  if (!raw) return [];
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === "string" && p.length > 0) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The keys an order counts under, per dimension (an order of two products counts under each). */
+function keysOf(r: OrderRow, placedAt: Date): Record<Dimension, string[]> {
+  const code = r.postalCode ?? r.outcomePostal;
+  const products = productsOf(r.products);
+  return {
+    postalCode: [code ?? "(none)"],
+    area: [postalArea(code) ?? "(none)"],
+    product: products.length ? products : ["(none)"],
+    mode: [r.mode ?? "(not chosen in the app)"],
+    riskBand: [r.riskBand ?? "(not scored)"],
+    source: [r.trafficSource ?? "(unknown)"],
+    week: [weekOf(placedAt)],
+  };
+}
+
+export async function loadDeliveryAnalytics(shop: Pick<Shop, "id" | "currency" | "codFailureCost">, days: number, now = clock.now()): Promise<DeliveryAnalytics> {
+  const since = new Date(now.getTime() - days * 86_400_000);
+  const rows = await query<OrderRow>(sql`
+    SELECT r."placedAt", r."mode", r."riskBand", r."trafficSource", r."postalCode", r."products", o."outcome", o."postalCode" AS "outcomePostal"
+    FROM "OrderRecord" r
+    LEFT JOIN "OrderOutcome" o ON o."shopId" = r."shopId" AND o."orderGid" = r."orderGid"
+    WHERE r."shopId" = ${shop.id} AND r."cod" = ${true} AND r."prepaidAt" IS NULL AND r."placedAt" >= ${since}
+    ORDER BY r."placedAt" DESC
+    LIMIT ${MAX_ORDERS + 1}`);
+  const truncated = rows.length > MAX_ORDERS;
+  const cost = shop.codFailureCost ?? null;
+  const total: Tally = { orders: 0, delivered: 0, failed: 0 };
+  const tallies = Object.fromEntries(DIMENSIONS.map((d) => [d, new Map<string, Tally>()])) as Record<Dimension, Map<string, Tally>>;
+  for (const r of rows.slice(0, MAX_ORDERS)) {
+    const delivered = r.outcome === "delivered" ? 1 : 0;
+    const failed = r.outcome === "failed" ? 1 : 0;
+    total.orders += 1;
+    total.delivered += delivered;
+    total.failed += failed;
+    const keys = keysOf(r, toDate(r.placedAt));
+    for (const d of DIMENSIONS) {
+      for (const key of keys[d]) {
+        const t = tallies[d].get(key) ?? { orders: 0, delivered: 0, failed: 0 };
+        t.orders += 1;
+        t.delivered += delivered;
+        t.failed += failed;
+        tallies[d].set(key, t);
+      }
+    }
+  }
+  const breakdowns = Object.fromEntries(
+    DIMENSIONS.map((d) => {
+      const list = [...tallies[d]].map(([key, t]) => rowOf(key, t, cost));
+      // Weeks in time order; everything else the most failures first, then the most orders.
+      list.sort(d === "week" ? (a, b) => a.key.localeCompare(b.key) : (a, b) => b.failed - a.failed || b.orders - a.orders || a.key.localeCompare(b.key));
+      return [d, list];
+    }),
+  ) as Record<Dimension, Row[]>;
+  const worstPostalCodes = breakdowns.postalCode
+    .filter((r) => r.key !== "(none)" && r.failed > 0 && r.delivered + r.failed >= MIN_DECIDED_FOR_WORST)
+    .sort((a, b) => b.failed - a.failed || b.failed / (b.delivered + b.failed) - a.failed / (a.delivered + a.failed) || a.key.localeCompare(b.key))
+    .slice(0, WORST_CODES);
+  const whatIf = worstPostalCodes.length
+    ? {
+        codes: worstPostalCodes.map((r) => r.key),
+        failuresAvoided: worstPostalCodes.reduce((s, r) => s + r.failed, 0),
+        ordersAskedToPay: worstPostalCodes.reduce((s, r) => s + r.orders, 0),
+        deliveredAskedToPay: worstPostalCodes.reduce((s, r) => s + r.delivered, 0),
+        moneySaved: cost == null ? null : worstPostalCodes.reduce((s, r) => s + r.failed, 0) * cost,
+      }
+    : null;
+  return {
+    days,
+    since: since.toISOString(),
+    currency: shop.currency ?? null,
+    codFailureCost: cost,
+    truncated,
+    totals: rowOf("all", total, cost),
+    breakdowns,
+    worstPostalCodes,
+    whatIf,
+  };
+}
+
+/** A spreadsheet cannot run a cell that starts with = + - @ (or a tab or return) as a formula: it is quoted as text. */
+function csvCell(value: string | number | null): string {
+  if (value == null) return "";
+  let text = String(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** Every breakdown as one CSV table: dimension, value, orders, delivered, failed, open, failure rate (blank below the minimum), money lost. */
+export function deliveryAnalyticsCsv(a: DeliveryAnalytics): string {
+  const lines = [["dimension", "value", "cod_orders", "delivered", "failed", "open", "failure_rate", `money_lost${a.currency ? `_${a.currency}` : ""}`].join(",")];
+  const add = (dimension: string, r: Row) =>
+    lines.push([dimension, r.key, r.orders, r.delivered, r.failed, r.open, r.rate == null ? null : r.rate.toFixed(4), r.lost == null ? null : r.lost.toFixed(2)].map(csvCell).join(","));
+  add("all", a.totals);
+  for (const d of DIMENSIONS) for (const r of a.breakdowns[d]) add(d, r);
+  return `${lines.join("\r\n")}\r\n`;
+}

@@ -1,0 +1,75 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { adminContext, collectPageErrors, launchBrowser, seriousViolations, until } from "../helpers/browser";
+import { deliverWebhook, startServer, type RunningServer } from "../helpers/server";
+import { orderCreatedPayload } from "../helpers/webhooks";
+import { shot } from "./modal-helpers";
+
+/**
+ * The delivery analytics page in Chromium (local mode, no App Bridge): COD orders delivered to the built
+ * server as Shopify sends them (orders/create, then orders/fulfilled or orders/cancelled), read on the page:
+ * the summary, the worst postal codes with the prepaid-only estimate, a small area shown as "too few",
+ * the CSV fetched and saved by the page's button, no serious axe violation.
+ */
+describe("the delivery analytics page in Chromium", () => {
+  let server: RunningServer;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const errors: string[] = [];
+
+  async function order(zip: string, outcome: "delivered" | "failed" | null, i: number) {
+    const payload = orderCreatedPayload({
+      shipping_address: { first_name: "Asha", phone: `9876500${String(i).padStart(3, "0")}`, zip, country_code: "IN" },
+      line_items: [{ id: 1, product_id: 632910392, title: zip.startsWith("41") ? "Kurta" : "Saree", quantity: 1, price: "799.00" }],
+      note_attributes: [{ name: "_cod_source", value: i % 2 ? "utm_source=facebook&utm_medium=cpc" : "ref=www.google.com" }],
+    });
+    expect((await deliverWebhook(server, "orders/create", payload)).status).toBe(200);
+    if (outcome === "delivered") expect((await deliverWebhook(server, "orders/fulfilled", { ...payload, fulfillment_status: "fulfilled" })).status).toBe(200);
+    if (outcome === "failed") expect((await deliverWebhook(server, "orders/cancelled", { ...payload, cancelled_at: new Date().toISOString() })).status).toBe(200);
+  }
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
+    let i = 0;
+    for (let n = 0; n < 16; n++) await order("411 001", "delivered", i++);
+    for (let n = 0; n < 8; n++) await order("411 001", "failed", i++);
+    for (let n = 0; n < 2; n++) await order("560001", null, i++);
+    await order("560001", "failed", i++);
+    context = await adminContext(browser);
+    page = await context.newPage();
+    collectPageErrors(page, errors);
+  }, 120_000);
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(() => {
+    expect(errors).toEqual([]);
+  });
+
+  it("shows where COD fails, sets the cost of a failed parcel, and downloads the CSV", { timeout: 90_000 }, async () => {
+    const response = await page.goto(`${server.url}/app/analytics`, { waitUntil: "networkidle" });
+    expect(response?.status()).toBe(200);
+    await until(() => page.getByText(/^27 COD orders placed in the last 90 days: 16 delivered, 9 failed, 2 still open\./).count()).toBe(1);
+    await until(() => page.getByText(/Prepaid only for this code: 8 failures avoided, 24 COD orders asked to pay first/).count()).toBe(1);
+    const byArea = page.locator("table", { hasText: "Area (postal code prefix)" });
+    await until(() => byArea.locator("tr", { hasText: "411" }).textContent()).toContain("33.3 %");
+    await until(() => byArea.locator("tr", { hasText: "560" }).textContent()).toContain("too few (1 decided)");
+
+    await page.getByLabel("Cost of a failed COD parcel").fill("150");
+    await page.getByRole("button", { name: "Save" }).click();
+    await until(() => page.getByText(/Money lost: 1,350/).count()).toBe(1);
+    await shot(page, "admin-delivery-analytics");
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV of the last 90 days" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^cod-delivery-analytics-90d-\d{4}-\d{2}-\d{2}\.csv$/);
+    const stream = await download.createReadStream();
+    let text = "";
+    for await (const chunk of stream) text += chunk;
+    expect(text).toContain("postalCode,411001,24,16,8,0,0.3333,1200.00");
+    expect(text).toContain("source,facebook,");
+
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});
