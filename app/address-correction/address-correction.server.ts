@@ -107,11 +107,12 @@ export async function requestAddressCorrection(
   // Count the request against what it names before asking Shopify anything.
   let order = options.order ?? null;
   if (!order) {
+    // An id that cannot name an order is refused before anything is counted: a malformed request stores nothing.
+    const gid = input.orderId ? toOrderGid(input.orderId) : null;
+    if (input.orderId && !gid) return { ok: false, code: "order_not_found" };
     const limited = await count(`ac:shop:${shop.id}`, REQUEST_LIMITS.perShop);
     if (limited) return limited;
-    if (input.orderId) {
-      const gid = toOrderGid(input.orderId);
-      if (!gid) return { ok: false, code: "order_not_found" };
+    if (gid) {
       const limited = await count(orderKey(gid), REQUEST_LIMITS.perOrder);
       if (limited) return limited;
       const found = await fetchOrder(shop.domain, gid);

@@ -38,9 +38,9 @@ async function placeOrders(n: number) {
     expect((await callRoute(ordersCreate, signedWebhook("orders/create", order))).status).toBe(200);
   }
 }
+/** Runs the due jobs until a sweep finds none (ten orders queue more jobs than one sweep of 20 takes). */
 async function work() {
-  await runDueJobs(JOB_KINDS);
-  await runDueJobs(JOB_KINDS);
+  for (let sweep = 0; sweep < 20; sweep++) if ((await runDueJobs(JOB_KINDS)).claimed === 0) return;
 }
 const linksTo = (phone: string) => twilio.twilio.messages.filter((m) => m.to === phone && /\/vc\//.test(m.body));
 
