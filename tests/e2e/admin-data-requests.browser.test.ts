@@ -42,7 +42,7 @@ describe("the Data requests page in Chromium", () => {
     const text = await report.innerText();
     expect(text).toContain("amina@example.com · +212600000091 · customer 191167");
     expect(text).toMatch(/Texts sent \(1\)[\s\S]*Order confirmation\s+SMS/);
-    expect(text).toMatch(/Orders \(1\)\s+Order\s+Phone\s+Way to pay\s+Verification\s+Risk score\s+Risk band\s+Order value\s+Placed\s+#\d+\s+\+212600000091\s+—\s+Pending/);
+    expect(text).toMatch(/Orders \(1\)\s+Order\s+Phone\s+Way to pay\s+Verification\s+Risk score\s+Risk band\s+Order value\s+Postal code\s+Traffic source\s+Placed\s+#\d+\s+\+212600000091\s+—\s+Pending/);
     expect(text).toContain("Nothing held of: verified phone numbers");
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, "admin-data-requests-report");

@@ -40,7 +40,7 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     expect(await page.title()).toBe(title);
     await until(() => page.getByRole("heading", { level: 1, name: heading }).count()).toBe(1);
     const nav = page.getByRole("navigation", { name: "COD Verify" });
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Home", "Orders", "Needs a person", "Blocked numbers", "Risk", "Delivery analytics", "Settings", "Plans", "Data requests"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Home", "Orders", "Needs a person", "Blocked numbers", "Risk", "Deliveries", "Delivery analytics", "Settings", "Plans", "Data requests"]);
     expect(await nav.locator('[aria-current="page"]').textContent()).toBe(heading);
     await shot(page, `admin-${url.replace(/\W+/g, "-")}`);
     expect(await seriousViolations(page), url).toEqual([]);

@@ -50,7 +50,7 @@ describe("orders/create: two copies racing for one selection (PostgreSQL)", () =
       expect(await prisma.orderRecord.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
       expect(await prisma.orderConfirmation.count({ where: { orderGid: order.admin_graphql_api_id } })).toBe(1);
       const kinds = (await prisma.job.findMany({ select: { kind: true } })).map((j) => j.kind).sort();
-      expect(kinds).toEqual(["order-confirmation.deadline", "order-confirmation.notify", "order-risk-assessment", "order-tags"]);
+      expect(kinds).toEqual(["flow.trigger", "flow.trigger", "order-confirmation.deadline", "order-confirmation.notify", "order-risk-assessment", "order-tags"]);
     },
   );
 });
