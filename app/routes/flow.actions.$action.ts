@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { FLOW_ACTIONS, runFlowAction, type FlowActionOutcome, type FlowActionPath } from "~/flow/actions.server";
+import { FLOW_ACTIONS, runFlowAction, type FlowActionOutcome, type FlowActionPath } from "~/orders/flow-actions.server";
 import { authenticateFlowAction } from "~/http/flow-action.server";
 import { answer, json, jsonError, methodNotAllowed } from "~/http/responses.server";
 

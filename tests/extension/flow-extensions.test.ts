@@ -4,7 +4,7 @@ import { parse, validate, type GraphQLSchema, type OperationDefinitionNode } fro
 import { getVariableValues } from "graphql/execution/values";
 import toml from "toml";
 import { FLOW_TRIGGERS } from "~/flow/triggers";
-import { FLOW_ACTIONS } from "~/flow/actions.server";
+import { FLOW_ACTIONS } from "~/orders/flow-actions.server";
 import {
   DELIVERY_ANSWER_METAFIELD,
   FLOW_TRIGGER_RECEIVE,

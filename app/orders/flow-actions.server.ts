@@ -6,7 +6,7 @@ import { log } from "~/core/utils/log.server";
 import { actOnOrder } from "~/orders/order-actions.server";
 
 /**
- * The Shopify Flow actions the app offers (one `flow_action` extension each under extensions/), run for
+ * The Shopify Flow actions the app offers (here, with the orders they act on: they compose the order actions and the address correction) (one `flow_action` extension each under extensions/), run for
  * a request app/http/flow-action.server.ts has verified: block the order's phone, send the order's
  * pending confirmation now, text the shopper the address-correction link. Each acts on an order of the
  * requesting shop that the app recorded, with the phone the app recorded for it (never one the request
