@@ -3,6 +3,7 @@ import path from "node:path";
 import { parse, validate, type GraphQLSchema, type OperationDefinitionNode } from "graphql";
 import { getVariableValues } from "graphql/execution/values";
 import toml from "toml";
+import type { ZodTypeAny } from "zod";
 import { FLOW_TRIGGERS } from "~/flow/triggers";
 import { FLOW_ACTIONS } from "~/orders/flow-actions.server";
 import {
@@ -14,26 +15,44 @@ import {
   SHOP_DETAILS,
   TAGS_ADD,
 } from "~/core/shopify/operations";
+import { readFlowFile, sealFlowWorkflow } from "../../scripts/lib/flow-workflow.mjs";
+import {
+  appTaskId,
+  EXTENSIONS,
+  flowActionConfig,
+  flowFileProblems,
+  flowTemplateConfig,
+  flowTriggerConfig,
+  flowWorkflow,
+  loadExtensions,
+  ROOT,
+  templateLocaleProblems,
+  type AppTasks,
+  type Extension,
+} from "../helpers/flow-extensions";
 import { deployedFlowTriggers, flowTriggerProblems } from "../mocks/shopify/flow";
 import { shopifySchema } from "../mocks/shopify/schemas";
 
 /**
- * The Flow extensions as Shopify's CLI reads them (the rules of its flow_trigger, flow_action and
- * flow_template specifications), held to the app's own lists; and the Admin API documents of Flow and
- * of the delivery room checked against Shopify's published 2026-10 schema (shopify-schemas/) with the
- * variables the app sends, as Shopify checks them before it runs anything.
+ * The Flow extensions held to Shopify's published rules (tests/helpers/flow-extensions.ts says which: the CLI's
+ * flow_trigger, flow_action and flow_template specifications, and the workflow format of a Flow export) and to
+ * the app's own lists; and the Admin API documents of Flow and of the delivery room checked against Shopify's
+ * published 2026-10 schema (shopify-schemas/) with the variables the app sends, as Shopify checks them.
  */
-const ROOT = path.resolve(__dirname, "../..");
-const EXTENSIONS = path.join(ROOT, "extensions");
-type Extension = { dir: string; config: { extensions: Record<string, unknown>[]; settings?: { fields?: Record<string, unknown>[] } } };
-const extensions: Extension[] = fs
-  .readdirSync(EXTENSIONS)
-  .filter((d) => fs.existsSync(path.join(EXTENSIONS, d, "shopify.extension.toml")))
-  .map((dir) => ({ dir, config: toml.parse(fs.readFileSync(path.join(EXTENSIONS, dir, "shopify.extension.toml"), "utf8")) }));
+const extensions = loadExtensions();
 const ofType = (type: string) => extensions.filter((e) => e.config.extensions?.[0]?.type === type);
-const HANDLE = /^[a-z0-9-]{1,30}$/;
+const refusal = (schema: ZodTypeAny, config: unknown) => {
+  const r = schema.safeParse(config);
+  return r.success ? null : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+};
+const clone = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 describe("flow_trigger extensions", () => {
+  it("are each what Shopify's CLI accepts: a handle, a name, reference and typed fields with letter-and-space keys", () => {
+    expect(ofType("flow_trigger").length).toBe(Object.keys(FLOW_TRIGGERS).length);
+    for (const e of ofType("flow_trigger")) expect(refusal(flowTriggerConfig, e.config), e.dir).toBeNull();
+  });
+
   it("are exactly app/flow/triggers.ts's triggers: handle, an order reference, then each field with its type", () => {
     const deployed = ofType("flow_trigger").map((e) => ({ handle: e.config.extensions[0].handle, fields: e.config.settings?.fields ?? [] }));
     expect(deployed.map((d) => d.handle).sort()).toEqual(Object.values(FLOW_TRIGGERS).map((t) => t.handle).sort());
@@ -43,55 +62,106 @@ describe("flow_trigger extensions", () => {
     }
   });
 
-  it("follow the CLI's rules: handle of at most 30 letters, digits and hyphens, keys of letters and spaces, a name", () => {
-    for (const e of ofType("flow_trigger")) {
-      const ext = e.config.extensions[0];
-      expect(ext.handle, e.dir).toMatch(HANDLE);
-      expect(typeof ext.name).toBe("string");
-      for (const f of e.config.settings?.fields ?? []) if (f.key !== undefined) expect(f.key, e.dir).toMatch(/^[a-zA-Z\s]*$/);
-    }
+  it("the check is real: a type Flow triggers do not take, a key with digits, a second order reference, a long handle", () => {
+    const base = ofType("flow_trigger").find((e) => e.config.extensions[0].handle === FLOW_TRIGGERS.highRisk.handle)!.config;
+    const withField = (f: Record<string, unknown>) => ({ ...base, settings: { fields: [...(base.settings?.fields ?? []), f] } });
+    expect(refusal(flowTriggerConfig, withField({ type: "number_integer", key: "attempts" }))).toMatch(/type/);
+    expect(refusal(flowTriggerConfig, withField({ type: "multi_line_text_field", key: "notes" }))).toMatch(/type/);
+    expect(refusal(flowTriggerConfig, withField({ type: "single_line_text_field", key: "risk_score2" }))).toMatch(/key/);
+    expect(refusal(flowTriggerConfig, withField({ type: "single_line_text_field" }))).toMatch(/key/);
+    expect(refusal(flowTriggerConfig, withField({ type: "order_reference" }))).toMatch(/one reference field of each kind/);
+    expect(refusal(flowTriggerConfig, { ...base, extensions: [{ ...base.extensions[0], handle: "x".repeat(31) }] })).toMatch(/handle/);
+    expect(refusal(flowTriggerConfig, { ...base, extensions: [{ ...base.extensions[0], name: undefined }] })).toMatch(/name/);
   });
 });
 
 describe("flow_action extensions", () => {
-  it("point each action at its route on the app's URL, with a required order reference", () => {
+  it("are each what Shopify's CLI accepts, with a required order reference", () => {
+    for (const e of ofType("flow_action")) {
+      expect(refusal(flowActionConfig, e.config), e.dir).toBeNull();
+      expect(e.config.settings?.fields).toEqual([{ type: "order_reference", required: true }]);
+    }
+  });
+
+  it("point each action at its route, relative to the app's URL (the CLI prepends application_url)", () => {
     const app = toml.parse(fs.readFileSync(path.join(ROOT, "shopify.app.toml"), "utf8")) as { application_url: string };
-    const actions = ofType("flow_action").map((e) => e.config);
-    expect(actions.map((c) => c.extensions[0].handle).sort()).toEqual(Object.values(FLOW_ACTIONS).sort());
+    const actions = ofType("flow_action").map((e) => e.config.extensions[0] as { handle: string; runtime_url: string });
+    expect(actions.map((a) => a.handle).sort()).toEqual(Object.values(FLOW_ACTIONS).sort());
     for (const [route, handle] of Object.entries(FLOW_ACTIONS)) {
-      const c = actions.find((a) => a.extensions[0].handle === handle)!;
-      expect(c.extensions[0].handle).toMatch(HANDLE);
-      expect(c.extensions[0].runtime_url).toBe(`${app.application_url}/flow/actions/${route}`);
-      expect(c.settings?.fields).toEqual([{ type: "order_reference", required: true }]);
+      const a = actions.find((x) => x.handle === handle)!;
+      expect(a.runtime_url).toBe(`/flow/actions/${route}`);
+      expect(new URL(a.runtime_url, app.application_url).protocol).toBe("https:");
     }
     expect(fs.existsSync(path.join(ROOT, "app/routes/flow.actions.$action.ts"))).toBe(true);
+  });
+
+  it("the check is real: an http or protocol-relative URL, a field without its name, a config page alone", () => {
+    const base = ofType("flow_action")[0].config;
+    const ext = (patch: Record<string, unknown>) => ({ ...base, extensions: [{ ...base.extensions[0], ...patch }] });
+    expect(refusal(flowActionConfig, ext({ runtime_url: "http://cod-verify.example.com/flow/actions/block-phone" }))).toMatch(/https/);
+    expect(refusal(flowActionConfig, ext({ runtime_url: "//cod-verify.example.com/x" }))).toMatch(/https/);
+    expect(refusal(flowActionConfig, ext({ runtime_url: undefined }))).toMatch(/runtime_url/);
+    expect(refusal(flowActionConfig, ext({ config_page_url: "/flow/config" }))).toMatch(/config page/);
+    expect(refusal(flowActionConfig, { ...base, settings: { fields: [{ type: "single_line_text_field", key: "note" }] } })).toMatch(/name/);
+    expect(refusal(flowActionConfig, { ...base, settings: { fields: [{ type: "date", key: "day", name: "Day" }] } })).toMatch(/type/);
   });
 });
 
 describe("flow_template extensions", () => {
-  // The CLI's list (packages/app/src/cli/models/extensions/specifications/flow_template.ts).
-  const CATEGORIES = ["buyer_experience", "customers", "fulfillment", "inventory_and_merch", "loyalty", "orders", "promotion", "risk", "b2b", "payment_reminders", "custom_data", "error_monitoring"];
+  const templates = ofType("flow_template");
+  let schema: GraphQLSchema;
+  let app: AppTasks;
+  beforeAll(() => {
+    schema = shopifySchema("admin");
+    app = {
+      triggers: new Map(ofType("flow_trigger").map((e) => [e.config.extensions[0].handle as string, (e.config.settings?.fields ?? []) as { type: string; key?: string }[]])),
+      actions: new Set(ofType("flow_action").map((e) => e.config.extensions[0].handle as string)),
+    };
+  });
+  const flowText = (t: Extension) => fs.readFileSync(path.join(EXTENSIONS, t.dir, (t.config.extensions[0] as { template: { module: string } }).template.module), "utf8");
 
-  it("each have a workflow module whose first step is one of the app's triggers and whose links join its steps", () => {
-    const templates = ofType("flow_template");
+  it("are each what Shopify's CLI accepts, named from locales/ with a default locale, visible to merchants without the app", () => {
     expect(templates.map((t) => t.config.extensions[0].handle).sort()).toEqual(["cod-failed-delivery-notify", "cod-high-risk-hold-email"]);
     for (const t of templates) {
-      const ext = t.config.extensions[0] as { handle: string; description: string; template: { categories: string[]; module: string; require_app: boolean } };
-      expect(ext.description.length).toBeLessThanOrEqual(1024);
-      for (const c of ext.template.categories) expect(CATEGORIES).toContain(c);
-      expect(ext.template.require_app).toBe(true);
-      const flow = JSON.parse(fs.readFileSync(path.join(EXTENSIONS, t.dir, ext.template.module), "utf8")) as {
-        __metadata: { version: number };
-        root: { steps: { step_id: string; task_id: string; task_type: string }[]; links: { from_step_id: string; to_step_id: string }[] };
-      };
-      expect(flow.__metadata.version).toBe(0.1);
-      const [first, ...rest] = flow.root.steps;
-      expect(first.task_type).toBe("TRIGGER");
-      expect(Object.values(FLOW_TRIGGERS).map((x) => `cod-verify::${x.handle}`)).toContain(first.task_id);
-      expect(rest.every((s) => s.task_type === "ACTION" || s.task_type === "CONDITION")).toBe(true);
-      const ids = new Set(flow.root.steps.map((s) => s.step_id));
-      for (const l of flow.root.links) expect(ids.has(l.from_step_id) && ids.has(l.to_step_id)).toBe(true);
+      expect(refusal(flowTemplateConfig, t.config), t.dir).toBeNull();
+      const ext = t.config.extensions[0] as { name: string; description: string; template: { require_app: boolean } };
+      expect(templateLocaleProblems(t.dir, ext)).toEqual([]);
+      expect(ext.template.require_app).toBe(false);
     }
+  });
+
+  it("each ship a sealed Flow export whose trigger is one of the app's and whose every step, link, variable and API call checks out", () => {
+    for (const t of templates) expect(flowFileProblems(flowText(t), app, schema), t.dir).toEqual([]);
+    const triggerOf = (t: Extension) => flowWorkflow.parse(readFlowFile(flowText(t)).workflow).root.steps.find((s) => s.task_type === "TRIGGER")!.task_id;
+    expect(templates.map(triggerOf).sort()).toEqual([appTaskId(FLOW_TRIGGERS.deliveryFailed.handle), appTaskId(FLOW_TRIGGERS.highRisk.handle)].sort());
+  });
+
+  it("the check is real: an edit left unsealed, a task without a source, a trigger not ours, a wrong port, an out-of-scope variable, a bad API call", () => {
+    const highRisk = templates.find((t) => t.config.extensions[0].handle === "cod-high-risk-hold-email")!;
+    const original = flowWorkflow.parse(readFlowFile(flowText(highRisk)).workflow);
+    const problemsAfter = (edit: (w: typeof original) => void, seal = true) => {
+      const w = clone(original);
+      edit(w);
+      return flowFileProblems(seal ? sealFlowWorkflow(w) : `${readFlowFile(flowText(highRisk)).prefix}:${JSON.stringify(w)}`, app, schema).join("\n");
+    };
+    const step = (w: typeof original, task: string) => w.root.steps.find((s) => s.task_id === task)!;
+    expect(problemsAfter(() => {})).toBe("");
+    expect(problemsAfter((w) => (w.root.workflow_name = "Renamed"), false)).toMatch(/SHA-256/);
+    expect(problemsAfter((w) => (step(w, "shopify::flow::send_email").task_id = "shopify::flow::send_internal_email"))).toMatch(/neither a Shopify task/);
+    expect(problemsAfter((w) => (w.root.steps[0].task_id = appTaskId("cod-order-risky")))).toMatch(/none of the app's flow_trigger/);
+    expect(problemsAfter((w) => (step(w, "shopify::flow::send_email").config_field_values[0].config_field_id = "to"))).toMatch(/config fields/);
+    expect(problemsAfter((w) => (w.root.links.find((l) => l.from_port_id === "true")!.from_port_id = "output"))).toMatch(/no port output/);
+    expect(problemsAfter((w) => (step(w, "shopify::flow::send_email").config_field_values[2].value += " {{ fulfillmentOrdersForeachitem.id }}"))).toMatch(/cannot see/);
+    expect(problemsAfter((w) => (step(w, "shopify::flow::send_email").config_field_values[2].value += " {{ riskLevel }}"))).toMatch(/"riskLevel"/);
+    const call = (w: typeof original) => step(w, "shopify::admin::admin_api_operation").config_field_values[0];
+    expect(problemsAfter((w) => (call(w).value = call(w).value.replace("HIGH_RISK_OF_FRAUD", "HIGH_RISK")))).toMatch(/HIGH_RISK/);
+    expect(problemsAfter((w) => (call(w).value = call(w).value.replace("fulfillmentOrderHold", "fulfillmentOrderPause")))).toMatch(/no mutation/);
+    expect(problemsAfter((w) => (w.root.links = w.root.links.filter((l) => l.from_port_id !== "after")))).toMatch(/not reachable/);
+
+    const config = clone(highRisk.config) as { extensions: { template: { categories: string[] } }[] };
+    config.extensions[0].template.categories = ["promotions"];
+    expect(refusal(flowTemplateConfig, config)).toMatch(/categories/);
+    expect(templateLocaleProblems(highRisk.dir, { name: "t:title", description: "t:description" })).toEqual([`${highRisk.dir}: en.default.json has no "title"`]);
   });
 });
 
