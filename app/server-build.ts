@@ -42,6 +42,7 @@ import * as verifyOtp from "~/routes/proxy.verify-otp";
 import * as twilioStatus from "~/routes/twilio.status";
 import * as twilioVoiceGather from "~/routes/twilio.voice.gather";
 import * as twilioVoiceStatus from "~/routes/twilio.voice.status";
+import * as twilioSms from "~/routes/twilio.sms";
 import * as twilioWhatsapp from "~/routes/twilio.whatsapp";
 import * as appUninstalled from "~/routes/webhooks.app.uninstalled";
 import * as appSubscriptionsUpdate from "~/routes/webhooks.app_subscriptions.update";
@@ -134,6 +135,7 @@ export const FIXED_RESOURCE_ROUTES: Readonly<Record<string, ResourceRouteModule>
   "/proxy/create-checkout": createCheckout,
   "/proxy/send-otp": sendOtp,
   "/proxy/verify-otp": verifyOtp,
+  "/twilio/sms": twilioSms,
   "/twilio/status": twilioStatus,
   "/twilio/voice/gather": twilioVoiceGather,
   "/twilio/voice/status": twilioVoiceStatus,

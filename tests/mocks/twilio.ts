@@ -108,6 +108,8 @@ export async function startFakeTwilio(
   let callRules: { failure: "invalid_number" | "server_error"; times: number }[] = [];
   let lastGather: { url: string; params: Record<string, string> } | null = null;
   let rules: Rule[] = [];
+  // Numbers that texted a stop word to the SMS sender: Twilio refuses to text them (21610) until START.
+  const optedOut = new Set<string>();
   let counter = 0;
   const run = randomBytes(8).toString("hex");
 
@@ -253,8 +255,9 @@ export async function startFakeTwilio(
       };
       attempts.push(message);
       const rule = rules.find((r) => r.times > 0 && r.when(message));
-      const failure: Failure | null = !message.authorized ? "bad_credentials" : (rule?.failure ?? null);
-      if (rule) rule.times -= 1;
+      const stopped = message.channel === "sms" && optedOut.has(message.to) ? "unsubscribed" : null;
+      const failure: Failure | null = !message.authorized ? "bad_credentials" : (stopped ?? rule?.failure ?? null);
+      if (rule && !stopped) rule.times -= 1;
       if (failure === "hang") return; // never answers: the client's timeout must end it
       if (failure && failure !== "late") {
         const a = ANSWERS[failure];
@@ -369,6 +372,38 @@ export async function startFakeTwilio(
     return signedPost(url, params);
   }
 
+  let lastText: { url: string; params: Record<string, string> } | null = null;
+  /**
+   * The shopper texts the SMS sender (Twilio's incoming-message webhook, signed, to <appUrl>/twilio/sms).
+   * Like Twilio's standard opt-out handling, a stop word stops the fake's SMS to the number and START
+   * (or UNSTOP, YES) lets them through again.
+   */
+  function textIn(from: string, body: string, appUrl = options.appUrl) {
+    if (!appUrl) return Promise.resolve({ status: 0, outcome: "no app URL" });
+    const word = body.trim().toLowerCase();
+    if (["stop", "stopall", "unsubscribe", "cancel", "end", "quit", "optout", "revoke"].includes(word)) optedOut.add(from);
+    if (["start", "unstop", "yes"].includes(word)) optedOut.delete(from);
+    const url = `${appUrl.replace(/\/+$/, "")}/twilio/sms`;
+    const params: Record<string, string> = {
+      MessageSid: `SM${run}${(0xbeef0000 + ++inbound).toString(16).padStart(16, "0")}`,
+      AccountSid: FAKE_TWILIO_ACCOUNT.sid,
+      From: from,
+      To: "+15005550006",
+      Body: body,
+      NumMedia: "0",
+      OptOutType: word === "stop" ? "STOP" : word === "start" ? "START" : word === "help" ? "HELP" : "",
+    };
+    if (!params.OptOutType) delete params.OptOutType;
+    lastText = { url, params };
+    return signedPost(url, params);
+  }
+
+  /** The last inbound text posted again, same MessageSid (Twilio retrying the webhook). */
+  function replayText() {
+    if (!lastText) return Promise.resolve({ status: 0, outcome: "no text" });
+    return signedPost(lastText.url, lastText.params);
+  }
+
   /** Twilio reports a delivery state of a message to its status callback, signed (failed/undelivered carry 63016). */
   function report(sid: string, status: string) {
     const message = messages.find((m) => m.sid === sid);
@@ -468,6 +503,9 @@ export async function startFakeTwilio(
     press,
     /** Twilio reports a delivery state for a message to the app (signed). */
     report,
+    /** The shopper texts the SMS sender (STOP, START, HELP ...): the app's inbound webhook, signed. */
+    textIn,
+    replayText,
     /** The 6-digit code in the latest message accepted for this number. */
     codeFor(to: string): string {
       const last = messages.filter((m) => m.to === to).at(-1);
@@ -482,6 +520,8 @@ export async function startFakeTwilio(
       messages.length = 0;
       attempts.length = 0;
       rules = [];
+      optedOut.clear();
+      lastText = null;
     },
     async close() {
       server.closeAllConnections();

@@ -21,7 +21,8 @@ import { admin, fail, holdFulfillment, readOrderState, releaseOurHolds, userErro
 import { whatsappConfirmTemplate, whatsappLinkTemplate } from "~/sms/whatsapp";
 import { confirmationSms, confirmationSummary, NO_PHONE_TAG, PENDING_TAG, SHOPPER_CANCELLED_TAG, UNCONFIRMED_TAG } from "./texts";
 import { confirmedByTag, parseLadder, shopLadder, type Rung } from "./ladder";
-import { advanceLadder, isOptedOut, ladderJobs } from "./ladder-jobs.server";
+import { advanceLadder, ladderJobs } from "./ladder-jobs.server";
+import { isOptedOut } from "~/sms/opt-out.server";
 
 /**
  * Verification after purchase. A cash-on-delivery order that arrives without a matching verification
