@@ -53,9 +53,10 @@ export async function takeContact(shop: ContactShop, phone: string, kind: Contac
   if (await isOptedOut(shop.id, phone, options.call === true)) return refuse("opted_out");
   if (await prisma.blockedPhone.findUnique({ where: { shopId_phone: { shopId: shop.id, phone } }, select: { phone: true } })) return refuse("phone_blocked");
   if (!hasActiveSubscription(shop)) return refuse("subscription_required", true);
-  const status = await verificationStatus(shop, now);
-  // Verification switched off stops the ladder (a confirmation is a verification), not the delivery texts.
-  if (status.pause && (status.pause !== "otp_off" || kind === "ladder")) return refuse(status.pause, PLAN_REFUSALS.has(status.pause));
+  // Verification switched off stops the ladder (a confirmation is a verification), not the delivery texts:
+  // for those only the plan and its allowance count.
+  const status = await verificationStatus(kind === "ladder" ? shop : { ...shop, otpEnabled: true }, now);
+  if (status.pause) return refuse(status.pause, PLAN_REFUSALS.has(status.pause));
 
   const limits: [key: string, limit: number, refusal: string][] = [
     ...(kind === "ladder" ? [[ladderKey(shop.id, phone), LADDER_CONTACTS_PER_NUMBER, "rate_limited"] as [string, number, string]] : []),

@@ -75,7 +75,7 @@ export async function optOutByWhatsapp(from: string): Promise<number> {
   if (!E164.test(phone)) return 0;
   const changed = await execute(sql`
     INSERT INTO "ContactOptOut" ("shopId", "phone", "channel", "source", "createdAt")
-    SELECT "s"."shopId", ${phone}, 'all', 'whatsapp_stop', ${clock.now()} ${shopsThatMessaged(phone)}
+    SELECT "s"."shopId", ${phone}, 'all', 'whatsapp_stop', ${clock.now()} ${shopsThatMessaged(phone)} WHERE 1 = 1
     ON CONFLICT ("shopId", "phone", "channel") DO NOTHING`);
   log.info("whatsapp: the number asked to stop", { phone: maskPhone(phone), shops: changed });
   return changed;
