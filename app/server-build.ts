@@ -12,7 +12,7 @@ import { startJobWorker } from "~/core/jobs/worker.server";
 import { whatsappFallbackJob } from "~/message-status/sms-fallback-job.server";
 import { usageChargeJob } from "~/billing/usage-charges.server";
 import { enforcementSyncJob } from "~/enforcement/enforcement-jobs.server";
-import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation.server";
+import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation-steps.server";
 import { whatsappReplyJob } from "~/orders/confirmation/whatsapp-replies.server";
 import { addressLinkJob, LADDER_JOBS } from "~/orders/confirmation/ladder.server";
 import { depositBalanceJob } from "~/orders/deposit-balance.server";
