@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { prepareDatabase } from "~/core/db.server";
 import { answer, methodNotAllowed } from "~/http/responses.server";
-import { readTwilioForm } from "~/http/twilio-form.server";
+import { emptyTwiml, readTwilioForm } from "~/http/twilio-form.server";
 import { applyKeyword, keywordOf } from "~/sms/opt-out.server";
 
 const inbound = z.object({
@@ -11,14 +11,6 @@ const inbound = z.object({
   From: z.string().regex(/^\+[1-9]\d{6,14}$/),
   Body: z.string().max(1600).optional(),
 });
-
-/** Twilio reads the answer as TwiML: an empty response sends nothing back (Twilio's opt-out handling answers the keywords). */
-function emptyTwiml(outcome: string): Response {
-  return new Response('<?xml version="1.0" encoding="UTF-8"?><Response></Response>', {
-    status: 200,
-    headers: { "content-type": "text/xml; charset=utf-8", "x-cod-outcome": outcome },
-  });
-}
 
 /**
  * POST /twilio/sms: Twilio's incoming-message webhook of the SMS number or messaging service (set as its

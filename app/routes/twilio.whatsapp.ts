@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { prepareDatabase } from "~/core/db.server";
 import { answer, methodNotAllowed } from "~/http/responses.server";
-import { readTwilioForm } from "~/http/twilio-form.server";
+import { emptyTwiml, readTwilioForm } from "~/http/twilio-form.server";
 import { kickJobWorker } from "~/core/jobs/worker.server";
 import { receiveReply } from "~/orders/confirmation/whatsapp-replies.server";
 import { isWhatsappStop, optOutByWhatsapp } from "~/sms/opt-out.server";
@@ -20,14 +20,6 @@ const inbound = z.object({
   // Free text (a button's title when pressed): STOP asks the shops that messaged the number to stop.
   Body: z.string().max(1600).optional(),
 });
-
-/** Twilio reads the answer as TwiML: an empty response sends nothing back (the app answers through the job). */
-function emptyTwiml(outcome: string): Response {
-  return new Response('<?xml version="1.0" encoding="UTF-8"?><Response></Response>', {
-    status: 200,
-    headers: { "content-type": "text/xml; charset=utf-8", "x-cod-outcome": outcome },
-  });
-}
 
 /**
  * POST /twilio/whatsapp: Twilio's inbound-message webhook of the WhatsApp sender (set as the sender's
