@@ -6,7 +6,7 @@ import { ORDER_CANCEL } from "~/core/shopify/operations";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "~/orders/tag-jobs.server";
-import { settleOrderRecord } from "~/orders/order-record.server";
+import { amountToCollect, settleOrderRecord } from "~/orders/order-record.server";
 import { queuePrepaidOfferAfterConfirmation } from "~/orders/prepaid-offer.server";
 import { isOptedOut } from "~/sms/opt-out.server";
 import { takePhoneText } from "~/sms/phone-cap.server";
@@ -120,8 +120,7 @@ async function textCapped(shop: StepShop, c: Confirmation): Promise<StepResult> 
 
 /** The order in one line for the WhatsApp question: its number, its amount to pay on delivery. */
 async function orderSummaryLine(shop: StepShop, c: Confirmation): Promise<string> {
-  const record = await prisma.orderRecord.findUnique({ where: { shopId_orderGid: { shopId: c.shopId, orderGid: c.orderGid } }, select: { value: true } });
-  const amount = record?.value != null ? `${record.value.toFixed(2)}${shop.currency ? ` ${shop.currency}` : ""}` : null;
+  const amount = await amountToCollect(c.shopId, c.orderGid, shop.currency);
   return confirmationSummary([c.locale, shop.locale], { order: c.orderName ?? "", amount });
 }
 

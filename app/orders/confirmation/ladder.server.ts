@@ -8,7 +8,7 @@ import { log } from "~/core/utils/log.server";
 import { requestAddressCorrection } from "~/address-correction/address-correction.server";
 import { takeContact, type ContactAllowance } from "~/enforcement/contact-allowance.server";
 import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
-import { settleOrderRecord } from "~/orders/order-record.server";
+import { amountToCollect, settleOrderRecord } from "~/orders/order-record.server";
 import { sendSms } from "~/sms/sms.server";
 import { recordOptOut } from "~/sms/opt-out.server";
 import { placeCall, questionTwiml, sayAndHangUp } from "~/sms/voice.server";
@@ -99,11 +99,7 @@ type Allowed = Extract<ContactAllowance, { ok: true }>;
 const shopOf = (c: LadderConfirmation) => ({ id: c.shop.id, name: c.shop.name, domain: c.shop.domain });
 const localesOf = (c: LadderConfirmation) => [c.locale, c.shop.locale];
 
-/** The amount to pay on delivery, as the order recorded it ("1299.00 INR"), or null. */
-async function amountDue(c: LadderConfirmation): Promise<string | null> {
-  const record = await prisma.orderRecord.findUnique({ where: { shopId_orderGid: { shopId: c.shopId, orderGid: c.orderGid } }, select: { value: true } });
-  return record?.value != null ? `${record.value.toFixed(2)}${c.shop.currency ? ` ${c.shop.currency}` : ""}` : null;
-}
+const amountDue = (c: LadderConfirmation) => amountToCollect(c.shopId, c.orderGid, c.shop.currency);
 
 /** The WhatsApp rung: the question with Confirm / Cancel / Change address (answered through POST /twilio/whatsapp). */
 async function askOnWhatsapp(c: LadderConfirmation, allowed: Allowed): Promise<Sent> {
