@@ -158,6 +158,17 @@ export async function startFakeTwilio(
         answered.then((r) => done(r.note), (error: unknown) => done(`the app did not answer: ${String(error)}`));
         return;
       }
+      if (req.method === "POST" && (req.url === "/phone/text" || req.url === "/phone/replay-text")) {
+        // The shopper texts the SMS sender back (STOP, START, HELP), or Twilio delivers that text again.
+        const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+        const done = (note: string) => {
+          res.writeHead(303, { location: `/phone?note=${encodeURIComponent(note)}` });
+          res.end();
+        };
+        const sent = req.url === "/phone/text" ? textIn(form.get("from") ?? "", form.get("body") ?? "") : replayText();
+        sent.then((r) => done(`${r.status} ${r.outcome}`), (error: unknown) => done(`the app did not answer: ${String(error)}`));
+        return;
+      }
       if (req.method === "POST" && req.url === "/phone/replay-key") {
         const done = (note: string) => {
           res.writeHead(303, { location: `/phone?note=${encodeURIComponent(note)}` });
@@ -430,7 +441,11 @@ export async function startFakeTwilio(
         const states = ["delivered", "read", "failed"]
           .map((st) => `<form method="post" action="/phone/status"><input type="hidden" name="sid" value="${m.sid}"><button class="state" name="status" value="${st}">${st}</button></form>`)
           .join("");
-        return `<li class="${m.channel}"><p class="meta">${m.channel} to ${esc(m.to)} · ${m.sid} · ${esc(m.status)}</p><p>${esc(m.body).replace(/\n/g, "<br>")}</p><div class="buttons">${buttons}</div><div class="states">report: ${states}</div></li>`;
+        const replies =
+          m.channel === "sms"
+            ? ["STOP", "START", "HELP"].map((w) => `<form method="post" action="/phone/text"><input type="hidden" name="from" value="${esc(m.to)}"><button class="state" name="body" value="${w}">${w}</button></form>`).join(" ")
+            : "";
+        return `<li class="${m.channel}"><p class="meta">${m.channel} to ${esc(m.to)} · ${m.sid} · ${esc(m.status)}</p><p>${esc(m.body).replace(/\n/g, "<br>")}</p><div class="buttons">${buttons}</div><div class="states">report: ${states}${replies ? ` · text back: ${replies}` : ""}</div></li>`;
       })
       .join("");
     const callRows = [...calls]
@@ -452,7 +467,7 @@ export async function startFakeTwilio(
       .join("");
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fake phone (local mode)</title><meta http-equiv="refresh" content="10">
 <style>body{font:15px system-ui;max-width:720px;margin:2em auto}li{list-style:none;border:1px solid #ccc;border-radius:8px;padding:.6em 1em;margin:.6em 0}li.whatsapp{border-color:#25d366}.meta{color:#666;font-size:12px}li.call{border-color:#1a73e8}li.ringing{background:#eef4ff}.keypad button{font-size:18px;width:3em;margin:.2em;padding:.3em}.heard{font-style:italic}form{display:inline}.buttons button{margin:.2em;padding:.4em 1em}.state{font-size:12px}</style></head>
-<body><h1>Fake phone</h1><p>What the fake Twilio "sent", newest first. Answer a ringing call with a key (or not), press a WhatsApp button as the shopper would (a signed inbound reply to the app), or report a delivery state.</p>${note ? `<p><strong>Last: ${esc(note)}</strong></p>` : ""}${lastPress ? `<form method="post" action="/phone/replay"><button>Deliver the last press again (same MessageSid ${lastPress.params.MessageSid})</button></form>` : ""}${lastGather ? `<form method="post" action="/phone/replay-key"><button>Deliver the last key again (same call ${lastGather.params.CallSid})</button></form>` : ""}${callRows ? `<h2>Calls</h2><ul>${callRows}</ul>` : ""}<h2>Messages</h2><ul>${rows || "<li>No messages yet.</li>"}</ul></body></html>`;
+<body><h1>Fake phone</h1><p>What the fake Twilio "sent", newest first. Answer a ringing call with a key (or not), press a WhatsApp button as the shopper would (a signed inbound reply to the app), or report a delivery state.</p>${note ? `<p><strong>Last: ${esc(note)}</strong></p>` : ""}${lastPress ? `<form method="post" action="/phone/replay"><button>Deliver the last press again (same MessageSid ${lastPress.params.MessageSid})</button></form>` : ""}${lastText ? `<form method="post" action="/phone/replay-text"><button>Deliver the last text again (same MessageSid ${lastText.params.MessageSid})</button></form>` : ""}${lastGather ? `<form method="post" action="/phone/replay-key"><button>Deliver the last key again (same call ${lastGather.params.CallSid})</button></form>` : ""}${callRows ? `<h2>Calls</h2><ul>${callRows}</ul>` : ""}<h2>Messages</h2><ul>${rows || "<li>No messages yet.</li>"}</ul></body></html>`;
   }
 
   /** Twilio's 201 answer for an accepted message. */
