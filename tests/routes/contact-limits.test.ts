@@ -133,6 +133,21 @@ describe("texts and calls count against the shop's allowance", () => {
   });
 });
 
+describe("counted once under concurrency", () => {
+  it("reminders of six orders run by three workers at once: each text goes once and counts once, up to the shop's daily cap", async () => {
+    await installShop({ ...DELIVERY_SHOP, dailySendCap: 4 });
+    const placed = [];
+    for (let i = 0; i < 6; i++) placed.push(await shippedOrder(7700 + i));
+    await Promise.all(placed.map((o, i) => carrierEvent(o, "out_for_delivery", { webhookId: `ofd-${i}` })));
+    await Promise.all([work(), work(), work()]);
+    // The shop's daily cap of four: four texts, four counted, the other two skipped with the reason.
+    expect(reminders()).toHaveLength(4);
+    expect(await counted()).toEqual({ reminder: 4 });
+    expect((await prisma.deliveryReminder.findMany({ where: { status: "skipped" } })).map((r) => r.note)).toEqual(["shop_daily_cap", "shop_daily_cap"]);
+    expect(await prisma.messageDelivery.count({ where: { purpose: "delivery_reminder" } })).toBe(4);
+  });
+});
+
 describe("a number that asked to stop gets nothing more", () => {
   it("STOP by SMS: no reminder, no recovery text; a replay of the same STOP after START changes nothing; START lets texts through again", async () => {
     const shop = await installShop(DELIVERY_SHOP);
