@@ -12,7 +12,7 @@ import { startJobWorker } from "~/core/jobs/worker.server";
 import { whatsappFallbackJob } from "~/message-status/sms-fallback-job.server";
 import { usageChargeJob } from "~/billing/usage-charges.server";
 import { enforcementSyncJob } from "~/enforcement/enforcement-jobs.server";
-import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation.server";
+import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation-steps.server";
 import { whatsappReplyJob } from "~/orders/confirmation/whatsapp-replies.server";
 import { addressLinkJob, LADDER_JOBS } from "~/orders/confirmation/ladder.server";
 import { depositBalanceJob } from "~/orders/deposit-balance.server";
@@ -42,6 +42,7 @@ import * as verifyOtp from "~/routes/proxy.verify-otp";
 import * as twilioStatus from "~/routes/twilio.status";
 import * as twilioVoiceGather from "~/routes/twilio.voice.gather";
 import * as twilioVoiceStatus from "~/routes/twilio.voice.status";
+import * as twilioSms from "~/routes/twilio.sms";
 import * as twilioWhatsapp from "~/routes/twilio.whatsapp";
 import * as appUninstalled from "~/routes/webhooks.app.uninstalled";
 import * as appSubscriptionsUpdate from "~/routes/webhooks.app_subscriptions.update";
@@ -134,6 +135,7 @@ export const FIXED_RESOURCE_ROUTES: Readonly<Record<string, ResourceRouteModule>
   "/proxy/create-checkout": createCheckout,
   "/proxy/send-otp": sendOtp,
   "/proxy/verify-otp": verifyOtp,
+  "/twilio/sms": twilioSms,
   "/twilio/status": twilioStatus,
   "/twilio/voice/gather": twilioVoiceGather,
   "/twilio/voice/status": twilioVoiceStatus,

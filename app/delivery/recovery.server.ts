@@ -9,6 +9,7 @@ import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
 import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
+import { takeContact } from "~/enforcement/contact-allowance.server";
 import { whatsappLinkTemplate } from "~/sms/whatsapp";
 import { sendSms } from "~/sms/sms.server";
 import { nextSendTime, shopDate } from "./quiet-hours";
@@ -115,7 +116,11 @@ export async function openDeliveryRecovery(shop: RecoveryShop, orderGid: string,
   return true;
 }
 
-/** The shopper's text with the link, once (notifiedAt is claimed before it is sent), outside the quiet hours. */
+/**
+ * The shopper's text with the link, once (notifiedAt is claimed before it is sent), outside the quiet hours.
+ * It is the plan's like a verification (app/enforcement/contact-allowance.server.ts): counted against the
+ * allowance and the limits; refused (the number asked to stop, a limit reached), the claim is given back.
+ */
 async function notify(recoveryId: string): Promise<JobResult> {
   const r = await prisma.deliveryRecovery.findUnique({ where: { id: recoveryId }, include: { shop: true } });
   if (!r || r.shop.uninstalledAt || stateOf(r) !== "open" || r.notifiedAt) return { ok: true };
@@ -130,6 +135,13 @@ async function notify(recoveryId: string): Promise<JobResult> {
   const claimed = await execute(sql`
     UPDATE "DeliveryRecovery" SET "notifiedAt" = ${now}, "updatedAt" = ${now} WHERE "id" = ${recoveryId} AND "notifiedAt" IS NULL AND "status" = 'open'`);
   if (claimed !== 1) return { ok: true };
+  const giveClaimBack = () => execute(sql`UPDATE "DeliveryRecovery" SET "notifiedAt" = NULL, "updatedAt" = ${clock.now()} WHERE "id" = ${recoveryId} AND "notifiedAt" = ${now}`);
+  const contact = await takeContact(shop, r.phone, "recovery");
+  if (!contact.ok) {
+    await giveClaimBack();
+    log.info("failed delivery: no text", { shop: shop.domain, orderGid: r.orderGid, reason: contact.reason });
+    return { ok: true };
+  }
   const link = recoveryLink(shop, recoveryToken(r.id));
   const values = { shop: shop.name ?? shop.domain, order: r.orderName ?? "", link };
   const template = shop.linksOnWhatsapp ? whatsappLinkTemplate(values, [r.locale, shop.locale]) : null;
@@ -144,10 +156,15 @@ async function notify(recoveryId: string): Promise<JobResult> {
     purpose: "delivery_recovery",
     orderGid: r.orderGid,
     fallbackUntil: r.expiresAt.getTime(),
+    countWhenSent: contact.countWhenSent,
   });
-  if (sent.ok || sent.maybeSent) return { ok: true };
-  // Nothing went for certain: the claim is given back, and an outage is retried.
-  await execute(sql`UPDATE "DeliveryRecovery" SET "notifiedAt" = NULL, "updatedAt" = ${clock.now()} WHERE "id" = ${recoveryId} AND "notifiedAt" = ${now}`);
+  if (sent.ok || sent.maybeSent) {
+    await contact.counted(r.id);
+    return { ok: true };
+  }
+  // Nothing went for certain: the claim and the limits' hits are given back, and an outage is retried.
+  await contact.giveBack();
+  await giveClaimBack();
   log.warn("failed delivery: text not sent", { shop: shop.domain, orderGid: r.orderGid, code: sent.code });
   return sent.code === "sms_unavailable" ? { ok: false, error: sent.code } : { ok: true };
 }

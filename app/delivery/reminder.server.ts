@@ -5,6 +5,7 @@ import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/
 import { getShop, type Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
+import { takeContact } from "~/enforcement/contact-allowance.server";
 import { sendSms } from "~/sms/sms.server";
 import { pickLocale } from "~/shared/locales";
 import { nextSendTime } from "./quiet-hours";
@@ -18,6 +19,8 @@ import { reminderText } from "./texts";
  * the order's DeliveryReminder row (`ON CONFLICT DO NOTHING`), and the job claims the row (`queued` →
  * `sending`, one conditional UPDATE) before it texts, so neither a redelivered event nor two job runs send
  * a second text. A claim whose process died is not retried: a reminder lost is better than two.
+ * The text is the plan's like a verification (app/enforcement/contact-allowance.server.ts): it counts
+ * against the allowance and the limits, and a number that asked to stop gets none.
  */
 export const reminderJob = defineJob({
   kind: "delivery.reminder",
@@ -109,7 +112,19 @@ async function runReminder(shopDomain: string, orderGid: string): Promise<JobRes
     amount: formatAmount(due.amount, due.currencyCode, locale),
     contact: shop.storeContact ?? shop.primaryDomain ?? shop.domain,
   });
-  const sent = await sendSms({ shop: { id: shop.id, name: shop.name, domain: shop.domain }, to: row.phone, body, channel: "sms", purpose: "delivery_reminder", orderGid });
+  const contact = await takeContact(shop, row.phone, "reminder");
+  if (!contact.ok) return settle(shop.id, orderGid, "skipped", contact.reason).then(() => ({ ok: true }) as const);
+  const sent = await sendSms({
+    shop: { id: shop.id, name: shop.name, domain: shop.domain },
+    to: row.phone,
+    body,
+    channel: "sms",
+    purpose: "delivery_reminder",
+    orderGid,
+    countWhenSent: contact.countWhenSent,
+  });
+  if (sent.ok || sent.maybeSent) await contact.counted(orderGid);
+  else await contact.giveBack();
   if (sent.ok) {
     await settle(shop.id, orderGid, "sent", null);
     log.info("delivery reminder sent", { shop: shopDomain, orderGid });

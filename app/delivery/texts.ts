@@ -1,11 +1,11 @@
-import { fill, pickLocale, type Locale } from "~/shared/locales";
+import { localizedText, type Locale, type LocalizedText } from "~/shared/locales";
 
 /**
  * What the shopper reads after dispatch, in the languages of the other messages: the out-for-delivery
  * reminder, the failed-delivery text with its link, and the hosted page where they choose what happens
  * next (/apps/<subpath>/dr/<token>). Values: {shop} {order} {amount} {contact} {link} {date}.
  */
-const REMINDER: Record<Locale, string> = {
+const REMINDER: LocalizedText = {
   en: "{shop}: order {order} is out for delivery today. Please keep {amount} ready to pay on delivery. Questions: {contact}",
   hi: "{shop}: ऑर्डर {order} आज डिलीवरी के लिए निकल चुका है। कृपया डिलीवरी पर भुगतान के लिए {amount} तैयार रखें। सवाल: {contact}",
   ar: "{shop}: الطلب {order} في طريقه إليك اليوم. يرجى تجهيز {amount} للدفع عند الاستلام. للاستفسار: {contact}",
@@ -14,7 +14,7 @@ const REMINDER: Record<Locale, string> = {
 };
 
 /** The reminder without an amount (the order's balance could not be read): the rest still helps. */
-const REMINDER_NO_AMOUNT: Record<Locale, string> = {
+const REMINDER_NO_AMOUNT: LocalizedText = {
   en: "{shop}: order {order} is out for delivery today. Please keep the amount due ready to pay on delivery. Questions: {contact}",
   hi: "{shop}: ऑर्डर {order} आज डिलीवरी के लिए निकल चुका है। कृपया डिलीवरी पर देय राशि तैयार रखें। सवाल: {contact}",
   ar: "{shop}: الطلب {order} في طريقه إليك اليوم. يرجى تجهيز المبلغ المستحق للدفع عند الاستلام. للاستفسار: {contact}",
@@ -22,7 +22,7 @@ const REMINDER_NO_AMOUNT: Record<Locale, string> = {
   es: "{shop}: el pedido {order} sale hoy a reparto. Ten preparado el importe a pagar al recibirlo. Dudas: {contact}",
 };
 
-const RECOVERY: Record<Locale, string> = {
+const RECOVERY: LocalizedText = {
   en: "{shop}: we could not deliver order {order}. Choose what happens next (another day, your address or phone, or pay online): {link}",
   hi: "{shop}: हम ऑर्डर {order} डिलीवर नहीं कर सके। आगे क्या करें, चुनें (दूसरा दिन, पता या फ़ोन, या ऑनलाइन भुगतान): {link}",
   ar: "{shop}: لم نتمكن من توصيل الطلب {order}. اختر ما يحدث بعد ذلك (يوم آخر، عنوانك أو هاتفك، أو الدفع عبر الإنترنت): {link}",
@@ -31,13 +31,12 @@ const RECOVERY: Record<Locale, string> = {
 };
 
 export function reminderText(locales: (string | null | undefined)[], values: { shop: string; order: string; amount: string | null; contact: string }): string {
-  const locale = pickLocale(...locales);
   const { amount, ...rest } = values;
-  return amount ? fill(REMINDER[locale], { ...rest, amount }) : fill(REMINDER_NO_AMOUNT[locale], rest);
+  return amount ? localizedText(REMINDER, locales, { ...rest, amount }) : localizedText(REMINDER_NO_AMOUNT, locales, rest);
 }
 
 export function recoveryText(locales: (string | null | undefined)[], values: { shop: string; order: string; link: string }): string {
-  return fill(RECOVERY[pickLocale(...locales)], values);
+  return localizedText(RECOVERY, locales, values);
 }
 
 /** The hosted page's texts. */

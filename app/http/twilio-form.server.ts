@@ -6,6 +6,17 @@ import { jsonError } from "./responses.server";
 const MAX_BODY_BYTES = 16 * 1024;
 
 /**
+ * The answer to an inbound-message webhook: Twilio reads it as TwiML, and an empty response sends nothing
+ * back. `x-cod-outcome` says what the app did (for support and tests).
+ */
+export function emptyTwiml(outcome: string): Response {
+  return new Response('<?xml version="1.0" encoding="UTF-8"?><Response></Response>', {
+    status: 200,
+    headers: { "content-type": "text/xml; charset=utf-8", "x-cod-outcome": outcome },
+  });
+}
+
+/**
  * A form-encoded webhook from Twilio (a message status callback, an inbound message), read once at the
  * door: at most 16 KiB (413 `payload_too_large`), the `X-Twilio-Signature` header checked with the
  * `twilio` package's validateRequest against the public URL Twilio called (SHOPIFY_APP_URL + path) and

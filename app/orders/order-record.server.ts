@@ -115,3 +115,9 @@ export async function listOrderRecords(shopId: string, options: { status?: Order
     counts: Object.fromEntries(byStatus.map((s) => [s.status, s._count._all])) as Partial<Record<OrderStatus, number>>,
   };
 }
+
+/** The amount to pay on delivery as the order's record has it ("1299.00 INR"), or null: what the confirmation's question and call say. */
+export async function amountToCollect(shopId: string, orderGid: string, currency: string | null): Promise<string | null> {
+  const record = await prisma.orderRecord.findUnique({ where: { shopId_orderGid: { shopId, orderGid } }, select: { value: true } });
+  return record?.value != null ? `${record.value.toFixed(2)}${currency ? ` ${currency}` : ""}` : null;
+}

@@ -10,6 +10,7 @@ import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
 import { currencyDigits, roundMoney } from "~/shared/money";
+import { isOptedOut } from "~/sms/opt-out.server";
 import { sendSms, type SmsChannel } from "~/sms/sms.server";
 import { whatsappLinkTemplate } from "~/sms/whatsapp";
 import { admin, fail, releaseOurHolds, userErrors, type StepResult } from "./confirmation/holds.server";
@@ -267,7 +268,8 @@ export async function sendPrepaidOffer(shopDomain: string, orderGid: string): Pr
   const reward = incentive ? formatAmount(incentive, payable.currency) : null;
   const facts = { amount: payable.amount, currency: payable.currency, incentive };
 
-  if (payable.url && offer.phone) return textOffer(shop, offer, facts, reward);
+  // A number that asked the shop to stop gets no text: Shopify's invoice email may still go.
+  if (payable.url && offer.phone && !(await isOptedOut(shop.id, offer.phone))) return textOffer(shop, offer, facts, reward);
   if (!order.email) return closeOffer(offer.id, payable.url ? "phone_unreachable" : "no_collection_url");
   // Shopify cannot send an invoice for an order placed in another currency than the shop's.
   if (order.presentmentCurrencyCode !== order.currencyCode) return closeOffer(offer.id, "multi_currency");

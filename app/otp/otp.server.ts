@@ -23,7 +23,7 @@ import type { RiskAssessment } from "~/risk/score";
 
 import { decideSend, NEVER, SHARE_WINDOW_SECONDS, type SendDecision, type SendShare } from "./send-decision.server";
 import { ipNetwork } from "~/shared/ip";
-import { PHONE_TEXTS_PER_DAY, phoneTextsKey } from "~/sms/phone-cap.server";
+import { dailyCapKey, PHONE_TEXTS_PER_DAY, phoneTextsKey } from "~/sms/phone-cap.server";
 import { numberBlock } from "~/enforcement/burn.server";
 import { assignShopper } from "~/experiment/experiment.server";
 import { completeVerification } from "./verify-completion.server";
@@ -72,10 +72,6 @@ function codeHash(shopId: string, phone: string, code: string) {
 
 export const sendLimitKey = (shopId: string, phone: string) => `otp-send:${shopId}:${phone}`;
 
-/** The shop's daily cap counter (codes, and the confirmation ladder's texts and calls). */
-export function dailyCapKey(shopId: string, now: Date) {
-  return `otp-daily:${shopId}:${now.toISOString().slice(0, 10)}`;
-}
 
 /**
  * How much of the shop's daily send cap one place may take in 24 hours, and the least it may always

@@ -83,7 +83,10 @@ export async function completeVerification(p: {
         (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
           WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart} AND "day" <> ${today})
           + COALESCE((SELECT "count" FROM "counted"),
-            (SELECT "count" FROM "DailyStat" WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" = ${today} AND "dimension" = ''), 0) AS "verifiedThisMonth",
+            (SELECT "count" FROM "DailyStat" WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" = ${today} AND "dimension" = ''), 0)
+          -- today's texts and calls counted against the allowance (app/enforcement/contact-allowance.server.ts)
+          + (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
+            WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" = ${today} AND "dimension" <> '') AS "verifiedThisMonth",
         COALESCE((SELECT "id" FROM "updatedSelection"), (SELECT "id" FROM "newSelection")) AS "selectionId"
         ${p.riskKeys ? sql`, ${riskColumns(p.riskKeys)}` : sql``}`);
     // The mark is written in this statement, which does not see its own writes: the number is verified now.

@@ -145,8 +145,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "cascade from OrderConfirmation (by phone and by order)",
     shopRedact: "cascade from OrderConfirmation",
     retention: `with its confirmation: ${RECORDS}`,
-    report: null,
-    notReported: "not yet in the data-request report (its confirmation is): the call's provider id and the key pressed",
+    report: { section: "confirmationSteps" },
   },
   PersonAction: { personal: false, why: "which button the merchant pressed for a confirmation (deleted with it)" },
   // A number that asked not to be texted or called: it names the person, so redaction removes it.
@@ -156,9 +155,10 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by phone",
     shopRedact: "cascade from Shop",
     retention: "while the shop has the app (an opt-out is kept to be honoured), or a redact",
-    report: null,
-    notReported: "not yet in the data-request report: the number's opt-out",
+    report: { section: "contactOptOuts" },
   },
+  // The keywords texted to the app's SMS number, kept to apply each once (app/sms/opt-out.server.ts).
+  InboundKeyword: { personal: false, why: "Twilio's id of an inbound text and its keyword (STOP, START, HELP): no number, no shop; 30 days" },
   // ipHash: a keyed hash of the COD order's browser IP (never the IP), deleted with the record.
   OrderRecord: {
     personal: true,

@@ -108,10 +108,17 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
     where: { ...byPhoneOrOrder, OR: [...byPhoneOrOrder.OR, ...(phones.length ? [{ newPhone: { in: phones } }] : [])] },
     orderBy: { createdAt: "asc" },
   });
+  // The number's opt-outs, and the ladder's steps of the customer's confirmations (a call's id, the key pressed).
+  const [optOuts, rungs] = await Promise.all([
+    phones.length ? prisma.contactOptOut.findMany({ where: { shopId: shop.id, phone: { in: phones } }, orderBy: { createdAt: "asc" } }) : none,
+    confirmations.length ? prisma.confirmationRung.findMany({ where: { confirmationId: { in: confirmations.map((c) => c.id) } }, orderBy: { dueAt: "asc" } }) : none,
+  ]);
   return {
     shopId: shop.id,
     phones,
     orders,
+    optOuts,
+    rungs,
     selections,
     verified,
     pendingCodes,
@@ -233,6 +240,15 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       outcome: o.outcome,
       reason: o.reason,
       decidedAt: o.decidedAt.toISOString(),
+    })),
+    contactOptOuts: (found?.optOuts ?? []).map((o) => ({ phone: o.phone, channel: o.channel, source: o.source, createdAt: o.createdAt.toISOString() })),
+    confirmationSteps: (found?.rungs ?? []).map((r) => ({
+      orderGid: found?.confirmations.find((c) => c.id === r.confirmationId)?.orderGid ?? null,
+      rung: r.rung,
+      state: r.state,
+      detail: r.detail,
+      providerId: r.providerId,
+      sentAt: r.sentAt?.toISOString() ?? null,
     })),
     deliveryReminders: (found?.deliveryReminders ?? []).map((r) => ({
       orderGid: r.orderGid,

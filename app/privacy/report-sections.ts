@@ -73,6 +73,27 @@ export const REPORT_SECTIONS: ReportSection[] = [
     ],
   },
   {
+    key: "confirmationSteps",
+    title: "Confirmation steps (texts, calls, the team)",
+    columns: [
+      { key: "orderGid", label: "Order" },
+      { key: "rung", label: "Step" },
+      { key: "state", label: "Outcome" },
+      { key: "detail", label: "Detail" },
+      { key: "sentAt", label: "Sent" },
+    ],
+  },
+  {
+    key: "contactOptOuts",
+    title: "Asked not to be contacted",
+    columns: [
+      { key: "phone", label: "Phone" },
+      { key: "channel", label: "Texts and calls, or calls" },
+      { key: "source", label: "How" },
+      { key: "createdAt", label: "Asked" },
+    ],
+  },
+  {
     key: "orders",
     title: "Orders",
     columns: [

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { prisma } from "~/core/db.server";
 import { defineJob, enqueueJob } from "~/core/jobs/queue.server";
 import { clock } from "~/core/utils/clock.server";
-import { DATA_REQUEST_RETENTION_DAYS, retentionCutoffs } from "./retention";
+import { DATA_REQUEST_RETENTION_DAYS, INBOUND_KEYWORD_RETENTION_DAYS, retentionCutoffs } from "./retention";
 
 /**
  * The retention job: deletes every personal record past its period (retention.ts), in batches of at
@@ -31,7 +31,9 @@ export type RetentionSummary = Record<
   | "addressCorrections"
   | "orderConfirmations"
   | "orderRecords"
-  | "orderOutcomes",
+  | "orderOutcomes"
+  | "deliveries"
+  | "inboundKeywords",
   number
 > & { more: boolean };
 
@@ -64,6 +66,8 @@ export async function deleteExpiredRecords(now: Date = clock.now()): Promise<Ret
     orderConfirmations: 0,
     orderRecords: 0,
     orderOutcomes: 0,
+    deliveries: 0,
+    inboundKeywords: 0,
     more: false,
   };
   summary.pendingCodes = await drain(budget, async () => {
@@ -80,6 +84,11 @@ export async function deleteExpiredRecords(now: Date = clock.now()): Promise<Ret
     const where = { createdAt: { lt: new Date(now.getTime() - DATA_REQUEST_RETENTION_DAYS * DAY_MS) } };
     const rows = await prisma.dataRequestReport.findMany({ where, select: { id: true }, take: BATCH });
     return rows.length ? (await prisma.dataRequestReport.deleteMany({ where: { ...where, id: { in: rows.map((r) => r.id) } } })).count : 0;
+  });
+  summary.inboundKeywords = await drain(budget, async () => {
+    const where = { createdAt: { lt: new Date(now.getTime() - INBOUND_KEYWORD_RETENTION_DAYS * DAY_MS) } };
+    const rows = await prisma.inboundKeyword.findMany({ where, select: { id: true }, take: BATCH });
+    return rows.length ? (await prisma.inboundKeyword.deleteMany({ where: { ...where, id: { in: rows.map((r) => r.id) } } })).count : 0;
   });
   const shops = await prisma.shop.findMany({ select: { id: true, returningSkipDays: true, recordRetentionDays: true }, orderBy: { id: "asc" } });
   for (const shop of shops) {
@@ -134,6 +143,17 @@ export async function deleteExpiredRecords(now: Date = clock.now()): Promise<Ret
       const where = { shopId, decidedAt: { lt: cutoff.records } };
       const rows = await prisma.orderOutcome.findMany({ where, select: { orderGid: true }, take: BATCH });
       return rows.length ? (await prisma.orderOutcome.deleteMany({ where: { ...where, orderGid: { in: rows.map((r) => r.orderGid) } } })).count : 0;
+    });
+    summary.deliveries += await drain(budget, async () => {
+      const where = { shopId, createdAt: { lt: cutoff.records } };
+      const rows = await prisma.deliveryReminder.findMany({ where, select: { orderGid: true }, take: BATCH });
+      return rows.length ? (await prisma.deliveryReminder.deleteMany({ where: { ...where, orderGid: { in: rows.map((r) => r.orderGid) } } })).count : 0;
+    });
+    summary.deliveries += await drain(budget, async () => {
+      // A recovery the shopper can still answer (its link valid) stays whatever its age.
+      const where = { shopId, createdAt: { lt: cutoff.records }, OR: [{ status: { not: "open" } }, { expiresAt: { lt: now } }] };
+      const rows = await prisma.deliveryRecovery.findMany({ where, select: { id: true }, take: BATCH });
+      return rows.length ? (await prisma.deliveryRecovery.deleteMany({ where: { ...where, id: { in: rows.map((r) => r.id) } } })).count : 0;
     });
     if (budget.left <= 0) break;
   }

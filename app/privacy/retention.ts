@@ -8,7 +8,9 @@ const DAY_MS = 86_400_000;
 export const SELECTION_RETENTION_DAYS = 30;
 /** Data request reports (the merchant's copy of what a shopper asked for), then deleted. */
 export const DATA_REQUEST_RETENTION_DAYS = 90;
-/** Message records, address corrections, confirmations after purchase, order records and order outcomes: the shop's setting. */
+/** The keywords texted to the app's SMS number (STOP, START, HELP: no number kept), kept to recognise a replay. */
+export const INBOUND_KEYWORD_RETENTION_DAYS = 30;
+/** Message records (texts and calls), the delivery reminders and recoveries, address corrections, confirmations after purchase, order records and order outcomes: the shop's setting. */
 export const RECORD_RETENTION_DEFAULT_DAYS = 365;
 
 export type RetentionShop = { returningSkipDays: number; recordRetentionDays: number };

@@ -148,8 +148,9 @@ export type Learnt = number | "retry";
  * row in this shop (written after this same check, or by the backfill, which reads the shop's own
  * orders). Else the shop is asked (`order(id:)` with its token: null when the order is not its own);
  * the order's record from orders/create is not enough, since that delivery could be a replay too.
+ * The delivery texts ask the same before they text anyone (app/delivery/events.server.ts).
  */
-async function orderIsShops(shop: { id: string; domain: string }, orderGid: string): Promise<boolean | "retry"> {
+export async function orderIsShops(shop: { id: string; domain: string }, orderGid: string): Promise<boolean | "retry"> {
   const [known] = await query<{ known: unknown }>(sql`SELECT 1 AS "known" FROM "OrderOutcome" WHERE "shopId" = ${shop.id} AND "orderGid" = ${orderGid}`);
   if (known) return true;
   const result = await shopifyGraphql<{ order?: { id?: string } | null }>("admin", shop.domain, ORDER_READ_BACK, { variables: { id: orderGid } });

@@ -2,10 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
 import { prepareDatabase } from "~/core/db.server";
 import { answer, methodNotAllowed } from "~/http/responses.server";
-import { readTwilioForm } from "~/http/twilio-form.server";
+import { emptyTwiml, readTwilioForm } from "~/http/twilio-form.server";
 import { kickJobWorker } from "~/core/jobs/worker.server";
 import { receiveReply } from "~/orders/confirmation/whatsapp-replies.server";
-import { isStopMessage, optOutByMessage } from "~/orders/confirmation/ladder.server";
+import { isWhatsappStop, optOutByWhatsapp } from "~/sms/opt-out.server";
 import { log } from "~/core/utils/log.server";
 
 const SID = /^(SM|MM)[0-9a-fA-F]{32}$/;
@@ -21,14 +21,6 @@ const inbound = z.object({
   Body: z.string().max(1600).optional(),
 });
 
-/** Twilio reads the answer as TwiML: an empty response sends nothing back (the app answers through the job). */
-function emptyTwiml(outcome: string): Response {
-  return new Response('<?xml version="1.0" encoding="UTF-8"?><Response></Response>', {
-    status: 200,
-    headers: { "content-type": "text/xml; charset=utf-8", "x-cod-outcome": outcome },
-  });
-}
-
 /**
  * POST /twilio/whatsapp: Twilio's inbound-message webhook of the WhatsApp sender (set as the sender's
  * "A message comes in" URL), form-encoded. The `X-Twilio-Signature` header is checked with the
@@ -37,7 +29,7 @@ function emptyTwiml(outcome: string): Response {
  * A valid reply to one of the app's confirmation messages is recorded once per MessageSid and its effect
  * queued (app/orders/confirmation/whatsapp-replies.server.ts). 200 with empty TwiML; the header
  * `x-cod-outcome` says `recorded`, `duplicate`, `unmatched`, or `opted_out` (the text STOP: the shops that
- * messaged the number send it nothing more, app/orders/confirmation/ladder.server.ts).
+ * messaged the number send it nothing more, app/sms/opt-out.server.ts).
  */
 export async function action({ request }: ActionFunctionArgs) {
   return answer(async () => {
@@ -45,8 +37,8 @@ export async function action({ request }: ActionFunctionArgs) {
     const form = await readTwilioForm(request, inbound, "Not an inbound WhatsApp message.");
     if (!form.ok) return form.response;
     await prepareDatabase();
-    if (!form.data.ButtonPayload && isStopMessage(form.data.Body)) {
-      await optOutByMessage(form.data.From);
+    if (!form.data.ButtonPayload && isWhatsappStop(form.data.Body)) {
+      await optOutByWhatsapp(form.data.From);
       return emptyTwiml("opted_out");
     }
     const outcome = await receiveReply({

@@ -24,7 +24,9 @@ export async function action({ request }: ActionFunctionArgs) {
     const event = readFulfillmentEvent(raw, payload);
     if (event) {
       if ((await learnCarrierEvent(shop, event)) === "retry") return unavailable();
-      if (await actOnCarrierEvent(shop, event)) kickJobWorker();
+      const acted = await actOnCarrierEvent(shop, event);
+      if (acted === "retry") return unavailable();
+      if (acted) kickJobWorker();
     }
     else log.warn("fulfillment_events/create payload not understood; ignored", { shop });
     await recordDelivery(webhookId, topic, shop);

@@ -22,7 +22,9 @@ export async function action({ request }: ActionFunctionArgs) {
     const order = orderCreatedPayload.safeParse(payload);
     if (order.success) {
       if ((await learnOrderUpdate(shop, order.data)) === "retry") return unavailable();
-      if (await actOnOrderTags(shop, order.data)) kickJobWorker();
+      const acted = await actOnOrderTags(shop, order.data);
+      if (acted === "retry") return unavailable();
+      if (acted) kickJobWorker();
     }
     else log.warn("orders/updated payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
     await recordDelivery(webhookId, topic, shop);

@@ -36,6 +36,19 @@ export function fill(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (m, k: string) => values[k] ?? m);
 }
 
+/** One message in each language we write in, with `{name}` placeholders. */
+export type LocalizedText = Record<Locale, string>;
+
+/** A table's entry for the first of `locales` we write in, else English's. */
+export function inLanguage<T>(table: Record<Locale, T>, locales: (string | null | undefined)[]): T {
+  return table[pickLocale(...locales)];
+}
+
+/** The message in the first of `locales` we write in (else English), its placeholders filled. */
+export function localizedText(table: LocalizedText, locales: (string | null | undefined)[], values: Record<string, string>): string {
+  return fill(inLanguage(table, locales), values);
+}
+
 /** Writing direction of any locale (ours or a storefront's). */
 export function directionOf(locale: string | null | undefined): "rtl" | "ltr" {
   return RIGHT_TO_LEFT.has(languageOf(locale)) ? "rtl" : "ltr";

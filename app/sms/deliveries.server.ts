@@ -4,6 +4,7 @@ import { executeTogether, sql, type Sql } from "~/core/db/sql.server";
 import { env } from "~/core/env.server";
 import { randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
+import { optOutStatement, TWILIO_OPTED_OUT } from "./opt-out.server";
 
 /**
  * Every message the app sends (one-time codes, address-correction links, the link to confirm an order
@@ -98,7 +99,9 @@ export async function recordMessage(r: RecordInput): Promise<string | null> {
       VALUES (${id}, ${r.input.shop.id}, ${r.input.to}, ${r.input.purpose}, ${r.channel}, ${r.providerId}, ${r.status},
         ${r.errorCode ?? null}, ${fallbackBody}, ${fallbackUntil}, ${r.fallbackOf ?? r.input.fallbackOf ?? null}, ${r.input.orderGid ?? null}, ${now}, ${now})`;
     const count = r.status !== "failed" ? r.input.countWhenSent : undefined;
-    await executeTogether(count ? [record, count] : [record]);
+    // Twilio refused it because the number replied STOP to the sender: the shop sends it nothing more.
+    const optedOut = r.errorCode === TWILIO_OPTED_OUT ? optOutStatement(r.input.shop.id, r.input.to, "all", "twilio_21610", now) : undefined;
+    await executeTogether([record, ...(count ? [count] : []), ...(optedOut ? [optedOut] : [])]);
     return id;
   } catch (error) {
     log.warn("sms: could not record a message's delivery", { shop: r.input.shop.domain, to: maskPhone(r.input.to), error: String(error) });

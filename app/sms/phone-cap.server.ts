@@ -11,6 +11,11 @@ export const PHONE_TEXTS_PER_DAY = 10;
 export const PHONE_LINKS_PER_DAY = 3;
 export const PHONE_CAP_WINDOW_SECONDS = 86_400;
 
+/** The shop's daily cap counter (codes, the ladder's texts and calls, the delivery texts): Shop.dailySendCap a UTC day. */
+export function dailyCapKey(shopId: string, now: Date) {
+  return `otp-daily:${shopId}:${now.toISOString().slice(0, 10)}`;
+}
+
 export const phoneTextsKey = (shopId: string, phone: string) => `texts:${shopId}:${phone}`;
 const phoneLinksKey = (shopId: string, phone: string) => `confirm-links:${shopId}:${phone}`;
 

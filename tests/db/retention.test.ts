@@ -41,7 +41,17 @@ async function seedShop(domain: string, settings: { returningSkipDays: number; r
     });
     await prisma.orderRecord.create({ data: { shopId: id, orderGid: `gid://shopify/Order/${n}${id}`, phone: phone(n), cod: true, status: "verified", placedAt: ago(days) } });
     await prisma.orderOutcome.create({ data: { shopId: id, orderGid: `gid://shopify/Order/${n}${id}`, phone: phone(n), postalCode: "20000", outcome: "delivered", decidedAt: ago(days) } });
+    // A call of the ladder is a message record like a text.
+    await prisma.messageDelivery.create({ data: { shopId: id, phone: phone(n), purpose: "order_confirmation", channel: "voice", status: "completed", createdAt: ago(days) } });
+    await prisma.deliveryReminder.create({ data: { shopId: id, orderGid: `gid://shopify/Order/${n}${id}`, phone: phone(n), status: "sent", createdAt: ago(days) } });
+    await prisma.deliveryRecovery.create({
+      data: { id: `${id}-r${n}`, shopId: id, orderGid: `gid://shopify/Order/${n}${id}`, phone: phone(n), tokenHash: `${id}-r${n}`, cause: "failure", status: "answered", expiresAt: ago(days - 3), createdAt: ago(days) },
+    });
   }
+  // A recovery opened 400 days ago whose link is somehow still valid: the shopper can answer, so it stays.
+  await prisma.deliveryRecovery.create({
+    data: { id: `${id}-ropen`, shopId: id, orderGid: `gid://shopify/Order/8${id}`, phone: phone(3), tokenHash: `${id}-ropen`, cause: "failure", status: "open", expiresAt: new Date(NOW.getTime() + DAY), createdAt: ago(400) },
+  });
   await prisma.orderConfirmation.create({
     data: { id: `${id}-pending`, shopId: id, orderGid: `gid://shopify/Order/9${id}`, phone: phone(3), tokenHash: `${id}-pending`, status: "pending", deadlineAt: ago(399), createdAt: ago(400) },
   });
@@ -63,12 +73,16 @@ const left = async (shopId: string) => ({
   orderRecords: await prisma.orderRecord.count({ where: { shopId } }),
   orderOutcomes: await prisma.orderOutcome.count({ where: { shopId } }),
   dataRequests: (await prisma.dataRequestReport.findMany({ where: { shopId } })).map((r) => r.requestKey),
+  reminders: await prisma.deliveryReminder.count({ where: { shopId } }),
+  recoveries: (await prisma.deliveryRecovery.findMany({ where: { shopId }, orderBy: { id: "asc" } })).map((r) => r.status),
 });
 
 describe("the retention job", () => {
   it("deletes each kind of record past its period, by the shop's settings, and keeps the rest", async () => {
     const longKeeper = await seedShop("keeps.myshopify.com", { returningSkipDays: 90, recordRetentionDays: 365 });
     const shortKeeper = await seedShop("short.myshopify.com", { returningSkipDays: 7, recordRetentionDays: 30 });
+    // The keywords texted to the SMS number (no number kept): 29 and 31 days old.
+    await prisma.inboundKeyword.createMany({ data: [{ id: "SM-29", keyword: "stop", createdAt: ago(29) }, { id: "SM-31", keyword: "start", createdAt: ago(31) }] });
     vi.spyOn(clock, "now").mockReturnValue(NOW);
     await scheduleRetention();
     expect(await runDueJobs(JOB_KINDS)).toMatchObject({ claimed: 1, retried: 0, failed: 0 });
@@ -78,12 +92,14 @@ describe("the retention job", () => {
       selections: [5],
       pendingCodes: 1,
       rateCounters: 1,
-      messages: 1, // 40 days kept, 400 gone
+      messages: 2, // 40 days kept (a text and a call), 400 gone
       addressCorrections: 1,
       orderConfirmations: ["confirmed", "pending"], // a pending one stays whatever its age
       orderRecords: 1,
       orderOutcomes: 1,
       dataRequests: ["dr:89"],
+      reminders: 1,
+      recoveries: ["answered", "open"],
     });
     expect(await left(shortKeeper.id)).toEqual({
       verifiedMarks: [], // 7-day window: 10 days is past it
@@ -96,7 +112,10 @@ describe("the retention job", () => {
       orderRecords: 0,
       orderOutcomes: 0,
       dataRequests: ["dr:89"],
+      reminders: 0,
+      recoveries: ["open"], // still answerable
     });
+    expect((await prisma.inboundKeyword.findMany()).map((k) => k.id)).toEqual(["SM-29"]);
   });
 
   it("queues its own next run an hour later, once, whatever the housekeeping of other instances queues", async () => {

@@ -108,6 +108,8 @@ export async function startFakeTwilio(
   let callRules: { failure: "invalid_number" | "server_error"; times: number }[] = [];
   let lastGather: { url: string; params: Record<string, string> } | null = null;
   let rules: Rule[] = [];
+  // Numbers that texted a stop word to the SMS sender: Twilio refuses to text them (21610) until START.
+  const optedOut = new Set<string>();
   let counter = 0;
   const run = randomBytes(8).toString("hex");
 
@@ -154,6 +156,17 @@ export async function startFakeTwilio(
               ? answerCall(sid, { answeredBy: "machine_start" })
               : endCall(sid, what === "busy" ? "busy" : "no-answer");
         answered.then((r) => done(r.note), (error: unknown) => done(`the app did not answer: ${String(error)}`));
+        return;
+      }
+      if (req.method === "POST" && (req.url === "/phone/text" || req.url === "/phone/replay-text")) {
+        // The shopper texts the SMS sender back (STOP, START, HELP), or Twilio delivers that text again.
+        const form = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+        const done = (note: string) => {
+          res.writeHead(303, { location: `/phone?note=${encodeURIComponent(note)}` });
+          res.end();
+        };
+        const sent = req.url === "/phone/text" ? textIn(form.get("from") ?? "", form.get("body") ?? "") : replayText();
+        sent.then((r) => done(`${r.status} ${r.outcome}`), (error: unknown) => done(`the app did not answer: ${String(error)}`));
         return;
       }
       if (req.method === "POST" && req.url === "/phone/replay-key") {
@@ -253,8 +266,9 @@ export async function startFakeTwilio(
       };
       attempts.push(message);
       const rule = rules.find((r) => r.times > 0 && r.when(message));
-      const failure: Failure | null = !message.authorized ? "bad_credentials" : (rule?.failure ?? null);
-      if (rule) rule.times -= 1;
+      const stopped = message.channel === "sms" && optedOut.has(message.to) ? "unsubscribed" : null;
+      const failure: Failure | null = !message.authorized ? "bad_credentials" : (stopped ?? rule?.failure ?? null);
+      if (rule && !stopped) rule.times -= 1;
       if (failure === "hang") return; // never answers: the client's timeout must end it
       if (failure && failure !== "late") {
         const a = ANSWERS[failure];
@@ -369,6 +383,38 @@ export async function startFakeTwilio(
     return signedPost(url, params);
   }
 
+  let lastText: { url: string; params: Record<string, string> } | null = null;
+  /**
+   * The shopper texts the SMS sender (Twilio's incoming-message webhook, signed, to <appUrl>/twilio/sms).
+   * Like Twilio's standard opt-out handling, a stop word stops the fake's SMS to the number and START
+   * (or UNSTOP, YES) lets them through again.
+   */
+  function textIn(from: string, body: string, appUrl = options.appUrl) {
+    if (!appUrl) return Promise.resolve({ status: 0, outcome: "no app URL" });
+    const word = body.trim().toLowerCase();
+    if (["stop", "stopall", "unsubscribe", "cancel", "end", "quit", "optout", "revoke"].includes(word)) optedOut.add(from);
+    if (["start", "unstop", "yes"].includes(word)) optedOut.delete(from);
+    const url = `${appUrl.replace(/\/+$/, "")}/twilio/sms`;
+    const params: Record<string, string> = {
+      MessageSid: `SM${run}${(0xbeef0000 + ++inbound).toString(16).padStart(16, "0")}`,
+      AccountSid: FAKE_TWILIO_ACCOUNT.sid,
+      From: from,
+      To: "+15005550006",
+      Body: body,
+      NumMedia: "0",
+      OptOutType: word === "stop" ? "STOP" : word === "start" ? "START" : word === "help" ? "HELP" : "",
+    };
+    if (!params.OptOutType) delete params.OptOutType;
+    lastText = { url, params };
+    return signedPost(url, params);
+  }
+
+  /** The last inbound text posted again, same MessageSid (Twilio retrying the webhook). */
+  function replayText() {
+    if (!lastText) return Promise.resolve({ status: 0, outcome: "no text" });
+    return signedPost(lastText.url, lastText.params);
+  }
+
   /** Twilio reports a delivery state of a message to its status callback, signed (failed/undelivered carry 63016). */
   function report(sid: string, status: string) {
     const message = messages.find((m) => m.sid === sid);
@@ -395,7 +441,11 @@ export async function startFakeTwilio(
         const states = ["delivered", "read", "failed"]
           .map((st) => `<form method="post" action="/phone/status"><input type="hidden" name="sid" value="${m.sid}"><button class="state" name="status" value="${st}">${st}</button></form>`)
           .join("");
-        return `<li class="${m.channel}"><p class="meta">${m.channel} to ${esc(m.to)} · ${m.sid} · ${esc(m.status)}</p><p>${esc(m.body).replace(/\n/g, "<br>")}</p><div class="buttons">${buttons}</div><div class="states">report: ${states}</div></li>`;
+        const replies =
+          m.channel === "sms"
+            ? ["STOP", "START", "HELP"].map((w) => `<form method="post" action="/phone/text"><input type="hidden" name="from" value="${esc(m.to)}"><button class="state" name="body" value="${w}">${w}</button></form>`).join(" ")
+            : "";
+        return `<li class="${m.channel}"><p class="meta">${m.channel} to ${esc(m.to)} · ${m.sid} · ${esc(m.status)}</p><p>${esc(m.body).replace(/\n/g, "<br>")}</p><div class="buttons">${buttons}</div><div class="states">report: ${states}${replies ? ` · text back: ${replies}` : ""}</div></li>`;
       })
       .join("");
     const callRows = [...calls]
@@ -417,7 +467,7 @@ export async function startFakeTwilio(
       .join("");
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Fake phone (local mode)</title><meta http-equiv="refresh" content="10">
 <style>body{font:15px system-ui;max-width:720px;margin:2em auto}li{list-style:none;border:1px solid #ccc;border-radius:8px;padding:.6em 1em;margin:.6em 0}li.whatsapp{border-color:#25d366}.meta{color:#666;font-size:12px}li.call{border-color:#1a73e8}li.ringing{background:#eef4ff}.keypad button{font-size:18px;width:3em;margin:.2em;padding:.3em}.heard{font-style:italic}form{display:inline}.buttons button{margin:.2em;padding:.4em 1em}.state{font-size:12px}</style></head>
-<body><h1>Fake phone</h1><p>What the fake Twilio "sent", newest first. Answer a ringing call with a key (or not), press a WhatsApp button as the shopper would (a signed inbound reply to the app), or report a delivery state.</p>${note ? `<p><strong>Last: ${esc(note)}</strong></p>` : ""}${lastPress ? `<form method="post" action="/phone/replay"><button>Deliver the last press again (same MessageSid ${lastPress.params.MessageSid})</button></form>` : ""}${lastGather ? `<form method="post" action="/phone/replay-key"><button>Deliver the last key again (same call ${lastGather.params.CallSid})</button></form>` : ""}${callRows ? `<h2>Calls</h2><ul>${callRows}</ul>` : ""}<h2>Messages</h2><ul>${rows || "<li>No messages yet.</li>"}</ul></body></html>`;
+<body><h1>Fake phone</h1><p>What the fake Twilio "sent", newest first. Answer a ringing call with a key (or not), press a WhatsApp button as the shopper would (a signed inbound reply to the app), or report a delivery state.</p>${note ? `<p><strong>Last: ${esc(note)}</strong></p>` : ""}${lastPress ? `<form method="post" action="/phone/replay"><button>Deliver the last press again (same MessageSid ${lastPress.params.MessageSid})</button></form>` : ""}${lastText ? `<form method="post" action="/phone/replay-text"><button>Deliver the last text again (same MessageSid ${lastText.params.MessageSid})</button></form>` : ""}${lastGather ? `<form method="post" action="/phone/replay-key"><button>Deliver the last key again (same call ${lastGather.params.CallSid})</button></form>` : ""}${callRows ? `<h2>Calls</h2><ul>${callRows}</ul>` : ""}<h2>Messages</h2><ul>${rows || "<li>No messages yet.</li>"}</ul></body></html>`;
   }
 
   /** Twilio's 201 answer for an accepted message. */
@@ -468,6 +518,9 @@ export async function startFakeTwilio(
     press,
     /** Twilio reports a delivery state for a message to the app (signed). */
     report,
+    /** The shopper texts the SMS sender (STOP, START, HELP ...): the app's inbound webhook, signed. */
+    textIn,
+    replayText,
     /** The 6-digit code in the latest message accepted for this number. */
     codeFor(to: string): string {
       const last = messages.filter((m) => m.to === to).at(-1);
@@ -482,6 +535,8 @@ export async function startFakeTwilio(
       messages.length = 0;
       attempts.length = 0;
       rules = [];
+      optedOut.clear();
+      lastText = null;
     },
     async close() {
       server.closeAllConnections();

@@ -377,8 +377,9 @@ describe("a call Twilio does not place", () => {
     await placeOrder();
     expect(fake.twilio.calls).toHaveLength(0);
     expect(await rungs()).toEqual({ voice: "due" });
-    // The queue's backoff (30 s): the call goes on the next try.
-    await at(1);
+    // The queue's backoff (30 s from the failure, which ran on the real clock): the call goes on the next try.
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 60_000));
+    await work();
     expect(fake.twilio.calls).toHaveLength(1);
     expect(await rungs()).toEqual({ voice: "sent" });
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as inbound from "~/routes/twilio.whatsapp";
 import * as status from "~/routes/twilio.status";
+import * as smsInbound from "~/routes/twilio.sms";
 import { env } from "~/core/env.server";
 import { prisma } from "~/core/db.server";
 import { runDueJobs } from "~/core/jobs/queue.server";
@@ -17,7 +18,8 @@ import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 
 /**
  * Local mode's fake phone (tests/mocks/twilio.ts GET /phone): it renders the confirmation template with
- * its buttons, and a press posts Twilio's signed inbound webhook to the app, which the real route accepts.
+ * its buttons, and a press (or an SMS texted back) posts Twilio's signed inbound webhook to the app,
+ * which the real route accepts.
  */
 const PHONE = "+919876500077";
 const shopify = useFakeShopify();
@@ -33,7 +35,7 @@ beforeAll(async () => {
     req.on("data", (c) => chunks.push(c));
     req.on("end", async () => {
       const request = new Request(`${env.SHOPIFY_APP_URL}${req.url}`, { method: "POST", headers: req.headers as Record<string, string>, body: Buffer.concat(chunks) });
-      const answer = await callRoute(req.url === "/twilio/status" ? status : inbound, request);
+      const answer = await callRoute(req.url === "/twilio/status" ? status : req.url === "/twilio/sms" ? smsInbound : inbound, request);
       res.writeHead(answer.status, Object.fromEntries(answer.headers));
       res.end(await answer.text());
     });
@@ -96,4 +98,18 @@ it("shows the question with its buttons; pressing Confirm on the page confirms t
   expect(await prisma.whatsappReply.count()).toBe(1);
   expect(fake.messages.filter((m) => m.channel === "whatsapp" && m.contentSid === null).map((m) => m.body)).toEqual([expect.stringContaining("is confirmed")]);
   expect([...(tagged.get(order.admin_graphql_api_id) ?? [])].filter((t) => t.startsWith("cod-v"))).toEqual(["cod-verified"]);
+});
+
+it("texting STOP back to an SMS from the page opts the number out once; the page's replay of it is a duplicate", async () => {
+  const shop = await installShop({ whatsappConfirmation: "off" });
+  const order = orderCreatedPayload({ phone: PHONE });
+  expect((await callRoute(ordersCreate, signedWebhook("orders/create", order))).status).toBe(200);
+  await work();
+  const page = await (await fetch(`${fake.url}/phone`)).text();
+  expect(page).toContain('name="body" value="STOP"');
+  const stopped = await fetch(`${fake.url}/phone/text`, { method: "POST", body: new URLSearchParams({ from: PHONE, body: "STOP" }), redirect: "manual" });
+  expect(decodeURIComponent(stopped.headers.get("location")!)).toContain("200 opted_out");
+  const replayed = await fetch(`${fake.url}/phone/replay-text`, { method: "POST", redirect: "manual" });
+  expect(decodeURIComponent(replayed.headers.get("location")!)).toContain("200 duplicate");
+  expect(await prisma.contactOptOut.findMany({ select: { shopId: true, phone: true, source: true } })).toEqual([{ shopId: shop.id, phone: PHONE, source: "sms_stop" }]);
 });

@@ -217,6 +217,17 @@ describe("where Shopify gives the order no payment page", () => {
     expect(await prisma.prepaidOffer.findFirstOrThrow()).toMatchObject({ status: "invoiced", channel: "email" });
   });
 
+  it("a number that asked the shop to stop gets no text: Shopify's invoice goes instead", async () => {
+    const shop = await shopWithOffer();
+    await prisma.contactOptOut.create({ data: { shopId: shop.id, phone: PHONE, channel: "all", source: "sms_stop" } });
+    const order = await placeCodOrder();
+    later(61_000);
+    await work();
+    expect(offerTexts()).toHaveLength(0);
+    expect(orders.orders.get(order.admin_graphql_api_id)!.invoices).toHaveLength(1);
+    expect(await prisma.prepaidOffer.findFirstOrThrow()).toMatchObject({ status: "invoiced", channel: "email" });
+  });
+
   it("without an email either: no offer, and the settings say why", async () => {
     const shop = await shopWithOffer();
     await placeCodOrder({ url: null, email: null });

@@ -33,12 +33,6 @@ export function moveRungJob(shopDomain: string, c: { id: string; orderGid: strin
   return planJob(RUNG_JOBS[rung], { shop: shopDomain, key: orderJobKey(shopDomain, c.orderGid), payload: { confirmationId: c.id, at: at.toISOString() }, runAt: at });
 }
 
-/** Whether the number asked the shop to stop (`all`), or not to call (`voice`, for a call). */
-export async function isOptedOut(shopId: string, phone: string, call = false): Promise<boolean> {
-  const found = await prisma.contactOptOut.findFirst({ where: { shopId, phone, channel: { in: call ? ["all", "voice"] : ["all"] } }, select: { phone: true } });
-  return found !== null;
-}
-
 /** The rung after `from` is due now (`from` ended without an answer); returns what moved, or null when `from` was the last. */
 export async function bringNextRungForward(shopDomain: string, c: { id: string; orderGid: string }, ladder: LadderStep[], from: Rung): Promise<string | null> {
   const next = rungAfter(ladder, from);

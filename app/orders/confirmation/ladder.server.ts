@@ -2,22 +2,21 @@ import { z } from "zod";
 import { execute, query, sql } from "~/core/db/sql.server";
 import { prisma } from "~/core/db.server";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/queue.server";
-import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/core/rate-limit/rate-limit.server";
-import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
+import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { requestAddressCorrection } from "~/address-correction/address-correction.server";
-import { verificationStatus } from "~/enforcement/pause.server";
+import { takeContact, type ContactAllowance } from "~/enforcement/contact-allowance.server";
 import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
-import { settleOrderRecord } from "~/orders/order-record.server";
-import { dailyCapKey } from "~/otp/otp.server";
-import { maskPhone } from "~/shared/phone-mask";
+import { amountToCollect, settleOrderRecord } from "~/orders/order-record.server";
 import { sendSms } from "~/sms/sms.server";
+import { recordOptOut } from "~/sms/opt-out.server";
 import { placeCall, questionTwiml, sayAndHangUp } from "~/sms/voice.server";
 import { whatsappConfirmTemplate, whatsappLinkTemplate } from "~/sms/whatsapp";
-import { confirmationLink, linkToken, scheduleConfirmationStep, stateOf, type Confirmation } from "./confirmation.server";
+import { scheduleConfirmationStep } from "./confirmation-jobs.server";
+import { confirmationLink, linkToken, stateOf, type Confirmation } from "./confirmation.server";
 import { parseLadder, quietUntil, RUNGS, voiceLine, voicePrompt, type Rung } from "./ladder";
-import { bringNextRungForward, isOptedOut, moveRungJob, RUNG_JOBS } from "./ladder-jobs.server";
+import { bringNextRungForward, moveRungJob, RUNG_JOBS } from "./ladder-jobs.server";
 import { confirmationSms, confirmationSummary } from "./texts";
 
 /**
@@ -31,16 +30,14 @@ import { confirmationSms, confirmationSummary } from "./texts";
  *   pending), so two answers at once, on two rungs, have one effect; the rungs still due find it settled
  *   and stop. `settledBy` names the rung (the order's `cod-confirmed-by:<rung>` tag, Flow triggers).
  * - No text or call in the shop's quiet hours: the rung waits for their end. A number that asked to stop,
- *   a blocked number, a shop without plan or allowance, past its daily cap or the per-number limit gets no
- *   text or call: the rung is skipped and the next one comes now.
+ *   a blocked number, past the shop's daily cap or the per-number limits gets no text or call: the rung
+ *   is skipped and the next one comes now. Each text or call that goes counts against the shop's
+ *   allowance (app/enforcement/contact-allowance.server.ts); a shop without a plan or allowance left
+ *   texts and calls no more: the rung is skipped and the order goes to "needs a person" at once.
  */
 type LadderConfirmation = Confirmation & { shop: Shop };
 
 export const LADDER_JOBS = RUNGS.map((rung) => defineJob({ ...RUNG_JOBS[rung], run: ({ confirmationId }) => runRung(confirmationId, rung) }));
-
-/** Texts and calls of the ladder to one number, whatever the orders, per 24 hours. */
-export const LADDER_CONTACTS_PER_NUMBER = 6;
-const contactKey = (shopId: string, phone: string) => `ladder-contact:${shopId}:${phone}`;
 
 const rungId = (confirmationId: string, rung: Rung) => `${confirmationId}:${rung}`;
 
@@ -69,21 +66,22 @@ async function runRung(confirmationId: string, rung: Rung): Promise<JobResult> {
     log.info("confirmation ladder: quiet hours, the rung waits", { shop: c.shop.domain, orderGid: c.orderGid, rung, until: quiet.toISOString() });
     return { ok: true };
   }
-  const guard = await contactGuard(c.shop, c.phone, rung, now);
-  if (!guard.ok) {
-    await endRung(id, "skipped", guard.reason);
+  const allowed = await takeContact(c.shop, c.phone, "ladder", { call: rung === "voice" });
+  if (!allowed.ok) {
+    await endRung(id, "skipped", allowed.reason);
+    // No plan or no allowance left: no later rung could text or call either, so the team takes the order now.
+    if (allowed.plan) return queueForPerson(c, rungId(c.id, "person"), now, allowed.reason);
     await bringNextRungForward(c.shop.domain, c, ladder, rung);
     return { ok: true };
   }
-  const sent = rung === "whatsapp" ? await askOnWhatsapp(c) : rung === "sms" ? await sendLink(c) : await callShopper(c);
-  // Twilio refused the text because the number replied STOP to the sender (21610): the ladder remembers it.
-  if (!sent.ok && /code 21610\b/.test(sent.error)) await recordOptOut(c.shopId, c.phone, "all", "twilio_21610");
+  const sent = rung === "whatsapp" ? await askOnWhatsapp(c, allowed) : rung === "sms" ? await sendLink(c, allowed) : await callShopper(c, allowed);
   if (sent.ok) {
     await prisma.confirmationRung.updateMany({ where: { id, state: "due" }, data: { state: "sent", sentAt: clock.now(), providerId: sent.providerId ?? null, detail: sent.detail ?? null } });
+    await allowed.counted(id);
     return { ok: true };
   }
-  // Nothing went: the counters get their hits back.
-  for (const { key, hit } of guard.hits) await releaseRateLimit(key, hit);
+  // Nothing went for certain: the limits get their hits back (a text or call that may have gone keeps them).
+  if (!sent.maybeSent) await allowed.giveBack();
   if (sent.retry) return { ok: false, error: sent.error, retry: true };
   await endRung(id, sent.skip ? "skipped" : "failed", sent.error);
   await bringNextRungForward(c.shop.domain, c, ladder, rung);
@@ -95,48 +93,16 @@ async function endRung(id: string, state: string, detail: string): Promise<JobRe
   return { ok: true };
 }
 
-type Guard = { ok: true; hits: { key: string; hit: RateLimitResult }[] } | { ok: false; reason: string };
-
-/**
- * Whether the ladder may text or call this number now: not opted out (all, or voice for a call), not
- * blocked, the shop on a plan with allowance left (texts and calls are the plan's like codes are), then
- * the per-number limit and the shop's daily cap (the codes' own counter), each one atomic hit.
- */
-async function contactGuard(shop: Shop, phone: string, rung: Rung, now: Date): Promise<Guard> {
-  if (await isOptedOut(shop.id, phone, rung === "voice")) return { ok: false, reason: "opted_out" };
-  if (await prisma.blockedPhone.findUnique({ where: { shopId_phone: { shopId: shop.id, phone } }, select: { phone: true } })) return { ok: false, reason: "phone_blocked" };
-  if (!hasActiveSubscription(shop)) return { ok: false, reason: "subscription_required" };
-  const status = await verificationStatus(shop, now);
-  if (status.pause) return { ok: false, reason: status.pause };
-  const hits: { key: string; hit: RateLimitResult }[] = [];
-  const perNumber = await hitRateLimit(contactKey(shop.id, phone), LADDER_CONTACTS_PER_NUMBER, 86_400);
-  hits.push({ key: contactKey(shop.id, phone), hit: perNumber });
-  if (!perNumber.allowed) {
-    await releaseRateLimit(contactKey(shop.id, phone), perNumber);
-    return { ok: false, reason: "rate_limited" };
-  }
-  const daily = await hitRateLimit(dailyCapKey(shop.id, now), shop.dailySendCap, 86_400);
-  hits.push({ key: dailyCapKey(shop.id, now), hit: daily });
-  if (!daily.allowed) {
-    for (const { key, hit } of hits) await releaseRateLimit(key, hit);
-    return { ok: false, reason: "shop_daily_cap" };
-  }
-  return { ok: true, hits };
-}
-
-type Sent = { ok: true; providerId?: string; detail?: string } | { ok: false; error: string; retry: boolean; skip?: boolean };
+type Sent = { ok: true; providerId?: string; detail?: string } | { ok: false; error: string; retry: boolean; skip?: boolean; maybeSent?: boolean };
+type Allowed = Extract<ContactAllowance, { ok: true }>;
 
 const shopOf = (c: LadderConfirmation) => ({ id: c.shop.id, name: c.shop.name, domain: c.shop.domain });
 const localesOf = (c: LadderConfirmation) => [c.locale, c.shop.locale];
 
-/** The amount to pay on delivery, as the order recorded it ("1299.00 INR"), or null. */
-async function amountDue(c: LadderConfirmation): Promise<string | null> {
-  const record = await prisma.orderRecord.findUnique({ where: { shopId_orderGid: { shopId: c.shopId, orderGid: c.orderGid } }, select: { value: true } });
-  return record?.value != null ? `${record.value.toFixed(2)}${c.shop.currency ? ` ${c.shop.currency}` : ""}` : null;
-}
+const amountDue = (c: LadderConfirmation) => amountToCollect(c.shopId, c.orderGid, c.shop.currency);
 
 /** The WhatsApp rung: the question with Confirm / Cancel / Change address (answered through POST /twilio/whatsapp). */
-async function askOnWhatsapp(c: LadderConfirmation): Promise<Sent> {
+async function askOnWhatsapp(c: LadderConfirmation, allowed: Allowed): Promise<Sent> {
   const shopName = c.shop.name ?? c.shop.domain;
   const summary = confirmationSummary(localesOf(c), { order: c.orderName ?? "", amount: await amountDue(c) });
   const template = whatsappConfirmTemplate({ shop: shopName, order: c.orderName ?? "", summary }, localesOf(c));
@@ -151,8 +117,9 @@ async function askOnWhatsapp(c: LadderConfirmation): Promise<Sent> {
     sealFallback: false,
     purpose: "order_confirmation",
     orderGid: c.orderGid,
+    countWhenSent: allowed.countWhenSent,
   });
-  if (!result.ok) return { ok: false, error: `${result.code}: ${result.detail}`, retry: result.code === "sms_unavailable" };
+  if (!result.ok) return { ok: false, error: `${result.code}: ${result.detail}`, retry: result.code === "sms_unavailable", maybeSent: result.maybeSent };
   const now = clock.now();
   const onWhatsapp = result.channel === "whatsapp";
   await prisma.orderConfirmation.update({ where: { id: c.id }, data: { notifiedAt: now, ...(onWhatsapp ? { whatsappAt: now } : { smsLinkAt: now }) } });
@@ -160,7 +127,7 @@ async function askOnWhatsapp(c: LadderConfirmation): Promise<Sent> {
 }
 
 /** The SMS rung: the link to the confirmation page (on WhatsApp's link template when the shop sends links there). */
-async function sendLink(c: LadderConfirmation): Promise<Sent> {
+async function sendLink(c: LadderConfirmation, allowed: Allowed): Promise<Sent> {
   const shopName = c.shop.name ?? c.shop.domain;
   const link = confirmationLink(c.shop, linkToken(c.id));
   const viaWhatsapp = c.shop.linksOnWhatsapp ? whatsappLinkTemplate({ shop: shopName, order: c.orderName ?? "", link }, localesOf(c)) : null;
@@ -173,32 +140,42 @@ async function sendLink(c: LadderConfirmation): Promise<Sent> {
     sealFallback: false,
     purpose: "order_confirmation",
     orderGid: c.orderGid,
+    countWhenSent: allowed.countWhenSent,
   });
-  if (!result.ok) return { ok: false, error: `${result.code}: ${result.detail}`, retry: result.code === "sms_unavailable" };
+  if (!result.ok) return { ok: false, error: `${result.code}: ${result.detail}`, retry: result.code === "sms_unavailable", maybeSent: result.maybeSent };
   const now = clock.now();
   await prisma.orderConfirmation.update({ where: { id: c.id }, data: { notifiedAt: now, smsLinkAt: now } });
   return { ok: true };
 }
 
 /** The voice rung: a call that asks for one key (answered through POST /twilio/voice/gather). */
-async function callShopper(c: LadderConfirmation): Promise<Sent> {
+async function callShopper(c: LadderConfirmation, allowed: Allowed): Promise<Sent> {
   const prompt = voicePrompt(localesOf(c), { shop: c.shop.name ?? c.shop.domain, order: c.orderName ?? "", amount: await amountDue(c) });
-  const result = await placeCall({ shop: shopOf(c), to: c.phone!, twiml: questionTwiml(prompt, voiceLine(localesOf(c), "noInput")), purpose: "order_confirmation", orderGid: c.orderGid });
+  const result = await placeCall({ shop: shopOf(c), to: c.phone!, twiml: questionTwiml(prompt, voiceLine(localesOf(c), "noInput")), purpose: "order_confirmation", orderGid: c.orderGid, countWhenSent: allowed.countWhenSent });
   if (!result.ok) {
     // No caller ID configured: the rung cannot be climbed here, so it is skipped. Twilio unreachable: retried.
     // Twilio silent (the call may be ringing already): not retried, as a second call is worse than none.
     const noCaller = /no voice caller ID/.test(result.detail);
     const retry = result.code === "voice_unavailable" && !noCaller && !result.maybeSent;
-    return { ok: false, error: result.maybeSent ? `outcome unknown: ${result.detail}` : result.detail, retry, skip: noCaller };
+    return { ok: false, error: result.maybeSent ? `outcome unknown: ${result.detail}` : result.detail, retry, skip: noCaller, maybeSent: result.maybeSent };
   }
   return { ok: true, providerId: result.sid };
 }
 
-/** The last rung: the order joins the merchant's "needs a person" queue (app/orders/confirmation/person-queue.server.ts). */
-async function queueForPerson(c: LadderConfirmation, id: string, now: Date): Promise<JobResult> {
+/**
+ * The last rung: the order joins the merchant's "needs a person" queue (app/orders/confirmation/person-queue.server.ts).
+ * `why`: it came early, because the shop could text or call no more (the person rung's row says so, once).
+ */
+async function queueForPerson(c: LadderConfirmation, id: string, now: Date, why?: string): Promise<JobResult> {
   await prisma.orderConfirmation.updateMany({ where: { id: c.id, status: "pending", personAt: null }, data: { personAt: now } });
+  if (why) {
+    await execute(sql`
+      INSERT INTO "ConfirmationRung" ("id", "confirmationId", "shopId", "rung", "state", "detail", "dueAt", "sentAt", "createdAt")
+      VALUES (${id}, ${c.id}, ${c.shopId}, 'person', 'queued', ${`early: ${why}`.slice(0, 200)}, ${now}, ${now}, ${now})
+      ON CONFLICT ("id") DO NOTHING`);
+  }
   await prisma.confirmationRung.updateMany({ where: { id, state: "due" }, data: { state: "queued", sentAt: now } });
-  log.info("confirmation ladder: the order needs a person", { shop: c.shop.domain, orderGid: c.orderGid });
+  log.info("confirmation ladder: the order needs a person", { shop: c.shop.domain, orderGid: c.orderGid, why });
   return { ok: true };
 }
 
@@ -251,33 +228,6 @@ export const addressLinkJob = defineJob({
 
 export async function queueAddressLink(shopDomain: string, c: Pick<Confirmation, "id" | "orderGid">, source: "voice" | "person") {
   await enqueueJob(addressLinkJob, { shop: shopDomain, key: orderJobKey(shopDomain, c.orderGid), payload: { confirmationId: c.id, source } });
-}
-
-/** A number asked the shop to stop (`all`) or not to call (`voice`): recorded once. */
-export async function recordOptOut(shopId: string, phone: string, channel: "all" | "voice", source: string): Promise<void> {
-  await execute(sql`
-    INSERT INTO "ContactOptOut" ("shopId", "phone", "channel", "source", "createdAt") VALUES (${shopId}, ${phone}, ${channel}, ${source}, ${clock.now()})
-    ON CONFLICT ("shopId", "phone", "channel") DO NOTHING`);
-  log.info("confirmation ladder: the number asked not to be contacted", { shopId, phone: maskPhone(phone), channel, source });
-}
-
-/** Twilio's opt-out keywords (Advanced Opt-Out's defaults) but CANCEL, which a shopper types about the order. */
-const STOP_WORDS = new Set(["stop", "stopall", "unsubscribe", "end", "quit", "optout", "revoke"]);
-
-export function isStopMessage(body: string | null | undefined): boolean {
-  return STOP_WORDS.has((body ?? "").trim().toLowerCase().replace(/[.!]+$/, ""));
-}
-
-/**
- * A shopper wrote STOP to the WhatsApp sender: every shop that messaged the number records it, so the
- * ladder sends it nothing more. `From` may be a business-scoped id rather than a phone: nothing to record.
- */
-export async function optOutByMessage(from: string): Promise<number> {
-  const phone = from.replace(/^whatsapp:/, "");
-  if (!/^\+[1-9]\d{6,14}$/.test(phone)) return 0;
-  const shops = await prisma.messageDelivery.findMany({ where: { phone }, distinct: ["shopId"], select: { shopId: true }, take: 50 });
-  for (const { shopId } of shops) await recordOptOut(shopId, phone, "all", "whatsapp_stop");
-  return shops.length;
 }
 
 const KEYS: Record<string, "confirm" | "cancel" | "address" | "stop"> = { "1": "confirm", "2": "cancel", "3": "address", "9": "stop" };

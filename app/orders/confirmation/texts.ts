@@ -1,4 +1,4 @@
-import { fill, pickLocale, type Locale } from "~/shared/locales";
+import { fill, inLanguage, localizedText, type Locale, type LocalizedText } from "~/shared/locales";
 
 /** The order tags of verification after purchase (the verified tag is the shop's own setting). */
 export const PENDING_TAG = "cod-pending";
@@ -9,7 +9,7 @@ export const NO_PHONE_TAG = "cod-no-phone";
 export const SHOPPER_CANCELLED_TAG = "cod-cancelled-by-shopper";
 
 /** The SMS with the link, in the shopper's language where we have it ({shop} {order} {link}). */
-const SMS: Record<Locale, string> = {
+const SMS: LocalizedText = {
   en: "{shop}: please confirm your cash-on-delivery order {order}: {link}",
   hi: "{shop}: कृपया अपना कैश-ऑन-डिलीवरी ऑर्डर {order} पुष्टि करें: {link}",
   ar: "{shop}: يرجى تأكيد طلب الدفع عند الاستلام {order}: {link}",
@@ -18,7 +18,7 @@ const SMS: Record<Locale, string> = {
 };
 
 export function confirmationSms(locales: (string | null | undefined)[], values: { shop: string; order: string; link: string }): string {
-  return fill(SMS[pickLocale(...locales)], values);
+  return localizedText(SMS, locales, values);
 }
 
 /** The hosted page's texts, in the same languages as its SMS ({order} {phone} {n} {minutes}). */
@@ -303,12 +303,12 @@ const WHATSAPP: Record<Locale, WhatsappTexts> = {
 };
 
 export function confirmationSummary(locales: (string | null | undefined)[], values: { order: string; amount: string | null }): string {
-  const t = WHATSAPP[pickLocale(...locales)];
+  const t = inLanguage(WHATSAPP, locales);
   return values.amount ? fill(t.summary, { order: values.order, amount: values.amount }) : fill(t.summaryNoAmount, { order: values.order });
 }
 
 export type WhatsappAnswer = Exclude<keyof WhatsappTexts, "summary" | "summaryNoAmount">;
 
 export function whatsappAnswer(locales: (string | null | undefined)[], answer: WhatsappAnswer, values: { order: string; link?: string }): string {
-  return fill(WHATSAPP[pickLocale(...locales)][answer], { order: values.order, link: values.link ?? "" });
+  return fill(inLanguage(WHATSAPP, locales)[answer], { order: values.order, link: values.link ?? "" });
 }

@@ -10,7 +10,8 @@ import { takePhoneText } from "~/sms/phone-cap.server";
 import { CONFIRMATION_BUTTONS, type ConfirmationButton } from "~/sms/whatsapp";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
-import { scheduleConfirmationStep, stateOf, type Confirmation } from "./confirmation.server";
+import { scheduleConfirmationStep } from "./confirmation-jobs.server";
+import { stateOf, type Confirmation } from "./confirmation.server";
 import { whatsappAnswer, type WhatsappAnswer } from "./texts";
 
 /**
