@@ -1,4 +1,4 @@
-import regionData from "country-region-data/data.json";
+import { allCountries } from "country-region-data";
 
 /**
  * Countries and their provinces for the correction form. Every ISO 3166-1 country the package
@@ -8,17 +8,17 @@ import regionData from "country-region-data/data.json";
  * (address.ts), which the address written to the order carries as `provinceCode`; the others carry
  * the province's name (`province`), which Shopify matches to its zone.
  */
-export const ALL_COUNTRIES: readonly string[] = regionData.map((c) => c.countryShortCode).filter((c) => /^[A-Z]{2}$/.test(c));
+export const ALL_COUNTRIES: readonly string[] = allCountries.map(([, code]) => code).filter((c) => /^[A-Z]{2}$/.test(c));
 
 /** Countries whose province the form asks for from the package's list. */
 const PACKAGE_PROVINCES = new Set(["AE", "AR", "AU", "BR", "CL", "CN", "CO", "EG", "GT", "ID", "IE", "JP", "KR", "MX", "MY", "NG", "NZ", "PE", "RO", "TH", "ZA"]);
 
 const byCountry = new Map<string, Record<string, string>>();
-for (const c of regionData) {
-  if (!PACKAGE_PROVINCES.has(c.countryShortCode)) continue;
+for (const [, country, regions] of allCountries) {
+  if (!PACKAGE_PROVINCES.has(country)) continue;
   const list: Record<string, string> = {};
-  for (const r of c.regions) if (r.shortCode && r.name) list[r.shortCode.toUpperCase()] = r.name;
-  byCountry.set(c.countryShortCode, list);
+  for (const [name, code] of regions) if (code && name) list[code.toUpperCase()] = name;
+  byCountry.set(country, list);
 }
 
 /** The package's provinces of `countryCode` (code → name), or undefined where the form asks none from it. */
