@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ADDRESS_FIELDS, EMPTY_ADDRESS, FORM_COUNTRIES, resolveProvince, validateAddress, type Address, type AddressField, type FieldProblem } from "./address";
+import { ADDRESS_FIELDS, EMPTY_ADDRESS, FORM_COUNTRIES, provinceListFor, resolveProvince, validateAddress, type Address, type AddressField, type FieldProblem } from "./address";
 import { ALL_COUNTRIES } from "./regions";
 import { shopShipsToCountries } from "./shopify-orders.server";
 import { findCorrectionByToken, formNonceIsValid, issueFormNonce, savedAddressOf, snapshotOf, stateOf, submitAddressCorrection, type Correction } from "./address-correction.server";
@@ -143,15 +143,16 @@ export async function submitCorrectionPage(shop: Shop, token: string | undefined
   const typed = typedAddress(posted.fields);
   const countries = await offeredCountries(shop, correction);
   const orderName = correction.orderName ?? "";
-  const again = (outcome: CorrectionPage["outcome"], errors: FormErrors, zipExample?: string, alert?: string, values = typed): CorrectionPage => ({
+  const again = (outcome: CorrectionPage["outcome"], errors: FormErrors, zipExample?: string, alert?: string, values = typed, focus?: AddressField): CorrectionPage => ({
     outcome,
     shell,
-    view: { kind: "form", state: { orderName, values, errors, zipExample, nonce: issueFormNonce(correction), alert, countries } },
+    view: { kind: "form", state: { orderName, values, errors, zipExample, nonce: issueFormNonce(correction), alert, countries, focus } },
   });
-  // "Show this country's provinces": the form again for the chosen country, nothing sent to Shopify.
+  // "Show this country's provinces": the form again for the chosen country, focus where the shopper goes on, nothing sent to Shopify.
   if (posted.fields.get("intent") === "country") {
     const refused = postedPlace(typed, countries);
-    return again(refused.countryCode ? "invalid" : "page", refused, undefined, undefined, forCountry(typed));
+    const values = forCountry(typed);
+    return again(refused.countryCode ? "invalid" : "page", refused, undefined, undefined, values, provinceListFor(values.countryCode) ? "province" : "address1");
   }
   const outcome = await submitCorrectionForm(shop, correction, typed, countries);
   switch (outcome.kind) {

@@ -35,6 +35,8 @@ export type FormState = {
   nonce: string;
   /** The countries offered: those the shop ships to (and the order's own). */
   countries: readonly string[];
+  /** The field to focus when none is invalid (after another country was chosen: its provinces). */
+  focus?: AddressField;
   /** A sentence shown above the form (e.g. Shopify did not answer; the typed values are kept). */
   alert?: string;
 };
@@ -175,7 +177,7 @@ function ProvinceSelect({ attrs, state, choose }: { attrs: Record<string, unknow
 export function renderForm(shell: PageShell, state: FormState): string {
   const t = TEXTS[shell.locale];
   const invalid = ADDRESS_FIELDS.filter((f) => state.errors[f]);
-  const props = { shell, state, first: invalid[0], zipExample: state.zipExample ?? COUNTRY_RULES[state.values.countryCode]?.zipExample };
+  const props = { shell, state, first: invalid[0] ?? state.focus, zipExample: state.zipExample ?? COUNTRY_RULES[state.values.countryCode]?.zipExample };
   return render(
     shell,
     t.title,
