@@ -244,7 +244,7 @@ describe("the hosted page's order summary and \"I did not place this order\"", (
     const first = row.disputedAt!;
     await page(token, { intent: "not_mine", nonce: nonceOf(html) });
     expect((await prisma.orderConfirmation.findFirstOrThrow()).disputedAt).toEqual(first);
-    expect(await prisma.job.count({ where: { kind: "confirmation.dispute-tag" } })).toBe(1);
+    expect(await prisma.job.count({ where: { kind: "order-confirmation.dispute-tag" } })).toBe(1);
 
     // The window over: the merchant's tag, no undo any more.
     vi.spyOn(clock, "now").mockReturnValue(new Date(first.getTime() + 5 * 60_000 + 1000));
@@ -288,7 +288,7 @@ describe("the hosted page's order summary and \"I did not place this order\"", (
     vi.spyOn(clock, "now").mockReturnValue(new Date(disputedAt!.getTime() + 10 * 60_000));
     await work();
     expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-pending"]);
-    expect(await prisma.job.findFirstOrThrow({ where: { kind: "confirmation.dispute-tag" } })).toMatchObject({ doneAt: expect.any(Date) });
+    expect(await prisma.job.findFirstOrThrow({ where: { kind: "order-confirmation.dispute-tag" } })).toMatchObject({ doneAt: expect.any(Date) });
   });
 
   it("records one dispute and one undo however many answers race", async () => {
@@ -300,7 +300,7 @@ describe("the hosted page's order summary and \"I did not place this order\"", (
     const answers = await Promise.all(Array.from({ length: 6 }, () => page(token, { intent: "not_mine", nonce })));
     expect(answers.map((r) => r.status)).toEqual(Array(6).fill(200));
     const { disputedAt } = await prisma.orderConfirmation.findFirstOrThrow();
-    expect(await prisma.job.count({ where: { kind: "confirmation.dispute-tag" } })).toBe(1);
+    expect(await prisma.job.count({ where: { kind: "order-confirmation.dispute-tag" } })).toBe(1);
     const undos = await Promise.all(Array.from({ length: 6 }, () => page(token, { intent: "not_mine_undo", nonce })));
     expect(undos.map((r) => r.status).sort()).toEqual([200, 410, 410, 410, 410, 410]);
     expect(disputedAt).toEqual(expect.any(Date));

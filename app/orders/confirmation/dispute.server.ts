@@ -24,7 +24,7 @@ export function undoUntil(c: Pick<Confirmation, "disputedAt">): Date | null {
  * undone one's job finds nothing to tell.
  */
 export const disputeTagJob = defineJob({
-  kind: "confirmation.dispute-tag",
+  kind: "order-confirmation.dispute-tag",
   payload: z.object({ confirmationId: z.string().min(1), disputedAt: z.number().int() }),
   run: async ({ confirmationId, disputedAt }, { shop }) => {
     const c = await prisma.orderConfirmation.findFirst({ where: { id: confirmationId, disputedAt: new Date(disputedAt) } });
