@@ -14,6 +14,7 @@ import { usageChargeJob } from "~/billing/usage-charges.server";
 import { enforcementSyncJob } from "~/enforcement/enforcement-jobs.server";
 import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation-steps.server";
 import { whatsappReplyJob } from "~/orders/confirmation/whatsapp-replies.server";
+import { disputeTagJob } from "~/orders/confirmation/dispute.server";
 import { addressLinkJob, LADDER_JOBS } from "~/orders/confirmation/ladder.server";
 import { depositBalanceJob } from "~/orders/deposit-balance.server";
 import { PREPAID_OFFER_JOBS } from "~/orders/prepaid-offer.server";
@@ -86,6 +87,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   addressCheckJob,
   ...CONFIRMATION_JOBS,
   ...LADDER_JOBS,
+  disputeTagJob,
   addressLinkJob,
   blockedCustomersJob,
   enforcementSyncJob,

@@ -66,9 +66,17 @@ describe("validateAddress", () => {
     expect(r2.ok ? null : r2.errors).toMatchObject({ countryCode: "invalid_country" });
   });
 
-  it("takes the province as typed where the country has no list", () => {
+  it("keeps no province where the country has no list (Shopify has no zones there)", () => {
     const r = validateAddress({ ...base, countryCode: "MA", province: "Casablanca-Settat", zip: "20000", phone: "+212600000000" });
-    expect(r.ok && r.address.province).toBe("Casablanca-Settat");
+    expect(r.ok && r.address.province).toBe("");
+  });
+
+  it("takes a province of the package's list by code or name, and refuses one of another country", () => {
+    const au = { ...base, countryCode: "AU", zip: "2000", phone: "+61412345678" };
+    expect(validateAddress({ ...au, province: "NSW" })).toMatchObject({ ok: true, address: { province: "NSW" } });
+    expect(validateAddress({ ...au, province: "new south wales" })).toMatchObject({ ok: true, address: { province: "NSW" } });
+    expect(validateAddress({ ...au, province: "MH" })).toMatchObject({ ok: false, errors: { province: "invalid_province" } });
+    expect(validateAddress({ ...au, province: "" })).toMatchObject({ ok: false, errors: { province: "required" } });
   });
 });
 

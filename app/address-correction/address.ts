@@ -1,6 +1,7 @@
 import { normalizePhone } from "~/shared/phone";
 import { z } from "zod";
 import type { OrderCreated } from "~/core/shopify/webhook-payloads";
+import { packageProvinces } from "./regions";
 
 /**
  * Shipping addresses as the correction form and Shopify's MailingAddressInput see them, with the
@@ -14,7 +15,7 @@ export type Address = {
   address1: string;
   address2: string;
   city: string;
-  province: string; // a province/state code where the country has a known list (US, CA, IN), else as typed
+  province: string; // a province/state code where the country has a list (provinceListFor), else empty
   zip: string;
   countryCode: string; // ISO 3166-1 alpha-2, upper case
 };
@@ -128,11 +129,17 @@ export const COUNTRY_RULES: Record<string, CountryRule> = {
   IE: { zip: /^[A-Z]\d[\dW] ?[A-Z\d]{4}$/, zipExample: "D02 X285", zipOptional: true },
 };
 
-/** Countries offered in the form's list (the order's own country is always added). */
+/** Countries with postal-code rules of their own (the form offers every country the shop ships to). */
 export const FORM_COUNTRIES = Object.keys(COUNTRY_RULES);
 
+/** The country's provinces (code → name) where the form asks for one: Shopify's codes, else the package's (regions.ts). */
 export function provinceListFor(countryCode: string): Record<string, string> | undefined {
-  return COUNTRY_RULES[countryCode]?.provinces;
+  return COUNTRY_RULES[countryCode]?.provinces ?? packageProvinces(countryCode);
+}
+
+/** Whether the province's code is Shopify's own zone code (written as `provinceCode`), else its name is written. */
+export function hasShopifyProvinceCodes(countryCode: string): boolean {
+  return Boolean(COUNTRY_RULES[countryCode]?.provinces);
 }
 
 /** Resolves a province typed as a code or a name to its code, for countries with a known list. */
@@ -193,8 +200,9 @@ export function validateAddress(input: Partial<Record<AddressField, unknown>>): 
   if (!zip && rule && !rule.zipOptional) errors.zip ??= "required";
   else if (zip && !zipIsValid(countryCode, zip)) errors.zip ??= "invalid_zip";
 
-  let province = raw.province;
-  if (rule?.provinces) {
+  // A province only where the country has a list, and then one of it; elsewhere none is kept.
+  let province = "";
+  if (provinceListFor(countryCode)) {
     const code = resolveProvince(countryCode, raw.province);
     if (!raw.province) errors.province ??= "required";
     else if (!code) errors.province ??= "invalid_province";
@@ -257,8 +265,12 @@ export function fromOrderAddress(a: NonNullable<OrderCreated["shipping_address"]
   return fromMailingAddress({ ...a, firstName, lastName, provinceCode, countryCodeV2 });
 }
 
-/** The full MailingAddressInput for orderUpdate (Shopify may ignore a partial address, so every field is sent). */
+/**
+ * The full MailingAddressInput for orderUpdate (Shopify may ignore a partial address, so every field is
+ * sent): the province as Shopify's zone code where the list is Shopify's (US, CA, IN), else by name.
+ */
 export function toMailingAddressInput(a: Address) {
+  const coded = hasShopifyProvinceCodes(a.countryCode);
   return {
     firstName: a.firstName,
     lastName: a.lastName,
@@ -266,7 +278,7 @@ export function toMailingAddressInput(a: Address) {
     address1: a.address1,
     address2: a.address2 || null,
     city: a.city,
-    provinceCode: a.province || null,
+    ...(coded || !a.province ? { provinceCode: a.province || null } : { province: provinceListFor(a.countryCode)?.[a.province] ?? a.province, provinceCode: null }),
     zip: a.zip || null,
     countryCode: a.countryCode,
   };

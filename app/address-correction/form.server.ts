@@ -1,4 +1,7 @@
-import { ADDRESS_FIELDS, EMPTY_ADDRESS, validateAddress, type Address, type AddressField, type FieldProblem } from "./address";
+import { z } from "zod";
+import { ADDRESS_FIELDS, EMPTY_ADDRESS, FORM_COUNTRIES, provinceListFor, resolveProvince, validateAddress, type Address, type AddressField, type FieldProblem } from "./address";
+import { ALL_COUNTRIES } from "./regions";
+import { shopShipsToCountries } from "./shopify-orders.server";
 import { findCorrectionByToken, formNonceIsValid, issueFormNonce, savedAddressOf, snapshotOf, stateOf, submitAddressCorrection, type Correction } from "./address-correction.server";
 import { TEXTS } from "./i18n";
 import type { CorrectionView } from "./page";
@@ -31,9 +34,36 @@ const SHOPIFY_FIELD: Record<string, AddressField> = {
   country: "countryCode",
 };
 
+/**
+ * The countries the form offers: every one the shop ships to (`shop.shipsToCountries`; its "rest of the
+ * world" means all), and the order's own country. When Shopify does not answer, the countries with
+ * postal rules of their own (address.ts) stand in, and the order's country.
+ */
+export async function offeredCountries(shop: Shop, correction: Correction): Promise<string[]> {
+  const own = snapshotOf(correction)?.countryCode;
+  const known = await shopShipsToCountries(shop.domain);
+  const shipsTo = !known.ok ? FORM_COUNTRIES : known.countries.includes("ZZ") ? ALL_COUNTRIES : known.countries.filter((c) => /^[A-Z]{2}$/.test(c));
+  return [...new Set([...shipsTo, ...(own && /^[A-Z]{2}$/.test(own) ? [own] : [])])];
+}
+
 /** The form as it opens: the order's address as it was when the link was sent, and a fresh nonce. */
-export function openedForm(correction: Correction) {
-  return { orderName: correction.orderName ?? "", values: { ...EMPTY_ADDRESS, ...snapshotOf(correction) }, errors: {}, nonce: issueFormNonce(correction) };
+export function openedForm(correction: Correction, countries: readonly string[]) {
+  return { orderName: correction.orderName ?? "", values: { ...EMPTY_ADDRESS, ...snapshotOf(correction) }, errors: {}, nonce: issueFormNonce(correction), countries };
+}
+
+/** The posted country, read at the door: one the form offered (the province is checked against its list by validateAddress). */
+function postedPlace(typed: Address, countries: readonly string[]): FormErrors {
+  const place = z.object({ countryCode: z.string().refine((c) => countries.includes(c.trim().toUpperCase())) });
+  const read = place.safeParse(typed);
+  if (!read.success || !typed.countryCode.trim()) return { countryCode: typed.countryCode.trim() ? "invalid_country" : "required" };
+  return {};
+}
+
+/** The form shown again for another country: the typed values kept, a province that is not of it dropped. */
+function forCountry(typed: Address): Address {
+  const country = typed.countryCode.trim().toUpperCase();
+  const province = resolveProvince(country, typed.province);
+  return { ...typed, countryCode: country, province: province ?? "" };
 }
 
 /** The posted fields as typed, each cut at 200 characters (the form is shown again with them). */
@@ -47,9 +77,12 @@ export function typedAddress(form: URLSearchParams): Address {
  * POST /ac/:token's work: the typed address is checked (required fields, lengths, the country's postal
  * code), then applied to the order; a field Shopify refuses comes back as that field's error.
  */
-export async function submitCorrectionForm(shop: Shop, correction: Correction, typed: Address): Promise<FormOutcome> {
+export async function submitCorrectionForm(shop: Shop, correction: Correction, typed: Address, countries: readonly string[]): Promise<FormOutcome> {
+  const refused = postedPlace(typed, countries);
   const valid = validateAddress(typed);
-  if (!valid.ok) return { kind: "invalid", errors: valid.errors, zipExample: valid.zipExample };
+  if (!valid.ok || refused.countryCode) {
+    return { kind: "invalid", errors: { ...(valid.ok ? {} : valid.errors), ...refused }, zipExample: valid.ok ? undefined : valid.zipExample };
+  }
   const outcome = await submitAddressCorrection(shop, correction, valid.address);
   if (outcome.kind !== "field_errors") return outcome;
   const errors: FormErrors = {};
@@ -90,7 +123,8 @@ async function openCorrection(shop: Shop, token: string | undefined, queryLocale
 export async function showCorrectionPage(shop: Shop, token: string | undefined, queryLocale: string | null): Promise<CorrectionPage> {
   const opened = await openCorrection(shop, token, queryLocale);
   if (!opened.ok) return opened.page;
-  return { outcome: "page", shell: opened.shell, view: { kind: "form", state: openedForm(opened.correction) } };
+  const countries = await offeredCountries(shop, opened.correction);
+  return { outcome: "page", shell: opened.shell, view: { kind: "form", state: openedForm(opened.correction, countries) } };
 }
 
 /** POST: the page's nonce checked, then the typed address applied (or the form again with what was wrong). */
@@ -107,13 +141,20 @@ export async function submitCorrectionPage(shop: Shop, token: string | undefined
   if (!formNonceIsValid(correction, posted.fields.get("nonce"))) return message("forged", { message: "forbidden" });
 
   const typed = typedAddress(posted.fields);
-  const outcome = await submitCorrectionForm(shop, correction, typed);
+  const countries = await offeredCountries(shop, correction);
   const orderName = correction.orderName ?? "";
-  const again = (outcome: CorrectionPage["outcome"], errors: FormErrors, zipExample?: string, alert?: string): CorrectionPage => ({
+  const again = (outcome: CorrectionPage["outcome"], errors: FormErrors, zipExample?: string, alert?: string, values = typed, focus?: AddressField): CorrectionPage => ({
     outcome,
     shell,
-    view: { kind: "form", state: { orderName, values: typed, errors, zipExample, nonce: issueFormNonce(correction), alert } },
+    view: { kind: "form", state: { orderName, values, errors, zipExample, nonce: issueFormNonce(correction), alert, countries, focus } },
   });
+  // "Show this country's provinces": the form again for the chosen country, focus where the shopper goes on, nothing sent to Shopify.
+  if (posted.fields.get("intent") === "country") {
+    const refused = postedPlace(typed, countries);
+    const values = forCountry(typed);
+    return again(refused.countryCode ? "invalid" : "page", refused, undefined, undefined, values, provinceListFor(values.countryCode) ? "province" : "address1");
+  }
+  const outcome = await submitCorrectionForm(shop, correction, typed, countries);
   switch (outcome.kind) {
     case "invalid":
       return again("invalid", outcome.errors, outcome.zipExample);

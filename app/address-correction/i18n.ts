@@ -31,6 +31,10 @@ type Texts = {
   unavailableTitle: string;
   unavailableBody: string;
   optional: string;
+  /** The button that shows the chosen country's provinces (the page runs no script). */
+  updateCountry: string;
+  /** The province list's empty first choice. */
+  choose: string;
   sms: string; // {shop} {order} {link}
 };
 
@@ -78,6 +82,8 @@ const en: Texts = {
   unavailableTitle: "We could not save your address right now",
   unavailableBody: "Nothing was lost: please try again in a minute.",
   optional: "optional",
+  updateCountry: "Show this country's states and provinces",
+  choose: "Choose…",
   sms: "{shop}: please confirm the delivery address of order {order}: {link}",
 };
 
@@ -125,6 +131,8 @@ const hi: Texts = {
   unavailableTitle: "अभी आपका पता सहेजा नहीं जा सका",
   unavailableBody: "कुछ भी खोया नहीं है: कृपया एक मिनट बाद फिर कोशिश करें।",
   optional: "वैकल्पिक",
+  updateCountry: "इस देश के राज्य दिखाएँ",
+  choose: "चुनें…",
   sms: "{shop}: कृपया ऑर्डर {order} का डिलीवरी पता पुष्टि करें: {link}",
 };
 
@@ -172,6 +180,8 @@ const ar: Texts = {
   unavailableTitle: "تعذّر حفظ عنوانك الآن",
   unavailableBody: "لم يضع شيء: يرجى المحاولة بعد دقيقة.",
   optional: "اختياري",
+  updateCountry: "اعرض مناطق هذه الدولة",
+  choose: "اختر…",
   sms: "{shop}: يرجى تأكيد عنوان توصيل الطلب {order}: {link}",
 };
 
@@ -219,6 +229,8 @@ const fr: Texts = {
   unavailableTitle: "Impossible d’enregistrer votre adresse pour le moment",
   unavailableBody: "Rien n’est perdu : réessayez dans une minute.",
   optional: "facultatif",
+  updateCountry: "Afficher les régions de ce pays",
+  choose: "Choisir…",
   sms: "{shop} : confirmez l’adresse de livraison de la commande {order} : {link}",
 };
 
@@ -266,6 +278,8 @@ const es: Texts = {
   unavailableTitle: "No pudimos guardar tu dirección ahora",
   unavailableBody: "No se ha perdido nada: inténtalo de nuevo en un minuto.",
   optional: "opcional",
+  updateCountry: "Mostrar los estados de este país",
+  choose: "Elegir…",
   sms: "{shop}: confirma la dirección de entrega del pedido {order}: {link}",
 };
 

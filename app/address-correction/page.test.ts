@@ -1,7 +1,7 @@
 import { EMPTY_ADDRESS } from "./address";
 import { renderForm, renderMessage } from "./page";
 
-const state = { orderName: "#1001", values: { ...EMPTY_ADDRESS, countryCode: "IN" }, errors: {}, nonce: "1.abc" };
+const state = { orderName: "#1001", values: { ...EMPTY_ADDRESS, countryCode: "IN" }, errors: {}, nonce: "1.abc", countries: ["IN", "US", "FR"] };
 
 describe("the correction pages", () => {
   it("escapes everything it prints", () => {

@@ -4,7 +4,6 @@ import { fill, type Locale } from "~/shared/locales";
 import {
   ADDRESS_FIELDS,
   COUNTRY_RULES,
-  FORM_COUNTRIES,
   provinceListFor,
   type Address,
   type AddressField,
@@ -19,6 +18,7 @@ const CSS = `.opt{font-weight:400;color:#666}.err{display:block;color:#a21c00;fo
 .row{display:flex;gap:.75rem}.row>.field{flex:1;min-width:0}
 .summary ul{margin:.25rem 0 0;padding-inline-start:1.25rem}.summary a{color:#a21c00}
 .addr{white-space:pre-line;unicode-bidi:plaintext;background:#f6f6f7;border-radius:8px;padding:.75rem 1rem;margin:0}
+.secondary{background:#fff;color:#1a1a1a;border:1px solid #8a8a8a;margin-top:.5rem}
 @media (max-width:360px){.row{display:block}}`;
 
 export type { PageShell };
@@ -33,6 +33,10 @@ export type FormState = {
   errors: Partial<Record<AddressField, FieldProblem>>;
   zipExample?: string;
   nonce: string;
+  /** The countries offered: those the shop ships to (and the order's own). */
+  countries: readonly string[];
+  /** The field to focus when none is invalid (after another country was chosen: its provinces). */
+  focus?: AddressField;
   /** A sentence shown above the form (e.g. Shopify did not answer; the typed values are kept). */
   alert?: string;
 };
@@ -53,8 +57,8 @@ const AUTOCOMPLETE: Record<AddressField, string> = {
 /** Country codes and names sorted in a language, computed once per language (Intl is costly per request). */
 const countryNames = new Map<string, [string, string][]>();
 
-function sortedCountries(locale: Locale, extra: string | null): [string, string][] {
-  const key = `${locale}:${extra ?? ""}`;
+function sortedCountries(locale: Locale, offered: readonly string[], extra: string | null): [string, string][] {
+  const key = `${locale}:${extra ?? ""}:${offered.join(",")}`;
   let entries = countryNames.get(key);
   if (!entries) {
     let names: Intl.DisplayNames | null = null;
@@ -63,7 +67,7 @@ function sortedCountries(locale: Locale, extra: string | null): [string, string]
     } catch {
       names = null;
     }
-    const codes = new Set(FORM_COUNTRIES);
+    const codes = new Set(offered);
     if (extra) codes.add(extra);
     const collator = new Intl.Collator(locale);
     entries = [...codes].map((code): [string, string] => [code, names?.of(code) ?? code]);
@@ -73,9 +77,9 @@ function sortedCountries(locale: Locale, extra: string | null): [string, string]
   return entries;
 }
 
-function CountryOptions({ locale, selected }: { locale: Locale; selected: string }) {
-  const known = FORM_COUNTRIES.includes(selected);
-  const entries = sortedCountries(locale, !known && /^[A-Z]{2}$/.test(selected) ? selected : null);
+function CountryOptions({ locale, selected, offered }: { locale: Locale; selected: string; offered: readonly string[] }) {
+  const known = offered.includes(selected);
+  const entries = sortedCountries(locale, offered, !known && /^[A-Z]{2}$/.test(selected) ? selected : null);
   return (
     <>
       {known || /^[A-Z]{2}$/.test(selected) ? null : <option value="" />}
@@ -125,8 +129,10 @@ function Field({ f, shell, state, first, zipExample }: { f: AddressField; shell:
       {hint}
       {f === "countryCode" ? (
         <select {...attrs} defaultValue={state.values.countryCode}>
-          <CountryOptions locale={shell.locale} selected={state.values.countryCode} />
+          <CountryOptions locale={shell.locale} selected={state.values.countryCode} offered={state.countries} />
         </select>
+      ) : f === "province" ? (
+        <ProvinceSelect attrs={attrs} state={state} choose={t.choose} />
       ) : (
         <input
           {...attrs}
@@ -137,7 +143,33 @@ function Field({ f, shell, state, first, zipExample }: { f: AddressField; shell:
         />
       )}
       {problem ? <span className="err" id={`${f}-error`}>{t.problems[problem]}</span> : null}
+      {f === "countryCode" ? (
+        // No script runs on the page: this shows the chosen country's provinces without sending the address.
+        <button type="submit" name="intent" value="country" formNoValidate className="secondary">
+          {t.updateCountry}
+        </button>
+      ) : null}
     </div>
+  );
+}
+
+/** The country's provinces, by name in its own list's order, the current one chosen (a typed name is matched to its code). */
+function ProvinceSelect({ attrs, state, choose }: { attrs: Record<string, unknown>; state: FormState; choose: string }) {
+  const list = provinceListFor(state.values.countryCode) ?? {};
+  const typed = state.values.province.trim();
+  const fold = (v: string) => v.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]/g, "");
+  const selected = list[typed.toUpperCase()] ? typed.toUpperCase() : (Object.entries(list).find(([, name]) => fold(name) === fold(typed))?.[0] ?? "");
+  return (
+    <select {...attrs} defaultValue={selected}>
+      <option value="">{choose}</option>
+      {Object.entries(list)
+        .sort((a, b) => a[1].localeCompare(b[1]))
+        .map(([code, name]) => (
+          <option key={code} value={code}>
+            {name}
+          </option>
+        ))}
+    </select>
   );
 }
 
@@ -145,7 +177,7 @@ function Field({ f, shell, state, first, zipExample }: { f: AddressField; shell:
 export function renderForm(shell: PageShell, state: FormState): string {
   const t = TEXTS[shell.locale];
   const invalid = ADDRESS_FIELDS.filter((f) => state.errors[f]);
-  const props = { shell, state, first: invalid[0], zipExample: state.zipExample ?? COUNTRY_RULES[state.values.countryCode]?.zipExample };
+  const props = { shell, state, first: invalid[0] ?? state.focus, zipExample: state.zipExample ?? COUNTRY_RULES[state.values.countryCode]?.zipExample };
   return render(
     shell,
     t.title,
@@ -174,15 +206,21 @@ export function renderForm(shell: PageShell, state: FormState): string {
           <Field f="lastName" {...props} />
         </div>
         <Field f="phone" {...props} />
+        <Field f="countryCode" {...props} />
         <Field f="address1" {...props} />
         <Field f="address2" {...props} />
         <Field f="city" {...props} />
-        <div className="row">
-          <Field f="province" {...props} />
+        {provinceListFor(state.values.countryCode) ? (
+          <div className="row">
+            <Field f="province" {...props} />
+            <Field f="zip" {...props} />
+          </div>
+        ) : (
           <Field f="zip" {...props} />
-        </div>
-        <Field f="countryCode" {...props} />
-        <button type="submit">{t.submit}</button>
+        )}
+        <button type="submit" name="intent" value="save">
+          {t.submit}
+        </button>
       </form>
     </>,
   );

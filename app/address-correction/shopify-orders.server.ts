@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { shopifyGraphql } from "~/core/shopify/graphql.server";
-import { LATEST_OPEN_ORDERS, METAFIELDS_SET, ORDER_BY_ID, ORDER_UPDATE, TAGS_ADD } from "~/core/shopify/operations";
+import { LATEST_OPEN_ORDERS, METAFIELDS_SET, ORDER_BY_ID, ORDER_UPDATE, SHOP_SHIPS_TO, TAGS_ADD } from "~/core/shopify/operations";
+import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { mailingAddressSchema, type Address, toMailingAddressInput, formatAddress } from "./address";
 import { normalizePhone } from "~/shared/phone";
@@ -143,4 +144,25 @@ export async function recordRequestedAddress(shop: string, orderGid: string, add
     z.object({ metafieldsSet: z.object({ userErrors: userErrorsSchema }) }),
   );
   return result.ok && !result.data.metafieldsSet.userErrors.length;
+}
+
+/** How long a shop's countries are kept in memory: a page view and its POST ask Shopify once. */
+const SHIPS_TO_TTL_MS = 10 * 60_000;
+const shipsTo = new Map<string, { at: number; countries: string[] }>();
+
+/**
+ * The countries the shop ships to (`shop.shipsToCountries`: ISO codes; "ZZ" stands for the rest of the
+ * world, kept as it is for the caller to read), kept 10 minutes per shop. Shopify not answering is
+ * `shopify_unavailable`, and nothing is kept.
+ */
+export async function shopShipsToCountries(shop: string): Promise<{ ok: true; countries: string[] } | Unavailable> {
+  const now = clock.now().getTime();
+  const known = shipsTo.get(shop);
+  if (known && now - known.at < SHIPS_TO_TTL_MS) return { ok: true, countries: known.countries };
+  const result = await call(shop, SHOP_SHIPS_TO, {}, z.object({ shop: z.object({ shipsToCountries: z.array(z.string()) }) }));
+  if (!result.ok) return result;
+  const countries = result.data.shop.shipsToCountries;
+  if (shipsTo.size > 1000) shipsTo.clear();
+  shipsTo.set(shop, { at: now, countries });
+  return { ok: true, countries };
 }

@@ -51,7 +51,7 @@ describe("the modal's SMS or WhatsApp choice (Chromium)", () => {
     await chosen.page.getByRole("radio", { name: "WhatsApp" }).check();
     await chosen.page.getByLabel("Mobile number").fill("98765 43210");
     await chosen.page.getByRole("button", { name: "Send code" }).click();
-    await chosen.page.getByText(/^Enter the 6-digit code we sent to \+91/).waitFor();
+    await chosen.page.getByText(/^WhatsApp could not take the message, so we sent the 6-digit code by text message \(SMS\) to \+91/).waitFor();
     await chosen.context.close();
 
     const plain = await open({ ...CONFIG, channelChoice: false }, { success: true, expiresIn: 600, resendAfter: 30 });

@@ -111,6 +111,10 @@ describe("the modal's reading of every storefront API answer", () => {
     }
     expect(core.failureMessage({ kind: "phone_unreachable" })).toMatchObject({ whatsapp: true });
     expect(core.failureMessage({ kind: "sms_unavailable" })).toMatchObject({ whatsapp: true });
+    // A code asked for on WhatsApp that could not go: a text instead (the modal shows it only after a WhatsApp request).
+    expect(core.failureMessage({ kind: "sms_unavailable" })).toMatchObject({ sms: true });
+    expect(core.failureMessage({ kind: "shop_daily_cap", retryAfter: 60 }).sms).toBeFalsy();
+    expect(core.failureMessage({ kind: "rate_limited", retryAfter: 60 }).sms).toBeUndefined();
     expect(core.failureMessage({ kind: "phone_blocked" }).whatsapp).toBeUndefined();
     expect(core.failureMessage({ kind: "invalid_code", attemptsRemaining: 2 }).forward).toBeUndefined();
   });

@@ -23,6 +23,7 @@ export type ModalCore = {
     newCode?: boolean;
     forward?: boolean;
     whatsapp?: boolean;
+    sms?: boolean;
     wait?: number;
   };
   translate(strings: Record<string, string>, locale: string, key: string, values?: Record<string, unknown>, count?: number): string;

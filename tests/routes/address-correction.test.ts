@@ -255,10 +255,13 @@ describe("GET /ac/:token", () => {
     const html = await res.text();
     expect(html).toContain(`<html lang="en" dir="ltr">`);
     expect(html).toContain(order.name);
-    for (const [id, value] of [["firstName", "Asha"], ["address1", "MG Road"], ["city", "Pune"], ["zip", "41100"], ["province", "MH"]]) {
+    for (const [id, value] of [["firstName", "Asha"], ["address1", "MG Road"], ["city", "Pune"], ["zip", "41100"]]) {
       expect(html).toMatch(new RegExp(`<label for="${id}">`));
       expect(html).toMatch(new RegExp(`id="${id}"[^>]*value="${value}"`));
     }
+    // The state as a list of the country's, the order's chosen.
+    expect(html).toMatch(/<label for="province">/);
+    expect(html).toMatch(/<select id="province"[^>]*>.*<option value="MH" selected="">Maharashtra<\/option>/);
     expect(html).toMatch(/<option value="IN" selected="">India<\/option>/);
     expect(html).not.toMatch(/<script|<link|https?:\/\//);
     expect(Buffer.byteLength(html)).toBeLessThan(12 * 1024);
@@ -294,6 +297,102 @@ describe("GET /ac/:token", () => {
     const expired = await openForm(token);
     expect(expired.status).toBe(410);
     expect(await expired.text()).toContain("This link has expired");
+  });
+});
+
+describe("the countries and provinces the form offers", () => {
+  /** The shop's countries are kept 10 minutes: each case asks Shopify afresh. */
+  let minutes = 0;
+  function later() {
+    minutes += 11;
+    const at = Date.now() + minutes * 60_000;
+    vi.spyOn(clock, "now").mockImplementation(() => new Date(at));
+  }
+  const countriesIn = (html: string) => [...html.matchAll(/<option value="([A-Z]{2})"/g)].map((m) => m[1]);
+
+  it("offers every country the shop ships to, and the order's own; all of them where it ships to the rest of the world", async () => {
+    later();
+    store.shipsTo = ["US", "AU", "FR"];
+    const { token } = await requested();
+    const html = await (await openForm(token)).text();
+    const countries = countriesIn(html.slice(html.indexOf('id="countryCode"'), html.indexOf("</select>", html.indexOf('id="countryCode"'))));
+    expect(countries.sort()).toEqual(["AU", "FR", "IN", "US"]);
+    expect(fake.callsTo(OPERATIONS.shopShipsTo)).toHaveLength(1);
+
+    later();
+    store.shipsTo = ["ZZ"];
+    const all = await (await openForm(token)).text();
+    const offered = countriesIn(all.slice(all.indexOf('id="countryCode"'), all.indexOf("</select>", all.indexOf('id="countryCode"'))));
+    expect(offered.length).toBeGreaterThan(240);
+    expect(offered).toEqual(expect.arrayContaining(["AQ", "NZ", "VN", "ZW"]));
+  });
+
+  it("refuses a country the shop does not ship to at the door, before Shopify is asked to change anything", async () => {
+    later();
+    store.shipsTo = ["IN", "US"];
+    const { token } = await requested();
+    const nonce = nonceIn(await (await openForm(token)).text());
+    const res = await submitForm(token, { ...GOOD, countryCode: "FR", zip: "75001", province: "", nonce });
+    expect(res.status).toBe(422);
+    expect(await res.text()).toMatch(/id="countryCode"[^>]*aria-invalid="true"/);
+    const forged = await submitForm(token, { ...GOOD, countryCode: "<b>", nonce });
+    expect(forged.status).toBe(422);
+    expect(fake.callsTo(OPERATIONS.orderUpdate)).toHaveLength(0);
+  });
+
+  it("shows another country's provinces on request without saving, and writes a package province by name", async () => {
+    later();
+    store.shipsTo = ["IN", "AU"];
+    const { token, order } = await requested();
+    const nonce = nonceIn(await (await openForm(token)).text());
+    // The shopper picks Australia and asks for its states: the form again, Maharashtra gone, nothing saved.
+    const switched = await submitForm(token, { ...GOOD, countryCode: "AU", intent: "country", nonce });
+    expect(switched.status).toBe(200);
+    const html = await switched.text();
+    expect(html).toMatch(/<option value="AU" selected="">Australia<\/option>/);
+    expect(html).toMatch(/<select id="province"[^>]*><option value="" selected="">Choose…<\/option>/);
+    expect(html).toContain('<option value="NSW">New South Wales</option>');
+    expect(html).not.toContain("Maharashtra");
+    expect(fake.callsTo(OPERATIONS.orderUpdate)).toHaveLength(0);
+
+    // A province of another country is refused; one of Australia's is written by name.
+    const wrong = await submitForm(token, { ...GOOD, countryCode: "AU", province: "MH", zip: "2000", nonce: nonceIn(html) });
+    expect(wrong.status).toBe(422);
+    expect(await wrong.text()).toMatch(/id="province"[^>]*aria-invalid="true"/);
+    const saved = await submitForm(token, { ...GOOD, countryCode: "AU", province: "NSW", zip: "2000", nonce: nonceIn(html) });
+    expect(saved.status).toBe(200);
+    const [update] = fake.callsTo(OPERATIONS.orderUpdate);
+    expect(update.variables).toEqual({
+      input: {
+        id: order.id,
+        shippingAddress: {
+          firstName: "Asha",
+          lastName: "Verma",
+          phone: PHONE,
+          address1: "Flat 12, Sunrise Apartments, 44 MG Road",
+          address2: "Near City Mall",
+          city: "Pune",
+          province: "New South Wales",
+          provinceCode: null,
+          zip: "2000",
+          countryCode: "AU",
+        },
+      },
+    });
+  });
+
+  it("writes no province for a country without a list", async () => {
+    later();
+    store.shipsTo = ["IN", "FR"];
+    const { token } = await requested();
+    const nonce = nonceIn(await (await openForm(token)).text());
+    const switched = await (await submitForm(token, { ...GOOD, countryCode: "FR", intent: "country", nonce })).text();
+    expect(switched).not.toContain('id="province"');
+    const saved = await submitForm(token, { ...GOOD, countryCode: "FR", province: "Maharashtra", zip: "75001", nonce: nonceIn(switched) });
+    expect(saved.status).toBe(200);
+    const [update] = fake.callsTo(OPERATIONS.orderUpdate);
+    expect(update.variables).toMatchObject({ input: { shippingAddress: { provinceCode: null, countryCode: "FR", zip: "75001" } } });
+    expect((update.variables as { input: { shippingAddress: Record<string, unknown> } }).input.shippingAddress).not.toHaveProperty("province");
   });
 });
 

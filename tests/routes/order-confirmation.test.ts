@@ -205,36 +205,106 @@ describe("the hosted page's order summary and \"I did not place this order\"", (
     expect(html).toContain("<dt>Payment</dt><dd>Cash on delivery</dd>");
   });
 
-  it("records the answer once, tags the order cod-disputed for the merchant through a job, and neither cancels nor releases it", async () => {
+  it("asks again before it is sent, records the answer once, tags the order cod-disputed once the undo window is over, and neither cancels nor releases it", async () => {
     await installShop({ holdUnverifiedCod: true, cancelUnconfirmed: true });
     const order = await placeUnverifiedOrder();
     await work();
     const { token } = textedLink();
     const html = await (await page(token)).text();
     expect(html).toContain("I did not place this order");
+    expect(html).toContain('name="intent" value="not_mine_ask"');
 
-    const reported = await page(token, { intent: "not_mine", nonce: nonceOf(html) });
+    // The first tap only asks: nothing is recorded, the question has a second, explicit button and a way back.
+    const asked = await page(token, { intent: "not_mine_ask", nonce: nonceOf(html) });
+    expect(asked.status).toBe(200);
+    const question = await asked.text();
+    expect(question).toContain("Did you not place this order?");
+    expect(question).toContain("Yes, I did not place this order");
+    expect(question).toContain("No, go back");
+    expect((await prisma.orderConfirmation.findFirstOrThrow()).disputedAt).toBeNull();
+    const back = await (await page(token, { intent: "back", nonce: nonceOf(question) })).text();
+    expect(back).toContain("Text me a code");
+    expect((await prisma.orderConfirmation.findFirstOrThrow()).disputedAt).toBeNull();
+
+    const reported = await page(token, { intent: "not_mine", nonce: nonceOf(question) });
     expect(reported.status).toBe(200);
     const done = await reported.text();
     expect(done).toContain("Thank you for telling us");
     expect(done).toContain(`you did not place order <bdi dir="ltr">${order.name}</bdi>`);
+    expect(done).toContain("you can undo it for 5 more minutes");
+    expect(done).toContain('name="intent" value="not_mine_undo"');
     const row = await prisma.orderConfirmation.findFirstOrThrow();
     expect(row.disputedAt).toEqual(expect.any(Date));
     expect(row.status).toBe("pending");
-    expect(await prisma.job.findFirst({ where: { kind: "order-tags" }, orderBy: { createdAt: "desc" } })).toMatchObject({ payload: expect.stringContaining("cod-disputed") });
+    // The shop is not told while the shopper may still take it back.
+    await work();
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-pending"]);
+
+    // A second answer changes nothing: recorded once.
+    const first = row.disputedAt!;
+    await page(token, { intent: "not_mine", nonce: nonceOf(html) });
+    expect((await prisma.orderConfirmation.findFirstOrThrow()).disputedAt).toEqual(first);
+    expect(await prisma.job.count({ where: { kind: "order-confirmation.dispute-tag" } })).toBe(1);
+
+    // The window over: the merchant's tag, no undo any more.
+    vi.spyOn(clock, "now").mockReturnValue(new Date(first.getTime() + 5 * 60_000 + 1000));
     await work();
     expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-disputed", "cod-pending"]);
     // Not cancelled, still held: the merchant decides.
     expect(store.order(order.admin_graphql_api_id).fulfillmentOrders[0].status).toBe("ON_HOLD");
     expect(shopify.callsTo(OPERATIONS.orderCancel)).toHaveLength(0);
     expect(shopify.callsTo(OPERATIONS.fulfillmentOrderReleaseHold)).toHaveLength(0);
-
-    // The link now says it was reported; a second answer changes nothing.
-    const again = await (await page(token)).text();
-    expect(again).toContain("Thank you for telling us");
-    const first = row.disputedAt!;
-    await page(token, { intent: "not_mine", nonce: nonceOf(html) });
+    const later = await (await page(token)).text();
+    expect(later).toContain("Thank you for telling us");
+    expect(later).not.toContain("not_mine_undo");
+    // An undo posted too late is the thank-you page again: nothing is taken back.
+    const lateUndo = await page(token, { intent: "not_mine_undo", nonce: nonceOf(done) });
+    expect(await lateUndo.text()).toContain("We told the shop that you did not place order");
     expect((await prisma.orderConfirmation.findFirstOrThrow()).disputedAt).toEqual(first);
+  });
+
+  it("takes the answer back within the window: the shop is never told, and the order can be confirmed", async () => {
+    await installShop();
+    const order = await placeUnverifiedOrder();
+    await work();
+    const { token } = textedLink();
+    const html = await (await page(token)).text();
+    const done = await (await page(token, { intent: "not_mine", nonce: nonceOf(html) })).text();
+    const { disputedAt } = await prisma.orderConfirmation.findFirstOrThrow();
+
+    // Four minutes on, the page still offers the undo; the undo brings the order back.
+    vi.spyOn(clock, "now").mockReturnValue(new Date(disputedAt!.getTime() + 4 * 60_000));
+    expect(await (await page(token)).text()).toContain("you can undo it for 1 more minutes");
+    const undone = await page(token, { intent: "not_mine_undo", nonce: nonceOf(done) });
+    expect(undone.status).toBe(200);
+    const back = await undone.text();
+    expect(back).toContain("Undone: the shop will not be told.");
+    expect(back).toContain("Text me a code");
+    expect((await prisma.orderConfirmation.findFirstOrThrow()).disputedAt).toBeNull();
+    // A second undo finds nothing to take back.
+    expect((await page(token, { intent: "not_mine_undo", nonce: nonceOf(back) })).status).toBe(410);
+
+    // Past the window, the undone dispute's job tells nothing.
+    vi.spyOn(clock, "now").mockReturnValue(new Date(disputedAt!.getTime() + 10 * 60_000));
+    await work();
+    expect(tagsOf(order.admin_graphql_api_id)).toEqual(["cod-pending"]);
+    expect(await prisma.job.findFirstOrThrow({ where: { kind: "order-confirmation.dispute-tag" } })).toMatchObject({ doneAt: expect.any(Date) });
+  });
+
+  it("records one dispute and one undo however many answers race", async () => {
+    await installShop();
+    await placeUnverifiedOrder();
+    await work();
+    const { token } = textedLink();
+    const nonce = nonceOf(await (await page(token)).text());
+    const answers = await Promise.all(Array.from({ length: 6 }, () => page(token, { intent: "not_mine", nonce })));
+    expect(answers.map((r) => r.status)).toEqual(Array(6).fill(200));
+    const { disputedAt } = await prisma.orderConfirmation.findFirstOrThrow();
+    expect(await prisma.job.count({ where: { kind: "order-confirmation.dispute-tag" } })).toBe(1);
+    const undos = await Promise.all(Array.from({ length: 6 }, () => page(token, { intent: "not_mine_undo", nonce })));
+    expect(undos.map((r) => r.status).sort()).toEqual([200, 410, 410, 410, 410, 410]);
+    expect(disputedAt).toEqual(expect.any(Date));
+    expect((await prisma.orderConfirmation.findFirstOrThrow()).disputedAt).toBeNull();
   });
 });
 

@@ -26,6 +26,7 @@ export const OPERATIONS = {
   metafieldsSet: "AddressCorrectionRequestedAddress",
   // Admin API: the shop, read at install
   shopDetails: "ShopDetails",
+  shopShipsTo: "ShopShipsToCountries",
   // Admin API: enforcement (the checkout function's payment customization, verification after purchase)
   paymentCustomizationCreate: "CreateCodPaymentCustomization",
   paymentCustomizationUpdate: "UpdateCodPaymentCustomization",
@@ -163,6 +164,12 @@ mutation ${OPERATIONS.metafieldsSet}($metafields: [MetafieldsSetInput!]!) {
 export const SHOP_DETAILS = `#graphql
 query ${OPERATIONS.shopDetails} {
   shop { name currencyCode primaryDomain { host localization { defaultLocale } } plan { shopifyPlus partnerDevelopment } shopAddress { countryCodeV2 } ianaTimezone }
+}`;
+
+/** The countries the shop ships to (the address-correction form offers them). The `shop` root field: no access scope. */
+export const SHOP_SHIPS_TO = `#graphql
+query ${OPERATIONS.shopShipsTo} {
+  shop { shipsToCountries }
 }`;
 
 /** Creates the payment customization that runs our checkout function (extensions/cod-payment-customization). */

@@ -1,6 +1,7 @@
 import { Alert, Filled, renderHostedPage, renderMessagePage, type PageShell } from "~/shared/hosted-page";
 import { fill } from "~/shared/locales";
 import { CODE_LENGTH } from "~/shared/otp-code";
+import { DISPUTE_TEXTS } from "./dispute-texts";
 import { PAGE_TEXTS } from "./texts";
 
 /**
@@ -14,7 +15,8 @@ const CSS = `.secondary{background:#fff;color:#1a1a1a;border:1px solid #8a8a8a;m
 .order h2{margin:0 0 .5rem;font-size:1rem}.order dl{margin:0;display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}
 .order dt{color:#5c5c5c}.order dd{margin:0}
 .not-mine{margin-top:1.5rem;padding-top:1rem;border-top:1px solid #e3e3e3}
-.not-mine button{background:none;color:#8e1f0b;border:0;text-decoration:underline;min-height:44px;padding:.5rem 0;width:auto}`;
+.not-mine button{background:none;color:#8e1f0b;border:0;text-decoration:underline;min-height:44px;padding:.5rem 0;width:auto}
+.danger{background:#8e1f0b}.notice{background:#eef6ee;border-radius:8px;padding:.75rem 1rem}`;
 
 /** What the stored order record says about the order, for the shopper to recognise it. */
 export type OrderSummary = { orderName: string; placedAt: Date | null; payment: "cod" | "partial" | null };
@@ -23,9 +25,11 @@ export type ConfirmPageState = {
   orderName: string;
   maskedPhone: string;
   nonce: string;
-  /** "start": a button that texts the code; "code": the code field. */
-  step: "start" | "code";
+  /** "start": a button that texts the code; "code": the code field; "ask_not_mine": "I did not place this order" asked again before it is sent. */
+  step: "start" | "code" | "ask_not_mine";
   alert?: string;
+  /** A sentence of what just happened that is no error (an undone dispute). */
+  notice?: string;
   summary: OrderSummary;
 };
 
@@ -57,14 +61,46 @@ function Summary({ locale, summary }: { locale: PageShell["locale"]; summary: Or
   );
 }
 
-/** "I did not place this order": reported to the merchant, never a cancellation by itself. */
+/** "I did not place this order": asked again first (AskNotMine), reported to the merchant, never a cancellation by itself. */
 function NotMine({ nonce, label }: { nonce: string; label: string }) {
   return (
     <form method="post" className="not-mine">
       <input type="hidden" name="nonce" value={nonce} />
-      <input type="hidden" name="intent" value="not_mine" />
+      <input type="hidden" name="intent" value="not_mine_ask" />
       <button type="submit">{label}</button>
     </form>
+  );
+}
+
+/** A form of one button posting `intent`. */
+function IntentForm({ nonce, intent, label, className }: { nonce: string; intent: string; label: string; className?: string }) {
+  return (
+    <form method="post">
+      <input type="hidden" name="nonce" value={nonce} />
+      <input type="hidden" name="intent" value={intent} />
+      <button type="submit" className={className}>
+        {label}
+      </button>
+    </form>
+  );
+}
+
+/** The second, explicit step: what telling the shop means, then "Yes" (sent) or "No" (back to the order). */
+function renderAskNotMine(shell: PageShell, s: ConfirmPageState): string {
+  const d = DISPUTE_TEXTS[shell.locale];
+  return renderHostedPage(
+    shell,
+    d.askTitle,
+    <div className="card">
+      <h1>{d.askTitle}</h1>
+      <Summary locale={shell.locale} summary={s.summary} />
+      <p>
+        <Filled template={d.askBody} values={{ order: s.orderName }} />
+      </p>
+      <IntentForm nonce={s.nonce} intent="not_mine" label={d.askYes} className="danger" />
+      <IntentForm nonce={s.nonce} intent="back" label={d.askNo} className="secondary" />
+    </div>,
+    CSS,
   );
 }
 
@@ -81,6 +117,7 @@ function SendForm({ nonce, label, secondary }: { nonce: string; label: string; s
 }
 
 export function renderConfirmPage(shell: PageShell, s: ConfirmPageState): string {
+  if (s.step === "ask_not_mine") return renderAskNotMine(shell, s);
   const t = PAGE_TEXTS[shell.locale];
   // A number reads left to right in every language.
   const values = { order: s.orderName, phone: s.maskedPhone };
@@ -94,6 +131,11 @@ export function renderConfirmPage(shell: PageShell, s: ConfirmPageState): string
         <Filled template={t.intro} values={values} />
       </p>
       <Alert text={s.alert} />
+      {s.notice ? (
+        <p className="notice" role="status">
+          {s.notice}
+        </p>
+      ) : null}
       {s.step === "code" ? (
         <>
           <form method="post" noValidate>
@@ -137,9 +179,27 @@ export function renderConfirmMessage(shell: PageShell, kind: ConfirmMessage, ord
   return renderMessagePage(shell, { title: t[`${kind}Title`], body: t[`${kind}Body`], orderName, success: kind === "confirmed" }, CSS);
 }
 
+/** "I did not place this order" sent, the shop not told yet: thanks, and the undo while its window is open. */
+export type DisputedState = { orderName: string; nonce: string; minutesLeft: number };
+
+export function renderDisputed(shell: PageShell, s: DisputedState): string {
+  const d = DISPUTE_TEXTS[shell.locale];
+  const undo = <IntentForm nonce={s.nonce} intent="not_mine_undo" label={d.undo} className="secondary" />;
+  return renderMessagePage(
+    shell,
+    { title: d.pendingTitle, body: fill(d.pendingBody, { minutes: String(s.minutesLeft) }), orderName: s.orderName, success: true, after: undo },
+    CSS,
+  );
+}
+
 /** What the hosted confirmation page shows (app/orders/confirmation/confirm-page.server.ts decides which). */
-export type ConfirmView = { kind: "page"; state: ConfirmPageState } | { kind: "message"; message: ConfirmMessage; orderName?: string };
+export type ConfirmView =
+  | { kind: "page"; state: ConfirmPageState }
+  | { kind: "disputed"; state: DisputedState }
+  | { kind: "message"; message: ConfirmMessage; orderName?: string };
 
 export function renderConfirmView(shell: PageShell, view: ConfirmView): string {
-  return view.kind === "page" ? renderConfirmPage(shell, view.state) : renderConfirmMessage(shell, view.message, view.orderName);
+  if (view.kind === "page") return renderConfirmPage(shell, view.state);
+  if (view.kind === "disputed") return renderDisputed(shell, view.state);
+  return renderConfirmMessage(shell, view.message, view.orderName);
 }

@@ -52,7 +52,8 @@ export function interpret(status, body) {
 /**
  * A failure's message and way out: newCode, checkout (normal checkout), step "phone", wait
  * (countdown), forward (a dead end for a code by text: paying online is offered where the shop
- * takes it), whatsapp (the text failed: the code by WhatsApp where the shop has it).
+ * takes it), whatsapp (the text failed: the code by WhatsApp where the shop has it), sms (a code
+ * asked for on WhatsApp failed: the code by text message instead).
  */
 export function failureMessage(outcome) {
   switch (outcome.kind) {
@@ -70,7 +71,7 @@ export function failureMessage(outcome) {
       return { key: "error_rate_limited", values: { time: clock(outcome.retryAfter) }, wait: outcome.retryAfter, forward: true };
     case "sms_unavailable":
     case "shop_daily_cap":
-      return { key: "error_sms_unavailable", checkout: true, forward: true, whatsapp: outcome.kind === "sms_unavailable" };
+      return { key: "error_sms_unavailable", checkout: true, forward: true, whatsapp: outcome.kind === "sms_unavailable", sms: outcome.kind === "sms_unavailable" };
     case "invalid_code":
       return outcome.attemptsRemaining == null
         ? { key: "error_invalid_code" }

@@ -80,13 +80,17 @@ CodModal.prototype.build = function () {
   ]);
 
   // Step 3 (after the code, or when it was skipped): the payment mode, seen and chosen.
-  els.modeIntro = h("p", { class: "codv-intro" });
+  els.modeIntro = h("p", { class: "codv-intro", id: "codv-mode-intro-" + this.uid });
   els.modeModes = h("div", { class: "codv-modes-slot" });
   els.modeButton = h("button", { type: "submit", class: "codv-primary", form: formId("mode"), text: t("continue_to_checkout") });
   els.modeForm = h("form", { class: "codv-step", id: formId("mode"), novalidate: true, onsubmit: function (e) { e.preventDefault(); self.checkout(); } }, [
     els.modeIntro,
     els.modeModes,
   ]);
+
+  // While the shop cannot verify (paused): said plainly, and the shopper goes on when they choose to.
+  els.pausedStep = h("div", { class: "codv-step" }, [h("p", { class: "codv-intro", text: t("not_needed") })]);
+  els.pausedButton = h("button", { type: "button", class: "codv-primary", text: t("continue_to_checkout"), onclick: function () { self.leavePaused(); } });
 
   els.busy = h("div", { class: "codv-step codv-busy" }, [h("span", { class: "codv-spinner", "aria-hidden": "true" }), h("p", { class: "codv-busy-text" })]);
 
@@ -95,6 +99,8 @@ CodModal.prototype.build = function () {
   // Ways forward when the code cannot come by text: online payment, the code by WhatsApp.
   els.payOnline = h("button", { type: "button", class: "codv-secondary", text: t("pay_online"), hidden: true, onclick: function () { self.payOnline(); } });
   els.whatsapp = h("button", { type: "button", class: "codv-secondary", text: t("send_whatsapp"), hidden: true, onclick: function () { self.sendCode(true, "whatsapp"); } });
+  // WhatsApp could not take the code: the same number by text message, where the shop sends texts.
+  els.smsInstead = h("button", { type: "button", class: "codv-secondary", text: t("send_sms"), hidden: true, onclick: function () { self.sendCode(true, "sms"); } });
 
   // The sheet scrolls its body; the footer (the current error, its ways forward and the step's main
   // action) stays in view at any height, the phone's keyboard open included.
@@ -105,17 +111,19 @@ CodModal.prototype.build = function () {
       els.phoneForm,
       els.codeForm,
       els.modeForm,
+      els.pausedStep,
       els.busy,
       els.status,
       h("p", { class: "codv-note", text: t("privacy_note") }),
     ]),
     h("div", { class: "codv-foot" }, [
       els.alert,
-      h("div", { class: "codv-ways" }, [els.newCode, els.whatsapp, els.payOnline]),
+      h("div", { class: "codv-ways" }, [els.newCode, els.whatsapp, els.smsInstead, els.payOnline]),
       els.checkoutLink,
       els.sendButton,
       els.verifyButton,
       els.modeButton,
+      els.pausedButton,
     ]),
   ]);
   els.backdrop = h("div", { class: "codv-backdrop", hidden: true, onclick: function (e) { if (e.target === els.backdrop) self.close(); } }, [els.dialog]);

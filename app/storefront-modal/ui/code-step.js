@@ -71,9 +71,10 @@ CodModal.prototype.verify = function () {
       if (r.body.deviceToken) rememberedPhone(self.state.phone);
       self.stopWebOtp();
       self.applyRisk(r.body);
+      // "Number verified." heads the payment step for every band, above the choices.
       if (self.riskNote) {
-        self.say("verified");
-        return self.showRiskModes();
+        self.say("");
+        return self.showRiskModes("verified");
       }
       if (self.config.modes.length < 2) {
         self.say("verified");

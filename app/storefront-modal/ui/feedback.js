@@ -13,6 +13,8 @@ CodModal.prototype.showStep = function (step, focus) {
   els.sendButton.hidden = step !== "phone";
   els.verifyButton.hidden = step !== "code";
   els.modeButton.hidden = step !== "mode";
+  els.pausedStep.hidden = step !== "paused";
+  els.pausedButton.hidden = step !== "paused";
   this.step = step;
   if (step === "code") this.startWebOtp();
   else this.stopWebOtp();
@@ -21,7 +23,7 @@ CodModal.prototype.showStep = function (step, focus) {
     this.setSendLabel();
   }
   if (focus === false) return;
-  var target = { phone: els.phone, code: els.code, mode: els.modeForm.querySelector("input:checked") || els.modeForm.querySelector("button") }[step];
+  var target = { phone: els.phone, code: els.code, mode: els.modeForm.querySelector("input:checked") || els.modeForm.querySelector("button"), paused: els.pausedButton }[step];
   if (target) target.focus();
   else els.dialog.focus();
 };
@@ -45,7 +47,9 @@ CodModal.prototype.showAlert = function (message) {
   // WhatsApp when texts fail. With neither, the store's own checkout; a wait keeps its countdown.
   els.payOnline.hidden = !message.forward || modes.indexOf("prepaid") === -1;
   els.whatsapp.hidden = !message.whatsapp || !this.config.whatsapp || this.channel === "whatsapp";
-  if (message.forward && els.payOnline.hidden && els.whatsapp.hidden && !message.wait) els.checkoutLink.hidden = false;
+  // The code was asked for on WhatsApp (the shopper's choice, or after a failed text): the shop sends texts.
+  els.smsInstead.hidden = !message.sms || this.channel !== "whatsapp";
+  if (message.forward && els.payOnline.hidden && els.whatsapp.hidden && els.smsInstead.hidden && !message.wait) els.checkoutLink.hidden = false;
   els.status.textContent = "";
 };
 
@@ -57,6 +61,24 @@ CodModal.prototype.clearAlert = function () {
   els.newCode.hidden = true;
   els.payOnline.hidden = true;
   els.whatsapp.hidden = true;
+  els.smsInstead.hidden = true;
+};
+
+/**
+ * The shop cannot verify right now (paused: codes off, no plan, the month's verifications used up):
+ * the shopper is told so, and `next` (the store's checkout, or create-checkout) runs on their click.
+ */
+CodModal.prototype.showPaused = function (next) {
+  this.pausedNext = next;
+  this.say("");
+  this.clearAlert();
+  this.showStep("paused");
+};
+
+CodModal.prototype.leavePaused = function () {
+  var next = this.pausedNext;
+  this.pausedNext = null;
+  if (next) next.call(this);
 };
 
 CodModal.prototype.say = function (key, values) {

@@ -14,7 +14,7 @@ CodModal.prototype.renderModes = function (slot) {
   slot.textContent = "";
   if (modes.length < 2) return this.renderAmount(slot);
   var name = "codv-mode-" + this.uid;
-  var fieldset = h("fieldset", { class: "codv-modes" }, [h("legend", { text: this.t("mode_legend") })]);
+  var fieldset = h("fieldset", { class: "codv-modes", "aria-describedby": this.els.modeIntro.id }, [h("legend", { text: this.t("mode_legend") })]);
   modes.forEach(function (mode) {
     var input = h("input", { type: "radio", name: name, value: mode, onchange: function () { self.state.mode = mode; } });
     input.checked = self.state.mode === mode;

@@ -70,7 +70,7 @@ CodModal.prototype.sendCode = function (again, channel) {
   this.busy = true;
   this.clearAlert();
   this.say("sending");
-  var button = channel ? els.whatsapp : again ? els.resend : els.sendButton;
+  var button = channel === "whatsapp" ? els.whatsapp : channel === "sms" ? els.smsInstead : again ? els.resend : els.sendButton;
   button.disabled = true;
   var body = { phone: phone };
   // WhatsApp once asked for stays the channel of this number's resends.
@@ -93,7 +93,11 @@ CodModal.prototype.sendCode = function (again, channel) {
       self.state.proof = null;
       self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1000;
       // Where the code went: WhatsApp, or a text (also when WhatsApp was refused and SMS took over).
-      self.fill(els.codeIntro, outcome.channel === "whatsapp" ? "code_intro_whatsapp" : "code_intro", { length: self.config.codeLength, phone: phone });
+      // Asked for on WhatsApp but sent as a text (WhatsApp refused it, e.g. at its send limit): said so, and
+      // the resends go by text too.
+      var fellBack = self.channel === "whatsapp" && outcome.channel === "sms";
+      if (fellBack) self.channel = "sms";
+      self.fill(els.codeIntro, outcome.channel === "whatsapp" ? "code_intro_whatsapp" : fellBack ? "code_intro_sms_fallback" : "code_intro", { length: self.config.codeLength, phone: phone });
       els.code.value = "";
       els.code.disabled = false;
       els.code.setAttribute("maxlength", String(self.config.codeLength));
@@ -106,11 +110,15 @@ CodModal.prototype.sendCode = function (again, channel) {
     } else if (outcome.kind === "skipped") {
       self.state.verified = true;
       self.say("");
-      if (self.riskNote) return self.showRiskModes();
-      if (self.config.modes.length < 2) return self.checkout();
-      self.showModes(outcome.reason === "returning_customer" ? "welcome_back" : "choose_mode");
+      var welcome = outcome.reason === "returning_customer";
+      if (self.riskNote) return self.showRiskModes(welcome ? "welcome_back" : null);
+      // The shop asked for codes when the sheet opened and asks none now (paused): said, not skipped past.
+      var notNeeded = !welcome && self.config.otpEnabled;
+      if (self.config.modes.length < 2) return notNeeded ? self.showPaused(self.checkout) : self.checkout();
+      self.showModes(welcome ? "welcome_back" : notNeeded ? "not_needed_choose" : "choose_mode");
     } else if (outcome.kind === "fallback") {
-      self.normalCheckout();
+      // The app cannot verify for this shop now (402): the store's own checkout, once the shopper knows why.
+      self.showPaused(self.normalCheckout);
     } else {
       self.say("");
       var message = failureMessage(outcome);

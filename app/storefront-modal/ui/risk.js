@@ -23,12 +23,14 @@ CodModal.prototype.resetRisk = function () {
 };
 
 /**
- * The payment step when cash on delivery is not offered: the sentence why, then the ways left. With
+ * The payment step when cash on delivery is not offered: `leadKey` first (the number verified, where
+ * every band's payment step says it: above the choices), the sentence why, then the ways left. With
  * none left in the modal, the store's own checkout, where the payment function hides it too.
  */
-CodModal.prototype.showRiskModes = function () {
+CodModal.prototype.showRiskModes = function (leadKey) {
   var els = this.els;
-  els.modeIntro.textContent = this.t(this.riskNote || "risk_generic") + " " + this.t(this.config.modes.length ? "risk_choose" : "risk_elsewhere");
+  var lead = leadKey ? this.t(leadKey) + " " : "";
+  els.modeIntro.textContent = lead + this.t(this.riskNote || "risk_generic") + " " + this.t(this.config.modes.length ? "risk_choose" : "risk_elsewhere");
   this.renderModes(els.modeModes);
   this.showStep("mode");
   if (this.config.modes.length) return;

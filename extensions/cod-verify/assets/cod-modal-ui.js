@@ -184,7 +184,7 @@
         return { key: "error_rate_limited", values: { time: clock(outcome.retryAfter) }, wait: outcome.retryAfter, forward: true };
       case "sms_unavailable":
       case "shop_daily_cap":
-        return { key: "error_sms_unavailable", checkout: true, forward: true, whatsapp: outcome.kind === "sms_unavailable" };
+        return { key: "error_sms_unavailable", checkout: true, forward: true, whatsapp: outcome.kind === "sms_unavailable", sms: outcome.kind === "sms_unavailable" };
       case "invalid_code":
         return outcome.attemptsRemaining == null ? { key: "error_invalid_code" } : { key: "error_attempts_left", count: outcome.attemptsRemaining, values: { count: outcome.attemptsRemaining } };
       case "attempts_exhausted":
@@ -747,7 +747,7 @@
       h("div", { class: "codv-row" }, [els.resend, els.changeNumber]),
       els.codeAmount
     ]);
-    els.modeIntro = h("p", { class: "codv-intro" });
+    els.modeIntro = h("p", { class: "codv-intro", id: "codv-mode-intro-" + this.uid });
     els.modeModes = h("div", { class: "codv-modes-slot" });
     els.modeButton = h("button", { type: "submit", class: "codv-primary", form: formId("mode"), text: t("continue_to_checkout") });
     els.modeForm = h("form", { class: "codv-step", id: formId("mode"), novalidate: true, onsubmit: function(e) {
@@ -757,6 +757,10 @@
       els.modeIntro,
       els.modeModes
     ]);
+    els.pausedStep = h("div", { class: "codv-step" }, [h("p", { class: "codv-intro", text: t("not_needed") })]);
+    els.pausedButton = h("button", { type: "button", class: "codv-primary", text: t("continue_to_checkout"), onclick: function() {
+      self.leavePaused();
+    } });
     els.busy = h("div", { class: "codv-step codv-busy" }, [h("span", { class: "codv-spinner", "aria-hidden": "true" }), h("p", { class: "codv-busy-text" })]);
     els.checkoutLink = h("button", { type: "button", class: "codv-link codv-fallback", text: t("checkout_normally"), hidden: true, onclick: function() {
       self.normalCheckout();
@@ -770,6 +774,9 @@
     els.whatsapp = h("button", { type: "button", class: "codv-secondary", text: t("send_whatsapp"), hidden: true, onclick: function() {
       self.sendCode(true, "whatsapp");
     } });
+    els.smsInstead = h("button", { type: "button", class: "codv-secondary", text: t("send_sms"), hidden: true, onclick: function() {
+      self.sendCode(true, "sms");
+    } });
     els.dialog = h("div", { class: "codv-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": els.title.id, dir: rtl ? "rtl" : "ltr", lang: this.locale, tabindex: "-1" }, [
       h("div", { class: "codv-head" }, [els.title, els.close]),
       h("div", { class: "codv-body" }, [
@@ -777,17 +784,19 @@
         els.phoneForm,
         els.codeForm,
         els.modeForm,
+        els.pausedStep,
         els.busy,
         els.status,
         h("p", { class: "codv-note", text: t("privacy_note") })
       ]),
       h("div", { class: "codv-foot" }, [
         els.alert,
-        h("div", { class: "codv-ways" }, [els.newCode, els.whatsapp, els.payOnline]),
+        h("div", { class: "codv-ways" }, [els.newCode, els.whatsapp, els.smsInstead, els.payOnline]),
         els.checkoutLink,
         els.sendButton,
         els.verifyButton,
-        els.modeButton
+        els.modeButton,
+        els.pausedButton
       ])
     ]);
     els.backdrop = h("div", { class: "codv-backdrop", hidden: true, onclick: function(e) {
@@ -907,6 +916,8 @@
     els.sendButton.hidden = step !== "phone";
     els.verifyButton.hidden = step !== "code";
     els.modeButton.hidden = step !== "mode";
+    els.pausedStep.hidden = step !== "paused";
+    els.pausedButton.hidden = step !== "paused";
     this.step = step;
     if (step === "code")
       this.startWebOtp();
@@ -918,7 +929,7 @@
     }
     if (focus === false)
       return;
-    var target = { phone: els.phone, code: els.code, mode: els.modeForm.querySelector("input:checked") || els.modeForm.querySelector("button") }[step];
+    var target = { phone: els.phone, code: els.code, mode: els.modeForm.querySelector("input:checked") || els.modeForm.querySelector("button"), paused: els.pausedButton }[step];
     if (target)
       target.focus();
     else
@@ -941,7 +952,8 @@
     var modes = this.config.modes;
     els.payOnline.hidden = !message.forward || modes.indexOf("prepaid") === -1;
     els.whatsapp.hidden = !message.whatsapp || !this.config.whatsapp || this.channel === "whatsapp";
-    if (message.forward && els.payOnline.hidden && els.whatsapp.hidden && !message.wait)
+    els.smsInstead.hidden = !message.sms || this.channel !== "whatsapp";
+    if (message.forward && els.payOnline.hidden && els.whatsapp.hidden && els.smsInstead.hidden && !message.wait)
       els.checkoutLink.hidden = false;
     els.status.textContent = "";
   };
@@ -953,6 +965,19 @@
     els.newCode.hidden = true;
     els.payOnline.hidden = true;
     els.whatsapp.hidden = true;
+    els.smsInstead.hidden = true;
+  };
+  CodModal.prototype.showPaused = function(next) {
+    this.pausedNext = next;
+    this.say("");
+    this.clearAlert();
+    this.showStep("paused");
+  };
+  CodModal.prototype.leavePaused = function() {
+    var next = this.pausedNext;
+    this.pausedNext = null;
+    if (next)
+      next.call(this);
   };
   CodModal.prototype.say = function(key, values) {
     if (key)
@@ -1066,7 +1091,7 @@
     this.busy = true;
     this.clearAlert();
     this.say("sending");
-    var button = channel ? els.whatsapp : again ? els.resend : els.sendButton;
+    var button = channel === "whatsapp" ? els.whatsapp : channel === "sms" ? els.smsInstead : again ? els.resend : els.sendButton;
     button.disabled = true;
     var body = { phone };
     if (!again) {
@@ -1090,7 +1115,10 @@
         self.state.verified = false;
         self.state.proof = null;
         self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1e3;
-        self.fill(els.codeIntro, outcome.channel === "whatsapp" ? "code_intro_whatsapp" : "code_intro", { length: self.config.codeLength, phone });
+        var fellBack = self.channel === "whatsapp" && outcome.channel === "sms";
+        if (fellBack)
+          self.channel = "sms";
+        self.fill(els.codeIntro, outcome.channel === "whatsapp" ? "code_intro_whatsapp" : fellBack ? "code_intro_sms_fallback" : "code_intro", { length: self.config.codeLength, phone });
         els.code.value = "";
         els.code.disabled = false;
         els.code.setAttribute("maxlength", String(self.config.codeLength));
@@ -1103,13 +1131,15 @@
       } else if (outcome.kind === "skipped") {
         self.state.verified = true;
         self.say("");
+        var welcome = outcome.reason === "returning_customer";
         if (self.riskNote)
-          return self.showRiskModes();
+          return self.showRiskModes(welcome ? "welcome_back" : null);
+        var notNeeded = !welcome && self.config.otpEnabled;
         if (self.config.modes.length < 2)
-          return self.checkout();
-        self.showModes(outcome.reason === "returning_customer" ? "welcome_back" : "choose_mode");
+          return notNeeded ? self.showPaused(self.checkout) : self.checkout();
+        self.showModes(welcome ? "welcome_back" : notNeeded ? "not_needed_choose" : "choose_mode");
       } else if (outcome.kind === "fallback") {
-        self.normalCheckout();
+        self.showPaused(self.normalCheckout);
       } else {
         self.say("");
         var message = failureMessage(outcome);
@@ -1194,8 +1224,8 @@
         self.stopWebOtp();
         self.applyRisk(r.body);
         if (self.riskNote) {
-          self.say("verified");
-          return self.showRiskModes();
+          self.say("");
+          return self.showRiskModes("verified");
         }
         if (self.config.modes.length < 2) {
           self.say("verified");
@@ -1253,7 +1283,7 @@
     if (modes.length < 2)
       return this.renderAmount(slot);
     var name = "codv-mode-" + this.uid;
-    var fieldset = h("fieldset", { class: "codv-modes" }, [h("legend", { text: this.t("mode_legend") })]);
+    var fieldset = h("fieldset", { class: "codv-modes", "aria-describedby": this.els.modeIntro.id }, [h("legend", { text: this.t("mode_legend") })]);
     modes.forEach(function(mode) {
       var input = h("input", { type: "radio", name, value: mode, onchange: function() {
         self.state.mode = mode;
@@ -1354,9 +1384,10 @@
       this.config.modes = this.config.shopModes.slice();
     this.riskNote = null;
   };
-  CodModal.prototype.showRiskModes = function() {
+  CodModal.prototype.showRiskModes = function(leadKey) {
     var els = this.els;
-    els.modeIntro.textContent = this.t(this.riskNote || "risk_generic") + " " + this.t(this.config.modes.length ? "risk_choose" : "risk_elsewhere");
+    var lead = leadKey ? this.t(leadKey) + " " : "";
+    els.modeIntro.textContent = lead + this.t(this.riskNote || "risk_generic") + " " + this.t(this.config.modes.length ? "risk_choose" : "risk_elsewhere");
     this.renderModes(els.modeModes);
     this.showStep("mode");
     if (this.config.modes.length)

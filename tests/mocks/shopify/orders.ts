@@ -81,8 +81,13 @@ function view(order: FakeOrder) {
 
 const COUNTRY_NAMES: Record<string, string> = { IN: "India", US: "United States", FR: "France", ES: "Spain", AE: "United Arab Emirates", MA: "Morocco" };
 
+/** The countries a fake shop ships to (`shop.shipsToCountries`) unless a test sets its own. */
+export const DEFAULT_SHIPS_TO = ["IN", "US", "CA", "GB", "FR", "ES", "DE", "IT", "MA", "DZ", "TN", "EG", "SA", "AE", "PK", "BD", "MX", "BR", "NG", "QA", "OM", "KW", "BH", "HK", "IE", "AU", "JP"];
+
 export class FakeOrderStore {
   readonly orders = new Map<string, FakeOrder>();
+  /** What `shop { shipsToCountries }` answers (CountryCode values; "ZZ" is Shopify's rest of the world). */
+  shipsTo: string[] = [...DEFAULT_SHIPS_TO];
 
   constructor(orders: FakeOrder[] = []) {
     for (const o of orders) this.add(o);
@@ -213,7 +218,8 @@ export class FakeOrderStore {
       .on(OPERATIONS.recentOrderOutcomes, this.ordersPaged(), "admin")
       .on(OPERATIONS.orderUpdate, this.orderUpdate(), "admin")
       .on(OPERATIONS.tagsAdd, this.tagsAdd(otherOrders?.tagsAdd), "admin")
-      .on(OPERATIONS.metafieldsSet, this.metafieldsSet(), "admin");
+      .on(OPERATIONS.metafieldsSet, this.metafieldsSet(), "admin")
+      .on(OPERATIONS.shopShipsTo, () => ({ data: { shop: { shipsToCountries: this.shipsTo } } }), "admin");
   }
 }
 
