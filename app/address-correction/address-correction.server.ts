@@ -14,6 +14,7 @@ import { log } from "~/core/utils/log.server";
 import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
 import { EMPTY_ADDRESS, fromMailingAddress, type Address, type SuspectReason } from "./address";
 import { fill, pickLocale } from "~/shared/locales";
+import { parseApiPhone } from "~/shared/phone";
 import { TEXTS } from "./i18n";
 import { findOpenCorrection, openOnce } from "./open-correction.server";
 import {
@@ -203,6 +204,24 @@ export async function requestAddressCorrection(
 }
 
 /**
+ * The storefront's request (POST /proxy/api/address-correction.request): an order id (a number or its
+ * text), or a phone as the shopper typed it, which must read as a number (`invalid_phone` otherwise);
+ * the id wins when both are given.
+ */
+export async function requestCorrectionFromStorefront(
+  shop: Shop,
+  input: { orderId?: string | number; phone?: string; locale?: string },
+  pathPrefix: string | null,
+): Promise<RequestOutcome | { ok: false; code: "invalid_phone" }> {
+  let phone: string | undefined;
+  if (input.orderId === undefined && input.phone !== undefined) {
+    phone = parseApiPhone(input.phone) ?? undefined;
+    if (!phone) return { ok: false, code: "invalid_phone" };
+  }
+  return requestAddressCorrection(shop, { orderId: input.orderId === undefined ? undefined : String(input.orderId), phone, locale: input.locale }, { pathPrefix });
+}
+
+/**
  * The link in the SMS. On a real store it is the storefront's app-proxy URL, so Shopify signs every
  * request to the form, on the shop's link domain (Settings: the host whitelisted with India's DLT, one
  * of the store's own domains) or else its .myshopify.com domain; in local mode the local server's
@@ -232,6 +251,15 @@ export async function findCorrectionByToken(shop: Pick<Shop, "id">, token: strin
   // The lookup is by hash; the comparison below is constant-time and also pins the shop.
   if (!correction || correction.shopId !== shop.id || !hashesEqual(correction.tokenHash, tokenHash)) return null;
   return correction;
+}
+
+/** What the storefront's status poll is told (GET /proxy/api/address-correction.status); null for an unknown token. */
+export async function correctionStatus(shop: Pick<Shop, "id">, token: string): Promise<{ status: CorrectionState; expiresAt: Date; orderUpdated?: boolean } | null> {
+  const correction = await findCorrectionByToken(shop, token);
+  if (!correction) return null;
+  const status = stateOf(correction);
+  // Completed: whether the order itself took the address (`not_editable`: the merchant was told instead).
+  return { status, expiresAt: correction.expiresAt, ...(status === "completed" ? { orderUpdated: correction.status === "completed" } : {}) };
 }
 
 /** A row read directly, in the shape Prisma gives it (dates as Date). */

@@ -12,6 +12,8 @@ import { log } from "~/core/utils/log.server";
 import { currencyDigits } from "~/shared/money";
 import { sendSms, type SmsChannel } from "~/sms/sms.server";
 import { whatsappLinkTemplate } from "~/sms/whatsapp";
+import type { PageShell } from "~/shared/hosted-page";
+import { pickLocale } from "~/shared/locales";
 import { admin, fail, userErrors, type StepResult } from "./confirmation/holds.server";
 import { invoiceNote, prepaidOfferSms } from "./prepaid-offer-texts";
 
@@ -323,10 +325,24 @@ async function markSent(offerId: string, channel: SmsChannel | "email", facts: O
 export type OfferOpened = { kind: "redirect"; url: string } | { kind: "page"; page: "paid" | "closed" | "unknown" | "unavailable"; orderName: string };
 
 /**
- * GET /apps/<subpath>/pp/<token>: the first open is recorded once, then the order is read again and the
- * shopper goes to Shopify's payment page while there is something to pay and the parcel has not left.
+ * GET /apps/<subpath>/pp/<token> as the shopper sees it: Shopify's payment page, or our page in the
+ * shopper's language (the link's `locale`, else the shop's) with the shop's name.
  */
-export async function openPrepaidOffer(shop: Pick<Shop, "id" | "domain">, token: string): Promise<OfferOpened> {
+export async function showPrepaidOfferLink(
+  shop: Pick<Shop, "id" | "domain" | "locale" | "name">,
+  token: string,
+  queryLocale: string | null,
+): Promise<Extract<OfferOpened, { kind: "redirect" }> | (Extract<OfferOpened, { kind: "page" }> & { shell: PageShell })> {
+  const opened = await openPrepaidOffer(shop, token);
+  if (opened.kind === "redirect") return opened;
+  return { ...opened, shell: { locale: pickLocale(queryLocale, shop.locale), shopName: shop.name ?? "" } };
+}
+
+/**
+ * The link's open: the first open is recorded once, then the order is read again and the shopper goes
+ * to Shopify's payment page while there is something to pay and the parcel has not left.
+ */
+async function openPrepaidOffer(shop: Pick<Shop, "id" | "domain">, token: string): Promise<OfferOpened> {
   if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return { kind: "page", page: "unknown", orderName: "" };
   const offer = await prisma.prepaidOffer.findFirst({ where: { shopId: shop.id, tokenHash: hashOfferToken(token) } });
   if (!offer || offer.status === "queued" || offer.status === "not_offered") return { kind: "page", page: "unknown", orderName: "" };
