@@ -5,7 +5,7 @@ import { outcomeResponse } from "~/http/outcomes.server";
 import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { shopperIp } from "~/http/shopper-ip.server";
 import { sendOtpBody } from "~/otp/schemas";
-import { sendCodeToShopper, type StorefrontSendOutcome } from "~/otp/storefront.server";
+import { sendCodeToShopper, type StorefrontSendOutcome } from "~/otp/shopper-codes.server";
 
 /** POST /proxy/send-otp { phone, locale?, deviceToken?, channel? }: sends a one-time code (check order in the README). */
 export async function action({ request }: ActionFunctionArgs) {

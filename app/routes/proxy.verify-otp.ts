@@ -5,7 +5,7 @@ import { outcomeResponse } from "~/http/outcomes.server";
 import { answer, json, methodNotAllowed } from "~/http/responses.server";
 import { shopperIp } from "~/http/shopper-ip.server";
 import { verifyOtpBody } from "~/otp/schemas";
-import { checkCodeFromShopper, type StorefrontVerifyOutcome } from "~/otp/storefront.server";
+import { checkCodeFromShopper, type StorefrontVerifyOutcome } from "~/otp/shopper-codes.server";
 
 /** POST /proxy/verify-otp { phone, otp, selectedMode?, cartToken?, locale? }: checks a one-time code. */
 export async function action({ request }: ActionFunctionArgs) {
