@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { createRequestHandler } from "@remix-run/node";
 import { pendingMigrations } from "./prisma/migrate.mjs";
-import { callResourceRoute, fixedResourceRoutes } from "./app/server/resource-routes.mjs";
+import { createAppHandler } from "./app/server/resource-routes.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const publicDir = path.join(root, "public");
@@ -34,14 +34,8 @@ try {
   process.exit(1);
 }
 const mode = process.env.NODE_ENV === "production" ? "production" : "development";
-const remixHandle = createRequestHandler(build, mode);
-const resourceRoutes = fixedResourceRoutes(build);
-
-/** Fixed-path resource routes (the storefront API, webhooks) directly; the rest through Remix. */
-async function handle(request, pathname) {
-  const route = resourceRoutes.get(pathname);
-  return (route && (await callResourceRoute(route, request))) ?? remixHandle(request);
-}
+/** Fixed-path resource routes (the storefront API, webhooks) directly, the rest through Remix; errors as JSON. */
+const handle = createAppHandler(build, createRequestHandler(build, mode));
 
 /** The files under public/ (the build's assets), listed at start: other paths never touch the disk. */
 function listFiles(dir, prefix = "") {
@@ -234,25 +228,6 @@ function isLegacyDataRequest(url) {
   return query !== "" && query.split("&").some((pair) => pair === "_data" || pair.startsWith("_data="));
 }
 
-/**
- * Remix answers an error no route caught with a plain-text 500 (in development with the error and
- * file paths in it). The app's handleError (app/entry.server.tsx) marks such requests; their answer
- * becomes the contract's JSON: 503 `unavailable` with Retry-After when the database failed, else
- * 500 `internal_error`. Pages with their own error boundary (HTML) are left as they are.
- */
-function lastResortAsJson(request, response) {
-  const failure = request[Symbol.for("cod.failure")];
-  if (!failure || response.status < 500 || /text\/html/.test(response.headers.get("content-type") ?? "")) return response;
-  const headers = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
-  if (failure === "unavailable") {
-    return new Response(JSON.stringify({ error: "The service is briefly unavailable. Try again in a moment.", code: "unavailable" }), {
-      status: 503,
-      headers: { ...headers, "retry-after": "5" },
-    });
-  }
-  return new Response(JSON.stringify({ error: "Something went wrong on our side.", code: "internal_error" }), { status: 500, headers });
-}
-
 async function writeResponse(req, res, response) {
   const headers = {};
   for (const [k, v] of response.headers) if (k !== "set-cookie") headers[k] = v;
@@ -317,7 +292,7 @@ const server = http.createServer(async (req, res) => {
       res.end(JSON.stringify({ error: "The request body is too large.", code: "payload_too_large" }));
     } else if (!(await serveStatic(req, res, pathname))) {
       const request = toRequest(req, controller);
-      const response = lastResortAsJson(request, await handle(request, pathname));
+      const response = await handle(request, pathname);
       // The route answered without reading the whole body (a declared length over its limit).
       if (!req.complete) req.abandonBody?.();
       // A body cut off at MAX_BODY_BYTES is a 413 whatever the route made of the truncated stream.

@@ -2,37 +2,38 @@
  * The server build's main module (remix.config.js `server`, the classic compiler's documented option):
  * `build/index.js` is this file bundled with the app. It hands server.mjs the Remix build, re-exported
  * whole as the compiler writes it, the one list of background work this process runs, which
- * server.mjs starts (`startBackgroundWork`), and the table of fixed-path resource routes server.mjs
- * calls directly (`FIXED_RESOURCE_ROUTES`). Rendering stays in entry.server.tsx.
+ * server.mjs starts (`startBackgroundWork`), the steps a (re)install queues (`INSTALL_STEPS`), and the
+ * table of fixed-path resource routes server.mjs calls directly (`FIXED_RESOURCE_ROUTES`). Rendering
+ * stays in entry.server.tsx.
  */
 import { z } from "zod";
-import { addressCheckJob } from "~/address-correction/address-correction.server";
+import { addressCheckJob } from "~/address-correction/auto-check.server";
 import { defineJob, pruneFinishedJobs, type AnyJobKind } from "~/core/jobs/queue.server";
 import { startJobWorker } from "~/core/jobs/worker.server";
 import { whatsappFallbackJob } from "~/message-status/sms-fallback-job.server";
 import { usageChargeJob } from "~/billing/usage-charges.server";
-import { enforcementSyncJob } from "~/enforcement/enforcement-jobs.server";
+import { enforcementSyncJob, requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 import { CONFIRMATION_JOBS } from "~/orders/confirmation/confirmation-steps.server";
 import { whatsappReplyJob } from "~/orders/confirmation/whatsapp-replies.server";
 import { disputeTagJob } from "~/orders/confirmation/dispute.server";
 import { addressLinkJob, LADDER_JOBS } from "~/orders/confirmation/ladder.server";
 import { depositBalanceJob } from "~/orders/deposit-balance.server";
-import { PREPAID_OFFER_JOBS } from "~/orders/prepaid-offer.server";
+import { prepaidOfferJob } from "~/orders/prepaid-offer.server";
+import { prepaidPaidJob } from "~/orders/prepaid-offer-paid.server";
 import { customerVerifiedTagJob, orderTagsJob } from "~/orders/tag-jobs.server";
 import { blockedCustomersJob } from "~/otp/blocked-customers.server";
 import { otpPurgeJob } from "~/otp/purge-job.server";
 import { retentionJob, scheduleRetention } from "~/privacy/retention.server";
 import { shopRedactJob } from "~/privacy/privacy.server";
 import { riskAssessmentJob } from "~/risk/assessment-job.server";
-import { riskBackfillJob } from "~/risk/backfill.server";
+import { enqueueRiskBackfill, riskBackfillJob } from "~/risk/backfill.server";
 import { pruneDeliveries } from "~/core/shopify/webhook-deliveries.server";
 import { shopDetailsJob } from "~/core/shopify/shop-details-job.server";
 import { answerJob as deliveryAnswerJob, notifyJob as deliveryRecoveryNotifyJob } from "~/delivery/recovery.server";
 import { reminderJob as deliveryReminderJob } from "~/delivery/reminder.server";
 import { flowTriggerJob } from "~/flow/trigger-jobs.server";
 import { clock } from "~/core/utils/clock.server";
-// Registers the payment customization's creation with the install hook (onShopInstalled).
-import "~/enforcement/payment-customization.server";
+import { setInstallSteps, type InstallStep } from "~/core/shopify/app.server";
 import * as addressCorrectionRequest from "~/routes/proxy.api.address-correction[.]request";
 import * as addressCorrectionStatus from "~/routes/proxy.api.address-correction[.]status";
 import * as ping from "~/routes/proxy.api.auth.ping";
@@ -93,7 +94,8 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   enforcementSyncJob,
   usageChargeJob,
   depositBalanceJob,
-  ...PREPAID_OFFER_JOBS,
+  prepaidOfferJob,
+  prepaidPaidJob,
   riskAssessmentJob,
   riskBackfillJob,
   retentionJob,
@@ -108,6 +110,19 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   flowTriggerJob,
   pruneJob,
 ];
+
+/**
+ * What a (re)install starts, in order, once the shop's row exists (the afterAuth hook of
+ * app/core/shopify/app.server.ts runs them): each queues a job of a kind listed above, so a failure
+ * (Shopify refusing, a timeout) is retried with the queue's backoff and shows in `npm run jobs`.
+ */
+export const INSTALL_STEPS: readonly InstallStep[] = [
+  // The checkout function's payment customization, created (or brought in step) by the `enforcement-sync` job.
+  { name: "payment customization", run: (shop) => requestEnforcementSync(shop.domain, "installed") },
+  // The outcomes of the shop's recent orders, learnt once (`risk-outcomes-backfill`).
+  { name: "risk outcomes backfill", run: enqueueRiskBackfill },
+];
+setInstallSteps(INSTALL_STEPS);
 
 /** Called once by server.mjs when it starts: the job worker, with every kind above. */
 export function startBackgroundWork(): void {

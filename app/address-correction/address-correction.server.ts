@@ -1,5 +1,4 @@
 import crypto from "node:crypto";
-import type { z } from "zod";
 import { maskPhone } from "~/shared/phone-mask";
 import { prisma } from "~/core/db.server";
 import { query, sql, toDate } from "~/core/db/sql.server";
@@ -8,17 +7,14 @@ import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/core/rat
 import { whatsappLinkTemplate } from "~/sms/whatsapp";
 import { sendSms } from "~/sms/sms.server";
 import { countEvent } from "~/core/db/daily-stats.server";
-import { defineJob, orderJobKey, planJob, type PlannedJob } from "~/core/jobs/queue.server";
-import { getShop, hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
-import { orderCreatedPayload } from "~/core/shopify/webhook-payloads";
-import type { OrderFacts } from "~/core/shopify/order-facts";
+import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { hashesEqual, keyedHash, randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
 import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
-import { EMPTY_ADDRESS, fromMailingAddress, fromOrderAddress, suspectAddressReason, type Address, type SuspectReason } from "./address";
+import { EMPTY_ADDRESS, fromMailingAddress, type Address, type SuspectReason } from "./address";
 import { fill, pickLocale } from "~/shared/locales";
-import { normalizePhone } from "~/shared/phone";
+import { parseApiPhone } from "~/shared/phone";
 import { TEXTS } from "./i18n";
 import { findOpenCorrection, openOnce } from "./open-correction.server";
 import {
@@ -65,7 +61,7 @@ export type RequestInput = { orderId?: string; phone?: string; locale?: string }
  * What a correction needs to know about an order, whichever way the order was read: from the Admin
  * API (a request by order id or phone) or from the orders/create payload (the automatic request).
  */
-type OrderToCorrect = { gid: string; name: string; phone: string | null; editable: boolean; address: Address };
+export type OrderToCorrect = { gid: string; name: string; phone: string | null; editable: boolean; address: Address };
 
 function adminOrderToCorrect(order: ShopifyOrder): OrderToCorrect {
   return { gid: order.id, name: order.name, phone: orderPhone(order), editable: orderIsEditable(order), address: fromMailingAddress(order.shippingAddress) };
@@ -208,6 +204,24 @@ export async function requestAddressCorrection(
 }
 
 /**
+ * The storefront's request (POST /proxy/api/address-correction.request): an order id (a number or its
+ * text), or a phone as the shopper typed it, which must read as a number (`invalid_phone` otherwise);
+ * the id wins when both are given.
+ */
+export async function requestCorrectionFromStorefront(
+  shop: Shop,
+  input: { orderId?: string | number; phone?: string; locale?: string },
+  pathPrefix: string | null,
+): Promise<RequestOutcome | { ok: false; code: "invalid_phone" }> {
+  let phone: string | undefined;
+  if (input.orderId === undefined && input.phone !== undefined) {
+    phone = parseApiPhone(input.phone) ?? undefined;
+    if (!phone) return { ok: false, code: "invalid_phone" };
+  }
+  return requestAddressCorrection(shop, { orderId: input.orderId === undefined ? undefined : String(input.orderId), phone, locale: input.locale }, { pathPrefix });
+}
+
+/**
  * The link in the SMS. On a real store it is the storefront's app-proxy URL, so Shopify signs every
  * request to the form, on the shop's link domain (Settings: the host whitelisted with India's DLT, one
  * of the store's own domains) or else its .myshopify.com domain; in local mode the local server's
@@ -237,6 +251,15 @@ export async function findCorrectionByToken(shop: Pick<Shop, "id">, token: strin
   // The lookup is by hash; the comparison below is constant-time and also pins the shop.
   if (!correction || correction.shopId !== shop.id || !hashesEqual(correction.tokenHash, tokenHash)) return null;
   return correction;
+}
+
+/** What the storefront's status poll is told (GET /proxy/api/address-correction.status); null for an unknown token. */
+export async function correctionStatus(shop: Pick<Shop, "id">, token: string): Promise<{ status: CorrectionState; expiresAt: Date; orderUpdated?: boolean } | null> {
+  const correction = await findCorrectionByToken(shop, token);
+  if (!correction) return null;
+  const status = stateOf(correction);
+  // Completed: whether the order itself took the address (`not_editable`: the merchant was told instead).
+  return { status, expiresAt: correction.expiresAt, ...(status === "completed" ? { orderUpdated: correction.status === "completed" } : {}) };
 }
 
 /** A row read directly, in the shape Prisma gives it (dates as Date). */
@@ -362,94 +385,4 @@ async function finish(id: string, status: "completed" | "not_editable", address:
     where: { id },
     data: { status, after: JSON.stringify(address), failure, completedAt: clock.now() },
   });
-}
-
-/* ---------- the orders/create hook ---------- */
-
-/** The fields of the orders/create payload this hook reads (the rest is not stored with its job). */
-const addressCheckPayload = orderCreatedPayload
-  .pick({
-    admin_graphql_api_id: true,
-    name: true,
-    phone: true,
-    cancelled_at: true,
-    closed_at: true,
-    fulfillment_status: true,
-    customer: true,
-    shipping_address: true,
-  })
-  .strip();
-
-/** The new order as the check reads it: the orders/create payload's own parsed type, cut to those fields. */
-export type NewOrderToCheck = z.output<typeof addressCheckPayload>;
-
-export type AutoRequestOutcome =
-  | { requested: false; reason: "disabled" | "no_shipping_address" | "address_ok" }
-  | { requested: true; check: SuspectReason; outcome: RequestOutcome };
-
-/** Shopify's REST fulfillment states of an order that has shipped something (null: nothing yet). */
-const SHIPPED = new Set(["fulfilled", "partial", "restocked"]);
-
-/**
- * For the orders/create webhook: when the shop turned automatic requests on and the new order's
- * shipping address fails the basic checks (no house number, postal code missing or of the wrong
- * pattern for the country), requests a correction, exactly as the request route would.
- */
-export async function maybeRequestCorrectionForNewOrder(shop: Shop, order: NewOrderToCheck): Promise<AutoRequestOutcome> {
-  if (!shop.autoAddressCorrection) return { requested: false, reason: "disabled" };
-  if (!order.shipping_address) return { requested: false, reason: "no_shipping_address" };
-  const address = fromOrderAddress(order.shipping_address);
-  const check = suspectAddressReason(address);
-  if (!check) return { requested: false, reason: "address_ok" };
-  const toCorrect: OrderToCorrect = {
-    gid: order.admin_graphql_api_id,
-    name: order.name ?? "",
-    // The number to text, in the Admin API path's order: the order's own, the shipping address's, the customer's.
-    phone: [order.phone, order.shipping_address.phone, order.customer?.phone].map(normalizePhone).find((p) => p !== null) ?? null,
-    editable: !order.cancelled_at && !order.closed_at && !SHIPPED.has(order.fulfillment_status ?? ""),
-    address,
-  };
-  const outcome = await requestAddressCorrection(shop, {}, { source: "auto", reason: check, order: toCorrect });
-  return { requested: true, check, outcome };
-}
-
-/**
- * The automatic request as a background job (app/core/jobs), queued by orders/create and run after the
- * delivery is answered (an SMS provider can take seconds; Shopify waits 5 s at most). An SMS provider
- * outage is retried with the queue's backoff (nothing was stored or counted for it); every other
- * outcome is final. A correction still pending for the order is never duplicated.
- */
-export const addressCheckJob = defineJob({
-  kind: "address-correction.auto",
-  payload: addressCheckPayload,
-  maxAttempts: 5,
-  run: async (payload, { shop: domain }) => {
-    const shop = await getShop(domain);
-    if (!shop) return { ok: true };
-    const result = await maybeRequestCorrectionForNewOrder(shop, payload);
-    if (!result.requested) return { ok: true };
-    const outcome = result.outcome.ok ? result.outcome.status : result.outcome.code;
-    log.info("automatic address correction", { shop: domain, order: payload.admin_graphql_api_id, check: result.check, outcome });
-    return outcome === "sms_unavailable" ? { ok: false, error: "sms_unavailable" } : { ok: true };
-  },
-});
-
-/**
- * orders/create's way in: the check's job when the shop asked for automatic requests, from the order's
- * facts (the number to text already normalised, national forms included); orders/create queues it with
- * the rest of the order's writes.
- */
-export function addressCheckFor(shop: Pick<Shop, "domain" | "autoAddressCorrection">, facts: OrderFacts): PlannedJob | null {
-  if (!shop.autoAddressCorrection || !facts.shippingAddress) return null;
-  const payload: NewOrderToCheck = {
-    admin_graphql_api_id: facts.gid,
-    name: facts.name,
-    phone: facts.contactPhone,
-    cancelled_at: facts.state.cancelledAt,
-    closed_at: facts.state.closedAt,
-    fulfillment_status: facts.state.fulfillmentStatus,
-    customer: null,
-    shipping_address: facts.shippingAddress,
-  };
-  return planJob(addressCheckJob, { shop: shop.domain, key: orderJobKey(shop.domain, facts.gid), payload });
 }

@@ -5,7 +5,7 @@ import { recordSelection } from "~/otp/selection.server";
 import type { PaymentMode } from "~/shared/payment-modes";
 import { hasActiveSubscription, updateShop, type Shop } from "~/core/settings/shop.server";
 import { shopifyGraphql, type ShopifyFailureCause } from "~/core/shopify/graphql.server";
-import { CART_CREATE, CART_LINES_UPDATE, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREATE, PAYMENT_TERMS_TEMPLATES } from "~/core/shopify/operations";
+import { CART_CREATE, CART_LINES_UPDATE, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREATE, PAYMENT_TERMS_TEMPLATES } from "~/core/shopify/checkout-operations";
 import { clock } from "~/core/utils/clock.server";
 import { codFeeAmount, pricing } from "~/storefront/offer";
 import { log } from "~/core/utils/log.server";

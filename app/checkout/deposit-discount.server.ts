@@ -2,7 +2,7 @@ import { z } from "zod";
 import { prisma } from "~/core/db.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { shopifyGraphql, type ShopifyCallResult } from "~/core/shopify/graphql.server";
-import { CART_CREATE, CART_DISCOUNT_CODES_UPDATE, DEPOSIT_DISCOUNT_CREATE } from "~/core/shopify/operations";
+import { CART_CREATE, CART_DISCOUNT_CODES_UPDATE, DEPOSIT_DISCOUNT_CREATE } from "~/core/shopify/checkout-operations";
 import { clock } from "~/core/utils/clock.server";
 import { randomToken } from "~/core/utils/crypto.server";
 import { buildCartInput, type CheckoutContext, type CheckoutItem } from "./checkout-request";

@@ -212,3 +212,8 @@ export async function databaseIsUp(): Promise<boolean> {
     return false;
   }
 }
+
+/** The health check's question: the database answers and has every migration applied. */
+export async function readyToServe(): Promise<boolean> {
+  return (await databaseIsUp()) && (await schemaIsCurrent());
+}

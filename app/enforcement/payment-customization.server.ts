@@ -4,7 +4,6 @@ import { hitRateLimit, releaseRateLimit } from "~/core/rate-limit/rate-limit.ser
 import type { Shop } from "~/core/settings/shop.server";
 import { shopifyGraphql } from "~/core/shopify/graphql.server";
 import { PAYMENT_CUSTOMIZATION_CREATE, PAYMENT_CUSTOMIZATION_UPDATE } from "~/core/shopify/operations";
-import { onShopInstalled } from "~/core/shopify/app.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { FUNCTION_HANDLE, functionConfiguration, PAYMENT_CUSTOMIZATION_TITLE } from "./cod-methods";
@@ -43,9 +42,6 @@ const userErrors = z.array(z.object({ field: z.array(z.string()).nullish(), mess
 const customization = z.object({ id: z.string(), enabled: z.boolean() }).nullable();
 const createReply = z.object({ paymentCustomizationCreate: z.object({ paymentCustomization: customization, userErrors }) });
 const updateReply = z.object({ paymentCustomizationUpdate: z.object({ paymentCustomization: customization, userErrors }) });
-
-// Created on install (and re-checked on every new authorization), kept in step by the settings page.
-onShopInstalled(syncPaymentCustomization);
 
 export type SyncOutcome = { ok: true; id: string; enabled: boolean } | { ok: false; error: string };
 

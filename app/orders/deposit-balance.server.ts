@@ -4,7 +4,8 @@ import { BALANCE_LINE_TITLE, currencyDigits, depositCodeOf, DEPOSIT_CODE_PREFIX 
 import { defineJob, orderJobKey, planJob, type JobResult, type PlannedJob } from "~/core/jobs/queue.server";
 import { sql, type Sql } from "~/core/db/sql.server";
 import type { Shop } from "~/core/settings/shop.server";
-import { ORDER_BALANCE_LINES, ORDER_EDIT_ADD_CUSTOM_ITEM, ORDER_EDIT_BEGIN, ORDER_EDIT_COMMIT, TAGS_ADD, TAGS_REMOVE } from "~/core/shopify/operations";
+import { ORDER_BALANCE_LINES, ORDER_EDIT_ADD_CUSTOM_ITEM, ORDER_EDIT_BEGIN, ORDER_EDIT_COMMIT } from "~/core/shopify/checkout-operations";
+import { TAGS_ADD, TAGS_REMOVE } from "~/core/shopify/operations";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { admin, holdFulfillment, releaseOurHolds, userErrors, type HoldKind } from "./confirmation/holds.server";

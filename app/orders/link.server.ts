@@ -14,7 +14,7 @@ import { decideOrderVerification, phoneStandingColumns, phoneStandingOf, type Ph
 import { orderRecordInsert } from "./order-record.server";
 import { codOrderAssessment, codOrderRiskColumns, orderIpHash, riskAssessmentJobFor, riskColumns, riskTag, type CodOrderRiskRow } from "~/risk/order-risk.server";
 import { depositBalanceFor, depositSelectionColumns, type DepositSelectionRow } from "./deposit-balance.server";
-import { addressCheckFor } from "~/address-correction/address-correction.server";
+import { addressCheckFor } from "~/address-correction/auto-check.server";
 import { writeOrderCreated, type OrderWrites } from "./order-created-write.server";
 import { normalizePostalCode } from "~/risk/signals";
 import { prepaidOfferJobFor } from "./prepaid-offer.server";

@@ -5,18 +5,18 @@ import { prisma } from "~/core/db.server";
 import { env } from "~/core/env.server";
 import { defineJob, enqueueJob, orderJobKey, planJob, type JobResult, type PlannedJob } from "~/core/jobs/queue.server";
 import { getShop, hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
-import { ORDER_INVOICE_SEND, PREPAID_INCENTIVE_REFUND, PREPAID_OFFER_ORDER, TAGS_REMOVE } from "~/core/shopify/operations";
+import { ORDER_INVOICE_SEND, PREPAID_OFFER_ORDER } from "~/core/shopify/operations";
 import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
-import { currencyDigits, roundMoney } from "~/shared/money";
+import { currencyDigits } from "~/shared/money";
 import { isOptedOut } from "~/sms/opt-out.server";
 import { sendSms, type SmsChannel } from "~/sms/sms.server";
 import { whatsappLinkTemplate } from "~/sms/whatsapp";
-import { admin, fail, releaseOurHolds, userErrors, type StepResult } from "./confirmation/holds.server";
-import { PENDING_TAG } from "./confirmation/texts";
+import type { PageShell } from "~/shared/hosted-page";
+import { pickLocale } from "~/shared/locales";
+import { admin, fail, userErrors, type StepResult } from "./confirmation/holds.server";
 import { invoiceNote, prepaidOfferSms } from "./prepaid-offer-texts";
-import { enqueueOrderTags } from "./tag-jobs.server";
 
 /**
  * Pay now after the order (docs/prepaid-offer.md). A COD order, once placed and confirmed where it has a
@@ -47,7 +47,7 @@ export const NOT_OFFERED_REASONS = {
 } as const;
 export type NotOfferedReason = keyof typeof NOT_OFFERED_REASONS;
 
-type OfferShop = Pick<
+export type OfferShop = Pick<
   Shop,
   "id" | "domain" | "name" | "locale" | "currency" | "uninstalledAt" | "subscriptionStatus" | "prepaidOffer" | "prepaidOfferIncentiveType" | "prepaidOfferIncentiveValue" | "prepaidOfferIncentiveCap" | "tagOrders" | "tagModePrefix" | "linkDomain"
 >;
@@ -93,16 +93,8 @@ export const prepaidOfferJob = defineJob({
   run: async ({ orderGid }, { shop }) => asJobResult(await sendPrepaidOffer(shop, orderGid)),
 });
 
-/** Shopify said the order is paid (orders/paid): the payment is read back and its effects applied once. */
-export const prepaidPaidJob = defineJob({
-  kind: "prepaid-offer.paid",
-  payload: z.object({ orderGid: z.string().regex(/^gid:\/\/shopify\/Order\/\d+$/) }),
-  run: async ({ orderGid }, { shop }) => asJobResult(await applyOnlinePayment(shop, orderGid)),
-});
 
-export const PREPAID_OFFER_JOBS = [prepaidOfferJob, prepaidPaidJob];
-
-function asJobResult(result: StepResult): JobResult {
+export function asJobResult(result: StepResult): JobResult {
   return result.ok ? { ok: true } : { ok: false, error: result.error, retry: result.retry };
 }
 
@@ -169,7 +161,7 @@ function collectionUrl(order: OfferOrder): string | null {
 }
 
 /** Shipped, or on its way: the parcel carries its cash-on-delivery amount, so paying online now could mean paying twice. */
-const SHIPPED = new Set(["FULFILLED", "PARTIALLY_FULFILLED", "IN_PROGRESS", "PENDING_FULFILLMENT", "RESTOCKED"]);
+export const SHIPPED = new Set(["FULFILLED", "PARTIALLY_FULFILLED", "IN_PROGRESS", "PENDING_FULFILLMENT", "RESTOCKED"]);
 
 export type Payability = { payable: true; amount: number; currency: string; url: string | null } | { payable: false; reason: NotOfferedReason | "paid" };
 
@@ -335,10 +327,24 @@ async function markSent(offerId: string, channel: SmsChannel | "email", facts: O
 export type OfferOpened = { kind: "redirect"; url: string } | { kind: "page"; page: "paid" | "closed" | "unknown" | "unavailable"; orderName: string };
 
 /**
- * GET /apps/<subpath>/pp/<token>: the first open is recorded once, then the order is read again and the
- * shopper goes to Shopify's payment page while there is something to pay and the parcel has not left.
+ * GET /apps/<subpath>/pp/<token> as the shopper sees it: Shopify's payment page, or our page in the
+ * shopper's language (the link's `locale`, else the shop's) with the shop's name.
  */
-export async function openPrepaidOffer(shop: Pick<Shop, "id" | "domain">, token: string): Promise<OfferOpened> {
+export async function showPrepaidOfferLink(
+  shop: Pick<Shop, "id" | "domain" | "locale" | "name">,
+  token: string,
+  queryLocale: string | null,
+): Promise<Extract<OfferOpened, { kind: "redirect" }> | (Extract<OfferOpened, { kind: "page" }> & { shell: PageShell })> {
+  const opened = await openPrepaidOffer(shop, token);
+  if (opened.kind === "redirect") return opened;
+  return { ...opened, shell: { locale: pickLocale(queryLocale, shop.locale), shopName: shop.name ?? "" } };
+}
+
+/**
+ * The link's open: the first open is recorded once, then the order is read again and the shopper goes
+ * to Shopify's payment page while there is something to pay and the parcel has not left.
+ */
+async function openPrepaidOffer(shop: Pick<Shop, "id" | "domain">, token: string): Promise<OfferOpened> {
   if (!/^[A-Za-z0-9_-]{32}$/.test(token)) return { kind: "page", page: "unknown", orderName: "" };
   const offer = await prisma.prepaidOffer.findFirst({ where: { shopId: shop.id, tokenHash: hashOfferToken(token) } });
   if (!offer || offer.status === "queued" || offer.status === "not_offered") return { kind: "page", page: "unknown", orderName: "" };
@@ -354,124 +360,6 @@ export async function openPrepaidOffer(shop: Pick<Shop, "id" | "domain">, token:
   const payable = payabilityOf(read.order);
   if (!payable.payable) return { kind: "page", page: payable.reason === "paid" || payable.reason === "not_outstanding" ? "paid" : "closed", orderName };
   return payable.url ? { kind: "redirect", url: payable.url } : { kind: "page", page: "closed", orderName };
-}
-
-// ---------------------------------------------------------------------------------------------
-// The payment
-
-/** orders/paid for an order the app recorded as COD: its effects as a durable job (the order is read back first). */
-export async function queueOrderPaid(shopDomain: string, orderGid: string): Promise<boolean> {
-  const shop = await getShop(shopDomain);
-  if (!shop || shop.uninstalledAt) return false;
-  const record = await prisma.orderRecord.findUnique({ where: { shopId_orderGid: { shopId: shop.id, orderGid } }, select: { cod: true } });
-  if (!record?.cod) return false;
-  await enqueueJob(prepaidPaidJob, { shop: shop.domain, key: orderJobKey(shop.domain, orderGid), payload: { orderGid } });
-  return true;
-}
-
-const tagsRemoveReply = z.object({ tagsRemove: z.object({ userErrors: z.array(z.object({ message: z.string() })) }) });
-
-/**
- * A COD order paid online, read back from Shopify. Each effect is once: the record's `prepaidAt` and the
- * offer's `paidAt` by conditional updates, the confirmation closed only while pending, tags added by the
- * order's tags job (appending), holds released from what Shopify shows, the reward by one refund under
- * an idempotency key and a note that a later run finds on the order.
- */
-export async function applyOnlinePayment(shopDomain: string, orderGid: string): Promise<StepResult> {
-  const shop = await getShop(shopDomain);
-  if (!shop || shop.uninstalledAt) return { ok: true, note: "shop gone" };
-  const read = await readOfferOrder(shop.domain, orderGid);
-  if (!read.ok) return fail(read.error);
-  const order = read.order;
-  if (!order) return { ok: true, note: "order gone" };
-  const payment = onlinePayment(order);
-  if (!payment) return { ok: true, note: "no online payment (cash recorded by hand, or nothing paid yet)" };
-  if (Number(order.totalOutstandingSet.presentmentMoney.amount) > 0) return { ok: true, note: "partly paid online: still COD" };
-  const now = clock.now();
-
-  const moved = await execute(sql`
-    UPDATE "OrderRecord" SET "prepaidAt" = ${now}, "updatedAt" = ${now},
-      "verifiedBy" = CASE WHEN "status" = 'pending' THEN 'payment' ELSE "verifiedBy" END,
-      "status" = CASE WHEN "status" = 'pending' THEN 'confirmed' ELSE "status" END
-    WHERE "shopId" = ${shop.id} AND "orderGid" = ${orderGid} AND "cod" = ${true} AND "prepaidAt" IS NULL`);
-  await execute(sql`
-    UPDATE "PrepaidOffer" SET "status" = 'paid', "paidAt" = ${now}, "updatedAt" = ${now}
-    WHERE "shopId" = ${shop.id} AND "orderGid" = ${orderGid} AND "paidAt" IS NULL AND "status" IN ('sent', 'invoiced')`);
-  // A confirmation still awaited ends: the money is in, nothing is left to verify for this order.
-  await prisma.orderConfirmation.updateMany({ where: { shopId: shop.id, orderGid, status: "pending" }, data: { status: "paid", closedAt: now } });
-  const confirmation = await prisma.orderConfirmation.findUnique({ where: { shopId_orderGid: { shopId: shop.id, orderGid } }, select: { hold: true, status: true } });
-
-  const parts: StepResult[] = [];
-  if (confirmation?.hold) parts.push(await releaseOurHolds(shop.domain, orderGid));
-  if (shop.tagOrders) parts.push(await retag(shop, order, confirmation?.status === "paid"));
-  parts.push(await giveIncentive(shop, order, payment));
-  if (moved) log.info("COD order moved to prepaid", { shop: shop.domain, orderGid, gateway: payment.gateway });
-  return parts.find((p) => !p.ok) ?? { ok: true, note: moved ? "moved to prepaid" : "already recorded" };
-}
-
-/**
- * The order's tags: `cod-prepaid` (and `cod-paid-after-shipping` when the parcel had left, so the merchant
- * tells the courier not to collect), the payment mode's tag moved from cod to prepaid (a shipping app that
- * reads it books the parcel without cash), and `cod-pending` removed when the payment ended the confirmation.
- */
-async function retag(shop: OfferShop, order: OfferOrder, endedConfirmation: boolean): Promise<StepResult> {
-  const add = [PREPAID_TAG, `${shop.tagModePrefix}prepaid`, ...(SHIPPED.has(order.displayFulfillmentStatus) ? [PAID_AFTER_SHIPPING_TAG] : [])];
-  const remove = [`${shop.tagModePrefix}cod`, ...(endedConfirmation ? [PENDING_TAG] : [])];
-  await enqueueOrderTags(shop.domain, order.id, add, remove);
-  const removed = await admin(shop.domain, TAGS_REMOVE, { id: order.id, tags: remove }, tagsRemoveReply);
-  if (!removed.ok) return fail(removed.error);
-  if (removed.data.tagsRemove.userErrors.length) return fail(`user_errors: ${removed.data.tagsRemove.userErrors.map((e) => e.message).join("; ")}`, false);
-  return { ok: true };
-}
-
-const refundReply = z.object({ refundCreate: z.object({ refund: z.object({ id: z.string() }).nullable(), userErrors }) });
-
-/** The note on the reward's refund: a later run finds it on the order and refunds nothing more. */
-export function incentiveNote(offerId: string): string {
-  return `COD Verify: reward for paying online (offer ${offerId})`;
-}
-
-async function giveIncentive(shop: OfferShop, order: OfferOrder, payment: NonNullable<ReturnType<typeof onlinePayment>>): Promise<StepResult> {
-  const offer = await prisma.prepaidOffer.findUnique({ where: { shopId_orderGid: { shopId: shop.id, orderGid: order.id } } });
-  if (!offer?.paidAt || !offer.incentive || offer.incentiveRefundId || offer.incentiveError) return { ok: true };
-  const note = incentiveNote(offer.id);
-  const existing = order.refunds.find((r) => r.note === note);
-  if (existing) return recordRefund(offer.id, existing.id, null);
-  const paid = Number(payment.amountSet.presentmentMoney.amount);
-  const currency = payment.amountSet.presentmentMoney.currencyCode;
-  if (currency !== offer.currency) return recordRefund(offer.id, null, `paid in ${currency}, the reward was offered in ${offer.currency}`);
-  const amount = roundMoney(Math.min(offer.incentive, paid), currencyDigits(currency));
-  const refunded = await admin(
-    shop.domain,
-    PREPAID_INCENTIVE_REFUND,
-    {
-      idempotencyKey: `prepaid-incentive-${offer.id}`,
-      input: {
-        orderId: order.id,
-        note,
-        notify: true,
-        currency,
-        transactions: [{ orderId: order.id, parentId: payment.id, amount: amount.toFixed(currencyDigits(currency)), gateway: payment.gateway, kind: "REFUND" }],
-      },
-    },
-    refundReply,
-  );
-  if (!refunded.ok) return fail(refunded.error);
-  const errors = refunded.data.refundCreate.userErrors;
-  if (errors.length || !refunded.data.refundCreate.refund) {
-    const why = errors.map((e) => e.message).join("; ").slice(0, 300) || "no refund in Shopify's answer";
-    log.warn("prepaid offer: Shopify refused the reward's refund", { shop: shop.domain, orderGid: order.id, why });
-    return recordRefund(offer.id, null, why);
-  }
-  return recordRefund(offer.id, refunded.data.refundCreate.refund.id, null);
-}
-
-async function recordRefund(offerId: string, refundId: string | null, error: string | null): Promise<StepResult> {
-  const now = clock.now();
-  await execute(sql`
-    UPDATE "PrepaidOffer" SET "incentiveRefundId" = ${refundId}, "incentiveError" = ${error}, "updatedAt" = ${now}
-    WHERE "id" = ${offerId} AND "incentiveRefundId" IS NULL AND "incentiveError" IS NULL`);
-  return { ok: true, note: refundId ? "reward refunded" : `reward not refunded: ${error}` };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -6,9 +6,10 @@ import type { Shop } from "~/core/settings/shop.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
 import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
-import { parsePhoneList, parsePostalCodeList, postalArea, scoreRisk, type PostalHistory, type RiskAssessment, type RiskFacts, type RiskSettings } from "./score";
+import { allowedModesFor, parsePhoneList, parsePostalCodeList, postalArea, scoreRisk, type PostalHistory, type RiskAssessment, type RiskBand, type RiskFacts, type RiskSettings } from "./score";
 import { normalizePostalCode, percentile90 } from "./signals";
 import { parseSourceList, type TrafficSource } from "~/shared/traffic-source";
+import { chosenModes } from "~/shared/payment-modes";
 
 /**
  * The risk score's facts read from the database (docs/risk.md): the phone's history in this shop, the
@@ -258,6 +259,16 @@ export function publicRisk(a: RiskAssessment) {
   const reasons = [...(a.rule ? [a.rule] : []), ...a.reasons.filter((r) => r.points > 0)].map((r) => ({ code: r.code, text: r.text }));
   return { band: a.band, reasons };
 }
+
+/**
+ * What a storefront answer adds about the shopper (docs/risk.md, additive): the modes this shopper may
+ * choose among the shop's (`band`: the assessment's, unless the answer is itself a refusal of COD), and
+ * the band with its reasons in words.
+ */
+export function modeChoice(paymentModes: Shop["paymentModes"], a: RiskAssessment, band: RiskBand = a.band) {
+  return { allowedModes: allowedModesFor(band, chosenModes(paymentModes)), risk: publicRisk(a) };
+}
+export type ModeChoice = ReturnType<typeof modeChoice>;
 
 /** The reason that decided a high band: the merchant's rule, else the reason that added the most points. */
 export function decidingReason(a: RiskAssessment): string {

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { defineJob, enqueueJob } from "~/core/jobs/queue.server";
 import { getShop, type Shop } from "~/core/settings/shop.server";
-import { onShopInstalled } from "~/core/shopify/app.server";
 import { shopifyGraphql } from "~/core/shopify/graphql.server";
 import { RECENT_ORDER_OUTCOMES } from "~/core/shopify/operations";
 import { readOrderFacts, shopCountryOf } from "~/core/shopify/order-facts";
@@ -45,11 +44,10 @@ export const riskBackfillJob = defineJob({
   run: async (_payload, { shop }) => backfillOutcomes(shop),
 });
 
-/** Queued by the install (app/core/shopify/app.server.ts's install hooks); once per shop, a reinstall finds it done. */
+/** An install step (app/server-build.ts INSTALL_STEPS); once per shop, a reinstall finds it done. */
 export async function enqueueRiskBackfill(shop: Pick<Shop, "domain">) {
   await enqueueJob(riskBackfillJob, { shop: shop.domain, key: shop.domain, payload: {} });
 }
-onShopInstalled(enqueueRiskBackfill);
 
 /** The GraphQL order in the REST shape the webhooks' reading takes (app/core/shopify/order-facts.ts), so both read an order alike. */
 function asOrderPayload(o: OrderNode): OrderCreated {

@@ -1,7 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { z } from "zod";
-import { requestAddressCorrection } from "~/address-correction/address-correction.server";
-import { parseApiPhone } from "~/shared/phone";
+import { requestCorrectionFromStorefront } from "~/address-correction/address-correction.server";
 import { authenticateProxy } from "~/http/app-proxy.server";
 import { readJsonBody } from "~/http/json-body.server";
 import { outcomeResponse } from "~/http/outcomes.server";
@@ -28,16 +27,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (request.method !== "POST") return methodNotAllowed(["POST"]);
     const { shop, pathPrefix } = await authenticateProxy(request);
     const input = await readJsonBody(request, body);
-    let phone: string | undefined;
-    if (input.orderId === undefined && input.phone !== undefined) {
-      phone = parseApiPhone(input.phone) ?? undefined;
-      if (!phone) return outcomeResponse("invalid_phone", { wording: "correction" });
-    }
-    const outcome = await requestAddressCorrection(
-      shop,
-      { orderId: input.orderId === undefined ? undefined : String(input.orderId), phone, locale: input.locale },
-      { pathPrefix },
-    );
+    const outcome = await requestCorrectionFromStorefront(shop, input, pathPrefix);
     if (outcome.ok) return json({ status: outcome.status, expiresAt: outcome.expiresAt.toISOString() });
     const retryAfter = outcome.code === "rate_limited" ? outcome.retryAfter : undefined;
     return outcomeResponse(outcome.code, { retryAfter, wording: "correction" });

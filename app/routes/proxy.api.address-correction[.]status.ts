@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { findCorrectionByToken, stateOf } from "~/address-correction/address-correction.server";
+import { correctionStatus } from "~/address-correction/address-correction.server";
 import { authenticateProxy } from "~/http/app-proxy.server";
 import { answer, json, jsonError, methodNotAllowed } from "~/http/responses.server";
 
@@ -12,14 +12,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     const { shop } = await authenticateProxy(request);
     const token = new URL(request.url).searchParams.get("token");
     if (!token) return jsonError(400, "invalid_request", "Give the token.", { fields: { token: "required" } });
-    const correction = await findCorrectionByToken(shop, token);
-    if (!correction) return jsonError(404, "not_found", "No address correction has this token.");
-    const status = stateOf(correction);
-    return json({
-      status,
-      expiresAt: correction.expiresAt.toISOString(),
-      ...(status === "completed" ? { orderUpdated: correction.status === "completed" } : {}),
-    });
+    const found = await correctionStatus(shop, token);
+    if (!found) return jsonError(404, "not_found", "No address correction has this token.");
+    return json({ ...found, expiresAt: found.expiresAt.toISOString() });
   });
 }
 

@@ -1,4 +1,4 @@
-import { databaseIsUp, schemaIsCurrent } from "~/core/db.server";
+import { readyToServe } from "~/core/db.server";
 import { json, methodNotAllowed } from "~/http/responses.server";
 
 /**
@@ -6,8 +6,7 @@ import { json, methodNotAllowed } from "~/http/responses.server";
  * migration applied, 503 when not (the body says no more than that).
  */
 export async function loader() {
-  const ready = (await databaseIsUp()) && (await schemaIsCurrent());
-  return ready ? json({ status: "ok" }) : json({ status: "unavailable" }, { status: 503, headers: { "Retry-After": "5" } });
+  return (await readyToServe()) ? json({ status: "ok" }) : json({ status: "unavailable" }, { status: 503, headers: { "Retry-After": "5" } });
 }
 
 /** Read-only: any other method gets the contract's 405. */

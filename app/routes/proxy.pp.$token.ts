@@ -1,9 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { answerHostedPage } from "~/http/hosted-pages.server";
 import { hostedPage } from "~/http/responses.server";
-import { openPrepaidOffer } from "~/orders/prepaid-offer.server";
+import { showPrepaidOfferLink } from "~/orders/prepaid-offer.server";
 import { renderOfferPage } from "~/orders/prepaid-offer-page";
-import { pickLocale } from "~/shared/locales";
 
 /**
  * GET /proxy/pp/:token: the pay-now link texted after a COD order (storefront: /apps/cod/pp/:token).
@@ -18,10 +17,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     "proxy/pp",
     (kind, locale) => renderOfferPage({ locale, shopName: "" }, kind === "forbidden" ? "unknown" : "unavailable", ""),
     async (ctx, queryLocale) => {
-      const opened = await openPrepaidOffer(ctx.shop, params.token ?? "");
+      const opened = await showPrepaidOfferLink(ctx.shop, params.token ?? "", queryLocale);
       if (opened.kind === "redirect") return new Response(null, { status: 302, headers: { Location: opened.url, "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" } });
-      const shell = { locale: pickLocale(queryLocale, ctx.shop.locale), shopName: ctx.shop.name ?? "" };
-      return hostedPage(renderOfferPage(shell, opened.page, opened.orderName), STATUS[opened.page]);
+      return hostedPage(renderOfferPage(opened.shell, opened.page, opened.orderName), STATUS[opened.page]);
     },
   );
 }

@@ -4,7 +4,7 @@ import { authenticateWebhook } from "~/http/webhook.server";
 import { kickJobWorker } from "~/core/jobs/worker.server";
 import { deliveryHandled, recordDelivery } from "~/core/shopify/webhook-deliveries.server";
 import { orderCreatedPayload } from "~/core/shopify/webhook-payloads";
-import { queueOrderPaid } from "~/orders/prepaid-offer.server";
+import { queueOrderPaid } from "~/orders/prepaid-offer-paid.server";
 import { log } from "~/core/utils/log.server";
 
 /**

@@ -3,9 +3,11 @@
 // route tree anew (flattening, ranking and compiling every route's pattern each time), which cost a
 // tenth of a storefront request. The routes listed in app/server-build.ts (fixed path, no params,
 // no UI) are looked up here by exact pathname and their loader or action called as Remix calls a resource route's:
-// `{ request, params: {}, context: {} }`, a thrown Response being the answer. Everything else (pages,
-// paths with params, a method the route does not handle, any other spelling of a path) goes to
-// Remix's handler as before. See docs/decisions/resource-route-dispatch.md.
+// `{ request, params: {}, context: {} }`, a thrown Response being the answer and any other thrown error
+// handed to the app's handleError and answered as Remix answers it. Everything else (pages, paths with
+// params, a method the route does not handle, any other spelling of a path) goes to Remix's handler as
+// before. See docs/decisions/resource-route-dispatch.md; tests/server/resource-route-errors.test.ts
+// holds the two ways to the same answers.
 
 /**
  * Pathname → route module: the app's own table (app/server-build.ts), which the server build
@@ -15,17 +17,57 @@ export function fixedResourceRoutes(build) {
   return new Map(Object.entries(build.FIXED_RESOURCE_ROUTES ?? {}));
 }
 
-/** The route's answer, or null when the route has no handler for this method (Remix decides then). */
-export async function callResourceRoute(module, request) {
+/**
+ * The route's answer, or null when the route has no handler for this method (Remix decides then).
+ * `handleError` is the app's (app/entry.server.tsx, the build's `entry.module.handleError`), called
+ * as Remix's handler calls it for an error a resource route threw; the answer is then Remix's own
+ * last resort (a plain-text 500), which `lastResortAsJson` turns into the contract's JSON.
+ */
+export async function callResourceRoute(module, request, handleError) {
   const reading = request.method === "GET" || request.method === "HEAD";
   const handler = reading ? module.loader : module.action;
   if (typeof handler !== "function") return null;
+  const args = { request, params: {}, context: {} };
   let result;
   try {
-    result = await handler({ request, params: {}, context: {} });
+    result = await handler(args);
   } catch (thrown) {
     if (thrown instanceof Response) return thrown;
-    throw thrown;
+    handleError?.(thrown, args);
+    return new Response("Unexpected Server Error", { status: 500, headers: { "Content-Type": "text/plain" } });
   }
   return result instanceof Response ? result : Response.json(result ?? null);
+}
+
+/**
+ * Remix answers an error no route caught with a plain-text 500 (in development with the error and
+ * file paths in it). The app's handleError (app/entry.server.tsx) marks such requests; their answer
+ * becomes the contract's JSON: 503 `unavailable` with Retry-After when the database failed, else
+ * 500 `internal_error`. Pages with their own error boundary (HTML) are left as they are.
+ */
+export function lastResortAsJson(request, response) {
+  const failure = request[Symbol.for("cod.failure")];
+  if (!failure || response.status < 500 || /text\/html/.test(response.headers.get("content-type") ?? "")) return response;
+  const headers = { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" };
+  if (failure === "unavailable") {
+    return new Response(JSON.stringify({ error: "The service is briefly unavailable. Try again in a moment.", code: "unavailable" }), {
+      status: 503,
+      headers: { ...headers, "retry-after": "5" },
+    });
+  }
+  return new Response(JSON.stringify({ error: "Something went wrong on our side.", code: "internal_error" }), { status: 500, headers });
+}
+
+/**
+ * The server's handler for a request that reached the app: a fixed-path resource route directly, the
+ * rest through Remix's handler (`remixHandle`); either way an error no route caught answers as JSON.
+ */
+export function createAppHandler(build, remixHandle) {
+  const routes = fixedResourceRoutes(build);
+  const handleError = build.entry?.module?.handleError;
+  return async (request, pathname) => {
+    const route = routes.get(pathname);
+    const response = (route && (await callResourceRoute(route, request, handleError))) ?? (await remixHandle(request));
+    return lastResortAsJson(request, response);
+  };
 }

@@ -1,4 +1,4 @@
-import { maybeRequestCorrectionForNewOrder, type NewOrderToCheck } from "~/address-correction/address-correction.server";
+import { maybeRequestCorrectionForNewOrder, type NewOrderToCheck } from "~/address-correction/auto-check.server";
 import { prisma } from "~/core/db.server";
 import { lastCorrectionLink, readOutbox, useOutbox } from "../helpers/correction-sms";
 import { installShop } from "../helpers/shops";

@@ -1,9 +1,13 @@
 import * as home from "~/routes/app._index";
 import { prisma } from "~/core/db.server";
+import { runDueJobs } from "~/core/jobs/queue.server";
+import { clock } from "~/core/utils/clock.server";
+import { JOB_KINDS } from "~/server-build";
 import { shopDetailsJobKey } from "~/core/settings/shop-install.server";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
+import { FakeOrderStore } from "../mocks/shopify/orders";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { recentOrderGateways, themeAppBlocks } from "../mocks/shopify/onboarding";
@@ -12,8 +16,9 @@ import { tokenExchange } from "../mocks/shopify/token-exchange";
 /**
  * A first visit to the embedded admin after Shopify installed the app (managed install): the library
  * trades the admin's session token for an offline token (token exchange, no OAuth redirect), then the
- * install hook records the shop's details and sets up the checkout function, which hides nothing until
- * the storefront can verify.
+ * install hook records the shop's details and queues the install steps (app/server-build.ts
+ * INSTALL_STEPS): the `enforcement-sync` job sets up the checkout function, which hides nothing until
+ * the storefront can verify, and is retried with the queue's backoff when Shopify refuses.
  */
 const NEW = "new-install.myshopify.com";
 const shopify = useFakeShopify();
@@ -29,6 +34,8 @@ beforeEach(() => {
   tokenExchange(shopify, NEW);
   shopify.on(OPERATIONS.themeAppBlocks, themeAppBlocks({ withBlock: false }), "admin");
   shopify.on(OPERATIONS.recentOrderGateways, recentOrderGateways(), "admin");
+  // The store has no orders yet: the install's risk backfill finds none.
+  new FakeOrderStore().install(shopify);
 });
 
 describe("the first admin visit after a Shopify-managed install", () => {
@@ -48,9 +55,44 @@ describe("the first admin visit after a Shopify-managed install", () => {
     });
     // The Admin API is called with the exchanged token.
     expect(shopify.callsTo(OPERATIONS.shopDetails)[0].headers["x-shopify-access-token"]).toBe("shpat_exchanged_new-install");
+    expect(await prisma.job.count({ where: { key: shopDetailsJobKey(NEW) } })).toBe(0);
+    // The payment customization is the install's job, run by the worker after the answer.
+    expect(await prisma.job.findFirst({ where: { kind: "enforcement-sync", shop: NEW } })).toMatchObject({ doneAt: null, attempts: 0 });
+    await runDueJobs(JOB_KINDS);
     const [customization] = [...store.customizations.values()];
     expect(customization).toMatchObject({ enabled: false });
-    expect(await prisma.job.count({ where: { key: shopDetailsJobKey(NEW) } })).toBe(0);
+    expect(await prisma.shop.findUnique({ where: { domain: NEW } })).toMatchObject({ paymentCustomizationId: customization.id, paymentCustomizationError: null });
+  });
+
+  it("a payment customization Shopify refuses at install is retried by its job until it is made", async () => {
+    shopify.on(OPERATIONS.shopDetails, () => ({ data: details }), "admin");
+    // GIVEN Shopify fails the first create (a server error), then answers as usual.
+    let refusals = 1;
+    const create = store.paymentCustomizationCreate();
+    shopify.on(
+      OPERATIONS.paymentCustomizationCreate,
+      (call) => (refusals-- > 0 ? { data: null, errors: [{ message: "Internal error. Looks like something went wrong on our end.", extensions: { code: "INTERNAL_SERVER_ERROR" } }] } : create(call)),
+      "admin",
+    );
+    // WHEN the merchant's first visit installs the shop and the worker runs the install's job.
+    expect((await callAdminRoute(home, await adminRequest("/app", { shop: NEW }))).status).toBe(200);
+    await runDueJobs(JOB_KINDS);
+    // THEN the failure is kept on the job and on the shop, nothing was made, and the job waits for its backoff.
+    const job = await prisma.job.findFirstOrThrow({ where: { kind: "enforcement-sync", shop: NEW, key: `${NEW}|now` } });
+    expect(job).toMatchObject({ attempts: 1, doneAt: null, failedAt: null });
+    expect(job.lastError).toMatch(/Internal error|INTERNAL_SERVER_ERROR|server_error|http/i);
+    expect(job.nextAttemptAt.getTime()).toBeGreaterThan(Date.now());
+    expect(store.customizations.size).toBe(0);
+    expect((await prisma.shop.findUnique({ where: { domain: NEW } }))?.paymentCustomizationError).toBeTruthy();
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ claimed: 0 });
+    // AND once the backoff has passed, the retry makes the customization and clears the error.
+    vi.spyOn(clock, "now").mockReturnValue(new Date(job.nextAttemptAt.getTime() + 1000));
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ claimed: 1, done: 1 });
+    expect(store.customizations.size).toBe(1);
+    const [customization] = [...store.customizations.values()];
+    expect(await prisma.shop.findUnique({ where: { domain: NEW } })).toMatchObject({ paymentCustomizationId: customization.id, paymentCustomizationError: null });
+    expect(await prisma.job.findUniqueOrThrow({ where: { id: job.id } })).toMatchObject({ attempts: 2, lastError: null });
+    expect((await prisma.job.findUniqueOrThrow({ where: { id: job.id } })).doneAt).not.toBeNull();
   });
 
   it("a refused ShopDetails read still installs the shop, and queues the read again", async () => {

@@ -21,10 +21,23 @@ import { withAdminAccess } from "#admin-access";
 
 if (env.SHOPIFY_API_ORIGIN) redirectShopifyApi(env.SHOPIFY_API_ORIGIN);
 
-/** Work a domain wants done when a shop installs the app (or authorizes it again), once its row exists. */
-const installHooks: ((shop: Shop) => Promise<unknown>)[] = [];
-export function onShopInstalled(hook: (shop: Shop) => Promise<unknown>): void {
-  if (!installHooks.includes(hook)) installHooks.push(hook);
+/**
+ * Work a domain wants done when a shop installs the app (or authorizes it again), once its row exists:
+ * each step queues a durable job (app/core/jobs), so a failure is retried with the queue's backoff
+ * instead of being lost with the request. The steps are listed once, in app/server-build.ts
+ * (`INSTALL_STEPS`, beside the job kinds), which hands them here when the server build loads.
+ */
+export type InstallStep = { name: string; run: (shop: Shop) => Promise<unknown> };
+let installSteps: readonly InstallStep[] = [];
+export function setInstallSteps(steps: readonly InstallStep[]): void {
+  installSteps = steps;
+}
+
+/** The install steps for a shop, in order; one that fails (its job could not be queued) does not stop the next. */
+export async function runInstallSteps(shop: Shop): Promise<void> {
+  for (const step of installSteps) {
+    await step.run(shop).catch((error: unknown) => log.warn("an install step failed", { shop: shop.domain, step: step.name, error: String(error) }));
+  }
 }
 
 /**
@@ -74,10 +87,8 @@ const shopify = shopifyApp({
     // (a failed read is queued to read again: app/core/settings/shop-install.server.ts).
     afterAuth: async ({ session, admin }) => {
       const shop = await recordInstall(session.shop, admin);
-      // What domains asked to do on install (e.g. the checkout function's payment customization).
-      for (const hook of installHooks) {
-        await hook(shop).catch((error: unknown) => log.warn("an install step failed", { shop: session.shop, error: String(error) }));
-      }
+      // What domains asked to do on install (the checkout function's payment customization, ...).
+      await runInstallSteps(shop);
     },
   },
   // Shopify-managed install with token exchange: the scopes are declared in shopify.app.toml and Shopify
