@@ -20,7 +20,7 @@ export function DeliveriesTabs() {
           {TABS.map((tab) => {
             const current = pathname === tab.url || pathname === `${tab.url}/`;
             return (
-              <Link key={tab.url} to={tab.url} prefetch="intent" aria-current={current ? "page" : undefined} className={current ? "admin-nav-link admin-nav-link--current" : "admin-nav-link"}>
+              <Link key={tab.url} to={tab.url} prefetch="intent" aria-current={current ? "page" : undefined} className={current ? "admin-nav-link admin-nav-link--tab admin-nav-link--current" : "admin-nav-link admin-nav-link--tab"}>
                 {tab.label}
               </Link>
             );
