@@ -24,6 +24,7 @@ import { blockPhone, importBlockedPhones, listBlockedPhones, unblockPhone } from
 import type { BlocklistImportProblem } from "~/otp/blocklist-import";
 import { BLOCKLIST_IMPORT_MAX_LINES, BLOCKLIST_REASON_MAX } from "~/otp/blocklist-limits";
 import { maskPhone } from "~/shared/phone-mask";
+import { shopDate } from "~/shared/shop-time";
 import { kickJobWorker } from "~/core/jobs/worker.server";
 
 export const meta: MetaFunction = () => [{ title: "Blocked numbers · COD Verify" }];
@@ -42,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     pages: list.pages,
     total: list.total,
     // Full numbers: the page masks them itself and posts them back to unblock.
-    blocked: list.rows.map((r) => ({ phone: r.phone, reason: r.reason, createdAt: r.createdAt.toISOString() })),
+    blocked: list.rows.map((r) => ({ phone: r.phone, reason: r.reason, createdAt: r.createdAt.toISOString(), blockedOn: shopDate(r.createdAt, shop.timezone) })),
   };
 }
 
@@ -317,7 +318,7 @@ function ImportReport({ result }: { result: Extract<ActionData, { intent: "impor
   );
 }
 
-type Blocked = { phone: string; reason: string | null; createdAt: string };
+type Blocked = { phone: string; reason: string | null; createdAt: string; /** The day it was blocked, in the store's time zone. */ blockedOn: string };
 
 function BlockedList(props: { blocked: Blocked[]; search: string; page: number; pages: number; total: number; unblocking: string | null }) {
   const { blocked, page, pages, total } = props;
@@ -377,7 +378,7 @@ function BlockedList(props: { blocked: Blocked[]; search: string; page: number; 
                     {b.reason ?? "No reason given"}
                   </Text>
                 </IndexTable.Cell>
-                <IndexTable.Cell>{new Date(b.createdAt).toLocaleDateString("en", { year: "numeric", month: "short", day: "numeric" })}</IndexTable.Cell>
+                <IndexTable.Cell>{b.blockedOn}</IndexTable.Cell>
                 <IndexTable.Cell>
                   <Form method="post">
                     <input type="hidden" name="intent" value="unblock" />

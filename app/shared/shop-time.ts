@@ -16,3 +16,7 @@ export function shopTimeZone(timezone: string | null | undefined): string {
 export function shopDateTime(at: Date, timezone: string | null | undefined): string {
   return new Intl.DateTimeFormat("en", { timeZone: shopTimeZone(timezone), month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(at);
 }
+
+export function shopDate(at: Date, timezone: string | null | undefined): string {
+  return new Intl.DateTimeFormat("en", { timeZone: shopTimeZone(timezone), year: "numeric", month: "short", day: "numeric" }).format(at);
+}
