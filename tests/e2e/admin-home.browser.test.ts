@@ -149,9 +149,15 @@ describe("the home and plans pages in Chromium (local mode, a seeded month)", ()
         expect(await page.textContent("body")).toContain("Paused: This month's verifications are used up.");
         await shot(page, "admin-home-paused-banner");
       }
-      // The seeded Orders page paginates, and Polaris' disabled "previous" link carries a prohibited
-      // aria-label (#previousURL, app/admin/table-parts.tsx): not this banner's, reported separately.
-      if (url !== "/app/orders") expect({ url, violations: await seriousViolations(page) }).toEqual({ url, violations: [] });
+      // The seeded Orders page paginates: its footer's unavailable "Previous" is a disabled button (app/admin/table-parts.tsx).
+      expect({ url, violations: await seriousViolations(page) }).toEqual({ url, violations: [] });
+      if (url === "/app/orders") {
+        expect(await page.getByRole("navigation", { name: "Pages" }).getByRole("button", { name: "Previous" }).isDisabled()).toBe(true);
+        await page.getByRole("link", { name: /^Next page, 2 of/ }).click();
+        await until(() => new URL(page.url()).searchParams.get("page")).toBe("2");
+        await until(() => page.getByRole("link", { name: /^Previous page, 1 of/ }).count()).toBe(1);
+        expect({ url: "/app/orders?page=2", violations: await seriousViolations(page) }).toEqual({ url: "/app/orders?page=2", violations: [] });
+      }
     }
   });
 });
