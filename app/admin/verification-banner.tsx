@@ -6,6 +6,12 @@ import { PAUSE_RESUME, PAUSE_WHY, shopperView } from "~/enforcement/messages";
 const int = (n: number) => n.toLocaleString("en-US");
 const usd = (n: number) => `$${n.toFixed(2)}`;
 
+/** "50 of 50 used", but past it (the month's use began on a larger plan) never "139 of 50". */
+const allowanceUsed = (used: number, allowance: number) =>
+  used > allowance
+    ? `${int(used)} verifications this month, more than the ${int(allowance)} your plan includes. `
+    : `${int(used)} of ${int(allowance)} verifications used this month. `;
+
 type NoticeData = { verificationNotice?: VerificationNotice };
 
 /**
@@ -53,7 +59,7 @@ export function VerificationBanner() {
           action={{ content: notice.why === "otp_off" ? "Open Settings" : "See plans", url: resumeUrl }}
         >
           <Text as="p">
-            {notice.why === "allowance_used" ? `${int(notice.used)} of ${int(notice.allowance)} verifications used this month. ` : ""}
+            {notice.why === "allowance_used" ? allowanceUsed(notice.used, notice.allowance) : ""}
             {shopperView(notice.codHidden)}
             {notice.updating ? " Shopify's checkout is being updated (within a minute)." : ""}
           </Text>

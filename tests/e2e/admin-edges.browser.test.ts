@@ -237,6 +237,8 @@ describe("the merchant's admin by keyboard at three sizes (local mode, a seeded 
       await until(() => banner().count()).toBe(1);
       expect(await banner().textContent()).toContain(OFFERED);
       expect(await banner().textContent()).not.toContain("being updated");
+      // The month's use began on a larger plan: it says so, never "139 of 50 used".
+      expect(await banner().textContent()).toMatch(/\d+ verifications this month, more than the 50 your plan includes\./);
       await shot(page(), `admin-paused-banner-${width}`);
       await expectClean(`orders, paused, at ${width}x${height}`);
 
