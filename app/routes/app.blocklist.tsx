@@ -19,7 +19,7 @@ import { z } from "zod";
 import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
 import { authenticate } from "~/core/shopify/app.server";
-import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
+import { adminShop } from "~/core/settings/shop.server";
 import { blockPhone, importBlockedPhones, listBlockedPhones, unblockPhone } from "~/otp/blocklist.server";
 import type { BlocklistImportProblem } from "~/otp/blocklist-import";
 import { BLOCKLIST_IMPORT_MAX_LINES, BLOCKLIST_REASON_MAX } from "~/otp/blocklist-limits";
@@ -32,7 +32,7 @@ export const meta: MetaFunction = () => [{ title: "Blocked numbers · COD Verify
 /** The merchant's phone blocklist: send-otp and create-checkout answer 403 phone_blocked to these numbers; their customers lose cod-verified-customer. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
-  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  const shop = await adminShop(session.shop);
   const url = new URL(request.url);
   const search = (url.searchParams.get("q") ?? "").slice(0, 100);
   const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
@@ -71,7 +71,7 @@ type ActionData =
 
 export async function action({ request }: ActionFunctionArgs) {
   const { session } = await authenticate.admin(request);
-  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  const shop = await adminShop(session.shop);
   const parsed = ActionForm.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
     return data<ActionData>({ intent: "invalid", ok: false, error: "That request could not be read. Reload the page and try again." }, { status: 400 });
