@@ -3,7 +3,7 @@ import { NavMenu } from "@shopify/app-bridge-react";
 import { Box, InlineStack } from "@shopify/polaris";
 import { useAppBridgeState } from "./app-bridge";
 
-/** The admin's pages, in the order the merchant sees them. */
+/** The admin's pages, in the order the merchant sees them (Deliveries holds its analytics as a second tab). */
 export const ADMIN_PAGES = [
   { url: "/app", label: "Home" },
   { url: "/app/orders", label: "Orders" },
@@ -11,7 +11,6 @@ export const ADMIN_PAGES = [
   { url: "/app/blocklist", label: "Blocked numbers" },
   { url: "/app/risk", label: "Risk" },
   { url: "/app/deliveries", label: "Deliveries" },
-  { url: "/app/analytics", label: "Delivery analytics" },
   { url: "/app/settings", label: "Settings" },
   { url: "/app/plans", label: "Plans" },
   { url: "/app/data-requests", label: "Data requests" },

@@ -12,14 +12,16 @@ export type OrderRowActionsProps = {
   adminUrl: string | null;
   phone: string | null;
   blocked: boolean;
+  /** The block was made from this row ("Blocked from order #n"): the row offers its undo. */
+  blockedHere: boolean;
   /** A confirmation after purchase is waiting for the shopper: its link can go out again. */
   canResend: boolean;
   /** The intent being posted for this order, if any (the button shows it is working). */
-  busy: "block" | "resend" | null;
+  busy: "block" | "unblock" | "resend" | null;
 };
 
 /** The Orders page's actions on one order: open it in Shopify, resend the confirmation, block its number. */
-export function OrderRowActions({ name, gid, appBridgeUrl, adminUrl, phone, blocked, canResend, busy }: OrderRowActionsProps) {
+export function OrderRowActions({ name, gid, appBridgeUrl, adminUrl, phone, blocked, blockedHere, canResend, busy }: OrderRowActionsProps) {
   const appBridge = useAppBridgeState();
   // App Bridge navigates the admin around the app for `shopify:admin/...`; without it, the admin's own address in the top window.
   const openUrl = appBridge === "present" ? appBridgeUrl : adminUrl;
@@ -47,7 +49,18 @@ export function OrderRowActions({ name, gid, appBridgeUrl, adminUrl, phone, bloc
       )}
       {phone &&
         (blocked ? (
-          <Badge tone="critical">Number blocked</Badge>
+          <InlineStack gap="200" wrap={false} blockAlign="center">
+            <Badge tone="critical">Number blocked</Badge>
+            {blockedHere && (
+              <Form method="post" onSubmit={() => setConfirming(false)}>
+                <input type="hidden" name="intent" value="unblock" />
+                <input type="hidden" name="orderGid" value={gid} />
+                <Button submit size="slim" variant="plain" loading={busy === "unblock"} accessibilityLabel={`Undo: unblock ${maskPhone(phone)} of order ${name}`}>
+                  Undo
+                </Button>
+              </Form>
+            )}
+          </InlineStack>
         ) : (
           confirming || busy === "block" ? (
             <div ref={confirmRef}>

@@ -1,4 +1,4 @@
-import { BlockStack, InlineStack, Pagination, Text } from "@shopify/polaris";
+import { BlockStack, Button, InlineStack, Text } from "@shopify/polaris";
 import type { ReactNode } from "react";
 
 /** What a table shows before it has any row: a heading and one line on what will appear there. */
@@ -26,10 +26,32 @@ export function TableFooter({ count, page, pages, pageUrl }: { count: ReactNode;
           {count}
           {pages > 1 ? ` · page ${page} of ${pages}` : ""}
         </Text>
+        {/* Not Polaris' Pagination: its unavailable side is a link without an address that keeps its
+            aria-label, which assistive technology cannot use (axe: aria-prohibited-attr). Here it is a
+            disabled button, and each side says its page. */}
         {pages > 1 && (
-          <Pagination hasPrevious={page > 1} previousURL={pageUrl(page - 1)} hasNext={page < pages} nextURL={pageUrl(page + 1)} label={`Page ${page} of ${pages}`} />
+          <nav aria-label="Pages">
+            <InlineStack gap="200">
+              <PageLink to={page > 1 ? pageUrl(page - 1) : null} label={`Previous page, ${page - 1} of ${pages}`}>
+                Previous
+              </PageLink>
+              <PageLink to={page < pages ? pageUrl(page + 1) : null} label={`Next page, ${page + 1} of ${pages}`}>
+                Next
+              </PageLink>
+            </InlineStack>
+          </nav>
         )}
       </InlineStack>
     </div>
+  );
+}
+
+function PageLink({ to, label, children }: { to: string | null; label: string; children: string }) {
+  return to ? (
+    <Button url={to} accessibilityLabel={label}>
+      {children}
+    </Button>
+  ) : (
+    <Button disabled>{children}</Button>
   );
 }

@@ -1,4 +1,4 @@
-import { useRouteLoaderData } from "@remix-run/react";
+import { useMatches } from "@remix-run/react";
 import { Banner, Box, Text } from "@shopify/polaris";
 import type { VerificationNotice } from "~/enforcement/admin-notice.server";
 import { PAUSE_RESUME, PAUSE_WHY, shopperView } from "~/enforcement/messages";
@@ -6,12 +6,34 @@ import { PAUSE_RESUME, PAUSE_WHY, shopperView } from "~/enforcement/messages";
 const int = (n: number) => n.toLocaleString("en-US");
 const usd = (n: number) => `$${n.toFixed(2)}`;
 
+/** "50 of 50 used", but past it (the month's use began on a larger plan) never "139 of 50". */
+const allowanceUsed = (used: number, allowance: number) =>
+  used > allowance
+    ? `${int(used)} verifications this month, more than the ${int(allowance)} your plan includes. `
+    : `${int(used)} of ${int(allowance)} verifications used this month. `;
+
+type NoticeData = { verificationNotice?: VerificationNotice };
+
+/**
+ * The layout's notice (routes/app), unless the page read its own after changing the shop (the plans page,
+ * back from Shopify's approval): the innermost route that has one, so the banner never says what was
+ * true before the page's own loader changed it.
+ */
+function useVerificationNotice(): VerificationNotice | undefined {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const data = matches[i].data as NoticeData | null | undefined;
+    if (data && typeof data === "object" && "verificationNotice" in data) return data.verificationNotice;
+  }
+  return undefined;
+}
+
 /**
  * On every admin page (AdminPage draws it): while verification is paused, why, what shoppers see now
  * and how to resume; from 80 % of the month's allowance, what will happen at 100 %.
  */
 export function VerificationBanner() {
-  const notice = useRouteLoaderData<{ verificationNotice?: VerificationNotice }>("routes/app")?.verificationNotice;
+  const notice = useVerificationNotice();
   if (!notice) return null;
   if (notice.kind === "burn") {
     return (
@@ -37,7 +59,7 @@ export function VerificationBanner() {
           action={{ content: notice.why === "otp_off" ? "Open Settings" : "See plans", url: resumeUrl }}
         >
           <Text as="p">
-            {notice.why === "allowance_used" ? `${int(notice.used)} of ${int(notice.allowance)} verifications used this month. ` : ""}
+            {notice.why === "allowance_used" ? allowanceUsed(notice.used, notice.allowance) : ""}
             {shopperView(notice.codHidden)}
             {notice.updating ? " Shopify's checkout is being updated (within a minute)." : ""}
           </Text>

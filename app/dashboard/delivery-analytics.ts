@@ -1,6 +1,6 @@
 /**
  * The delivery analytics' vocabulary, shared by the server (./delivery-analytics.server.ts) and the page
- * (app/routes/app.analytics.tsx), which the browser bundles too: no server imports here.
+ * (app/routes/app.deliveries_.analytics.tsx), which the browser bundles too: no server imports here.
  */
 
 /** Below this many decided orders (delivered or failed) a failure rate is not shown: 1 failure in 3 is not 33 %. */

@@ -7,7 +7,9 @@ import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 import { confirmStorefrontReady } from "~/enforcement/storefront-readiness.server";
 import { dashboardOf } from "./dashboard.server";
 import { countryName } from "./locale";
-import { codNamesForm, confirmCodMethodNames, onboardingOf, sendTestCode } from "./onboarding.server";
+import { PAUSE_WHY } from "~/enforcement/messages";
+import type { EnforcementState } from "~/enforcement/payment-customization.server";
+import { codNamesForm, confirmCodMethodNames, onboardingOf, sendTestCode, turnOnEnforcement } from "./onboarding.server";
 import { experimentHomeLine } from "~/experiment/settings-page.server";
 
 /**
@@ -51,6 +53,8 @@ export const homeForm = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("test_code"), phone: z.string().min(1, "Enter your phone number.").max(40) }),
   // The merchant says shoppers can verify on the storefront (a headless or custom storefront the theme check cannot see).
   z.object({ intent: z.literal("storefront_ready") }),
+  // The checklist's enforcement step, turned on in place.
+  z.object({ intent: z.literal("enforcement") }),
 ]);
 export type HomeForm = z.infer<typeof homeForm>;
 
@@ -70,6 +74,8 @@ export async function homeAction(domain: string, form: HomeForm): Promise<HomeAc
       await requestEnforcementSync(shop.domain, "storefront_confirmed");
       return { intent: form.intent, ok: true, message: "Noted: checkout now hides cash on delivery from shoppers who have not verified their phone (within a minute)." };
     }
+    case "enforcement":
+      return { intent: form.intent, ...enforcementAnswer(await turnOnEnforcement(shop)) };
     case "test_code": {
       const sent = await sendTestCode(shop, form.phone);
       if (sent.ok) return { intent: form.intent, ok: true, message: `A test code was sent to ${sent.to}.` };
@@ -80,5 +86,24 @@ export async function homeAction(domain: string, form: HomeForm): Promise<HomeAc
       }[sent.code];
       return { intent: form.intent, ok: false, message: why };
     }
+  }
+}
+
+/** What Home says after the enforcement step was turned on in place: done, or what still stands in its way. */
+function enforcementAnswer(state: EnforcementState): { ok: true; message: string } | { ok: false; message: string } {
+  switch (state.state) {
+    case "active":
+      return { ok: true, message: "Checkout now hides cash on delivery until the shopper's phone is verified." };
+    case "waiting_for_storefront":
+      return { ok: true, message: "Turned on: checkout hides cash on delivery once your storefront shows the button (the first step)." };
+    case "paused":
+      return { ok: true, message: `Turned on, but verification is paused: ${PAUSE_WHY[state.why]}` };
+    case "resuming":
+      return { ok: true, message: "Turned on: Shopify's checkout is being updated (within a minute)." };
+    case "off":
+      return { ok: false, message: "It could not be turned on; try again, or use Settings." };
+    case "not_set_up":
+    case "error":
+      return { ok: false, message: `Shopify did not save it (${state.error ?? "no answer"}); it is tried again within a minute.` };
   }
 }

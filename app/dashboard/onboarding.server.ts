@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { env } from "~/core/env.server";
-import { currentEnforcementState, syncPaymentCustomization } from "~/enforcement/payment-customization.server";
+import { currentEnforcementState, syncPaymentCustomization, type EnforcementState } from "~/enforcement/payment-customization.server";
 import { PAUSE_WHY, shopperView } from "~/enforcement/messages";
 import { codMethodNameList, isCodMethodName } from "~/core/settings/cod-methods";
 import { SETTINGS_LIMITS } from "~/core/settings/limits";
@@ -18,7 +18,11 @@ import { randomNumericCode } from "~/core/utils/crypto.server";
 export { APP_BLOCK_HANDLE, templateHasAppBlock } from "~/enforcement/storefront-readiness.server";
 
 export type StepId = "storefront_block" | "cod_names" | "plan" | "enforcement" | "test_code";
-export type Step = { id: StepId; done: boolean; detail: string };
+/**
+ * `next`: what finishes a step that is not done, where the checklist shows it: done in place (`turn_on`),
+ * or the page that can (`plans`, `settings`: codes are off); null when nothing but time or another step does.
+ */
+export type Step = { id: StepId; done: boolean; detail: string; next?: "turn_on" | "plans" | "settings" | null };
 export type Onboarding = {
   steps: Step[];
   done: number;
@@ -81,11 +85,19 @@ export async function onboardingOf(given: Shop): Promise<Onboarding> {
     {
       id: "enforcement",
       done: enforcement.state === "active",
+      next:
+        enforcement.state === "off" || enforcement.state === "not_set_up" || enforcement.state === "error"
+          ? "turn_on"
+          : enforcement.state === "paused"
+            ? enforcement.why === "otp_off"
+              ? "settings"
+              : "plans"
+            : null,
       detail:
         enforcement.state === "active"
           ? `Cash on delivery is hidden at checkout until the phone is verified (${enforcement.readyBy === "merchant" ? "you confirmed the storefront shows the button" : "the button is on the live theme"}).`
           : enforcement.state === "off"
-            ? "Turned off in Settings."
+            ? "Off: checkout offers cash on delivery to every shopper, verified or not."
             : enforcement.state === "waiting_for_storefront"
               ? "Waits for the storefront: once the button is on the live theme (or you confirm it is on your storefront), checkout hides cash on delivery from unverified shoppers."
             : enforcement.state === "paused"
@@ -119,6 +131,18 @@ export async function confirmCodMethodNames(shop: Shop, names: string[]) {
   const saved = await updateShop(shop.domain, { codMethodNames: names.join("\n"), codMethodNamesConfirmedAt: clock.now() });
   await syncPaymentCustomization(saved);
   return { ok: true as const, names };
+}
+
+/**
+ * The checklist's enforcement step, done where it is shown: checkout hiding COD is turned on and Shopify's
+ * payment customization saved before the answer (as a settings save does), so Home ticks the step, or
+ * says what still stands in its way, without a trip to Settings.
+ */
+export async function turnOnEnforcement(shop: Shop): Promise<EnforcementState> {
+  const saved = shop.enforceAtCheckout ? shop : await updateShop(shop.domain, { enforceAtCheckout: true });
+  // Shopify not answering leaves a durable retry behind, as Settings does.
+  if (!(await syncPaymentCustomization(saved)).ok) await requestEnforcementSync(shop.domain, "settings_saved");
+  return currentEnforcementState(await adminShop(shop.domain));
 }
 
 export type TestCodeOutcome = { ok: true; to: string } | { ok: false; code: "invalid_phone" | "phone_unreachable" | "sms_unavailable" };

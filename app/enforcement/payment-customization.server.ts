@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { prisma } from "~/core/db.server";
 import { hitRateLimit, releaseRateLimit } from "~/core/rate-limit/rate-limit.server";
-import type { Shop } from "~/core/settings/shop.server";
+import { forgetShop, type Shop } from "~/core/settings/shop.server";
 import { shopifyGraphql } from "~/core/shopify/graphql.server";
 import { PAYMENT_CUSTOMIZATION_CREATE, PAYMENT_CUSTOMIZATION_UPDATE } from "~/core/shopify/operations";
 import { clock } from "~/core/utils/clock.server";
@@ -81,10 +81,13 @@ export async function syncPaymentCustomization(given: EnforcementShop): Promise<
       where: { id: shop.id },
       data: { paymentCustomizationId: outcome.id, paymentCustomizationEnabled: outcome.enabled, paymentCustomizationSyncedAt: at, paymentCustomizationError: null },
     });
+    // What checkout does now: no cached copy of the row may keep saying otherwise.
+    forgetShop(shop.domain);
     log.info("payment customization in step with settings", { shop: shop.domain, id: outcome.id, enabled: outcome.enabled, pause });
     return { ok: true, id: outcome.id, enabled: outcome.enabled };
   }
   await prisma.shop.update({ where: { id: shop.id }, data: { paymentCustomizationError: outcome.error, paymentCustomizationSyncedAt: at } });
+  forgetShop(shop.domain);
   log.warn("payment customization could not be saved", { shop: shop.domain, error: outcome.error });
   return { ok: false, error: outcome.error };
 }
@@ -114,7 +117,10 @@ async function createOnce(shop: EnforcementShop, input: Record<string, unknown>)
     const row = await prisma.shop.findUnique({ where: { id: shop.id }, select: { paymentCustomizationId: true } });
     if (row?.paymentCustomizationId && row.paymentCustomizationId !== shop.paymentCustomizationId) return "made_elsewhere";
     const outcome = await create(shop.domain, input);
-    if (outcome.ok) await prisma.shop.update({ where: { id: shop.id }, data: { paymentCustomizationId: outcome.id } });
+    if (outcome.ok) {
+      await prisma.shop.update({ where: { id: shop.id }, data: { paymentCustomizationId: outcome.id } });
+      forgetShop(shop.domain);
+    }
     return outcome;
   } finally {
     await releaseRateLimit(createLease(shop), lease);

@@ -61,14 +61,17 @@ export const ORDERS_PAGE_SIZE = 25;
 export type CorrectionState = "none" | "pending" | "completed" | "not_editable" | "expired";
 
 /**
- * One page of the shop's orders, newest first, optionally of one status, with each order's address
- * correction state, and how many orders each status has (the page's filter tabs). Indexed: shopId +
+ * One page of the shop's orders, newest first, optionally of one status and placed in the last `days`,
+ * with each order's address correction state, and how many orders of that period each status has (the
+ * page's filter). Indexed: shopId +
  * placedAt, shopId + status + placedAt.
  */
-export async function listOrderRecords(shopId: string, options: { status?: OrderStatus; page?: number } = {}, now = clock.now()) {
-  const where = { shopId, ...(options.status ? { status: options.status } : {}) };
+export async function listOrderRecords(shopId: string, options: { status?: OrderStatus; page?: number; days?: number | null } = {}, now = clock.now()) {
+  // One period for every figure: the counts of the filter, the total and the rows.
+  const inPeriod = { shopId, ...(options.days ? { placedAt: { gte: new Date(now.getTime() - options.days * 86_400_000) } } : {}) };
+  const where = { ...inPeriod, ...(options.status ? { status: options.status } : {}) };
   const [byStatus, total] = await Promise.all([
-    prisma.orderRecord.groupBy({ by: ["status"], where: { shopId }, _count: { _all: true } }),
+    prisma.orderRecord.groupBy({ by: ["status"], where: inPeriod, _count: { _all: true } }),
     prisma.orderRecord.count({ where }),
   ]);
   const pages = Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE));

@@ -56,11 +56,20 @@ export async function blockedAmong(shopId: string, phones: string[]): Promise<Se
   return new Set(rows.map((r) => r.phone));
 }
 
-/** Which of these numbers (E.164) the shop blocked: one indexed read for a page of orders. */
-export async function blockedPhonesAmong(shopId: string, phones: string[]): Promise<Set<string>> {
-  if (!phones.length) return new Set();
-  const rows = await prisma.blockedPhone.findMany({ where: { shopId, phone: { in: [...new Set(phones)] } }, select: { phone: true } });
-  return new Set(rows.map((r) => r.phone));
+/** Which of these numbers (E.164) the shop blocked, with the reason each was given: one indexed read for a page of orders. */
+export async function blockedPhonesAmong(shopId: string, phones: string[]): Promise<Map<string, string | null>> {
+  if (!phones.length) return new Map();
+  const rows = await prisma.blockedPhone.findMany({ where: { shopId, phone: { in: [...new Set(phones)] } }, select: { phone: true, reason: true } });
+  return new Map(rows.map((r) => [r.phone, r.reason]));
+}
+
+/**
+ * Undoes a block made with `reason` (the Orders page's "Blocked from order #n"): one conditional delete,
+ * so a block the merchant made elsewhere, or gave another reason since, is never taken away by it.
+ */
+export async function unblockPhoneBlockedFor(shopId: string, phone: string, reason: string): Promise<boolean> {
+  const { count } = await prisma.blockedPhone.deleteMany({ where: { shopId, phone, reason } });
+  return count > 0;
 }
 
 export const BLOCKLIST_PAGE_SIZE = 50;

@@ -164,9 +164,22 @@ export default function Home() {
                             <Button url="/app/plans">See the plans</Button>
                           </Box>
                         )}
-                        {step.id === "enforcement" && !step.done && (
+                        {step.id === "enforcement" && !step.done && step.next === "turn_on" && (
+                          <Form method="post">
+                            <input type="hidden" name="intent" value="enforcement" />
+                            <Button submit variant="primary" disabled={busy}>
+                              Hide cash on delivery until verified
+                            </Button>
+                          </Form>
+                        )}
+                        {step.id === "enforcement" && !step.done && step.next === "plans" && (
                           <Box>
-                            <Button url="/app/settings">Open settings</Button>
+                            <Button url="/app/plans">See the plans</Button>
+                          </Box>
+                        )}
+                        {step.id === "enforcement" && !step.done && step.next === "settings" && (
+                          <Box>
+                            <Button url="/app/settings">Turn codes on in Settings</Button>
                           </Box>
                         )}
                         {step.id === "test_code" && (

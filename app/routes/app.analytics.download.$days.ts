@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { authenticate } from "~/core/shopify/app.server";
-import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
+import { adminShop } from "~/core/settings/shop.server";
 import { deliveryAnalyticsCsv, loadDeliveryAnalytics, PERIODS } from "~/dashboard/delivery-analytics.server";
 import { jsonError } from "~/http/responses.server";
 
@@ -12,7 +12,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   const days = Number(params.days);
   if (!(PERIODS as readonly number[]).includes(days)) return jsonError(404, "not_found", `The period is one of ${PERIODS.join(", ")} days.`);
-  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  const shop = await adminShop(session.shop);
   const analytics = await loadDeliveryAnalytics(shop, days);
   return new Response(deliveryAnalyticsCsv(analytics), {
     headers: {

@@ -19,11 +19,12 @@ import { z } from "zod";
 import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
 import { authenticate } from "~/core/shopify/app.server";
-import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
+import { adminShop } from "~/core/settings/shop.server";
 import { blockPhone, importBlockedPhones, listBlockedPhones, unblockPhone } from "~/otp/blocklist.server";
 import type { BlocklistImportProblem } from "~/otp/blocklist-import";
 import { BLOCKLIST_IMPORT_MAX_LINES, BLOCKLIST_REASON_MAX } from "~/otp/blocklist-limits";
 import { maskPhone } from "~/shared/phone-mask";
+import { shopDate } from "~/shared/shop-time";
 import { kickJobWorker } from "~/core/jobs/worker.server";
 
 export const meta: MetaFunction = () => [{ title: "Blocked numbers · COD Verify" }];
@@ -31,7 +32,7 @@ export const meta: MetaFunction = () => [{ title: "Blocked numbers · COD Verify
 /** The merchant's phone blocklist: send-otp and create-checkout answer 403 phone_blocked to these numbers; their customers lose cod-verified-customer. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
-  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  const shop = await adminShop(session.shop);
   const url = new URL(request.url);
   const search = (url.searchParams.get("q") ?? "").slice(0, 100);
   const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
@@ -42,7 +43,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     pages: list.pages,
     total: list.total,
     // Full numbers: the page masks them itself and posts them back to unblock.
-    blocked: list.rows.map((r) => ({ phone: r.phone, reason: r.reason, createdAt: r.createdAt.toISOString() })),
+    blocked: list.rows.map((r) => ({ phone: r.phone, reason: r.reason, createdAt: r.createdAt.toISOString(), blockedOn: shopDate(r.createdAt, shop.timezone) })),
   };
 }
 
@@ -70,7 +71,7 @@ type ActionData =
 
 export async function action({ request }: ActionFunctionArgs) {
   const { session } = await authenticate.admin(request);
-  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  const shop = await adminShop(session.shop);
   const parsed = ActionForm.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) {
     return data<ActionData>({ intent: "invalid", ok: false, error: "That request could not be read. Reload the page and try again." }, { status: 400 });
@@ -317,7 +318,7 @@ function ImportReport({ result }: { result: Extract<ActionData, { intent: "impor
   );
 }
 
-type Blocked = { phone: string; reason: string | null; createdAt: string };
+type Blocked = { phone: string; reason: string | null; createdAt: string; /** The day it was blocked, in the store's time zone. */ blockedOn: string };
 
 function BlockedList(props: { blocked: Blocked[]; search: string; page: number; pages: number; total: number; unblocking: string | null }) {
   const { blocked, page, pages, total } = props;
@@ -377,7 +378,7 @@ function BlockedList(props: { blocked: Blocked[]; search: string; page: number; 
                     {b.reason ?? "No reason given"}
                   </Text>
                 </IndexTable.Cell>
-                <IndexTable.Cell>{new Date(b.createdAt).toLocaleDateString("en", { year: "numeric", month: "short", day: "numeric" })}</IndexTable.Cell>
+                <IndexTable.Cell>{b.blockedOn}</IndexTable.Cell>
                 <IndexTable.Cell>
                   <Form method="post">
                     <input type="hidden" name="intent" value="unblock" />

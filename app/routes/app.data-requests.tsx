@@ -6,7 +6,7 @@ import { AdminPage } from "~/admin/app-bridge";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
 import { FileDownloadButton } from "~/admin/file-download";
 import { authenticate } from "~/core/shopify/app.server";
-import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
+import { adminShop } from "~/core/settings/shop.server";
 import { getDataRequest, listDataRequests } from "~/privacy/data-requests.server";
 import { DATA_REQUEST_RETENTION_DAYS } from "~/privacy/retention";
 import { REPORT_SECTIONS, recordCount, type ReportSection } from "~/privacy/report-sections";
@@ -20,7 +20,7 @@ export const meta: MetaFunction = () => [{ title: "Data requests · COD Verify" 
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
-  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  const shop = await adminShop(session.shop);
   const url = new URL(request.url);
   const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
   const id = url.searchParams.get("id");

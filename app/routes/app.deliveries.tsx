@@ -4,8 +4,10 @@ import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, DataTable, FormLayout, Layout, Select, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
+import { DeliveriesTabs } from "~/admin/deliveries-tabs";
 import { authenticate } from "~/core/shopify/app.server";
-import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.server";
+import { adminShop, updateShop } from "~/core/settings/shop.server";
+import { shopDateTime, shopTimeZone } from "~/shared/shop-time";
 import { deliverySettingsFormValues, parseDeliverySettings, type DeliverySettingsErrors, type DeliverySettingsValues } from "~/delivery/delivery-settings";
 import { listDeliveriesAtRisk } from "~/delivery/recovery.server";
 
@@ -14,13 +16,14 @@ export const meta: MetaFunction = () => [{ title: "Deliveries · COD Verify" }];
 /** "Deliveries at risk" (docs/delivery.md): the failed attempts of COD orders and what each shopper answered; the delivery settings. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
-  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  const shop = await adminShop(session.shop);
   const page = Number(new URL(request.url).searchParams.get("page") ?? "1") || 1;
   const list = await listDeliveriesAtRisk(shop.id, { page });
   return {
     values: deliverySettingsFormValues(shop),
     quiet: quietHoursText(shop),
     total: list.total,
+    timeZone: shopTimeZone(shop.timezone),
     rows: list.rows.map((r) => ({
       orderName: r.orderName ?? r.orderGid.replace("gid://shopify/Order/", "#"),
       cause: r.cause,
@@ -30,7 +33,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       newPhone: r.newPhone,
       notified: Boolean(r.notifiedAt),
       written: Boolean(r.writtenAt),
-      createdAt: r.createdAt.toISOString(),
+      // In the store's time zone, formatted here: the same text on the server and in the browser.
+      reported: shopDateTime(r.createdAt, shop.timezone),
     })),
   };
 }
@@ -39,7 +43,7 @@ type ActionData = { status: "invalid" | "saved"; errors: DeliverySettingsErrors;
 
 export async function action({ request }: ActionFunctionArgs) {
   const { session } = await authenticate.admin(request);
-  if (!(await getShop(session.shop))) await upsertInstalledShop(session.shop);
+  await adminShop(session.shop);
   const result = parseDeliverySettings(await request.formData());
   if (!result.ok) return data<ActionData>({ status: "invalid", errors: result.errors, values: result.values }, { status: 422 });
   const saved = await updateShop(session.shop, result.data);
@@ -83,6 +87,7 @@ export default function Deliveries() {
     r.state === "answered" ? <Badge tone="success">Answered</Badge> : r.state === "expired" ? <Badge>No answer</Badge> : <Badge tone="attention">{r.notified ? "Waiting for the shopper" : "Text queued"}</Badge>;
   return (
     <AdminPage title="Deliveries">
+      <DeliveriesTabs />
       <Layout>
         {notice && <Layout.Section>{notice}</Layout.Section>}
         <Layout.Section>
@@ -94,13 +99,13 @@ export default function Deliveries() {
               {loaded.rows.length ? (
                 <DataTable
                   columnContentTypes={["text", "text", "text", "text", "text"]}
-                  headings={["Order", "Reported", "State", "Shopper's answer", "Reported on"]}
+                  headings={["Order", "Reported", "State", "Shopper's answer", `Reported on (${loaded.timeZone})`]}
                   rows={loaded.rows.map((r) => [
                     r.orderName,
                     CAUSES[r.cause] ?? r.cause.replace(/^tag:/, "Tag "),
                     state(r),
                     r.choice ? `${CHOICES[r.choice] ?? r.choice}${r.choiceDate ? ` (${r.choiceDate})` : ""}${r.newPhone ? ` ${r.newPhone}` : ""}${r.written ? "" : " (being written to the order)"}` : "—",
-                    new Date(r.createdAt).toLocaleString(),
+                    r.reported,
                   ])}
                 />
               ) : (

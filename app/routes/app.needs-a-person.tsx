@@ -8,6 +8,7 @@ import { adminShop } from "~/core/settings/shop.server";
 import { authenticate } from "~/core/shopify/app.server";
 import { actForPerson, personActionForm, personQueue, type PersonActionOutcome, type PersonIntent } from "~/orders/confirmation/person-queue.server";
 import { isFailure, messageLogLine } from "~/orders/message-log";
+import { shopDateTime, shopTimeZone } from "~/shared/shop-time";
 
 export const meta: MetaFunction = () => [{ title: "Needs a person · COD Verify" }];
 
@@ -15,7 +16,8 @@ export const meta: MetaFunction = () => [{ title: "Needs a person · COD Verify"
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   const shop = await adminShop(session.shop);
-  return { orders: await personQueue(shop) };
+  // Times in the store's time zone, the same on the server and in the browser.
+  return { orders: await personQueue(shop), timeZone: shopTimeZone(shop.timezone) };
 }
 
 /** What the team did after calling the shopper: confirmed, cancelled, or the address link sent, once each. */
@@ -43,7 +45,7 @@ function noticeOf(result: PersonActionOutcome | undefined): Notice | null {
 }
 
 export default function NeedsAPerson() {
-  const { orders } = useLoaderData<typeof loader>();
+  const { orders, timeZone } = useLoaderData<typeof loader>();
   const result = useActionData<PersonActionOutcome>();
   const notice = useNotice(noticeOf(result), result);
   const navigation = useNavigation();
@@ -68,7 +70,7 @@ export default function NeedsAPerson() {
                         {o.amount ? ` · ${o.amount} on delivery` : ""}
                       </Text>
                       <Text as="span" tone="subdued">
-                        Placed {new Date(o.placedAt).toLocaleString("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" })}
+                        Placed {shopDateTime(new Date(o.placedAt), timeZone)} ({timeZone})
                       </Text>
                     </InlineStack>
                     <Text as="p">
@@ -79,7 +81,7 @@ export default function NeedsAPerson() {
                     <BlockStack gap="050">
                       {o.history.map((m, k) => (
                         <Text as="p" variant="bodySm" tone={isFailure(m) ? "critical" : "subdued"} key={k}>
-                          {new Date(m.at).toLocaleString("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" })} · {messageLogLine(m)}
+                          {shopDateTime(new Date(m.at), timeZone)} · {messageLogLine(m)}
                         </Text>
                       ))}
                     </BlockStack>

@@ -3,28 +3,32 @@ import { messageLogsOf } from "~/orders/message-log.server";
 import { isFailure, messageLogLine } from "~/orders/message-log";
 import { data } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigate, useNavigation, useSearchParams } from "@remix-run/react";
-import { Badge, BlockStack, Box, Card, IndexTable, Layout, Select, Text } from "@shopify/polaris";
+import { Badge, BlockStack, Box, Card, IndexTable, InlineStack, Layout, Select, Text } from "@shopify/polaris";
 import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
 import { OrderRowActions } from "~/admin/order-row-actions";
 import { TableEmpty, TableFooter } from "~/admin/table-parts";
 import { authenticate } from "~/core/shopify/app.server";
-import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
+import { adminShop } from "~/core/settings/shop.server";
 import { blockedPhonesAmong } from "~/otp/blocklist.server";
-import { actOnOrder, orderActionForm, type OrderActionOutcome } from "~/orders/order-actions.server";
+import { actOnOrderRow, blockedFromOrder, orderActionForm, type OrderRowOutcome } from "~/orders/order-actions.server";
 import { listOrderRecords } from "~/orders/order-record.server";
 import {
   CORRECTION_LABELS,
   depositSummary,
   isOrderStatus,
   ORDER_PAYMENT_LABELS,
+  ORDER_PERIODS,
   ORDER_STATUS_LABELS,
   ORDER_STATUSES,
   orderAdminUrl,
   orderAppBridgeUrl,
+  orderPeriodOf,
+  orderPeriodWords,
   paymentOf,
   type OrderStatus,
 } from "~/shared/order-status";
 import { maskPhone } from "~/shared/phone-mask";
+import { shopDateTime, shopTimeZone } from "~/shared/shop-time";
 import { readStoredRisk, riskForDisplay } from "~/risk/stored";
 
 const RISK_LABELS = { low: "Low", medium: "Medium", high: "High" } as const;
@@ -32,56 +36,74 @@ const RISK_TONES = { low: "success", medium: "warning", high: "critical" } as co
 
 export const meta: MetaFunction = () => [{ title: "Orders · COD Verify" }];
 
-/** The shop's recent orders as the app saw them (OrderRecord): verification state, payment, phone, address correction. */
+/**
+ * The shop's recent orders as the app saw them (OrderRecord): verification state, payment, phone, address
+ * correction. One period (`days`, or every order) for every figure; times in the store's time zone.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
-  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  const shop = await adminShop(session.shop);
   const url = new URL(request.url);
   const requested = url.searchParams.get("status");
   const status = isOrderStatus(requested) ? requested : undefined;
+  const days = orderPeriodOf(url.searchParams.get("days"));
   const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
-  const list = await listOrderRecords(shop.id, { status, page });
+  const list = await listOrderRecords(shop.id, { status, page, days });
   const blocked = await blockedPhonesAmong(shop.id, list.rows.flatMap((o) => (o.phone ? [o.phone] : [])));
   const logs = await messageLogsOf(shop.id, list.rows.map((o) => o.orderGid));
+  const timeZone = shopTimeZone(shop.timezone);
   return {
+    days,
+    periodWords: orderPeriodWords(days),
+    timeZone,
     status: status ?? null,
     page: list.page,
     pages: list.pages,
     total: list.total,
     counts: list.counts,
-    orders: list.rows.map((o) => ({
+    orders: list.rows.map((o) => orderRow(session.shop, o, timeZone, blocked, logs)),
+  };
+}
+
+type Listed = Awaited<ReturnType<typeof listOrderRecords>>["rows"][number];
+
+function orderRow(domain: string, o: Listed, timeZone: string, blocked: Map<string, string | null>, logs: Awaited<ReturnType<typeof messageLogsOf>>) {
+  const name = o.orderName ?? o.orderGid.replace(/^gid:\/\/shopify\/Order\//, "#");
+  return {
       gid: o.orderGid,
-      name: o.orderName ?? o.orderGid.replace(/^gid:\/\/shopify\/Order\//, "#"),
-      adminUrl: orderAdminUrl(session.shop, o.orderGid),
+      name,
+      adminUrl: orderAdminUrl(domain, o.orderGid),
       appBridgeUrl: orderAppBridgeUrl(o.orderGid),
       placedAt: o.placedAt.toISOString(),
+      placed: shopDateTime(o.placedAt, timeZone),
       status: o.status as OrderStatus,
       mode: o.mode,
       cod: o.cod,
       // The full number: the page masks it itself.
       phone: o.phone,
       blocked: o.phone ? blocked.has(o.phone) : false,
+      // Blocked from this row: the row can undo it (a block made elsewhere stays the Blocked numbers page's).
+      blockedHere: o.phone ? blocked.get(o.phone) === blockedFromOrder(name) : false,
       correction: o.correction,
       // A partial order paid with a deposit code: "Deposit … paid · … to collect on delivery" (or held while the balance is missing).
       deposit: o.deposit ? { ...o.deposit, summary: depositSummary(o.deposit) } : null,
       risk: riskForDisplay(readStoredRisk(o)),
       // What the app sent about the order and the shopper's WhatsApp answers (sent, delivered, read, failed, reply).
       messages: logs.get(o.orderGid) ?? [],
-    })),
   };
 }
 
-/** A row's action: block the order's number, or resend its pending confirmation (app/orders/order-actions.server.ts). */
+/** A row's action: block the order's number (or undo that), or resend its pending confirmation (app/orders/order-actions.server.ts). */
 export async function action({ request }: ActionFunctionArgs) {
   const { session } = await authenticate.admin(request);
-  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  const shop = await adminShop(session.shop);
   const parsed = orderActionForm.safeParse(Object.fromEntries(await request.formData()));
   if (!parsed.success) return data({ intent: null, ok: false as const, code: "invalid_request" as const }, { status: 400 });
-  const outcome = await actOnOrder(shop, parsed.data);
+  const outcome = await actOnOrderRow(shop, parsed.data);
   return data(outcome, { status: outcome.ok ? 200 : outcome.code === "order_not_found" ? 404 : 409 });
 }
 
-type ActionData = OrderActionOutcome | { intent: null; ok: false; code: "invalid_request" };
+type ActionData = OrderRowOutcome | { intent: null; ok: false; code: "invalid_request" };
 
 const REFUSALS: Record<Extract<ActionData, { ok: false }>["code"], string> = {
   invalid_request: "That request could not be read. Reload the page and try again.",
@@ -89,14 +111,15 @@ const REFUSALS: Record<Extract<ActionData, { ok: false }>["code"], string> = {
   no_phone: "That order has no phone number.",
   not_pending: "That order is no longer waiting for a confirmation.",
   recently_sent: "The link was sent less than a minute ago. Give the shopper a moment before sending it again.",
+  not_blocked_here: "That number is no longer blocked from this order (unblocked, or blocked again on the Blocked numbers page).",
 };
 
 function noticeOf(result: ActionData | undefined): Notice | null {
   if (!result) return null;
   if (!result.ok) return { message: REFUSALS[result.code], error: true };
-  return result.intent === "block"
-    ? { message: `${maskPhone(result.phone)} blocked: it gets no more codes (order ${result.orderName})` }
-    : { message: `Confirmation link sent again to ${maskPhone(result.phone)} (order ${result.orderName})` };
+  if (result.intent === "block") return { message: `${maskPhone(result.phone)} blocked: it gets no more codes (order ${result.orderName}). Undo it from the order's row.` };
+  if (result.intent === "unblock") return { message: `${maskPhone(result.phone)} unblocked: it can get codes again (order ${result.orderName})` };
+  return { message: `Confirmation link sent again to ${maskPhone(result.phone)} (order ${result.orderName})` };
 }
 
 const STATUS_TONES: Record<OrderStatus, "success" | "critical" | "attention" | "info" | undefined> = {
@@ -111,14 +134,14 @@ const STATUS_TONES: Record<OrderStatus, "success" | "critical" | "attention" | "
 const CORRECTION_TONES = { none: undefined, pending: "attention", completed: "success", not_editable: "warning", expired: undefined } as const;
 
 export default function Orders() {
-  const { orders, status, page, pages, total, counts } = useLoaderData<typeof loader>();
+  const { orders, status, page, pages, total, counts, days, periodWords, timeZone } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigate = useNavigate();
   const result = useActionData<ActionData>();
   const notice = useNotice(noticeOf(result), result);
   const navigation = useNavigation();
   const posting = navigation.state === "submitting" ? navigation.formData : undefined;
-  const busyFor = (gid: string) => (posting?.get("orderGid") === gid ? (posting.get("intent") as "block" | "resend") : null);
+  const busyFor = (gid: string) => (posting?.get("orderGid") === gid ? (posting.get("intent") as "block" | "unblock" | "resend") : null);
   const all = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
   const tabs = [
     { id: "all", content: "All", badge: String(all) },
@@ -128,6 +151,15 @@ export default function Orders() {
     const next = new URLSearchParams(params);
     next.set("page", String(n));
     return `?${next.toString()}`;
+  };
+  // A new filter or period starts again at the first page; the other choice is kept.
+  const filterUrl = (name: "status" | "days", value: string | null) => {
+    const next = new URLSearchParams(params);
+    next.delete("page");
+    if (value) next.set(name, value);
+    else next.delete(name);
+    const query = next.toString();
+    return query ? `/app/orders?${query}` : "/app/orders";
   };
 
   return (
@@ -139,25 +171,39 @@ export default function Orders() {
             {/* A select, not Polaris' Tabs: seven tabs overflow into a "more" button inside the tab list,
                 which a screen reader cannot use (axe aria-required-children), and it fits a phone. */}
             <Box padding="300">
-              <Select
-                label="Show"
-                labelInline
-                options={tabs.map((t) => ({ label: `${t.content} (${t.badge})`, value: t.id }))}
-                value={status ?? "all"}
-                onChange={(id) => navigate(id === "all" ? "/app/orders" : `/app/orders?status=${id}`)}
-              />
+              <InlineStack gap="400" blockAlign="center">
+                <Select
+                  label="Period"
+                  labelInline
+                  options={[...ORDER_PERIODS.map((d) => ({ label: `Last ${d} days`, value: String(d) })), { label: "All time", value: "all" }]}
+                  value={days ? String(days) : "all"}
+                  onChange={(value) => navigate(filterUrl("days", value === "all" ? null : value))}
+                />
+                <Select
+                  label="Show"
+                  labelInline
+                  options={tabs.map((t) => ({ label: `${t.content} (${t.badge})`, value: t.id }))}
+                  value={status ?? "all"}
+                  onChange={(id) => navigate(filterUrl("status", id === "all" ? null : id))}
+                />
+              </InlineStack>
+              <Box paddingBlockStart="200">
+                <Text as="p" variant="bodySm" tone="subdued">
+                  {`Counts and rows: orders ${periodWords}. Times in your store's time zone (${timeZone}).`}
+                </Text>
+              </Box>
             </Box>
             {orders.length === 0 ? (
               <TableEmpty
-                title={status ? `No ${ORDER_STATUS_LABELS[status].toLowerCase()} orders` : "No orders yet"}
-                text={status ? "Orders in this state appear here." : "Orders appear here as your store receives them, with their verification state."}
+                title={status ? `No ${ORDER_STATUS_LABELS[status].toLowerCase()} orders ${periodWords}` : days ? `No orders ${periodWords}` : "No orders yet"}
+                text={status || days ? "Choose another period or state above." : "Orders appear here as your store receives them, with their verification state."}
               />
             ) : (
               <IndexTable
                 resourceName={{ singular: "order", plural: "orders" }}
                 itemCount={orders.length}
                 selectable={false}
-                headings={[{ title: "Order" }, { title: "Date" }, { title: "Verification" }, { title: "Payment" }, { title: "Risk" }, { title: "Phone" }, { title: "Address" }, { title: "Messages" }, { title: "Actions" }]}
+                headings={[{ title: "Order" }, { title: `Placed (${timeZone})` }, { title: "Verification" }, { title: "Payment" }, { title: "Risk" }, { title: "Phone" }, { title: "Address" }, { title: "Messages" }, { title: "Actions" }]}
               >
                 {orders.map((o, i) => (
                   <IndexTable.Row id={o.gid} key={o.gid} position={i}>
@@ -167,7 +213,7 @@ export default function Orders() {
                       </Text>
                     </IndexTable.Cell>
                     <IndexTable.Cell>
-                      {new Date(o.placedAt).toLocaleString("en", { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" })}
+                      <time dateTime={o.placedAt}>{o.placed}</time>
                     </IndexTable.Cell>
                     <IndexTable.Cell>
                       <Badge tone={STATUS_TONES[o.status]}>{ORDER_STATUS_LABELS[o.status] ?? o.status}</Badge>
@@ -237,6 +283,7 @@ export default function Orders() {
                         adminUrl={o.adminUrl}
                         phone={o.phone}
                         blocked={o.blocked}
+                        blockedHere={o.blockedHere}
                         canResend={o.status === "pending"}
                         busy={busyFor(o.gid)}
                       />
@@ -245,7 +292,7 @@ export default function Orders() {
                 ))}
               </IndexTable>
             )}
-            <TableFooter count={`${total.toLocaleString("en")} ${total === 1 ? "order" : "orders"}`} page={page} pages={pages} pageUrl={pageUrl} />
+            <TableFooter count={`${total.toLocaleString("en")} ${total === 1 ? "order" : "orders"}${status ? ` ${ORDER_STATUS_LABELS[status].toLowerCase()}` : ""} ${periodWords}`} page={page} pages={pages} pageUrl={pageUrl} />
           </Card>
         </Layout.Section>
       </Layout>

@@ -8,6 +8,7 @@ import { adminStandIn } from "#admin-access";
 import { authenticate } from "~/core/shopify/app.server";
 import { approvalReturnUrl, choosePlanFor, loadPlans, planApprovedBy, type ChoosePlanOutcome, type PlanChangePreview } from "~/billing/plans.server";
 import { usePlanApprovedNotice } from "~/admin/plan-approved";
+import { verificationNotice } from "~/enforcement/admin-notice.server";
 import { PLANS, type Plan } from "~/shared/plans";
 import { useEffect, useRef } from "react";
 
@@ -19,7 +20,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const chargeId = url.searchParams.get("charge_id");
   const plans = await loadPlans(session.shop, billing, chargeId !== null, url.searchParams.get("change"));
-  return { ...plans, chargeId, approved: await planApprovedBy(session.shop, chargeId) };
+  // The layout's banner was read beside this loader, before an approved charge was recorded: this
+  // page's banner is read after it (app/admin/verification-banner.tsx takes the page's when there is one).
+  return { ...plans, chargeId, approved: await planApprovedBy(session.shop, chargeId), verificationNotice: await verificationNotice(session.shop) };
 }
 
 const REAUTHORIZE_HEADER = "X-Shopify-API-Request-Failure-Reauthorize-Url";

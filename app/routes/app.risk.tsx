@@ -6,7 +6,7 @@ import { BlockStack, Button, Card, FormLayout, Layout, List, Text, TextField } f
 import { useState } from "react";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { authenticate } from "~/core/shopify/app.server";
-import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.server";
+import { adminShop, updateShop } from "~/core/settings/shop.server";
 import { riskFigures } from "~/risk/figures.server";
 import { parseRiskSettings, riskSettingsFormValues, type RiskSettingsErrors, type RiskSettingsValues } from "~/risk/risk-settings";
 
@@ -15,7 +15,7 @@ export const meta: MetaFunction = () => [{ title: "Risk · COD Verify" }];
 /** The COD risk rules and bands (docs/risk.md): the merchant's rules decide before the score. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
-  const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
+  const shop = await adminShop(session.shop);
   return { values: riskSettingsFormValues(shop), currency: shop.currency, figures: await riskFigures(shop.id) };
 }
 
@@ -23,7 +23,7 @@ type ActionData = { status: "invalid" | "saved"; errors: RiskSettingsErrors; val
 
 export async function action({ request }: ActionFunctionArgs) {
   const { session } = await authenticate.admin(request);
-  if (!(await getShop(session.shop))) await upsertInstalledShop(session.shop);
+  await adminShop(session.shop);
   const result = parseRiskSettings(await request.formData());
   if (!result.ok) return data<ActionData>({ status: "invalid", errors: result.errors, values: result.values }, { status: 422 });
   // Only the risk columns: parseRiskSettings yields nothing else.

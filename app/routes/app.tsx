@@ -1,5 +1,5 @@
 import type { HeadersFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { isRouteErrorResponse, Outlet, useLoaderData, useRouteError } from "@remix-run/react";
+import { isRouteErrorResponse, Outlet, useLoaderData, useRouteError, type ShouldRevalidateFunction } from "@remix-run/react";
 import { boundary } from "@shopify/shopify-app-remix/server";
 import { AppProvider } from "@shopify/shopify-app-remix/react";
 import polarisStyles from "@shopify/polaris/build/esm/styles.css";
@@ -32,6 +32,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
     verificationNotice: await verificationNotice(session.shop),
   };
 }
+
+/**
+ * Read again on every move to another admin page, not only after a form was posted: the banner says
+ * whether verification is paused, which a webhook, a job or the month's count can change at any time,
+ * and Remix would otherwise keep the layout's first answer for as long as the merchant stays in the app.
+ */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ currentUrl, nextUrl, defaultShouldRevalidate }) =>
+  defaultShouldRevalidate || currentUrl.pathname !== nextUrl.pathname;
 
 export default function App() {
   const { apiKey, appBridgeExpected } = useLoaderData<typeof loader>();

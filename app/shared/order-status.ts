@@ -75,3 +75,17 @@ export function depositSummary(d: DepositState, locale = "en"): string {
   if (d.state === "held") return `Deposit ${money(d.deposit)} paid · balance ${money(d.balance)} not on the order yet: held, do not ship`;
   return `Deposit ${money(d.deposit)} paid · adding the balance ${money(d.balance)}`;
 }
+
+/** The Orders page's periods, in days back from now; absent: every order the app saw. */
+export const ORDER_PERIODS = [7, 30, 90] as const;
+export type OrderPeriod = (typeof ORDER_PERIODS)[number];
+
+export function orderPeriodOf(value: string | null): OrderPeriod | null {
+  const days = Number(value);
+  return (ORDER_PERIODS as readonly number[]).includes(days) ? (days as OrderPeriod) : null;
+}
+
+/** The words every figure of the Orders page carries for its period. */
+export function orderPeriodWords(days: OrderPeriod | null): string {
+  return days ? `placed in the last ${days} days` : "since the app was installed";
+}

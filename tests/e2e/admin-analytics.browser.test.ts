@@ -49,7 +49,7 @@ describe("the delivery analytics page in Chromium", () => {
   });
 
   it("shows where COD fails, sets the cost of a failed parcel, and downloads the CSV", { timeout: 90_000 }, async () => {
-    const response = await page.goto(`${server.url}/app/analytics`, { waitUntil: "networkidle" });
+    const response = await page.goto(`${server.url}/app/deliveries/analytics`, { waitUntil: "networkidle" });
     expect(response?.status()).toBe(200);
     await until(() => page.getByText(/^27 COD orders placed in the last 90 days: 16 delivered, 9 failed, 2 still open\./).count()).toBe(1);
     await until(() => page.getByText(/Prepaid only for this code: 8 failures avoided, 24 COD orders asked to pay first/).count()).toBe(1);

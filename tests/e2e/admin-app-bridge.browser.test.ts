@@ -78,7 +78,7 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
     expect(await page.evaluate(() => [...document.querySelectorAll('script[src*="app-bridge.js"]')].map((s) => s.parentElement?.tagName))).toEqual(["HEAD"]);
     expect(await page.evaluate(() => document.head.firstElementChild?.getAttribute("src"))).toMatch(/app-bridge\.js$/);
 
-    expect(await page.locator("ui-nav-menu a").allTextContents()).toEqual(["Home", "Orders", "Needs a person", "Blocked numbers", "Risk", "Deliveries", "Delivery analytics", "Settings", "Plans", "Data requests"]);
+    expect(await page.locator("ui-nav-menu a").allTextContents()).toEqual(["Home", "Orders", "Needs a person", "Blocked numbers", "Risk", "Deliveries", "Settings", "Plans", "Data requests"]);
     expect(await page.locator("ui-title-bar").getAttribute("title")).toBe("Blocked numbers");
     await until(() => page.getByRole("navigation", { name: "COD Verify" }).count()).toBe(0);
     expect(await page.getByRole("heading", { level: 1 }).count()).toBe(0);

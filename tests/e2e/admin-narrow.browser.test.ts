@@ -16,7 +16,7 @@ describe("the merchant's admin at narrow sizes, with a month of activity", () =>
   ] as const)("at %ix%i", async (width, height) => {
     const { page, server } = admin;
     await page.setViewportSize({ width, height });
-    for (const url of ["/app", "/app/orders", "/app/blocklist", "/app/risk", "/app/analytics", "/app/settings", "/app/plans", "/app/data-requests"]) {
+    for (const url of ["/app", "/app/orders", "/app/blocklist", "/app/risk", "/app/deliveries", "/app/deliveries/analytics", "/app/settings", "/app/plans", "/app/data-requests"]) {
       const response = await page.goto(`${server.url}${url}`, { waitUntil: "networkidle" });
       expect(response?.status()).toBe(200);
       expect(await seriousViolations(page), `${url} at ${width}x${height}`).toEqual([]);

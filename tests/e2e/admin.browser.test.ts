@@ -31,7 +31,7 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     ["/app/needs-a-person", "Needs a person", "Needs a person · COD Verify"],
     ["/app/blocklist", "Blocked numbers", "Blocked numbers · COD Verify"],
     ["/app/risk", "Risk", "Risk · COD Verify"],
-    ["/app/analytics", "Delivery analytics", "Delivery analytics · COD Verify"],
+    ["/app/deliveries", "Deliveries", "Deliveries · COD Verify"],
     ["/app/settings", "Settings", "Settings · COD Verify"],
     ["/app/plans", "Plans", "Plans · COD Verify"],
     ["/app/data-requests", "Data requests", "Data requests · COD Verify"],
@@ -40,7 +40,7 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     expect(await page.title()).toBe(title);
     await until(() => page.getByRole("heading", { level: 1, name: heading }).count()).toBe(1);
     const nav = page.getByRole("navigation", { name: "COD Verify" });
-    expect(await nav.getByRole("link").allTextContents()).toEqual(["Home", "Orders", "Needs a person", "Blocked numbers", "Risk", "Deliveries", "Delivery analytics", "Settings", "Plans", "Data requests"]);
+    expect(await nav.getByRole("link").allTextContents()).toEqual(["Home", "Orders", "Needs a person", "Blocked numbers", "Risk", "Deliveries", "Settings", "Plans", "Data requests"]);
     expect(await nav.locator('[aria-current="page"]').textContent()).toBe(heading);
     await shot(page, `admin-${url.replace(/\W+/g, "-")}`);
     expect(await seriousViolations(page), url).toEqual([]);

@@ -36,6 +36,13 @@ describe("the Blocked numbers page", () => {
     ]);
   });
 
+  it("says the day a number was blocked as the store reads it (its time zone), not the server's or the browser's", async () => {
+    const shop = await installShop({ timezone: "Pacific/Kiritimati" });
+    // 23:30 UTC on the 1st is already the 2nd at UTC+14.
+    await prisma.blockedPhone.create({ data: { shopId: shop.id, phone: "+14155550123", createdAt: new Date("2026-11-01T23:30:00Z") } });
+    expect((await load()).data!.blocked[0]).toMatchObject({ blockedOn: "Nov 2, 2026" });
+  });
+
   it("refuses an empty list and one over the line limit with 422, storing nothing", async () => {
     await installShop();
     const tooMany = Array.from({ length: 5001 }, (_, i) => `+1415555${String(i).padStart(4, "0")}`).join("\n");

@@ -129,6 +129,31 @@ describe("POST /app: the onboarding forms", () => {
     expect(step(await load(), "cod_names").done).toBe(true);
   });
 
+  it("turns checkout enforcement on in place: Shopify's customization saved before the answer, the step done on the next load", async () => {
+    await installShop({ subscriptionPlan: FREE_PLAN.name, enforceAtCheckout: false, paymentCustomizationId: null });
+    fake.on(OPERATIONS.themeAppBlocks, themeAppBlocks({ withBlock: true, theme: "Dawn" }), "admin");
+    const before = step(await load(), "enforcement");
+    expect(before).toMatchObject({ done: false, next: "turn_on", detail: expect.stringContaining("Off: checkout offers cash on delivery to every shopper") });
+    const res = await post({ intent: "enforcement" });
+    expect(res).toMatchObject({ status: 200, data: { intent: "enforcement", ok: true, message: "Checkout now hides cash on delivery until the shopper's phone is verified." } });
+    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).enforceAtCheckout).toBe(true);
+    const saved = fake.callsTo(OPERATIONS.paymentCustomizationCreate);
+    expect(saved).toHaveLength(1);
+    expect((saved[0].variables.input as { enabled: boolean }).enabled).toBe(true);
+    expect(step(await load(), "enforcement")).toMatchObject({ done: true, next: null });
+  });
+
+  it("the enforcement step points where it can be finished: Settings when codes are off, Plans without a plan, nowhere while the storefront is awaited", async () => {
+    await installShop({ subscriptionPlan: FREE_PLAN.name, otpEnabled: false });
+    fake.on(OPERATIONS.themeAppBlocks, themeAppBlocks({ withBlock: true }), "admin");
+    expect(step(await load(), "enforcement")).toMatchObject({ done: false, next: "settings" });
+    await prisma.shop.update({ where: { domain: SHOP }, data: { otpEnabled: true, subscriptionPlan: null, subscriptionStatus: "none" } });
+    expect(step(await load(), "enforcement")).toMatchObject({ done: false, next: "plans" });
+    await prisma.shop.update({ where: { domain: SHOP }, data: { subscriptionPlan: FREE_PLAN.name, subscriptionStatus: "active", storefrontReadyAt: null, storefrontReadyBy: null } });
+    fake.on(OPERATIONS.themeAppBlocks, themeAppBlocks({ withBlock: false }), "admin");
+    expect(step(await load(), "enforcement")).toMatchObject({ done: false, next: null });
+  });
+
   it("refuses an empty list of names with 400 and changes nothing", async () => {
     await installShop();
     expect(await post({ intent: "cod_names", names: " \n " })).toMatchObject({ status: 400, data: { ok: false } });

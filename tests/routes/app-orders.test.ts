@@ -16,6 +16,9 @@ import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 import { JOB_KINDS } from "~/server-build";
 
 type Orders = {
+  days: number | null;
+  periodWords: string;
+  timeZone: string;
   status: string | null;
   total: number;
   page: number;
@@ -31,6 +34,9 @@ type Orders = {
     cod: boolean;
     phone: string | null;
     blocked: boolean;
+    blockedHere: boolean;
+    placedAt: string;
+    placed: string;
     correction: string;
     deposit: { deposit: number; balance: number; currency: string; state: string; summary: string } | null;
   }[];
@@ -38,6 +44,36 @@ type Orders = {
 const load = async (query = "") => callAdminRoute<Orders>(route, await adminRequest(`/app/orders${query}`));
 
 describe("the Orders page", () => {
+  it("uses one period for every figure: the counts of the filter, the total and the rows; times in the store's time zone", async () => {
+    const shop = await installShop({ timezone: "Asia/Kolkata" });
+    const now = Date.now();
+    const record = (n: number, status: string, daysAgo: number) =>
+      prisma.orderRecord.create({
+        data: { shopId: shop.id, orderGid: `gid://shopify/Order/${n}`, orderName: `#${n}`, mode: "cod", cod: true, status, placedAt: new Date(now - daysAgo * 86_400_000) },
+      });
+    await record(1, "pending", 1);
+    await record(2, "verified", 3);
+    await record(3, "verified", 20);
+    await record(4, "unconfirmed", 60);
+    await record(5, "verified", 200);
+
+    const all = (await load()).data!;
+    expect(all).toMatchObject({ days: null, total: 5, counts: { pending: 1, verified: 3, unconfirmed: 1 }, periodWords: "since the app was installed", timeZone: "Asia/Kolkata" });
+    const week = (await load("?days=7")).data!;
+    expect(week).toMatchObject({ days: 7, total: 2, counts: { pending: 1, verified: 1 }, periodWords: "placed in the last 7 days" });
+    expect(week.orders.map((o) => o.name)).toEqual(["#1", "#2"]);
+    const month = (await load("?days=30&status=verified")).data!;
+    expect(month).toMatchObject({ days: 30, total: 2, counts: { pending: 1, verified: 2 } });
+    expect(month.orders.map((o) => o.name)).toEqual(["#2", "#3"]);
+    // A period the page does not offer is every order.
+    expect((await load("?days=5")).data!).toMatchObject({ days: null, total: 5 });
+    // The time as the store reads it, formatted on the server.
+    const first = week.orders[0];
+    expect(first.placed).toBe(
+      new Intl.DateTimeFormat("en", { timeZone: "Asia/Kolkata", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(first.placedAt)),
+    );
+  });
+
   it("lists the shop's orders newest first with status, payment, phone, correction state and the link into Shopify's admin; filters by status", async () => {
     const shop = await installShop();
     const other = await installShop({ domain: "other-shop.myshopify.com" });
@@ -133,6 +169,24 @@ describe("the Orders page's actions", () => {
     const sent = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: JSON.stringify({ phone: PHONE }) }));
     expect(sent.status).toBe(403);
     expect(await jsonOf(sent)).toMatchObject({ code: "phone_blocked" });
+  });
+
+  it("a block from the row is undone from the row; a block made on the Blocked numbers page is not", async () => {
+    const shop = await installShop();
+    const order = await placeUnverifiedOrder();
+    expect(await post({ intent: "block", orderGid: order.admin_graphql_api_id })).toMatchObject({ status: 200 });
+    expect((await load()).data!.orders[0]).toMatchObject({ blocked: true, blockedHere: true });
+    expect(await post({ intent: "unblock", orderGid: order.admin_graphql_api_id })).toMatchObject({ status: 200, data: { intent: "unblock", ok: true, phone: PHONE, orderName: order.name } });
+    expect(await prisma.blockedPhone.count({ where: { shopId: shop.id } })).toBe(0);
+    expect((await load()).data!.orders[0]).toMatchObject({ blocked: false, blockedHere: false });
+    // Twice: nothing left to undo.
+    expect(await post({ intent: "unblock", orderGid: order.admin_graphql_api_id })).toMatchObject({ status: 409, data: { ok: false, code: "not_blocked_here" } });
+
+    // Blocked by the merchant with a reason of their own: the row shows it blocked, offers no undo, and an undo posted anyway leaves it.
+    await prisma.blockedPhone.create({ data: { shopId: shop.id, phone: PHONE, reason: "Refused three parcels" } });
+    expect((await load()).data!.orders[0]).toMatchObject({ blocked: true, blockedHere: false });
+    expect(await post({ intent: "unblock", orderGid: order.admin_graphql_api_id })).toMatchObject({ status: 409, data: { ok: false, code: "not_blocked_here" } });
+    expect(await prisma.blockedPhone.findMany({ where: { shopId: shop.id }, select: { reason: true } })).toEqual([{ reason: "Refused three parcels" }]);
   });
 
   it("'resend the confirmation' texts the same link once however often it is clicked, not within a minute of the last, and only while pending", async () => {

@@ -1,4 +1,5 @@
-import * as analytics from "~/routes/app.analytics";
+import * as analytics from "~/routes/app.deliveries_.analytics";
+import * as oldAddress from "~/routes/app.analytics";
 import * as download from "~/routes/app.analytics.download.$days";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as ordersCancelled from "~/routes/webhooks.orders.cancelled";
@@ -42,7 +43,7 @@ async function many(n: number, o: Parameters<typeof codOrder>[0]) {
   for (let i = 0; i < n; i++) await codOrder(o);
 }
 
-const load = async (query = "") => (await callAdminRoute<DeliveryAnalytics>(analytics, await adminRequest(`/app/analytics${query}`))).data!;
+const load = async (query = "") => (await callAdminRoute<DeliveryAnalytics>(analytics, await adminRequest(`/app/deliveries/analytics${query}`))).data!;
 
 async function seedShop() {
   await installShop({ currency: "INR", otpEnabled: false, codFailureCost: 150 });
@@ -62,7 +63,7 @@ async function seedShop() {
   await prisma.orderRecord.updateMany({ where: { orderGid: moved.admin_graphql_api_id }, data: { prepaidAt: new Date() } });
 }
 
-describe("/app/analytics", () => {
+describe("/app/deliveries/analytics", () => {
   it("counts COD orders, failures and money lost by postal code, area, product, source and week; no rate from a handful", async () => {
     await seedShop();
     const a = await load();
@@ -105,16 +106,25 @@ describe("/app/analytics", () => {
 
   it("saves the cost of a failed parcel (a decimal comma too); refuses anything else with 422 and keeps the old one", async () => {
     await installShop({ currency: "INR" });
-    const saved = await callAdminRoute(analytics, await adminRequest("/app/analytics", { form: { codFailureCost: "180,50" } }));
+    const saved = await callAdminRoute(analytics, await adminRequest("/app/deliveries/analytics", { form: { codFailureCost: "180,50" } }));
     expect(saved.status).toBe(200);
     expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).codFailureCost).toBe(180.5);
-    const refused = await callAdminRoute<{ error: string }>(analytics, await adminRequest("/app/analytics", { form: { codFailureCost: "-3" } }));
+    const refused = await callAdminRoute<{ error: string }>(analytics, await adminRequest("/app/deliveries/analytics", { form: { codFailureCost: "-3" } }));
     expect(refused.status).toBe(422);
     expect(refused.data?.error).toMatch(/what one failed parcel costs/);
     expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).codFailureCost).toBe(180.5);
-    const cleared = await callAdminRoute(analytics, await adminRequest("/app/analytics", { form: { codFailureCost: "" } }));
+    const cleared = await callAdminRoute(analytics, await adminRequest("/app/deliveries/analytics", { form: { codFailureCost: "" } }));
     expect(cleared.status).toBe(200);
     expect((await load()).codFailureCost).toBeNull();
+  });
+
+  it("answers its old address, /app/analytics, with a redirect to the Deliveries tab that keeps the period", async () => {
+    await installShop();
+    const answer = await callAdminRoute(oldAddress, await adminRequest("/app/analytics?days=90"));
+    expect(answer.status).toBe(302);
+    expect(answer.response?.headers.get("location")).toBe("/app/deliveries/analytics?days=90");
+    const unsigned = await callAdminRoute(oldAddress, await adminRequest("/app/analytics", { unauthenticated: true }));
+    expect(unsigned.response?.headers.get("location") ?? "").not.toContain("/app/deliveries/analytics");
   });
 
   it("refuses a request without a session token", async () => {

@@ -7,7 +7,7 @@ import { prisma } from "~/core/db.server";
 import { runDueJobs } from "~/core/jobs/queue.server";
 import { currentEnforcementState, syncPaymentCustomization } from "~/enforcement/payment-customization.server";
 import { PLANS } from "~/shared/plans";
-import { updateShop } from "~/core/settings/shop.server";
+import { getShop, updateShop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { cartPaymentMethodsTransformRun } from "../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
@@ -291,6 +291,36 @@ describe("the banner on every admin page (the layout's loader)", () => {
   type Layout = { verificationNotice: Record<string, unknown> | null };
   const STARTER = PLANS.find((p) => p.id === "starter")!;
   const notice = async () => (await callAdminRoute<Layout>(appLayout, await adminRequest("/app"))).data?.verificationNotice;
+
+  it("says what checkout does as soon as the job that decides checkout wrote it, whatever a cached copy of the row says", async () => {
+    await shopOnFree(FREE.monthlyVerifications - 1);
+    await verifyOnce();
+    // The storefront's copy of the row is cached from before the job ran (another instance's, or this one's).
+    await getShop(SHOP);
+    await runDueJobs(JOB_KINDS);
+    expect(codHiddenAtCheckout()).toBe(false);
+    expect(await notice()).toMatchObject({ kind: "paused", why: "allowance_used", codHidden: false, updating: false });
+    // Another instance's job wrote it: no cache here was told.
+    await getShop(SHOP);
+    await prisma.shop.update({ where: { domain: SHOP }, data: { paymentCustomizationEnabled: true } });
+    expect(await notice()).toMatchObject({ kind: "paused", codHidden: true, updating: true });
+  });
+
+  it("is read again on every move to another page, not only after a form was posted", () => {
+    const at = (path: string) => new URL(`https://app.example${path}`);
+    const again = (from: string, to: string) => appLayout.shouldRevalidate!({ currentUrl: at(from), nextUrl: at(to), defaultShouldRevalidate: false } as never);
+    expect(again("/app/orders", "/app/plans")).toBe(true);
+    expect(again("/app/orders", "/app/orders")).toBe(false);
+  });
+
+  it("back from approving a plan, the plans page's own banner is read after the approval was recorded", async () => {
+    await shopOnFree(FREE.monthlyVerifications);
+    expect(await notice()).toMatchObject({ kind: "paused", why: "allowance_used" });
+    billing.put({ id: "gid://shopify/AppSubscription/12", shop: SHOP, name: PRO.name, status: "ACTIVE" }); // approved in Shopify, no webhook yet
+    const back = await callAdminRoute<{ verificationNotice: unknown; approved: unknown }>(plans, await adminRequest("/app/plans?charge_id=12"));
+    expect(back.data).toMatchObject({ approved: { id: "pro" }, verificationNotice: null });
+    expect(await notice()).toBeNull();
+  });
 
   it("nothing below 80 %; from 80 % what happens at 100 %; at 100 % paused with what shoppers see; past it with usage on, what it costs", async () => {
     const shop = await installShop({ subscriptionPlan: STARTER.name, subscriptionId: "gid://shopify/AppSubscription/3" });

@@ -51,7 +51,7 @@ export function CountryPicker(props: {
             label={props.label}
             value={query}
             onChange={setQuery}
-            placeholder={selected.length ? "Add a country" : "Every country: type a country's name to limit codes to it"}
+            placeholder={selected.length ? "Add a country" : "Every country"}
             autoComplete="off"
             error={props.error}
             helpText={props.helpText}

@@ -24,7 +24,7 @@ export function OtpCard({ form, countries }: { form: SettingsFormKit; countries:
           <CountryPicker
             {...field("allowedCountries")}
             countries={countries}
-            helpText="Only numbers from these countries get a code. None (the default) allows every country."
+            helpText="Type a country's name to limit codes to it: only numbers from the countries chosen get a code. None (the default) allows every country."
           />
           <Select
             {...select("smsChannel")}

@@ -73,23 +73,26 @@ export function SettingsForm(props: {
         <input type="hidden" name="paymentModes" value={values.paymentModes} />
         <input type="hidden" name="prepaidOffer" value={values.prepaidOffer} />
         <Layout>
-          <Layout.Section>
-            {saved}
-            {invalid.length > 0 && (
-              <div ref={summary} tabIndex={-1} aria-label={refusedTitle}>
-                <Banner tone="critical" title={refusedTitle}>
-                  <List>
-                    {invalid.map((f) => (
-                      <List.Item key={f}>
-                        {FIELD_NAMES[f]}: {errors[f]}
-                      </List.Item>
-                    ))}
-                  </List>
-                  <p>Nothing was saved.</p>
-                </Banner>
-              </div>
-            )}
-          </Layout.Section>
+          {/* Only when there is something to say: an empty section draws a blank band and a rule above the first card. */}
+          {(saved || invalid.length > 0) && (
+            <Layout.Section>
+              {saved}
+              {invalid.length > 0 && (
+                <div ref={summary} tabIndex={-1} aria-label={refusedTitle}>
+                  <Banner tone="critical" title={refusedTitle}>
+                    <List>
+                      {invalid.map((f) => (
+                        <List.Item key={f}>
+                          {FIELD_NAMES[f]}: {errors[f]}
+                        </List.Item>
+                      ))}
+                    </List>
+                    <p>Nothing was saved.</p>
+                  </Banner>
+                </div>
+              )}
+            </Layout.Section>
+          )}
 
           <OtpCard form={form} countries={props.countries} />
 

@@ -45,9 +45,16 @@ export async function upsertInstalledShop(domain: string, data: ShopDetails = {}
   return shop;
 }
 
-/** The shop's row for the admin, created if the admin is opened before the install hook wrote it. */
+/**
+ * The shop's row for the admin, created if the admin is opened before the install hook wrote it. Read
+ * from the database, never from the storefront's cache: the admin says what checkout does, and the
+ * enforcement job that decides checkout reads the row as it is (a cached copy lagged it by up to the TTL).
+ */
 export async function adminShop(domain: string): Promise<Shop> {
-  return (await getShop(domain)) ?? (await upsertInstalledShop(domain));
+  const shop = await prisma.shop.findUnique({ where: { domain } });
+  if (!shop) return upsertInstalledShop(domain);
+  if (env.CACHE_TTL_SECONDS > 0) cache.set(domain, { shop, expires: Date.now() + env.CACHE_TTL_SECONDS * 1000 });
+  return shop;
 }
 
 export type ShopSettingsUpdate = Partial<Omit<Shop, "id" | "domain" | "createdAt" | "updatedAt">>;

@@ -1,0 +1,147 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data } from "@remix-run/node";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
+import { Banner, BlockStack, Button, Card, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
+import { useState } from "react";
+import { AdminPage, useNotice } from "~/admin/app-bridge";
+import { DeliveriesTabs } from "~/admin/deliveries-tabs";
+import { ScrollableDataTable } from "~/admin/scrollable-table";
+import { FileDownloadButton } from "~/admin/file-download";
+import { authenticate } from "~/core/shopify/app.server";
+import { adminShop, updateShop } from "~/core/settings/shop.server";
+import { loadDeliveryAnalytics } from "~/dashboard/delivery-analytics.server";
+import { DIMENSION_LABELS, DIMENSIONS, MIN_DECIDED_FOR_RATE, PERIODS, type Row } from "~/dashboard/delivery-analytics";
+import { codFailureCostForm, periodOf } from "~/dashboard/delivery-analytics-form";
+
+export const meta: MetaFunction = () => [{ title: "Delivery analytics · COD Verify" }];
+
+/** Deliveries → Analytics, /app/deliveries/analytics (/app/analytics redirects here). Where cash on delivery fails (docs/analytics.md): by postal code, area, product, payment mode, risk band, traffic source and week. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { session } = await authenticate.admin(request);
+  const shop = await adminShop(session.shop);
+  return loadDeliveryAnalytics(shop, periodOf(new URL(request.url), PERIODS));
+}
+
+type ActionData = { status: "saved" | "invalid"; error?: string };
+
+/** The cost of a failed COD parcel, the page's one setting. */
+export async function action({ request }: ActionFunctionArgs) {
+  const { session } = await authenticate.admin(request);
+  await adminShop(session.shop);
+  const form = await request.formData();
+  const parsed = codFailureCostForm.safeParse({ codFailureCost: form.get("codFailureCost") ?? undefined });
+  if (!parsed.success) return data<ActionData>({ status: "invalid", error: parsed.error.issues[0].message }, { status: 422 });
+  await updateShop(session.shop, { codFailureCost: parsed.data.codFailureCost });
+  return { status: "saved" } satisfies ActionData;
+}
+
+const percent = (r: Row) => (r.rate == null ? `too few (${r.delivered + r.failed} decided)` : `${(100 * r.rate).toFixed(1)} %`);
+
+export default function DeliveryAnalytics() {
+  const a = useLoaderData<typeof loader>();
+  const result = useActionData<ActionData>();
+  const [cost, setCost] = useState(a.codFailureCost == null ? "" : String(a.codFailureCost));
+  const [days, setDays] = useState(String(a.days));
+  const notice = useNotice(result?.status === "saved" ? { message: "Cost saved" } : result ? { message: "Not saved", error: true } : null, result);
+  const money = (n: number | null) => (n == null ? "—" : `${n.toLocaleString("en", { maximumFractionDigits: 2 })}${a.currency ? ` ${a.currency}` : ""}`);
+  const rows = (list: Row[]) => list.map((r) => [r.key, String(r.orders), String(r.delivered), String(r.failed), String(r.open), percent(r), money(r.lost)]);
+  const headings = ["", "COD orders", "Delivered", "Failed", "Open", "Failure rate", "Money lost"];
+  const types: ("text" | "numeric")[] = ["text", "numeric", "numeric", "numeric", "numeric", "numeric", "numeric"];
+  return (
+    <AdminPage title="Deliveries">
+      <DeliveriesTabs />
+      <Layout>
+        {notice && <Layout.Section>{notice}</Layout.Section>}
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <InlineStack gap="400" align="space-between" blockAlign="end">
+                <Form method="get">
+                  <InlineStack gap="200" blockAlign="end">
+                    <Select
+                      label="Period"
+                      name="days"
+                      value={days}
+                      options={PERIODS.map((d) => ({ label: `Last ${d} days`, value: String(d) }))}
+                      onChange={setDays}
+                    />
+                    <Button submit>Show</Button>
+                  </InlineStack>
+                </Form>
+                <FileDownloadButton url={`/app/analytics/download/${a.days}`} fallbackName="cod-delivery-analytics.csv" label={`Download CSV of the last ${a.days} days`} text="Download CSV" />
+              </InlineStack>
+              <Text as="p">
+                {`${a.totals.orders} COD orders placed in the last ${a.days} days: ${a.totals.delivered} delivered, ${a.totals.failed} failed, ${a.totals.open} still open. Failure rate: ${percent(a.totals)}. Money lost: ${money(a.totals.lost)}.`}
+              </Text>
+              <Text as="p" tone="subdued">
+                {`A failure rate is shown from ${MIN_DECIDED_FOR_RATE} delivered or failed orders: below that, a rate says more about chance than about the place. Orders moved to prepaid after the order are not counted as COD.`}
+              </Text>
+              {a.truncated && <Banner tone="warning">Only the newest 50,000 COD orders of the period are counted.</Banner>}
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        <Layout.AnnotatedSection title="Cost of a failed parcel" description="Shipping out and back, packing, the courier's fee: what one failed COD parcel costs you. Money lost is failures × this cost.">
+          <Card>
+            <Form method="post">
+              <InlineStack gap="200" blockAlign="end">
+                <TextField
+                  label="Cost of a failed COD parcel"
+                  name="codFailureCost"
+                  value={cost}
+                  onChange={setCost}
+                  autoComplete="off"
+                  inputMode="decimal"
+                  suffix={a.currency ?? ""}
+                  error={result?.status === "invalid" ? result.error : undefined}
+                />
+                <Button submit>Save</Button>
+              </InlineStack>
+            </Form>
+          </Card>
+        </Layout.AnnotatedSection>
+        <Layout.Section>
+          <Card>
+            <BlockStack gap="300">
+              <Text as="h2" variant="headingMd">
+                Worst postal codes
+              </Text>
+              {a.whatIf ? (
+                <Text as="p">
+                  {`Prepaid only for ${a.whatIf.codes.length === 1 ? "this code" : `these ${a.whatIf.codes.length} codes`}: ${a.whatIf.failuresAvoided} failures avoided${a.whatIf.moneySaved != null ? ` (${money(a.whatIf.moneySaved)})` : ""}, ${a.whatIf.ordersAskedToPay} COD orders asked to pay first, ${a.whatIf.deliveredAskedToPay} of them delivered. Some of those shoppers would not have ordered at all. Add the codes on the Risk page (Rules).`}
+                </Text>
+              ) : (
+                <Text as="p" tone="subdued">
+                  No postal code has enough delivered or failed orders yet (5) with a failure.
+                </Text>
+              )}
+              {a.worstPostalCodes.length > 0 && <ScrollableDataTable label="Worst postal codes" columnContentTypes={types} headings={["Postal code", ...headings.slice(1)]} rows={rows(a.worstPostalCodes)} />}
+            </BlockStack>
+          </Card>
+        </Layout.Section>
+        {DIMENSIONS.filter((d) => d !== "postalCode").map((d) => (
+          <Layout.Section key={d}>
+            <Card>
+              <BlockStack gap="300">
+                <Text as="h2" variant="headingMd">
+                  {`By ${DIMENSION_LABELS[d].toLowerCase()}`}
+                </Text>
+                {a.breakdowns[d].length ? (
+                  <ScrollableDataTable label={`By ${DIMENSION_LABELS[d].toLowerCase()}`} columnContentTypes={types} headings={[DIMENSION_LABELS[d], ...headings.slice(1)]} rows={rows(a.breakdowns[d].slice(0, 25))} />
+                ) : (
+                  <Text as="p" tone="subdued">
+                    No COD orders in this period.
+                  </Text>
+                )}
+                {a.breakdowns[d].length > 25 && (
+                  <Text as="p" tone="subdued">
+                    {`The first 25 of ${a.breakdowns[d].length}; the CSV has them all.`}
+                  </Text>
+                )}
+              </BlockStack>
+            </Card>
+          </Layout.Section>
+        ))}
+      </Layout>
+    </AdminPage>
+  );
+}
