@@ -119,7 +119,9 @@ export async function openDeliveryRecovery(shop: RecoveryShop, orderGid: string,
 /**
  * The shopper's text with the link, once (notifiedAt is claimed before it is sent), outside the quiet hours.
  * It is the plan's like a verification (app/enforcement/contact-allowance.server.ts): counted against the
- * allowance and the limits; refused (the number asked to stop, a limit reached), the claim is given back.
+ * allowance and the limits. Refused (the number asked to stop, a limit reached, the allowance used up) or
+ * failed for good, the claim is given back and the recovery keeps why in `notTexted`, which the Deliveries
+ * page shows; a later failure event of the order tries the text again, and a text that goes clears it.
  */
 async function notify(recoveryId: string): Promise<JobResult> {
   const r = await prisma.deliveryRecovery.findUnique({ where: { id: recoveryId }, include: { shop: true } });
@@ -133,12 +135,14 @@ async function notify(recoveryId: string): Promise<JobResult> {
     return { ok: true };
   }
   const claimed = await execute(sql`
-    UPDATE "DeliveryRecovery" SET "notifiedAt" = ${now}, "updatedAt" = ${now} WHERE "id" = ${recoveryId} AND "notifiedAt" IS NULL AND "status" = 'open'`);
+    UPDATE "DeliveryRecovery" SET "notifiedAt" = ${now}, "notTexted" = NULL, "updatedAt" = ${now} WHERE "id" = ${recoveryId} AND "notifiedAt" IS NULL AND "status" = 'open'`);
   if (claimed !== 1) return { ok: true };
-  const giveClaimBack = () => execute(sql`UPDATE "DeliveryRecovery" SET "notifiedAt" = NULL, "updatedAt" = ${clock.now()} WHERE "id" = ${recoveryId} AND "notifiedAt" = ${now}`);
+  // `why`: the text did not go for good (null: it is retried, still queued).
+  const giveClaimBack = (why: string | null) =>
+    execute(sql`UPDATE "DeliveryRecovery" SET "notifiedAt" = NULL, "notTexted" = ${why?.slice(0, 100) ?? null}, "updatedAt" = ${clock.now()} WHERE "id" = ${recoveryId} AND "notifiedAt" = ${now}`);
   const contact = await takeContact(shop, r.phone, "recovery");
   if (!contact.ok) {
-    await giveClaimBack();
+    await giveClaimBack(contact.reason);
     log.info("failed delivery: no text", { shop: shop.domain, orderGid: r.orderGid, reason: contact.reason });
     return { ok: true };
   }
@@ -163,10 +167,11 @@ async function notify(recoveryId: string): Promise<JobResult> {
     return { ok: true };
   }
   // Nothing went for certain: the claim and the limits' hits are given back, and an outage is retried.
+  const retried = sent.code === "sms_unavailable";
   await contact.giveBack();
-  await giveClaimBack();
+  await giveClaimBack(retried ? null : sent.code);
   log.warn("failed delivery: text not sent", { shop: shop.domain, orderGid: r.orderGid, code: sent.code });
-  return sent.code === "sms_unavailable" ? { ok: false, error: sent.code } : { ok: true };
+  return retried ? { ok: false, error: sent.code } : { ok: true };
 }
 
 export type AnswerInput = { choice: DeliveryChoice; date?: string | null; phone?: string | null };

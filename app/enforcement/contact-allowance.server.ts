@@ -5,22 +5,26 @@ import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/core/rat
 import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { isOptedOut } from "~/sms/opt-out.server";
-import { dailyCapKey, PHONE_CAP_WINDOW_SECONDS, PHONE_TEXTS_PER_DAY, phoneTextsKey } from "~/sms/phone-cap.server";
+import { dailyCapKey, PHONE_CAP_WINDOW_SECONDS, PHONE_LINKS_PER_DAY, PHONE_TEXTS_PER_DAY, phoneLinksKey, phoneTextsKey } from "~/sms/phone-cap.server";
 import { verificationCounted } from "./allowance.server";
 import type { PauseReason } from "./pause";
 import { verificationStatus } from "./pause.server";
 
 /**
  * What the app may send a shopper on its own, after the order (docs/confirmation-ladder.md#limits-and-privacy):
- * the ladder's texts and calls, the delivery-day reminder, the failed-delivery text. Each is the plan's
+ * the ladder's texts and calls, the confirmation's first message and its SMS after an unanswered WhatsApp
+ * question (a shop without a ladder), the delivery-day reminder, the failed-delivery text. Each is the plan's
  * like a verification: the shop needs an active plan and allowance left, and each one that goes counts
  * one against the month's allowance (DailyStat `otp_verified`, dimension the kind, written with the
  * message's record in one round trip), is charged past it like a verification, and counts against the
  * shop's daily cap and the number's texts of the day (app/sms/phone-cap.server.ts), each one atomic hit.
- * The ladder has a smaller per-number limit of its own. A number that asked to stop, or that the shop
- * blocked, gets nothing.
+ * The ladder has a smaller per-number limit of its own, and a confirmation link the number's links of the
+ * day (`link`). A number that asked to stop, or that the shop blocked, gets nothing.
  */
-export type ContactKind = "ladder" | "reminder" | "recovery";
+export type ContactKind = "ladder" | "confirmation" | "reminder" | "recovery";
+
+/** Kinds that are a verification: switching verification off stops them too. */
+const VERIFYING_KINDS: ReadonlySet<ContactKind> = new Set(["ladder", "confirmation"]);
 
 /** Texts and calls of the ladder to one number, whatever the orders, per 24 hours. */
 export const LADDER_CONTACTS_PER_NUMBER = 6;
@@ -41,25 +45,29 @@ export type ContactAllowance =
     }
   | { ok: false; reason: string; plan: boolean };
 
-type ContactShop = Pick<
+export type ContactShop = Pick<
   Shop,
   "id" | "domain" | "dailySendCap" | "otpEnabled" | "subscriptionStatus" | "subscriptionPlan" | "usageChargesEnabled" | "usageChargesRefused" | "burnMonth" | "uninstalledAt"
 >;
 
-/** Whether the shop may text (or, `call`, ring) the number now; when it may, the number's and the shop's limits are taken. */
-export async function takeContact(shop: ContactShop, phone: string, kind: ContactKind, options: { call?: boolean } = {}): Promise<ContactAllowance> {
+/**
+ * Whether the shop may text (or, `call`, ring) the number now; when it may, the number's and the shop's limits
+ * are taken. `link`: the text is a confirmation link, within the number's links of the day too.
+ */
+export async function takeContact(shop: ContactShop, phone: string, kind: ContactKind, options: { call?: boolean; link?: boolean } = {}): Promise<ContactAllowance> {
   const now = clock.now();
   const refuse = (reason: string, plan = false) => ({ ok: false as const, reason, plan });
   if (await isOptedOut(shop.id, phone, options.call === true)) return refuse("opted_out");
   if (await prisma.blockedPhone.findUnique({ where: { shopId_phone: { shopId: shop.id, phone } }, select: { phone: true } })) return refuse("phone_blocked");
   if (!hasActiveSubscription(shop)) return refuse("subscription_required", true);
-  // Verification switched off stops the ladder (a confirmation is a verification), not the delivery texts:
-  // for those only the plan and its allowance count.
-  const status = await verificationStatus(kind === "ladder" ? shop : { ...shop, otpEnabled: true }, now);
+  // Verification switched off stops the ladder and the confirmation (a confirmation is a verification), not the
+  // delivery texts: for those only the plan and its allowance count.
+  const status = await verificationStatus(VERIFYING_KINDS.has(kind) ? shop : { ...shop, otpEnabled: true }, now);
   if (status.pause) return refuse(status.pause, PLAN_REFUSALS.has(status.pause));
 
   const limits: [key: string, limit: number, refusal: string][] = [
     ...(kind === "ladder" ? [[ladderKey(shop.id, phone), LADDER_CONTACTS_PER_NUMBER, "rate_limited"] as [string, number, string]] : []),
+    ...(options.link ? [[phoneLinksKey(shop.id, phone), PHONE_LINKS_PER_DAY, "number_links"] as [string, number, string]] : []),
     [phoneTextsKey(shop.id, phone), PHONE_TEXTS_PER_DAY, "number_texts"],
     [dailyCapKey(shop.id, now), shop.dailySendCap, "shop_daily_cap"],
   ];

@@ -32,6 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       choiceDate: r.choiceDate,
       newPhone: r.newPhone,
       notified: Boolean(r.notifiedAt),
+      notTexted: r.notTexted,
       written: Boolean(r.writtenAt),
       // In the store's time zone, formatted here: the same text on the server and in the browser.
       reported: shopDateTime(r.createdAt, shop.timezone),
@@ -64,6 +65,20 @@ function quietHoursText(shop: { quietHoursStart: number | null; quietHoursEnd: n
   return `Quiet hours: no text between ${hhmm(shop.quietHoursStart)} and ${hhmm(shop.quietHoursEnd)} (${shop.timezone ?? "UTC"}); a text due then waits. Set on the Settings page.`;
 }
 
+/** Why a recovery's text did not go (the guard's refusal, app/enforcement/contact-allowance.server.ts, or the send's failure). */
+const NOT_TEXTED: Record<string, string> = {
+  opted_out: "the number asked to stop",
+  phone_blocked: "you blocked the number",
+  subscription_required: "no active plan",
+  no_subscription: "no active plan",
+  allowance_used: "the allowance is used up",
+  usage_cap_reached: "the usage cap is reached",
+  number_texts: "the number had its texts of the day",
+  shop_daily_cap: "your daily text limit was reached",
+  phone_unreachable: "the number cannot receive texts",
+};
+const notTextedLabel = (why: string) => `Not texted: ${NOT_TEXTED[why] ?? `the text failed (${why})`}`;
+
 const CAUSES: Record<string, string> = { attempted_delivery: "Attempt failed", failure: "Delivery failed" };
 
 export default function Deliveries() {
@@ -84,7 +99,15 @@ export default function Deliveries() {
     { label: "Off", value: "off" },
   ];
   const state = (r: (typeof loaded.rows)[number]) =>
-    r.state === "answered" ? <Badge tone="success">Answered</Badge> : r.state === "expired" ? <Badge>No answer</Badge> : <Badge tone="attention">{r.notified ? "Waiting for the shopper" : "Text queued"}</Badge>;
+    r.state === "answered" ? (
+      <Badge tone="success">Answered</Badge>
+    ) : r.state === "expired" ? (
+      <Badge>{r.notTexted ? notTextedLabel(r.notTexted) : "No answer"}</Badge>
+    ) : r.notTexted ? (
+      <Badge tone="warning">{notTextedLabel(r.notTexted)}</Badge>
+    ) : (
+      <Badge tone="attention">{r.notified ? "Waiting for the shopper" : "Text queued"}</Badge>
+    );
   return (
     <AdminPage title="Deliveries">
       <DeliveriesTabs />

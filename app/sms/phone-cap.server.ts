@@ -17,7 +17,7 @@ export function dailyCapKey(shopId: string, now: Date) {
 }
 
 export const phoneTextsKey = (shopId: string, phone: string) => `texts:${shopId}:${phone}`;
-const phoneLinksKey = (shopId: string, phone: string) => `confirm-links:${shopId}:${phone}`;
+export const phoneLinksKey = (shopId: string, phone: string) => `confirm-links:${shopId}:${phone}`;
 
 export type TextAllowance = { ok: true; giveBack: () => Promise<void> } | { ok: false };
 

@@ -8,6 +8,8 @@ import { log } from "~/core/utils/log.server";
 import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "~/orders/tag-jobs.server";
 import { amountToCollect, settleOrderRecord } from "~/orders/order-record.server";
 import { queuePrepaidOfferAfterConfirmation } from "~/orders/prepaid-offer.server";
+import { takeContact, type ContactShop } from "~/enforcement/contact-allowance.server";
+import type { Sql } from "~/core/db/sql.server";
 import { isOptedOut } from "~/sms/opt-out.server";
 import { takePhoneText } from "~/sms/phone-cap.server";
 import { sendSms } from "~/sms/sms.server";
@@ -30,19 +32,20 @@ function stepResult(result: StepResult): JobResult {
 
 /** The kinds the worker runs (app/server-build.ts JOB_KINDS). */
 export const CONFIRMATION_JOBS = (Object.keys(STEP_JOBS) as ConfirmationStep[]).map((step) =>
-  defineJob({ ...STEP_JOBS[step], run: async ({ confirmationId }): Promise<JobResult> => stepResult(await runConfirmationStep(confirmationId, step)) }),
+  defineJob({ ...STEP_JOBS[step], run: async ({ confirmationId, resendAt }): Promise<JobResult> => stepResult(await runConfirmationStep(confirmationId, step, { resend: Boolean(resendAt) })) }),
 );
 
 
-type StepShop = ConfirmationShop & Pick<Shop, "tagVerified" | "tagOrders">;
+type StepShop = ConfirmationShop & ContactShop & Pick<Shop, "tagVerified" | "tagOrders">;
 
-export async function runConfirmationStep(confirmationId: string, step: ConfirmationStep): Promise<StepResult> {
+/** `resend`: the run is the merchant's "Resend link" from the Orders page (resendConfirmation). */
+export async function runConfirmationStep(confirmationId: string, step: ConfirmationStep, options: { resend?: boolean } = {}): Promise<StepResult> {
   const c = await prisma.orderConfirmation.findUnique({ where: { id: confirmationId }, include: { shop: true } });
   if (!c) return { ok: true, note: "confirmation deleted" };
   if (c.shop.uninstalledAt) return { ok: true, note: "app uninstalled" };
   switch (step) {
     case "notify":
-      return notify(c.shop, c);
+      return notify(c.shop, c, options.resend === true);
     case "hold":
       return hold(c.shop, c);
     case "deadline":
@@ -61,10 +64,13 @@ export async function runConfirmationStep(confirmationId: string, step: Confirma
  * and a confirmation template configured: the WhatsApp message with Confirm / Cancel / Change address
  * buttons, the SMS link following when no answer comes within the shop's window (escalate) or WhatsApp
  * fails. Otherwise the SMS link, on WhatsApp first when the shop sends links there and a link template exists.
+ * Sent on the app's own, it counts against the shop's allowance and limits (takeConfirmationText); a shop
+ * with a ladder sends its first message as the ladder's first rung, so only the merchant's resend comes here.
  */
-async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
+async function notify(shop: StepShop, c: Confirmation, resend: boolean): Promise<StepResult> {
   if (stateOf(c) !== "pending" || !c.phone || c.notifiedAt) return { ok: true, note: "nothing to send" };
   if (await isOptedOut(shop.id, c.phone)) return { ok: true, note: "the number asked us to stop" };
+  if (!resend && parseLadder(c.ladder)) return { ok: true, note: "the ladder sends the first message" };
   const now = clock.now();
   const locales = [c.locale, shop.locale];
   const shopName = shop.name ?? shop.domain;
@@ -78,8 +84,8 @@ async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
   const smsBody = confirmationSms(locales, { shop: shopName, order: c.orderName ?? "", link });
   const viaLink = !buttons && shop.linksOnWhatsapp ? whatsappLinkTemplate({ shop: shopName, order: c.orderName ?? "", link }, locales) : null;
   const template = buttons ?? viaLink;
-  const allowed = await takePhoneText(shop.id, c.phone, "link");
-  if (!allowed.ok) return textCapped(shop, c);
+  const allowed = await takeConfirmationText(shop, c.phone, { link: true, resend });
+  if (!allowed.ok) return textCapped(shop, c, allowed.reason);
   const result = await sendSms({
     shop: { id: shop.id, name: shop.name, domain: shop.domain },
     to: c.phone,
@@ -90,11 +96,13 @@ async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
     sealFallback: false,
     purpose: "order_confirmation",
     orderGid: c.orderGid,
+    countWhenSent: allowed.countWhenSent,
   });
   if (!result.ok) {
     if (!result.maybeSent) await allowed.giveBack();
     return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
   }
+  await allowed.counted(`${c.id}:first`);
   const onWhatsapp = result.channel === "whatsapp";
   await prisma.orderConfirmation.update({
     where: { id: c.id },
@@ -107,15 +115,29 @@ async function notify(shop: StepShop, c: Confirmation): Promise<StepResult> {
   return { ok: true, note: onWhatsapp ? (buttons ? "asked on WhatsApp" : "link on WhatsApp") : "link by SMS" };
 }
 
+type ConfirmationText = { ok: true; countWhenSent?: Sql; counted: (id: string) => Promise<void>; giveBack: () => Promise<void> } | { ok: false; reason: string };
+
 /**
- * The number had its texts of the day (app/sms/phone-cap.server.ts): nothing is sent, and the confirmation
- * is marked so that its deadline never cancels the order (the shopper was not asked); the merchant sees
- * it pending and may resend the link later.
+ * May the confirmation's text go to the number now. Sent on the app's own, it is the plan's like a
+ * verification (app/enforcement/contact-allowance.server.ts): the allowance, the shop's daily cap and the
+ * number's limits, one count when it went. The merchant's "Resend link" is the merchant's doing: only the
+ * number's texts and links of the day, not the allowance (docs/order-confirmation.md).
  */
-async function textCapped(shop: StepShop, c: Confirmation): Promise<StepResult> {
+async function takeConfirmationText(shop: StepShop, phone: string, options: { link?: boolean; resend?: boolean }): Promise<ConfirmationText> {
+  if (!options.resend) return takeContact(shop, phone, "confirmation", { link: options.link });
+  const taken = await takePhoneText(shop.id, phone, options.link ? "link" : "text");
+  return taken.ok ? { ok: true, counted: async () => {}, giveBack: taken.giveBack } : { ok: false, reason: "number_texts" };
+}
+
+/**
+ * The text was refused (`reason`: a limit of the number or the shop, a blocked number, no plan or no
+ * allowance left): nothing is sent, and the confirmation is marked so that its deadline never cancels the
+ * order (the shopper was not asked); the merchant sees it pending and may resend the link later.
+ */
+async function textCapped(shop: StepShop, c: Confirmation, reason: string): Promise<StepResult> {
   await prisma.orderConfirmation.updateMany({ where: { id: c.id, textCappedAt: null }, data: { textCappedAt: clock.now() } });
-  log.info("order confirmation: the number had its texts of the day; not sent, never cancelled at the deadline", { shop: shop.domain, orderGid: c.orderGid });
-  return { ok: true, note: "the number had its texts of the day" };
+  log.info("order confirmation: not sent, never cancelled at the deadline", { shop: shop.domain, orderGid: c.orderGid, reason });
+  return { ok: true, note: `not sent: ${reason}` };
 }
 
 /** The order in one line for the WhatsApp question: its number, its amount to pay on delivery. */
@@ -136,9 +158,10 @@ async function escalate(shop: StepShop, c: Confirmation): Promise<StepResult> {
   const ladder = parseLadder(c.ladder);
   if (ladder) return { ok: true, note: (await advanceLadder(shop.domain, c, ladder, "whatsapp", "failed")) ?? "no rung after WhatsApp" };
   const link = confirmationLink(shop, linkToken(c.id));
-  // The SMS after an unanswered WhatsApp question is the same link again: counted as a text, not as another link.
-  const allowed = await takePhoneText(shop.id, c.phone);
-  if (!allowed.ok) return textCapped(shop, c);
+  // The SMS after an unanswered WhatsApp question is the same link again: one more text (and one more
+  // against the allowance), not another link.
+  const allowed = await takeConfirmationText(shop, c.phone, {});
+  if (!allowed.ok) return textCapped(shop, c, allowed.reason);
   const replaced = await prisma.messageDelivery.findFirst({
     where: { shopId: c.shopId, orderGid: c.orderGid, purpose: "order_confirmation", channel: "whatsapp", providerId: { not: null } },
     orderBy: { createdAt: "desc" },
@@ -152,11 +175,13 @@ async function escalate(shop: StepShop, c: Confirmation): Promise<StepResult> {
     purpose: "order_confirmation",
     orderGid: c.orderGid,
     fallbackOf: replaced?.id ?? null,
+    countWhenSent: allowed.countWhenSent,
   });
   if (!result.ok) {
     if (!result.maybeSent) await allowed.giveBack();
     return { ok: false, retry: result.code === "sms_unavailable", error: result.code };
   }
+  await allowed.counted(`${c.id}:sms`);
   await prisma.orderConfirmation.update({ where: { id: c.id }, data: { smsLinkAt: clock.now() } });
   return { ok: true, note: "link by SMS" };
 }

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "DeliveryRecovery" ADD COLUMN "notTexted" TEXT;
+
