@@ -121,7 +121,7 @@ export async function openDeliveryRecovery(shop: RecoveryShop, orderGid: string,
  * It is the plan's like a verification (app/enforcement/contact-allowance.server.ts): counted against the
  * allowance and the limits. Refused (the number asked to stop, a limit reached, the allowance used up) or
  * failed for good, the claim is given back and the recovery keeps why in `notTexted`, which the Deliveries
- * page shows; a later failure event of the order tries the text again, and a text that goes clears it.
+ * page shows; the recovery stays open for the shopper's answer (the merchant may tell them another way).
  */
 async function notify(recoveryId: string): Promise<JobResult> {
   const r = await prisma.deliveryRecovery.findUnique({ where: { id: recoveryId }, include: { shop: true } });

@@ -32,7 +32,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
       choiceDate: r.choiceDate,
       newPhone: r.newPhone,
       notified: Boolean(r.notifiedAt),
-      notTexted: r.notTexted,
+      // Why the shopper got no text, in words (null: texted, or the text is still queued).
+      notTexted: r.notTexted ? notTextedLabel(r.notTexted) : null,
       written: Boolean(r.writtenAt),
       // In the store's time zone, formatted here: the same text on the server and in the browser.
       reported: shopDateTime(r.createdAt, shop.timezone),
@@ -102,9 +103,9 @@ export default function Deliveries() {
     r.state === "answered" ? (
       <Badge tone="success">Answered</Badge>
     ) : r.state === "expired" ? (
-      <Badge>{r.notTexted ? notTextedLabel(r.notTexted) : "No answer"}</Badge>
+      <Badge>{r.notTexted ?? "No answer"}</Badge>
     ) : r.notTexted ? (
-      <Badge tone="warning">{notTextedLabel(r.notTexted)}</Badge>
+      <Badge tone="warning">{r.notTexted}</Badge>
     ) : (
       <Badge tone="attention">{r.notified ? "Waiting for the shopper" : "Text queued"}</Badge>
     );

@@ -4,6 +4,7 @@ import * as whatsappInbound from "~/routes/twilio.whatsapp";
 import * as gather from "~/routes/twilio.voice.gather";
 import * as voiceStatus from "~/routes/twilio.voice.status";
 import * as carrier from "~/routes/webhooks.fulfillment_events.create";
+import * as ordersPage from "~/routes/app.orders";
 import { env } from "~/core/env.server";
 import { prisma } from "~/core/db.server";
 import { runDueJobs } from "~/core/jobs/queue.server";
@@ -17,13 +18,14 @@ import { FakeFlow } from "../mocks/shopify/flow";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { statusCallbackRequest, useFakeTwilio } from "../helpers/twilio";
 import { callRoute } from "../helpers/proxy";
+import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { installShop, SHOP } from "../helpers/shops";
 import { codOrder, PHONE, placeOrder, type Order } from "../helpers/delivery";
 import { fulfillmentEventBody, orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 
 /**
- * What the app sends on its own after an order (the ladder's texts and calls, the delivery-day reminder,
- * the failed-delivery text), from outside: each one counts against the shop's allowance and limits like a
+ * What the app sends on its own after an order (the ladder's texts and calls, the confirmation's first
+ * message and its SMS link of a shop without a ladder, the delivery-day reminder, the failed-delivery text), from outside: each one counts against the shop's allowance and limits like a
  * verification, a number that texted STOP (POST /twilio/sms, signed like every Twilio webhook) or that
  * Twilio reports opted out (21610) gets nothing more until START, and a carrier's event is acted on only
  * for an order the shop really has.
@@ -130,6 +132,90 @@ describe("texts and calls count against the shop's allowance", () => {
       status: "skipped",
       note: "allowance_used",
     });
+  });
+});
+
+describe("a confirmation without a ladder counts like the ladder", () => {
+  const confirmLinks = () => fake.twilio.messages.filter((m) => m.channel === "sms" && /\/vc\//.test(m.body));
+  const WHATSAPP_FIRST = { whatsappConfirmation: "unverified", whatsappReplyMinutes: 30, cancelUnconfirmed: true, confirmDeadlineHours: 24 } as const;
+  async function placeUnverified() {
+    const order = orderCreatedPayload({ phone: PHONE, total_price: "1299.00" });
+    expect((await callRoute(ordersCreate, signedWebhook("orders/create", order))).status).toBe(200);
+    await work();
+    return order;
+  }
+  const resend = async (orderGid: string) => callAdminRoute<Record<string, unknown>>(ordersPage, await adminRequest("/app/orders", { form: { intent: "resend", orderGid } }));
+
+  it("the WhatsApp question and the SMS link after no answer count one each; the merchant's resend is not counted", async () => {
+    await installShop(WHATSAPP_FIRST);
+    const order = await placeUnverified();
+    expect(questions()).toHaveLength(1);
+    expect(await counted()).toEqual({ confirmation: 1 });
+    await at(31);
+    expect(confirmLinks()).toHaveLength(1);
+    expect(await counted()).toEqual({ confirmation: 2 });
+    // Later runs of the queue send and count nothing more.
+    await at(32);
+    expect(await counted()).toEqual({ confirmation: 2 });
+
+    // The merchant's "Resend link" from the Orders page: the question goes again, the allowance is not touched.
+    expect((await resend(order.admin_graphql_api_id)).status).toBe(200);
+    await work();
+    expect(questions()).toHaveLength(2);
+    expect(await counted()).toEqual({ confirmation: 2 });
+  });
+
+  it("the allowance used up: the SMS link is not sent, nothing is counted, and the deadline does not cancel the order the shopper was not asked about", async () => {
+    const shop = await installShop(WHATSAPP_FIRST);
+    const { allowance } = await verificationStatus(shop);
+    await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: "2026-11-01", dimension: "", count: allowance - 1 } });
+    const order = await placeUnverified();
+    // The question takes the last unit of the month.
+    expect(questions()).toHaveLength(1);
+    expect(await counted()).toEqual({ confirmation: 1 });
+    expect((await verificationStatus(shop)).pause).toBe("allowance_used");
+
+    await at(31);
+    expect(confirmLinks()).toHaveLength(0);
+    expect(await counted()).toEqual({ confirmation: 1 });
+    const c = await prisma.orderConfirmation.findFirstOrThrow();
+    expect(c.textCappedAt).not.toBeNull();
+    expect(c.status).toBe("pending");
+
+    await at(25 * 60);
+    expect(await prisma.orderConfirmation.findFirstOrThrow({ select: { status: true, cancelledAt: true } })).toEqual({ status: "unconfirmed", cancelledAt: null });
+    expect(shopify.callsTo(OPERATIONS.orderCancel).filter((call) => call.variables.orderId === order.admin_graphql_api_id)).toHaveLength(0);
+  });
+
+  it("an SMS-first shop whose allowance ran out between the order and its text: no link, nothing counted, the order left to the merchant", async () => {
+    const shop = await installShop({ cancelUnconfirmed: true, confirmDeadlineHours: 24 });
+    const order = orderCreatedPayload({ phone: PHONE, total_price: "1299.00" });
+    expect((await callRoute(ordersCreate, signedWebhook("orders/create", order))).status).toBe(200);
+    const { allowance } = await verificationStatus(shop);
+    await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: "2026-11-01", dimension: "", count: allowance } });
+    await work();
+    expect(fake.twilio.attempts.filter((m) => m.to === PHONE)).toHaveLength(0);
+    expect(await counted()).toEqual({});
+    expect(await prisma.orderConfirmation.findFirstOrThrow({ select: { status: true, notifiedAt: true, textCappedAt: true } })).toEqual({ status: "pending", notifiedAt: null, textCappedAt: start });
+
+    await at(25 * 60);
+    expect(await prisma.orderConfirmation.findFirstOrThrow({ select: { status: true, cancelledAt: true } })).toEqual({ status: "unconfirmed", cancelledAt: null });
+    expect(shopify.callsTo(OPERATIONS.orderCancel)).toHaveLength(0);
+  });
+
+  it("a number that asked to stop gets no confirmation text, and nothing is counted", async () => {
+    const shop = await installShop();
+    await placeUnverified();
+    expect(confirmLinks()).toHaveLength(1);
+    expect(await counted()).toEqual({ confirmation: 1 });
+    expect(await text("STOP")).toEqual({ status: 200, outcome: "opted_out" });
+    expect(await prisma.contactOptOut.count({ where: { shopId: shop.id, phone: PHONE } })).toBe(1);
+    const second = orderCreatedPayload({ phone: PHONE, total_price: "1299.00" });
+    expect((await callRoute(ordersCreate, signedWebhook("orders/create", second))).status).toBe(200);
+    await work();
+    expect(await prisma.orderConfirmation.count()).toBe(2);
+    expect(fake.twilio.attempts.filter((m) => m.to === PHONE)).toHaveLength(1);
+    expect(await counted()).toEqual({ confirmation: 1 });
   });
 });
 
