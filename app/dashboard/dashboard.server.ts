@@ -110,7 +110,7 @@ export async function dashboardOf(shop: Pick<Shop, "id">, now: Date = clock.now(
         sentByCountry.set(row.dimension, (sentByCountry.get(row.dimension) ?? 0) + n);
         break;
       // Every code confirmed, the numbers verifying again this month included (only the first is counted against the plan).
-      // A dimension names a text or call counted against the allowance (ladder, confirmation, reminder, recovery): not a code.
+      // A dimension names a text or call counted against the allowance (ladder, confirmation, reminder, recovery, prepaid_offer): not a code.
       case "otp_verified":
       case "otp_reverified":
         if (day && row.dimension === "") day.verified += n;

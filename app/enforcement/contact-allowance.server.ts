@@ -13,7 +13,7 @@ import { verificationStatus } from "./pause.server";
 /**
  * What the app may send a shopper on its own, after the order (docs/confirmation-ladder.md#limits-and-privacy):
  * the ladder's texts and calls, the confirmation's first message and its SMS after an unanswered WhatsApp
- * question (a shop without a ladder), the delivery-day reminder, the failed-delivery text. Each is the plan's
+ * question (a shop without a ladder), the delivery-day reminder, the failed-delivery text, the pay-now offer. Each is the plan's
  * like a verification: the shop needs an active plan and allowance left, and each one that goes counts
  * one against the month's allowance (DailyStat `otp_verified`, dimension the kind, written with the
  * message's record in one round trip), is charged past it like a verification, and counts against the
@@ -21,7 +21,7 @@ import { verificationStatus } from "./pause.server";
  * The ladder has a smaller per-number limit of its own, and a confirmation link the number's links of the
  * day (`link`). A number that asked to stop, or that the shop blocked, gets nothing.
  */
-export type ContactKind = "ladder" | "confirmation" | "reminder" | "recovery";
+export type ContactKind = "ladder" | "confirmation" | "reminder" | "recovery" | "prepaid_offer";
 
 /** Kinds that are a verification: switching verification off stops them too. */
 const VERIFYING_KINDS: ReadonlySet<ContactKind> = new Set(["ladder", "confirmation"]);
@@ -61,7 +61,7 @@ export async function takeContact(shop: ContactShop, phone: string, kind: Contac
   if (await prisma.blockedPhone.findUnique({ where: { shopId_phone: { shopId: shop.id, phone } }, select: { phone: true } })) return refuse("phone_blocked");
   if (!hasActiveSubscription(shop)) return refuse("subscription_required", true);
   // Verification switched off stops the ladder and the confirmation (a confirmation is a verification), not the
-  // delivery texts: for those only the plan and its allowance count.
+  // delivery texts or the pay-now offer: for those only the plan and its allowance count.
   const status = await verificationStatus(VERIFYING_KINDS.has(kind) ? shop : { ...shop, otpEnabled: true }, now);
   if (status.pause) return refuse(status.pause, PLAN_REFUSALS.has(status.pause));
 

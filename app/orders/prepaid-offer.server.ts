@@ -10,7 +10,7 @@ import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
 import { currencyDigits } from "~/shared/money";
-import { isOptedOut } from "~/sms/opt-out.server";
+import { takeContact, type ContactAllowance, type ContactShop } from "~/enforcement/contact-allowance.server";
 import { sendSms, type SmsChannel } from "~/sms/sms.server";
 import { whatsappLinkTemplate } from "~/sms/whatsapp";
 import type { PageShell } from "~/shared/hosted-page";
@@ -44,13 +44,15 @@ export const NOT_OFFERED_REASONS = {
   fulfilled: "the parcel had already left with its cash-on-delivery amount",
   order_gone: "the order no longer exists",
   phone_unreachable: "the shopper's number could not be texted",
+  text_refused: "the shopper's number could not be texted now (a limit, the plan's allowance, or a blocked number) and the order has no email",
 } as const;
 export type NotOfferedReason = keyof typeof NOT_OFFERED_REASONS;
 
 export type OfferShop = Pick<
   Shop,
   "id" | "domain" | "name" | "locale" | "currency" | "uninstalledAt" | "subscriptionStatus" | "prepaidOffer" | "prepaidOfferIncentiveType" | "prepaidOfferIncentiveValue" | "prepaidOfferIncentiveCap" | "tagOrders" | "tagModePrefix" | "linkDomain"
->;
+> &
+  ContactShop;
 
 /** Whether the shop makes the offer at all: switched on, a plan, installed. */
 export function offersPrepaid(shop: Pick<Shop, "prepaidOffer" | "subscriptionStatus" | "uninstalledAt">): boolean {
@@ -260,9 +262,12 @@ export async function sendPrepaidOffer(shopDomain: string, orderGid: string): Pr
   const reward = incentive ? formatAmount(incentive, payable.currency) : null;
   const facts = { amount: payable.amount, currency: payable.currency, incentive };
 
-  // A number that asked the shop to stop gets no text: Shopify's invoice email may still go.
-  if (payable.url && offer.phone && !(await isOptedOut(shop.id, offer.phone))) return textOffer(shop, offer, facts, reward);
-  if (!order.email) return closeOffer(offer.id, payable.url ? "phone_unreachable" : "no_collection_url");
+  // The text is the app's own, so the plan's like a verification (app/enforcement/contact-allowance.server.ts):
+  // the allowance and the limits. A number that asked the shop to stop, or one the guard refuses, gets no
+  // text: Shopify's invoice email may still go.
+  const contact = payable.url && offer.phone ? await takeContact(shop, offer.phone, "prepaid_offer") : null;
+  if (contact?.ok) return textOffer(shop, offer, facts, reward, contact);
+  if (!order.email) return closeOffer(offer.id, !payable.url ? "no_collection_url" : contact && contact.reason !== "opted_out" ? "text_refused" : "phone_unreachable");
   // Shopify cannot send an invoice for an order placed in another currency than the shop's.
   if (order.presentmentCurrencyCode !== order.currencyCode) return closeOffer(offer.id, "multi_currency");
   return invoiceOffer(shop, offer, order, facts, reward);
@@ -271,7 +276,7 @@ export async function sendPrepaidOffer(shopDomain: string, orderGid: string): Pr
 type OfferRow = { id: string; orderGid: string; orderName: string | null; phone: string | null };
 type OfferFacts = { amount: number; currency: string; incentive: number | null };
 
-async function textOffer(shop: OfferShop, offer: OfferRow, facts: OfferFacts, reward: string | null): Promise<StepResult> {
+async function textOffer(shop: OfferShop, offer: OfferRow, facts: OfferFacts, reward: string | null, contact: Extract<ContactAllowance, { ok: true }>): Promise<StepResult> {
   const phone = offer.phone!;
   const link = offerLink(shop, offerToken(offer.id));
   const shopName = shop.name ?? shop.domain;
@@ -287,11 +292,15 @@ async function textOffer(shop: OfferShop, offer: OfferRow, facts: OfferFacts, re
     sealFallback: false,
     purpose: "prepaid_offer",
     orderGid: offer.orderGid,
+    countWhenSent: contact.countWhenSent,
   });
   if (!result.ok) {
+    // Nothing went for certain: the limits get their hits back (one that may have gone keeps them).
+    if (!result.maybeSent) await contact.giveBack();
     if (result.code === "sms_unavailable") return fail(result.code);
     return closeOffer(offer.id, "phone_unreachable");
   }
+  await contact.counted(offer.id);
   await markSent(offer.id, result.channel, facts);
   return { ok: true, note: `offered by ${result.channel}` };
 }

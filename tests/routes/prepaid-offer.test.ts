@@ -10,6 +10,7 @@ import { incentiveFor } from "~/orders/prepaid-offer.server";
 import { incentiveNote } from "~/orders/prepaid-offer-paid.server";
 import { loadSettingsPage } from "~/admin/settings/settings-page.server";
 import { clock } from "~/core/utils/clock.server";
+import { verificationStatus } from "~/enforcement/pause.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
@@ -50,6 +51,8 @@ function later(ms: number) {
 }
 
 const runDueJobs = () => runJobs(JOB_KINDS);
+/** The first day of the allowance's month (UTC), where a test writes the month's verifications. */
+const thisMonth = () => `${clock.now().toISOString().slice(0, 7)}-01`;
 async function work() {
   await runDueJobs();
   await runDueJobs();
@@ -227,6 +230,36 @@ describe("where Shopify gives the order no payment page", () => {
     expect(offerTexts()).toHaveLength(0);
     expect(orders.orders.get(order.admin_graphql_api_id)!.invoices).toHaveLength(1);
     expect(await prisma.prepaidOffer.findFirstOrThrow()).toMatchObject({ status: "invoiced", channel: "email" });
+  });
+
+  it("the text is the plan's: it counts one against the month's allowance, and once the allowance is used up Shopify's invoice goes instead", async () => {
+    const shop = await shopWithOffer();
+    await placeCodOrder();
+    later(61_000);
+    await work();
+    expect(offerTexts()).toHaveLength(1);
+    expect(await prisma.dailyStat.findMany({ where: { metric: "otp_verified", dimension: { not: "" } }, select: { dimension: true, count: true } })).toEqual([{ dimension: "prepaid_offer", count: 1 }]);
+
+    const { allowance } = await verificationStatus(shop);
+    await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: thisMonth(), dimension: "", count: allowance } });
+    const second = await placeCodOrder();
+    later(2 * 61_000);
+    await work();
+    expect(offerTexts()).toHaveLength(1);
+    expect(orders.orders.get(second.admin_graphql_api_id)!.invoices).toHaveLength(1);
+    expect(await prisma.prepaidOffer.findFirstOrThrow({ where: { orderGid: second.admin_graphql_api_id } })).toMatchObject({ status: "invoiced", channel: "email" });
+    expect(await prisma.dailyStat.count({ where: { metric: "otp_verified", dimension: "prepaid_offer" } })).toBe(1);
+  });
+
+  it("the allowance used up and no email: no offer, and the settings say the text was refused", async () => {
+    const shop = await shopWithOffer();
+    await placeCodOrder({ email: null });
+    const { allowance } = await verificationStatus(shop);
+    await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: thisMonth(), dimension: "", count: allowance } });
+    later(61_000);
+    await work();
+    expect(offerTexts()).toHaveLength(0);
+    expect(await prisma.prepaidOffer.findFirstOrThrow()).toMatchObject({ status: "not_offered", reason: "text_refused" });
   });
 
   it("without an email either: no offer, and the settings say why", async () => {
