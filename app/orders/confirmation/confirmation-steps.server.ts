@@ -121,7 +121,7 @@ type ConfirmationText = { ok: true; countWhenSent?: Sql; counted: (id: string) =
  * May the confirmation's text go to the number now. Sent on the app's own, it is the plan's like a
  * verification (app/enforcement/contact-allowance.server.ts): the allowance, the shop's daily cap and the
  * number's limits, one count when it went. The merchant's "Resend link" is the merchant's doing: only the
- * number's texts and links of the day, not the allowance (docs/order-confirmation.md).
+ * number's texts and links of the day, not the allowance (docs/confirmation-ladder.md#limits-and-privacy).
  */
 async function takeConfirmationText(shop: StepShop, phone: string, options: { link?: boolean; resend?: boolean }): Promise<ConfirmationText> {
   if (!options.resend) return takeContact(shop, phone, "confirmation", { link: options.link });
