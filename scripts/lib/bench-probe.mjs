@@ -25,6 +25,16 @@ if (timesFile) {
   });
 }
 
+// BENCH_SQL_LOG=<file>, or the message { sqlLog: <file> | null } from the benchmark: also appends every
+// statement's SQL and values there as JSON lines (which statements a request runs: the bench holds its
+// contract floor, scripts/bench-contract-floor.mjs, to the app's statements with it).
+let sqlLog = process.env.BENCH_SQL_LOG ?? null;
+const fs = require("node:fs");
+const logStatement = (engine, text, values) => {
+  if (!sqlLog) return;
+  fs.appendFileSync(sqlLog, `${JSON.stringify({ engine, sql: text, values }, (_, v) => (typeof v === "bigint" ? `${v}n` : v))}\n`);
+};
+
 try {
   const Database = require("better-sqlite3");
   const db = new Database(":memory:");
@@ -47,12 +57,14 @@ try {
         }
       : function counted(...args) {
           statements++;
+          if (sqlLog) logStatement("sqlite", this.source, args);
           return original.apply(this, args);
         };
   }
   const exec = Database.prototype.exec;
   Database.prototype.exec = function counted(...args) {
     statements++;
+    if (sqlLog) logStatement("sqlite", String(args[0]), []);
     return exec.apply(this, args);
   };
 } catch {
@@ -64,6 +76,10 @@ try {
   const query = Client.prototype.query;
   Client.prototype.query = function counted(...args) {
     statements++;
+    if (sqlLog) {
+      const [config, values] = args;
+      logStatement("postgresql", typeof config === "string" ? config : config?.text, typeof config === "string" ? values : config?.values);
+    }
     return query.apply(this, args);
   };
 } catch {
@@ -85,6 +101,10 @@ if (origin) {
 if (process.send) {
   process.on("message", (message) => {
     if (message === "stats") process.send({ statements, rss: process.memoryUsage.rss() });
+    else if (message && typeof message === "object" && "sqlLog" in message) {
+      sqlLog = message.sqlLog;
+      process.send({ sqlLog });
+    }
   });
   process.channel?.unref();
 }
