@@ -192,7 +192,6 @@ async function startApp(db, fake) {
   const port = await freePort();
   const outbox = path.join(tmp, `outbox-${port}`);
   const args = [...startFlags(), "--import", pathToFileURL(path.join(root, "scripts", "lib", "bench-probe.mjs")).href];
-  if (profileDir) args.push("--cpu-prof", "--cpu-prof-dir", profileDir);
   const child = spawn(process.execPath, [...args, path.join(root, "server.mjs")], {
     cwd: root,
     env: {
@@ -277,6 +276,16 @@ function stop(child) {
   });
 }
 
+/** CPU time (user + system, every thread) the process has used, in ms. */
+function cpuOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return null;
+  }
+}
+
 function rssOf(pid) {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -307,8 +316,11 @@ function signer(extra = []) {
  * Watches the server through one run: its statement count before and after, and its peak RSS
  * (sampled every 100 ms). `done(total)` stops watching and gives { peakRss, dbPerRequest }.
  */
-async function watchServer(target) {
+async function watchServer(target, label) {
+  const profileFile = profileDir && target.ipc && label ? path.join(profileDir, `${label}.cpuprofile`) : null;
+  if (profileFile) await target.ipc({ profile: profileFile });
   const before = target.stats ? await target.stats() : null;
+  const cpuBefore = cpuOf(target.child.pid);
   let peak = rssOf(target.child.pid);
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssOf(target.child.pid));
@@ -317,7 +329,15 @@ async function watchServer(target) {
     clearInterval(sampler);
     peak = Math.max(peak, rssOf(target.child.pid));
     const after = target.stats ? await target.stats() : null;
-    return { peakRss: peak, dbPerRequest: before && after && total ? (after.statements - before.statements) / total : null };
+    const cpu = cpuOf(target.child.pid);
+    if (profileFile) await target.ipc({ profile: null });
+    return {
+      peakRss: peak,
+      dbPerRequest: before && after && total ? (after.statements - before.statements) / total : null,
+      // The server's CPU per request (µs; /proc's 10 ms ticks over thousands of requests): what a request costs
+      // whatever else the shared machine runs, where req/s also measures how much of the CPU the server got.
+      cpuPerRequest: cpu !== null && cpuBefore !== null && total ? ((cpu - cpuBefore) * 1000) / total : null,
+    };
   };
 }
 
@@ -332,7 +352,7 @@ function tally(answers, status, body) {
  * One autocannon run (closed loop). `next(i)` gives request i's { path, body?, headers? }. Returns
  * req/s, p50, p99, statuses, the process's peak RSS and its database statements during the run.
  */
-async function load(target, { method = "GET", next, amount, seconds = duration, settle, counter = { i: 0 } }) {
+async function load(target, { method = "GET", next, amount, seconds = duration, settle, counter = { i: 0 }, label }) {
   const headers = method === "GET" ? {} : { "content-type": "application/json" };
   const answers = {};
   // req/s from the last answer's time: autocannon notices that a fixed amount is done only at its
@@ -351,7 +371,7 @@ async function load(target, { method = "GET", next, amount, seconds = duration, 
       },
     },
   ];
-  const done = await watchServer(target);
+  const done = await watchServer(target, label);
   const began = performance.now();
   const result = await autocannon({
     url: `http://127.0.0.1:${target.port}`,
@@ -377,7 +397,7 @@ async function load(target, { method = "GET", next, amount, seconds = duration, 
 /** A warm-up run (not counted), then the measured run; both draw from one request counter. */
 async function run(target, spec) {
   const counter = { i: 0 };
-  if (warmup > 0 && !spec.amount) await load(target, { ...spec, counter, seconds: warmup, settle: undefined });
+  if (warmup > 0 && !spec.amount) await load(target, { ...spec, counter, seconds: warmup, settle: undefined, label: undefined });
   return load(target, { ...spec, counter });
 }
 
@@ -569,12 +589,14 @@ async function benchEngine(engine, fake) {
   const freshMonth = () => db.db.run(`DELETE FROM "DailyStat" WHERE "shopId" = $1 AND "metric" = 'otp_verified'`, [db.shopId]);
 
   /** send-otp on `target` (fresh numbers), then verify-otp with half its codes right and four wrong guesses at the other half. */
-  const otpRuns = async (target) => {
+  const otpRuns = async (target, round) => {
+    const label = (what) => `${engine}-round${round + 1}-${target === app ? "app" : "contract"}-${what}`;
     const group = phoneGroup++;
     const prefix = groupPrefix(group);
     await freshMonth();
     const send = await run(target, {
       method: "POST",
+      label: label("send-otp"),
       next: (i) => ({ path: `/proxy/send-otp?${signed()}`, body: JSON.stringify({ phone: phone(group, i) }) }),
     });
     const pairs = readCodes(target.outbox, prefix);
@@ -583,6 +605,7 @@ async function benchEngine(engine, fake) {
     const verifyRight = right.length
       ? await load(target, {
           method: "POST",
+          label: label("verify-otp-right"),
           amount: right.length,
           next: (i) => {
             const p = right[i % right.length];
@@ -594,6 +617,7 @@ async function benchEngine(engine, fake) {
     const verifyWrong = wrong.length
       ? await load(target, {
           method: "POST",
+          label: label("verify-otp-wrong"),
           amount: wrong.length * 4,
           next: (i) => {
             const p = wrong[i % wrong.length];
@@ -629,7 +653,7 @@ async function benchEngine(engine, fake) {
         const order = round % 2 ? [contract, app] : [app, contract];
         const result = {};
         for (const target of order) {
-          const r = await otpRuns(target);
+          const r = await otpRuns(target, round);
           result[target === app ? "app" : "contract"] = r;
           say(
             `${engine}: round ${round + 1} ${target === app ? "app" : "contract floor"}: send-otp ${r.send.rps.toFixed(0)} req/s, verify-otp right ${r.verifyRight?.rps.toFixed(0)}, wrong ${r.verifyWrong?.rps.toFixed(0)} ${JSON.stringify([r.send.statuses, r.verifyRight?.statuses, r.verifyWrong?.statuses])}`,
@@ -725,7 +749,7 @@ async function benchEngine(engine, fake) {
       const jobCount = async (done) =>
         Number((await db.db.query(`SELECT COUNT(*) AS n FROM "Job" WHERE kind = 'order-tags'${done ? ` AND "doneAt" IS NOT NULL` : ""}`))[0].n);
       const [queuedBefore, doneBefore] = [await jobCount(false), await jobCount(true)];
-      const r = await load(app, { method: "POST", amount: deliveries, next: (i) => delivery(i, verified, 5_000_000 + i, `${prefix}${i}`), settle });
+      const r = await load(app, { method: "POST", label: `${engine}-orders-create`, amount: deliveries, next: (i) => delivery(i, verified, 5_000_000 + i, `${prefix}${i}`), settle });
       // A delivery is recorded under its topic, its event id (the webhook id here) and its body's digest.
       const [{ n: recorded }] = await db.db.query(`SELECT COUNT(*) AS n FROM "WebhookDelivery" WHERE "id" LIKE $1`, [`%:${prefix}%`]);
       const queued = (await jobCount(false)) - queuedBefore;
@@ -796,7 +820,7 @@ function table(results) {
  * essential floor (its runs during the rounds).
  */
 function floorsTable(results) {
-  const head = ["engine", "route", "app req/s", "contract floor req/s", "app ÷ contract", "framework's share", "app p50/p99 ms", "floor p50/p99 ms", "db/req app / floor", "essential floor req/s", "app ÷ essential"];
+  const head = ["engine", "route", "app req/s", "contract floor req/s", "app ÷ contract", "framework's share", "CPU µs/req app / floor", "floor ÷ app CPU", "app p50/p99 ms", "floor p50/p99 ms", "db/req app / floor", "essential floor req/s", "app ÷ essential"];
   const lines = [head];
   const fixed = (v, digits) => (v === null ? "" : v.toFixed(digits));
   for (const { engine, otpRounds, floors } of results) {
@@ -815,6 +839,8 @@ function floorsTable(results) {
         fixed(m(([, c]) => c.rps), 0),
         fixed(ratio, 3),
         ratio === null ? "" : `${Math.round((1 - ratio) * 100)} %`,
+        `${fixed(m(([a]) => a.cpuPerRequest), 0)} / ${fixed(m(([, c]) => c.cpuPerRequest), 0)}`,
+        fixed(m(([a, c]) => (a.cpuPerRequest && c.cpuPerRequest ? c.cpuPerRequest / a.cpuPerRequest : null)), 3),
         `${m(([a]) => a.p50)} / ${m(([a]) => a.p99)}`,
         `${m(([, c]) => c.p50)} / ${m(([, c]) => c.p99)}`,
         `${fixed(m(([a]) => a.dbPerRequest), 2)} / ${fixed(m(([, c]) => c.dbPerRequest), 2)}`,
@@ -822,9 +848,16 @@ function floorsTable(results) {
         key === "send" && essential ? fixed(m(([a]) => a.rps) / essential, 3) : "",
       ]);
     }
-    lines.push([engine, "ratio per round (app ÷ contract: send / right / wrong)", "", "", "", "", "", "", "", "", ""]);
+    lines.push([engine, "per round (send / right / wrong)", ...head.slice(2).map(() => "")]);
     lines[lines.length - 1][4] = otpRounds
       .map((r) => ["send", "verifyRight", "verifyWrong"].map((k) => (r.app[k] && r.contract[k] ? (r.app[k].rps / r.contract[k].rps).toFixed(2) : "-")).join(" / "))
+      .join(", ");
+    lines[lines.length - 1][7] = otpRounds
+      .map((r) =>
+        ["send", "verifyRight", "verifyWrong"]
+          .map((k) => (r.app[k]?.cpuPerRequest && r.contract[k]?.cpuPerRequest ? (r.contract[k].cpuPerRequest / r.app[k].cpuPerRequest).toFixed(2) : "-"))
+          .join(" / "),
+      )
       .join(", ");
   }
   const widths = head.map((_, c) => Math.max(...lines.map((l) => String(l[c]).length)));
@@ -838,6 +871,7 @@ const results = [];
 let fake;
 try {
   if (!flag("no-build")) build();
+  if (profileDir) fs.mkdirSync(profileDir, { recursive: true });
   fake = await startFakeShopify();
   for (const engine of engines) {
     try {

@@ -98,13 +98,36 @@ if (origin) {
   };
 }
 
+// The message { profile: <file> } starts V8's CPU profiler; { profile: null } stops it and writes the
+// profile to the file named at its start (`npm run bench -- --profile DIR`: one profile per measured run).
+let profiler = null;
+async function profile(file) {
+  const { Session } = await import("node:inspector/promises");
+  if (file) {
+    if (!profiler) {
+      const session = new Session();
+      session.connect();
+      await session.post("Profiler.enable");
+      await session.post("Profiler.setSamplingInterval", { interval: 200 });
+      profiler = { session, file: null };
+    }
+    profiler.file = file;
+    await profiler.session.post("Profiler.start");
+  } else if (profiler?.file) {
+    const { profile: taken } = await profiler.session.post("Profiler.stop");
+    fs.writeFileSync(profiler.file, JSON.stringify(taken));
+    profiler.file = null;
+  }
+  process.send({ profile: file });
+}
+
 if (process.send) {
   process.on("message", (message) => {
     if (message === "stats") process.send({ statements, rss: process.memoryUsage.rss() });
     else if (message && typeof message === "object" && "sqlLog" in message) {
       sqlLog = message.sqlLog;
       process.send({ sqlLog });
-    }
+    } else if (message && typeof message === "object" && "profile" in message) void profile(message.profile);
   });
   process.channel?.unref();
 }
