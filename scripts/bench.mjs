@@ -286,6 +286,15 @@ function cpuOf(pid) {
   }
 }
 
+/** The write system calls the process has made (sockets and files: /proc/<pid>/io `syscw`). */
+function writesOf(pid) {
+  try {
+    return Number(/syscw:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/io`, "utf8"))[1]);
+  } catch {
+    return null;
+  }
+}
+
 function rssOf(pid) {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -321,6 +330,7 @@ async function watchServer(target, label) {
   if (profileFile) await target.ipc({ profile: profileFile });
   const before = target.stats ? await target.stats() : null;
   const cpuBefore = cpuOf(target.child.pid);
+  const writesBefore = writesOf(target.child.pid);
   let peak = rssOf(target.child.pid);
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssOf(target.child.pid));
@@ -330,6 +340,7 @@ async function watchServer(target, label) {
     peak = Math.max(peak, rssOf(target.child.pid));
     const after = target.stats ? await target.stats() : null;
     const cpu = cpuOf(target.child.pid);
+    const writes = writesOf(target.child.pid);
     if (profileFile) await target.ipc({ profile: null });
     return {
       peakRss: peak,
@@ -337,6 +348,7 @@ async function watchServer(target, label) {
       // The server's CPU per request (µs; /proc's 10 ms ticks over thousands of requests): what a request costs
       // whatever else the shared machine runs, where req/s also measures how much of the CPU the server got.
       cpuPerRequest: cpu !== null && cpuBefore !== null && total ? ((cpu - cpuBefore) * 1000) / total : null,
+      writesPerRequest: writes !== null && writesBefore !== null && total ? (writes - writesBefore) / total : null,
     };
   };
 }
@@ -820,7 +832,7 @@ function table(results) {
  * essential floor (its runs during the rounds).
  */
 function floorsTable(results) {
-  const head = ["engine", "route", "app req/s", "contract floor req/s", "app ÷ contract", "framework's share", "CPU µs/req app / floor", "floor ÷ app CPU", "app p50/p99 ms", "floor p50/p99 ms", "db/req app / floor", "essential floor req/s", "app ÷ essential"];
+  const head = ["engine", "route", "app req/s", "contract floor req/s", "app ÷ contract", "framework's share", "CPU µs/req app / floor", "floor ÷ app CPU", "app p50/p99 ms", "floor p50/p99 ms", "db/req app / floor", "writes/req app / floor", "essential floor req/s", "app ÷ essential"];
   const lines = [head];
   const fixed = (v, digits) => (v === null ? "" : v.toFixed(digits));
   for (const { engine, otpRounds, floors } of results) {
@@ -844,6 +856,7 @@ function floorsTable(results) {
         `${m(([a]) => a.p50)} / ${m(([a]) => a.p99)}`,
         `${m(([, c]) => c.p50)} / ${m(([, c]) => c.p99)}`,
         `${fixed(m(([a]) => a.dbPerRequest), 2)} / ${fixed(m(([, c]) => c.dbPerRequest), 2)}`,
+        `${fixed(m(([a]) => a.writesPerRequest), 1)} / ${fixed(m(([, c]) => c.writesPerRequest), 1)}`,
         key === "send" ? fixed(essential, 0) : "",
         key === "send" && essential ? fixed(m(([a]) => a.rps) / essential, 3) : "",
       ]);
