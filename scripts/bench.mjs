@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run bench`: the storefront routes and the orders/create webhook under load, on SQLite and on
-// PostgreSQL, next to a bare floor server measured in the same run. Prints one table; asserts nothing.
+// PostgreSQL, next to two floor servers measured in the same run. Prints two tables; asserts nothing.
 //
-//   npm run bench [-- --engines sqlite,postgresql] [--duration 3] [--warmup 1] [--connections 16]
+//   npm run bench [-- --engines sqlite,postgresql] [--duration 3] [--warmup 1] [--connections 16] [--rounds 3]
 //                 [--no-build] [--profile DIR] [--only send-otp,config] [--no-risk]
 //
 // What it does, in one process:
@@ -12,14 +12,19 @@
 //    BENCH_POSTGRES_URL, default postgresql://postgres@127.0.0.1:5432/postgres), migrated and holding
 //    the local demo shop; the production server (NODE_ENV=production, local mode, outbox SMS) started
 //    with scripts/lib/bench-probe.mjs, which counts database statements and sends Shopify calls to the
-//    fake; and the floor server (scripts/bench-floor.mjs: node:http + the bare driver doing send-otp's
-//    essential work);
-//  - drives each route with autocannon (16 connections; a fresh number per send-otp), alternating
-//    with floor runs, and reads the server's statement count and resident memory around every run.
-// Ratios: × floor is against the mean of the floor runs just before and after the route (same
-// engine); × no-op is against signed GET /proxy/api/config (the app's signed route with no
-// database work) in the same run. `db/req` is statements executed per request (SQLite) or queries
-// sent (PostgreSQL), background work the requests caused (tag jobs) included.
+//    fake; the essential floor (scripts/bench-floor.mjs: node:http + the bare driver doing send-otp's
+//    essential work) and the contract floor (scripts/bench-contract-floor.mjs: send-otp's and verify-otp's
+//    own statements and the contract's other work, no framework), the probe loaded into it too;
+//  - checks that one send-otp and one wrong and one right verify-otp run the same statements on the
+//    contract floor as in the app (the probe's SQL log), then measures `--rounds` rounds: the essential
+//    floor, then the app and the contract floor in turn (send-otp, then verify-otp on the codes it sent);
+//  - drives each route with autocannon (16 connections; a fresh number per send-otp), and reads the
+//    server's statements, CPU time, write system calls and resident memory around every run.
+// Ratios: × floor is against the mean of the essential floor runs just before and after the route (same
+// engine); × no-op is against signed GET /proxy/api/config (the app's signed route with no database work)
+// in the same run; app ÷ contract is the median over the rounds of each round's ratio. `db/req` is
+// statements executed per request (SQLite) or queries sent (PostgreSQL), background work the requests
+// caused (tag jobs) included. --profile DIR writes one V8 CPU profile of the server per measured run.
 import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";

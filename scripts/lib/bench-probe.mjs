@@ -1,11 +1,12 @@
-// Loaded by `npm run bench` in front of the production server (node --import this server.mjs);
-// never part of the app. It does two things the benchmark needs and production does not:
+// Loaded by `npm run bench` in front of the production server (node --import this server.mjs) and of the
+// contract floor; never part of the app. It does what the benchmark needs and production does not:
 //  1. Counts database round trips: every statement better-sqlite3 executes (run/get/all/iterate,
 //     exec) and every query a pg client sends (a transaction's BEGIN and COMMIT included). The
 //     benchmark reads the count over the IPC channel before and after each route's run.
 //  2. With BENCH_SHOPIFY_ORIGIN set, sends Shopify Admin/Storefront API calls to that origin (the
 //     benchmark's own zero-latency fake Shopify), as the app's tests and local mode do through
 //     redirectShopifyApi; the Shopify library captures global fetch when it loads, after this.
+//  3. On the benchmark's word (IPC): logs every statement's SQL, or takes a CPU profile of one run (below).
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
