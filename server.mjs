@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { createRequestHandler } from "@remix-run/node";
 import { pendingMigrations } from "./prisma/migrate.mjs";
-import { createAppHandler } from "./app/server/resource-routes.mjs";
+import { createAppHandler, fixedResourceRoutes } from "./app/server/resource-routes.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const publicDir = path.join(root, "public");
@@ -36,6 +36,8 @@ try {
 const mode = process.env.NODE_ENV === "production" ? "production" : "development";
 /** Fixed-path resource routes (the storefront API, webhooks) directly, the rest through Remix; errors as JSON. */
 const handle = createAppHandler(build, createRequestHandler(build, mode));
+/** The fixed-path routes' paths: a body of declared length sent to one is read whole (wholeRequest). */
+const resourceRoutes = fixedResourceRoutes(build);
 
 /** The files under public/ (the build's assets), listed at start: other paths never touch the disk. */
 function listFiles(dir, prefix = "") {
@@ -122,18 +124,64 @@ async function serveStatic(req, res, pathname) {
   return true;
 }
 
-function toRequest(req, controller) {
+function requestUrl(req) {
   const proto = req.headers["x-forwarded-proto"]?.split(",")[0]?.trim() || "http";
   const host = req.headers["x-forwarded-host"] ?? req.headers.host ?? "localhost";
-  const url = new URL(req.url, `${proto}://${host}`);
+  return new URL(req.url, `${proto}://${host}`);
+}
+
+function requestHeaders(req) {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-  const init = { method: req.method, headers, signal: controller.signal };
+  return headers;
+}
+
+function toRequest(req, controller) {
+  const init = { method: req.method, headers: requestHeaders(req), signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
     init.body = requestBody(req);
     init.duplex = "half";
   }
-  return new Request(url, init);
+  return new Request(requestUrl(req), init);
+}
+
+/**
+ * A body the server reads whole before a fixed-path route runs: one with a declared length of at most
+ * this (every storefront request and webhook). Anything else (chunked, or longer) is streamed to the route
+ * as before, so a route can still refuse a body over its own limit before it has all arrived.
+ */
+const WHOLE_BODY_BYTES = 64 * 1024;
+
+function bodyReadWhole(req) {
+  if (req.method === "GET" || req.method === "HEAD") return true;
+  const declared = req.headers["content-length"];
+  return declared !== undefined && !req.headers["transfer-encoding"] && Number(declared) <= WHOLE_BODY_BYTES;
+}
+
+/** The body (at most WHOLE_BODY_BYTES, its declared length) as one Buffer; rejects when the client goes away first. */
+function readWholeBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
+    const gone = () => reject(Object.assign(new Error("client went away"), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
+    req.once("error", gone);
+    req.once("close", () => {
+      if (!req.complete) gone();
+    });
+  });
+}
+
+/**
+ * The Request a fixed-path route gets when its body was read whole: the body as a Buffer instead of a
+ * web stream fed chunk by chunk (a ReadableStream, its pull and enqueue, undici reading it back), and no
+ * abort signal (no fixed-path route reads one: each finishes what it started). About a tenth of a storefront
+ * request's CPU (a wrong-code verify-otp) went to the stream and the Request around it.
+ */
+async function wholeRequest(req) {
+  const init = { method: req.method, headers: requestHeaders(req) };
+  if (req.method !== "GET" && req.method !== "HEAD") init.body = await readWholeBody(req);
+  return new Request(requestUrl(req), init);
 }
 
 /** Reads and drops a body nobody will read (up to DRAIN_BYTES, then the connection is cut). */
@@ -246,9 +294,10 @@ async function writeResponse(req, res, response) {
   }
   await drainAbandonedBody(req);
   if (response.body && !gzip && /^application\/json/.test(type)) {
-    // JSON answers are small and whole: one write with a length instead of a stream piped through.
-    const json = Buffer.from(await response.arrayBuffer());
-    headers["content-length"] = String(json.length);
+    // JSON answers are small and whole: one write with a length instead of a stream piped through (plain
+    // text: head and body in one write; a body the route compressed itself stays bytes).
+    const json = headers["content-encoding"] ? Buffer.from(await response.arrayBuffer()) : await response.text();
+    headers["content-length"] = String(Buffer.byteLength(json));
     res.writeHead(response.status, response.statusText || undefined, headers);
     return void res.end(req.method === "HEAD" ? undefined : json);
   }
@@ -291,7 +340,7 @@ const server = http.createServer(async (req, res) => {
       res.writeHead(413, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
       res.end(JSON.stringify({ error: "The request body is too large.", code: "payload_too_large" }));
     } else if (!(await serveStatic(req, res, pathname))) {
-      const request = toRequest(req, controller);
+      const request = resourceRoutes.has(pathname) && bodyReadWhole(req) ? await wholeRequest(req) : toRequest(req, controller);
       const response = await handle(request, pathname);
       // The route answered without reading the whole body (a declared length over its limit).
       if (!req.complete) req.abandonBody?.();

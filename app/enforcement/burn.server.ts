@@ -102,7 +102,9 @@ export async function watchAllowanceBurn(shop: { id: string; domain: string }, p
       fromBlock: fromBlock.count,
       month: { used: Number(row?.month ?? 0), day: now.getUTCDate(), allowance: (current && planOf(current)?.monthlyVerifications) ?? 0 },
     });
-    if (!seen) return false;
+    // The month's reserve is open already (the cached row says so; the conditional update below could not
+    // match): during a burn every verification gets here, and each would try the shop's row in vain.
+    if (!seen || current?.burnMonth === month) return false;
     const detail = describeBurn(seen);
     // Once a month: one conditional statement, whichever instance sees it first.
     const opened = await query<{ id: string }>(sql`

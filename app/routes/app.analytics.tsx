@@ -7,3 +7,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   await authenticate.admin(request);
   return redirect(`/app/deliveries/analytics${new URL(request.url).search}`);
 }
+
+/**
+ * Never rendered (the loader always redirects). Being a page, not a resource route, keeps the old address
+ * under Remix's own handling: a client-side navigation to it gets Remix's data redirect, a full load the 302.
+ */
+export default function OldAnalyticsAddress() {
+  return null;
+}

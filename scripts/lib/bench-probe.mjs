@@ -1,11 +1,12 @@
-// Loaded by `npm run bench` in front of the production server (node --import this server.mjs);
-// never part of the app. It does two things the benchmark needs and production does not:
+// Loaded by `npm run bench` in front of the production server (node --import this server.mjs) and of the
+// contract floor; never part of the app. It does what the benchmark needs and production does not:
 //  1. Counts database round trips: every statement better-sqlite3 executes (run/get/all/iterate,
 //     exec) and every query a pg client sends (a transaction's BEGIN and COMMIT included). The
 //     benchmark reads the count over the IPC channel before and after each route's run.
 //  2. With BENCH_SHOPIFY_ORIGIN set, sends Shopify Admin/Storefront API calls to that origin (the
 //     benchmark's own zero-latency fake Shopify), as the app's tests and local mode do through
 //     redirectShopifyApi; the Shopify library captures global fetch when it loads, after this.
+//  3. On the benchmark's word (IPC): logs every statement's SQL, or takes a CPU profile of one run (below).
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,6 +25,16 @@ if (timesFile) {
     require("node:fs").writeFileSync(timesFile, `total ms\tcalls\tper call\tSQL\n${lines.join("\n")}\n`);
   });
 }
+
+// BENCH_SQL_LOG=<file>, or the message { sqlLog: <file> | null } from the benchmark: also appends every
+// statement's SQL and values there as JSON lines (which statements a request runs: the bench holds its
+// contract floor, scripts/bench-contract-floor.mjs, to the app's statements with it).
+let sqlLog = process.env.BENCH_SQL_LOG ?? null;
+const fs = require("node:fs");
+const logStatement = (engine, text, values) => {
+  if (!sqlLog) return;
+  fs.appendFileSync(sqlLog, `${JSON.stringify({ engine, sql: text, values }, (_, v) => (typeof v === "bigint" ? `${v}n` : v))}\n`);
+};
 
 try {
   const Database = require("better-sqlite3");
@@ -47,12 +58,14 @@ try {
         }
       : function counted(...args) {
           statements++;
+          if (sqlLog) logStatement("sqlite", this.source, args);
           return original.apply(this, args);
         };
   }
   const exec = Database.prototype.exec;
   Database.prototype.exec = function counted(...args) {
     statements++;
+    if (sqlLog) logStatement("sqlite", String(args[0]), []);
     return exec.apply(this, args);
   };
 } catch {
@@ -64,6 +77,10 @@ try {
   const query = Client.prototype.query;
   Client.prototype.query = function counted(...args) {
     statements++;
+    if (sqlLog) {
+      const [config, values] = args;
+      logStatement("postgresql", typeof config === "string" ? config : config?.text, typeof config === "string" ? values : config?.values);
+    }
     return query.apply(this, args);
   };
 } catch {
@@ -82,9 +99,36 @@ if (origin) {
   };
 }
 
+// The message { profile: <file> } starts V8's CPU profiler; { profile: null } stops it and writes the
+// profile to the file named at its start (`npm run bench -- --profile DIR`: one profile per measured run).
+let profiler = null;
+async function profile(file) {
+  const { Session } = await import("node:inspector/promises");
+  if (file) {
+    if (!profiler) {
+      const session = new Session();
+      session.connect();
+      await session.post("Profiler.enable");
+      await session.post("Profiler.setSamplingInterval", { interval: 200 });
+      profiler = { session, file: null };
+    }
+    profiler.file = file;
+    await profiler.session.post("Profiler.start");
+  } else if (profiler?.file) {
+    const { profile: taken } = await profiler.session.post("Profiler.stop");
+    fs.writeFileSync(profiler.file, JSON.stringify(taken));
+    profiler.file = null;
+  }
+  process.send({ profile: file });
+}
+
 if (process.send) {
   process.on("message", (message) => {
     if (message === "stats") process.send({ statements, rss: process.memoryUsage.rss() });
+    else if (message && typeof message === "object" && "sqlLog" in message) {
+      sqlLog = message.sqlLog;
+      process.send({ sqlLog });
+    } else if (message && typeof message === "object" && "profile" in message) void profile(message.profile);
   });
   process.channel?.unref();
 }

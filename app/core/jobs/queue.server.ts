@@ -212,7 +212,13 @@ async function finishJob(
  * a time (jobs wait on Shopify or an SMS provider, not on this process). Jobs of other kinds are left
  * for a process that runs them.
  */
-export async function runDueJobs(runnable: readonly AnyJobKind[], limit = 20, concurrency = 1): Promise<JobSummary> {
+export async function runDueJobs(
+  runnable: readonly AnyJobKind[],
+  limit = 20,
+  concurrency = 1,
+  /** Awaited before each claim (the worker's: requests waiting for a database connection go first). */
+  beforeClaim?: () => Promise<void>,
+): Promise<JobSummary> {
   const summary: JobSummary = { claimed: 0, done: 0, retried: 0, failed: 0 };
   const kinds = new Map(runnable.map((kind) => [kind.kind, kind]));
   const kindNames = [...kinds.keys()];
@@ -220,7 +226,7 @@ export async function runDueJobs(runnable: readonly AnyJobKind[], limit = 20, co
   // Turns start as jobs are found, so a sweep that finds nothing costs one statement, not one per turn.
   const turns: Promise<void>[] = [];
   const another = () => {
-    if (turns.length < Math.max(1, concurrency)) turns.push(runJobsInTurn(kinds, limit, summary, another));
+    if (turns.length < Math.max(1, concurrency)) turns.push(runJobsInTurn(kinds, limit, summary, another, beforeClaim));
   };
   another();
   // Every turn is awaited even after one failed (a database cut fails them all): none is left rejecting unhandled.
@@ -230,8 +236,9 @@ export async function runDueJobs(runnable: readonly AnyJobKind[], limit = 20, co
   return summary;
 }
 
-async function runJobsInTurn(kinds: Map<string, AnyJobKind>, limit: number, summary: JobSummary, another: () => void) {
+async function runJobsInTurn(kinds: Map<string, AnyJobKind>, limit: number, summary: JobSummary, another: () => void, beforeClaim?: () => Promise<void>) {
   while (summary.claimed < limit) {
+    await beforeClaim?.();
     summary.claimed++; // this turn's place within the limit, taken before the claim's await
     const job = await claimNextJob([...kinds.keys()], clock.now());
     if (!job) {

@@ -1,4 +1,5 @@
 import { env } from "~/core/env.server";
+import { driver } from "~/core/db.server";
 import { isDatabaseUnavailable } from "~/core/db/database-errors";
 import { noteDatabaseAnswered, noteDatabaseUnavailable } from "~/core/db/outage.server";
 import { runDueJobs, scheduleRecurringJobs, type AnyJobKind } from "~/core/jobs/queue.server";
@@ -26,7 +27,21 @@ async function sweepOnce() {
     await scheduleRecurringJobs(unscheduled);
     unscheduled = [];
   }
-  return runDueJobs(kinds, SWEEP_BATCH, SWEEP_CONCURRENCY);
+  return runDueJobs(kinds, SWEEP_BATCH, SWEEP_CONCURRENCY, giveWayToRequests);
+}
+
+const GIVE_WAY_MAX_MS = 1_000;
+
+/**
+ * PostgreSQL: while something waits for one of the pool's connections, the next claim waits too (at most
+ * GIVE_WAY_MAX_MS), so a burst of requests (a flash sale's orders/create deliveries) is not queued behind
+ * background work that can run a moment later. The worker's own turns cannot fill the pool (SWEEP_CONCURRENCY
+ * is below its size), so a wait means requests. SQLite has no pool: its statements never wait on each other.
+ */
+async function giveWayToRequests(): Promise<void> {
+  if (driver.provider !== "postgresql") return;
+  const pool = driver.pool;
+  for (let waited = 0; pool.waitingCount > 0 && waited < GIVE_WAY_MAX_MS; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
 function sweep() {
