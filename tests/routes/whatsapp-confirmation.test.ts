@@ -257,6 +257,18 @@ describe("WhatsApp confirmation of an unverified COD order", () => {
     expect(sms()).toHaveLength(1);
   });
 
+  it("a WhatsApp message reported failed after the number asked to stop sends no SMS in its place", async () => {
+    await installShop({ whatsappConfirmation: "unverified" });
+    await placeUnverifiedOrder();
+    const asked = question();
+    const shop = await prisma.shop.findFirstOrThrow();
+    await prisma.contactOptOut.create({ data: { shopId: shop.id, phone: PHONE, channel: "all", source: "sms_stop" } });
+    await report(asked.sid, "failed", { ErrorCode: "63016" });
+    await work();
+    expect(sms()).toHaveLength(0);
+    expect(await prisma.messageDelivery.findFirstOrThrow({ where: { providerId: asked.sid } })).toMatchObject({ fallbackBody: null });
+  });
+
   it("late and out-of-order delivery callbacks never move a message back, and a read message still escalates without an answer", async () => {
     await installShop({ whatsappConfirmation: "unverified" });
     await placeUnverifiedOrder();
