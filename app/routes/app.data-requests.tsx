@@ -120,7 +120,7 @@ export default function DataRequests() {
                 ))}
               </IndexTable>
             )}
-            <TableFooter count={`${total.toLocaleString("en")} ${total === 1 ? "request" : "requests"}`} page={page} pages={pages} pageUrl={pageUrl} />
+            {total > 0 && <TableFooter count={`${total.toLocaleString("en")} ${total === 1 ? "request" : "requests"}`} page={page} pages={pages} pageUrl={pageUrl} />}
           </Card>
         </Layout.Section>
       </Layout>

@@ -19,6 +19,13 @@ describe("the Data requests page in Chromium", () => {
     ({ server, page } = admin);
   });
 
+  it("with no request yet, says so once: no count and no pages under the empty state", async () => {
+    expect((await page.goto(`${server.url}/app/data-requests`, { waitUntil: "networkidle" }))?.status()).toBe(200);
+    const text = await page.locator("main, body").first().innerText();
+    expect(text).toContain("No data requests");
+    expect(text).not.toMatch(/\b0 requests\b/);
+  });
+
   it("lists a request once, shows its report and downloads it as JSON", { timeout: 90_000 }, async () => {
     const order = orderCreatedPayload({ phone: "+212600000091", shipping_address: { phone: "+212600000091", country_code: "MA" } });
     expect((await deliverOrderCreated(server, order)).status).toBe(200);
