@@ -16,7 +16,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import zlib from "node:zlib";
 import { createRequestHandler } from "@remix-run/node";
 import { pendingMigrations } from "./prisma/migrate.mjs";
-import { createAppHandler, fixedResourceRoutes } from "./app/server/resource-routes.mjs";
+import { createAppHandler } from "./app/server/resource-routes.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const publicDir = path.join(root, "public");
@@ -36,8 +36,6 @@ try {
 const mode = process.env.NODE_ENV === "production" ? "production" : "development";
 /** Fixed-path resource routes (the storefront API, webhooks) directly, the rest through Remix; errors as JSON. */
 const handle = createAppHandler(build, createRequestHandler(build, mode));
-/** The fixed-path routes' paths: a body of declared length sent to one is read whole (wholeRequest). */
-const resourceRoutes = fixedResourceRoutes(build);
 
 /** The files under public/ (the build's assets), listed at start: other paths never touch the disk. */
 function listFiles(dir, prefix = "") {
@@ -340,7 +338,7 @@ const server = http.createServer(async (req, res) => {
       res.writeHead(413, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
       res.end(JSON.stringify({ error: "The request body is too large.", code: "payload_too_large" }));
     } else if (!(await serveStatic(req, res, pathname))) {
-      const request = resourceRoutes.has(pathname) && bodyReadWhole(req) ? await wholeRequest(req) : toRequest(req, controller);
+      const request = handle.isFixedRoute(pathname) && bodyReadWhole(req) ? await wholeRequest(req) : toRequest(req, controller);
       const response = await handle(request, pathname);
       // The route answered without reading the whole body (a declared length over its limit).
       if (!req.complete) req.abandonBody?.();

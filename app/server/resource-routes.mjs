@@ -65,9 +65,12 @@ export function lastResortAsJson(request, response) {
 export function createAppHandler(build, remixHandle) {
   const routes = fixedResourceRoutes(build);
   const handleError = build.entry?.module?.handleError;
-  return async (request, pathname) => {
+  const handle = async (request, pathname) => {
     const route = routes.get(pathname);
     const response = (route && (await callResourceRoute(route, request, handleError))) ?? (await remixHandle(request));
     return lastResortAsJson(request, response);
   };
+  /** Whether `pathname` is a fixed-path resource route (the server reads such a route's body whole). */
+  handle.isFixedRoute = (pathname) => routes.has(pathname);
+  return handle;
 }
