@@ -63,8 +63,11 @@ export function isWhatsappStop(body: string | null | undefined): boolean {
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 
-/** The shops that messaged the number, each gets its opt-out (`FROM` of the insert's SELECT). */
-const shopsThatMessaged = (phone: string) => sql`FROM (SELECT DISTINCT "shopId" FROM "MessageDelivery" WHERE "phone" = ${phone}) "s"`;
+/** Every shop that messaged the number records its opt-out (`all`), once; `gate` may hold the insert back. */
+const optOutShopsThatMessaged = (phone: string, source: OptOutSource, at: Date, gate: Sql = sql`1 = 1`) => sql`
+  INSERT INTO "ContactOptOut" ("shopId", "phone", "channel", "source", "createdAt")
+  SELECT "s"."shopId", ${phone}, 'all', ${source}, ${at} FROM (SELECT DISTINCT "shopId" FROM "MessageDelivery" WHERE "phone" = ${phone}) "s" WHERE ${gate}
+  ON CONFLICT ("shopId", "phone", "channel") DO NOTHING`;
 
 /**
  * A shopper wrote STOP to the WhatsApp sender: every shop that messaged the number records it. `From`
@@ -73,10 +76,7 @@ const shopsThatMessaged = (phone: string) => sql`FROM (SELECT DISTINCT "shopId" 
 export async function optOutByWhatsapp(from: string): Promise<number> {
   const phone = from.replace(/^whatsapp:/, "");
   if (!E164.test(phone)) return 0;
-  const changed = await execute(sql`
-    INSERT INTO "ContactOptOut" ("shopId", "phone", "channel", "source", "createdAt")
-    SELECT "s"."shopId", ${phone}, 'all', 'whatsapp_stop', ${clock.now()} ${shopsThatMessaged(phone)} WHERE 1 = 1
-    ON CONFLICT ("shopId", "phone", "channel") DO NOTHING`);
+  const changed = await execute(optOutShopsThatMessaged(phone, "whatsapp_stop", clock.now()));
   log.info("whatsapp: the number asked to stop", { phone: maskPhone(phone), shops: changed });
   return changed;
 }
@@ -97,9 +97,7 @@ export async function applyKeyword(input: { messageSid: string; from: string; ke
   const claim = sql`INSERT INTO "InboundKeyword" ("id", "keyword", "createdAt") VALUES (${messageSid}, ${keyword}, ${now}) ON CONFLICT ("id") DO NOTHING`;
   const change = (gate: Sql): Sql | null =>
     keyword === "stop"
-      ? sql`INSERT INTO "ContactOptOut" ("shopId", "phone", "channel", "source", "createdAt")
-          SELECT "s"."shopId", ${phone}, 'all', 'sms_stop', ${now} ${shopsThatMessaged(phone)} WHERE ${gate}
-          ON CONFLICT ("shopId", "phone", "channel") DO NOTHING RETURNING "shopId"`
+      ? sql`${optOutShopsThatMessaged(phone, "sms_stop", now, gate)} RETURNING "shopId"`
       : keyword === "start"
         ? sql`DELETE FROM "ContactOptOut" WHERE "phone" = ${phone} AND "channel" = 'all' AND ${gate} RETURNING "shopId"`
         : null;
