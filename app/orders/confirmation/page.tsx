@@ -104,18 +104,6 @@ function renderAskNotMine(shell: PageShell, s: ConfirmPageState): string {
   );
 }
 
-function SendForm({ nonce, label, secondary }: { nonce: string; label: string; secondary: boolean }) {
-  return (
-    <form method="post">
-      <input type="hidden" name="nonce" value={nonce} />
-      <input type="hidden" name="intent" value="send" />
-      <button type="submit" className={secondary ? "secondary" : undefined}>
-        {label}
-      </button>
-    </form>
-  );
-}
-
 export function renderConfirmPage(shell: PageShell, s: ConfirmPageState): string {
   if (s.step === "ask_not_mine") return renderAskNotMine(shell, s);
   const t = PAGE_TEXTS[shell.locale];
@@ -161,10 +149,10 @@ export function renderConfirmPage(shell: PageShell, s: ConfirmPageState): string
             </div>
             <button type="submit">{t.confirm}</button>
           </form>
-          <SendForm nonce={s.nonce} label={t.resend} secondary />
+          <IntentForm nonce={s.nonce} intent="send" label={t.resend} className="secondary" />
         </>
       ) : (
-        <SendForm nonce={s.nonce} label={t.send} secondary={false} />
+        <IntentForm nonce={s.nonce} intent="send" label={t.send} />
       )}
       <NotMine nonce={s.nonce} label={t.notMine} />
     </div>,
