@@ -83,9 +83,23 @@ function decodablePath(pathname) {
   }
 }
 
+/**
+ * Request lines are written once per turn of the event loop: the lines of the requests answered in one turn
+ * go out in one write instead of one write (a system call) each. What is still waiting is written when the
+ * process exits, whatever the reason.
+ */
+let pendingLog = "";
 function log(fields) {
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "request", ...fields })}\n`);
+  if (!pendingLog) setImmediate(flushLog);
+  pendingLog += `${JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "request", ...fields })}\n`;
 }
+function flushLog() {
+  if (!pendingLog) return;
+  const lines = pendingLog;
+  pendingLog = "";
+  process.stdout.write(lines);
+}
+process.on("exit", flushLog);
 
 function acceptsGzip(req) {
   return /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
@@ -134,7 +148,12 @@ function requestHeaders(req) {
   return headers;
 }
 
-function toRequest(req, controller) {
+/** The Request Remix's handler (and a fixed-path route's streamed body) gets, aborted when the client goes away first. */
+function toRequest(req, res) {
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
   const init = { method: req.method, headers: requestHeaders(req), signal: controller.signal };
   if (req.method !== "GET" && req.method !== "HEAD") {
     init.body = requestBody(req);
@@ -311,10 +330,6 @@ let shuttingDown = false;
 const server = http.createServer(async (req, res) => {
   const started = process.hrtime.bigint();
   inFlight++;
-  const controller = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
   const rawPath = (req.url ?? "/").split("?")[0];
   const malformed = !decodablePath(rawPath);
   const pathname = malformed ? MALFORMED_PATH : rawPath;
@@ -337,8 +352,9 @@ const server = http.createServer(async (req, res) => {
       await drainAbandonedBody(req);
       res.writeHead(413, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
       res.end(JSON.stringify({ error: "The request body is too large.", code: "payload_too_large" }));
-    } else if (!(await serveStatic(req, res, pathname))) {
-      const request = handle.isFixedRoute(pathname) && bodyReadWhole(req) ? await wholeRequest(req) : toRequest(req, controller);
+    } else if (handle.isFixedRoute(pathname) || !(await serveStatic(req, res, pathname))) {
+      // A fixed-path route is never a file under public/: it skips the static lookup.
+      const request = handle.isFixedRoute(pathname) && bodyReadWhole(req) ? await wholeRequest(req) : toRequest(req, res);
       const response = await handle(request, pathname);
       // The route answered without reading the whole body (a declared length over its limit).
       if (!req.complete) req.abandonBody?.();

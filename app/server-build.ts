@@ -63,6 +63,8 @@ export * from "@remix-run/dev/server-build";
 /** The operator's channel report (`npm run report:channels`, scripts/report-channels.mjs), run against the built app. */
 export { channelReport, parsePriceTable } from "~/dashboard/channel-report.server";
 export { schemaIsCurrent } from "~/core/db.server";
+/** Counted around every request the app answers (app/server/resource-routes.mjs); the job worker gives way to them. */
+export { requestStarted, requestFinished } from "~/core/jobs/foreground.server";
 
 /**
  * Hourly: webhook delivery records past their retention, jobs finished more than 30 days ago; and the

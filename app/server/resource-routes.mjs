@@ -65,10 +65,18 @@ export function lastResortAsJson(request, response) {
 export function createAppHandler(build, remixHandle) {
   const routes = fixedResourceRoutes(build);
   const handleError = build.entry?.module?.handleError;
+  const started = build.requestStarted ?? (() => {});
+  const finished = build.requestFinished ?? (() => {});
   const handle = async (request, pathname) => {
-    const route = routes.get(pathname);
-    const response = (route && (await callResourceRoute(route, request, handleError))) ?? (await remixHandle(request));
-    return lastResortAsJson(request, response);
+    // The job worker waits while requests are being answered (app/core/jobs/foreground.server.ts).
+    started();
+    try {
+      const route = routes.get(pathname);
+      const response = (route && (await callResourceRoute(route, request, handleError))) ?? (await remixHandle(request));
+      return lastResortAsJson(request, response);
+    } finally {
+      finished();
+    }
   };
   /** Whether `pathname` is a fixed-path resource route (the server reads such a route's body whole). */
   handle.isFixedRoute = (pathname) => routes.has(pathname);

@@ -2,6 +2,7 @@ import { env } from "~/core/env.server";
 import { driver } from "~/core/db.server";
 import { isDatabaseUnavailable } from "~/core/db/database-errors";
 import { noteDatabaseAnswered, noteDatabaseUnavailable } from "~/core/db/outage.server";
+import { requestsInFlight } from "~/core/jobs/foreground.server";
 import { runDueJobs, scheduleRecurringJobs, type AnyJobKind } from "~/core/jobs/queue.server";
 import { log } from "~/core/utils/log.server";
 
@@ -31,17 +32,25 @@ async function sweepOnce() {
 }
 
 const GIVE_WAY_MAX_MS = 1_000;
+const GIVE_WAY_STEP_MS = 5;
 
 /**
- * PostgreSQL: while something waits for one of the pool's connections, the next claim waits too (at most
- * GIVE_WAY_MAX_MS), so a burst of requests (a flash sale's orders/create deliveries) is not queued behind
- * background work that can run a moment later. The worker's own turns cannot fill the pool (SWEEP_CONCURRENCY
- * is below its size), so a wait means requests. SQLite has no pool: its statements never wait on each other.
+ * Before each claim, the worker waits (at most GIVE_WAY_MAX_MS) while a request is being answered
+ * (`requestsInFlight`) or, on PostgreSQL, while something waits for one of the pool's connections: a burst of
+ * requests (a flash sale's orders/create deliveries, shoppers asking for codes) is not queued behind
+ * background work that can run a moment later, on the CPU or in the pool. The bound keeps the work moving
+ * under a load that never pauses: then one job per turn and second still runs, and the backlog drains once
+ * the burst is over. The worker's own turns cannot fill the pool (SWEEP_CONCURRENCY is below its size), so a
+ * wait for a connection means requests.
  */
 async function giveWayToRequests(): Promise<void> {
-  if (driver.provider !== "postgresql") return;
-  const pool = driver.pool;
-  for (let waited = 0; pool.waitingCount > 0 && waited < GIVE_WAY_MAX_MS; waited += 5) await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let waited = 0; requestsWaiting() && waited < GIVE_WAY_MAX_MS; waited += GIVE_WAY_STEP_MS) {
+    await new Promise((resolve) => setTimeout(resolve, GIVE_WAY_STEP_MS));
+  }
+}
+
+function requestsWaiting(): boolean {
+  return requestsInFlight() > 0 || (driver.provider === "postgresql" && driver.pool.waitingCount > 0);
 }
 
 function sweep() {
