@@ -43,7 +43,7 @@ const GIVE_WAY_STEP_MS = 5;
  * the burst is over. The worker's own turns cannot fill the pool (SWEEP_CONCURRENCY is below its size), so a
  * wait for a connection means requests.
  */
-async function giveWayToRequests(): Promise<void> {
+export async function giveWayToRequests(): Promise<void> {
   for (let waited = 0; requestsWaiting() && waited < GIVE_WAY_MAX_MS; waited += GIVE_WAY_STEP_MS) {
     await new Promise((resolve) => setTimeout(resolve, GIVE_WAY_STEP_MS));
   }
