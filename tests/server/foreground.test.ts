@@ -1,9 +1,9 @@
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
-import { handleError } from "~/entry.server";
+import { createRequestHandler } from "@remix-run/node";
 import { requestFinished, requestStarted, requestsInFlight } from "~/core/jobs/foreground.server";
 import { giveWayToRequests } from "~/core/jobs/worker.server";
 import type { ResourceRouteModule } from "~/server-build";
 import { createAppHandler } from "../../app/server/resource-routes.mjs";
+import { buildWith } from "../helpers/resource-route-build";
 
 /**
  * The job worker gives way to the requests being answered (app/core/jobs/foreground.server.ts): the server's
@@ -11,26 +11,6 @@ import { createAppHandler } from "../../app/server/resource-routes.mjs";
  * Remix's handler, an answer or a thrown error), and the worker's next claim waits for a moment with none,
  * for at most three seconds.
  */
-function buildWith(path: string, module: ResourceRouteModule, shortcut: boolean): ServerBuild {
-  return {
-    mode: "production",
-    entry: { module: { default: () => new Response("document", { status: 200 }), handleError } },
-    routes: {
-      root: { id: "root", path: "", module: { default: () => null } },
-      "routes/under-test": { id: "routes/under-test", parentId: "root", path: path.slice(1), module },
-    },
-    assets: { entry: { module: "/build/entry.js", imports: [] }, routes: {}, url: "/build/manifest.js", version: "test" },
-    publicPath: "/build/",
-    assetsBuildDirectory: "public/build",
-    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: true },
-    isSpaMode: false,
-    basename: undefined,
-    FIXED_RESOURCE_ROUTES: shortcut ? { [path]: module } : {},
-    requestStarted,
-    requestFinished,
-  } as unknown as ServerBuild;
-}
-
 describe("requests in flight, as the job worker sees them", () => {
   for (const shortcut of [true, false]) {
     const way = shortcut ? "the fixed-path shortcut" : "Remix's handler";
@@ -48,7 +28,7 @@ describe("requests in flight, as the job worker sees them", () => {
           throw new Error("boom");
         },
       };
-      const build = buildWith("/under-test", module, shortcut);
+      const build = buildWith("/under-test", module, shortcut, { requestStarted, requestFinished });
       const handle = createAppHandler(build, createRequestHandler(build, "production"));
       const post = () => handle(new Request("https://app.example.com/under-test", { method: "POST", body: "{}" }), "/under-test");
       const before = requestsInFlight();

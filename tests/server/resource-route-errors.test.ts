@@ -1,8 +1,8 @@
-import { createRequestHandler, type ServerBuild } from "@remix-run/node";
-import { handleError } from "~/entry.server";
+import { createRequestHandler } from "@remix-run/node";
 import { jsonError } from "~/http/responses.server";
 import { FIXED_RESOURCE_ROUTES, type ResourceRouteModule } from "~/server-build";
 import { createAppHandler } from "../../app/server/resource-routes.mjs";
+import { buildWith } from "../helpers/resource-route-build";
 
 /**
  * server.mjs calls the fixed-path resource routes itself instead of through Remix's request handler
@@ -20,25 +20,6 @@ import { createAppHandler } from "../../app/server/resource-routes.mjs";
 type Answer = { status: number; headers: Record<string, string | null>; body: string };
 const CONTRACT_HEADERS = ["content-type", "cache-control", "retry-after", "allow", "www-authenticate", "location"];
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
-
-/** A Remix build of one resource route at `path` under a root, the app's handleError as its entry's. */
-function buildWith(path: string, module: ResourceRouteModule, shortcut: boolean): ServerBuild & { FIXED_RESOURCE_ROUTES: Record<string, ResourceRouteModule> } {
-  return {
-    mode: "production",
-    entry: { module: { default: () => new Response("document", { status: 200 }), handleError } },
-    routes: {
-      root: { id: "root", path: "", module: { default: () => null } },
-      "routes/under-test": { id: "routes/under-test", parentId: "root", path: path.slice(1), module },
-    },
-    assets: { entry: { module: "/build/entry.js", imports: [] }, routes: {}, url: "/build/manifest.js", version: "test" },
-    publicPath: "/build/",
-    assetsBuildDirectory: "public/build",
-    future: { v3_fetcherPersist: true, v3_relativeSplatPath: true, v3_throwAbortReason: true, v3_lazyRouteDiscovery: true, v3_singleFetch: true },
-    isSpaMode: false,
-    basename: undefined,
-    FIXED_RESOURCE_ROUTES: shortcut ? { [path]: module } : {},
-  } as unknown as ServerBuild & { FIXED_RESOURCE_ROUTES: Record<string, ResourceRouteModule> };
-}
 
 async function answerOf(path: string, module: ResourceRouteModule, shortcut: boolean, method: string): Promise<Answer> {
   const build = buildWith(path, module, shortcut);
