@@ -17,7 +17,7 @@ export function ScrollableDataTable({ label, ...props }: DataTableProps & { labe
     scroller.setAttribute("aria-label", label);
   }, [label]);
   return (
-    <div ref={ref}>
+    <div ref={ref} data-scrollable-table="">
       <DataTable {...props} />
     </div>
   );

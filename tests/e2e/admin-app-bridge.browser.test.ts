@@ -96,6 +96,8 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
     const host = Buffer.from(`admin.shopify.com/store/${SHOP.replace(".myshopify.com", "")}`).toString("base64url");
     const query = new URLSearchParams({ embedded: "1", shop: SHOP, host, id_token: sessionToken(SHOP, API_KEY, SECRET) });
     expect((await page.goto(`${server.url}/app/settings?${query}`, { waitUntil: "networkidle" }))?.status()).toBe(200);
+    // The picker takes the pasted ID's place once the page has found App Bridge (after hydration).
+    await page.getByRole("button", { name: "Choose the fee product" }).waitFor();
     expect(await page.getByRole("textbox", { name: "Fee product" }).count()).toBe(0);
     await page.getByRole("button", { name: "Choose the fee product" }).click();
     await until(() => page.getByText("Cash on delivery fee - Default Title").count()).toBe(1);

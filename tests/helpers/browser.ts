@@ -31,6 +31,9 @@ const AXE = path.join(ROOT, "node_modules", "axe-core", "axe.min.js");
 
 /** axe-core's WCAG 2.x A/AA rules on the whole page; the serious and critical violations as "rule: selectors". */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // The admin's wide tables make their scroll region focusable once React has mounted them
+  // (app/admin/scrollable-table.tsx): on a loaded machine "networkidle" can come before that.
+  await until(() => page.locator("[data-scrollable-table] .Polaris-DataTable__ScrollContainer:not([tabindex])").count()).toBe(0);
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;
