@@ -333,6 +333,7 @@ const server = http.createServer(async (req, res) => {
   const rawPath = (req.url ?? "/").split("?")[0];
   const malformed = !decodablePath(rawPath);
   const pathname = malformed ? MALFORMED_PATH : rawPath;
+  const fixedRoute = !malformed && handle.isFixedRoute(pathname);
   try {
     if (shuttingDown) res.setHeader("Connection", "close");
     if (malformed) {
@@ -352,9 +353,9 @@ const server = http.createServer(async (req, res) => {
       await drainAbandonedBody(req);
       res.writeHead(413, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
       res.end(JSON.stringify({ error: "The request body is too large.", code: "payload_too_large" }));
-    } else if (handle.isFixedRoute(pathname) || !(await serveStatic(req, res, pathname))) {
+    } else if (fixedRoute || !(await serveStatic(req, res, pathname))) {
       // A fixed-path route is never a file under public/: it skips the static lookup.
-      const request = handle.isFixedRoute(pathname) && bodyReadWhole(req) ? await wholeRequest(req) : toRequest(req, res);
+      const request = fixedRoute && bodyReadWhole(req) ? await wholeRequest(req) : toRequest(req, res);
       const response = await handle(request, pathname);
       // The route answered without reading the whole body (a declared length over its limit).
       if (!req.complete) req.abandonBody?.();
