@@ -89,7 +89,10 @@ function decodablePath(pathname) {
  * process exits, whatever the reason.
  */
 let pendingLog = "";
+/** Request lines are info lines: LOG_LEVEL=warn or error leaves them out, as it does the app's own. */
+const requestLines = !["warn", "error"].includes(process.env.LOG_LEVEL ?? "");
 function log(fields) {
+  if (!requestLines) return;
   if (!pendingLog) setImmediate(flushLog);
   pendingLog += `${JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "request", ...fields })}\n`;
 }
@@ -334,6 +337,7 @@ const server = http.createServer(async (req, res) => {
   const malformed = !decodablePath(rawPath);
   const pathname = malformed ? MALFORMED_PATH : rawPath;
   const fixedRoute = !malformed && handle.isFixedRoute(pathname);
+  const storefront = fixedRoute ? handle.storefrontRoute(pathname, req.method) : null;
   try {
     if (shuttingDown) res.setHeader("Connection", "close");
     if (malformed) {
@@ -353,6 +357,13 @@ const server = http.createServer(async (req, res) => {
       await drainAbandonedBody(req);
       res.writeHead(413, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
       res.end(JSON.stringify({ error: "The request body is too large.", code: "payload_too_large" }));
+    } else if (storefront && bodyReadWhole(req)) {
+      // A storefront JSON route, through its own interface: the body read whole, the answer written as it comes.
+      const body = await readWholeBody(req);
+      const answer = await storefront.wire(build.requestFromServer({ method: req.method, url: requestUrl(req), rawHeaders: req.rawHeaders, body }));
+      answer.headers["content-length"] = String(Buffer.byteLength(answer.text));
+      res.writeHead(answer.status, answer.headers);
+      res.end(answer.text);
     } else if (fixedRoute || !(await serveStatic(req, res, pathname))) {
       // A fixed-path route is never a file under public/: it skips the static lookup.
       const request = fixedRoute && bodyReadWhole(req) ? await wholeRequest(req) : toRequest(req, res);

@@ -34,6 +34,7 @@ import { reminderJob as deliveryReminderJob } from "~/delivery/reminder.server";
 import { flowTriggerJob } from "~/flow/trigger-jobs.server";
 import { clock } from "~/core/utils/clock.server";
 import { setInstallSteps, type InstallStep } from "~/core/shopify/app.server";
+import type { StorefrontRoute } from "~/http/storefront.server";
 import * as addressCorrectionRequest from "~/routes/proxy.api.address-correction[.]request";
 import * as addressCorrectionStatus from "~/routes/proxy.api.address-correction[.]status";
 import * as ping from "~/routes/proxy.api.auth.ping";
@@ -65,6 +66,8 @@ export { channelReport, parsePriceTable } from "~/dashboard/channel-report.serve
 export { schemaIsCurrent } from "~/core/db.server";
 /** Counted around every request the app answers (app/server/resource-routes.mjs); the job worker gives way to them. */
 export { requestStarted, requestFinished } from "~/core/jobs/foreground.server";
+/** What server.mjs makes of a request it read whole, for a storefront route's own interface. */
+export { requestFromServer } from "~/http/storefront.server";
 
 /**
  * Hourly: webhook delivery records past their retention, jobs finished more than 30 days ago; and the
@@ -144,7 +147,8 @@ export function startBackgroundWork(): void {
  * build and reach Remix's handler.
  */
 type Handler = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => unknown;
-export type ResourceRouteModule = { loader?: Handler; action?: Handler };
+/** A storefront JSON route also has its own interface, without web Request/Response (app/http/storefront.server.ts). */
+export type ResourceRouteModule = { loader?: Handler; action?: Handler; storefront?: Pick<StorefrontRoute, "method" | "wire"> };
 
 export const FIXED_RESOURCE_ROUTES: Readonly<Record<string, ResourceRouteModule>> = {
   "/proxy/api/address-correction.request": addressCorrectionRequest,

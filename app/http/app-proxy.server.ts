@@ -5,6 +5,7 @@ import { env } from "~/core/env.server";
 import { jsonError } from "~/http/responses.server";
 import { getShop, type Shop } from "~/core/settings/shop.server";
 import { prepareDatabase } from "~/core/db.server";
+import { requestFromWeb, type StorefrontRequest } from "~/http/storefront.server";
 
 export type ProxyContext = {
   shop: Shop;
@@ -27,8 +28,13 @@ export type ProxyContext = {
  * Why the check is done here rather than by the library: docs/decisions/app-proxy-signature.md.
  */
 export async function authenticateProxy(request: Request): Promise<ProxyContext> {
+  return authenticateStorefront(requestFromWeb(request));
+}
+
+/** `authenticateProxy` for a storefront route's request (app/http/storefront.server.ts). */
+export async function authenticateStorefront(request: StorefrontRequest): Promise<ProxyContext> {
   await prepareDatabase();
-  const url = new URL(request.url);
+  const { url } = request;
   if (!verifyAppProxySignature(url.searchParams, env.SHOPIFY_API_SECRET)) {
     throw jsonError(401, "invalid_signature", "The request's app-proxy signature is missing, invalid or expired.");
   }
@@ -61,12 +67,12 @@ export function shopDomainPattern(): RegExp {
 }
 
 /** The shop's offline session, loaded from the app's session storage under the library's id for it. */
-async function offlineSession(request: Request, domain: string): Promise<Session | undefined> {
+async function offlineSession(request: StorefrontRequest, domain: string): Promise<Session | undefined> {
   if (!shopDomainPattern().test(domain)) return undefined;
   let session = await sessionStorage.loadSession(`offline_${domain}`);
   // An expiring offline token about to lapse: the library's own path refreshes it.
   if (session?.refreshToken && session.isExpired(5 * 60_000)) {
-    ({ session } = await authenticate.public.appProxy(request));
+    ({ session } = await authenticate.public.appProxy(request.toRequest()));
   }
   return session;
 }

@@ -1,7 +1,11 @@
 import type { z } from "zod";
 import { jsonError } from "~/http/responses.server";
+import { requestFromWeb, type StorefrontRequest } from "~/http/storefront.server";
 
 export const MAX_JSON_BODY_BYTES = 16 * 1024;
+
+/** UTF-8, a byte order mark dropped and malformed sequences replaced (the WHATWG decoder's defaults). */
+const utf8 = new TextDecoder();
 
 /**
  * Reads and validates a JSON request body. Throws a JSON error Response:
@@ -9,15 +13,22 @@ export const MAX_JSON_BODY_BYTES = 16 * 1024;
  * schema (with `fields` naming each), 413 for a body over 16 KiB. Never reads more than the limit.
  */
 export async function readJsonBody<S extends z.ZodTypeAny>(request: Request, schema: S): Promise<z.output<S>> {
-  const type = request.headers.get("content-type") ?? "";
+  return parseJsonBody(requestFromWeb(request), schema);
+}
+
+/** `readJsonBody` for a storefront route's request (app/http/storefront.server.ts). */
+export async function parseJsonBody<S extends z.ZodTypeAny>(request: StorefrontRequest, schema: S): Promise<z.output<S>> {
+  const type = request.header("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw jsonError(400, "invalid_request", "Send the body as JSON (Content-Type: application/json).", {
       fields: { body: "expected application/json" },
     });
   }
-  const declared = Number(request.headers.get("content-length") ?? "0");
+  const declared = Number(request.header("content-length") ?? "0");
   if (declared > MAX_JSON_BODY_BYTES) throw tooLarge();
-  const text = await readLimited(request);
+  const bytes = await request.body(MAX_JSON_BODY_BYTES);
+  if (bytes === "too_large") throw tooLarge();
+  const text = utf8.decode(bytes);
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -45,22 +56,4 @@ export function describeIssues(error: z.ZodError): Record<string, string> {
 
 function tooLarge() {
   return jsonError(413, "payload_too_large", `The body is larger than ${MAX_JSON_BODY_BYTES} bytes.`);
-}
-
-async function readLimited(request: Request): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_JSON_BODY_BYTES) {
-      await reader.cancel().catch(() => {});
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
 }

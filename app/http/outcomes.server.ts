@@ -1,4 +1,4 @@
-import { hostedPage, jsonError } from "~/http/responses.server";
+import { errorAnswer, hostedPage, responseOf, type JsonAnswer } from "~/http/responses.server";
 
 /**
  * The storefront API's one table from a refused outcome (a domain's `code`) to its HTTP answer:
@@ -36,10 +36,18 @@ export function outcomeResponse(
   code: OutcomeCode,
   options: { extra?: Record<string, unknown>; retryAfter?: number; wording?: "correction" } = {},
 ): Response {
+  return responseOf(outcomeAnswer(code, options));
+}
+
+/** `outcomeResponse` before it is a Response (the storefront's JSON routes answer with these). */
+export function outcomeAnswer(
+  code: OutcomeCode,
+  options: { extra?: Record<string, unknown>; retryAfter?: number; wording?: "correction" } = {},
+): JsonAnswer {
   const entry: { status: number; error: string; correction?: string } = OUTCOMES[code];
   const error = (options.wording === "correction" && entry.correction) || entry.error;
-  if (options.retryAfter === undefined) return jsonError(entry.status, code, error, options.extra ?? {});
-  return jsonError(entry.status, code, error, { ...options.extra, retryAfter: options.retryAfter }, { "Retry-After": String(options.retryAfter) });
+  if (options.retryAfter === undefined) return errorAnswer(entry.status, code, error, options.extra ?? {});
+  return errorAnswer(entry.status, code, error, { ...options.extra, retryAfter: options.retryAfter }, { "Retry-After": String(options.retryAfter) });
 }
 
 /**

@@ -6,12 +6,44 @@ import { log } from "~/core/utils/log.server";
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
 
+/**
+ * A JSON answer before it is a web Response: status, body, extra headers. The storefront's JSON routes
+ * build these (app/http/storefront.server.ts); `responseOf` makes one a Response for Remix, `wireOf` the
+ * bytes and headers the production server writes. Both give the same status, headers and body.
+ */
+export type JsonAnswer = { readonly status: number; readonly body: unknown; readonly headers?: Readonly<Record<string, string>> };
+
+/** An answer as it goes on the wire: header names in lower case, the body serialized. */
+export type WireAnswer = { status: number; headers: Record<string, string>; text: string };
+
 export function json(data: unknown, init: number | ResponseInit = 200): Response {
   const responseInit: ResponseInit = typeof init === "number" ? { status: init } : init;
   const headers = new Headers(responseInit.headers);
   headers.set("Content-Type", "application/json; charset=utf-8");
   headers.set("Cache-Control", NO_STORE["Cache-Control"]);
   return new Response(JSON.stringify(data), { ...responseInit, headers });
+}
+
+export function jsonAnswer(body: unknown, status = 200, headers?: Record<string, string>): JsonAnswer {
+  return headers ? { status, body, headers } : { status, body };
+}
+
+export function errorAnswer(status: number, code: string, error: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>): JsonAnswer {
+  return jsonAnswer({ error, code, ...extra }, status, headers);
+}
+
+/** The answer as a web Response (what Remix's routes return). */
+export function responseOf(answer: JsonAnswer): Response {
+  return json(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+/** The answer as the production server writes it: the same headers `json` sets, in lower case. */
+export function wireOf(answer: JsonAnswer): WireAnswer {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(answer.headers ?? {})) headers[name.toLowerCase()] = value;
+  headers["content-type"] = "application/json; charset=utf-8";
+  headers["cache-control"] = NO_STORE["Cache-Control"];
+  return { status: answer.status, headers, text: JSON.stringify(answer.body) };
 }
 
 export function jsonError(
@@ -26,7 +58,11 @@ export function jsonError(
 
 /** A 405 for a JSON route called with the wrong method. */
 export function methodNotAllowed(allowed: string[]): Response {
-  return jsonError(405, "method_not_allowed", `Use ${allowed.join(" or ")} for this route.`, {}, { Allow: allowed.join(", ") });
+  return responseOf(methodNotAllowedAnswer(allowed));
+}
+
+export function methodNotAllowedAnswer(allowed: string[]): JsonAnswer {
+  return errorAnswer(405, "method_not_allowed", `Use ${allowed.join(" or ")} for this route.`, {}, { Allow: allowed.join(", ") });
 }
 
 /**
@@ -54,27 +90,34 @@ export async function answer(run: () => Promise<Response>, where = "route"): Pro
 export const RETRY_AFTER_SECONDS = 5;
 
 export function unavailable(): Response {
-  return jsonError(
-    503,
-    "unavailable",
-    "The service is briefly unavailable. Try again in a moment.",
-    {},
-    { "Retry-After": String(RETRY_AFTER_SECONDS) },
-  );
+  return responseOf(unavailableAnswer());
+}
+
+function unavailableAnswer(): JsonAnswer {
+  return errorAnswer(503, "unavailable", "The service is briefly unavailable. Try again in a moment.", {}, { "Retry-After": String(RETRY_AFTER_SECONDS) });
 }
 
 export function internalError(): Response {
-  return jsonError(500, "internal_error", "Something went wrong on our side.");
+  return responseOf(internalErrorAnswer());
+}
+
+function internalErrorAnswer(): JsonAnswer {
+  return errorAnswer(500, "internal_error", "Something went wrong on our side.");
 }
 
 /** Logs an unexpected error (name and message, never the request's URL) and answers for it. */
 export function responseForError(error: unknown, where: string): Response {
+  return responseOf(answerForError(error, where));
+}
+
+/** `responseForError` before it is a Response. */
+export function answerForError(error: unknown, where: string): JsonAnswer {
   const down = isDatabaseUnavailable(error);
   const e = error as { name?: string; message?: string; code?: string };
   const message = String(e?.message ?? error).split("\n").filter(Boolean).slice(-1)[0]?.slice(0, 300);
   if (down) noteDatabaseUnavailable("database unavailable", { where, error: e?.name, kind: e?.code, message });
   else log.error("unexpected error", { where, error: e?.name, message, stack: String((error as Error)?.stack ?? "").slice(0, 2000) });
-  return down ? unavailable() : internalError();
+  return down ? unavailableAnswer() : internalErrorAnswer();
 }
 
 

@@ -14,8 +14,8 @@ import { canonicalIp } from "~/shared/ip";
  * A missing header, too few entries or an unreadable entry is no IP (null): the per-IP counters then
  * do not count the request, rather than count it against an address someone chose.
  */
-export function shopperIp(request: Request, hops: number = env.TRUSTED_PROXY_HOPS): string | null {
-  const header = request.headers.get("x-forwarded-for");
+export function shopperIp(request: Request | { header(name: string): string | null }, hops: number = env.TRUSTED_PROXY_HOPS): string | null {
+  const header = request instanceof Request ? request.headers.get("x-forwarded-for") : request.header("x-forwarded-for");
   if (!header) return null;
   const entries = header.split(",").map((entry) => entry.trim());
   const index = entries.length - 1 - hops;

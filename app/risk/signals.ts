@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from "libphonenumber-js/max";
+import { phonePlan } from "~/shared/phone";
 
 /**
  * The pure readings the risk score is built from (app/risk/score.ts): what kind of number a phone
@@ -14,9 +14,8 @@ export type PhoneKind = "mobile" | "not_mobile" | "invalid";
 /** The number's kind by libphonenumber's full metadata: invalid for its country's plan, a mobile, or anything else (landline, VoIP, premium, pager). */
 export function phoneKind(phone: string | null): PhoneKind {
   if (!phone) return "invalid";
-  const parsed = parsePhoneNumberFromString(phone);
-  if (!parsed?.isValid()) return "invalid";
-  const type = parsed.getType();
+  const { valid, type } = phonePlan(phone);
+  if (!valid) return "invalid";
   // A valid number whose type the metadata does not say (some countries) is given the benefit of the doubt.
   return type === undefined || MOBILE_TYPES.has(type) ? "mobile" : "not_mobile";
 }

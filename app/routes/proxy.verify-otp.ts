@@ -1,29 +1,28 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { authenticateProxy } from "~/http/app-proxy.server";
-import { readJsonBody } from "~/http/json-body.server";
-import { outcomeResponse } from "~/http/outcomes.server";
-import { answer, json, methodNotAllowed } from "~/http/responses.server";
+import { authenticateStorefront } from "~/http/app-proxy.server";
+import { parseJsonBody } from "~/http/json-body.server";
+import { outcomeAnswer } from "~/http/outcomes.server";
+import { jsonAnswer, methodNotAllowed, type JsonAnswer } from "~/http/responses.server";
 import { shopperIp } from "~/http/shopper-ip.server";
+import { storefrontRoute } from "~/http/storefront.server";
 import { verifyOtpBody } from "~/otp/schemas";
 import { checkCodeFromShopper, type StorefrontVerifyOutcome } from "~/otp/shopper-codes.server";
 
 /** POST /proxy/verify-otp { phone, otp, selectedMode?, cartToken?, locale? }: checks a one-time code. */
-export async function action({ request }: ActionFunctionArgs) {
-  return answer(async () => {
-    if (request.method !== "POST") return methodNotAllowed(["POST"]);
-    const { shop } = await authenticateProxy(request);
-    const body = await readJsonBody(request, verifyOtpBody);
-    return respond(await checkCodeFromShopper(shop, body, shopperIp(request)));
-  });
-}
+export const storefront = storefrontRoute("POST", async (request) => {
+  const { shop } = await authenticateStorefront(request);
+  const body = await parseJsonBody(request, verifyOtpBody);
+  return respond(await checkCodeFromShopper(shop, body, shopperIp(request)));
+});
+
+export const action = storefront.action;
 
 export async function loader() {
   return methodNotAllowed(["POST"]);
 }
 
-function respond(outcome: StorefrontVerifyOutcome): Response {
+function respond(outcome: StorefrontVerifyOutcome): JsonAnswer {
   if (outcome.ok) {
-    return json({
+    return jsonAnswer({
       // Additive (docs/risk.md): the modes this shopper may choose, and the band with its reasons in words.
       ...(outcome.choice ?? {}),
       success: true,
@@ -34,5 +33,5 @@ function respond(outcome: StorefrontVerifyOutcome): Response {
     });
   }
   const attemptsRemaining = outcome.code === "invalid_code" ? outcome.attemptsRemaining : outcome.code === "attempts_exhausted" ? 0 : undefined;
-  return outcomeResponse(outcome.code, { extra: { success: false, ...(attemptsRemaining === undefined ? {} : { attemptsRemaining }) } });
+  return outcomeAnswer(outcome.code, { extra: { success: false, ...(attemptsRemaining === undefined ? {} : { attemptsRemaining }) } });
 }

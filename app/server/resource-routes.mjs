@@ -80,5 +80,24 @@ export function createAppHandler(build, remixHandle) {
   };
   /** Whether `pathname` is a fixed-path resource route (the server reads such a route's body whole). */
   handle.isFixedRoute = (pathname) => routes.has(pathname);
+  /**
+   * The storefront route at `pathname` that answers `method` through its own interface, without web
+   * Request/Response (app/http/storefront.server.ts), or null: `wire(request)` is its answer, as the server
+   * writes it. It never throws (the route answers its own errors).
+   */
+  handle.storefrontRoute = (pathname, method) => {
+    const route = routes.get(pathname)?.storefront;
+    if (!route || route.method !== method) return null;
+    return {
+      wire: async (request) => {
+        started();
+        try {
+          return await route.wire(request);
+        } finally {
+          finished();
+        }
+      },
+    };
+  };
   return handle;
 }

@@ -21,7 +21,30 @@ export function parseApiPhone(raw: unknown): string | null {
 
 /** True when an E.164 number fits its country's numbering plan (libphonenumber's full metadata). */
 export function phoneCanExist(phone: string): boolean {
-  return parseWithFullMetadata(phone)?.isValid() ?? false;
+  return phonePlan(phone).valid;
+}
+
+/** What the full metadata says of a number: whether it fits its country's plan, and its type there (MOBILE, FIXED_LINE...). */
+export type PhonePlan = { readonly valid: boolean; readonly type: string | undefined };
+
+const plans = new Map<string, PhonePlan>();
+const PLANS_KEPT = 2_000;
+
+/**
+ * The full metadata's reading of `phone`, remembered for the last numbers read: a storefront request
+ * asks it twice (the contract's check, then the risk score's phone kind) and a shopper's verify-otp asks
+ * again of the number send-otp read minutes before. Parsing with the full metadata is the dearest step
+ * of either (tens of microseconds); the reading of a given string never changes.
+ */
+export function phonePlan(phone: string): PhonePlan {
+  let plan = plans.get(phone);
+  if (plan) return plan;
+  const parsed = parseWithFullMetadata(phone);
+  const valid = parsed?.isValid() ?? false;
+  plan = { valid, type: valid ? parsed?.getType() : undefined };
+  if (plans.size >= PLANS_KEPT) plans.delete(plans.keys().next().value as string);
+  plans.set(phone, plan);
+  return plan;
 }
 
 /**

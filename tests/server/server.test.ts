@@ -87,6 +87,60 @@ describe("the production server (server.mjs over the build)", () => {
     expect(res.status).toBe(413);
     expect((await res.json()).code).toBe("payload_too_large");
   });
+
+  it("answers send-otp and verify-otp through their own interface, and alike through Remix's when the body comes chunked", async () => {
+    const url = (p: string) => `${server.url}/proxy/${p}?${signedProxyQuery({ secret: "local-dev-api-secret" })}`;
+    const phone = "+14155550177";
+    // A declared length: the server reads the body whole and calls the route's own interface.
+    const sent = await fetch(url("send-otp"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone }) });
+    expect(sent.status).toBe(200);
+    expect(sent.headers.get("cache-control")).toBe("no-store");
+    const sentText = await sent.text();
+    expect(Number(sent.headers.get("content-length"))).toBe(Buffer.byteLength(sentText));
+    expect(JSON.parse(sentText)).toMatchObject({ success: true, channel: "sms" });
+    const line = fs.readFileSync(path.join(server.dataDir, "outbox.jsonl"), "utf8").trim().split("\n").reverse().find((l) => l.includes(phone))!;
+    const code = /\b(\d{6})\b/.exec(JSON.parse(line).body)![1];
+    const wrongCode = code === "000000" ? "111111" : "000000";
+
+    const wrong = await fetch(url("verify-otp"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone, otp: wrongCode }) });
+    expect(wrong.status).toBe(400);
+    const wrongBody = await wrong.json();
+    expect(wrongBody).toEqual({ error: "That code is not right.", code: "invalid_code", success: false, attemptsRemaining: 4 });
+
+    // Chunked (no declared length): streamed to the route through a web Request, as before.
+    const chunked = await new Promise<{ status: number; type?: string; body: string }>((resolve, reject) => {
+      const req = http.request(url("verify-otp"), { method: "POST", headers: { "content-type": "application/json", "transfer-encoding": "chunked" } }, (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode!, type: res.headers["content-type"], body }));
+      });
+      req.on("error", reject);
+      req.write(`{"phone":"${phone}",`);
+      req.end(`"otp":"${wrongCode}"}`);
+    });
+    expect(chunked).toEqual({ status: 400, type: "application/json; charset=utf-8", body: JSON.stringify({ ...wrongBody, attemptsRemaining: 3 }) });
+
+    const right = await fetch(url("verify-otp"), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ phone, otp: code }) });
+    expect(right.status).toBe(200);
+    expect(await right.json()).toMatchObject({ success: true, proof: expect.stringMatching(/^v1\./) });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.output()).toMatch(/"path":"\/proxy\/verify-otp","status":200/);
+  });
+});
+
+describe("request lines and LOG_LEVEL", () => {
+  it("writes no request line under LOG_LEVEL=warn (they are info lines), and still answers", async () => {
+    const quiet = await startServer({ LOG_LEVEL: "warn" });
+    try {
+      const res = await fetch(`${quiet.url}/proxy/api/config?${signedProxyQuery({ secret: "local-dev-api-secret" })}`);
+      expect(res.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 50));
+      expect(quiet.output()).toMatch(/listening on/);
+      expect(quiet.output()).not.toMatch(/"msg":"request"/);
+    } finally {
+      await quiet.stop();
+    }
+  });
 });
 
 describe("start-up configuration", () => {
