@@ -17,7 +17,7 @@ export async function readJsonBody<S extends z.ZodTypeAny>(request: Request, sch
 }
 
 /** `readJsonBody` for a storefront route's request (app/http/storefront.server.ts). */
-export async function parseJsonBody<S extends z.ZodTypeAny>(request: StorefrontRequest, schema: S): Promise<z.output<S>> {
+export async function parseJsonBody<T>(request: StorefrontRequest, schema: BodySchema<T>): Promise<T> {
   const type = request.header("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw jsonError(400, "invalid_request", "Send the body as JSON (Content-Type: application/json).", {
@@ -45,10 +45,16 @@ export async function parseJsonBody<S extends z.ZodTypeAny>(request: StorefrontR
   return parsed.data;
 }
 
-export function describeIssues(error: z.ZodError): Record<string, string> {
+/** A zod schema of either API (zod 3's, or zod 4's from `zod/v4`): what parsing a body needs of it. */
+type BodySchema<T> = {
+  safeParse(data: unknown): { success: true; data: T } | { success: false; error: Issues };
+};
+type Issues = { issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }> };
+
+export function describeIssues(error: Issues): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of error.issues) {
-    const key = issue.path.length ? issue.path.join(".") : "body";
+    const key = issue.path.length ? issue.path.map(String).join(".") : "body";
     fields[key] ??= issue.message;
   }
   return fields;

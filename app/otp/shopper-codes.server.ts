@@ -1,10 +1,9 @@
-import type { z } from "zod";
 import type { Shop } from "~/core/settings/shop.server";
 import { countCodRefused, modeChoice, type ModeChoice } from "~/risk/assess.server";
 import { parseApiPhone } from "~/shared/phone";
 import { checkVerificationCode, sendVerificationCode, type SendOutcome, type VerifyOutcome } from "./otp.server";
 import { PROOF_TTL_SECONDS } from "./proof.server";
-import type { sendOtpBody, verifyOtpBody } from "./schemas";
+import type { SendOtpBody, VerifyOtpBody } from "./schemas";
 
 /**
  * The storefront modal's two calls (POST /proxy/send-otp and /proxy/verify-otp) as one domain step each:
@@ -19,7 +18,7 @@ type InvalidPhone = { ok: false; code: "invalid_phone" };
 
 export type StorefrontSendOutcome = InvalidPhone | Failure<SendOutcome> | (Success<SendOutcome> & { choice: ModeChoice | null });
 
-export async function sendCodeToShopper(shop: Shop, body: z.output<typeof sendOtpBody>, ip: string | null): Promise<StorefrontSendOutcome> {
+export async function sendCodeToShopper(shop: Shop, body: SendOtpBody, ip: string | null): Promise<StorefrontSendOutcome> {
   const phone = parseApiPhone(body.phone);
   if (!phone) return { ok: false, code: "invalid_phone" };
   const outcome = await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken, channel: body.channel, ip });
@@ -34,7 +33,7 @@ export type StorefrontVerifyOutcome =
   | Failure<VerifyOutcome>
   | (Success<VerifyOutcome> & { choice: ModeChoice | null; proofExpiresIn: number });
 
-export async function checkCodeFromShopper(shop: Shop, body: z.output<typeof verifyOtpBody>, ip: string | null): Promise<StorefrontVerifyOutcome> {
+export async function checkCodeFromShopper(shop: Shop, body: VerifyOtpBody, ip: string | null): Promise<StorefrontVerifyOutcome> {
   const phone = parseApiPhone(body.phone);
   if (!phone) return { ok: false, code: "invalid_phone" };
   const outcome = await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken, ip });

@@ -78,6 +78,18 @@ describe("the storefront's two ways in", () => {
     }
   });
 
+  it("name each refused field in words, the same both ways", async () => {
+    const fieldsOf = async (route: typeof sendOtp | typeof verifyOtp, path: string, body: unknown) =>
+      JSON.parse((await bothWays(route, () => signedRequest(path, { method: "POST", body }))).text).fields;
+    expect(await fieldsOf(sendOtp, "/send-otp", {})).toEqual({ phone: "required" });
+    expect(await fieldsOf(sendOtp, "/send-otp", { phone: 42 })).toEqual({ phone: "expected a string" });
+    expect(await fieldsOf(sendOtp, "/send-otp", { phone: "+1".padEnd(41, "5") })).toEqual({ phone: "too long" });
+    expect(await fieldsOf(sendOtp, "/send-otp", { phone: PHONE, channel: 42 })).toEqual({ channel: 'expected "sms" or "whatsapp"' });
+    expect(await fieldsOf(verifyOtp, "/verify-otp", { phone: PHONE })).toEqual({ otp: "required" });
+    expect(await fieldsOf(verifyOtp, "/verify-otp", { phone: PHONE, otp: true })).toEqual({ otp: "expected a string of digits" });
+    expect(await fieldsOf(verifyOtp, "/verify-otp", { phone: PHONE, otp: "12" })).toEqual({ otp: "expected the 6-digit code" });
+  });
+
   it("send, a wrong code and the right one, the server's way: the same answers the route tests hold Remix's way to", async () => {
     const post = (route: { storefront: StorefrontRoute }, path: string, body: unknown) =>
       asServerReads(signedRequest(path, { method: "POST", body, headers: { "x-forwarded-for": "203.0.113.7" } })).then((r) => route.storefront.wire(r));
