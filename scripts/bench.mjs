@@ -360,6 +360,8 @@ async function watchServer(target, label) {
       // whatever else the shared machine runs, where req/s also measures how much of the CPU the server got.
       cpuPerRequest: cpu !== null && cpuBefore !== null && total ? ((cpu - cpuBefore) * 1000) / total : null,
       writesPerRequest: writes !== null && writesBefore !== null && total ? (writes - writesBefore) / total : null,
+      // The server's longest event-loop stall and garbage-collection pauses during the run (the probe's).
+      stalls: after && "loopMaxMs" in after ? { loopMax: after.loopMaxMs, gcMax: after.gcMaxMs, gcTotal: after.gcTotalMs } : null,
     };
   };
 }
@@ -605,7 +607,8 @@ async function benchEngine(engine, fake) {
   };
   const add = (name, r) => {
     rows.push({ engine, name, ...r });
-    say(`${engine}: ${name} ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms ${JSON.stringify(r.statuses)}`);
+    const stalled = r.stalls ? `; the server's loop held up to ${r.stalls.loopMax.toFixed(0)} ms, GC pauses up to ${r.stalls.gcMax.toFixed(0)} ms (${r.stalls.gcTotal.toFixed(0)} ms in all)` : "";
+    say(`${engine}: ${name} ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms ${JSON.stringify(r.statuses)}${stalled}`);
   };
   // Each send run starts the month afresh: otherwise the verifications of the runs before would use up the
   // plan's allowance and later runs would measure its refusal instead.

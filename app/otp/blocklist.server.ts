@@ -34,7 +34,9 @@ export async function blockPhone(shop: BlocklistShop, rawPhone: string, reason?:
 
 /** Whether the merchant blocked this (E.164) number: create-checkout refuses it COD whatever it proved before. */
 export async function isPhoneBlocked(shopId: string, phone: string): Promise<boolean> {
-  return (await prisma.blockedPhone.count({ where: { shopId, phone } })) > 0;
+  // One direct statement: create-checkout, every tag job and every text ask it.
+  const found = await query<{ one: number }>(sql`SELECT 1 AS "one" FROM "BlockedPhone" WHERE "shopId" = ${shopId} AND "phone" = ${phone}`);
+  return found.length > 0;
 }
 
 export async function unblockPhone(shopId: string, rawPhone: string): Promise<boolean> {

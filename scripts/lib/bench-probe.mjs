@@ -10,6 +10,7 @@
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const require = createRequire(path.join(root, "package.json"));
@@ -122,9 +123,29 @@ async function profile(file) {
   process.send({ profile: file });
 }
 
+// Stalls since the last "stats": the longest the event loop was held (every request in flight waits that
+// long), and the garbage collector's longest and total pauses. What a run's p99 is made of, beside its work.
+const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+loopDelay.enable();
+let gcMax = 0;
+let gcTotal = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    gcMax = Math.max(gcMax, entry.duration);
+    gcTotal += entry.duration;
+  }
+}).observe({ entryTypes: ["gc"] });
+function stalls() {
+  const taken = { loopMaxMs: loopDelay.max / 1e6, gcMaxMs: gcMax, gcTotalMs: gcTotal };
+  loopDelay.reset();
+  gcMax = 0;
+  gcTotal = 0;
+  return taken;
+}
+
 if (process.send) {
   process.on("message", (message) => {
-    if (message === "stats") process.send({ statements, rss: process.memoryUsage.rss() });
+    if (message === "stats") process.send({ statements, rss: process.memoryUsage.rss(), ...stalls() });
     else if (message && typeof message === "object" && "sqlLog" in message) {
       sqlLog = message.sqlLog;
       process.send({ sqlLog });
