@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { query, execute, joinSql, sql, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
+import { randomHex } from "~/core/utils/crypto.server";
 
 import type { PaymentMode } from "~/shared/payment-modes";
 
@@ -101,5 +101,5 @@ export function selectionStatements(input: SelectionInput, now: Date) {
 
 /** A selection id of the shape Prisma's cuid() default gives (letters and digits, 25 characters). */
 function newSelectionId(): string {
-  return `c${Date.now().toString(36)}${randomBytes(10).toString("hex")}`.slice(0, 25);
+  return `c${Date.now().toString(36)}${randomHex(10)}`.slice(0, 25);
 }

@@ -24,12 +24,21 @@ let randomOffset = 0;
 
 /** An unguessable URL-safe token with `bytes` bytes of randomness (16 bytes = 128 bits). */
 export function randomToken(bytes = 24): string {
-  if (bytes > 256) return crypto.randomBytes(bytes).toString("base64url");
+  return pooledRandom(bytes, "base64url");
+}
+
+/** `bytes` random bytes as hex (ids of Prisma's cuid shape). */
+export function randomHex(bytes: number): string {
+  return pooledRandom(bytes, "hex");
+}
+
+function pooledRandom(bytes: number, encoding: "base64url" | "hex"): string {
+  if (bytes > 256) return crypto.randomBytes(bytes).toString(encoding);
   if (randomOffset + bytes > randomPool.length) {
     randomPool = crypto.randomBytes(RANDOM_POOL_BYTES);
     randomOffset = 0;
   }
-  const token = randomPool.toString("base64url", randomOffset, randomOffset + bytes);
+  const token = randomPool.toString(encoding, randomOffset, randomOffset + bytes);
   // Each byte is used once: what was handed out is wiped from the pool.
   randomPool.fill(0, randomOffset, randomOffset + bytes);
   randomOffset += bytes;
