@@ -135,6 +135,9 @@ describe("a hold the app did not see", () => {
     const order = await placeOrder();
     const holding = runDueJobs(20, 2);
     await vi.waitFor(() => expect(shopify.callsTo(OPERATIONS.fulfillmentOrderHold)).toHaveLength(1));
+    // The confirmation's own text (its link) goes out in the same turn of jobs, beside the hold: the code
+    // the page asks for below must come after it (the fake reads the code from the number's last message).
+    await vi.waitFor(() => expect(twilio.twilio.messages.some((m) => m.to === PHONE && m.body.includes("/vc/"))).toBe(true));
 
     await confirmOnPage();
     await runDueJobs(); // the confirmed step reads the order back: nothing of ours on it yet
