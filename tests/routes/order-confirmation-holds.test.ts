@@ -220,6 +220,8 @@ describe("confirmation when tag removal fails", () => {
     );
     const inFlight = runDueJobs();
     await new Promise((r) => setTimeout(r, 50));
+    // As above: the confirmation's link text first, then the page's code.
+    await vi.waitFor(() => expect(twilio.twilio.messages.some((m) => m.to === PHONE && m.body.includes("/vc/"))).toBe(true));
     await confirmOnPage();
     await runDueJobs(); // the confirmed step, while the add is still in flight
     await inFlight;
