@@ -5,6 +5,7 @@ import { log } from "~/core/utils/log.server";
 /** JSON responses for the storefront API: never cached, errors always `{ error, code, ...extra }`. */
 
 const NO_STORE = { "Cache-Control": "no-store" } as const;
+const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
  * A JSON answer before it is a web Response: status, body, extra headers. The storefront's JSON routes
@@ -19,7 +20,7 @@ export type WireAnswer = { status: number; headers: Record<string, string>; text
 export function json(data: unknown, init: number | ResponseInit = 200): Response {
   const responseInit: ResponseInit = typeof init === "number" ? { status: init } : init;
   const headers = new Headers(responseInit.headers);
-  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Content-Type", JSON_TYPE);
   headers.set("Cache-Control", NO_STORE["Cache-Control"]);
   return new Response(JSON.stringify(data), { ...responseInit, headers });
 }
@@ -41,7 +42,7 @@ export function responseOf(answer: JsonAnswer): Response {
 export function wireOf(answer: JsonAnswer): WireAnswer {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(answer.headers ?? {})) headers[name.toLowerCase()] = value;
-  headers["content-type"] = "application/json; charset=utf-8";
+  headers["content-type"] = JSON_TYPE;
   headers["cache-control"] = NO_STORE["Cache-Control"];
   return { status: answer.status, headers, text: JSON.stringify(answer.body) };
 }
@@ -119,7 +120,6 @@ export function answerForError(error: unknown, where: string): JsonAnswer {
   else log.error("unexpected error", { where, error: e?.name, message, stack: String((error as Error)?.stack ?? "").slice(0, 2000) });
   return down ? unavailableAnswer() : internalErrorAnswer();
 }
-
 
 /**
  * A page the app hosts under the app proxy (the address form, the order confirmation): opened from a

@@ -85,19 +85,24 @@ export function createAppHandler(build, remixHandle) {
    * Request/Response (app/http/storefront.server.ts), or null: `wire(request)` is its answer, as the server
    * writes it. It never throws (the route answers its own errors).
    */
-  handle.storefrontRoute = (pathname, method) => {
-    const route = routes.get(pathname)?.storefront;
-    if (!route || route.method !== method) return null;
-    return {
-      wire: async (request) => {
+  const storefront = new Map(
+    [...routes].flatMap(([pathname, module]) => {
+      const route = module.storefront;
+      if (!route) return [];
+      const wire = async (request) => {
         started();
         try {
           return await route.wire(request);
         } finally {
           finished();
         }
-      },
-    };
+      };
+      return [[pathname, { method: route.method, wire }]];
+    }),
+  );
+  handle.storefrontRoute = (pathname, method) => {
+    const route = storefront.get(pathname);
+    return route && route.method === method ? route : null;
   };
   return handle;
 }
