@@ -143,6 +143,8 @@ async function prepareDatabase(engine) {
     u.pathname = `/${name}`;
     url = u.href;
     drop = async () => {
+      // BENCH_KEEP_DATABASE=1 keeps it, to EXPLAIN the statements the run logged (BENCH_SQL_LOG) against its rows.
+      if (process.env.BENCH_KEEP_DATABASE) return;
       const again = await directDb(pgBase);
       await again.run(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => {});
       await again.close();
@@ -306,6 +308,51 @@ function writesOf(pid) {
   }
 }
 
+/**
+ * The main thread's time on a core and its time waiting for one (ns, /proc/<pid>/schedstat): a stall of
+ * the event loop while the thread was runnable but not running is the machine's, not the server's work.
+ */
+function schedOf(pid) {
+  try {
+    const [run, wait] = fs.readFileSync(`/proc/${pid}/schedstat`, "utf8").trim().split(" ").map(Number);
+    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+    return { run, wait, user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ticks of each PostgreSQL process on the machine (the server's backends and its own workers), by pid. */
+function postgresTicks() {
+  const ticks = new Map();
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (!stat.slice(stat.indexOf("(") + 1).startsWith("postgres")) continue;
+      const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // the process ended between the listing and the read
+    }
+  }
+  return ticks;
+}
+
+/** Who used the CPU: the server (every thread, ms), PostgreSQL's processes (ticks by pid), and this process (the load, ms). */
+function cpuShares(pid) {
+  const own = process.cpuUsage();
+  return { server: cpuOf(pid), postgres: postgresTicks(), load: (own.user + own.system) / 1000 };
+}
+
+/** The CPU (ms) each took between two `cpuShares`; a PostgreSQL process that ended in between is left out. */
+function cpuBetween(before, after) {
+  let postgres = 0;
+  for (const [pid, ticks] of after.postgres) postgres += ticks - (before.postgres.get(pid) ?? 0);
+  return { server: after.server - before.server, postgres: (postgres * 1000) / 100, load: after.load - before.load };
+}
+
 function rssOf(pid) {
   try {
     const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
@@ -342,16 +389,22 @@ async function watchServer(target, label) {
   const before = target.stats ? await target.stats() : null;
   const cpuBefore = cpuOf(target.child.pid);
   const writesBefore = writesOf(target.child.pid);
+  const schedBefore = schedOf(target.child.pid);
+  const sharesBefore = cpuShares(target.child.pid);
   let peak = rssOf(target.child.pid);
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssOf(target.child.pid));
   }, 100);
-  return async (total) => {
+  // The main thread's scheduling when the last answer came, before any settling: the burst's own.
+  let schedBurst = null;
+  let sharesBurst = null;
+  const finish = async (total) => {
     clearInterval(sampler);
     peak = Math.max(peak, rssOf(target.child.pid));
     const after = target.stats ? await target.stats() : null;
     const cpu = cpuOf(target.child.pid);
     const writes = writesOf(target.child.pid);
+    const sched = schedOf(target.child.pid);
     if (profileFile) await target.ipc({ profile: null });
     return {
       peakRss: peak,
@@ -362,8 +415,17 @@ async function watchServer(target, label) {
       writesPerRequest: writes !== null && writesBefore !== null && total ? (writes - writesBefore) / total : null,
       // The server's longest event-loop stall and garbage-collection pauses during the run (the probe's).
       stalls: after && "loopMaxMs" in after ? { loopMax: after.loopMaxMs, gcMax: after.gcMaxMs, gcTotal: after.gcTotalMs } : null,
+      // How long the main thread ran, and how long it was ready to run but waited for a core (ms).
+      // While the answers came (before any settling): the CPU (ms) each of them took, per request.
+      shares: sharesBurst && total ? Object.fromEntries(Object.entries(cpuBetween(sharesBefore, sharesBurst)).map(([k, v]) => [k, v / total])) : null,
+      sched: (schedBurst ?? sched) && schedBefore ? { runMs: ((schedBurst ?? sched).run - schedBefore.run) / 1e6, waitMs: ((schedBurst ?? sched).wait - schedBefore.wait) / 1e6, systemMs: (schedBurst ?? sched).system - schedBefore.system } : null,
     };
   };
+  finish.answered = () => {
+    schedBurst = schedOf(target.child.pid);
+    sharesBurst = cpuShares(target.child.pid);
+  };
+  return finish;
 }
 
 /** Tallies an answer by status and error code, so a run that measured the wrong path shows it. */
@@ -377,7 +439,7 @@ function tally(answers, status, body) {
  * One autocannon run (closed loop). `next(i)` gives request i's { path, body?, headers? }. Returns
  * req/s, p50, p99, statuses, the process's peak RSS and its database statements during the run.
  */
-async function load(target, { method = "GET", next, amount, seconds = duration, settle, counter = { i: 0 }, label }) {
+async function load(target, { method = "GET", next, amount, seconds = duration, settle, answered, counter = { i: 0 }, label }) {
   const headers = method === "GET" ? {} : { "content-type": "application/json" };
   const answers = {};
   // req/s from the last answer's time: autocannon notices that a fixed amount is done only at its
@@ -404,6 +466,8 @@ async function load(target, { method = "GET", next, amount, seconds = duration, 
     requests,
     ...(amount ? { amount } : { duration: seconds }),
   });
+  done.answered();
+  const during = answered ? await answered(new Date(Date.now() - (performance.now() - began))) : undefined;
   if (settle) await settle();
   const total = result.requests.total;
   const statuses = answers;
@@ -415,6 +479,7 @@ async function load(target, { method = "GET", next, amount, seconds = duration, 
     p99: result.latency.p99,
     total,
     statuses,
+    during,
     ...(await done(total)),
   };
 }
@@ -608,7 +673,9 @@ async function benchEngine(engine, fake) {
   const add = (name, r) => {
     rows.push({ engine, name, ...r });
     const stalled = r.stalls ? `; the server's loop held up to ${r.stalls.loopMax.toFixed(0)} ms, GC pauses up to ${r.stalls.gcMax.toFixed(0)} ms (${r.stalls.gcTotal.toFixed(0)} ms in all)` : "";
-    say(`${engine}: ${name} ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms ${JSON.stringify(r.statuses)}${stalled}`);
+    const shares = r.shares ? `; CPU ms per request while answering: server ${r.shares.server.toFixed(2)}, PostgreSQL ${r.shares.postgres.toFixed(2)}, load ${r.shares.load.toFixed(2)}` : "";
+    const waited = r.sched ? `; its main thread ran ${r.sched.runMs.toFixed(0)} ms (${r.sched.systemMs.toFixed(0)} in the kernel) and waited for a core ${r.sched.waitMs.toFixed(0)} ms` : "";
+    say(`${engine}: ${name} ${r.rps.toFixed(0)} req/s p50 ${r.p50} ms p99 ${r.p99} ms ${JSON.stringify(r.statuses)}${stalled}${waited}${shares}`);
   };
   // Each send run starts the month afresh: otherwise the verifications of the runs before would use up the
   // plan's allowance and later runs would measure its refusal instead.
@@ -788,12 +855,15 @@ async function benchEngine(engine, fake) {
       const jobCount = async (done) =>
         Number((await db.db.query(`SELECT COUNT(*) AS n FROM "Job" WHERE kind = 'order-tags'${done ? ` AND "doneAt" IS NOT NULL` : ""}`))[0].n);
       const [queuedBefore, doneBefore] = [await jobCount(false), await jobCount(true)];
-      const r = await load(app, { method: "POST", label: `${engine}-orders-create`, amount: deliveries, next: (i) => delivery(i, verified, 5_000_000 + i, `${prefix}${i}`), settle });
+      // The background jobs that ran while the deliveries were being answered (the worker gives way to requests).
+      const answered = async (since) =>
+        Number((await db.db.query(`SELECT COUNT(*) AS n FROM "Job" WHERE "updatedAt" >= $1 AND "doneAt" IS NOT NULL`, [engine === "sqlite" ? since.getTime() : since]))[0].n);
+      const r = await load(app, { method: "POST", label: `${engine}-orders-create`, amount: deliveries, next: (i) => delivery(i, verified, 5_000_000 + i, `${prefix}${i}`), settle, answered });
       // A delivery is recorded under its topic, its event id (the webhook id here) and its body's digest.
       const [{ n: recorded }] = await db.db.query(`SELECT COUNT(*) AS n FROM "WebhookDelivery" WHERE "id" LIKE $1`, [`%:${prefix}%`]);
       const queued = (await jobCount(false)) - queuedBefore;
       const tagged = (await jobCount(true)) - doneBefore;
-      r.note = `${deliveries} sent, ${recorded} recorded, ${deliveries - Number(recorded)} lost; ${queued} tag jobs, ${tagged} done`;
+      r.note = `${deliveries} sent, ${recorded} recorded, ${deliveries - Number(recorded)} lost; ${queued} tag jobs, ${tagged} done; ${r.during} jobs of any kind done while the deliveries were answered`;
       add("POST /webhooks/orders/create (1,000 deliveries)", r);
       fake.reset();
     }

@@ -245,12 +245,13 @@ function postalHistoryOf(postalCode: string, r: Partial<PostalHistoryRow> | unde
 /**
  * The shop's last 200 COD order values, comma-separated (NULL when none), for `percentile90`: each value
  * written with the digits that read back as the same number (PostgreSQL's shortest exact form; on SQLite, 17
- * significant digits).
+ * significant digits). The predicate is written as the partial index "OrderRecord_cod_value_placedAt_idx" states it
+ * (no parameter), so both engines read that index: at most 200 entries, however many orders have no value.
  */
-function usualCodValues(shopId: string): Sql {
+export function usualCodValues(shopId: string): Sql {
   const text = databaseProvider === "postgresql" ? sql`string_agg(CAST("value" AS TEXT), ',')` : sql`group_concat(printf('%.17g', "value"), ',')`;
   return sql`(SELECT ${text} FROM (
-      SELECT "value" FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "cod" = ${true} AND "value" IS NOT NULL
+      SELECT "value" FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "cod" AND "value" IS NOT NULL
       ORDER BY "placedAt" DESC LIMIT 200) "usual")`;
 }
 

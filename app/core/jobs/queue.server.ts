@@ -165,28 +165,27 @@ export async function afterJobFound(job: PlannedJob): Promise<void> {
  * for one claimant (on PostgreSQL, `SKIP LOCKED` also sends concurrent claimants to different rows).
  */
 async function claimNextJob(kindNames: string[], now: Date): Promise<JobRow | null> {
-  const lockedUntil = new Date(now.getTime() + LOCK_MS);
-  const rows =
-    databaseProvider === "postgresql"
-      ? await query<JobRow>(sql`
-          UPDATE "Job" SET "lockedUntil" = ${lockedUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
-          WHERE "id" = (
-            SELECT "id" FROM "Job"
-            WHERE "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
-              AND "nextAttemptAt" <= ${now} AND "kind" IN (${sqlList(kindNames)})
-            ORDER BY "nextAttemptAt" LIMIT 1 FOR UPDATE SKIP LOCKED)
-          AND "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
-          RETURNING "id", "kind", "key", "shop", "payload", "attempts"`)
-      : await query<JobRow>(sql`
-          UPDATE "Job" SET "lockedUntil" = ${lockedUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
-          WHERE "id" = (
-            SELECT "id" FROM "Job"
-            WHERE "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
-              AND "nextAttemptAt" <= ${now} AND "kind" IN (${sqlList(kindNames)})
-            ORDER BY "nextAttemptAt" LIMIT 1)
-          AND "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
-          RETURNING "id", "kind", "key", "shop", "payload", "attempts"`);
+  const rows = await query<JobRow>(claimStatement(kindNames, now));
   return rows[0] ?? null;
+}
+
+/**
+ * The claim's statement. Both engines read the partial index of pending jobs in due order
+ * ("Job_pending_nextAttemptAt_idx"), however many finished jobs are kept; SQLite is told to (`INDEXED BY`):
+ * without statistics it would take the (kind, key) index and sort every kept job of those kinds.
+ */
+export function claimStatement(kindNames: string[], now: Date): Sql {
+  const lockedUntil = new Date(now.getTime() + LOCK_MS);
+  const pg = databaseProvider === "postgresql";
+  return sql`
+    UPDATE "Job" SET "lockedUntil" = ${lockedUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
+    WHERE "id" = (
+      SELECT "id" FROM "Job"${pg ? sql`` : sql` INDEXED BY "Job_pending_nextAttemptAt_idx"`}
+      WHERE "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
+        AND "nextAttemptAt" <= ${now} AND "kind" IN (${sqlList(kindNames)})
+      ORDER BY "nextAttemptAt" LIMIT 1${pg ? sql` FOR UPDATE SKIP LOCKED` : sql``})
+    AND "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
+    RETURNING "id", "kind", "key", "shop", "payload", "attempts"`;
 }
 
 /**
