@@ -1,3 +1,4 @@
+import { databaseProvider } from "~/core/db.server";
 import { query, sql, toBoolean, toDate, type Sql } from "~/core/db/sql.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
@@ -42,7 +43,7 @@ function carriedBy(selection: LinkedSelection, facts: OrderFacts): boolean {
 }
 
 /** A list of up to `n` values padded to exactly `n` (repeating the last), for a fixed `IN (...)`. */
-function padded(values: string[], n: number): string[] {
+function padded(values: readonly string[], n: number): string[] {
   return Array.from({ length: n }, (_, i) => values[Math.min(i, values.length - 1)]);
 }
 
@@ -87,21 +88,29 @@ type ReadRow = CodOrderRiskRow &
 // The token and phone lookups say "not linked yet" as COALESCE("orderGid", '') = '' rather than
 // "orderGid" IS NULL: SQLite would otherwise search the unique index on orderGid for NULL, which is
 // every selection never linked to an order (all abandoned ones, a number that only grows), instead
-// of the (shopId, cartToken) and (shopId, phone, createdAt) indexes.
+// of the (shopId, cartToken) and (shopId, phone, createdAt) indexes. SQLite is also told which index to read
+// (`INDEXED BY`): without statistics it took the retention job's (shopId, createdAt) index for the phone
+// lookup, which walks every selection of the shop in the link window (thousands a day in a busy shop).
+const selectionIndex = (name: string) => (databaseProvider === "sqlite" ? sql([` INDEXED BY "${name}"`]) : sql``);
+
+/** The newest selection not linked yet made for one of the order's cart or checkout tokens. */
+export function selectionByToken(shopId: string, cartTokens: readonly string[]): Sql {
+  const [a, b] = padded(cartTokens, 2);
+  return sql`(SELECT "id" FROM "Selection"${selectionIndex("Selection_shopId_cartToken_idx")} WHERE "shopId" = ${shopId} AND COALESCE("orderGid", '') = '' AND "cartToken" IN (${a}, ${b})
+    ORDER BY "createdAt" DESC LIMIT 1)`;
+}
+
+/** The newest selection not linked yet made for one of the order's phones, within PHONE_LINK_WINDOW_MS before it. */
+export function selectionByPhone(shopId: string, phones: readonly string[], placedAt: Date): Sql {
+  const [a, b, c, d] = padded(phones, 4);
+  const from = new Date(placedAt.getTime() - PHONE_LINK_WINDOW_MS);
+  const to = new Date(placedAt.getTime() + 5 * 60_000);
+  return sql`(SELECT "id" FROM "Selection"${selectionIndex("Selection_shopId_phone_createdAt_idx")} WHERE "shopId" = ${shopId} AND COALESCE("orderGid", '') = '' AND "phone" IN (${a}, ${b}, ${c}, ${d})
+    AND "createdAt" >= ${from} AND "createdAt" <= ${to} ORDER BY "createdAt" DESC LIMIT 1)`;
+}
+
 export async function readOrderCreated(shop: Pick<Shop, "id">, facts: OrderFacts, webhookId: string): Promise<OrderCreatedReads> {
   const { phones, placedAt, cartTokens, selectionId } = facts;
-  const byToken = () => {
-    const [a, b] = padded(cartTokens, 2);
-    return sql`(SELECT "id" FROM "Selection" WHERE "shopId" = ${shop.id} AND COALESCE("orderGid", '') = '' AND "cartToken" IN (${a}, ${b})
-      ORDER BY "createdAt" DESC LIMIT 1)`;
-  };
-  const byPhone = () => {
-    const [a, b, c, d] = padded(phones, 4);
-    const from = new Date(placedAt.getTime() - PHONE_LINK_WINDOW_MS);
-    const to = new Date(placedAt.getTime() + 5 * 60_000);
-    return sql`(SELECT "id" FROM "Selection" WHERE "shopId" = ${shop.id} AND COALESCE("orderGid", '') = '' AND "phone" IN (${a}, ${b}, ${c}, ${d})
-      AND "createdAt" >= ${from} AND "createdAt" <= ${to} ORDER BY "createdAt" DESC LIMIT 1)`;
-  };
   const [row] = await query<ReadRow>(sql`
     SELECT ${deliverySeen(webhookId)} AS "seen", ${verifiedThisMonthColumn(shop.id, clock.now())} AS "verifiedThisMonth", "pick"."byOrder", "pick"."byAttribute", "pick"."byToken",
       "s"."id" AS "selId", "s"."mode" AS "selMode", "s"."verified" AS "selVerified", "s"."phone" AS "selPhone",
@@ -110,8 +119,8 @@ export async function readOrderCreated(shop: Pick<Shop, "id">, facts: OrderFacts
     FROM (SELECT
         (SELECT "id" FROM "Selection" WHERE "orderGid" = ${facts.gid}) AS "byOrder",
         ${selectionId ? sql`(SELECT "id" FROM "Selection" WHERE "shopId" = ${shop.id} AND "orderGid" IS NULL AND "id" = ${selectionId})` : sql`NULL`} AS "byAttribute",
-        ${cartTokens.length ? byToken() : sql`NULL`} AS "byToken",
-        ${phones.length ? byPhone() : sql`NULL`} AS "byPhone") "pick"
+        ${cartTokens.length ? selectionByToken(shop.id, cartTokens) : sql`NULL`} AS "byToken",
+        ${phones.length ? selectionByPhone(shop.id, phones, placedAt) : sql`NULL`} AS "byPhone") "pick"
     LEFT JOIN "Selection" "s" ON "s"."id" = COALESCE("pick"."byOrder", "pick"."byAttribute", "pick"."byToken", "pick"."byPhone")`);
   const selection = selectionOf({ id: row.selId, mode: row.selMode, verified: row.selVerified, phone: row.selPhone, verifiedAt: row.selVerifiedAt, cartToken: row.selCartToken });
   const linkedBy: LinkedBy = !selection ? null : row.byOrder ? "already" : row.byAttribute ? "attribute" : row.byToken ? "token" : "phone";

@@ -1,6 +1,7 @@
 import { databaseProvider, prisma } from "~/core/db.server";
 import { query, sql, type Sql } from "~/core/db/sql.server";
 import { claimStatement } from "~/core/jobs/queue.server";
+import { selectionByPhone, selectionByToken } from "~/orders/link.server";
 import { usualCodValues } from "~/risk/assess.server";
 import { installShop } from "../helpers/shops";
 
@@ -22,7 +23,7 @@ async function plan(statement: Sql): Promise<string> {
 }
 
 async function analyze() {
-  await prisma.$executeRawUnsafe(databaseProvider === "sqlite" ? "ANALYZE" : 'ANALYZE "Job", "OrderRecord"');
+  await prisma.$executeRawUnsafe(databaseProvider === "sqlite" ? "ANALYZE" : 'ANALYZE "Job", "OrderRecord", "Selection"');
 }
 
 describe(`growing tables on ${databaseProvider}`, () => {
@@ -74,5 +75,36 @@ describe(`growing tables on ${databaseProvider}`, () => {
     }
     const [row] = await query<{ usual: string | null }>(usual);
     expect(row.usual).toBe("42.5");
+  });
+
+  it("orders/create finds the shopper's selection by phone and by cart token through their own indexes, with 3,000 selections made that day", async () => {
+    const shop = await installShop();
+    const placed = new Date("2026-03-01T10:00:00Z");
+    await prisma.selection.createMany({
+      data: Array.from({ length: KEPT }, (_, i) => ({
+        id: `sel-${i}`,
+        shopId: shop.id,
+        phone: `+1212555${String(i).padStart(4, "0")}`,
+        mode: "cod",
+        source: "verify-otp",
+        cartToken: `cart-${i}`,
+        createdAt: new Date(placed.getTime() - 3_600_000 + i * 1000),
+        updatedAt: placed,
+      })),
+    });
+    const byPhone = sql`SELECT ${selectionByPhone(shop.id, ["+12125550042"], placed)} AS "id"`;
+    const byToken = sql`SELECT ${selectionByToken(shop.id, ["cart-43"])} AS "id"`;
+
+    // SQLite is told which index to read; PostgreSQL chooses by its statistics, which autovacuum keeps (before
+    // any, it too walks the day's selections backwards by creation time).
+    for (const stats of databaseProvider === "sqlite" ? ["before statistics", "after ANALYZE"] : ["after ANALYZE"]) {
+      if (stats === "after ANALYZE") await analyze();
+      const phonePlan = await plan(byPhone);
+      expect(phonePlan, `${stats}:\n${phonePlan}`).toContain("Selection_shopId_phone_createdAt_idx");
+      const tokenPlan = await plan(byToken);
+      expect(tokenPlan, `${stats}:\n${tokenPlan}`).toContain("Selection_shopId_cartToken_idx");
+    }
+    expect((await query<{ id: string }>(byPhone))[0].id).toBe("sel-42");
+    expect((await query<{ id: string }>(byToken))[0].id).toBe("sel-43");
   });
 });

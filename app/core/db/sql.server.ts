@@ -41,6 +41,21 @@ function render(parts: readonly string[]): string {
   return text;
 }
 
+/**
+ * A statement or fragment. Its text is rendered when first read: a fragment spliced into a larger statement
+ * (most of them: a CTE, a column, a condition) never is, so building a statement renders its SQL once.
+ */
+class SqlText implements Sql {
+  #text: string | undefined;
+  constructor(
+    readonly parts: readonly string[],
+    readonly values: readonly SqlValue[],
+  ) {}
+  get text(): string {
+    return (this.#text ??= render(this.parts));
+  }
+}
+
 function isSql(value: unknown): value is Sql {
   return value !== null && typeof value === "object" && "parts" in value;
 }
@@ -68,7 +83,7 @@ export function sql(strings: TemplateStringsArray | readonly string[], ...values
       push(value as SqlValue, strings[i]);
     }
   }
-  return { text: render(parts), values: flat, parts };
+  return new SqlText(parts, flat);
 }
 
 /** Fragments joined by `separator` into one. */
