@@ -256,7 +256,17 @@ async function startContractFloor(db) {
   const outbox = path.join(tmp, `contract-outbox-${port}.jsonl`);
   const child = spawn(process.execPath, ["--import", pathToFileURL(path.join(root, "scripts", "lib", "bench-probe.mjs")).href, path.join(root, "scripts", "bench-contract-floor.mjs")], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: db.url, SHOPIFY_API_SECRET: secret, OTP_HASH_SECRET, FLOOR_SHOP_DOMAIN: shopDomain, OUTBOX_FILE: outbox, PORT: String(port) },
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      SHOPIFY_API_SECRET: secret,
+      OTP_HASH_SECRET,
+      FLOOR_SHOP_DOMAIN: shopDomain,
+      OUTBOX_FILE: outbox,
+      PORT: String(port),
+      // Its statement times beside the app's, not over them (both write when they exit).
+      ...(process.env.BENCH_STATEMENT_TIMES ? { BENCH_STATEMENT_TIMES: `${process.env.BENCH_STATEMENT_TIMES}.contract-floor` } : {}),
+    },
     stdio: ["ignore", "ignore", "pipe", "ipc"],
   });
   const errors = tail(child.stderr);
