@@ -1,0 +1,36 @@
+import { databaseProvider } from "~/core/db.server";
+import { joinSql, sql, sqlList } from "./sql.server";
+
+// The placeholder this suite's engine writes for the n-th value.
+const p = (n: number) => (databaseProvider === "sqlite" ? "?" : `$${n}`);
+
+describe("the sql tag", () => {
+  it("splices fragments, lists and values into one statement, its values in the order of their placeholders", () => {
+    const day = new Date("2026-03-01T00:00:00Z");
+    const inner = sql`"day" >= ${day} AND "metric" IN (${sqlList(["a", "b"])})`;
+    const column = sql`(SELECT COUNT(*) FROM "DailyStat" WHERE "shopId" = ${"s1"} AND ${inner})`;
+    const ctes = joinSql([sql`"x" AS (SELECT ${1} AS "n")`, sql`"y" AS (SELECT ${2} AS "n")`], ", ");
+    const statement = sql`WITH ${ctes} SELECT ${column} AS "count", ${null} AS "none", ${sql``}${true} AS "yes"`;
+
+    expect(statement.values).toEqual([1, 2, "s1", day, "a", "b", null, true]);
+    expect(statement.text).toBe(
+      `WITH "x" AS (SELECT ${p(1)} AS "n"), "y" AS (SELECT ${p(2)} AS "n") SELECT (SELECT COUNT(*) FROM "DailyStat" WHERE "shopId" = ${p(3)} AND "day" >= ${p(4)} AND "metric" IN (${p(5)}, ${p(6)})) AS "count", ${p(7)} AS "none", ${p(8)} AS "yes"`,
+    );
+    expect(statement.parts).toHaveLength(statement.values.length + 1);
+  });
+
+  it("gives a fragment the same text and values alone as inside another, however often either is read", () => {
+    const fragment = sql`"phone" = ${"+12125550123"} AND "n" < ${5}`;
+    const outer = sql`SELECT 1 WHERE ${fragment} AND ${fragment}`;
+    expect(fragment.text).toBe(`"phone" = ${p(1)} AND "n" < ${p(2)}`);
+    expect(outer.values).toEqual(["+12125550123", 5, "+12125550123", 5]);
+    expect(outer.text).toBe(`SELECT 1 WHERE "phone" = ${p(1)} AND "n" < ${p(2)} AND "phone" = ${p(3)} AND "n" < ${p(4)}`);
+    expect(outer.text).toBe(outer.text);
+    expect(fragment.values).toEqual(["+12125550123", 5]);
+  });
+
+  it("takes a fragment that is a plain { text, values, parts } object too", () => {
+    const plain = { text: "ignored", values: ["v"], parts: ['"a" = ', ""] };
+    expect(sql`SELECT 1 WHERE ${plain}`.text).toBe(`SELECT 1 WHERE "a" = ${p(1)}`);
+  });
+});
