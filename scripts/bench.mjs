@@ -299,11 +299,21 @@ function stop(child) {
   });
 }
 
+/**
+ * A `/proc/.../stat` line's user and system CPU ticks (of 10 ms) and its command name. The fields are read
+ * after the last ") ", since the name between parentheses may hold spaces and parentheses itself.
+ */
+function statOf(file) {
+  const stat = fs.readFileSync(file, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
+  return { name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), user: Number(fields[11]), system: Number(fields[12]) };
+}
+
 /** CPU time (user + system, every thread) the process has used, in ms. */
 function cpuOf(pid) {
   try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    const { user, system } = statOf(`/proc/${pid}/stat`);
+    return (user + system) * 10;
   } catch {
     return null;
   }
@@ -325,9 +335,7 @@ function writesOf(pid) {
 function schedOf(pid) {
   try {
     const [run, wait] = fs.readFileSync(`/proc/${pid}/schedstat`, "utf8").trim().split(" ").map(Number);
-    const stat = fs.readFileSync(`/proc/${pid}/task/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
-    return { run, wait, user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+    return { run, wait, systemMs: statOf(`/proc/${pid}/task/${pid}/stat`).system * 10 };
   } catch {
     return null;
   }
@@ -339,10 +347,8 @@ function postgresTicks() {
   for (const pid of fs.readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (!stat.slice(stat.indexOf("(") + 1).startsWith("postgres")) continue;
-      const fields = stat.slice(stat.lastIndexOf(") ") + 2).split(" ");
-      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+      const { name, user, system } = statOf(`/proc/${pid}/stat`);
+      if (name.startsWith("postgres")) ticks.set(pid, user + system);
     } catch {
       // the process ended between the listing and the read
     }
@@ -360,7 +366,7 @@ function cpuShares(pid) {
 function cpuBetween(before, after) {
   let postgres = 0;
   for (const [pid, ticks] of after.postgres) postgres += ticks - (before.postgres.get(pid) ?? 0);
-  return { server: after.server - before.server, postgres: (postgres * 1000) / 100, load: after.load - before.load };
+  return { server: after.server - before.server, postgres: postgres * 10, load: after.load - before.load };
 }
 
 function rssOf(pid) {
@@ -414,7 +420,7 @@ async function watchServer(target, label) {
     const after = target.stats ? await target.stats() : null;
     const cpu = cpuOf(target.child.pid);
     const writes = writesOf(target.child.pid);
-    const sched = schedOf(target.child.pid);
+    const schedEnd = schedBurst ?? schedOf(target.child.pid);
     if (profileFile) await target.ipc({ profile: null });
     return {
       peakRss: peak,
@@ -425,10 +431,10 @@ async function watchServer(target, label) {
       writesPerRequest: writes !== null && writesBefore !== null && total ? (writes - writesBefore) / total : null,
       // The server's longest event-loop stall and garbage-collection pauses during the run (the probe's).
       stalls: after && "loopMaxMs" in after ? { loopMax: after.loopMaxMs, gcMax: after.gcMaxMs, gcTotal: after.gcTotalMs } : null,
-      // How long the main thread ran, and how long it was ready to run but waited for a core (ms).
       // While the answers came (before any settling): the CPU (ms) each of them took, per request.
       shares: sharesBurst && total ? Object.fromEntries(Object.entries(cpuBetween(sharesBefore, sharesBurst)).map(([k, v]) => [k, v / total])) : null,
-      sched: (schedBurst ?? sched) && schedBefore ? { runMs: ((schedBurst ?? sched).run - schedBefore.run) / 1e6, waitMs: ((schedBurst ?? sched).wait - schedBefore.wait) / 1e6, systemMs: (schedBurst ?? sched).system - schedBefore.system } : null,
+      // How long the main thread ran (in the kernel, of that), and how long it was ready to run but waited for a core (ms).
+      sched: schedEnd && schedBefore ? { runMs: (schedEnd.run - schedBefore.run) / 1e6, waitMs: (schedEnd.wait - schedBefore.wait) / 1e6, systemMs: schedEnd.systemMs - schedBefore.systemMs } : null,
     };
   };
   finish.answered = () => {

@@ -1,5 +1,4 @@
-import { databaseProvider } from "~/core/db.server";
-import { query, sql, toBoolean, toDate, type Sql } from "~/core/db/sql.server";
+import { query, sql, sqliteIndexedBy, toBoolean, toDate, type Sql } from "~/core/db/sql.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { flowTriggerJobFor } from "~/flow/trigger-jobs.server";
@@ -91,12 +90,11 @@ type ReadRow = CodOrderRiskRow &
 // of the (shopId, cartToken) and (shopId, phone, createdAt) indexes. SQLite is also told which index to read
 // (`INDEXED BY`): without statistics it took the retention job's (shopId, createdAt) index for the phone
 // lookup, which walks every selection of the shop in the link window (thousands a day in a busy shop).
-const selectionIndex = (name: string) => (databaseProvider === "sqlite" ? sql([` INDEXED BY "${name}"`]) : sql``);
 
 /** The newest selection not linked yet made for one of the order's cart or checkout tokens. */
 export function selectionByToken(shopId: string, cartTokens: readonly string[]): Sql {
   const [a, b] = padded(cartTokens, 2);
-  return sql`(SELECT "id" FROM "Selection"${selectionIndex("Selection_shopId_cartToken_idx")} WHERE "shopId" = ${shopId} AND COALESCE("orderGid", '') = '' AND "cartToken" IN (${a}, ${b})
+  return sql`(SELECT "id" FROM "Selection"${sqliteIndexedBy("Selection_shopId_cartToken_idx")} WHERE "shopId" = ${shopId} AND COALESCE("orderGid", '') = '' AND "cartToken" IN (${a}, ${b})
     ORDER BY "createdAt" DESC LIMIT 1)`;
 }
 
@@ -105,7 +103,7 @@ export function selectionByPhone(shopId: string, phones: readonly string[], plac
   const [a, b, c, d] = padded(phones, 4);
   const from = new Date(placedAt.getTime() - PHONE_LINK_WINDOW_MS);
   const to = new Date(placedAt.getTime() + 5 * 60_000);
-  return sql`(SELECT "id" FROM "Selection"${selectionIndex("Selection_shopId_phone_createdAt_idx")} WHERE "shopId" = ${shopId} AND COALESCE("orderGid", '') = '' AND "phone" IN (${a}, ${b}, ${c}, ${d})
+  return sql`(SELECT "id" FROM "Selection"${sqliteIndexedBy("Selection_shopId_phone_createdAt_idx")} WHERE "shopId" = ${shopId} AND COALESCE("orderGid", '') = '' AND "phone" IN (${a}, ${b}, ${c}, ${d})
     AND "createdAt" >= ${from} AND "createdAt" <= ${to} ORDER BY "createdAt" DESC LIMIT 1)`;
 }
 

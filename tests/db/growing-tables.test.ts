@@ -6,10 +6,11 @@ import { usualCodValues } from "~/risk/assess.server";
 import { installShop } from "../helpers/shops";
 
 /**
- * Two statements run for every order and every background job read tables that only grow (finished jobs are
- * kept 30 days, orders for as long as the shop keeps them). Each must read a partial index of the rows it can
- * use, on both engines, with the table's statistics gathered or not: a plan that walks the kept rows costs
- * more with every order (on PostgreSQL, 2 ms per claim after 3,600 jobs, measured by `npm run bench`).
+ * Statements run for every order and every background job read tables that only grow (finished jobs are kept
+ * 30 days, orders and selections for as long as the shop keeps them). Each must read the index of the rows it
+ * can use (the claim and the usual COD value a partial one), on both engines, with the table's statistics
+ * gathered or not: a plan that walks the kept rows costs more with every order (on PostgreSQL, 2 ms per claim
+ * after 3,600 jobs, measured by `npm run bench`).
  */
 const KEPT = 3_000;
 

@@ -86,6 +86,15 @@ export function sql(strings: TemplateStringsArray | readonly string[], ...values
   return new SqlText(parts, flat);
 }
 
+/**
+ * SQLite only: ` INDEXED BY "<index>"`, to write after a table name where SQLite, which keeps no statistics
+ * here, would choose an index that walks rows that only grow; nothing on PostgreSQL, which plans by its own.
+ * SQLite refuses the statement if that index cannot serve it, so a renamed or dropped index is an error.
+ */
+export function sqliteIndexedBy(index: string): Sql {
+  return databaseProvider === "sqlite" ? sql([` INDEXED BY "${index}"`]) : sql``;
+}
+
 /** Fragments joined by `separator` into one. */
 export function joinSql(fragments: readonly Sql[], separator: string): Sql {
   const strings = ["", ...fragments.slice(1).map(() => separator), ""];

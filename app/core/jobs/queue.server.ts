@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { databaseProvider, prisma } from "~/core/db.server";
 import { isDatabaseUnavailable } from "~/core/db/database-errors";
-import { execute, query, sql, sqlList, type Sql } from "~/core/db/sql.server";
+import { execute, query, sql, sqliteIndexedBy, sqlList, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
@@ -176,14 +176,13 @@ async function claimNextJob(kindNames: string[], now: Date): Promise<JobRow | nu
  */
 export function claimStatement(kindNames: string[], now: Date): Sql {
   const lockedUntil = new Date(now.getTime() + LOCK_MS);
-  const pg = databaseProvider === "postgresql";
   return sql`
     UPDATE "Job" SET "lockedUntil" = ${lockedUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
     WHERE "id" = (
-      SELECT "id" FROM "Job"${pg ? sql`` : sql` INDEXED BY "Job_pending_nextAttemptAt_idx"`}
+      SELECT "id" FROM "Job"${sqliteIndexedBy("Job_pending_nextAttemptAt_idx")}
       WHERE "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
         AND "nextAttemptAt" <= ${now} AND "kind" IN (${sqlList(kindNames)})
-      ORDER BY "nextAttemptAt" LIMIT 1${pg ? sql` FOR UPDATE SKIP LOCKED` : sql``})
+      ORDER BY "nextAttemptAt" LIMIT 1${databaseProvider === "postgresql" ? sql` FOR UPDATE SKIP LOCKED` : sql``})
     AND "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
     RETURNING "id", "kind", "key", "shop", "payload", "attempts"`;
 }
