@@ -8,8 +8,8 @@ import { buildWith } from "../helpers/resource-route-build";
 /**
  * The job worker gives way to the requests being answered (app/core/jobs/foreground.server.ts): the server's
  * handler counts each request while the app works on it, whichever way it goes (the fixed-path shortcut or
- * Remix's handler, an answer or a thrown error), and the worker's next claim waits for a moment with none
- * in flight and none answered in the last 20 ms, for at most three seconds.
+ * Remix's handler, an answer or a thrown error), and the worker's next claim waits for a moment with none,
+ * for at most three seconds.
  */
 describe("requests in flight, as the job worker sees them", () => {
   for (const shortcut of [true, false]) {
@@ -47,13 +47,7 @@ describe("requests in flight, as the job worker sees them", () => {
   }
 
   describe("the worker's next claim", () => {
-    // Each test starts on the fake clock with the last request answered 20 ms before.
-    beforeEach(async () => {
-      vi.useFakeTimers();
-      requestStarted();
-      requestFinished();
-      await vi.advanceTimersByTimeAsync(20);
-    });
+    beforeEach(() => vi.useFakeTimers());
     afterEach(() => vi.useRealTimers());
 
     const watch = () => {
@@ -62,30 +56,13 @@ describe("requests in flight, as the job worker sees them", () => {
       return state;
     };
 
-    it("waits while a request is in flight and goes once none has been answered for 20 ms", async () => {
+    it("waits while a request is in flight and goes as soon as it is answered", async () => {
       requestStarted();
       const claim = watch();
       await vi.advanceTimersByTimeAsync(300);
       expect(claim.done).toBe(false);
       requestFinished();
       await vi.advanceTimersByTimeAsync(10);
-      expect(claim.done).toBe(false);
-      await vi.advanceTimersByTimeAsync(15);
-      expect(claim.done).toBe(true);
-    });
-
-    it("takes a moment between two requests of a burst for no pause", async () => {
-      requestStarted();
-      const claim = watch();
-      for (let i = 0; i < 20; i++) {
-        await vi.advanceTimersByTimeAsync(8);
-        requestFinished();
-        await vi.advanceTimersByTimeAsync(8); // nothing in flight for 8 ms: the next request of the burst comes
-        requestStarted();
-      }
-      expect(claim.done).toBe(false);
-      requestFinished();
-      await vi.advanceTimersByTimeAsync(25);
       expect(claim.done).toBe(true);
     });
 
@@ -102,7 +79,7 @@ describe("requests in flight, as the job worker sees them", () => {
       }
     });
 
-    it("does not wait when nothing is in flight and nothing was answered in the last 20 ms", async () => {
+    it("does not wait when nothing is in flight", async () => {
       const claim = watch();
       await vi.advanceTimersByTimeAsync(0);
       expect(claim.done).toBe(true);
