@@ -41,7 +41,7 @@ function carriedBy(selection: LinkedSelection, facts: OrderFacts): boolean {
   return selection.id === facts.selectionId || (!!selection.cartToken && facts.cartTokens.includes(selection.cartToken));
 }
 
-/** A list of up to `n` values padded to exactly `n` (repeating the last), for a fixed `IN (...)`. */
+/** A list of up to `n` values padded to exactly `n` (repeating the last): one statement text whatever an order carries. */
 function padded(values: readonly string[], n: number): string[] {
   return Array.from({ length: n }, (_, i) => values[Math.min(i, values.length - 1)]);
 }
@@ -93,7 +93,7 @@ type ReadRow = CodOrderRiskRow &
 // let the planner walk the retention job's (shopId, createdAt) index backwards, hoping to meet one of the
 // phones soon, and an order whose phone has no selection (every COD order placed without the modal) then read
 // every selection of the shop in the link window, thousands a day in a busy shop: PostgreSQL did so with
-// statistics gathered (its generic plan, 1,400 buffers a delivery in the bench), SQLite without any. With one
+// statistics gathered (its generic plan: 1,532 buffers for such an order in the bench), SQLite without any. With one
 // value per branch, the branch's index gives its rows newest first and the first one is the answer, whatever
 // the statistics; SQLite is also told which index each branch reads (`INDEXED BY`).
 
@@ -104,7 +104,7 @@ type ReadRow = CodOrderRiskRow &
 function newestUnlinked(shopId: string, column: "phone" | "cartToken", values: readonly string[], index: string, window?: { from: Date; to: Date }): Sql {
   const branches = values.map(
     (value, i) => sql`SELECT "id", "createdAt" FROM (SELECT "id", "createdAt" FROM "Selection"${sqliteIndexedBy(index)}
-      WHERE "shopId" = ${shopId} AND ${sql([`"${column}" = `, ""], value)} AND COALESCE("orderGid", '') = ''${window ? sql` AND "createdAt" >= ${window.from} AND "createdAt" <= ${window.to}` : sql``}
+      WHERE "shopId" = ${shopId} AND ${sql([`"${column}"`])} = ${value} AND COALESCE("orderGid", '') = ''${window ? sql` AND "createdAt" >= ${window.from} AND "createdAt" <= ${window.to}` : sql``}
       ORDER BY "createdAt" DESC LIMIT 1) ${sql([`AS "v${i}"`])}`,
   );
   return sql`(SELECT "id" FROM (${joinSql(branches, " UNION ALL ")}) AS "newest" ORDER BY "createdAt" DESC LIMIT 1)`;

@@ -38,8 +38,10 @@ async function genericPlan(statement: Sql): Promise<string> {
     const { rows } = await client.query<{ "QUERY PLAN": string }>(`EXPLAIN EXECUTE growing(${args})`);
     return rows.map((r) => r["QUERY PLAN"]).join("\n");
   } finally {
-    await client.query("DEALLOCATE ALL; RESET plan_cache_mode").catch(() => {});
-    client.release();
+    // The session was changed (a setting, a prepared statement): the connection leaves the pool instead of going
+    // back. Undoing it there (DEALLOCATE ALL) would also drop the app's named statements, which the pool's
+    // client would still believe prepared.
+    client.release(true);
   }
 }
 
