@@ -337,7 +337,7 @@ const server = http.createServer(async (req, res) => {
   const malformed = !decodablePath(rawPath);
   const pathname = malformed ? MALFORMED_PATH : rawPath;
   const fixedRoute = !malformed && handle.isFixedRoute(pathname);
-  const storefront = fixedRoute ? handle.storefrontRoute(pathname, req.method) : null;
+  const wired = fixedRoute ? handle.wireRoute(pathname, req.method) : null;
   try {
     if (shuttingDown) res.setHeader("Connection", "close");
     if (malformed) {
@@ -357,10 +357,10 @@ const server = http.createServer(async (req, res) => {
       await drainAbandonedBody(req);
       res.writeHead(413, { "content-type": "application/json", "cache-control": "no-store", connection: "close" });
       res.end(JSON.stringify({ error: "The request body is too large.", code: "payload_too_large" }));
-    } else if (storefront && bodyReadWhole(req)) {
-      // A storefront JSON route, through its own interface: the body read whole, the answer written as it comes.
+    } else if (wired && bodyReadWhole(req)) {
+      // A storefront JSON route or a webhook, through its own interface: the body read whole, the answer written as it comes.
       const body = await readWholeBody(req);
-      const answer = await storefront.wire(build.requestFromServer({ method: req.method, url: requestUrl(req), rawHeaders: req.rawHeaders, body }));
+      const answer = await wired.wire(build.requestFromServer({ method: req.method, url: requestUrl(req), rawHeaders: req.rawHeaders, body }));
       answer.headers["content-length"] = String(Buffer.byteLength(answer.text));
       res.writeHead(answer.status, answer.headers);
       res.end(answer.text);

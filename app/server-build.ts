@@ -35,6 +35,7 @@ import { flowTriggerJob } from "~/flow/trigger-jobs.server";
 import { clock } from "~/core/utils/clock.server";
 import { setInstallSteps, type InstallStep } from "~/core/shopify/app.server";
 import type { StorefrontRoute } from "~/http/storefront.server";
+import type { WebhookRoute } from "~/http/webhook.server";
 import * as addressCorrectionRequest from "~/routes/proxy.api.address-correction[.]request";
 import * as addressCorrectionStatus from "~/routes/proxy.api.address-correction[.]status";
 import * as ping from "~/routes/proxy.api.auth.ping";
@@ -147,8 +148,16 @@ export function startBackgroundWork(): void {
  * build and reach Remix's handler.
  */
 type Handler = (args: { request: Request; params: Record<string, string>; context: Record<string, unknown> }) => unknown;
-/** A storefront JSON route also has its own interface, without web Request/Response (app/http/storefront.server.ts). */
-export type ResourceRouteModule = { loader?: Handler; action?: Handler; storefront?: Pick<StorefrontRoute, "method" | "wire"> };
+/**
+ * A storefront JSON route (app/http/storefront.server.ts) and a webhook (app/http/webhook.server.ts) also have
+ * an interface of their own, without web Request/Response: the server calls it with what it read.
+ */
+export type ResourceRouteModule = {
+  loader?: Handler;
+  action?: Handler;
+  storefront?: Pick<StorefrontRoute, "method" | "wire">;
+  webhook?: Pick<WebhookRoute, "method" | "wire">;
+};
 
 export const FIXED_RESOURCE_ROUTES: Readonly<Record<string, ResourceRouteModule>> = {
   "/proxy/api/address-correction.request": addressCorrectionRequest,

@@ -5,7 +5,7 @@ import { env } from "~/core/env.server";
 import { jsonError } from "~/http/responses.server";
 import { getShop, type Shop } from "~/core/settings/shop.server";
 import { prepareDatabase } from "~/core/db.server";
-import { requestFromWeb, type StorefrontRequest } from "~/http/storefront.server";
+import { requestFromWeb, type WireRequest } from "~/http/storefront.server";
 
 export type ProxyContext = {
   shop: Shop;
@@ -32,7 +32,7 @@ export async function authenticateProxy(request: Request): Promise<ProxyContext>
 }
 
 /** `authenticateProxy` for a storefront route's request (app/http/storefront.server.ts). */
-export async function authenticateStorefront(request: StorefrontRequest): Promise<ProxyContext> {
+export async function authenticateStorefront(request: WireRequest): Promise<ProxyContext> {
   await prepareDatabase();
   const { url } = request;
   if (!verifyAppProxySignature(url.searchParams, env.SHOPIFY_API_SECRET)) {
@@ -67,7 +67,7 @@ export function shopDomainPattern(): RegExp {
 }
 
 /** The shop's offline session, loaded from the app's session storage under the library's id for it. */
-async function offlineSession(request: StorefrontRequest, domain: string): Promise<Session | undefined> {
+async function offlineSession(request: WireRequest, domain: string): Promise<Session | undefined> {
   if (!shopDomainPattern().test(domain)) return undefined;
   let session = await sessionStorage.loadSession(`offline_${domain}`);
   // An expiring offline token about to lapse: the library's own path refreshes it.

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { jsonError } from "~/http/responses.server";
-import { requestFromWeb, type StorefrontRequest } from "~/http/storefront.server";
+import { requestFromWeb, type WireRequest } from "~/http/storefront.server";
 
 export const MAX_JSON_BODY_BYTES = 16 * 1024;
 
@@ -17,7 +17,7 @@ export async function readJsonBody<S extends z.ZodTypeAny>(request: Request, sch
 }
 
 /** `readJsonBody` for a storefront route's request (app/http/storefront.server.ts). */
-export async function parseJsonBody<T>(request: StorefrontRequest, schema: BodySchema<T>): Promise<T> {
+export async function parseJsonBody<T>(request: WireRequest, schema: BodySchema<T>): Promise<T> {
   const type = request.header("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw jsonError(400, "invalid_request", "Send the body as JSON (Content-Type: application/json).", {

@@ -8,7 +8,8 @@ import { answerForError, methodNotAllowedAnswer, responseOf, wireOf, type JsonAn
  * back. The two ways run the same guard, parse and domain call and give the same status, headers and
  * body (tests/routes/storefront-interface.test.ts). Why: docs/decisions/storefront-interface.md.
  */
-export type StorefrontRequest = {
+/** A request as the routes with their own interface read it (the storefront's JSON routes, the webhooks). */
+export type WireRequest = {
   readonly method: string;
   readonly url: URL;
   /** A header's value as `Headers.get` gives it (every value of the name, joined by ", "), or null. */
@@ -20,7 +21,7 @@ export type StorefrontRequest = {
 };
 
 /** A web Request (Remix's way in): the body is read as it arrives and cut off past the limit. */
-export function requestFromWeb(request: Request): StorefrontRequest {
+export function requestFromWeb(request: Request): WireRequest {
   return {
     method: request.method,
     url: new URL(request.url),
@@ -34,7 +35,7 @@ export function requestFromWeb(request: Request): StorefrontRequest {
  * What the production server read (server.mjs): the method, the URL it made of the request line and
  * headers, node's raw header list (name, value, name, value...) and the whole body.
  */
-export function requestFromServer(input: { method: string; url: URL; rawHeaders: readonly string[]; body: Uint8Array<ArrayBuffer> }): StorefrontRequest {
+export function requestFromServer(input: { method: string; url: URL; rawHeaders: readonly string[]; body: Uint8Array<ArrayBuffer> }): WireRequest {
   const { rawHeaders, body } = input;
   return {
     method: input.method,
@@ -81,8 +82,8 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array 
  * any other error is logged and answered 503 `unavailable` or 500 `internal_error`, as `answer` does.
  * Another method gets 405 `method_not_allowed`.
  */
-export function storefrontRoute(method: "POST", handler: (request: StorefrontRequest) => Promise<JsonAnswer>) {
-  async function run(request: StorefrontRequest): Promise<JsonAnswer | Response> {
+export function storefrontRoute(method: "POST", handler: (request: WireRequest) => Promise<JsonAnswer>) {
+  async function run(request: WireRequest): Promise<JsonAnswer | Response> {
     try {
       if (request.method !== method) return methodNotAllowedAnswer([method]);
       return await handler(request);
@@ -99,7 +100,7 @@ export function storefrontRoute(method: "POST", handler: (request: StorefrontReq
       return answer instanceof Response ? answer : responseOf(answer);
     },
     /** The production server's way: a request it read in, what it writes out. */
-    wire: async (request: StorefrontRequest): Promise<WireAnswer> => {
+    wire: async (request: WireRequest): Promise<WireAnswer> => {
       const answer = await run(request);
       return answer instanceof Response ? wireOfResponse(answer) : wireOf(answer);
     },
@@ -109,7 +110,7 @@ export function storefrontRoute(method: "POST", handler: (request: StorefrontReq
 export type StorefrontRoute = ReturnType<typeof storefrontRoute>;
 
 /** A thrown Response (a guard's refusal), as the server writes it. */
-async function wireOfResponse(response: Response): Promise<WireAnswer> {
+export async function wireOfResponse(response: Response): Promise<WireAnswer> {
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) headers[name] = value;
   return { status: response.status, headers, text: await response.text() };

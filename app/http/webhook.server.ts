@@ -3,13 +3,14 @@ import { InvalidShopError } from "@shopify/shopify-api";
 import { authenticate } from "~/core/shopify/app.server";
 import { env } from "~/core/env.server";
 import { shopDomainPattern } from "~/http/app-proxy.server";
-import { jsonError, methodNotAllowed } from "~/http/responses.server";
+import { answerForError, jsonError, methodNotAllowed, responseOf, unavailable, type WireAnswer } from "~/http/responses.server";
+import { requestFromWeb, wireOfResponse, type WireRequest } from "~/http/storefront.server";
 
 /**
  * What a webhook route gets: the shop, the topic as the library names it (`ORDERS_CREATE`), the delivery's
- * idempotency id (`webhookId`: see deliveryKey) and the payload.
+ * idempotency id (`webhookId`: see deliveryKey), the payload and the body as it came (the text the HMAC signs).
  */
-export type WebhookContext = { shop: string; topic: string; webhookId: string; apiVersion: string; payload: Record<string, unknown> };
+export type WebhookContext = { shop: string; topic: string; webhookId: string; apiVersion: string; payload: Record<string, unknown>; rawBody: string };
 
 /** The topics the app serves, as `shopify.app.toml` names them; each route passes its own. */
 export type WebhookTopic =
@@ -58,6 +59,10 @@ const SHOP_IN_BODY: Partial<Record<WebhookTopic, "myshopify_domain" | "shop_doma
  * headers) still go through the library.
  */
 export async function authenticateWebhook(request: Request, route: WebhookTopic): Promise<WebhookContext> {
+  return checkedDelivery(requestFromWeb(request), route);
+}
+
+async function checkedDelivery(request: WireRequest, route: WebhookTopic): Promise<WebhookContext> {
   const delivery = await verifiedDelivery(request);
   if (delivery.topic !== topicKey(route)) throw topicMismatch(route);
   const field = SHOP_IN_BODY[route];
@@ -68,25 +73,69 @@ export async function authenticateWebhook(request: Request, route: WebhookTopic)
   return delivery;
 }
 
+/**
+ * What a webhook's work comes to: `done` is answered 200 with no body (the work is done, or there was
+ * none to do), `retry` 503 `unavailable` with Retry-After, so Shopify delivers it again.
+ */
+export type WebhookOutcome = "done" | "retry";
+
+/**
+ * A webhook route: the guard (the checks above, for the route's topic), then `handler` with the verified
+ * delivery. Like the storefront's JSON routes (app/http/storefront.server.ts) it has two ways in: `action`,
+ * Remix's (a web Request in, a Response out), and `wire`, the production server's (what server.mjs read,
+ * what it writes, with no web Request or Response around a delivery: docs/decisions/storefront-interface.md).
+ * Both run the same guard and handler and give the same answers: a guard's refusal as it was thrown, an
+ * error as `answer()` gives it (503 `unavailable` when the database failed, else 500 `internal_error`),
+ * another method 405.
+ */
+export function webhookRoute(route: WebhookTopic, handler: (delivery: WebhookContext) => Promise<WebhookOutcome>) {
+  const where = `webhooks/${route}`;
+  async function run(request: WireRequest): Promise<Response | null> {
+    try {
+      return (await handler(await checkedDelivery(request, route))) === "done" ? null : unavailable();
+    } catch (thrown) {
+      if (thrown instanceof Response) return thrown;
+      return responseOf(answerForError(thrown, where));
+    }
+  }
+  return {
+    method: "POST" as const,
+    /** Remix's way: a Request in, a Response out (`done`: 200, no body). */
+    action: async ({ request }: { request: Request; params?: unknown; context?: unknown }): Promise<Response> => (await run(requestFromWeb(request))) ?? new Response(null, { status: 200 }),
+    /** The production server's way: a request it read in, what it writes out. */
+    wire: async (request: WireRequest): Promise<WireAnswer> => {
+      const refused = await run(request);
+      return refused ? wireOfResponse(refused) : { status: 200, headers: {}, text: "" };
+    },
+  };
+}
+
+export type WebhookRoute = ReturnType<typeof webhookRoute>;
+
 /** `app/uninstalled` → `APP_UNINSTALLED`, as the library stores topics. */
 function topicKey(topic: string): string {
   return topic.toUpperCase().replace(/\/|\./g, "_");
 }
 
-async function verifiedDelivery(request: Request): Promise<WebhookContext> {
+/** A body past this is refused before it is decoded (the server cuts every body off at 1 MiB too). */
+const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
+async function verifiedDelivery(request: WireRequest): Promise<WebhookContext> {
   if (request.method !== "POST") throw methodNotAllowed(["POST"]);
-  const headers = request.headers;
-  if (headers.has("shopify-event-hmac-sha256")) return throughLibrary(request);
-  const rawBody = await request.text();
-  const hmac = headers.get("x-shopify-hmac-sha256");
+  if (request.header("shopify-event-hmac-sha256") !== null) return throughLibrary(request.toRequest());
+  const bytes = await request.body(WEBHOOK_BODY_LIMIT);
+  if (bytes === "too_large") throw badDelivery("The webhook's body is too large.");
+  // As a web Request's text() reads it: UTF-8, a leading byte-order mark dropped.
+  const rawBody = new TextDecoder().decode(bytes);
+  const hmac = request.header("x-shopify-hmac-sha256");
   if (!rawBody.length || !hmac) throw missingHeaders();
   if (!verifyWebhookHmac(rawBody, hmac, env.SHOPIFY_API_SECRET)) throw invalidHmac();
-  const topic = headers.get("x-shopify-topic");
-  const shop = headers.get("x-shopify-shop-domain");
-  const apiVersion = headers.get("x-shopify-api-version");
-  const webhookId = headers.get("x-shopify-webhook-id");
+  const topic = request.header("x-shopify-topic");
+  const shop = request.header("x-shopify-shop-domain");
+  const apiVersion = request.header("x-shopify-api-version");
+  const webhookId = request.header("x-shopify-webhook-id");
   if (!topic || !shop || !apiVersion || !webhookId) throw missingHeaders();
-  const eventId = headers.get("x-shopify-event-id");
+  const eventId = request.header("x-shopify-event-id");
   if (!shopDomainPattern().test(shop)) throw badShop();
   let payload: unknown;
   try {
@@ -94,7 +143,7 @@ async function verifiedDelivery(request: Request): Promise<WebhookContext> {
   } catch {
     throw badDelivery("The webhook's body is not JSON.");
   }
-  return { shop, topic: topicKey(topic), webhookId: deliveryKey(topicKey(topic), eventId || webhookId, rawBody), apiVersion, payload: asObject(payload) };
+  return { shop, topic: topicKey(topic), webhookId: deliveryKey(topicKey(topic), eventId || webhookId, rawBody), apiVersion, payload: asObject(payload), rawBody };
 }
 
 // ---- Idempotency (issue 33): one key per delivered event, however often and by however many subscriptions.
@@ -123,7 +172,9 @@ export function verifyWebhookHmac(rawBody: string, hmac: string, secret: string)
 
 async function throughLibrary(request: Request): Promise<WebhookContext> {
   let context: Awaited<ReturnType<typeof authenticate.webhook>>;
+  let rawBody: string;
   try {
+    rawBody = await request.clone().text();
     context = await authenticate.webhook(request);
   } catch (thrown) {
     if (thrown instanceof Response) {
@@ -137,7 +188,7 @@ async function throughLibrary(request: Request): Promise<WebhookContext> {
     throw thrown;
   }
   const { shop, topic, webhookId, apiVersion, payload } = context;
-  return { shop, topic: topicKey(topic), webhookId, apiVersion, payload: asObject(wellFormed(payload)) };
+  return { shop, topic: topicKey(topic), webhookId, apiVersion, payload: asObject(wellFormed(payload)), rawBody };
 }
 
 // A `\uD800`–`\uDFFF` escape in the raw text: the only way a lone surrogate reaches a parsed string

@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed } from "~/http/responses.server";
-import { authenticateWebhook } from "~/http/webhook.server";
+import { methodNotAllowed } from "~/http/responses.server";
+import { webhookRoute } from "~/http/webhook.server";
 import { uninstallShop } from "~/privacy/privacy.server";
 import { recordDelivery } from "~/core/shopify/webhook-deliveries.server";
 
@@ -9,14 +8,13 @@ import { recordDelivery } from "~/core/shopify/webhook-deliveries.server";
  * Its data stays until Shopify sends shop/redact (48 hours later), in case the merchant reinstalls.
  * Idempotent: a redelivery (or a late one) keeps the first uninstall time.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  return answer(async () => {
-    const { shop, topic, webhookId } = await authenticateWebhook(request, "app/uninstalled");
-    await uninstallShop(shop);
-    await recordDelivery(webhookId, topic, shop);
-    return new Response(null, { status: 200 });
-  }, "webhooks/app/uninstalled");
-}
+export const webhook = webhookRoute("app/uninstalled", async ({ shop, topic, webhookId }) => {
+  await uninstallShop(shop);
+  await recordDelivery(webhookId, topic, shop);
+  return "done";
+});
+
+export const action = webhook.action;
 
 export async function loader() {
   return methodNotAllowed(["POST"]);

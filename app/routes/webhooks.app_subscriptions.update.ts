@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed, unavailable } from "~/http/responses.server";
-import { authenticateWebhook } from "~/http/webhook.server";
+import { methodNotAllowed } from "~/http/responses.server";
+import { webhookRoute } from "~/http/webhook.server";
 import { applySubscriptionNotice } from "~/billing/subscription.server";
 import { appSubscriptionPayload } from "~/core/shopify/webhook-payloads";
 import { log } from "~/core/utils/log.server";
@@ -13,22 +12,21 @@ import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
  * another shop's header, or an old one, records that shop's true state. Shopify not answering: 503, and
  * Shopify delivers the notice again.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  return answer(async () => {
-    const { shop, payload } = await authenticateWebhook(request, "app_subscriptions/update");
-    const parsed = appSubscriptionPayload.safeParse(payload);
-    if (!parsed.success) {
-      log.warn("webhook: app_subscriptions/update without a usable app_subscription", { shop });
-      return new Response(null, { status: 200 });
-    }
-    const change = await applySubscriptionNotice(shop, parsed.data.app_subscription.admin_graphql_api_id);
-    if (!change) return unavailable();
-    log.info("webhook: subscription read back", { shop, status: change.status, source: change.source, applied: change.applied });
-    // Hiding COD follows the plan (no plan, no codes, so COD must not be hidden): a durable job.
-    if (change.applied) await requestEnforcementSync(shop, "subscription_updated");
-    return new Response(null, { status: 200 });
-  }, "webhooks/app_subscriptions/update");
-}
+export const webhook = webhookRoute("app_subscriptions/update", async ({ shop, payload }) => {
+  const parsed = appSubscriptionPayload.safeParse(payload);
+  if (!parsed.success) {
+    log.warn("webhook: app_subscriptions/update without a usable app_subscription", { shop });
+    return "done";
+  }
+  const change = await applySubscriptionNotice(shop, parsed.data.app_subscription.admin_graphql_api_id);
+  if (!change) return "retry";
+  log.info("webhook: subscription read back", { shop, status: change.status, source: change.source, applied: change.applied });
+  // Hiding COD follows the plan (no plan, no codes, so COD must not be hidden): a durable job.
+  if (change.applied) await requestEnforcementSync(shop, "subscription_updated");
+  return "done";
+});
+
+export const action = webhook.action;
 
 export async function loader() {
   return methodNotAllowed(["POST"]);

@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed } from "~/http/responses.server";
-import { authenticateWebhook } from "~/http/webhook.server";
+import { methodNotAllowed } from "~/http/responses.server";
+import { webhookRoute } from "~/http/webhook.server";
 import { answerDataRequest } from "~/privacy/data-requests.server";
 import { orderIdsIn } from "~/privacy/privacy.server";
 import { recordDelivery } from "~/core/shopify/webhook-deliveries.server";
@@ -12,29 +11,27 @@ import { log } from "~/core/utils/log.server";
  * the requested orders, which the merchant reads and downloads on the admin's Data requests page. One
  * report per request, however often Shopify delivers it.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  return answer(async () => {
-    const raw = await request.clone().text();
-    const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "customers/data_request");
-    // A payload without a readable customer still reports by the requested orders.
-    const parsed = customerPrivacyPayload.safeParse(payload);
-    const body = parsed.success ? parsed.data : null;
-    const id = body?.data_request?.id;
-    const stored = await answerDataRequest(shop, {
-      dataRequestId: id === null || id === undefined ? null : String(id),
-      webhookId,
-      customer: {
-        id: body?.customer?.id === null || body?.customer?.id === undefined ? null : String(body.customer.id),
-        email: body?.customer?.email ?? null,
-        phone: body?.customer?.phone ?? null,
-      },
-      orderIds: orderIdsIn(raw, "orders_requested"),
-    });
-    log.info("customers/data_request stored", { shop, dataRequestId: id ?? null, webhookId, stored: stored?.stored ?? null, records: stored?.records ?? null });
-    await recordDelivery(webhookId, topic, shop);
-    return new Response(null, { status: 200 });
-  }, "webhooks/customers/data_request");
-}
+export const webhook = webhookRoute("customers/data_request", async ({ shop, topic, webhookId, payload, rawBody }) => {
+  // A payload without a readable customer still reports by the requested orders.
+  const parsed = customerPrivacyPayload.safeParse(payload);
+  const body = parsed.success ? parsed.data : null;
+  const id = body?.data_request?.id;
+  const stored = await answerDataRequest(shop, {
+    dataRequestId: id === null || id === undefined ? null : String(id),
+    webhookId,
+    customer: {
+      id: body?.customer?.id === null || body?.customer?.id === undefined ? null : String(body.customer.id),
+      email: body?.customer?.email ?? null,
+      phone: body?.customer?.phone ?? null,
+    },
+    orderIds: orderIdsIn(rawBody, "orders_requested"),
+  });
+  log.info("customers/data_request stored", { shop, dataRequestId: id ?? null, webhookId, stored: stored?.stored ?? null, records: stored?.records ?? null });
+  await recordDelivery(webhookId, topic, shop);
+  return "done";
+});
+
+export const action = webhook.action;
 
 export async function loader() {
   return methodNotAllowed(["POST"]);

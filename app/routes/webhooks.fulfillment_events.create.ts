@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed, unavailable } from "~/http/responses.server";
-import { authenticateWebhook } from "~/http/webhook.server";
+import { methodNotAllowed } from "~/http/responses.server";
+import { webhookRoute } from "~/http/webhook.server";
 import { learnCarrierEvent } from "~/risk/outcomes.server";
 import { actOnCarrierEvent } from "~/delivery/events.server";
 import { kickJobWorker } from "~/core/jobs/worker.server";
@@ -16,23 +15,21 @@ import { log } from "~/core/utils/log.server";
  * Idempotent on X-Shopify-Webhook-Id, and the outcome itself is one row per order: the many events of
  * one shipment count the order once.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  return answer(async () => {
-    const raw = await request.clone().text();
-    const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "fulfillment_events/create");
-    if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
-    const event = readFulfillmentEvent(raw, payload);
-    if (event) {
-      if ((await learnCarrierEvent(shop, event)) === "retry") return unavailable();
-      const acted = await actOnCarrierEvent(shop, event);
-      if (acted === "retry") return unavailable();
-      if (acted) kickJobWorker();
-    }
-    else log.warn("fulfillment_events/create payload not understood; ignored", { shop });
-    await recordDelivery(webhookId, topic, shop);
-    return new Response(null, { status: 200 });
-  }, "webhooks/fulfillment_events/create");
-}
+export const webhook = webhookRoute("fulfillment_events/create", async ({ shop, topic, webhookId, payload, rawBody }) => {
+  if (await deliveryHandled(webhookId)) return "done";
+  const event = readFulfillmentEvent(rawBody, payload);
+  if (event) {
+    if ((await learnCarrierEvent(shop, event)) === "retry") return "retry";
+    const acted = await actOnCarrierEvent(shop, event);
+    if (acted === "retry") return "retry";
+    if (acted) kickJobWorker();
+  }
+  else log.warn("fulfillment_events/create payload not understood; ignored", { shop });
+  await recordDelivery(webhookId, topic, shop);
+  return "done";
+});
+
+export const action = webhook.action;
 
 export async function loader() {
   return methodNotAllowed(["POST"]);

@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed, unavailable } from "~/http/responses.server";
-import { authenticateWebhook } from "~/http/webhook.server";
+import { methodNotAllowed } from "~/http/responses.server";
+import { webhookRoute } from "~/http/webhook.server";
 import { bodyMatches, learnOrderOutcome } from "~/risk/outcomes.server";
 import { deliveryHandled, recordDelivery } from "~/core/shopify/webhook-deliveries.server";
 import { orderCreatedPayload } from "~/core/shopify/webhook-payloads";
@@ -12,22 +11,21 @@ import { log } from "~/core/utils/log.server";
  * Counted only when the body is a cancelled order of this shop (docs/webhooks.md); 503 when Shopify could
  * not confirm the order is the shop's. Idempotent per event, and the outcome itself is one row per order.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  return answer(async () => {
-    const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "orders/cancelled");
-    if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
-    const order = orderCreatedPayload.safeParse(payload);
-    if (order.success) {
-      if ((await learnOrderOutcome(shop, order.data, "failed")) === "retry") return unavailable();
-      // A confirmation still awaited closes: a later WhatsApp press answers that the order was cancelled.
-      // Only for a body that is a cancelled order (the topic header is not signed).
-      if (bodyMatches(order.data, "failed")) await closeOnOrderCancelled(shop, order.data.admin_graphql_api_id);
-    }
-    else log.warn("orders/cancelled payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
-    await recordDelivery(webhookId, topic, shop);
-    return new Response(null, { status: 200 });
-  }, "webhooks/orders/cancelled");
-}
+export const webhook = webhookRoute("orders/cancelled", async ({ shop, topic, webhookId, payload }) => {
+  if (await deliveryHandled(webhookId)) return "done";
+  const order = orderCreatedPayload.safeParse(payload);
+  if (order.success) {
+    if ((await learnOrderOutcome(shop, order.data, "failed")) === "retry") return "retry";
+    // A confirmation still awaited closes: a later WhatsApp press answers that the order was cancelled.
+    // Only for a body that is a cancelled order (the topic header is not signed).
+    if (bodyMatches(order.data, "failed")) await closeOnOrderCancelled(shop, order.data.admin_graphql_api_id);
+  }
+  else log.warn("orders/cancelled payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
+  await recordDelivery(webhookId, topic, shop);
+  return "done";
+});
+
+export const action = webhook.action;
 
 export async function loader() {
   return methodNotAllowed(["POST"]);

@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed } from "~/http/responses.server";
-import { authenticateWebhook } from "~/http/webhook.server";
+import { methodNotAllowed } from "~/http/responses.server";
+import { webhookRoute } from "~/http/webhook.server";
 import { kickJobWorker } from "~/core/jobs/worker.server";
 import { orderCreated } from "~/orders/order-created.server";
 import { deliveryHandled, recordDelivery } from "~/core/shopify/webhook-deliveries.server";
@@ -8,29 +7,28 @@ import { orderCreatedPayload } from "~/core/shopify/webhook-payloads";
 import { log } from "~/core/utils/log.server";
 
 /**
- * orders/create: verified by the library (bad HMAC 401), idempotent on X-Shopify-Webhook-Id. Links the
+ * orders/create: verified as every webhook is (bad HMAC 401), idempotent on X-Shopify-Webhook-Id. Links the
  * order to the shopper's selection and queues its tags and address check; only database work happens
  * before the 200 (two round trips: app/orders/order-created.server.ts), the jobs themselves run in the
  * background worker (app/core/jobs).
  */
-export async function action({ request }: ActionFunctionArgs) {
-  return answer(async () => {
-    const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "orders/create");
-    const order = orderCreatedPayload.safeParse(payload);
-    // The delivery is recorded with the order's writes, once they are all done; a redelivery finds it there.
-    if (order.success) {
-      if (!(await orderCreated(order.data, { webhookId, topic, shop }))) return new Response(null, { status: 200 });
-    } else {
-      if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
-      // Retrying cannot fix a payload we cannot read: record it and answer 200.
-      log.warn("orders/create payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
-      await recordDelivery(webhookId, topic, shop);
-    }
-    // The jobs start once this delivery's own database work is done, so they do not hold up the answer.
-    kickJobWorker();
-    return new Response(null, { status: 200 });
-  }, "webhooks/orders/create");
-}
+export const webhook = webhookRoute("orders/create", async ({ shop, topic, webhookId, payload }) => {
+  const order = orderCreatedPayload.safeParse(payload);
+  // The delivery is recorded with the order's writes, once they are all done; a redelivery finds it there.
+  if (order.success) {
+    if (!(await orderCreated(order.data, { webhookId, topic, shop }))) return "done";
+  } else {
+    if (await deliveryHandled(webhookId)) return "done";
+    // Retrying cannot fix a payload we cannot read: record it and answer 200.
+    log.warn("orders/create payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
+    await recordDelivery(webhookId, topic, shop);
+  }
+  // The jobs start once this delivery's own database work is done, so they do not hold up the answer.
+  kickJobWorker();
+  return "done";
+});
+
+export const action = webhook.action;
 
 export async function loader() {
   return methodNotAllowed(["POST"]);

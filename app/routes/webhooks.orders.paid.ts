@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed } from "~/http/responses.server";
-import { authenticateWebhook } from "~/http/webhook.server";
+import { methodNotAllowed } from "~/http/responses.server";
+import { webhookRoute } from "~/http/webhook.server";
 import { kickJobWorker } from "~/core/jobs/worker.server";
 import { deliveryHandled, recordDelivery } from "~/core/shopify/webhook-deliveries.server";
 import { orderCreatedPayload } from "~/core/shopify/webhook-payloads";
@@ -13,18 +12,17 @@ import { log } from "~/core/utils/log.server";
  * so neither a forged-looking payload nor cash recorded by hand makes an order prepaid. Idempotent on
  * X-Shopify-Webhook-Id, and the job is one per order.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  return answer(async () => {
-    const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "orders/paid");
-    if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
-    const order = orderCreatedPayload.safeParse(payload);
-    if (order.success) await queueOrderPaid(shop, order.data.admin_graphql_api_id);
-    else log.warn("orders/paid payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
-    await recordDelivery(webhookId, topic, shop);
-    kickJobWorker();
-    return new Response(null, { status: 200 });
-  }, "webhooks/orders/paid");
-}
+export const webhook = webhookRoute("orders/paid", async ({ shop, topic, webhookId, payload }) => {
+  if (await deliveryHandled(webhookId)) return "done";
+  const order = orderCreatedPayload.safeParse(payload);
+  if (order.success) await queueOrderPaid(shop, order.data.admin_graphql_api_id);
+  else log.warn("orders/paid payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
+  await recordDelivery(webhookId, topic, shop);
+  kickJobWorker();
+  return "done";
+});
+
+export const action = webhook.action;
 
 export async function loader() {
   return methodNotAllowed(["POST"]);

@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed, unavailable } from "~/http/responses.server";
-import { authenticateWebhook } from "~/http/webhook.server";
+import { methodNotAllowed } from "~/http/responses.server";
+import { webhookRoute } from "~/http/webhook.server";
 import { learnOrderUpdate } from "~/risk/outcomes.server";
 import { actOnOrderTags } from "~/delivery/events.server";
 import { kickJobWorker } from "~/core/jobs/worker.server";
@@ -15,22 +14,21 @@ import { log } from "~/core/utils/log.server";
  * recovery (docs/delivery.md). Idempotent on X-Shopify-Webhook-Id, and the outcome itself is one row per order: the many
  * updates of one order count it once.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  return answer(async () => {
-    const { shop, topic, webhookId, payload } = await authenticateWebhook(request, "orders/updated");
-    if (await deliveryHandled(webhookId)) return new Response(null, { status: 200 });
-    const order = orderCreatedPayload.safeParse(payload);
-    if (order.success) {
-      if ((await learnOrderUpdate(shop, order.data)) === "retry") return unavailable();
-      const acted = await actOnOrderTags(shop, order.data);
-      if (acted === "retry") return unavailable();
-      if (acted) kickJobWorker();
-    }
-    else log.warn("orders/updated payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
-    await recordDelivery(webhookId, topic, shop);
-    return new Response(null, { status: 200 });
-  }, "webhooks/orders/updated");
-}
+export const webhook = webhookRoute("orders/updated", async ({ shop, topic, webhookId, payload }) => {
+  if (await deliveryHandled(webhookId)) return "done";
+  const order = orderCreatedPayload.safeParse(payload);
+  if (order.success) {
+    if ((await learnOrderUpdate(shop, order.data)) === "retry") return "retry";
+    const acted = await actOnOrderTags(shop, order.data);
+    if (acted === "retry") return "retry";
+    if (acted) kickJobWorker();
+  }
+  else log.warn("orders/updated payload not understood; ignored", { shop, issues: order.error.issues.slice(0, 3) });
+  await recordDelivery(webhookId, topic, shop);
+  return "done";
+});
+
+export const action = webhook.action;
 
 export async function loader() {
   return methodNotAllowed(["POST"]);

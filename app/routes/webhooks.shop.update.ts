@@ -1,6 +1,5 @@
-import type { ActionFunctionArgs } from "@remix-run/node";
-import { answer, methodNotAllowed } from "~/http/responses.server";
-import { authenticateWebhook } from "~/http/webhook.server";
+import { methodNotAllowed } from "~/http/responses.server";
+import { webhookRoute } from "~/http/webhook.server";
 import { applyShopUpdate } from "~/core/settings/shop.server";
 import { log } from "~/core/utils/log.server";
 
@@ -9,14 +8,13 @@ import { log } from "~/core/utils/log.server";
  * WebOTP and Apple's autofill match against the storefront), name, currency and plan (whether the
  * store can take draft-order deposits) current. Replays are harmless: the same values are written again.
  */
-export async function action({ request }: ActionFunctionArgs) {
-  return answer(async () => {
-    const { shop, payload } = await authenticateWebhook(request, "shop/update");
-    const applied = await applyShopUpdate(shop, payload);
-    log.info("webhook: shop updated", { shop, fields: Object.keys(applied) });
-    return new Response(null, { status: 200 });
-  }, "webhooks/shop/update");
-}
+export const webhook = webhookRoute("shop/update", async ({ shop, payload }) => {
+  const applied = await applyShopUpdate(shop, payload);
+  log.info("webhook: shop updated", { shop, fields: Object.keys(applied) });
+  return "done";
+});
+
+export const action = webhook.action;
 
 export async function loader() {
   return methodNotAllowed(["POST"]);

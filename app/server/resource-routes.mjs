@@ -81,13 +81,13 @@ export function createAppHandler(build, remixHandle) {
   /** Whether `pathname` is a fixed-path resource route (the server reads such a route's body whole). */
   handle.isFixedRoute = (pathname) => routes.has(pathname);
   /**
-   * The storefront route at `pathname` that answers `method` through its own interface, without web
-   * Request/Response (app/http/storefront.server.ts), or null: `wire(request)` is its answer, as the server
-   * writes it. It never throws (the route answers its own errors).
+   * The route at `pathname` that answers `method` through its own interface, without web Request/Response
+   * (a storefront JSON route, app/http/storefront.server.ts, or a webhook, app/http/webhook.server.ts), or
+   * null: `wire(request)` is its answer, as the server writes it. It never throws (the route answers its own errors).
    */
-  const storefront = new Map(
+  const wired = new Map(
     [...routes].flatMap(([pathname, module]) => {
-      const route = module.storefront;
+      const route = module.storefront ?? module.webhook;
       if (!route) return [];
       const wire = async (request) => {
         started();
@@ -100,8 +100,8 @@ export function createAppHandler(build, remixHandle) {
       return [[pathname, { method: route.method, wire }]];
     }),
   );
-  handle.storefrontRoute = (pathname, method) => {
-    const route = storefront.get(pathname);
+  handle.wireRoute = (pathname, method) => {
+    const route = wired.get(pathname);
     return route && route.method === method ? route : null;
   };
   return handle;

@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import http from "node:http";
 import zlib from "node:zlib";
 import fs from "node:fs";
@@ -125,6 +126,40 @@ describe("the production server (server.mjs over the build)", () => {
     expect(await right.json()).toMatchObject({ success: true, proof: expect.stringMatching(/^v1\./) });
     await new Promise((r) => setTimeout(r, 50));
     expect(server.output()).toMatch(/"path":"\/proxy\/verify-otp","status":200/);
+  });
+
+  it("answers a webhook through its own interface, and alike through Remix's when the body comes chunked", async () => {
+    const deliver = (body: string, hmac: string, id: string, chunked: boolean) =>
+      new Promise<{ status: number; type?: string; body: string }>((resolve, reject) => {
+        const headers: Record<string, string> = {
+          "content-type": "application/json",
+          "x-shopify-hmac-sha256": hmac,
+          "x-shopify-topic": "orders/create",
+          "x-shopify-shop-domain": "demo-shop.myshopify.com",
+          "x-shopify-api-version": "2026-10",
+          "x-shopify-webhook-id": id,
+          ...(chunked ? { "transfer-encoding": "chunked" } : { "content-length": String(Buffer.byteLength(body)) }),
+        };
+        const req = http.request(`${server.url}/webhooks/orders/create`, { method: "POST", headers }, (res) => {
+          let text = "";
+          res.on("data", (c) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode!, type: res.headers["content-type"], body: text }));
+        });
+        req.on("error", reject);
+        if (chunked) req.write(body.slice(0, 10));
+        req.end(chunked ? body.slice(10) : body);
+      });
+    const sign = (body: string) => crypto.createHmac("sha256", "local-dev-api-secret").update(body, "utf8").digest("base64");
+    const order = (n: number) => JSON.stringify({ id: n, admin_graphql_api_id: `gid://shopify/Order/${n}`, name: `#${n}`, payment_gateway_names: ["Cash on Delivery (COD)"] });
+    for (const chunked of [false, true]) {
+      const body = order(chunked ? 2 : 1);
+      expect(await deliver(body, sign(body), `w-${chunked}`, chunked)).toEqual({ status: 200, type: undefined, body: "" });
+      const refused = await deliver(body, sign("another body"), `w-bad-${chunked}`, chunked);
+      expect(refused).toMatchObject({ status: 401, type: "application/json; charset=utf-8" });
+      expect(JSON.parse(refused.body)).toMatchObject({ code: "invalid_hmac" });
+    }
+    await new Promise((r) => setTimeout(r, 50));
+    expect(server.output()).toMatch(/"path":"\/webhooks\/orders\/create","status":200/);
   });
 });
 
