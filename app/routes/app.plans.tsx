@@ -102,20 +102,24 @@ export default function Plans() {
               const isCurrent = current?.id === plan.id;
               const label = isCurrent ? "Current plan" : changeLabel(plan, current);
               return (
-                <Card key={plan.id}>
-                  <BlockStack gap="300">
-                    <Text as="h3" variant="headingMd">
-                      {plan.label}
-                    </Text>
-                    <Text as="p" variant="headingLg">
-                      {plan.price ? `${usd(plan.price)} / 30 days` : "$0"}
-                    </Text>
-                    <Text as="p">{plan.monthlyVerifications.toLocaleString("en-US")} verifications a month</Text>
-                    {plan.overagePrice > 0 && (
-                      <Text as="p" tone="subdued">
-                        Past that, if you turn it on in Settings: {usd(plan.overagePrice)} a verification, up to {usd(plan.usageCap)} a month
+                // A card of the plan's own (a Box as Polaris' Card draws one): the grid stretches each to the row's
+                // height, so the button can sit at the bottom, level with the other plans' whatever their text.
+                <Box key={plan.id} as="section" background="bg-surface" borderRadius="300" shadow="100" padding="400">
+                  <div className="plan-card">
+                    <BlockStack gap="300">
+                      <Text as="h3" variant="headingMd">
+                        {plan.label}
                       </Text>
-                    )}
+                      <Text as="p" variant="headingLg">
+                        {plan.price ? `${usd(plan.price)} / 30 days` : "$0"}
+                      </Text>
+                      <Text as="p">{plan.monthlyVerifications.toLocaleString("en-US")} verifications a month</Text>
+                      <Text as="p" tone="subdued">
+                        {plan.overagePrice > 0
+                          ? `Past that, if you turn it on in Settings: ${usd(plan.overagePrice)} a verification, up to ${usd(plan.usageCap)} a month`
+                          : "Past that, verification pauses until next month: Free has no usage charges"}
+                      </Text>
+                    </BlockStack>
                     <Box>
                       {/* A change is confirmed first (PlanChangeConfirmation): the button only opens that step. */}
                       <Button
@@ -127,8 +131,8 @@ export default function Plans() {
                         {label}
                       </Button>
                     </Box>
-                  </BlockStack>
-                </Card>
+                  </div>
+                </Box>
               );
             })}
           </InlineGrid>

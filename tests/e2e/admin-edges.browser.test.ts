@@ -109,6 +109,29 @@ describe("the merchant's admin by keyboard at three sizes (local mode, a seeded 
     await expectClean(`/app/deliveries/analytics at ${width}x${height}`);
   });
 
+  it.each(SIZES)("at %ix%i Plans: the plans' buttons sit level, each at the bottom of its card, whatever the length of its text", async (width, height) => {
+    await page().setViewportSize({ width, height });
+    await open("/app/plans");
+    const cards = page().locator("section").filter({ has: page().getByRole("heading", { level: 3 }) });
+    expect(await cards.count()).toBe(4);
+    const boxes = await cards.evaluateAll((sections) =>
+      sections.map((section) => {
+        const card = section.getBoundingClientRect();
+        const button = [...section.querySelectorAll("a, button")].at(-1)!.getBoundingClientRect();
+        return { top: Math.round(card.top), bottom: Math.round(card.bottom), buttonBottom: Math.round(button.bottom) };
+      }),
+    );
+    // Cards side by side share a top; their buttons share a bottom, the card's padding above the card's edge.
+    for (const top of new Set(boxes.map((b) => b.top))) {
+      const row = boxes.filter((b) => b.top === top);
+      expect(new Set(row.map((b) => b.buttonBottom)).size, `${width}: ${JSON.stringify(row)}`).toBe(1);
+      for (const b of row) expect(b.bottom - b.buttonBottom).toBe(16);
+    }
+    expect(await page().getByText("Past that, verification pauses until next month: Free has no usage charges").count()).toBe(1);
+    await shot(page(), `admin-plans-${width}`);
+    await expectClean(`/app/plans at ${width}x${height}`);
+  });
+
   it.each(SIZES)("at %ix%i Deliveries' two tabs are reached and followed with the keyboard", async (width, height) => {
     await page().setViewportSize({ width, height });
     await open("/app/deliveries");
@@ -204,13 +227,23 @@ describe("the merchant's admin by keyboard at three sizes (local mode, a seeded 
       await page().keyboard.press("Enter");
       await until(() => row.getByText("Number blocked").count()).toBe(1);
       await until(() => page().getByRole("status").filter({ hasText: `${masked} blocked` }).count()).toBe(1);
+      // The focus goes to the row's Undo, which is brought into view (on a phone the table scrolls sideways).
+      const undo = row.getByRole("button", { name: `Undo: unblock ${masked} of order ${order.name}` });
+      await until(() => undo.evaluate((el) => el === document.activeElement)).toBe(true);
+      const inView = await undo.evaluate((el) => {
+        const box = el.getBoundingClientRect();
+        return Math.floor(box.left) >= 0 && Math.floor(box.right) <= window.innerWidth;
+      });
+      expect(inView, `Undo in view at ${width}`).toBe(true);
       // The period is kept through the action.
       expect(new URL(page().url()).searchParams.get("days")).toBe("7");
       await shot(page(), `admin-orders-blocked-undo-${width}`);
       await expectClean(`orders, blocked, at ${width}x${height}`);
-      await press(row.getByRole("button", { name: `Undo: unblock ${masked} of order ${order.name}` }));
+      await page().keyboard.press("Enter");
       await until(() => page().getByRole("status").filter({ hasText: `${masked} unblocked: it can get codes again` }).count()).toBe(1);
-      await until(() => row.getByRole("button", { name: `Block number ${masked} of order ${order.name}` }).count()).toBe(1);
+      // Undone: the focus is back on the row's Block number.
+      const block = row.getByRole("button", { name: `Block number ${masked} of order ${order.name}` });
+      await until(() => block.evaluate((el) => el === document.activeElement)).toBe(true);
       await open(`/app/blocklist?q=${phone.slice(-4)}`);
       expect(await page().getByText("No blocked number matches").count()).toBe(1);
     },
