@@ -47,14 +47,9 @@ export function wireOf(answer: JsonAnswer): WireAnswer {
   return { status: answer.status, headers, text: JSON.stringify(answer.body) };
 }
 
-export function jsonError(
-  status: number,
-  code: string,
-  error: string,
-  extra: Record<string, unknown> = {},
-  headers?: HeadersInit,
-): Response {
-  return json({ error, code, ...extra }, { status, headers });
+/** `errorAnswer` as a web Response (what Remix's routes return and guards throw). */
+export function jsonError(status: number, code: string, error: string, extra: Record<string, unknown> = {}, headers?: Record<string, string>): Response {
+  return responseOf(errorAnswer(status, code, error, extra, headers));
 }
 
 /** A 405 for a JSON route called with the wrong method. */
