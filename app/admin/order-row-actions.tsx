@@ -37,7 +37,7 @@ export function OrderRowActions({ name, gid, appBridgeUrl, adminUrl, phone, bloc
   const actionsRef = useRef<HTMLDivElement>(null);
   useEffect(() => {
     if (blocked) setConfirming(false);
-    if (!asked.current || asked.current !== (blocked ? "block" : "unblock")) return;
+    if (asked.current !== (blocked ? "block" : "unblock")) return;
     asked.current = null;
     const next = actionsRef.current?.querySelector<HTMLButtonElement>(blocked ? "[data-row-action=undo] button" : "[data-row-action=block] button");
     next?.focus({ preventScroll: true });

@@ -7,8 +7,8 @@ import { answerForError, methodNotAllowedAnswer, responseOf, wireOf, type JsonAn
  * production server calls `wire` directly with the body it has read and writes the answer it gets
  * back. The two ways run the same guard, parse and domain call and give the same status, headers and
  * body (tests/routes/storefront-interface.test.ts). Why: docs/decisions/storefront-interface.md.
+ * The webhooks read the same request (`webhookRoute`, app/http/webhook.server.ts).
  */
-/** A request as the routes with their own interface read it (the storefront's JSON routes, the webhooks). */
 export type WireRequest = {
   readonly method: string;
   readonly url: URL;
@@ -16,7 +16,7 @@ export type WireRequest = {
   header(name: string): string | null;
   /** The body's bytes, or "too_large" as soon as it passes `limit` bytes (nothing past that is read). */
   body(limit: number): Promise<Uint8Array | "too_large">;
-  /** The same request as a web Request, for the one step that needs it (the library's token refresh). */
+  /** The same request as a web Request, for the steps that need one (the library's token refresh, its event-webhook check). */
   toRequest(): Request;
 };
 

@@ -3,7 +3,7 @@ import { InvalidShopError } from "@shopify/shopify-api";
 import { authenticate } from "~/core/shopify/app.server";
 import { env } from "~/core/env.server";
 import { shopDomainPattern } from "~/http/app-proxy.server";
-import { answerForError, jsonError, methodNotAllowed, responseOf, unavailable, type WireAnswer } from "~/http/responses.server";
+import { jsonError, methodNotAllowed, responseForError, unavailable, type WireAnswer } from "~/http/responses.server";
 import { requestFromWeb, wireOfResponse, type WireRequest } from "~/http/storefront.server";
 
 /**
@@ -95,7 +95,7 @@ export function webhookRoute(route: WebhookTopic, handler: (delivery: WebhookCon
       return (await handler(await checkedDelivery(request, route))) === "done" ? null : unavailable();
     } catch (thrown) {
       if (thrown instanceof Response) return thrown;
-      return responseOf(answerForError(thrown, where));
+      return responseForError(thrown, where);
     }
   }
   return {
@@ -119,14 +119,15 @@ function topicKey(topic: string): string {
 
 /** A body past this is refused before it is decoded (the server cuts every body off at 1 MiB too). */
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+/** UTF-8, a leading byte-order mark dropped: as a web Request's text() reads a body. */
+const utf8 = new TextDecoder();
 
 async function verifiedDelivery(request: WireRequest): Promise<WebhookContext> {
   if (request.method !== "POST") throw methodNotAllowed(["POST"]);
   if (request.header("shopify-event-hmac-sha256") !== null) return throughLibrary(request.toRequest());
   const bytes = await request.body(WEBHOOK_BODY_LIMIT);
   if (bytes === "too_large") throw badDelivery("The webhook's body is too large.");
-  // As a web Request's text() reads it: UTF-8, a leading byte-order mark dropped.
-  const rawBody = new TextDecoder().decode(bytes);
+  const rawBody = utf8.decode(bytes);
   const hmac = request.header("x-shopify-hmac-sha256");
   if (!rawBody.length || !hmac) throw missingHeaders();
   if (!verifyWebhookHmac(rawBody, hmac, env.SHOPIFY_API_SECRET)) throw invalidHmac();

@@ -1,10 +1,11 @@
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as verifyOtp from "~/routes/proxy.verify-otp";
-import { requestFromServer, type StorefrontRoute } from "~/http/storefront.server";
+import type { StorefrontRoute } from "~/http/storefront.server";
 import { callRoute, jsonOf, signedRequest, unsignedRequest } from "../helpers/proxy";
 import { describeProxyEdge } from "../helpers/proxy-edge";
 import { installShop } from "../helpers/shops";
 import { useFakeTwilio } from "../helpers/twilio";
+import { asServerReads, bothWays } from "../helpers/wire";
 
 /**
  * send-otp and verify-otp have two ways in: Remix's (a web Request to `action`, a Response back) and
@@ -15,13 +16,6 @@ import { useFakeTwilio } from "../helpers/twilio";
 
 const PHONE = "+919876543210";
 const fake = useFakeTwilio();
-
-/** What server.mjs hands the route for `request`: node's raw header list and the body read whole. */
-async function asServerReads(request: Request) {
-  const rawHeaders = [...request.headers].flatMap(([name, value]) => [name, value]);
-  const body = Buffer.from(await request.arrayBuffer());
-  return requestFromServer({ method: request.method, url: new URL(request.url), rawHeaders, body });
-}
 
 /** The route the server's way, as a Response again so the shared edge suite can read it. */
 function viaServer(route: { storefront: StorefrontRoute }) {
@@ -46,25 +40,16 @@ describe("the storefront's two ways in", () => {
     await installShop();
   });
 
-  /** The same request both ways: status, every header and the body, byte for byte. */
-  async function bothWays(route: { storefront: StorefrontRoute; action: (args: { request: Request }) => Promise<Response> }, make: () => Request) {
-    const remix = await callRoute(route, make());
-    const wire = await route.storefront.wire(await asServerReads(make()));
-    const remixHeaders = Object.fromEntries(remix.headers);
-    expect({ status: wire.status, headers: wire.headers, body: wire.text }).toEqual({ status: remix.status, headers: remixHeaders, body: await remix.text() });
-    return wire;
-  }
-
   it("refuse alike: no signature, a wrong method, malformed JSON, a body over 16 KiB, an ill-typed field, a stranger shop", async () => {
     for (const route of [sendOtp, verifyOtp]) {
       const path = route === sendOtp ? "/send-otp" : "/verify-otp";
       const answers = [
-        await bothWays(route, () => unsignedRequest(path, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })),
-        await bothWays(route, () => signedRequest(path, { method: "PUT", body: { phone: PHONE } })),
-        await bothWays(route, () => signedRequest(path, { method: "POST", body: "{not json" })),
-        await bothWays(route, () => signedRequest(path, { method: "POST", body: { phone: PHONE, pad: "x".repeat(17 * 1024) } })),
-        await bothWays(route, () => signedRequest(path, { method: "POST", body: { phone: 42, otp: "123456" } })),
-        await bothWays(route, () => signedRequest(path, { method: "POST", body: { phone: PHONE, otp: "123456" }, shop: "stranger.myshopify.com" })),
+        await bothWays(route, route.storefront.wire, () => unsignedRequest(path, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })),
+        await bothWays(route, route.storefront.wire, () => signedRequest(path, { method: "PUT", body: { phone: PHONE } })),
+        await bothWays(route, route.storefront.wire, () => signedRequest(path, { method: "POST", body: "{not json" })),
+        await bothWays(route, route.storefront.wire, () => signedRequest(path, { method: "POST", body: { phone: PHONE, pad: "x".repeat(17 * 1024) } })),
+        await bothWays(route, route.storefront.wire, () => signedRequest(path, { method: "POST", body: { phone: 42, otp: "123456" } })),
+        await bothWays(route, route.storefront.wire, () => signedRequest(path, { method: "POST", body: { phone: PHONE, otp: "123456" }, shop: "stranger.myshopify.com" })),
       ];
       expect(answers.map((a) => [a.status, JSON.parse(a.text).code])).toEqual([
         [401, "invalid_signature"],
@@ -80,7 +65,7 @@ describe("the storefront's two ways in", () => {
 
   it("name each refused field in words, the same both ways", async () => {
     const fieldsOf = async (route: typeof sendOtp | typeof verifyOtp, path: string, body: unknown) =>
-      JSON.parse((await bothWays(route, () => signedRequest(path, { method: "POST", body }))).text).fields;
+      JSON.parse((await bothWays(route, route.storefront.wire, () => signedRequest(path, { method: "POST", body }))).text).fields;
     expect(await fieldsOf(sendOtp, "/send-otp", {})).toEqual({ phone: "required" });
     expect(await fieldsOf(sendOtp, "/send-otp", { phone: 42 })).toEqual({ phone: "expected a string" });
     expect(await fieldsOf(sendOtp, "/send-otp", { phone: "+1".padEnd(41, "5") })).toEqual({ phone: "too long" });
@@ -113,7 +98,7 @@ describe("the storefront's two ways in", () => {
     // The number's fourth code within the window is refused with a Retry-After; same number both ways.
     const phone = "+14155550109";
     for (let i = 0; i < 3; i++) await sendOtp.storefront.wire(await asServerReads(signedRequest("/send-otp", { method: "POST", body: { phone } })));
-    const limited = await bothWays(sendOtp, () => signedRequest("/send-otp", { method: "POST", body: { phone } }));
+    const limited = await bothWays(sendOtp, sendOtp.storefront.wire, () => signedRequest("/send-otp", { method: "POST", body: { phone } }));
     expect(limited.status).toBe(429);
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
     expect(JSON.parse(limited.text)).toMatchObject({ code: "rate_limited", success: false, retryAfter: Number(limited.headers["retry-after"]) });

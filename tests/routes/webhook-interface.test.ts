@@ -1,10 +1,9 @@
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import { FIXED_RESOURCE_ROUTES } from "~/server-build";
-import { requestFromServer } from "~/http/storefront.server";
 import { prisma } from "~/core/db.server";
-import { callRoute } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
+import { asServerReads, bothWays as sameBothWays } from "../helpers/wire";
 
 /**
  * orders/create has two ways in, as the storefront's JSON routes do: Remix's (a web Request to `action`, a
@@ -12,23 +11,10 @@ import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
  * same deliveries get the same status, headers and body both ways, and the server's way does the same work.
  */
 
-/** What server.mjs hands the route for `request`: node's raw header list and the body read whole. */
-async function asServerReads(request: Request) {
-  const rawHeaders = [...request.headers].flatMap(([name, value]) => [name, value]);
-  const body = Buffer.from(await request.arrayBuffer());
-  return requestFromServer({ method: request.method, url: new URL(request.url), rawHeaders, body });
-}
-
 type WebhookModule = { action: (args: { request: Request }) => Promise<Response>; webhook: typeof ordersCreate.webhook };
 
-/** The same delivery both ways (made twice: a Request's body is read once): status, every header and the body. */
-async function bothWays(make: () => Request, route: WebhookModule = ordersCreate) {
-  const remix = await callRoute(route, make());
-  const wire = await route.webhook.wire(await asServerReads(make()));
-  const remixHeaders = Object.fromEntries(remix.headers);
-  expect({ status: wire.status, headers: wire.headers, body: wire.text }).toEqual({ status: remix.status, headers: remixHeaders, body: await remix.text() });
-  return wire;
-}
+/** The same delivery both ways (tests/helpers/wire.ts), to `route` (orders/create unless named). */
+const bothWays = (make: () => Request, route: WebhookModule = ordersCreate) => sameBothWays(route, route.webhook.wire, make);
 
 const order = orderCreatedPayload({ phone: "+212612345678" });
 
