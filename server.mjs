@@ -92,7 +92,6 @@ let pendingLog = "";
 /** Request lines are info lines: LOG_LEVEL=warn or error leaves them out, as it does the app's own. */
 const requestLines = !["warn", "error"].includes(process.env.LOG_LEVEL ?? "");
 function log(fields) {
-  if (!requestLines) return;
   if (!pendingLog) setImmediate(flushLog);
   pendingLog += `${JSON.stringify({ time: new Date().toISOString(), level: "info", msg: "request", ...fields })}\n`;
 }
@@ -386,8 +385,10 @@ const server = http.createServer(async (req, res) => {
     } else res.destroy();
   } finally {
     inFlight--;
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    log({ method: req.method, path: loggablePath(pathname), status: res.statusCode, ms: Math.round(ms * 10) / 10 });
+    if (requestLines) {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      log({ method: req.method, path: loggablePath(pathname), status: res.statusCode, ms: Math.round(ms * 10) / 10 });
+    }
     if (shuttingDown && inFlight === 0) finishShutdown();
   }
 });

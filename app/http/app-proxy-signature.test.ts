@@ -43,6 +43,8 @@ const base: [string, string][] = [
 const cases: Record<string, URLSearchParams> = {
   "a good signature": signed(base),
   "the storefront's own params, signed along": signed([["token", "abc"], ["Zeta", "1"], ["_x", "é ü"], ...base]),
+  "keys that sort differently by locale than by code point": signed([...base, ["Zeta", "1"], ["alpha", "2"], ["_under", "3"], ["Äpfel", "4"]]),
+  "a __proto__ param": signed([...base, ["__proto__", "x"], ["constructor", "y"]]),
   "a repeated ordinary param (joined with a comma)": signed([["ids", "1"], ["ids", "2"], ...base]),
   "an empty index param": signed([["index", ""], ...base]),
   "a non-empty index param": signed([["index", "1"], ...base]),
@@ -85,5 +87,7 @@ describe("verifyAppProxySignature agrees with @shopify/shopify-api's validateHma
   it("accepts a good signature and refuses a bad one (the reference is not vacuous)", async () => {
     expect(await libraryVerdict(cases["a good signature"])).toBe(true);
     expect(await libraryVerdict(cases["the wrong key"])).toBe(false);
+    expect(await libraryVerdict(cases["keys that sort differently by locale than by code point"])).toBe(true);
+    expect(await libraryVerdict(cases["a __proto__ param"])).toBe(true);
   });
 });

@@ -89,26 +89,26 @@ const TIMESTAMP_TOLERANCE_SECONDS = 90;
  * within 90 seconds of now. A unit test holds it to the library's verdict on the same inputs.
  */
 export function verifyAppProxySignature(params: URLSearchParams, secret: string, nowSeconds = Math.trunc(Date.now() / 1000)): boolean {
-  const query: Record<string, string> = Object.create(null);
+  const query = new Map<string, string>();
   for (const [key, value] of params) {
     if (key === "index" && !params.get("index")) continue;
-    const existing = query[key];
-    if (existing === undefined) query[key] = value;
+    const existing = query.get(key);
+    if (existing === undefined) query.set(key, value);
     else if (SINGLE_VALUE_PARAMS.has(key)) return false;
-    else query[key] = `${existing},${value}`;
+    else query.set(key, `${existing},${value}`);
   }
-  const { signature, hmac: _hmac, ...signed } = query;
+  const signature = query.get("signature");
   if (!signature) return false;
-  const timestamp = Number(query.timestamp);
-  if (query.timestamp === undefined || !Number.isInteger(timestamp)) return false;
+  const stamp = query.get("timestamp");
+  const timestamp = Number(stamp);
+  if (stamp === undefined || !Number.isInteger(timestamp)) return false;
   if (Math.abs(nowSeconds - timestamp) > TIMESTAMP_TOLERANCE_SECONDS) return false;
-  delete signed.signature;
-  const message = Object.keys(signed)
-    .sort((a, b) => a.localeCompare(b))
-    .map((key) => `${key}=${signed[key]}`)
-    .join("");
-  const expected = createHmac("sha256", secret).update(message).digest();
+  const signed: string[] = [];
+  for (const key of query.keys()) if (key !== "signature" && key !== "hmac") signed.push(key);
+  signed.sort((a, b) => a.localeCompare(b));
+  let message = "";
+  for (const key of signed) message += `${key}=${query.get(key)}`;
   const given = Buffer.from(signature, "utf8");
-  const wanted = Buffer.from(expected.toString("hex"), "utf8");
+  const wanted = Buffer.from(createHmac("sha256", secret).update(message).digest("hex"), "utf8");
   return given.length === wanted.length && timingSafeEqual(given, wanted);
 }

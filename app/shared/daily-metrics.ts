@@ -30,7 +30,11 @@ export const METRICS = [
 
 export type Metric = (typeof METRICS)[number];
 
-/** The UTC day of a moment, as DailyStat stores it. */
+let lastDay = { number: Number.NaN, text: "" };
+
+/** The UTC day of a moment, as DailyStat stores it ("2026-11-28"); the last day's text is kept (formatting a date is the dear part). */
 export function utcDay(at: Date): string {
-  return at.toISOString().slice(0, 10);
+  const number = Math.floor(at.getTime() / 86_400_000);
+  if (number !== lastDay.number) lastDay = { number, text: new Date(number * 86_400_000).toISOString().slice(0, 10) };
+  return lastDay.text;
 }

@@ -1,4 +1,6 @@
-import { countryAllowed, normalizePhone, normalizePhoneIn, parseApiPhone, parseCountryList, phoneCountry } from "./phone";
+import { getCountries, getExampleNumber, parsePhoneNumberFromString } from "libphonenumber-js/max";
+import examples from "libphonenumber-js/mobile/examples";
+import { countryAllowed, normalizePhone, normalizePhoneIn, parseApiPhone, parseCountryList, phoneCountry, phonePlan } from "./phone";
 
 describe("phone numbers", () => {
   it("normalises separators and a 00 prefix to E.164", () => {
@@ -46,5 +48,27 @@ describe("phone numbers", () => {
     expect(normalizePhoneIn("4155550123", null)).toBeNull();
     expect(normalizePhoneIn("0600000002", "ZZ")).toBeNull();
     expect(normalizePhoneIn("12", "US")).toBeNull();
+  });
+
+  it("names the same country from a number's full reading as from the minimal metadata, in every country and in shared calling codes", () => {
+    const numbers: string[] = [];
+    for (const country of getCountries()) {
+      const example = getExampleNumber(country, examples)?.number;
+      if (!example) continue;
+      for (let i = 0; i < 40; i++) numbers.push(`${example.slice(0, -3)}${String((i * 37) % 1000).padStart(3, "0")}`);
+    }
+    // Calling codes several countries share: +1, +7, +44, +47, +262, +358, +590, +599.
+    for (const prefix of ["+1340", "+1787", "+1416", "+1876", "+7701", "+7912", "+441481", "+447781", "+447624", "+4779", "+262269", "+35818", "+590590", "+5999"]) {
+      for (let i = 0; i < 40; i++) numbers.push(`${prefix}${String(1_234_567 + i * 7_919).slice(0, 12 - prefix.length + 1)}`);
+    }
+    let compared = 0;
+    for (const phone of numbers) {
+      const minimal = phoneCountry(phone);
+      if (!phonePlan(phone).valid) continue;
+      expect(phoneCountry(phone), phone).toBe(minimal);
+      expect(phoneCountry(phone), phone).toBe(parsePhoneNumberFromString(phone)?.country ?? null);
+      compared++;
+    }
+    expect(compared).toBeGreaterThan(5_000);
   });
 });

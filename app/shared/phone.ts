@@ -24,8 +24,8 @@ export function phoneCanExist(phone: string): boolean {
   return phonePlan(phone).valid;
 }
 
-/** What the full metadata says of a number: whether it fits its country's plan, and its type there (MOBILE, FIXED_LINE...). */
-export type PhonePlan = { readonly valid: boolean; readonly type: string | undefined };
+/** What the full metadata says of a number: whether it fits its country's plan, its type there (MOBILE, FIXED_LINE...) and the country. */
+export type PhonePlan = { readonly valid: boolean; readonly type: string | undefined; readonly country: string | null };
 
 const plans = new Map<string, PhonePlan>();
 const PLANS_KEPT = 2_000;
@@ -41,7 +41,7 @@ export function phonePlan(phone: string): PhonePlan {
   if (plan) return plan;
   const parsed = parseWithFullMetadata(phone);
   const valid = parsed?.isValid() ?? false;
-  plan = { valid, type: valid ? parsed?.getType() : undefined };
+  plan = { valid, type: valid ? parsed?.getType() : undefined, country: valid ? (parsed?.country ?? null) : null };
   if (plans.size >= PLANS_KEPT) plans.delete(plans.keys().next().value as string);
   plans.set(phone, plan);
   return plan;
@@ -60,8 +60,14 @@ export function normalizePhone(raw: string | null | undefined): string | null {
   return E164.test(phone) ? phone : null;
 }
 
-/** ISO 3166-1 alpha-2 country of an E.164 number, or null when the number belongs to no country. */
+/**
+ * ISO 3166-1 alpha-2 country of an E.164 number, or null when the number belongs to no country. A number
+ * the full metadata has just read (a storefront request's, checked at the door) takes its country from
+ * that reading, which names the same country as the minimal metadata for every number that fits its plan.
+ */
 export function phoneCountry(phone: string): string | null {
+  const plan = plans.get(phone);
+  if (plan?.valid) return plan.country;
   return parsePhoneNumberFromString(phone)?.country ?? null;
 }
 

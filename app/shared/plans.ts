@@ -1,3 +1,4 @@
+import { utcDay } from "./daily-metrics";
 /**
  * The app's plans: a monthly allowance of verifications (codes confirmed by shoppers, storefront and
  * after purchase alike) and a flat price. The price is the whole charge: messages are not marked up or
@@ -58,5 +59,5 @@ export function overageVerificationsUnderCap(plan: Plan): number {
 
 /** The first day (UTC, YYYY-MM-DD) of the calendar month the allowance is counted in. */
 export function allowanceMonthStart(now: Date): string {
-  return `${now.toISOString().slice(0, 7)}-01`;
+  return `${utcDay(now).slice(0, 7)}-01`;
 }

@@ -1,3 +1,4 @@
+import { utcDay } from "~/shared/daily-metrics";
 import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/core/rate-limit/rate-limit.server";
 
 /**
@@ -13,7 +14,7 @@ export const PHONE_CAP_WINDOW_SECONDS = 86_400;
 
 /** The shop's daily cap counter (codes, the ladder's texts and calls, the delivery texts): Shop.dailySendCap a UTC day. */
 export function dailyCapKey(shopId: string, now: Date) {
-  return `otp-daily:${shopId}:${now.toISOString().slice(0, 10)}`;
+  return `otp-daily:${shopId}:${utcDay(now)}`;
 }
 
 export const phoneTextsKey = (shopId: string, phone: string) => `texts:${shopId}:${phone}`;

@@ -123,10 +123,10 @@ async function sendToOutbox(input: SmsInput): Promise<SmsResult> {
   appendToOutbox(file, `${JSON.stringify(line)}\n`);
   await recordMessage({ input, channel, providerId: id, status: "sent" });
   // Local development only: the developer is the shopper, so the console shows the whole message.
-  // Anywhere else (the production build run as a local demo) the console never shows a code or a
-  // link's token; they are only in the outbox file.
-  const shown = env.production ? `(message in ${file})` : input.body.replace(/\n+/g, " ⏎ ");
-  console.log(`[outbox] ${channel} to ${maskPhone(input.to)} from ${input.shop.name ?? input.shop.domain}: ${shown}`);
+  // Anywhere else (the production build run as a local demo) the message is an info line of the log
+  // (LOG_LEVEL=warn leaves it out) that never shows a code or a link's token: they are only in the file.
+  if (env.production) log.info("outbox: message written", { channel, phone: input.to, shop: input.shop.domain, file });
+  else console.log(`[outbox] ${channel} to ${maskPhone(input.to)} from ${input.shop.name ?? input.shop.domain}: ${input.body.replace(/\n+/g, " ⏎ ")}`);
   return { ok: true, id, channel };
 }
 

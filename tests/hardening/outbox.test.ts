@@ -21,7 +21,7 @@ describe("the outbox SMS provider outside local development", () => {
       const line = JSON.parse(fs.readFileSync(path.join(server.dataDir, "outbox.jsonl"), "utf8").trim().split("\n").pop()!);
       const code = /\b(\d{6})\b/.exec(line.body)![1];
       await new Promise((r) => setTimeout(r, 100));
-      expect(server.output()).toMatch(/\[outbox\] sms to \+1415•••0123/);
+      expect(server.output()).toMatch(/"msg":"outbox: message written","channel":"sms","phone":"\+1415•••0123"/);
       expect(server.output()).not.toContain(code);
     } finally {
       await server.stop();

@@ -32,14 +32,15 @@ describe("one-time codes in local mode (built server, outbox SMS)", () => {
     expect(await again.json()).toMatchObject({ success: true, skipped: true, reason: "returning_customer", risk: { band: "low" } });
   });
 
-  it("says on the console that a message went to the outbox, with the number masked, and prints no code or full number", async () => {
+  it("logs that a message went to the outbox, with the number masked, and prints no code or full number", async () => {
     const phone = "+14155550199";
     await postSigned(server, "/send-otp", { phone });
     const code = outboxCode(server.dataDir, phone);
     await new Promise((r) => setTimeout(r, 50));
     const output = server.output();
     // The built server runs with NODE_ENV=production: only local development prints the message itself.
-    expect(output).toMatch(/\[outbox\] sms to \+1415•••0199 from Demo Shop: \(message in .*outbox\.jsonl\)/);
+    const lines = output.split("\n").filter((l) => l.includes('"msg":"outbox: message written"')).map((l) => JSON.parse(l) as unknown);
+    expect(lines).toContainEqual(expect.objectContaining({ level: "info", channel: "sms", phone: "+1415•••0199", shop: "demo-shop.myshopify.com", file: expect.stringMatching(/outbox\.jsonl$/) }));
     expect(output).not.toContain(phone);
     expect(output).not.toContain(code);
   });

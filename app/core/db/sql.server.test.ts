@@ -35,4 +35,24 @@ describe("the sql tag", () => {
     const plain = { text: "ignored", values: ["v"], parts: ['"a" = ', ""] };
     expect(sql`SELECT 1 WHERE ${plain}`.text).toBe(`SELECT 1 WHERE "a" = ${p(1)}`);
   });
+
+  it("renders each shape's text right however often a call site runs with other fragments, list lengths or strings", () => {
+    const byPhone = () => sql`"phone" = ${"+12125550123"}`;
+    const byIds = (ids: string[]) => sql`"id" IN (${sqlList(ids)})`;
+    const statement = (condition: ReturnType<typeof sql>, limit: number) => sql`SELECT "id" FROM "OtpChallenge" WHERE ${condition} LIMIT ${limit}`;
+    for (let round = 0; round < 2; round++) {
+      expect(statement(byPhone(), 1).text).toBe(`SELECT "id" FROM "OtpChallenge" WHERE "phone" = ${p(1)} LIMIT ${p(2)}`);
+      expect(statement(byIds(["a", "b"]), 1).text).toBe(`SELECT "id" FROM "OtpChallenge" WHERE "id" IN (${p(1)}, ${p(2)}) LIMIT ${p(3)}`);
+      expect(statement(byIds(["a", "b", "c"]), 1).text).toBe(`SELECT "id" FROM "OtpChallenge" WHERE "id" IN (${p(1)}, ${p(2)}, ${p(3)}) LIMIT ${p(4)}`);
+      expect(statement(sql`${byIds(["a"])} AND ${byPhone()}`, 2).text).toBe(`SELECT "id" FROM "OtpChallenge" WHERE "id" IN (${p(1)}) AND "phone" = ${p(2)} LIMIT ${p(3)}`);
+      expect(statement(sql`${byIds(["a", "b"])} AND ${byPhone()}`, 2).values).toEqual(["a", "b", "+12125550123", 2]);
+    }
+    // Strings made at run time are told apart by what they hold, including where one string ends.
+    for (const column of ["a", "b", "a"]) expect(sql([`SELECT "${column}" FROM "T" WHERE "x" = `, ""], 1).text).toBe(`SELECT "${column}" FROM "T" WHERE "x" = ${p(1)}`);
+    expect(sql(["a", "b"], 1).text).toBe(`a${p(1)}b`);
+    expect(sql(["a\u0000b"]).text).toBe("a\u0000b");
+    const plain = (text: string) => ({ text: "ignored", values: ["v"], parts: [text, ""] });
+    expect(sql`SELECT 1 WHERE ${plain('"a" = ')}`.text).toBe(`SELECT 1 WHERE "a" = ${p(1)}`);
+    expect(sql`SELECT 1 WHERE ${plain('"b" = ')}`.text).toBe(`SELECT 1 WHERE "b" = ${p(1)}`);
+  });
 });

@@ -41,23 +41,69 @@ function render(parts: readonly string[]): string {
   return text;
 }
 
+/*
+ * Each statement's text is rendered once per shape, not once per call. A statement's shape is what its
+ * text depends on: the strings of its template and, for each value spliced in, another fragment's shape or
+ * a list's length (a plain value is one placeholder whatever it holds). A shape is named by a short key,
+ * and the text rendered for it is kept under that key. The drivers' caches (SQLite's prepared statements,
+ * PostgreSQL's statement names) are looked up by the text: the same string every time, whose hash the
+ * engine computed once, instead of a new string of hundreds of characters to join and hash on each call.
+ */
+const templateKeys = new WeakMap<readonly string[], string>();
+const contentKeys = new Map<string, string>();
+const renderedTexts = new Map<string, string>();
+/** A bound on the kept texts: shapes come from the code, but a list's length is the caller's. */
+const RENDERED_TEXTS_KEPT = 5_000;
+let nextKey = 0;
+
+/** The key of a template's strings: one per call site (a tagged template passes the same frozen array every time), else one per content. */
+function stringsKey(strings: TemplateStringsArray | readonly string[]): string {
+  let key = templateKeys.get(strings);
+  if (key !== undefined) return key;
+  if ("raw" in strings && Object.isFrozen(strings)) {
+    key = `t${nextKey++}`;
+    templateKeys.set(strings, key);
+    return key;
+  }
+  const content = `${strings.length}\u0000${strings.join("\u0000")}`;
+  key = contentKeys.get(content);
+  if (key === undefined) contentKeys.set(content, (key = `s${nextKey++}`));
+  return key;
+}
+
+function renderedText(shape: string, parts: readonly string[]): string {
+  let text = renderedTexts.get(shape);
+  if (text === undefined) {
+    if (renderedTexts.size >= RENDERED_TEXTS_KEPT) renderedTexts.clear();
+    renderedTexts.set(shape, (text = render(parts)));
+  }
+  return text;
+}
+
 /**
  * A statement or fragment. Its text is rendered when first read: a fragment spliced into a larger statement
- * (most of them: a CTE, a column, a condition) never is, so building a statement renders its SQL once.
+ * (most of them: a CTE, a column, a condition) never is, and a shape met before is not rendered again.
  */
 class SqlText implements Sql {
   #text: string | undefined;
   constructor(
     readonly parts: readonly string[],
     readonly values: readonly SqlValue[],
+    /** The statement's shape (see renderedText). */
+    readonly shape: string,
   ) {}
   get text(): string {
-    return (this.#text ??= render(this.parts));
+    return (this.#text ??= renderedText(this.shape, this.parts));
   }
 }
 
 function isSql(value: unknown): value is Sql {
   return value !== null && typeof value === "object" && "parts" in value;
+}
+
+/** A fragment's shape: its own, or (a statement made elsewhere) one taken from its strings. */
+function shapeOf(fragment: Sql): string {
+  return fragment instanceof SqlText ? fragment.shape : stringsKey(fragment.parts);
 }
 
 /**
@@ -67,6 +113,7 @@ function isSql(value: unknown): value is Sql {
 export function sql(strings: TemplateStringsArray | readonly string[], ...values: (SqlValue | SqlList | Sql)[]): Sql {
   const parts = [strings[0]];
   const flat: SqlValue[] = [];
+  let spliced = "";
   const push = (value: SqlValue, after: string) => {
     flat.push(value);
     parts.push(after);
@@ -74,16 +121,19 @@ export function sql(strings: TemplateStringsArray | readonly string[], ...values
   for (let i = 1; i < strings.length; i++) {
     const value = values[i - 1];
     if (isSql(value)) {
+      spliced += `${i}${shapeOf(value)};`;
       parts[parts.length - 1] += value.parts[0];
       value.values.forEach((v, j) => push(v, value.parts[j + 1]));
       parts[parts.length - 1] += strings[i];
     } else if (value !== null && typeof value === "object" && "list" in value) {
+      spliced += `${i}L${value.list.length};`;
       value.list.forEach((v, j) => push(v, j === value.list.length - 1 ? strings[i] : ", "));
     } else {
       push(value as SqlValue, strings[i]);
     }
   }
-  return new SqlText(parts, flat);
+  const key = stringsKey(strings);
+  return new SqlText(parts, flat, spliced ? `${key}(${spliced})` : key);
 }
 
 /**
