@@ -191,12 +191,13 @@ const PROVEN = `(r."status" = 'confirmed' OR (r."status" = 'verified' AND r."ver
 const notDisputed = (alias: string) =>
   `NOT EXISTS (SELECT 1 FROM "OrderConfirmation" c WHERE c."shopId" = ${alias}."shopId" AND c."orderGid" = ${alias}."orderGid" AND c."disputedAt" IS NOT NULL)`;
 
+const proven = sql([PROVEN]);
+const recordNotDisputed = sql([notDisputed("r")]);
+const outcomeNotDisputed = sql([notDisputed("o")]);
+
 /** `phoneHistory`'s four columns ("lastDay", "verified", "good", "bad"), for a caller's own SELECT. */
 export function phoneHistoryColumns(shopId: string, phone: string, exceptOrderGid = ""): Sql {
   const dayAgo = new Date(clock.now().getTime() - DAY_SECONDS * 1000);
-  const proven = sql([PROVEN]);
-  const recordNotDisputed = sql([notDisputed("r")]);
-  const outcomeNotDisputed = sql([notDisputed("o")]);
   return sql`
       (SELECT COUNT(*) FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."cod" = ${true} AND r."placedAt" > ${dayAgo} AND r."orderGid" <> ${exceptOrderGid}
         AND ${proven} AND ${recordNotDisputed}) AS "lastDay",

@@ -56,18 +56,20 @@ const renderedTexts = new Map<string, string>();
 const RENDERED_TEXTS_KEPT = 5_000;
 let nextKey = 0;
 
-/** The key of a template's strings: one per call site (a tagged template passes the same frozen array every time), else one per content. */
+/**
+ * The key of a template's strings: one per call site (a tagged template passes the same frozen array every
+ * time), else one per content; an array met again (a module's constant, joinSql's) is known by itself.
+ */
 function stringsKey(strings: TemplateStringsArray | readonly string[]): string {
   let key = templateKeys.get(strings);
   if (key !== undefined) return key;
-  if ("raw" in strings && Object.isFrozen(strings)) {
-    key = `t${nextKey++}`;
-    templateKeys.set(strings, key);
-    return key;
+  if ("raw" in strings && Object.isFrozen(strings)) key = `t${nextKey++}`;
+  else {
+    const content = `${strings.length}\u0000${strings.join("\u0000")}`;
+    key = contentKeys.get(content);
+    if (key === undefined) contentKeys.set(content, (key = `s${nextKey++}`));
   }
-  const content = `${strings.length}\u0000${strings.join("\u0000")}`;
-  key = contentKeys.get(content);
-  if (key === undefined) contentKeys.set(content, (key = `s${nextKey++}`));
+  templateKeys.set(strings, key);
   return key;
 }
 
@@ -147,9 +149,17 @@ export function sqliteIndexedBy(index: string): Sql {
 
 /** Fragments joined by `separator` into one. */
 export function joinSql(fragments: readonly Sql[], separator: string): Sql {
-  const strings = ["", ...fragments.slice(1).map(() => separator), ""];
+  const key = `${fragments.length}\u0000${separator}`;
+  let strings = joinStrings.get(key);
+  if (!strings) {
+    strings = ["", ...fragments.slice(1).map(() => separator), ""];
+    if (joinStrings.size < 1_000) joinStrings.set(key, strings);
+  }
   return sql(strings, ...fragments);
 }
+
+/** joinSql's strings, one array per count and separator, so a join's shape is known by its array. */
+const joinStrings = new Map<string, readonly string[]>();
 
 // Tests count the statements a request makes (watchQueries in app/core/db.server.ts sees Prisma's only).
 type Watcher = { statement: (sql: string) => void; roundTrip: () => void };
