@@ -2,7 +2,7 @@ import { isSupportedCountry, parsePhoneNumberFromString } from "libphonenumber-j
 // The full metadata checks a number's digits against its country's numbering plan (the minimal
 // metadata checks only its length). Only the server uses it; bundles that import this module for
 // the helpers below leave it out (the package has no side effects).
-import { parsePhoneNumberFromString as parseWithFullMetadata } from "libphonenumber-js/max";
+import { parsePhoneNumberFromString as parseWithFullMetadata, type PhoneNumber } from "libphonenumber-js/max";
 
 /** The storefront contract's phone format: `+` and 10 to 15 digits. */
 export const E164 = /^\+\d{10,15}$/;
@@ -27,6 +27,26 @@ export function phoneCanExist(phone: string): boolean {
 /** What the full metadata says of a number: whether it fits its country's plan, its type there (MOBILE, FIXED_LINE...) and the country. */
 export type PhonePlan = { readonly valid: boolean; readonly type: string | undefined; readonly country: string | null };
 
+/** A reading whose type is worked out when first asked: the door's check needs only `valid`, the risk score the type. */
+class Reading implements PhonePlan {
+  #number: PhoneNumber | undefined;
+  #type: string | undefined;
+  constructor(
+    number: PhoneNumber | undefined,
+    readonly valid: boolean,
+    readonly country: string | null,
+  ) {
+    this.#number = valid ? number : undefined;
+  }
+  get type(): string | undefined {
+    if (this.#number) {
+      this.#type = this.#number.getType();
+      this.#number = undefined;
+    }
+    return this.#type;
+  }
+}
+
 const plans = new Map<string, PhonePlan>();
 const PLANS_KEPT = 2_000;
 
@@ -41,7 +61,7 @@ export function phonePlan(phone: string): PhonePlan {
   if (plan) return plan;
   const parsed = parseWithFullMetadata(phone);
   const valid = parsed?.isValid() ?? false;
-  plan = { valid, type: valid ? parsed?.getType() : undefined, country: valid ? (parsed?.country ?? null) : null };
+  plan = new Reading(parsed, valid, valid ? (parsed?.country ?? null) : null);
   if (plans.size >= PLANS_KEPT) plans.delete(plans.keys().next().value as string);
   plans.set(phone, plan);
   return plan;
