@@ -55,4 +55,11 @@ describe("the sql tag", () => {
     expect(sql`SELECT 1 WHERE ${plain('"a" = ')}`.text).toBe(`SELECT 1 WHERE "a" = ${p(1)}`);
     expect(sql`SELECT 1 WHERE ${plain('"b" = ')}`.text).toBe(`SELECT 1 WHERE "b" = ${p(1)}`);
   });
+
+  it("keeps rendering right past the bound on kept shapes (contents and texts are forgotten, never mixed up)", () => {
+    for (let i = 0; i < 12_000; i++) {
+      const statement = sql`SELECT ${sql([`"c${i % 6_000}"`])} FROM "T" WHERE "id" IN (${sqlList(Array.from({ length: 1 + (i % 7) }, () => i))})`;
+      expect(statement.text).toBe(`SELECT "c${i % 6_000}" FROM "T" WHERE "id" IN (${Array.from({ length: 1 + (i % 7) }, (_, j) => p(j + 1)).join(", ")})`);
+    }
+  });
 });

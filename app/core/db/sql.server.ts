@@ -52,7 +52,7 @@ function render(parts: readonly string[]): string {
 const templateKeys = new WeakMap<readonly string[], string>();
 const contentKeys = new Map<string, string>();
 const renderedTexts = new Map<string, string>();
-/** A bound on the kept texts: shapes come from the code, but a list's length is the caller's. */
+/** A bound on the kept texts and contents: shapes come from the code, but a list's length is the caller's. */
 const RENDERED_TEXTS_KEPT = 5_000;
 let nextKey = 0;
 
@@ -67,7 +67,11 @@ function stringsKey(strings: TemplateStringsArray | readonly string[]): string {
   else {
     const content = `${strings.length}\u0000${strings.join("\u0000")}`;
     key = contentKeys.get(content);
-    if (key === undefined) contentKeys.set(content, (key = `s${nextKey++}`));
+    if (key === undefined) {
+      // A key is never given twice (nextKey only grows), so forgetting the contents met only costs a render.
+      if (contentKeys.size >= RENDERED_TEXTS_KEPT) contentKeys.clear();
+      contentKeys.set(content, (key = `s${nextKey++}`));
+    }
   }
   templateKeys.set(strings, key);
   return key;
