@@ -29,14 +29,14 @@ export type PhonePlan = { readonly valid: boolean; readonly type: string | undef
 
 /** A reading whose type is worked out when first asked: the door's check needs only `valid`, the risk score the type. */
 class Reading implements PhonePlan {
+  readonly valid: boolean;
+  readonly country: string | null;
   #number: PhoneNumber | undefined;
   #type: string | undefined;
-  constructor(
-    number: PhoneNumber | undefined,
-    readonly valid: boolean,
-    readonly country: string | null,
-  ) {
-    this.#number = valid ? number : undefined;
+  constructor(number: PhoneNumber | undefined) {
+    this.valid = number?.isValid() ?? false;
+    this.country = this.valid ? (number?.country ?? null) : null;
+    this.#number = this.valid ? number : undefined;
   }
   get type(): string | undefined {
     if (this.#number) {
@@ -59,9 +59,7 @@ const PLANS_KEPT = 2_000;
 export function phonePlan(phone: string): PhonePlan {
   let plan = plans.get(phone);
   if (plan) return plan;
-  const parsed = parseWithFullMetadata(phone);
-  const valid = parsed?.isValid() ?? false;
-  plan = new Reading(parsed, valid, valid ? (parsed?.country ?? null) : null);
+  plan = new Reading(parseWithFullMetadata(phone));
   if (plans.size >= PLANS_KEPT) plans.delete(plans.keys().next().value as string);
   plans.set(phone, plan);
   return plan;

@@ -58,12 +58,14 @@ let nextKey = 0;
 
 /**
  * The key of a template's strings: one per call site (a tagged template passes the same frozen array every
- * time), else one per content; an array met again (a module's constant, joinSql's) is known by itself.
+ * time), else one per content. A frozen array (a template's, joinSql's) is remembered by itself; an array
+ * made for one call is not, as it is never met again.
  */
 function stringsKey(strings: TemplateStringsArray | readonly string[]): string {
   let key = templateKeys.get(strings);
   if (key !== undefined) return key;
-  if ("raw" in strings && Object.isFrozen(strings)) key = `t${nextKey++}`;
+  const frozen = Object.isFrozen(strings);
+  if (frozen && "raw" in strings) key = `t${nextKey++}`;
   else {
     const content = `${strings.length}\u0000${strings.join("\u0000")}`;
     key = contentKeys.get(content);
@@ -73,7 +75,7 @@ function stringsKey(strings: TemplateStringsArray | readonly string[]): string {
       contentKeys.set(content, (key = `s${nextKey++}`));
     }
   }
-  templateKeys.set(strings, key);
+  if (frozen) templateKeys.set(strings, key);
   return key;
 }
 
@@ -151,19 +153,19 @@ export function sqliteIndexedBy(index: string): Sql {
   return databaseProvider === "sqlite" ? sql([` INDEXED BY "${index}"`]) : sql``;
 }
 
+/** joinSql's strings, one frozen array per count and separator, so a join's shape is known by its array. */
+const joinStrings = new Map<string, readonly string[]>();
+
 /** Fragments joined by `separator` into one. */
 export function joinSql(fragments: readonly Sql[], separator: string): Sql {
   const key = `${fragments.length}\u0000${separator}`;
   let strings = joinStrings.get(key);
   if (!strings) {
-    strings = ["", ...fragments.slice(1).map(() => separator), ""];
+    strings = Object.freeze(["", ...fragments.slice(1).map(() => separator), ""]);
     if (joinStrings.size < 1_000) joinStrings.set(key, strings);
   }
   return sql(strings, ...fragments);
 }
-
-/** joinSql's strings, one array per count and separator, so a join's shape is known by its array. */
-const joinStrings = new Map<string, readonly string[]>();
 
 // Tests count the statements a request makes (watchQueries in app/core/db.server.ts sees Prisma's only).
 type Watcher = { statement: (sql: string) => void; roundTrip: () => void };
