@@ -18,6 +18,16 @@ describe("utcDay", () => {
     }
   });
 
+  it("stays right past the days it keeps, today and a day four weeks back in turn", () => {
+    const start = Date.UTC(2026, 0, 1, 13, 5);
+    for (let round = 0; round < 2; round++)
+      for (let day = 0; day < 200; day++) {
+        for (const at of [new Date(start + day * 86_400_000), new Date(start + (day - 28) * 86_400_000)]) {
+          expect(utcDay(at)).toBe(at.toISOString().slice(0, 10));
+        }
+      }
+  });
+
   it("refuses an invalid date as formatting it would", () => {
     expect(() => utcDay(new Date(Number.NaN))).toThrow(RangeError);
   });

@@ -30,11 +30,18 @@ export const METRICS = [
 
 export type Metric = (typeof METRICS)[number];
 
-let lastDay = { number: Number.NaN, text: "" };
+/** The days formatted lately, by day number: a request asks for today and for days a fixed distance back (the burn watch's 28). */
+const dayTexts = new Map<number, string>();
+const DAY_TEXTS_KEPT = 64;
 
-/** The UTC day of a moment, as DailyStat stores it ("2026-11-28"); the last day's text is kept (formatting a date is the dear part). */
+/** The UTC day of a moment, as DailyStat stores it ("2026-11-28"); the texts of the last days asked are kept (formatting a date is the dear part). */
 export function utcDay(at: Date): string {
   const number = Math.floor(at.getTime() / 86_400_000);
-  if (number !== lastDay.number) lastDay = { number, text: new Date(number * 86_400_000).toISOString().slice(0, 10) };
-  return lastDay.text;
+  let text = dayTexts.get(number);
+  if (text === undefined) {
+    text = new Date(number * 86_400_000).toISOString().slice(0, 10);
+    if (dayTexts.size >= DAY_TEXTS_KEPT) dayTexts.clear();
+    dayTexts.set(number, text);
+  }
+  return text;
 }
