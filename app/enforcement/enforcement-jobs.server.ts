@@ -67,7 +67,29 @@ export async function noteAllowanceUse(domain: string, usedThisMonth?: number): 
   // `usedThisMonth`: the shop's verifications this month when the caller has just read them.
   const pause = usedThisMonth === undefined ? (await verificationStatus(shop)).pause : pauseReason(shop, usedThisMonth, allowanceMonthStart(clock.now()));
   if (!plan || (pause !== "allowance_used" && pause !== "usage_cap_reached")) return;
-  const at = `${allowanceMonthStart(clock.now())}|${plan.id}|${pause}`;
-  await enqueueJob(enforcementSyncJob, { shop: domain, key: `${domain}|allowance|${at}`, payload: { reason: "allowance_used", at } });
+  const now = clock.now();
+  const at = `${allowanceMonthStart(now)}|${plan.id}|${pause}`;
+  const key = `${domain}|allowance|${at}`;
+  if ((allowanceKeysQueued.get(key) ?? 0) > now.getTime()) return;
+  await enqueueJob(enforcementSyncJob, { shop: domain, key, payload: { reason: "allowance_used", at } });
+  if (allowanceKeysQueued.size >= ALLOWANCE_KEYS_KEPT) allowanceKeysQueued.clear();
+  allowanceKeysQueued.set(key, now.getTime() + ALLOWANCE_KEY_KEPT_MS);
   kickJobWorker();
+}
+
+/*
+ * The allowance keys this process queued lately, and until when it need not queue them again. Past the
+ * allowance every counted verification gets to noteAllowanceUse (a burn is thousands of them), and
+ * queuing a key that is queued already changes nothing (its `at` is the same, so the merge keeps the row
+ * as it is) but costs two statements and a sweep of the worker. The queue's row is what makes it once;
+ * this only skips calls that could change nothing, for much less time than a finished job is kept
+ * (DONE_JOB_RETENTION_MS), so the row is still there.
+ */
+const allowanceKeysQueued = new Map<string, number>();
+const ALLOWANCE_KEYS_KEPT = 1_000;
+const ALLOWANCE_KEY_KEPT_MS = 10 * 60_000;
+
+/** Forgets the allowance keys queued (the tests' emptied database no longer has their rows). */
+export function forgetAllowanceKeysQueued(): void {
+  allowanceKeysQueued.clear();
 }

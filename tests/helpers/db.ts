@@ -1,6 +1,7 @@
 import { prisma, databaseProvider } from "~/core/db.server";
 import { clearShopCache } from "~/core/settings/shop.server";
 import { sessionStorage } from "~/core/shopify/app.server";
+import { forgetAllowanceKeysQueued } from "~/enforcement/enforcement-jobs.server";
 
 let tables: string[] | null = null;
 
@@ -26,6 +27,7 @@ export async function resetDatabase() {
     await prisma.$executeRawUnsafe(`TRUNCATE ${tables.map((t) => `"${t}"`).join(", ")} RESTART IDENTITY CASCADE`);
   }
   clearShopCache();
+  forgetAllowanceKeysQueued();
   sessionStorage.clear();
 }
 

@@ -6,6 +6,7 @@ import * as subscriptionsWebhook from "~/routes/webhooks.app_subscriptions.updat
 import { prisma } from "~/core/db.server";
 import { runDueJobs } from "~/core/jobs/queue.server";
 import { currentEnforcementState, syncPaymentCustomization } from "~/enforcement/payment-customization.server";
+import { noteAllowanceUse } from "~/enforcement/enforcement-jobs.server";
 import { PLANS } from "~/shared/plans";
 import { getShop, updateShop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
@@ -175,6 +176,31 @@ describe("the allowance used up", () => {
     vi.spyOn(clock, "now").mockReturnValue(new Date(MID_MONTH.getTime() + 60_000));
     expect(await runDueJobs(JOB_KINDS)).toMatchObject({ done: 1 });
     expect(codHiddenAtCheckout()).toBe(false);
+  });
+
+  it("a burst past the allowance queues its job once; another plan, or a later month, queues one of its own", async () => {
+    await shopOnFree(FREE.monthlyVerifications + 5);
+    const allowanceJobs = () => prisma.job.findMany({ where: { kind: "enforcement-sync", key: { contains: "|allowance|" } }, orderBy: { key: "asc" } });
+    for (let i = 0; i < 20; i++) await noteAllowanceUse(SHOP, FREE.monthlyVerifications + 5 + i);
+    expect((await allowanceJobs()).map((j) => j.key)).toEqual([`${SHOP}|allowance|2026-11-01|${FREE.id}|allowance_used`]);
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ done: 1 });
+    expect(codHiddenAtCheckout()).toBe(false);
+    const done = (await allowanceJobs())[0];
+    // The same month and plan: nothing to queue or run again, whether the process remembers it (seconds later) or not (an hour later).
+    for (const later of [1_000, 3_600_000]) {
+      vi.spyOn(clock, "now").mockReturnValue(new Date(MID_MONTH.getTime() + later));
+      for (let i = 0; i < 5; i++) await noteAllowanceUse(SHOP, FREE.monthlyVerifications + 30);
+      expect(await runDueJobs(JOB_KINDS)).toMatchObject({ claimed: 0 });
+      expect(await allowanceJobs()).toEqual([done]);
+    }
+    // Another plan whose allowance is used up too: its own job, at once.
+    await updateShop(SHOP, { subscriptionPlan: PRO.name, subscriptionId: "gid://shopify/AppSubscription/7" });
+    await noteAllowanceUse(SHOP, PRO.monthlyVerifications + 1);
+    expect((await allowanceJobs()).map((j) => j.key)).toContain(`${SHOP}|allowance|2026-11-01|${PRO.id}|allowance_used`);
+    // Next month, used up again (seconds after the 1st's own job): its own job too.
+    vi.spyOn(clock, "now").mockReturnValue(new Date("2026-12-01T00:00:05Z"));
+    await noteAllowanceUse(SHOP, PRO.monthlyVerifications + 1);
+    expect((await allowanceJobs()).map((j) => j.key)).toContain(`${SHOP}|allowance|2026-12-01|${PRO.id}|allowance_used`);
   });
 });
 
