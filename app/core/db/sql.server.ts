@@ -79,33 +79,61 @@ function stringsKey(strings: TemplateStringsArray | readonly string[]): string {
   return key;
 }
 
-function renderedText(shape: string, parts: readonly string[]): string {
+function renderedText(shape: string, fragment: Sql): string {
   let text = renderedTexts.get(shape);
   if (text === undefined) {
     if (renderedTexts.size >= RENDERED_TEXTS_KEPT) renderedTexts.clear();
-    renderedTexts.set(shape, (text = render(parts)));
+    renderedTexts.set(shape, (text = render(fragment.parts)));
   }
   return text;
 }
 
+type Spliced = SqlValue | SqlList | Sql;
+
 /**
- * A statement or fragment. Its text is rendered when first read: a fragment spliced into a larger statement
- * (most of them: a CTE, a column, a condition) never is, and a shape met before is not rendered again.
+ * A statement or fragment. Its values are flattened when it is made (the driver needs them every time);
+ * its parts and text only when first read: a fragment spliced into a larger statement (most of them: a
+ * CTE, a column, a condition) never is, and a shape met before is not rendered again.
  */
 class SqlText implements Sql {
+  #parts: readonly string[] | undefined;
   #text: string | undefined;
   constructor(
-    readonly parts: readonly string[],
+    readonly strings: readonly string[],
+    readonly spliced: readonly Spliced[],
     readonly values: readonly SqlValue[],
     /** The statement's shape (see renderedText). */
     readonly shape: string,
   ) {}
   get text(): string {
-    return (this.#text ??= renderedText(this.shape, this.parts));
+    return (this.#text ??= renderedText(this.shape, this));
+  }
+  /** The SQL between the values: the template's strings, each fragment's own parts and each list's separators merged in. */
+  get parts(): readonly string[] {
+    if (this.#parts) return this.#parts;
+    const { strings, spliced } = this;
+    const parts = [strings[0]];
+    for (let i = 1; i < strings.length; i++) {
+      const value = spliced[i - 1];
+      if (isList(value)) {
+        for (let j = 1; j < value.list.length; j++) parts.push(", ");
+        parts.push(strings[i]);
+      } else if (isFragment(value)) {
+        const inner = value.parts;
+        parts[parts.length - 1] += inner[0];
+        for (let j = 1; j < inner.length; j++) parts.push(inner[j]);
+        parts[parts.length - 1] += strings[i];
+      } else parts.push(strings[i]);
+    }
+    return (this.#parts = parts);
   }
 }
 
-function isSql(value: unknown): value is Sql {
+function isList(value: Spliced): value is SqlList {
+  return value !== null && typeof value === "object" && "list" in value;
+}
+
+function isFragment(value: Spliced): value is Sql {
   return value !== null && typeof value === "object" && "parts" in value;
 }
 
@@ -118,30 +146,21 @@ function shapeOf(fragment: Sql): string {
  * The `sql` tag. A value may be a list (`sqlList`) or another `sql` fragment, spliced in with its own
  * values (so one statement can be built from others: a data-modifying CTE on PostgreSQL).
  */
-export function sql(strings: TemplateStringsArray | readonly string[], ...values: (SqlValue | SqlList | Sql)[]): Sql {
-  const parts = [strings[0]];
+export function sql(strings: TemplateStringsArray | readonly string[], ...values: Spliced[]): Sql {
   const flat: SqlValue[] = [];
   let spliced = "";
-  const push = (value: SqlValue, after: string) => {
-    flat.push(value);
-    parts.push(after);
-  };
-  for (let i = 1; i < strings.length; i++) {
-    const value = values[i - 1];
-    if (isSql(value)) {
-      spliced += `${i}${shapeOf(value)};`;
-      parts[parts.length - 1] += value.parts[0];
-      value.values.forEach((v, j) => push(v, value.parts[j + 1]));
-      parts[parts.length - 1] += strings[i];
-    } else if (value !== null && typeof value === "object" && "list" in value) {
-      spliced += `${i}L${value.list.length};`;
-      value.list.forEach((v, j) => push(v, j === value.list.length - 1 ? strings[i] : ", "));
-    } else {
-      push(value as SqlValue, strings[i]);
-    }
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (isList(value)) {
+      spliced += `${i + 1}L${value.list.length};`;
+      for (const v of value.list) flat.push(v);
+    } else if (isFragment(value)) {
+      spliced += `${i + 1}${shapeOf(value)};`;
+      for (const v of value.values) flat.push(v);
+    } else flat.push(value);
   }
   const key = stringsKey(strings);
-  return new SqlText(parts, flat, spliced ? `${key}(${spliced})` : key);
+  return new SqlText(strings, values, flat, spliced ? `${key}(${spliced})` : key);
 }
 
 /**
