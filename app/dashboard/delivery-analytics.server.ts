@@ -3,6 +3,7 @@ import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { postalArea } from "~/risk/score";
 import { DIMENSIONS, MAX_ORDERS, MIN_DECIDED_FOR_RATE, MIN_DECIDED_FOR_WORST, WORST_CODES, type Dimension, type Row } from "./delivery-analytics";
+import { utcDay } from "~/shared/daily-metrics";
 
 export { DIMENSIONS, PERIODS, type Dimension, type Row } from "./delivery-analytics";
 
@@ -57,7 +58,7 @@ function rowOf(key: string, t: Tally, cost: number | null): Row {
 /** The Monday (UTC) of a date's week, as YYYY-MM-DD. */
 export function weekOf(date: Date): string {
   const day = (date.getUTCDay() + 6) % 7;
-  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() - day)).toISOString().slice(0, 10);
+  return utcDay(new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() - day)));
 }
 
 function productsOf(raw: string | null): string[] {

@@ -4,6 +4,8 @@
  * equal: none). A message due inside the window waits for its end. Pure: the jobs that send call it with
  * the shop's columns (the confirmation ladder keeps its quiet hours in the same columns).
  */
+import { utcDay } from "~/shared/daily-metrics";
+
 export type QuietHours = { quietHoursStart: number | null; quietHoursEnd: number | null; timezone: string | null };
 
 /** The minute of the day at `at` in `timeZone` (an unknown zone reads as UTC). */
@@ -46,6 +48,6 @@ export function shopDate(at: Date, timeZone: string | null, days = 0): string {
   try {
     return new Intl.DateTimeFormat("en-CA", { timeZone: timeZone ?? "UTC", year: "numeric", month: "2-digit", day: "2-digit" }).format(later);
   } catch {
-    return later.toISOString().slice(0, 10);
+    return utcDay(later);
   }
 }

@@ -9,6 +9,7 @@ import { randomToken } from "~/core/utils/crypto.server";
 import { syncPaymentCustomization } from "./payment-customization.server";
 import { pauseReason } from "./pause";
 import { verificationStatus } from "./pause.server";
+import { utcDay } from "~/shared/daily-metrics";
 
 /**
  * Checkout follows whether the shop can verify (docs/contract.md, "When the app cannot verify") through one
@@ -51,7 +52,7 @@ function nextMonthStart(now: Date): Date {
 /** The allowance starts again on the 1st (UTC): re-evaluate then. One job per shop and month. */
 async function scheduleMonthStart(domain: string): Promise<void> {
   const runAt = nextMonthStart(clock.now());
-  const month = runAt.toISOString().slice(0, 10);
+  const month = utcDay(runAt);
   await enqueueJob(enforcementSyncJob, { shop: domain, key: `${domain}|month|${month}`, payload: { reason: "month_start", at: month }, runAt });
 }
 
