@@ -65,11 +65,12 @@ export async function noteAllowanceUse(domain: string, usedThisMonth?: number): 
   const shop = await getShop(domain);
   if (!shop) return;
   const plan = planOf(shop);
-  // `usedThisMonth`: the shop's verifications this month when the caller has just read them.
-  const pause = usedThisMonth === undefined ? (await verificationStatus(shop)).pause : pauseReason(shop, usedThisMonth, allowanceMonthStart(clock.now()));
-  if (!plan || (pause !== "allowance_used" && pause !== "usage_cap_reached")) return;
   const now = clock.now();
-  const at = `${allowanceMonthStart(now)}|${plan.id}|${pause}`;
+  const month = allowanceMonthStart(now);
+  // `usedThisMonth`: the shop's verifications this month when the caller has just read them.
+  const pause = usedThisMonth === undefined ? (await verificationStatus(shop)).pause : pauseReason(shop, usedThisMonth, month);
+  if (!plan || (pause !== "allowance_used" && pause !== "usage_cap_reached")) return;
+  const at = `${month}|${plan.id}|${pause}`;
   const key = `${domain}|allowance|${at}`;
   if ((allowanceKeysQueued.get(key) ?? 0) > now.getTime()) return;
   await enqueueJob(enforcementSyncJob, { shop: domain, key, payload: { reason: "allowance_used", at } });

@@ -1,10 +1,11 @@
-import { utcDay } from "./daily-metrics";
 /**
  * The app's plans: a monthly allowance of verifications (codes confirmed by shoppers, storefront and
  * after purchase alike) and a flat price. The price is the whole charge: messages are not marked up or
  * billed per message. Free needs no Shopify charge; the others are recurring app subscriptions through
  * the library's billing API (app/core/shopify/app.server.ts), named by `name`.
  */
+import { utcDay } from "./daily-metrics";
+
 export type PlanId = "free" | "starter" | "pro" | "scale";
 
 export type Plan = {
