@@ -1,18 +1,25 @@
-// `npm run risk:eval`: how well the risk score's high band catches failed COD orders, measured on
-// synthetic shop histories with known ground truth (no public labelled RTO data exists). Each history
-// mixes good repeat buyers, repeat refusers, one-time buyers, bursts from one IP and bad postal areas;
-// orders are scored in time order with only what the shop knew then (app/risk/score.ts, the same pure
-// scorer the app runs), then their outcome is learnt. The baseline is "verify everyone": every shopper
-// gets a code, nobody is refused COD (it catches no refuser who owns their phone).
+// `npm run risk:eval`: how well the risk score catches failed COD orders, and what refusing or pricing
+// them would earn, measured on synthetic shop histories with known ground truth (no public labelled RTO
+// data exists). Each history mixes good repeat buyers, repeat refusers, one-time buyers, bursts from one
+// IP and bad postal areas, with the modal's behaviour fields drawn per kind of shopper (assumptions, not
+// data: a refuser tries other numbers, asks codes it never types, rushes or lingers more often than a
+// good buyer). The histories are written as risk:replay's JSONL records and replayed by the same code
+// (app/risk/replay.ts, which scores with the app's own functions): the score without behaviour and with
+// the app's prior ("today"), then the full score with each shop's calibration.
 // Griefing: strangers also place COD orders with a regular's number, never confirm them (they are
 // cancelled: failed) and ask four codes for it. The app counts only history the phone proved and
 // ignores others' codes once the number is proven; the run also scores the griefed regulars' honest
 // orders as if those orders and codes counted (the rule before), to show what that costs them.
-//   npm run risk:eval [-- --seed 1 --shops 5 --orders 3000]
+//   npm run risk:eval [-- --seed 1 --shops 5 --orders 3000] [--write shop0.jsonl (the first shop's history,
+//   for risk:replay)] [risk:replay's flags]
+import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { scoreRisk, type RiskFacts, type RiskSettings } from "../app/risk/score";
+import { redecide, type ReplayOrder } from "../app/risk/replay";
+import { formatReport, replayReport } from "../app/risk/replay-report";
+import { calibrationLines, FLAG_OPTIONS, flagsOf, policyLines, runReplay, type ReplayFlags } from "./lib/risk-replay";
 
-const { values } = parseArgs({ options: { seed: { type: "string", default: "1" }, shops: { type: "string", default: "5" }, orders: { type: "string", default: "3000" } } });
+const { values } = parseArgs({ options: { seed: { type: "string", default: "1" }, shops: { type: "string", default: "5" }, orders: { type: "string", default: "3000" }, write: { type: "string" }, ...FLAG_OPTIONS } });
 
 /** mulberry32: a seeded PRNG, so a run is reproducible. */
 function prng(seed: number) {
@@ -27,7 +34,7 @@ function prng(seed: number) {
 }
 
 type Kind = "good_repeat" | "refuser" | "one_time" | "burst";
-type Shopper = { kind: Kind; phone: string; ip: string; zip: string; weakAddress: boolean };
+type Shopper = { kind: Kind; phone: string; ip: string; zip: string; weakAddress: boolean; usual: number };
 /** Share of order slots in which a stranger griefs a regular's number (one unconfirmed order, four codes). */
 const GRIEF_RATE = 0.03;
 const FAIL_RATE: Record<Kind, number> = { good_repeat: 0.04, refuser: 0.7, one_time: 0.15, burst: 0.85 };
@@ -35,8 +42,23 @@ const SETTINGS: RiskSettings = { mediumThreshold: 20, highThreshold: 60, deniedP
 const GOOD = { address1: "Flat 12, Shanti Apartments, MG Road", address2: "Near City Mall", city: "Mumbai", province: "Maharashtra", country_code: "IN" };
 const WEAK = { address1: "home", address2: null, city: "", province: null, country_code: "IN" };
 
+/**
+ * The chance a kind of shopper shows each behaviour in the modal (assumptions): other numbers tried from
+ * the browser, the code asked within 5 s of opening the form, typed after 3 minutes, codes asked and
+ * never typed; and a cart 4 times the shopper's usual.
+ */
+const BEHAVIOUR: Record<Kind, { numbers: number; rushed: number; slow: number; abandoned: number; bigCart: number }> = {
+  good_repeat: { numbers: 0.01, rushed: 0.05, slow: 0.03, abandoned: 0.02, bigCart: 0.02 },
+  one_time: { numbers: 0.04, rushed: 0.08, slow: 0.06, abandoned: 0.05, bigCart: 0.05 },
+  refuser: { numbers: 0.2, rushed: 0.25, slow: 0.2, abandoned: 0.25, bigCart: 0.25 },
+  burst: { numbers: 0.5, rushed: 0.5, slow: 0.1, abandoned: 0.3, bigCart: 0.2 },
+};
+const START = Date.parse("2026-09-01T00:00:00Z");
+
 function simulate(seed: number, orderCount: number) {
   const rand = prng(seed);
+  // Behaviour and values draw from their own sequence, so the shop's orders are those of the runs before them.
+  const more = prng(seed ^ 0x9e3779b9);
   const pick = <T,>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   const zips = Array.from({ length: 40 }, (_, i) => String(400001 + i));
   const badZips = new Set(zips.slice(0, 4));
@@ -47,7 +69,9 @@ function simulate(seed: number, orderCount: number) {
     ip: ip ?? `10.${Math.floor(rand() * 250)}.${Math.floor(rand() * 250)}.${Math.floor(rand() * 250)}`,
     zip: pick(zips),
     weakAddress: rand() < (kind === "good_repeat" ? 0.03 : kind === "one_time" ? 0.1 : 0.35),
+    usual: 400 + Math.round(more() * 2600),
   });
+  const records: ReplayOrder[] = [];
   const regulars = Array.from({ length: 150 }, () => newShopper(rand() < 0.85 ? "good_repeat" : "refuser"));
   const history = new Map<string, { good: number; bad: number }>();
   const postal = new Map<string, { orders: number; failed: number }>();
@@ -76,6 +100,27 @@ function simulate(seed: number, orderCount: number) {
       for (let k = 0; k < 4; k++) (ipTimes.get(ip) ?? ipTimes.set(ip, []).get(ip)!).push(t - k * 60_000);
     }
     const failedTruth = rand() < Math.min(0.95, FAIL_RATE[s.kind] + (badZips.has(s.zip) ? 0.3 : 0));
+    const b = BEHAVIOUR[s.kind];
+    const placedAt = new Date(START + t);
+    records.push({
+      id: String(i + 1),
+      placedAt,
+      phone: s.phone,
+      verified: true,
+      address: { ...(s.weakAddress ? WEAK : GOOD), zip: s.zip },
+      value: Math.round(s.usual * (more() < b.bigCart ? 4 : 0.7 + 0.6 * more())),
+      ip: s.ip,
+      attemptsFromIp: s.kind === "burst" ? 4 : 0,
+      behaviour: {
+        codesAsked: 1,
+        numbersTried: more() < b.numbers ? 2 + Math.floor(more() * 2) : 0,
+        msToRequest: more() < b.rushed ? 1_000 + more() * 3_000 : 8_000 + more() * 60_000,
+        msToType: more() < b.slow ? 200_000 + more() * 300_000 : 10_000 + more() * 50_000,
+        codesAbandoned: more() < b.abandoned ? 2 + Math.floor(more() * 2) : 0,
+      },
+      outcome: failedTruth ? "failed" : "delivered",
+      outcomeAt: new Date(placedAt.getTime() + 60_000), // learnt before the next order, as the runs before assumed
+    });
     const h = history.get(s.phone);
     const p = postal.get(s.zip) ?? { orders: 0, failed: 0 };
     const times = (ipTimes.get(s.ip) ?? []).filter((x) => x > t - 86_400_000);
@@ -112,16 +157,16 @@ function simulate(seed: number, orderCount: number) {
     shopOrders++;
     if (failedTruth) shopFailed++;
   }
-  return results;
+  return { results, records };
 }
 
+const flags: ReplayFlags = flagsOf(values);
 const rows = [];
-const total = { tp: 0, fp: 0, fn: 0, goodReturning: 0, goodReturningLow: 0, orders: 0, failed: 0, griefedGood: 0, griefedGoodHigh: 0, griefedGoodHighBefore: 0 };
+const shops: ReplayOrder[][] = [];
+const total = { goodReturning: 0, goodReturningLow: 0, griefedGood: 0, griefedGoodHigh: 0, griefedGoodHighBefore: 0 };
 for (let shop = 0; shop < Number(values.shops); shop++) {
-  const results = simulate(Number(values.seed) * 1000 + shop, Number(values.orders));
-  const tp = results.filter((r) => r.band === "high" && r.failed).length;
-  const fp = results.filter((r) => r.band === "high" && !r.failed).length;
-  const fn = results.filter((r) => r.band !== "high" && r.failed).length;
+  const { results, records } = simulate(Number(values.seed) * 1000 + shop, Number(values.orders));
+  shops.push(records);
   const goodReturning = results.filter((r) => r.kind === "good_repeat" && r.returning);
   const low = goodReturning.filter((r) => r.band === "low").length;
   // Honest orders (delivered) of regulars a stranger griefed: refused COD now, and under the rule before.
@@ -129,22 +174,54 @@ for (let shop = 0; shop < Number(values.shops); shop++) {
   total.griefedGood += griefedGood.length;
   total.griefedGoodHigh += griefedGood.filter((r) => r.band === "high").length;
   total.griefedGoodHighBefore += griefedGood.filter((r) => r.griefed!.oldBand === "high").length;
-  Object.assign(total, {
-    tp: total.tp + tp, fp: total.fp + fp, fn: total.fn + fn,
-    goodReturning: total.goodReturning + goodReturning.length, goodReturningLow: total.goodReturningLow + low,
-    orders: total.orders + results.length, failed: total.failed + results.filter((r) => r.failed).length,
-  });
-  rows.push({ shop, orders: results.length, failedRate: pct(results.filter((r) => r.failed).length / results.length), highShare: pct((tp + fp) / results.length), precision: pct(tp / (tp + fp || 1)), recall: pct(tp / (tp + fn || 1)), goodReturningSkip: pct(low / (goodReturning.length || 1)) });
+  total.goodReturning += goodReturning.length;
+  total.goodReturningLow += low;
+  const today = replayReport(runReplay(records, { ...flags, withoutBehaviour: true, priorOnly: true, medium: "none", high: "refuse" }).results, flags.money);
+  rows.push({ shop, orders: today.orders, failedRate: pct(today.failed / today.orders), highShare: pct(today.share.estimate), precision: pct(today.precision.estimate), recall: pct(today.recall.estimate), goodReturningSkip: pct(low / (goodReturning.length || 1)) });
 }
 function pct(x: number) {
   return `${(100 * x).toFixed(1)}%`;
 }
-console.log(`risk:eval seed ${values.seed}: ${values.shops} synthetic shops x ${values.orders} COD orders (high band from score 60)`);
+if (values.write) fs.writeFileSync(values.write, shops[0].map((o) => JSON.stringify(o)).join("\n") + "\n");
+const replayAll = (f: ReplayFlags) => {
+  const runs = shops.map((records) => runReplay(records, f));
+  return { results: runs.flatMap((r) => r.results), calibration: runs.map((r) => r.calibration) };
+};
+console.log(`risk:eval seed ${values.seed}: ${values.shops} synthetic shops x ${values.orders} COD orders; failed parcel ${flags.money.failureCost}, margin ${pct(flags.money.margin)}`);
+console.log("today's score (no behaviour, the app's prior), high band (from 60) refuses COD, per shop:");
 console.table(rows);
+const sections: [string, ReplayFlags][] = [
+  ["today: no behaviour, high refuses", { ...flags, withoutBehaviour: true, priorOnly: true, medium: "none", high: "refuse" }],
+  ["with behaviour, high refuses", { ...flags, medium: "none", high: "refuse" }],
+  ["with behaviour, high priced", { ...flags, medium: "none", high: "price" }],
+  ["with behaviour, medium and high priced", { ...flags, medium: "price", high: "price" }],
+  [`as flagged: medium ${flags.medium}, high ${flags.high}`, flags],
+];
+for (const [title, f] of sections) {
+  console.log(`${title}:`);
+  for (const line of formatReport(replayReport(replayAll(f).results, f.money))) console.log(`  ${line}`);
+}
+const fullRun = replayAll(flags);
+// At today's share acted on: the threshold of the score with behaviour whose share comes nearest, and
+// the most any score could catch at that share (every order acted on a failed one).
+const todayReport = replayReport(replayAll(sections[0][1]).results, flags.money);
+const pricing = { mediumAction: "none", highAction: "refuse", failureCost: flags.money.failureCost, depositMin: null, depositMax: null } as const;
+const atShare = Array.from({ length: 81 }, (_, k) => 20 + k)
+  .map((t) => ({ t, r: replayReport(redecide(fullRun.results, { mediumThreshold: Math.min(20, t), highThreshold: t }, pricing), flags.money) }))
+  .sort((a, b) => Math.abs(a.r.share.estimate - todayReport.share.estimate) - Math.abs(b.r.share.estimate - todayReport.share.estimate))[0];
+console.log(
+  `at today's share (${pct(todayReport.share.estimate)}): with behaviour from score ${atShare.t}, share ${pct(atShare.r.share.estimate)}, precision ${pct(atShare.r.precision.estimate)} ` +
+    `(today ${pct(todayReport.precision.estimate)}), recall ${pct(atShare.r.recall.estimate)} (today ${pct(todayReport.recall.estimate)}); ` +
+    `no score can catch more than ${pct(todayReport.share.estimate / (todayReport.failed / todayReport.orders))} of failures acting on that share`,
+);
+console.log("calibration learnt by shop 0 (predicted against observed, by score):");
+for (const line of calibrationLines(fullRun.calibration[0])) console.log(line);
+console.log("today's score, refusing or pricing from each score:");
+for (const line of policyLines(shops, { ...flags, withoutBehaviour: true })) console.log(line);
+console.log("with behaviour, refusing or pricing from each score:");
+for (const line of policyLines(shops, flags)) console.log(line);
 console.log(
   [
-    `all shops: ${total.orders} orders, ${pct(total.failed / total.orders)} failed`,
-    `high band: precision ${pct(total.tp / (total.tp + total.fp || 1))}, recall ${pct(total.tp / (total.tp + total.fn || 1))} of failed orders (COD refused to ${pct((total.tp + total.fp) / total.orders)} of orders)`,
     `verify everyone (baseline): recall 0.0% (no COD refused), every shopper pays a code`,
     `good returning buyers in the low band (may skip the code on their remembered device): ${pct(total.goodReturningLow / (total.goodReturning || 1))}; baseline 0.0%`,
     `griefed (${pct(GRIEF_RATE)} of order slots: a stranger's unconfirmed COD order and 4 codes on a regular's number): ` +

@@ -6,9 +6,10 @@ import type { Shop } from "~/core/settings/shop.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
 import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
-import { allowedModesFor, parsePhoneList, parsePostalCodeList, postalArea, scoreRisk, type PostalHistory, type RiskAssessment, type RiskBand, type RiskFacts, type RiskSettings } from "./score";
-import { normalizePostalCode, percentile90 } from "./signals";
-import { parseSourceList, type TrafficSource } from "~/shared/traffic-source";
+import { allowedModesFor, postalArea, type RiskAssessment, type RiskBand } from "./score";
+import { normalizePostalCode } from "./signals";
+import type { TrafficSource } from "~/shared/traffic-source";
+import { orderAssessment, phoneHistoryOf, shopperAssessment, type OrderRiskRow, type PhoneHistory, type PhoneHistoryRow, type RiskShop } from "./facts";
 import { chosenModes } from "~/shared/payment-modes";
 
 /**
@@ -17,40 +18,12 @@ import { chosenModes } from "~/shared/payment-modes";
  * (app/risk/score.ts).
  */
 
-export type RiskShop = Pick<
-  Shop,
-  | "id"
-  | "riskMediumThreshold"
-  | "riskHighThreshold"
-  | "riskDeniedPostalCodes"
-  | "riskPrepaidPhones"
-  | "riskCodValueCap"
-  | "riskPhoneCodeLimit"
-  | "riskIpAttemptLimit"
-  | "riskPhoneOrderLimit"
-  | "riskIpOrderLimit"
-  | "riskPrepaidSources"
->;
+export { orderAssessment, phoneHistoryOf, riskSettingsOf, shopperAssessment, type OrderRiskRow, type PhoneHistory, type PhoneHistoryRow, type RiskShop } from "./facts";
 
 const DAY_SECONDS = 86_400;
 /** Counter keys follow `<purpose>:<shopId>:<subject>`, so customers/redact deletes the phone's (deleteRateCountersNaming). */
 export const riskCodesKey = (shopId: string, phone: string) => `risk-codes:${shopId}:${phone}`;
 export const riskIpKey = (shopId: string, ip: string) => `risk-ip:${shopId}:${ip}`;
-
-export function riskSettingsOf(shop: RiskShop): RiskSettings {
-  return {
-    mediumThreshold: shop.riskMediumThreshold,
-    highThreshold: shop.riskHighThreshold,
-    deniedPostalCodes: parsePostalCodeList(shop.riskDeniedPostalCodes),
-    prepaidPhones: parsePhoneList(shop.riskPrepaidPhones),
-    codValueCap: shop.riskCodValueCap ?? null,
-    phoneCodeLimit: shop.riskPhoneCodeLimit ?? null,
-    ipAttemptLimit: shop.riskIpAttemptLimit ?? null,
-    phoneOrderLimit: shop.riskPhoneOrderLimit ?? null,
-    ipOrderLimit: shop.riskIpOrderLimit ?? null,
-    prepaidSources: parseSourceList(shop.riskPrepaidSources),
-  };
-}
 
 /**
  * A storefront shopper's assessment before there is an order. `count` says which of this request's
@@ -70,27 +43,6 @@ export async function assessShopper(
   return shopperAssessment(shop, { phone: input.phone, otpVerified: input.otpVerified, history, codesForPhone, requestsFromIp, source: input.source ?? null });
 }
 
-/**
- * The same assessment from facts a caller read itself (send-otp and verify-otp read them in the
- * statement that makes their decision): the 24-hour counters, and the history once the number is proven.
- */
-export function shopperAssessment(
-  shop: RiskShop,
-  input: { phone: string; otpVerified: boolean | null; history: PhoneHistory | null; codesForPhone: number; requestsFromIp: number; source?: TrafficSource | null },
-): RiskAssessment {
-  const facts: RiskFacts = {
-    phone: input.phone,
-    otpVerified: input.otpVerified,
-    history: input.history,
-    address: null,
-    orderValue: null,
-    usualValueP90: null,
-    velocity: { codesForPhone: input.codesForPhone, requestsFromIp: input.requestsFromIp, ordersForPhone: input.history ? input.history.ordersLastDay + 1 : null },
-    trafficSource: input.source ?? null,
-  };
-  return scoreRisk(facts, riskSettingsOf(shop));
-}
-
 /** The risk score's 24-hour counters, as `hitRateLimit`/`peekRateLimit` count and read them. */
 export const RISK_WINDOW_SECONDS = DAY_SECONDS;
 
@@ -99,9 +51,6 @@ export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified
   const [row] = await query<OrderRiskRow>(sql`SELECT ${orderRiskColumns(shop.id, facts)}`);
   return orderAssessment(shop, facts, otpVerified, row);
 }
-
-/** What `orderRiskColumns` reads, by column. */
-export type OrderRiskRow = Partial<PhoneHistoryRow & PostalHistoryRow> & { riskCodes?: unknown; riskIp?: unknown; usualValues?: unknown; ordersFromIp?: unknown };
 
 /**
  * The order's risk facts as columns of a caller's own SELECT (orders/create reads them with the rest of
@@ -119,33 +68,6 @@ export function orderRiskColumns(shopId: string, facts: Pick<OrderFacts, "phones
     ${postalCode ? sql`${postalHistoryColumns(shopId, postalCode)},` : sql``}
     ${ipHash ? sql`${codOrdersFromIpColumn(shopId, ipHash, facts.gid)} AS "ordersFromIp",` : sql``}
     ${usualCodValues(shopId)} AS "usualValues"`;
-}
-
-/** The assessment from `orderRiskColumns`' row (what `assessOrder` computes). */
-export function orderAssessment(shop: RiskShop, facts: OrderFacts, otpVerified: boolean, row: OrderRiskRow | undefined): RiskAssessment {
-  const phone = facts.phones[0] ?? null;
-  const postalCode = normalizePostalCode(facts.shippingAddress?.zip);
-  const history = phone ? phoneHistoryOf(row as PhoneHistoryRow) : null;
-  const values = row?.usualValues == null ? [] : String(row.usualValues).split(",").map(Number);
-  return scoreRisk(
-    {
-      phone,
-      otpVerified,
-      history,
-      address: facts.shippingAddress ?? null,
-      orderValue: facts.value,
-      usualValueP90: percentile90(values),
-      postalHistory: postalCode ? postalHistoryOf(postalCode, row) : null,
-      trafficSource: facts.trafficSource,
-      velocity: {
-        codesForPhone: phone ? Number(row?.riskCodes ?? 0) : 0,
-        requestsFromIp: facts.browserIp ? Number(row?.riskIp ?? 0) : 0,
-        ordersForPhone: history ? history.ordersLastDay + 1 : null,
-        ordersFromIp: facts.browserIp ? Number(row?.ordersFromIp ?? 0) + 1 : null,
-      },
-    },
-    riskSettingsOf(shop),
-  );
 }
 
 /**
@@ -177,10 +99,6 @@ async function phoneHistory(shopId: string, phone: string, exceptOrderGid = ""):
   return phoneHistoryOf(rows[0]);
 }
 
-/** The phone's history, and its COD orders in the last 24 hours (the per-phone order velocity rule). */
-export type PhoneHistory = NonNullable<RiskFacts["history"]> & { ordersLastDay: number };
-export type PhoneHistoryRow = { verified: unknown; good: unknown; bad: unknown; lastDay: unknown };
-
 /**
  * An order record `r` the phone proved: placed with a proof or a verified selection (verify-otp), or
  * confirmed after purchase with a code or the WhatsApp answer. Not a returning customer's order: the
@@ -209,10 +127,6 @@ export function phoneHistoryColumns(shopId: string, phone: string, exceptOrderGi
         AND EXISTS (SELECT 1 FROM "OrderRecord" r WHERE r."shopId" = o."shopId" AND r."orderGid" = o."orderGid" AND ${proven} AND ${recordNotDisputed})) AS "bad"`;
 }
 
-export function phoneHistoryOf(row: PhoneHistoryRow | undefined): PhoneHistory {
-  return { verifiedBefore: row?.verified != null, goodOrders: Number(row?.good ?? 0), badOrders: Number(row?.bad ?? 0), ordersLastDay: Number(row?.lastDay ?? 0) };
-}
-
 /**
  * The postal code's learnt COD outcomes (delivered or failed; `none` is an order with nothing learnt) beside its wider area's (the codes sharing its prefix: a range
  * on the (shopId, postalCode) index, [prefix, next prefix)) and the shop's, as columns of a caller's SELECT.
@@ -228,19 +142,6 @@ function postalHistoryColumns(shopId: string, postalCode: string): Sql {
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end} AND "outcome" = 'failed') AS "areaFailed",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" <> 'none') AS "shopOrders",
       (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" = 'failed') AS "shopFailed"`;
-}
-
-type PostalHistoryRow = { postalOrders: unknown; postalFailed: unknown; areaOrders: unknown; areaFailed: unknown; shopOrders: unknown; shopFailed: unknown };
-
-function postalHistoryOf(postalCode: string, r: Partial<PostalHistoryRow> | undefined): PostalHistory {
-  const prefix = postalArea(postalCode);
-  return {
-    orders: Number(r?.postalOrders ?? 0),
-    failed: Number(r?.postalFailed ?? 0),
-    area: prefix ? { prefix, orders: Number(r?.areaOrders ?? 0), failed: Number(r?.areaFailed ?? 0) } : null,
-    shopOrders: Number(r?.shopOrders ?? 0),
-    shopFailed: Number(r?.shopFailed ?? 0),
-  };
 }
 
 /**

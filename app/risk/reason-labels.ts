@@ -27,6 +27,12 @@ export const REASON_LABELS: Record<string, string> = {
   high_value: "Order worth more than usual",
   velocity_phone: "Many codes for one phone",
   velocity_ip: "Many attempts from one network",
+  behaviour_numbers_tried: "Several phone numbers tried from one browser",
+  behaviour_rushed: "Code asked within seconds of opening the form",
+  behaviour_slow_code: "Code typed long after it was sent",
+  behaviour_codes_abandoned: "Codes asked and never typed",
+  unusual_hour: "Ordered at an unusual hour for the shop",
+  cart_unusual: "Cart far above this phone's earlier orders",
 };
 
 export function reasonLabel(code: string): string {

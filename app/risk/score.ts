@@ -49,6 +49,28 @@ export type RiskFacts = {
   velocity: { codesForPhone: number; requestsFromIp: number; ordersForPhone?: number | null; ordersFromIp?: number | null };
   /** Where the shopper came from (the session's first touch, or the order's landing page), when known. */
   trafficSource?: TrafficSource | null;
+  /** How the shopper behaved, as far as the storefront saw it (docs/risk.md, "Behaviour"); absent when unknown. */
+  behaviour?: BehaviourFacts | null;
+};
+
+/**
+ * The shopper's behaviour. The first four come from the modal (the shopper's own browser, so an attacker
+ * can write them: together they add at most BEHAVIOUR_CAP points and never take any away); the hour and
+ * the cart are the server's own readings.
+ */
+export type BehaviourFacts = {
+  /** Other phone numbers asked a code for from this browser session before this one. */
+  numbersTried?: number | null;
+  /** Milliseconds from opening the modal to asking for the code. */
+  msToRequest?: number | null;
+  /** Milliseconds from the code's sending to the shopper typing it. */
+  msToType?: number | null;
+  /** Codes asked from this session (for any number) and never typed. */
+  codesAbandoned?: number | null;
+  /** Whether the order comes at an hour unusual for the shop (its own time zone: `unusualHour` in signals.ts). */
+  unusualHour?: boolean | null;
+  /** This cart's value over the mean of the phone's earlier orders (needs two). */
+  cartRatio?: number | null;
 };
 
 /**
@@ -107,7 +129,18 @@ export const POINTS = {
   rto_prone_postal_area: 15,
   velocity_phone: 15,
   velocity_ip: 15,
+  behaviour_numbers_tried: 15,
+  behaviour_rushed: 10,
+  behaviour_slow_code: 10,
+  behaviour_codes_abandoned: 10,
+  unusual_hour: 10,
+  cart_unusual: 10,
 } as const;
+
+/** The most the modal's own behaviour fields add together: a nudge, never a decision on its own. */
+export const BEHAVIOUR_CAP = 20;
+/** Thresholds of the behaviour reasons (docs/risk.md). */
+export const BEHAVIOUR_LIMITS = { numbersTried: 2, rushedMs: 5_000, slowCodeMs: 180_000, codesAbandoned: 2, cartRatio: 3 } as const;
 
 /** More codes than this to one phone, or storefront requests from one IP, in 24 hours is a burst. */
 export const VELOCITY_LIMITS = { codesForPhone: 3, requestsFromIp: 10 } as const;
@@ -229,9 +262,30 @@ export function scoreRisk(facts: RiskFacts, settings: RiskSettings): RiskAssessm
   if (facts.otpVerified !== true && facts.velocity.codesForPhone > VELOCITY_LIMITS.codesForPhone) add("velocity_phone", `${facts.velocity.codesForPhone} codes were asked for this phone number in the last 24 hours.`);
   if (facts.velocity.requestsFromIp > VELOCITY_LIMITS.requestsFromIp) add("velocity_ip", `${facts.velocity.requestsFromIp} checkout attempts came from the same network in the last 24 hours.`);
 
+  if (facts.behaviour) reasons.push(...behaviourReasons(facts.behaviour));
+
   const score = Math.max(0, Math.min(100, reasons.reduce((sum, r) => sum + r.points, 0)));
   const rule = matchRule(facts, settings);
   return { score, band: rule ? "high" : bandOf(score, settings), rule, reasons };
+}
+
+/** The behaviour reasons, the modal's together capped at BEHAVIOUR_CAP (the last ones cut down). */
+function behaviourReasons(b: BehaviourFacts): RiskReason[] {
+  const fromModal: RiskReason[] = [];
+  const L = BEHAVIOUR_LIMITS;
+  if ((b.numbersTried ?? 0) >= L.numbersTried) fromModal.push({ code: "behaviour_numbers_tried", points: POINTS.behaviour_numbers_tried, text: `${b.numbersTried} other phone numbers were tried from this browser before this one.` });
+  if (b.msToRequest != null && b.msToRequest < L.rushedMs) fromModal.push({ code: "behaviour_rushed", points: POINTS.behaviour_rushed, text: "The code was asked within seconds of opening the form." });
+  if (b.msToType != null && b.msToType > L.slowCodeMs) fromModal.push({ code: "behaviour_slow_code", points: POINTS.behaviour_slow_code, text: "The code was typed more than three minutes after it was sent." });
+  if ((b.codesAbandoned ?? 0) >= L.codesAbandoned) fromModal.push({ code: "behaviour_codes_abandoned", points: POINTS.behaviour_codes_abandoned, text: `${b.codesAbandoned} codes were asked from this browser and never typed.` });
+  let room = BEHAVIOUR_CAP;
+  const capped = fromModal.flatMap((r) => {
+    const points = Math.min(r.points, room);
+    room -= points;
+    return points > 0 ? [{ ...r, points }] : [];
+  });
+  if (b.unusualHour) capped.push({ code: "unusual_hour", points: POINTS.unusual_hour, text: "The order comes at an hour when the shop rarely gets orders." });
+  if (b.cartRatio != null && b.cartRatio >= L.cartRatio) capped.push({ code: "cart_unusual", points: POINTS.cart_unusual, text: `The order is worth ${Math.round(b.cartRatio)} times this phone's usual order.` });
+  return capped;
 }
 
 function plural(n: number, what: string): string {

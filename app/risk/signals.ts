@@ -127,3 +127,24 @@ export function percentile90(values: number[], minimum = 20): number | null {
   const sorted = [...values].sort((x, y) => x - y);
   return sorted[Math.min(sorted.length - 1, Math.ceil(0.9 * sorted.length) - 1)];
 }
+
+/**
+ * The hour of `at` in the shop's time zone (0-23), by Intl; the caller passes a zone the shop row
+ * keeps (shopTimeZone makes an unknown one UTC). Quarter-hour zones (Asia/Kathmandu +05:45) move the hour with them.
+ */
+export function shopHour(at: Date, timeZone: string): number {
+  const hour = Number(new Intl.DateTimeFormat("en", { timeZone, hour: "2-digit", hourCycle: "h23" }).format(at));
+  return hour === 24 ? 0 : hour;
+}
+
+/**
+ * An hour unusual for the shop: with 200 or more of its orders' hours known, an hour holding under a
+ * quarter of an even share (1/96 of them); with fewer, 01:00 to 04:59 in the shop's time zone.
+ */
+export function unusualHour(hour: number, shopHours: readonly number[] | null): boolean {
+  if (shopHours && shopHours.length === 24) {
+    const total = shopHours.reduce((a, b) => a + b, 0);
+    if (total >= 200) return shopHours[hour] < total / 96;
+  }
+  return hour >= 1 && hour <= 4;
+}
