@@ -27,6 +27,7 @@ import { retentionJob, scheduleRetention } from "~/privacy/retention.server";
 import { shopRedactJob } from "~/privacy/privacy.server";
 import { riskAssessmentJob } from "~/risk/assessment-job.server";
 import { enqueueRiskBackfill, riskBackfillJob } from "~/risk/backfill.server";
+import { riskCalibrationJob } from "~/risk/calibration.server";
 import { pruneDeliveries } from "~/core/shopify/webhook-deliveries.server";
 import { shopDetailsJob } from "~/core/shopify/shop-details-job.server";
 import { answerJob as deliveryAnswerJob, notifyJob as deliveryRecoveryNotifyJob } from "~/delivery/recovery.server";
@@ -104,6 +105,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   prepaidPaidJob,
   riskAssessmentJob,
   riskBackfillJob,
+  riskCalibrationJob,
   retentionJob,
   whatsappFallbackJob,
   whatsappReplyJob,

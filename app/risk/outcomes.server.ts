@@ -7,6 +7,7 @@ import { getShop } from "~/core/settings/shop.server";
 import type { FulfillmentEvent, OrderCreated } from "~/core/shopify/webhook-payloads";
 import { clock } from "~/core/utils/clock.server";
 import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
+import { enqueueRecalibration } from "./calibration.server";
 import { normalizePostalCode } from "./signals";
 import { parseTagList } from "./tags";
 
@@ -132,6 +133,8 @@ async function learnt(shopDomain: string, orderGid: string, statement: Sql): Pro
   if (row && (row.outcome === "delivered" || row.outcome === "failed")) {
     await enqueueFlowTrigger(shopDomain, orderGid, "outcomeLearnt", { outcome: row.outcome, reason: row.reason ?? "" }, row.outcome);
   }
+  // Any change (an undone failure too) moves the shop's calibration: recounted within the hour.
+  if (row) await enqueueRecalibration(shopDomain);
   return rows.length;
 }
 

@@ -25,6 +25,12 @@ export type PricingSettings = {
   depositMax: number | null;
 };
 
+/** The shop row's pricing columns read (an unknown action stored reads as the default's). */
+export function pricingSettingsOf(shop: { riskMediumAction: string; riskHighAction: string; riskDepositMin: number | null; riskDepositMax: number | null; codFailureCost: number | null }): PricingSettings {
+  const action = (a: string, d: BandAction): BandAction => ((BAND_ACTIONS as readonly string[]).includes(a) ? (a as BandAction) : d);
+  return { mediumAction: action(shop.riskMediumAction, "none"), highAction: action(shop.riskHighAction, "refuse"), failureCost: shop.codFailureCost, depositMin: shop.riskDepositMin, depositMax: shop.riskDepositMax };
+}
+
 export function bandAction(band: RiskBand, settings: Pick<PricingSettings, "mediumAction" | "highAction">): BandAction {
   if (band === "high") return settings.highAction;
   return band === "medium" ? settings.mediumAction : "none";

@@ -3,6 +3,7 @@ import type { Shop } from "~/core/settings/shop.server";
 import { parseTagList } from "./tags";
 import { parsePhoneList, parsePostalCodeList } from "./score";
 import { parseSourceList } from "~/shared/traffic-source";
+import { BAND_ACTIONS } from "./pricing";
 
 /**
  * The Risk page's form (app/routes/app.risk.tsx): the band thresholds and the merchant's rules, which
@@ -21,6 +22,10 @@ export const RISK_SETTINGS_FIELDS = [
   "riskIpOrderLimit",
   "riskFailureTags",
   "riskPrepaidSources",
+  "riskMediumAction",
+  "riskHighAction",
+  "riskDepositMin",
+  "riskDepositMax",
 ] as const;
 export type RiskSettingsField = (typeof RISK_SETTINGS_FIELDS)[number];
 export type RiskSettingsValues = Record<RiskSettingsField, string>;
@@ -49,6 +54,16 @@ function list(parse: (t: string) => string[], what: string) {
     }
     return parse(raw).join("\n");
   });
+}
+
+/** An amount in the shop's currency (up to two decimals, above 0), or empty for none. */
+function amount() {
+  const message = "Enter an amount above 0 (up to two decimals), or leave it empty.";
+  return text(message)
+    .trim()
+    .transform((v) => v.replace(/^(\d+),(\d+)$/, "$1.$2"))
+    .refine((v) => v === "" || (/^\d{1,9}(\.\d{1,2})?$/.test(v) && Number(v) > 0), message)
+    .transform((v) => (v === "" ? null : Number(v)));
 }
 
 /** A velocity limit in 24 hours: a whole number from 1 to 10,000, or empty for none. */
@@ -99,9 +114,17 @@ const schema = z
         }
         return parseSourceList(raw).join("\n");
       }),
+      // What each band does (app/risk/pricing.ts) and the priced deposit's bounds; a form without them leaves them as they are.
+      riskMediumAction: z.enum(BAND_ACTIONS, { message: "Choose what the medium band does." }).optional(),
+      riskHighAction: z.enum(BAND_ACTIONS, { message: "Choose what the high band does." }).optional(),
+      riskDepositMin: amount().optional(),
+      riskDepositMax: amount().optional(),
     }),
   )
   .superRefine((s, ctx) => {
+    if (s.riskDepositMin != null && s.riskDepositMax != null && s.riskDepositMax < s.riskDepositMin) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["riskDepositMax"], message: "The largest deposit must not be below the smallest." });
+    }
     if (s.riskHighThreshold <= s.riskMediumThreshold) {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ["riskHighThreshold"], message: "The high band must start above the medium band." });
     }
@@ -135,5 +158,9 @@ export function riskSettingsFormValues(shop: Pick<Shop, RiskSettingsField>): Ris
     riskIpOrderLimit: shop.riskIpOrderLimit === null ? "" : String(shop.riskIpOrderLimit),
     riskFailureTags: shop.riskFailureTags,
     riskPrepaidSources: shop.riskPrepaidSources,
+    riskMediumAction: shop.riskMediumAction,
+    riskHighAction: shop.riskHighAction,
+    riskDepositMin: shop.riskDepositMin === null ? "" : String(shop.riskDepositMin),
+    riskDepositMax: shop.riskDepositMax === null ? "" : String(shop.riskDepositMax),
   };
 }

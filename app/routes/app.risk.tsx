@@ -2,12 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { ScrollableDataTable } from "~/admin/scrollable-table";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { BlockStack, Button, Card, FormLayout, Layout, List, Text, TextField } from "@shopify/polaris";
+import { BlockStack, Button, Card, FormLayout, Layout, List, Select, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { authenticate } from "~/core/shopify/app.server";
 import { adminShop, updateShop } from "~/core/settings/shop.server";
-import { riskFigures } from "~/risk/figures.server";
+import { riskFigures, type RiskFigures } from "~/risk/figures.server";
 import { parseRiskSettings, riskSettingsFormValues, type RiskSettingsErrors, type RiskSettingsValues } from "~/risk/risk-settings";
 
 export const meta: MetaFunction = () => [{ title: "Risk · COD Verify" }];
@@ -16,7 +16,7 @@ export const meta: MetaFunction = () => [{ title: "Risk · COD Verify" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   const shop = await adminShop(session.shop);
-  return { values: riskSettingsFormValues(shop), currency: shop.currency, figures: await riskFigures(shop.id) };
+  return { values: riskSettingsFormValues(shop), currency: shop.currency, figures: await riskFigures(shop), failureCost: shop.codFailureCost };
 }
 
 type ActionData = { status: "invalid" | "saved"; errors: RiskSettingsErrors; values: RiskSettingsValues };
@@ -29,6 +29,25 @@ export async function action({ request }: ActionFunctionArgs) {
   // Only the risk columns: parseRiskSettings yields nothing else.
   const saved = await updateShop(session.shop, result.data);
   return { status: "saved", errors: {}, values: riskSettingsFormValues(saved) } satisfies ActionData;
+}
+
+const ACTION_OPTIONS = [
+  { label: "Nothing", value: "none" },
+  { label: "Confirm after purchase", value: "confirm" },
+  { label: "Price: ask a deposit", value: "price" },
+  { label: "Refuse cash on delivery", value: "refuse" },
+];
+
+const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+function wouldHaveText(w: RiskFigures["wouldHave"], currency: string | null): string {
+  const money = (n: number) => `${Math.round(n).toLocaleString("en")}${currency ? ` ${currency}` : ""}`;
+  const parts = [
+    `Over the last 30 days, as set now, these actions would have refused cash on delivery to ${w.refused} of ${w.orders} COD orders, priced ${w.priced} (deposits of ${money(w.deposits)} asked) and sent ${w.confirmed} to confirmation`,
+    `${w.failuresCaught} of the ${w.failuresLearnt} failures learnt were among the orders refused or priced`,
+  ];
+  if (w.net !== null) parts.push(`net ${money(w.net)} (failed parcels avoided less the margin of good orders lost, by the assumptions of npm run risk:replay)`);
+  return `${parts.join("; ")}.`;
 }
 
 export default function Risk() {
@@ -92,6 +111,41 @@ export default function Risk() {
                   </Text>
                 )}
               </BlockStack>
+            </Card>
+          </Layout.AnnotatedSection>
+          <Layout.AnnotatedSection
+            title="What each band does"
+            description="Refuse: cash on delivery is not offered. Price: cash on delivery with a deposit paid at checkout, the order's expected loss (its chance of failing times your cost of a failed parcel, set in Settings), rounded up to a whole unit and kept within your bounds. Confirm: cash on delivery, and the order is confirmed by the shopper after purchase. Nothing: as a low shopper."
+          >
+            <Card>
+              <FormLayout>
+                <FormLayout.Group>
+                  <Select label="Medium band" options={ACTION_OPTIONS} name="riskMediumAction" value={values.riskMediumAction} error={errors.riskMediumAction} onChange={(v) => setValues((old) => ({ ...old, riskMediumAction: v }))} />
+                  <Select label="High band" options={ACTION_OPTIONS} name="riskHighAction" value={values.riskHighAction} error={errors.riskHighAction} onChange={(v) => setValues((old) => ({ ...old, riskHighAction: v }))} />
+                </FormLayout.Group>
+                <FormLayout.Group>
+                  <TextField label={`Smallest deposit${loaded.currency ? ` (${loaded.currency})` : ""}`} helpText="Empty: no floor." {...field("riskDepositMin")} />
+                  <TextField label={`Largest deposit${loaded.currency ? ` (${loaded.currency})` : ""}`} helpText="Empty: no ceiling." {...field("riskDepositMax")} />
+                </FormLayout.Group>
+                {loaded.failureCost == null && (values.riskMediumAction === "price" || values.riskHighAction === "price") && (
+                  <Text as="p" tone="caution">
+                    Set the cost of a failed parcel in Settings: until then a band set to price refuses cash on delivery.
+                  </Text>
+                )}
+                <Text as="p">{wouldHaveText(figures.wouldHave, loaded.currency)}</Text>
+              </FormLayout>
+            </Card>
+          </Layout.AnnotatedSection>
+          <Layout.AnnotatedSection
+            title="Chance of failing by score"
+            description="Your learnt COD outcomes by score, and the chance of failing the app reads for each: your own rate, drawn toward the app's starting estimate while a score has few orders. Recounted within the hour as outcomes arrive."
+          >
+            <Card>
+              <ScrollableDataTable label="Chance of failing by score"
+                columnContentTypes={["text", "numeric", "numeric", "numeric"]}
+                headings={["Score", "Learnt orders", "Failed (observed)", "Chance read (predicted)"]}
+                rows={figures.calibration.map((b) => [`${b.from}–${b.to}`, String(b.orders), b.observed === null ? "—" : percent(b.observed), percent(b.predicted)])}
+              />
             </Card>
           </Layout.AnnotatedSection>
           <Layout.AnnotatedSection title="Rules" description="Checked before the score: a shopper a rule matches is not offered cash on delivery, whatever the score.">

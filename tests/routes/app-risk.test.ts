@@ -33,6 +33,10 @@ const FORM = {
   riskIpOrderLimit: "",
   riskFailureTags: "RTO, returned, refused",
   riskPrepaidSources: "",
+  riskMediumAction: "none",
+  riskHighAction: "refuse",
+  riskDepositMin: "",
+  riskDepositMax: "",
 };
 
 describe("/app/risk: the merchant's rules and bands", () => {
