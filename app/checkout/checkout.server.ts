@@ -14,8 +14,8 @@ import { heldOutNow } from "~/experiment/experiment.server";
 import { isPhoneBlocked } from "~/otp/blocklist.server";
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import { buildDepositDiscountCart } from "./deposit-discount.server";
-import { assessShopper } from "~/risk/assess.server";
-import type { RiskAssessment } from "~/risk/score";
+import { assessShopper, offerFor } from "~/risk/assess.server";
+import type { RiskAssessment, RiskBand } from "~/risk/score";
 import {
   buildCartInput,
   buildDraftOrderInput,
@@ -42,7 +42,7 @@ export type CheckoutOutcome =
   | { kind: "fallback"; cause: FallbackCause; selectionId: string | null; proof: string | null }
   | { kind: "not_verified" }
   | { kind: "phone_blocked" }
-  | { kind: "cod_not_allowed"; risk: RiskAssessment };
+  | { kind: "cod_not_allowed"; risk: RiskAssessment; band: RiskBand };
 
 /** How the caller proved the phone: the proof it showed (derived proofs keep its expiry) or its remembered device. */
 export type CallerProof =
@@ -103,7 +103,11 @@ export async function createCheckout(input: {
   // proof issued high: the band given at verification stands for the proof's life.
   const risk = subscribed && shop.otpEnabled ? await assessShopper(shop, { phone: body.phone, ip: input.buyerIp, withHistory: state.verified, otpVerified: state.verified ? true : null, count: { ip: true }, source: body.source }) : null;
   const band = state.proof?.band === "h" ? "high" : risk?.band;
-  if (risk && mode === "cod" && band === "high") return { kind: "cod_not_allowed", risk: { ...risk, band: "high" } };
+  // What the band does (docs/risk.md): refused or priced, plain COD is not offered; priced, partial carries the deposit.
+  const offer = risk && band ? offerFor(shop, risk, band) : null;
+  const codTaken = offer?.action === "refuse" || offer?.action === "price";
+  if (risk && band && mode === "cod" && codTaken) return { kind: "cod_not_allowed", risk: { ...risk, band }, band };
+  const checkoutShop = mode === "partial" && offer?.action === "price" && offer.deposit != null ? { ...shop, depositType: "fixed", depositValue: offer.deposit } : shop;
 
   const selection = await recordSelection({
     shopId: shop.id,
@@ -119,7 +123,8 @@ export async function createCheckout(input: {
   // own cart when the store's checkout takes over. Derived from the caller's proof, it keeps that proof's
   // expiry (handing proofs back never extends a verification); a remembered device, re-checked against
   // the returning-customer window on every call, gets one from now.
-  const proofFor = { phone: body.phone, mode, selectionId: selection.id, band };
+  // A proof says "no COD" (band high) whenever the band took plain COD away, so the checkout function hides it too.
+  const proofFor = { phone: body.phone, mode, selectionId: selection.id, band: codTaken ? ("high" as const) : band };
   const proof = heldOut
     ? issueHoldoutProof(shop.domain, { phone: body.phone, selectionId: selection.id }).token
     : !state.verified
@@ -143,7 +148,7 @@ export async function createCheckout(input: {
     discountCode: discountCodeFor(shop, mode),
   };
   const fee = mode === "cod" ? codFeeOf(shop) : null;
-  const built = mode === "partial" ? await buildPartial(shop, items, ctx, input.buyerIp) : await buildCart(shop.domain, items, ctx, input.buyerIp, fee);
+  const built = mode === "partial" ? await buildPartial(checkoutShop, items, ctx, input.buyerIp) : await buildCart(shop.domain, items, ctx, input.buyerIp, fee);
   if (!built.ok) return fallback(built.cause, built.detail);
 
   await prisma.selection.update({

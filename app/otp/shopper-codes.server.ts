@@ -1,5 +1,5 @@
 import type { Shop } from "~/core/settings/shop.server";
-import { countCodRefused, modeChoice, type ModeChoice } from "~/risk/assess.server";
+import { codTakenAway, countCodRefused, modeChoice, type ModeChoice } from "~/risk/assess.server";
 import { parseApiPhone } from "~/shared/phone";
 import { checkVerificationCode, sendVerificationCode, type SendOutcome, type VerifyOutcome } from "./otp.server";
 import { PROOF_TTL_SECONDS } from "./proof.server";
@@ -23,9 +23,10 @@ export async function sendCodeToShopper(shop: Shop, body: SendOtpBody, ip: strin
   if (!phone) return { ok: false, code: "invalid_phone" };
   const outcome = await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken, channel: body.channel, ip });
   if (!outcome.ok) return outcome;
-  // A returning shopper skips the code: this is where a high band takes cash on delivery away.
-  if (outcome.skipped && outcome.risk?.band === "high") await countCodRefused(shop.id, outcome.risk);
-  return { ...outcome, choice: outcome.risk ? modeChoice(shop.paymentModes, outcome.risk) : null };
+  const choice = outcome.risk ? modeChoice(shop, outcome.risk) : null;
+  // A returning shopper skips the code: this is where a band that refuses or prices takes plain cash on delivery away.
+  if (outcome.skipped && outcome.risk && codTakenAway(shop, outcome.risk)) await countCodRefused(shop.id, outcome.risk);
+  return { ...outcome, choice };
 }
 
 export type StorefrontVerifyOutcome =
@@ -38,6 +39,7 @@ export async function checkCodeFromShopper(shop: Shop, body: VerifyOtpBody, ip: 
   if (!phone) return { ok: false, code: "invalid_phone" };
   const outcome = await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken, ip });
   if (!outcome.ok) return outcome;
-  if (outcome.risk?.band === "high") await countCodRefused(shop.id, outcome.risk);
-  return { ...outcome, choice: outcome.risk ? modeChoice(shop.paymentModes, outcome.risk) : null, proofExpiresIn: PROOF_TTL_SECONDS };
+  const choice = outcome.risk ? modeChoice(shop, outcome.risk) : null;
+  if (outcome.risk && codTakenAway(shop, outcome.risk)) await countCodRefused(shop.id, outcome.risk);
+  return { ...outcome, choice, proofExpiresIn: PROOF_TTL_SECONDS };
 }

@@ -6,7 +6,10 @@ import type { Shop } from "~/core/settings/shop.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
 import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
-import { allowedModesFor, postalArea, type RiskAssessment, type RiskBand } from "./score";
+import { postalArea, type RiskAssessment, type RiskBand } from "./score";
+import { failureProbability } from "./calibration";
+import { shopCalibration } from "./calibration.server";
+import { codOffer, modesForOffer, pricingSettingsOf } from "./pricing";
 import { normalizePostalCode } from "./signals";
 import type { TrafficSource } from "~/shared/traffic-source";
 import { orderAssessment, phoneHistoryOf, shopperAssessment, type OrderRiskRow, type PhoneHistory, type PhoneHistoryRow, type RiskShop } from "./facts";
@@ -163,13 +166,33 @@ export function publicRisk(a: RiskAssessment) {
   return { band: a.band, reasons };
 }
 
+/** The shop's columns that decide what a band does to cash on delivery. */
+export type PricedShop = Pick<Shop, "paymentModes" | "currency" | "riskCalibration" | "riskMediumAction" | "riskHighAction" | "riskDepositMin" | "riskDepositMax" | "codFailureCost">;
+
+/** What the shopper is offered for this assessment (`band`: the assessment's unless the answer is itself a refusal of COD). */
+export function offerFor(shop: PricedShop, a: RiskAssessment, band: RiskBand = a.band, orderValue: number | null = null) {
+  const probability = failureProbability(shopCalibration(shop.riskCalibration), a.score);
+  return { probability, ...codOffer(band, probability, pricingSettingsOf(shop), orderValue) };
+}
+
+/** Whether the band refuses or prices: plain cash on delivery is not offered (counted as refused on the Risk page). */
+export function codTakenAway(shop: PricedShop, a: RiskAssessment, band: RiskBand = a.band): boolean {
+  const { action } = offerFor(shop, a, band);
+  return action === "refuse" || action === "price";
+}
+
 /**
  * What a storefront answer adds about the shopper (docs/risk.md, additive): the modes this shopper may
- * choose among the shop's (`band`: the assessment's, unless the answer is itself a refusal of COD), and
- * the band with its reasons in words.
+ * choose among the shop's, the band with its reasons in words, and a priced deposit when the band prices
+ * (its amount in the shop's currency, whole units).
  */
-export function modeChoice(paymentModes: Shop["paymentModes"], a: RiskAssessment, band: RiskBand = a.band) {
-  return { allowedModes: allowedModesFor(band, chosenModes(paymentModes)), risk: publicRisk(a) };
+export function modeChoice(shop: PricedShop, a: RiskAssessment, band: RiskBand = a.band) {
+  const offer = offerFor(shop, a, band);
+  return {
+    allowedModes: modesForOffer(offer.action, chosenModes(shop.paymentModes)),
+    risk: publicRisk(a),
+    ...(offer.deposit != null ? { deposit: { amount: offer.deposit, currency: shop.currency ?? null } } : {}),
+  };
 }
 export type ModeChoice = ReturnType<typeof modeChoice>;
 

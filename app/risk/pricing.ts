@@ -62,3 +62,15 @@ export function codOffer(band: RiskBand, probability: number, settings: PricingS
   const deposit = pricedDeposit(probability, settings, orderValue);
   return deposit == null ? { action: "refuse", deposit: null } : { action, deposit };
 }
+
+/**
+ * The modes a shopper may choose among the shop's, by the band's offer: refused, COD is taken away;
+ * priced, COD is taken away and the partial checkout (the deposit now, the rest in cash) is offered,
+ * whether or not the shop offers partial otherwise; anything else leaves the shop's modes.
+ */
+export function modesForOffer(action: BandAction, offered: readonly string[]): string[] {
+  const withoutCod = offered.filter((m) => m !== "cod");
+  if (action === "refuse") return withoutCod;
+  if (action === "price") return withoutCod.includes("partial") ? withoutCod : [...withoutCod, "partial"];
+  return [...offered];
+}
