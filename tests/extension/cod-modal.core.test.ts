@@ -127,6 +127,22 @@ describe("the modal's reading of the risk answers (allowedModes, risk)", () => {
     expect(core.riskModes(["cod", "prepaid"], undefined)).toEqual(["cod", "prepaid"]);
   });
 
+  it("offers partial with the server's priced deposit, even where the shop does not offer partial, and says the amount in every language", () => {
+    expect(core.riskModes(["cod", "prepaid"], ["prepaid", "partial"], true)).toEqual(["prepaid", "partial"]);
+    expect(core.riskModes(["cod", "prepaid"], ["prepaid", "partial"], false)).toEqual(["prepaid"]);
+    expect(core.riskDeposit({ deposit: { amount: 40, currency: "INR" } })).toEqual({ amount: 40, currency: "INR" });
+    for (const bad of [{}, { deposit: { amount: -1 } }, { deposit: { amount: "40" } }, { deposit: { amount: Infinity } }, null]) expect(core.riskDeposit(bad)).toBeNull();
+    const pricing = core.pricingWithDeposit({ deposit: { type: "percentage", value: 20 }, currency: "INR", codFee: { type: "fixed", value: 30 } }, { amount: 40, currency: "INR" });
+    expect(pricing).toEqual({ deposit: { type: "fixed", value: 40 }, currency: "INR", codFee: { type: "fixed", value: 30 } });
+    // 1,000 of items: 40 now, 960 on delivery, by the same split the server makes.
+    expect(core.quote(1000, "INR", pricing, null).partial).toEqual({ now: 40, later: 960 });
+    for (const file of localeFiles()) {
+      const text = readLocale(file).risk_deposit;
+      expect(text, file).toContain("{amount}");
+      expect(text.toLowerCase(), file).not.toMatch(/risk|fraud|score/);
+    }
+  });
+
   it("tells why in one neutral sentence per reason, the first reason with its own sentence winning, in every language", () => {
     const reasons = (...codes: string[]) => ({ band: "high", reasons: codes.map((code) => ({ code, text: "x" })) });
     expect(core.riskNoteKey(reasons("phone_prepaid_only"))).toBe("risk_prepaid_only");

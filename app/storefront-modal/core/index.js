@@ -2,7 +2,7 @@ import { allowedModes, MODES, normalCheckoutUrl, numericVariantId } from "./mode
 import { clock, failureMessage, interpret } from "./outcomes.js";
 import { asciiDigits, countryList, displayPhone, extractCode, maskedPhone, toE164 } from "./phone.js";
 import { amountText, money, quote, presentmentRate } from "./pricing.js";
-import { riskModes, riskNoteKey } from "./risk.js";
+import { pricingWithDeposit, riskDeposit, riskModes, riskNoteKey } from "./risk.js";
 import { isRtl, translate, unescapeHtml } from "./texts.js";
 
 /** The pure half: no document, no network (tests/extension/cod-modal.core.test.ts runs it in a sandbox). */
@@ -29,4 +29,6 @@ export var core = {
   MODES: MODES,
   riskModes: riskModes,
   riskNoteKey: riskNoteKey,
+  riskDeposit: riskDeposit,
+  pricingWithDeposit: pricingWithDeposit,
 };

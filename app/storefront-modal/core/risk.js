@@ -4,10 +4,31 @@
  * the modal knows becomes one neutral sentence, never the score nor the word "risk".
  */
 
-/** The shop's modes this shopper may choose, in the shop's order; the shop's own when the answer says nothing usable. */
-export function riskModes(shopModes, allowed) {
+/**
+ * The shop's modes this shopper may choose, in the shop's order; the shop's own when the answer says
+ * nothing usable. With a priced deposit, partial is offered even where the shop does not offer it.
+ */
+export function riskModes(shopModes, allowed, priced) {
   if (!Array.isArray(allowed)) return shopModes.slice();
-  return shopModes.filter(function (m) { return allowed.indexOf(m) !== -1; });
+  var modes = shopModes.filter(function (m) { return allowed.indexOf(m) !== -1; });
+  if (priced && allowed.indexOf("partial") !== -1 && modes.indexOf("partial") === -1) modes.push("partial");
+  return modes;
+}
+
+/** A priced deposit an answer carries (`deposit: { amount, currency }`), or null. */
+export function riskDeposit(body) {
+  var d = body && body.deposit;
+  return d && typeof d.amount === "number" && d.amount > 0 && isFinite(d.amount) ? { amount: d.amount, currency: typeof d.currency === "string" ? d.currency : null } : null;
+}
+
+/** The shop's pricing with the priced deposit as a fixed amount of the shop's currency. */
+export function pricingWithDeposit(pricing, deposit) {
+  var p = pricing && typeof pricing === "object" ? pricing : {};
+  var out = {};
+  for (var k in p) if (Object.prototype.hasOwnProperty.call(p, k)) out[k] = p[k];
+  out.deposit = { type: "fixed", value: deposit.amount };
+  if (deposit.currency) out.currency = deposit.currency;
+  return out;
 }
 
 /** Reason codes (merchant rules first, then score reasons) and the sentence each is told with. */

@@ -1,5 +1,7 @@
 import { CodModal } from "./modal.js";
-import { riskModes, riskNoteKey } from "../core/risk.js";
+import { global } from "../global.js";
+import { pricingWithDeposit, riskDeposit, riskModes, riskNoteKey } from "../core/risk.js";
+import { money, presentmentRate, quote } from "../core/pricing.js";
 
 /*
  * What the risk answers change in the sheet (docs/risk.md): the modes offered to this shopper, and
@@ -11,15 +13,24 @@ CodModal.prototype.applyRisk = function (body) {
   var cfg = this.config;
   if (!body || !Array.isArray(body.allowedModes)) return;
   if (!cfg.shopModes) cfg.shopModes = cfg.modes.slice();
-  cfg.modes = riskModes(cfg.shopModes, body.allowedModes);
+  if (!("shopPricing" in cfg)) cfg.shopPricing = cfg.pricing;
+  // A priced deposit (docs/risk.md): partial with the server's amount, said on the payment step.
+  var deposit = riskDeposit(body);
+  this.riskDeposit = deposit;
+  cfg.pricing = deposit ? pricingWithDeposit(cfg.shopPricing, deposit) : cfg.shopPricing;
+  this.quote = quote(this.state.total, this.state.currency, cfg.pricing, presentmentRate(this.state.currency, global.Shopify));
+  cfg.modes = riskModes(cfg.shopModes, body.allowedModes, !!deposit);
   this.riskNote = cfg.shopModes.indexOf("cod") !== -1 && cfg.modes.indexOf("cod") === -1 ? riskNoteKey(body.risk) : null;
-  if (cfg.modes.indexOf(this.state.mode) === -1) this.state.mode = cfg.modes[0] || null;
+  if (deposit && cfg.modes.indexOf("partial") !== -1) this.state.mode = "partial";
+  else if (cfg.modes.indexOf(this.state.mode) === -1) this.state.mode = cfg.modes[0] || null;
 };
 
 /** Another number: the shop's modes again until its own answers say otherwise. */
 CodModal.prototype.resetRisk = function () {
   if (this.config.shopModes) this.config.modes = this.config.shopModes.slice();
+  if ("shopPricing" in this.config) this.config.pricing = this.config.shopPricing;
   this.riskNote = null;
+  this.riskDeposit = null;
 };
 
 /**
@@ -30,7 +41,9 @@ CodModal.prototype.resetRisk = function () {
 CodModal.prototype.showRiskModes = function (leadKey) {
   var els = this.els;
   var lead = leadKey ? this.t(leadKey) + " " : "";
-  els.modeIntro.textContent = lead + this.t(this.riskNote || "risk_generic") + " " + this.t(this.config.modes.length ? "risk_choose" : "risk_elsewhere");
+  var d = this.riskDeposit;
+  var next = d && this.config.modes.indexOf("partial") !== -1 ? this.t("risk_deposit", { amount: money(d.amount, d.currency || this.state.currency, this.locale) }) : this.t(this.config.modes.length ? "risk_choose" : "risk_elsewhere");
+  els.modeIntro.textContent = lead + this.t(this.riskNote || "risk_generic") + " " + next;
   this.renderModes(els.modeModes);
   this.showStep("mode");
   if (this.config.modes.length) return;

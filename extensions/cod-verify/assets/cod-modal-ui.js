@@ -90,12 +90,30 @@
   }
 
   // app/storefront-modal/core/risk.js
-  function riskModes(shopModes, allowed) {
+  function riskModes(shopModes, allowed, priced) {
     if (!Array.isArray(allowed))
       return shopModes.slice();
-    return shopModes.filter(function(m) {
+    var modes = shopModes.filter(function(m) {
       return allowed.indexOf(m) !== -1;
     });
+    if (priced && allowed.indexOf("partial") !== -1 && modes.indexOf("partial") === -1)
+      modes.push("partial");
+    return modes;
+  }
+  function riskDeposit(body) {
+    var d = body && body.deposit;
+    return d && typeof d.amount === "number" && d.amount > 0 && isFinite(d.amount) ? { amount: d.amount, currency: typeof d.currency === "string" ? d.currency : null } : null;
+  }
+  function pricingWithDeposit(pricing, deposit) {
+    var p = pricing && typeof pricing === "object" ? pricing : {};
+    var out = {};
+    for (var k in p)
+      if (Object.prototype.hasOwnProperty.call(p, k))
+        out[k] = p[k];
+    out.deposit = { type: "fixed", value: deposit.amount };
+    if (deposit.currency)
+      out.currency = deposit.currency;
+    return out;
   }
   var NOTE_OF = {
     phone_prepaid_only: "risk_prepaid_only",
@@ -405,7 +423,9 @@
     amountText,
     MODES,
     riskModes,
-    riskNoteKey
+    riskNoteKey,
+    riskDeposit,
+    pricingWithDeposit
   };
 
   // app/storefront-modal/public-api.js
@@ -1374,20 +1394,33 @@
       return;
     if (!cfg.shopModes)
       cfg.shopModes = cfg.modes.slice();
-    cfg.modes = riskModes(cfg.shopModes, body.allowedModes);
+    if (!("shopPricing" in cfg))
+      cfg.shopPricing = cfg.pricing;
+    var deposit = riskDeposit(body);
+    this.riskDeposit = deposit;
+    cfg.pricing = deposit ? pricingWithDeposit(cfg.shopPricing, deposit) : cfg.shopPricing;
+    this.quote = quote(this.state.total, this.state.currency, cfg.pricing, presentmentRate(this.state.currency, global.Shopify));
+    cfg.modes = riskModes(cfg.shopModes, body.allowedModes, !!deposit);
     this.riskNote = cfg.shopModes.indexOf("cod") !== -1 && cfg.modes.indexOf("cod") === -1 ? riskNoteKey(body.risk) : null;
-    if (cfg.modes.indexOf(this.state.mode) === -1)
+    if (deposit && cfg.modes.indexOf("partial") !== -1)
+      this.state.mode = "partial";
+    else if (cfg.modes.indexOf(this.state.mode) === -1)
       this.state.mode = cfg.modes[0] || null;
   };
   CodModal.prototype.resetRisk = function() {
     if (this.config.shopModes)
       this.config.modes = this.config.shopModes.slice();
+    if ("shopPricing" in this.config)
+      this.config.pricing = this.config.shopPricing;
     this.riskNote = null;
+    this.riskDeposit = null;
   };
   CodModal.prototype.showRiskModes = function(leadKey) {
     var els = this.els;
     var lead = leadKey ? this.t(leadKey) + " " : "";
-    els.modeIntro.textContent = lead + this.t(this.riskNote || "risk_generic") + " " + this.t(this.config.modes.length ? "risk_choose" : "risk_elsewhere");
+    var d = this.riskDeposit;
+    var next = d && this.config.modes.indexOf("partial") !== -1 ? this.t("risk_deposit", { amount: money(d.amount, d.currency || this.state.currency, this.locale) }) : this.t(this.config.modes.length ? "risk_choose" : "risk_elsewhere");
+    els.modeIntro.textContent = lead + this.t(this.riskNote || "risk_generic") + " " + next;
     this.renderModes(els.modeModes);
     this.showStep("mode");
     if (this.config.modes.length)
