@@ -19,7 +19,7 @@ import { watchAllowanceBurn } from "~/enforcement/burn.server";
 import { pauseReason, verificationsAllowed } from "~/enforcement/pause";
 import { allowanceMonthStart } from "~/shared/plans";
 import { riskCodesKey, riskIpKey, shopperAssessment, type RiskShop } from "~/risk/assess.server";
-import type { RiskAssessment } from "~/risk/score";
+import type { BehaviourFacts, RiskAssessment } from "~/risk/score";
 
 import { decideSend, NEVER, SHARE_WINDOW_SECONDS, type SendDecision, type SendShare } from "./send-decision.server";
 import { ipNetwork } from "~/shared/ip";
@@ -131,6 +131,8 @@ export async function sendVerificationCode(input: {
    * every limit still applies (docs/enforcement.md, "A paused shop never strands an order").
    */
   afterPurchase?: boolean;
+  /** What the modal measured (a capped score nudge only: docs/risk.md, "Behaviour"). */
+  behaviour?: BehaviourFacts | null;
 }): Promise<SendOutcome> {
   const { shop, phone } = input;
 
@@ -175,6 +177,7 @@ export async function sendVerificationCode(input: {
     history: null,
     codesForPhone: decision.riskCodes ?? 0,
     requestsFromIp: input.ip ? (decision.riskIp ?? 0) : 0,
+    behaviour: input.behaviour,
   });
   // The holdout experiment: an eligible shopper's arm is recorded before the answer goes back. Never held
   // out: a blocked number (refused above) and a high band, which a merchant rule's match always is. Nobody
@@ -334,6 +337,8 @@ export async function checkVerificationCode(input: {
   cartToken?: string | null;
   /** False after purchase: the order exists, there is no shopping journey to record. */
   recordSelection?: boolean;
+  /** What the modal measured (a capped score nudge only: docs/risk.md, "Behaviour"). */
+  behaviour?: BehaviourFacts | null;
 }): Promise<VerifyOutcome> {
   const { shop, phone } = input;
   const now = clock.now().getTime();
@@ -389,6 +394,7 @@ export async function checkVerificationCode(input: {
           history: done.risk.history,
           codesForPhone: done.risk.codesForPhone,
           requestsFromIp: done.risk.requestsFromIp,
+          behaviour: input.behaviour,
         })
       : null;
   const proof = issueProof(shop.domain, { phone, mode, selectionId: selection?.id ?? "none", band: risk?.band }, verifiedAt);

@@ -32,7 +32,16 @@ const channel = z4
   .nullish()
   .transform((v) => v ?? undefined);
 
-export const sendOtpBody = z4.object({ phone, locale, deviceToken: issuedToken4, channel });
+/**
+ * The modal's behaviour fields (docs/risk.md, "Behaviour"): counts and milliseconds the shopper's own
+ * browser measured. They only ever add a capped nudge to the score, so a malformed set is dropped, never refused.
+ */
+const count = z4.number().int().min(0).max(1000);
+const ms = z4.number().min(0).max(86_400_000);
+const sendBehaviour = z4.object({ numbersTried: count.optional(), msToRequest: ms.optional(), codesAbandoned: count.optional() }).optional().catch(undefined);
+const verifyBehaviour = z4.object({ msToType: ms.optional() }).optional().catch(undefined);
+
+export const sendOtpBody = z4.object({ phone, locale, deviceToken: issuedToken4, channel, behaviour: sendBehaviour });
 
 export const verifyOtpBody = z4.object({
   phone,
@@ -43,6 +52,7 @@ export const verifyOtpBody = z4.object({
   selectedMode: z4.enum(PAYMENT_MODES).optional(),
   cartToken: z4.string().min(1).max(255).optional(),
   locale,
+  behaviour: verifyBehaviour,
 });
 
 export type SendOtpBody = z4.output<typeof sendOtpBody>;

@@ -21,7 +21,7 @@ export type StorefrontSendOutcome = InvalidPhone | Failure<SendOutcome> | (Succe
 export async function sendCodeToShopper(shop: Shop, body: SendOtpBody, ip: string | null): Promise<StorefrontSendOutcome> {
   const phone = parseApiPhone(body.phone);
   if (!phone) return { ok: false, code: "invalid_phone" };
-  const outcome = await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken, channel: body.channel, ip });
+  const outcome = await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken, channel: body.channel, ip, behaviour: body.behaviour });
   if (!outcome.ok) return outcome;
   const choice = outcome.risk ? modeChoice(shop, outcome.risk) : null;
   // A returning shopper skips the code: this is where a band that refuses or prices takes plain cash on delivery away.
@@ -37,7 +37,7 @@ export type StorefrontVerifyOutcome =
 export async function checkCodeFromShopper(shop: Shop, body: VerifyOtpBody, ip: string | null): Promise<StorefrontVerifyOutcome> {
   const phone = parseApiPhone(body.phone);
   if (!phone) return { ok: false, code: "invalid_phone" };
-  const outcome = await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken, ip });
+  const outcome = await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken, ip, behaviour: body.behaviour });
   if (!outcome.ok) return outcome;
   const choice = outcome.risk ? modeChoice(shop, outcome.risk) : null;
   if (outcome.risk && codTakenAway(shop, outcome.risk)) await countCodRefused(shop.id, outcome.risk);

@@ -81,7 +81,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await page.getByRole("button", { name: "Send code" }).click();
     const code = page.getByLabel("Verification code");
     await code.waitFor();
-    expect(calls["send-otp"]).toEqual([{ phone: "+919876543210", locale: "en" }]);
+    expect(calls["send-otp"]).toEqual([{ phone: "+919876543210", locale: "en", behaviour: { numbersTried: 0, codesAbandoned: 0, msToRequest: expect.any(Number) } }]);
     await expect(code.getAttribute("inputmode")).resolves.toBe("numeric");
     await expect(code.getAttribute("autocomplete")).resolves.toBe("one-time-code");
     await page.getByText(/Resend code in 0:(30|29)/).waitFor();
@@ -94,7 +94,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await page.getByRole("button", { name: "Continue to checkout" }).click();
     await page.waitForURL(CHECKOUT_URL);
     // The code is verified on its own: verify-otp names no mode the shopper has not chosen yet.
-    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "482913" }]);
+    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "482913", behaviour: { msToType: expect.any(Number) } }]);
     expect(calls["create-checkout"]).toEqual([
       // source: where the shopper came from, the session's first touch (a direct visit here: empty).
       { selectedMode: "prepaid", phone: "+919876543210", variantId: DEMO_VARIANT, quantity: 2, productTitle: "Handwoven Cotton Kurta", source: "" },
@@ -135,7 +135,8 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await page.getByRole("button", { name: "Send a new code" }).click();
     await expect.poll(() => calls["send-otp"].length).toBe(2);
     await expect.poll(() => code.isEnabled()).toBe(true);
-    expect(calls["send-otp"][1]).toEqual({ phone: "+212612345678", locale: "en" });
+    // With the modal's behaviour fields (docs/risk.md): the first code was asked and never typed right.
+    expect(calls["send-otp"][1]).toEqual({ phone: "+212612345678", locale: "en", behaviour: { numbersTried: 0, codesAbandoned: 1, msToRequest: expect.any(Number) } });
     await context.close();
   });
 
@@ -200,7 +201,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await shot(back.page, "modal-remembered-360x640");
     await back.page.getByRole("button", { name: "Send code" }).click();
     await back.page.getByText("Welcome back! Your number is already verified.").waitFor();
-    expect(calls["send-otp"]).toEqual([{ phone: "+919876543210", deviceToken: "dt-1", locale: "en" }]);
+    expect(calls["send-otp"]).toEqual([{ phone: "+919876543210", deviceToken: "dt-1", locale: "en", behaviour: { numbersTried: 0, codesAbandoned: 0, msToRequest: expect.any(Number) } }]);
     // The whole number is nowhere on the page.
     expect(await back.page.content()).not.toContain("9876543210");
     await back.context.close();
@@ -276,7 +277,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await page.getByRole("button", { name: "Confirm and continue" }).click();
     await page.getByRole("button", { name: "Continue to checkout" }).click();
     await page.waitForURL(`${server.url}/cart/44000000000001:2,44000000000003:1?attributes%5B_cod_source%5D=`);
-    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "123456", cartToken: "c1-7f3a" }]);
+    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "123456", cartToken: "c1-7f3a", behaviour: { msToType: expect.any(Number) } }]);
     expect(calls["create-checkout"]).toEqual([
       {
         selectedMode: "cod",
@@ -310,7 +311,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     expect(calls["send-otp"]).toHaveLength(1);
     await code.pressSequentially("654321");
     await page.waitForURL(CHECKOUT_URL);
-    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "654321", selectedMode: "cod" }]);
+    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "654321", selectedMode: "cod", behaviour: { msToType: expect.any(Number) } }]);
     await context.close();
   });
 

@@ -118,7 +118,7 @@ describe("the modal's main action, errors and ways forward (Chromium)", () => {
       await code.press("Enter");
       const next = page.getByRole("button", { name: "Continue to checkout" });
       await next.waitFor();
-      expect(calls["verify-otp"].at(-1)).toEqual({ phone: "+919876543210", otp: "222222" });
+      expect(calls["verify-otp"].at(-1)).toEqual({ phone: "+919876543210", otp: "222222", behaviour: { msToType: expect.any(Number) } });
       expect(calls["create-checkout"]).toEqual([]);
       await expect(page.getByRole("radio").count()).resolves.toBe(3);
       await withKeyboard(page, size.keyboard, () => expectInView(page, next, "Continue to checkout"));
@@ -173,8 +173,9 @@ describe("the modal's main action, errors and ways forward (Chromium)", () => {
           await whatsapp.click();
           await page.getByLabel("Verification code").waitFor();
           expect(calls["send-otp"]).toEqual([
-            { phone: "+919876543210", locale: "en" },
-            { phone: "+919876543210", locale: "en", channel: "whatsapp" },
+            // A refused send is no code asked: the second still counts none abandoned.
+            { phone: "+919876543210", locale: "en", behaviour: { numbersTried: 0, codesAbandoned: 0, msToRequest: expect.any(Number) } },
+            { phone: "+919876543210", locale: "en", channel: "whatsapp", behaviour: { numbersTried: 0, codesAbandoned: 0, msToRequest: expect.any(Number) } },
           ]);
         } else {
           await payOnline.click();

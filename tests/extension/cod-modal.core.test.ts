@@ -135,7 +135,7 @@ describe("the modal's reading of the risk answers (allowedModes, risk)", () => {
     const pricing = core.pricingWithDeposit({ deposit: { type: "percentage", value: 20 }, currency: "INR", codFee: { type: "fixed", value: 30 } }, { amount: 40, currency: "INR" });
     expect(pricing).toEqual({ deposit: { type: "fixed", value: 40 }, currency: "INR", codFee: { type: "fixed", value: 30 } });
     // 1,000 of items: 40 now, 960 on delivery, by the same split the server makes.
-    expect(core.quote(1000, "INR", pricing, null).partial).toEqual({ now: 40, later: 960 });
+    expect(core.quote(1000, "INR", pricing, null)?.partial).toEqual({ now: 40, later: 960 });
     for (const file of localeFiles()) {
       const text = readLocale(file).risk_deposit;
       expect(text, file).toContain("{amount}");
@@ -160,6 +160,23 @@ describe("the modal's reading of the risk answers (allowedModes, risk)", () => {
         expect(strings[key].toLowerCase(), `${file}: ${key}`).not.toMatch(/risk|fraud|score/);
       }
     }
+  });
+});
+
+describe("the modal's behaviour fields (docs/risk.md, Behaviour)", () => {
+  it("counts other numbers tried, codes asked and never typed, and the times to ask and to type", () => {
+    const b = core.newBehaviour();
+    core.noteOpened(b, 1_000);
+    core.noteOpened(b, 9_000); // reopened: the first opening counts
+    expect(core.sendFields(b, "+911", 4_000)).toEqual({ numbersTried: 0, codesAbandoned: 0, msToRequest: 3_000 });
+    expect(core.verifyFields(b, 5_000)).toEqual({});
+    core.noteSent(b, "+911", 4_000);
+    core.noteSent(b, "+912", 6_000);
+    expect(core.sendFields(b, "+913", 7_000)).toEqual({ numbersTried: 2, codesAbandoned: 2, msToRequest: 6_000 });
+    expect(core.sendFields(b, "+912", 7_000)).toMatchObject({ numbersTried: 1 });
+    expect(core.verifyFields(b, 16_000)).toEqual({ msToType: 10_000 });
+    core.noteTyped(b);
+    expect(core.sendFields(b, "+912", 20_000)).toMatchObject({ codesAbandoned: 0 });
   });
 });
 

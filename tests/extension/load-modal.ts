@@ -36,7 +36,15 @@ export type ModalCore = {
   presentmentRate(currency: string, shopify: unknown): number | null;
   money(amount: number, currency: string, locale: string): string;
   amountText(mode: string, quote: unknown, locale: string): { key: string; values: Record<string, string> } | null;
-  riskModes(shopModes: string[], allowed: unknown): string[];
+  riskModes(shopModes: string[], allowed: unknown, priced?: boolean): string[];
+  newBehaviour(): object;
+  noteOpened(b: object, now: number): void;
+  noteSent(b: object, phone: string, now: number): void;
+  noteTyped(b: object): void;
+  sendFields(b: object, phone: string, now: number): Record<string, number>;
+  verifyFields(b: object, now: number): Record<string, number>;
+  riskDeposit(body: unknown): { amount: number; currency: string | null } | null;
+  pricingWithDeposit(pricing: unknown, deposit: { amount: number; currency: string | null }): Record<string, unknown>;
   riskNoteKey(risk: unknown): string;
 };
 

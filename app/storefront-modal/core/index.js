@@ -3,6 +3,7 @@ import { clock, failureMessage, interpret } from "./outcomes.js";
 import { asciiDigits, countryList, displayPhone, extractCode, maskedPhone, toE164 } from "./phone.js";
 import { amountText, money, quote, presentmentRate } from "./pricing.js";
 import { pricingWithDeposit, riskDeposit, riskModes, riskNoteKey } from "./risk.js";
+import { newBehaviour, noteOpened, noteSent, noteTyped, sendFields, verifyFields } from "./behaviour.js";
 import { isRtl, translate, unescapeHtml } from "./texts.js";
 
 /** The pure half: no document, no network (tests/extension/cod-modal.core.test.ts runs it in a sandbox). */
@@ -31,4 +32,10 @@ export var core = {
   riskNoteKey: riskNoteKey,
   riskDeposit: riskDeposit,
   pricingWithDeposit: pricingWithDeposit,
+  newBehaviour: newBehaviour,
+  noteOpened: noteOpened,
+  noteSent: noteSent,
+  noteTyped: noteTyped,
+  sendFields: sendFields,
+  verifyFields: verifyFields,
 };

@@ -6,6 +6,7 @@ import { amountText } from "../core/pricing.js";
 import { device, rememberedPhone } from "./device.js";
 import { h } from "./dom.js";
 import { call } from "./proxy-api.js";
+import { noteTyped, verifyFields } from "../core/behaviour.js";
 
 /** One way to pay: nothing to choose, but the shopper still sees what it costs (on the code step). */
 CodModal.prototype.renderAmount = function (slot) {
@@ -60,11 +61,13 @@ CodModal.prototype.verify = function () {
   var body = { phone: this.state.phone, otp: otp };
   if (this.config.modes.length < 2) body.selectedMode = this.config.modes[0];
   if (this.state.cartToken) body.cartToken = this.state.cartToken;
+  if (this.behaviour) body.behaviour = verifyFields(this.behaviour, Date.now());
   call(this.base, "/verify-otp", body).then(function (r) {
     self.busy = false;
     els.verifyButton.disabled = false;
     var outcome = interpret(r.status, r.body);
     if (outcome.kind === "ok") {
+      if (self.behaviour) noteTyped(self.behaviour);
       self.state.verified = true;
       self.state.proof = r.body.proof || null;
       device(self.state.phone, r.body.deviceToken);

@@ -3,6 +3,7 @@ import { maskedPhone, toE164 } from "../core/phone.js";
 import { clock, failureMessage, interpret } from "../core/outcomes.js";
 import { device, rememberedPhone } from "./device.js";
 import { call } from "./proxy-api.js";
+import { newBehaviour, noteSent, sendFields } from "../core/behaviour.js";
 
 /** The number this browser verified, in the field masked, with its country selected. */
 CodModal.prototype.useRemembered = function () {
@@ -83,12 +84,15 @@ CodModal.prototype.sendCode = function (again, channel) {
   body.deviceToken = device(phone) || undefined;
   var smsLocale = (this.locale || this.config.locale || "").split("-")[0];
   if (smsLocale) body.locale = smsLocale;
+  if (!this.behaviour) this.behaviour = newBehaviour();
+  body.behaviour = sendFields(this.behaviour, phone, Date.now());
   call(this.base, "/send-otp", body).then(function (r) {
     self.busy = false;
     button.disabled = false;
     var outcome = interpret(r.status, r.body);
     self.applyRisk(r.body);
     if (outcome.kind === "ok") {
+      noteSent(self.behaviour, phone, Date.now());
       self.state.verified = false;
       self.state.proof = null;
       self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1000;

@@ -2,6 +2,7 @@ import { global } from "../global.js";
 import { CodModal } from "./modal.js";
 import { money, presentmentRate, quote } from "../core/pricing.js";
 import { document } from "./dom.js";
+import { newBehaviour, noteOpened } from "../core/behaviour.js";
 
 /* The sheet opened over the page and closed again: focus kept inside, fitted above a phone's keyboard. */
 
@@ -12,6 +13,8 @@ CodModal.prototype.open = function () {
   }
   var els = this.els;
   var cfg = this.config;
+  if (!this.behaviour) this.behaviour = newBehaviour();
+  noteOpened(this.behaviour, Date.now());
   if (!this.state.mode || cfg.modes.indexOf(this.state.mode) === -1) this.state.mode = cfg.modes[0];
   var line = this.state.lines[0];
   // In the cart's currency; a fixed amount of the shop's currency converted at the page's rate where Shopify converts it.

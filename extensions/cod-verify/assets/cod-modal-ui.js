@@ -368,6 +368,38 @@
     return { key: "amount_partial", values: { now: f(m.now), later: f(m.later) } };
   }
 
+  // app/storefront-modal/core/behaviour.js
+  function newBehaviour() {
+    return { openedAt: null, numbers: [], codesSent: 0, codesTyped: 0, sentAt: null };
+  }
+  function noteOpened(b, now) {
+    if (b.openedAt === null)
+      b.openedAt = now;
+  }
+  function sendFields(b, phone, now) {
+    var fields = {
+      numbersTried: b.numbers.filter(function(p) {
+        return p !== phone;
+      }).length,
+      codesAbandoned: Math.max(0, b.codesSent - b.codesTyped)
+    };
+    if (b.openedAt !== null)
+      fields.msToRequest = Math.max(0, Math.round(now - b.openedAt));
+    return fields;
+  }
+  function noteSent(b, phone, now) {
+    if (b.numbers.indexOf(phone) === -1)
+      b.numbers.push(phone);
+    b.codesSent += 1;
+    b.sentAt = now;
+  }
+  function verifyFields(b, now) {
+    return b.sentAt === null ? {} : { msToType: Math.max(0, Math.round(now - b.sentAt)) };
+  }
+  function noteTyped(b) {
+    b.codesTyped = b.codesSent;
+  }
+
   // app/storefront-modal/core/texts.js
   var RTL = ["ar", "he", "fa", "ur"];
   function translate(strings, locale, key, values, count) {
@@ -425,7 +457,13 @@
     riskModes,
     riskNoteKey,
     riskDeposit,
-    pricingWithDeposit
+    pricingWithDeposit,
+    newBehaviour,
+    noteOpened,
+    noteSent,
+    noteTyped,
+    sendFields,
+    verifyFields
   };
 
   // app/storefront-modal/public-api.js
@@ -854,6 +892,9 @@
     }
     var els = this.els;
     var cfg = this.config;
+    if (!this.behaviour)
+      this.behaviour = newBehaviour();
+    noteOpened(this.behaviour, Date.now());
     if (!this.state.mode || cfg.modes.indexOf(this.state.mode) === -1)
       this.state.mode = cfg.modes[0];
     var line = this.state.lines[0];
@@ -1126,12 +1167,16 @@
     var smsLocale = (this.locale || this.config.locale || "").split("-")[0];
     if (smsLocale)
       body.locale = smsLocale;
+    if (!this.behaviour)
+      this.behaviour = newBehaviour();
+    body.behaviour = sendFields(this.behaviour, phone, Date.now());
     call(this.base, "/send-otp", body).then(function(r) {
       self.busy = false;
       button.disabled = false;
       var outcome = interpret(r.status, r.body);
       self.applyRisk(r.body);
       if (outcome.kind === "ok") {
+        noteSent(self.behaviour, phone, Date.now());
         self.state.verified = false;
         self.state.proof = null;
         self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1e3;
@@ -1231,11 +1276,15 @@
       body.selectedMode = this.config.modes[0];
     if (this.state.cartToken)
       body.cartToken = this.state.cartToken;
+    if (this.behaviour)
+      body.behaviour = verifyFields(this.behaviour, Date.now());
     call(this.base, "/verify-otp", body).then(function(r) {
       self.busy = false;
       els.verifyButton.disabled = false;
       var outcome = interpret(r.status, r.body);
       if (outcome.kind === "ok") {
+        if (self.behaviour)
+          noteTyped(self.behaviour);
         self.state.verified = true;
         self.state.proof = r.body.proof || null;
         device(self.state.phone, r.body.deviceToken);
