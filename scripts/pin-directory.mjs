@@ -9,7 +9,8 @@
  *
  * Per PIN: its districts (indexes into `districts`) and its places (post offices and sub-districts, for
  * the correction form's choices). Per district: its state (Shopify's zone code), its name, the centre of
- * its offices and the radius in km that holds 95% of them (the DIGIPIN "in or near the district" check).
+ * its offices and the radius in km that holds 95% of them (the DIGIPIN "in or near the district" check),
+ * and its sub-districts (taluks, tehsils: the towns a shopper writes as the city).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, rmSync } from "node:fs";
@@ -67,10 +68,11 @@ for (const line of text.split("\n")) {
   const key = `${state}|${district}`;
   if (!districtIndex.has(key)) {
     districtIndex.set(key, districts.length);
-    districts.push([state, district, []]);
+    districts.push([state, district, [], new Set()]);
   }
   const d = districtIndex.get(key);
   if (lat && lon) districts[d][2].push([Number(lat), Number(lon)]);
+  if (subdistrict && subdistrict.trim()) districts[d][3].add(subdistrict.trim());
   const entry = pins.get(pin) ?? { d: new Set(), p: new Set() };
   entry.d.add(d);
   for (const name of [place, subdistrict]) if (name && name.trim()) entry.p.add(name.trim());
@@ -83,12 +85,12 @@ const km = ([a, b], [c, d]) => {
   const x = (d - b) * r * Math.cos(((a + c) / 2) * r);
   return Math.sqrt(x * x + ((c - a) * r) ** 2) * 6371;
 };
-const compactDistricts = districts.map(([state, name, points]) => {
+const compactDistricts = districts.map(([state, name, points, subdistricts]) => {
   const lat = points.reduce((s, p) => s + p[0], 0) / (points.length || 1);
   const lon = points.reduce((s, p) => s + p[1], 0) / (points.length || 1);
   const dist = points.map((p) => km([lat, lon], p)).sort((a, b) => a - b);
   const radius = dist.length ? dist[Math.min(dist.length - 1, Math.floor(dist.length * 0.95))] : 0;
-  return [state, name, Math.round(lat * 1e4) / 1e4, Math.round(lon * 1e4) / 1e4, Math.round(radius * 10) / 10];
+  return [state, name, Math.round(lat * 1e4) / 1e4, Math.round(lon * 1e4) / 1e4, Math.round(radius * 10) / 10, [...subdistricts].sort().join("|")];
 });
 const compactPins = {};
 for (const pin of [...pins.keys()].sort()) {
