@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { fromOrderAddress, provinceListFor } from "./address";
+import { fromOrderAddress, provinceListFor, resolveProvince } from "./address";
 
 /**
  * India's PIN codes against their places: the directory of India Post's post offices the app ships
@@ -171,8 +171,9 @@ export function checkPinPlace(
   if (!/^[1-9]\d{5}$/.test(pin)) return { kind: "unchecked" };
   const entry = directory.lookup(pin);
   if (!entry) return { kind: "unknown_pin", pin, dataDate: directory.dataDate };
-  const typedState = a.province.trim().toUpperCase();
-  if (typedState && /^[A-Z]{2}$/.test(typedState) && !entry.states.includes(typedState)) return { kind: "other_state", entry, typedState };
+  // A state typed as Shopify's code or by its name; one the list does not know is not judged here.
+  const typedState = a.province.trim() ? resolveProvince("IN", a.province) : null;
+  if (typedState && !entry.states.includes(typedState)) return { kind: "other_state", entry, typedState };
   const city = foldName(a.city);
   if (!city) return { kind: "ok", entry };
   const pinNames = [...entry.districts.flatMap((d) => [d.name, ...d.subdistricts]), ...entry.places].map(foldName).filter((n) => n.length >= 3);
