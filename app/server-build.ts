@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { addressCheckJob } from "~/address-correction/auto-check.server";
+import { digipinWriteJob } from "~/address-correction/digipin-write.server";
 import { defineJob, pruneFinishedJobs, type AnyJobKind } from "~/core/jobs/queue.server";
 import { startJobWorker } from "~/core/jobs/worker.server";
 import { whatsappFallbackJob } from "~/message-status/sms-fallback-job.server";
@@ -92,6 +93,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   orderTagsJob,
   customerVerifiedTagJob,
   addressCheckJob,
+  digipinWriteJob,
   ...CONFIRMATION_JOBS,
   ...LADDER_JOBS,
   disputeTagJob,
