@@ -84,3 +84,19 @@ export const digipinWriteJob = defineJob({
 export function enqueueDigipinWrite(shop: string, orderGid: string, row: { correctionId: string } | { recoveryId: string }) {
   return enqueueJob(digipinWriteJob, { shop, key: `${orderJobKey(shop, orderGid)}|digipin`, payload: row });
 }
+
+/** The DIGIPIN each order's shopper gave (the latest correction's, else the failed-delivery page's), with its map link: the Orders page's. */
+export async function digipinsOf(shopId: string, orderGids: string[]): Promise<Map<string, { digipin: string; map: string }>> {
+  const out = new Map<string, { digipin: string; map: string }>();
+  if (!orderGids.length) return out;
+  const where = { shopId, orderGid: { in: orderGids }, digipin: { not: null } };
+  const [recoveries, corrections] = await Promise.all([
+    prisma.deliveryRecovery.findMany({ where, select: { orderGid: true, digipin: true } }),
+    prisma.addressCorrection.findMany({ where, select: { orderGid: true, digipin: true }, orderBy: { createdAt: "asc" } }),
+  ]);
+  for (const row of [...recoveries, ...corrections]) {
+    const map = row.digipin ? digipinMapLink(row.digipin) : null;
+    if (map) out.set(row.orderGid, { digipin: row.digipin!, map });
+  }
+  return out;
+}

@@ -13,9 +13,9 @@ export type LocationNote =
   | { kind: "invalid" | "outside" };
 
 export const LOCATION_CSS = `.loc{border:1px solid #8a8a8a;border-radius:8px;padding:.75rem;margin:0 0 1rem}.loc legend{font-weight:600;padding:0 .25rem}
-.loc .status{font-weight:600;margin:.5rem 0}.loc .warn{color:#8a4b00}`;
+.loc .status{font-weight:600;margin:.5rem 0}.loc .warn{color:#8a4b00}.loc .err{display:block;color:#a21c00;font-weight:600;margin:.25rem 0 0}`;
 
-export function LocationField({ locale, digipin, note, autoFocus }: { locale: Locale; digipin: string; note: LocationNote | null; autoFocus?: boolean }) {
+export function LocationField({ locale, digipin, note, autoFocus, sent }: { locale: Locale; digipin: string; note: LocationNote | null; autoFocus?: boolean; sent?: boolean }) {
   const t = LOCATION_TEXTS[locale];
   const problem = note?.kind === "invalid" ? t.invalidDigipin : note?.kind === "outside" ? t.outsideIndia : null;
   const found = note && "digipin" in note ? note : null;
@@ -31,7 +31,7 @@ export function LocationField({ locale, digipin, note, autoFocus }: { locale: Lo
         {t.useLocation}
       </button>
       <p id="loc-status" className={found?.kind === "far" ? "status warn" : "status"} role="status">
-        {found ? <Filled template={t[found.kind]} values={values} /> : null}
+        {found ? <Filled template={sent ? t.sent : t[found.kind]} values={values} /> : null}
       </p>
       <div className="field">
         <label htmlFor="digipin">{t.digipinLabel}</label>
