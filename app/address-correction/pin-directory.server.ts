@@ -32,6 +32,8 @@ export type PinDirectory = {
   source: string;
   dataDate: string | null;
   pinCount: number;
+  /** Every PIN code the directory has, in order. */
+  pinCodes: string[];
   districts: District[];
   lookup(pin: string): PinEntry | null;
   /** The districts a city's name is the name of (its own, or one of its sub-districts'), by folded name. */
@@ -116,6 +118,7 @@ function load(): PinDirectory {
     source: raw.source,
     dataDate: raw.dataDate,
     pinCount: Object.keys(raw.pins).length,
+    pinCodes: Object.keys(raw.pins).sort(),
     districts,
     lookup(pin) {
       const row = raw.pins[pin];
