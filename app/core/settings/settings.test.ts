@@ -345,6 +345,12 @@ describe("the settings schema", () => {
     });
   });
 
+  it("reads where an Indian shopper's DIGIPIN goes on the order, and refuses anything else", () => {
+    for (const target of ["metafield", "note", "address2"]) expect(dataOf({ digipinTarget: target }).digipinTarget).toBe(target);
+    expect(Object.keys(errorsOf({ digipinTarget: "tattoo" }))).toEqual(["digipinTarget"]);
+    expect(settingsFormValues({ ...dataOf({}), digipinTarget: "something old" } as never).digipinTarget).toBe("metafield");
+  });
+
   it("gives back every value as typed when it refuses, reading a FormData as the route does", () => {
     const form = new FormData();
     for (const [k, v] of Object.entries({ ...DEFAULTS, otpTtlSeconds: "9", dailySendCap: "lots" })) form.set(k, v);

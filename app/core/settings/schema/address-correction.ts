@@ -9,6 +9,6 @@ const DIGIPIN_TARGETS = ["metafield", "note", "address2"] as const;
 export const addressCorrectionSection = z.object({
   addressCorrectionTtlHours: wholeNumber(L.addressCorrectionTtlHours.min, L.addressCorrectionTtlHours.max),
   autoAddressCorrection: onOff,
-  // Absent from an older form: the column keeps its value.
-  digipinTarget: z.enum(DIGIPIN_TARGETS, { errorMap: () => ({ message: "Choose the order's metafields, its note or the address's second line." }) }).optional(),
+  // Absent (a form from before the setting): the default, the order's metafields.
+  digipinTarget: z.enum(DIGIPIN_TARGETS, { errorMap: () => ({ message: "Choose the order's metafields, its note or the address's second line." }) }).default("metafield"),
 });
