@@ -127,3 +127,32 @@ describe("the address form's DIGIPIN", () => {
     expect((await prisma.addressCorrection.findFirstOrThrow()).status).toBe("completed");
   });
 });
+
+describe("the address form's DIGIPIN against a hostile post", () => {
+  it("prints a typed DIGIPIN escaped, reads no coordinate but a plain decimal, and keeps at most 20 characters", async () => {
+    const { token } = await opened();
+    const nonce = nonceIn(await (await form(token)).text());
+    const xss = await post(token, { ...DELHI, nonce, intent: "save", digipin: `"><script>alert(1)</script>` });
+    expect(xss.status).toBe(422);
+    const html = await xss.text();
+    expect(html).not.toContain("<script>alert(1)");
+    expect(/id="digipin"[^>]*>/.exec(html)![0]).toContain('value="&quot;&gt;&lt;script&gt;alert(1)&lt;/"');
+    for (const [lat, lon] of [["1e1", "77"], ["28.6", "Infinity"], ["NaN", "77.2"], ["28.6", ""], ["0x1C", "77"], ["28.6".repeat(50), "77.2"]]) {
+      const res = await post(token, { ...DELHI, nonce, intent: "locate", lat, lon });
+      expect(res.status, `${lat},${lon}`).toBe(422);
+      expect(await res.text()).toContain("This location is outside India");
+    }
+    expect(await prisma.addressCorrection.findFirstOrThrow()).toMatchObject({ status: "pending", digipin: null });
+  });
+
+  it("keeps a DIGIPIN only with an Indian address: another country's saved address carries none", async () => {
+    const { order, token } = await opened();
+    const nonce = nonceIn(await (await form(token)).text());
+    const saved = await post(token, { ...DELHI, countryCode: "FR", province: "", zip: "75001", city: "Paris", nonce, intent: "save", digipin: "39J-49L-L8T4" });
+    expect(saved.status).toBe(200);
+    expect(store.get(order.id)!.shippingAddress).toMatchObject({ countryCodeV2: "FR", city: "Paris" });
+    expect((await prisma.addressCorrection.findFirstOrThrow()).digipin).toBeNull();
+    await work();
+    expect(store.get(order.id)!.metafields.filter((m) => m.key.startsWith("digipin"))).toEqual([]);
+  });
+});
