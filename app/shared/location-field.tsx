@@ -13,7 +13,7 @@ export type LocationNote =
   | { kind: "invalid" | "outside" };
 
 export const LOCATION_CSS = `.loc{border:1px solid #8a8a8a;border-radius:8px;padding:.75rem;margin:0 0 1rem}.loc legend{font-weight:600;padding:0 .25rem}
-.loc .status{font-weight:600;margin:.5rem 0}.loc .warn{color:#8a4b00}.loc .err{display:block;color:#a21c00;font-weight:600;margin:.25rem 0 0}`;
+.loc .status{font-weight:600;margin:.5rem 0}.loc bdi{white-space:nowrap}.loc .warn{color:#8a4b00}.loc .err{display:block;color:#a21c00;font-weight:600;margin:.25rem 0 0}`;
 
 export function LocationField({ locale, digipin, note, autoFocus, sent }: { locale: Locale; digipin: string; note: LocationNote | null; autoFocus?: boolean; sent?: boolean }) {
   const t = LOCATION_TEXTS[locale];
