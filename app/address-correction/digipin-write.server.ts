@@ -73,9 +73,9 @@ export const digipinWriteJob = defineJob({
     const digipin = place?.digipin ? normalizeDigipin(place.digipin) : null;
     if (!place || !digipin || place.shop.uninstalledAt) return { ok: true };
     const target = digipinTargetOf(place.shop.digipinTarget);
-    if (target === "address2" && place.onAddress) return { ok: true };
-    // The second line cannot be changed once the order is on its way: the note stands in for it.
     if (target === "metafield") return writeMetafields(place.shop.domain, place.orderGid, digipin);
+    if (target === "address2" && place.onAddress) return { ok: true };
+    // The note, or for the second line once the address can no longer be changed (not applied, or after dispatch).
     const noted = await appendOrderNote(place.shop.domain, place.orderGid, digipinNote(digipin));
     return noted.ok ? { ok: true } : { ok: false, error: noted.error, retry: noted.retry };
   },
