@@ -38,6 +38,8 @@ export type PinDirectory = {
   lookup(pin: string): PinEntry | null;
   /** The districts a city's name is the name of (its own, or one of its sub-districts'), by folded name. */
   districtsNamed(city: string): District[];
+  /** The PIN's districts', sub-districts' and post offices' names, ready to compare (kept once made: orders/create asks per order). */
+  foldedNamesOf(entry: PinEntry): ComparableName[];
 };
 
 let loaded: PinDirectory | null = null;
@@ -54,10 +56,10 @@ function directoryFile(): string {
 
 /** Names as compared: lower case, accents and punctuation dropped, words kept ("Bangalore South" → "bangalore south"). */
 export function foldName(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
+  const lower = name.toLowerCase();
+  // Accents dropped (the directory's names are plain ASCII: most names skip the normalisation).
+  const plain = /^[\x00-\x7f]*$/.test(lower) ? lower : lower.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+  return plain
     .replace(/\b(s\.?o|b\.?o|h\.?o|g\.?p\.?o)\b\.?/g, " ")
     .replace(/[^a-z0-9]+/g, " ")
     .trim();
@@ -114,6 +116,14 @@ function load(): PinDirectory {
     addName(d.name, d);
     for (const s of d.subdistricts) addName(s, d);
   }
+  const folded = new Map<string, ComparableName[]>();
+  const byDistrict = new Map<number, ComparableName[]>();
+  const comparables = (list: string[]) => [...new Set(list.map(foldName))].filter((n) => n.length >= 3).map(comparable);
+  const districtNames = (d: District) => {
+    let names = byDistrict.get(d.index);
+    if (!names) byDistrict.set(d.index, (names = comparables([d.name, ...d.subdistricts])));
+    return names;
+  };
   return {
     source: raw.source,
     dataDate: raw.dataDate,
@@ -125,6 +135,15 @@ function load(): PinDirectory {
       if (!row) return null;
       const ds = row[0].map((i) => districts[i]);
       return { pin, states: [...new Set(ds.map((d) => d.state))], districts: ds, places: row[1] ? row[1].split("|") : [] };
+    },
+    foldedNamesOf(entry) {
+      let names = folded.get(entry.pin);
+      if (!names) {
+        // A district's own names are shared by all its PIN codes: made once per district.
+        names = [...entry.districts.flatMap(districtNames), ...comparables(entry.places)];
+        folded.set(entry.pin, names);
+      }
+      return names;
     },
     districtsNamed(city) {
       const key = foldName(city);
@@ -138,17 +157,21 @@ export function pinDirectory(): PinDirectory {
   return loaded;
 }
 
-/** Whether two folded names name the same place: equal, an alias of each other, or one's words all in the other's ("delhi" in "central delhi"). */
-function sameName(a: string, b: string): boolean {
-  if (!a || !b) return false;
-  const alias = (s: string) => ALIASES[s] ?? s;
-  if (a === b || alias(a) === alias(b) || alias(a) === b || a === alias(b)) return true;
-  const words = (s: string) => s.split(" ").filter((w) => w.length >= 3);
-  const contains = (outer: string, inner: string) => {
-    const w = words(inner);
-    return w.length > 0 && w.every((x) => ` ${outer} `.includes(` ${x} `));
-  };
-  return contains(a, alias(b)) || contains(b, alias(a)) || contains(alias(a), b) || contains(alias(b), a);
+/** A folded name ready to compare: itself and the name it also goes by, each padded and cut into its words of 3 letters or more. */
+export type ComparableName = { forms: string[]; padded: string[]; words: string[][] };
+
+export function comparable(folded: string): ComparableName {
+  const forms = ALIASES[folded] && ALIASES[folded] !== folded ? [folded, ALIASES[folded]] : [folded];
+  return { forms, padded: forms.map((f) => ` ${f} `), words: forms.map((f) => f.split(" ").filter((w) => w.length >= 3)) };
+}
+
+const containsAll = (a: ComparableName, b: ComparableName) =>
+  a.padded.some((outer) => b.words.some((w) => w.length > 0 && w.every((x) => outer.includes(` ${x} `))));
+
+/** Whether two names name the same place: equal, an alias of each other, or one's words all in the other's ("delhi" in "central delhi"). */
+function sameName(a: ComparableName, b: ComparableName): boolean {
+  if (a.forms.some((f) => b.forms.includes(f))) return true;
+  return containsAll(a, b) || containsAll(b, a);
 }
 
 export type PinVerdict =
@@ -179,8 +202,8 @@ export function checkPinPlace(
   if (typedState && !entry.states.includes(typedState)) return { kind: "other_state", entry, typedState };
   const city = foldName(a.city);
   if (!city) return { kind: "ok", entry };
-  const pinNames = [...entry.districts.flatMap((d) => [d.name, ...d.subdistricts]), ...entry.places].map(foldName).filter((n) => n.length >= 3);
-  if (pinNames.some((n) => sameName(city, n))) return { kind: "ok", entry };
+  const typed = comparable(city);
+  if (directory.foldedNamesOf(entry).some((n) => sameName(typed, n))) return { kind: "ok", entry };
   const cityDistricts = directory.districtsNamed(a.city);
   if (cityDistricts.length && !cityDistricts.some((d) => entry.districts.includes(d))) return { kind: "other_district", entry, typedCity: a.city.trim(), cityDistricts };
   return { kind: "ok", entry };
