@@ -37,7 +37,7 @@ export const enforcementSyncJob = defineJob({
   },
 });
 
-export type SyncReason = "plan_changed" | "subscription_updated" | "settings_saved" | "installed" | "burn_seen" | "storefront_checked" | "storefront_confirmed";
+export type SyncReason = "plan_changed" | "subscription_updated" | "settings_saved" | "installed" | "burn_seen" | "storefront_checked" | "storefront_confirmed" | "timezone_changed";
 
 /** A transition: checkout is brought in step within a minute (the worker runs it after the response). */
 export async function requestEnforcementSync(domain: string, reason: SyncReason): Promise<void> {
