@@ -6,6 +6,9 @@
  * Pure: no clock, no database; the browser may bundle it.
  */
 
+/** What a shop's dates need of its row. */
+export type ShopZone = { id: string; timezone: string | null };
+
 /** The formatters made so far, by zone (making one is the dear part; formatting with it is cheap). */
 const formatters = new Map<string, Intl.DateTimeFormat | null>();
 
@@ -24,15 +27,31 @@ function formatterOf(timezone: string | null | undefined): Intl.DateTimeFormat |
   return formatter;
 }
 
+/**
+ * The offsets read lately, by zone and quarter hour of UTC: reading one from the runtime's time zone
+ * database costs tens of microseconds, and a request asks for the same few. Zones change offset on a
+ * quarter hour of UTC (every change in force today does), so a quarter hour has one offset.
+ */
+const offsets = new Map<string, number>();
+const QUARTER_HOUR = 15 * 60_000;
+
 /** The zone's offset from UTC at `at`, in minutes (330 for Asia/Kolkata, -300 for New York in winter). */
 export function utcOffsetMinutes(at: Date | number, timezone: string | null | undefined): number {
   const formatter = formatterOf(timezone);
   if (!formatter) return 0;
-  const ms = Math.floor((typeof at === "number" ? at : at.getTime()) / 1000) * 1000;
-  const parts: Record<string, number> = {};
-  for (const part of formatter.formatToParts(ms)) if (part.type !== "literal") parts[part.type] = Number(part.value);
-  const local = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour % 24, parts.minute, parts.second);
-  return Math.round((local - ms) / 60_000);
+  const ms = typeof at === "number" ? at : at.getTime();
+  const key = `${timezone}|${Math.floor(ms / QUARTER_HOUR)}`;
+  let offset = offsets.get(key);
+  if (offset === undefined) {
+    const slot = Math.floor(ms / QUARTER_HOUR) * QUARTER_HOUR;
+    const parts: Record<string, number> = {};
+    for (const part of formatter.formatToParts(slot)) if (part.type !== "literal") parts[part.type] = Number(part.value);
+    const local = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour % 24, parts.minute, parts.second);
+    offset = Math.round((local - slot) / 60_000);
+    if (offsets.size >= 5_000) offsets.clear();
+    offsets.set(key, offset);
+  }
+  return offset;
 }
 
 /** The shop's calendar date at `at` ("2026-11-29"), as DailyStat and every daily key store it. */
