@@ -131,7 +131,8 @@ describe("faults under load on PostgreSQL", () => {
       await proxy.cut();
       phase = "cut";
       const cutAt = l.results.length;
-      await new Promise((r) => setTimeout(r, 4_000));
+      // 8 s: longer than a connection attempt's 5 s bound, so every waiting request and sweep fails within the cut.
+      await new Promise((r) => setTimeout(r, 8_000));
       await proxy.restore();
       phase = "after";
       // Recovers by itself: ping answers 200 again within seconds, with no restart.
@@ -157,6 +158,10 @@ describe("faults under load on PostgreSQL", () => {
       expect(l.results.slice(recoveredAt).filter((r) => r.status === 200).length).toBeGreaterThan(0);
       expect(l.verified.length).toBeGreaterThan(0);
       expect(server.process.exitCode).toBeNull();
+      // An outage is one warning and no error line (docs/deploy.md), from requests and the job worker alike.
+      const logged = server.output().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { level: string; msg: string });
+      expect(logged.filter((line) => line.level === "error")).toEqual([]);
+      expect(logged.filter((line) => line.level === "warn" && /database unavailable/.test(line.msg))).toHaveLength(1);
       await expectNothingLost(l);
     } finally {
       await proxy.restore();
