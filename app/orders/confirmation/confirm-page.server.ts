@@ -130,5 +130,8 @@ export async function submitConfirmationPage(shop: Shop, token: string | undefin
       return step("code_expired", shell, c, "start", t.expiredCode);
     case "closed":
       return { outcome: "gone", shell, view: { kind: "message", message: "closed", orderName: c.orderName ?? "" } };
+    case "already_verified":
+      // The same right code sent twice (a double tap): the first confirms the order.
+      return { outcome: "page", shell, view: { kind: "message", message: "confirmed", orderName: c.orderName ?? "" } };
   }
 }
