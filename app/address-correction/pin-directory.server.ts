@@ -58,7 +58,7 @@ function directoryFile(): string {
 export function foldName(name: string): string {
   const lower = name.toLowerCase();
   // Accents dropped (the directory's names are plain ASCII: most names skip the normalisation).
-  const plain = /^[\x00-\x7f]*$/.test(lower) ? lower : lower.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+  const plain = /^[ -~]*$/.test(lower) ? lower : lower.normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
   return plain
     .replace(/\b(s\.?o|b\.?o|h\.?o|g\.?p\.?o)\b\.?/g, " ")
     .replace(/[^a-z0-9]+/g, " ")
