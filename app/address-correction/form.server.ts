@@ -150,18 +150,19 @@ export async function submitCorrectionPage(shop: Shop, token: string | undefined
     shell,
     view: { kind: "form", state: { orderName, values, errors, zipExample, nonce: issueFormNonce(correction), alert, countries, focus } },
   });
-  // "Show this country's provinces": the form again for the chosen country, focus where the shopper goes on, nothing sent to Shopify.
-  if (posted.fields.get("intent") === "country") {
-    const refused = postedPlace(typed, countries);
-    const values = forCountry(typed);
-    return again(refused.countryCode ? "invalid" : "page", refused, undefined, undefined, values, provinceListFor(values.countryCode) ? "province" : "address1");
-  }
   // India: where the shopper stands, as a DIGIPIN (the position itself goes no further), and the PIN code's places.
   const india = typed.countryCode.trim().toUpperCase() === "IN";
   const location = india ? readLocation(posted.fields, typed.zip.trim()) : { digipin: null, typed: "", note: null };
   const pinHint = india ? pinHintOf({ ...typed, countryCode: "IN" }) : null;
   const withPlace = (page: CorrectionPage, pinAck?: string): CorrectionPage =>
     page.view.kind === "form" ? { ...page, view: { kind: "form", state: { ...page.view.state, digipin: location.typed, locationNote: location.note, pinHint, pinAck } } } : page;
+  // "Show this country's provinces": the form again for the chosen country, focus where the shopper goes on, nothing sent to
+  // Shopify. (Enter in a field is this button too, the form's first: a DIGIPIN typed is kept.)
+  if (posted.fields.get("intent") === "country") {
+    const refused = postedPlace(typed, countries);
+    const values = forCountry(typed);
+    return withPlace(again(refused.countryCode ? "invalid" : "page", refused, undefined, undefined, values, provinceListFor(values.countryCode) ? "province" : "address1"));
+  }
   if (posted.fields.get("intent") === "locate") return withPlace(again(location.note?.kind === "outside" ? "invalid" : "page", {}));
   if (location.note?.kind === "invalid" || location.note?.kind === "outside") return withPlace(again("invalid", {}));
   // A PIN code that does not match the state or city typed (or that India Post does not list) is shown

@@ -156,3 +156,13 @@ describe("the address form's DIGIPIN against a hostile post", () => {
     expect(store.get(order.id)!.metafields.filter((m) => m.key.startsWith("digipin"))).toEqual([]);
   });
 });
+
+describe("the address form's other button", () => {
+  it("keeps a typed DIGIPIN when the form comes back for the country's states (Enter in a field presses that button)", async () => {
+    const { token } = await opened();
+    const nonce = nonceIn(await (await form(token)).text());
+    const res = await post(token, { ...DELHI, nonce, intent: "country", digipin: "39j49ll8t4" });
+    expect(res.status).toBe(200);
+    expect(/id="digipin"[^>]*>/.exec(await res.text())![0]).toContain('value="39J-49L-L8T4"');
+  });
+});
