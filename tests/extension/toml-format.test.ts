@@ -36,7 +36,7 @@ const subscription = z
   .strict()
   .refine((s) => Boolean(s.topics?.length) !== Boolean(s.compliance_topics?.length), "one of topics or compliance_topics");
 
-export const APP_CONFIGURATION = z
+const APP_CONFIGURATION = z
   .object({
     client_id: z.string().min(1),
     name: z.string().max(30),
