@@ -7,6 +7,7 @@ import * as customersRedact from "~/routes/webhooks.customers.redact";
 import * as shopRedact from "~/routes/webhooks.shop.redact";
 import { prisma } from "~/core/db.server";
 import { looksPersonal, PRIVACY_COVERAGE } from "~/privacy/coverage";
+import { REPORT_SECTIONS } from "~/privacy/report-sections";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
 import { sendLimitKey } from "~/otp/otp.server";
 import { hitRateLimit } from "~/core/rate-limit/rate-limit.server";
@@ -289,6 +290,9 @@ describe("customers/data_request reports everything the app keeps about the cust
       }
     }
     expect(missing, "what the app keeps but the report does not show").toEqual([]);
+    // The admin's Data requests page draws one table per section it knows: each section above is one of them.
+    const shown = new Set(REPORT_SECTIONS.map((section) => section.key));
+    expect(personalModels.flatMap((m) => (m.report && !shown.has(m.report.section) ? [m.report.section] : []))).toEqual([]);
     expect(report.orders[0]).toMatchObject({ riskScore: 72, riskBand: "high", value: 1499, ipHash: "ip-target" });
     expect(report.lists).toEqual([{ list: "prepaid_only", phone: PHONE }]);
     expect(stored.report).not.toContain(OTHER.slice(1));
