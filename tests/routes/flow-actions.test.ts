@@ -12,7 +12,7 @@ import { useFakeShopify } from "../helpers/fake-shopify";
 import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
-import { codOrder, PHONE, placeOrder, work } from "../helpers/delivery";
+import { ADDRESS, codOrder, PHONE, placeOrder, work } from "../helpers/delivery";
 import { expectConsoleErrors } from "../setup/worker";
 
 /**
@@ -135,6 +135,19 @@ describe("the 'request an address correction' action", () => {
     const refused = await run("request-address-correction", "cod-request-address-fix", idOf(shipped.admin_graphql_api_id));
     expect(refused.status).toBe(409);
     expect(await refused.json()).toMatchObject({ code: "order_not_editable" });
+  });
+
+  it("refuses an order the app recorded with no phone (422 no_phone) even when Shopify's copy has one, texting no one", async () => {
+    await installShop({ otpEnabled: false });
+    const noPhone = { ...ADDRESS, phone: null };
+    const o = codOrder({ phone: null, shipping_address: noPhone, billing_address: noPhone });
+    await placeOrder(o);
+    expect(await prisma.orderRecord.findFirst({ select: { phone: true } })).toEqual({ phone: null });
+    shopifyCopyOf(o);
+    const res = await run("request-address-correction", "cod-request-address-fix", idOf(o.admin_graphql_api_id));
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ code: "no_phone" });
+    expect(addressLinks()).toEqual([]);
   });
 
   it("refuses an order the app recorded but Shopify no longer has (404 order_not_in_shopify, saying so), texting no one", async () => {
