@@ -79,7 +79,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   },
   Selection: {
     personal: true,
-    holds: ["phone", "cartToken", "checkoutUrl", "orderGid"],
+    holds: ["phone", "cartToken", "checkoutUrl", "orderGid", "items"],
     customerRedact: "by phone and by order",
     shopRedact: "cascade from Shop",
     retention: "30 days",
@@ -255,10 +255,11 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
 };
 
 /**
- * Whether a scalar field's name looks like a phone, an address, an email, a customer id or an IP, in any
- * case (`riskPrepaidPhones` as well as `phone`). "ip" only as its own word (`ipHash`, `browserIP`), so
+ * Whether a scalar field's name looks like a phone, an address, an email, a customer id, an IP, what was
+ * bought (`products`, a cart's `items`) or where the shopper came from (`trafficSource`), in any case
+ * (`riskPrepaidPhones` as well as `phone`). "ip" only as its own word (`ipHash`, `browserIP`), so
  * `shipping` is not an IP.
  */
 export function looksPersonal(field: string): boolean {
-  return /phone|email|address|customer|postal/i.test(field) || /(^ip|Ip|IP)($|[A-Z_])/.test(field);
+  return /phone|email|address|customer|postal|product|traffic/i.test(field) || /^items$/.test(field) || /(^ip|Ip|IP)($|[A-Z_])/.test(field);
 }
