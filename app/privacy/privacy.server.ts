@@ -113,13 +113,7 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
   const [optOuts, rungs, experimentGroups] = await Promise.all([
     phones.length ? prisma.contactOptOut.findMany({ where: { shopId: shop.id, phone: { in: phones } }, orderBy: { createdAt: "asc" } }) : none,
     confirmations.length ? prisma.confirmationRung.findMany({ where: { confirmationId: { in: confirmations.map((c) => c.id) } }, orderBy: { dueAt: "asc" } }) : none,
-    phones.length
-      ? prisma.experimentAssignment.findMany({
-          where: { shopId: shop.id, phone: { in: phones } },
-          include: { experiment: { select: { startedAt: true, endsAt: true, stoppedAt: true } } },
-          orderBy: { assignedAt: "asc" },
-        })
-      : Promise.resolve([]),
+    prisma.experimentAssignment.findMany({ where: byPhone, include: { experiment: { select: { startedAt: true, endsAt: true, stoppedAt: true } } }, orderBy: { assignedAt: "asc" } }),
   ]);
   return {
     shopId: shop.id,
@@ -251,12 +245,8 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       decidedAt: o.decidedAt.toISOString(),
     })),
     // The group of the merchant's holdout experiment the number was drawn into (held out: not asked to verify).
-    experimentGroups: (found?.experimentGroups ?? []).map((g) => ({
-      phone: g.phone,
-      arm: g.arm,
-      assignedAt: g.assignedAt.toISOString(),
-      experimentStartedAt: g.experiment.startedAt.toISOString(),
-      experimentEndsAt: (g.experiment.stoppedAt ?? g.experiment.endsAt)?.toISOString() ?? null,
+    experimentGroups: (found?.experimentGroups ?? []).map(({ phone, arm, assignedAt, experiment: e }) => ({
+      phone, arm, assignedAt: assignedAt.toISOString(), experimentStartedAt: e.startedAt.toISOString(), experimentEndsAt: (e.stoppedAt ?? e.endsAt)?.toISOString() ?? null,
     })),
     contactOptOuts: (found?.optOuts ?? []).map((o) => ({ phone: o.phone, channel: o.channel, source: o.source, createdAt: o.createdAt.toISOString() })),
     confirmationSteps: (found?.rungs ?? []).map((r) => ({
