@@ -12,7 +12,7 @@ import { cartPaymentMethodsTransformRun, type CartPaymentMethodsTransformRunInpu
  * the sandbox's answer is node's. Its size is held to a bound, and so is its work per cart: the bundle is
  * instrumented to count every function entered and every loop turn (deterministic, unlike a time), and the
  * count must stay under a bound linear in what the cart holds (payment methods, delivery groups, configured
- * names, phone characters). `npm run` nothing: esbuild is the app's own.
+ * names and time-zone offsets, phone characters). `npm run` nothing: esbuild is the app's own.
  */
 /**
  * QuickJS itself (npm `quickjs-emscripten`, QuickJS compiled to WebAssembly: the engine Javy embeds) when the
@@ -95,7 +95,10 @@ const proof = (digits: string, extra: { band?: string; expiresAt?: number; holdo
       ? `v2.${digits}.cod.${extra.expiresAt ?? EXPIRES}.sel_1.${extra.band}.${"a".repeat(32)}`
       : `v1.${digits}.cod.${extra.expiresAt ?? EXPIRES}.sel_1.${"a".repeat(32)}`;
 
-function cart(o: { proof?: string | null; phone?: string | null; groups?: (string | null)[]; methods?: number; names?: number; verified?: boolean; enforce?: boolean } = {}): RunInput {
+/** A zone's offsets as the app writes them (`utcOffsets`: [start, minutes], one a half-year, as a zone with summer time has). */
+const offsets = (n: number) => ({ utcOffsets: Array.from({ length: n }, (_, i) => [EXPIRES - (n - i) * 182 * 86_400, i % 2 ? 60 : 0]), utcOffsetsUntil: EXPIRES + 365 * 86_400 });
+
+function cart(o: { proof?: string | null; phone?: string | null; groups?: (string | null)[]; methods?: number; names?: number; verified?: boolean; enforce?: boolean; offsets?: number } = {}): RunInput {
   const methods = Array.from({ length: o.methods ?? 3 }, (_, i) => ({ id: `gid://shopify/PaymentCustomizationPaymentMethod/${i}`, name: i === 1 ? "Cash on Delivery (COD)" : i % 5 === 4 ? `Pay on delivery ${i}` : `Card ${i}` }));
   const names = Array.from({ length: o.names ?? 1 }, (_, i) => (i === 0 ? "Cash on Delivery (COD)" : `Pay on delivery ${i * 5 + 4}`));
   return {
@@ -105,7 +108,7 @@ function cart(o: { proof?: string | null; phone?: string | null; groups?: (strin
       deliveryGroups: (o.groups ?? [null]).map((phone) => ({ deliveryAddress: { phone } })),
     },
     paymentMethods: methods,
-    paymentCustomization: { metafield: { jsonValue: { codMethodNames: names, ...(o.enforce === undefined ? {} : { enforce: o.enforce }) } } },
+    paymentCustomization: { metafield: { jsonValue: { codMethodNames: names, ...(o.enforce === undefined ? {} : { enforce: o.enforce }), ...(o.offsets ? offsets(o.offsets) : {}) } } },
     shop: { localTime: { date: TODAY } },
   };
 }
@@ -121,15 +124,17 @@ const CARTS: [string, RunInput][] = [
   ["a returning verified customer", cart({ verified: true })],
   ["enforcement paused", cart({ enforce: false })],
   ["a malformed proof", cart({ proof: "v1.not-a-proof", phone: "+212600000002" })],
-  ["many methods, groups and names", cart({ proof: proof("212600000002"), phone: "0600000009", methods: 40, groups: Array.from({ length: 20 }, (_, i) => `+2126000000${String(i).padStart(2, "0")}`), names: 20 })],
+  ["a shop's zone with its offsets", cart({ proof: proof("212600000002"), phone: "+212600000002", offsets: 4 })],
+  ["many methods, groups, names and offsets", cart({ offsets: 40, proof: proof("212600000002"), phone: "0600000009", methods: 40, groups: Array.from({ length: 20 }, (_, i) => `+2126000000${String(i).padStart(2, "0")}`), names: 20 })],
 ];
 
 /** The bound on the work of one run: a constant, plus a few steps for each thing in the cart and each phone character. */
 function workBound(input: RunInput): number {
   const phones = [input.cart.buyerIdentity?.phone, ...input.cart.deliveryGroups.map((g) => g.deliveryAddress?.phone)];
   const chars = phones.reduce((n, p) => n + (p?.length ?? 0), 0);
-  const names = ((input.paymentCustomization.metafield?.jsonValue as { codMethodNames?: unknown[] }).codMethodNames ?? []).length;
-  return 40 + 4 * (input.paymentMethods.length + input.cart.deliveryGroups.length + names) + 2 * chars;
+  const configuration = input.paymentCustomization.metafield?.jsonValue as { codMethodNames?: unknown[]; utcOffsets?: unknown[] };
+  const names = configuration.codMethodNames?.length ?? 0;
+  return 40 + 4 * (input.paymentMethods.length + input.cart.deliveryGroups.length + names + (configuration.utcOffsets?.length ?? 0)) + 2 * chars;
 }
 
 describe("the checkout function's bundle", () => {
