@@ -25,7 +25,7 @@ export async function sendCodeToShopper(shop: Shop, body: SendOtpBody, ip: strin
   if (!outcome.ok) return outcome;
   const choice = outcome.risk ? modeChoice(shop, outcome.risk) : null;
   // A returning shopper skips the code: this is where a band that refuses or prices takes plain cash on delivery away.
-  if (outcome.skipped && outcome.risk && codTakenAway(shop, outcome.risk)) await countCodRefused(shop.id, outcome.risk);
+  if (outcome.skipped && outcome.risk && codTakenAway(shop, outcome.risk)) await countCodRefused(shop, outcome.risk);
   return { ...outcome, choice };
 }
 
@@ -40,6 +40,6 @@ export async function checkCodeFromShopper(shop: Shop, body: VerifyOtpBody, ip: 
   const outcome = await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken, ip, behaviour: body.behaviour });
   if (!outcome.ok) return outcome;
   const choice = outcome.risk ? modeChoice(shop, outcome.risk) : null;
-  if (outcome.risk && codTakenAway(shop, outcome.risk)) await countCodRefused(shop.id, outcome.risk);
+  if (outcome.risk && codTakenAway(shop, outcome.risk)) await countCodRefused(shop, outcome.risk);
   return { ...outcome, choice, proofExpiresIn: PROOF_TTL_SECONDS };
 }

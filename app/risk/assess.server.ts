@@ -1,4 +1,5 @@
 import { countEvent } from "~/core/db/daily-stats.server";
+import type { ShopZone } from "~/shared/shop-day";
 import { query, sql, type Sql } from "~/core/db/sql.server";
 import { hitRateLimit, peekRateLimit, rateLimitPeek } from "~/core/rate-limit/rate-limit.server";
 import { databaseProvider } from "~/core/db.server";
@@ -12,8 +13,9 @@ import { shopCalibration } from "./calibration.server";
 import { codOffer, modesForOffer, pricingSettingsOf } from "./pricing";
 import { normalizePostalCode } from "./signals";
 import type { TrafficSource } from "~/shared/traffic-source";
-import { orderAssessment, phoneHistoryOf, shopperAssessment, type OrderRiskRow, type PhoneHistory, type PhoneHistoryRow, type RiskShop } from "./facts";
+import { orderAssessment as assembleOrderAssessment, phoneHistoryOf, shopperAssessment, type OrderRiskRow, type PhoneHistory, type PhoneHistoryRow, type RiskShop } from "./facts";
 import { chosenModes } from "~/shared/payment-modes";
+import { pinReasonOfOrderAddress } from "~/address-correction/pin-directory.server";
 
 /**
  * The risk score's facts read from the database (docs/risk.md): the phone's history in this shop, the
@@ -21,7 +23,7 @@ import { chosenModes } from "~/shared/payment-modes";
  * (app/risk/score.ts).
  */
 
-export { orderAssessment, phoneHistoryOf, riskSettingsOf, shopperAssessment, type OrderRiskRow, type PhoneHistory, type PhoneHistoryRow, type RiskShop } from "./facts";
+export { phoneHistoryOf, riskSettingsOf, shopperAssessment, type OrderRiskRow, type PhoneHistory, type PhoneHistoryRow, type RiskShop } from "./facts";
 
 const DAY_SECONDS = 86_400;
 /** Counter keys follow `<purpose>:<shopId>:<subject>`, so customers/redact deletes the phone's (deleteRateCountersNaming). */
@@ -71,6 +73,14 @@ export function orderRiskColumns(shopId: string, facts: Pick<OrderFacts, "phones
     ${postalCode ? sql`${postalHistoryColumns(shopId, postalCode)},` : sql``}
     ${ipHash ? sql`${codOrdersFromIpColumn(shopId, ipHash, facts.gid)} AS "ordersFromIp",` : sql``}
     ${usualCodValues(shopId)} AS "usualValues"`;
+}
+
+/**
+ * The assessment from `orderRiskColumns`' row (what `assessOrder` computes): the pure assembly of
+ * app/risk/facts.ts (the replay's too) with the order's PIN code read against its place.
+ */
+export function orderAssessment(shop: RiskShop, facts: OrderFacts, otpVerified: boolean, row: OrderRiskRow | undefined): RiskAssessment {
+  return assembleOrderAssessment(shop, { ...facts, pinPlace: pinReasonOfOrderAddress(facts.shippingAddress) }, otpVerified, row);
 }
 
 /**
@@ -204,6 +214,6 @@ export function decidingReason(a: RiskAssessment): string {
 }
 
 /** Counts cash on delivery refused to a high-risk shopper in the daily rollup, by its deciding reason (the Risk page's 30 days). */
-export async function countCodRefused(shopId: string, a: RiskAssessment): Promise<void> {
-  await countEvent(shopId, "cod_refused", decidingReason(a));
+export async function countCodRefused(shop: ShopZone, a: RiskAssessment): Promise<void> {
+  await countEvent(shop, "cod_refused", decidingReason(a));
 }

@@ -68,7 +68,7 @@ export type OrderRiskRow = Partial<PhoneHistoryRow & PostalHistoryRow> & { riskC
 /** The assessment from `orderRiskColumns`' row (what `assessOrder` computes). */
 export function orderAssessment(
   shop: RiskShop,
-  facts: Pick<OrderFacts, "phones" | "shippingAddress" | "value" | "browserIp" | "trafficSource">,
+  facts: Pick<OrderFacts, "phones" | "shippingAddress" | "value" | "browserIp" | "trafficSource"> & Pick<RiskFacts, "pinPlace">,
   otpVerified: boolean,
   row: OrderRiskRow | undefined,
   behaviour: BehaviourFacts | null = null,
@@ -87,6 +87,7 @@ export function orderAssessment(
       usualValueP90: percentile90(values),
       postalHistory: postalCode ? postalHistoryOf(postalCode, row) : null,
       trafficSource: facts.trafficSource,
+      pinPlace: facts.pinPlace ?? null,
       behaviour,
       velocity: {
         codesForPhone: phone ? Number(row?.riskCodes ?? 0) : 0,

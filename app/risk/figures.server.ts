@@ -1,5 +1,5 @@
 import { query, sql } from "~/core/db/sql.server";
-import { utcDay } from "~/shared/daily-metrics";
+import { shopDay, type ShopZone } from "~/shared/shop-day";
 import { clock } from "~/core/utils/clock.server";
 import { reasonLabel } from "./reason-labels";
 import { RISK_BANDS, type RiskBand } from "./score";
@@ -36,12 +36,12 @@ export type RiskFigures = {
 
 export type WouldHave = { orders: number; refused: number; priced: number; confirmed: number; deposits: number; failuresCaught: number; failuresLearnt: number; net: number | null };
 
-export type FiguresShop = Pick<Shop, "id" | "riskCalibration" | "riskMediumAction" | "riskHighAction" | "riskDepositMin" | "riskDepositMax" | "codFailureCost">;
+export type FiguresShop = ShopZone & Pick<Shop, "riskCalibration" | "riskMediumAction" | "riskHighAction" | "riskDepositMin" | "riskDepositMax" | "codFailureCost">;
 
 export async function riskFigures(shop: FiguresShop, now: Date = clock.now()): Promise<RiskFigures> {
   const shopId = shop.id;
   const since = new Date(now.getTime() - FIGURES_DAYS * 86_400_000);
-  const sinceDay = utcDay(since);
+  const sinceDay = shopDay(since, shop.timezone);
   const [orders, stats] = await Promise.all([
     query<{ riskScore: unknown; riskBand: string | null; riskReasons: string | null; value: unknown; outcome: string | null }>(sql`
       SELECT r."riskScore", r."riskBand", r."riskReasons", r."value",

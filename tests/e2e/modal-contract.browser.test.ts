@@ -213,7 +213,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await edit.page.getByLabel("Mobile number").fill("91234 56789");
     await edit.page.getByRole("button", { name: "Send code" }).click();
     await edit.page.getByLabel("Verification code").waitFor();
-    expect(editCalls["send-otp"]).toEqual([{ phone: "+919123456789", locale: "en" }]);
+    expect(editCalls["send-otp"]).toEqual([{ phone: "+919123456789", locale: "en", behaviour: { numbersTried: 0, codesAbandoned: 0, msToRequest: expect.any(Number) } }]);
     await edit.context.close();
 
     const stranger = await openStorefront(browser, server.url);

@@ -1,3 +1,9 @@
+-- AlterTable
+ALTER TABLE "AddressCorrection" ADD COLUMN "digipin" TEXT;
+
+-- AlterTable
+ALTER TABLE "DeliveryRecovery" ADD COLUMN "digipin" TEXT;
+
 -- RedefineTables
 PRAGMA defer_foreign_keys=ON;
 PRAGMA foreign_keys=OFF;
@@ -47,6 +53,7 @@ CREATE TABLE "new_Shop" (
     "tagModePrefix" TEXT NOT NULL DEFAULT 'payment-mode:',
     "addressCorrectionTtlHours" INTEGER NOT NULL DEFAULT 72,
     "autoAddressCorrection" BOOLEAN NOT NULL DEFAULT false,
+    "digipinTarget" TEXT NOT NULL DEFAULT 'metafield',
     "enforceAtCheckout" BOOLEAN NOT NULL DEFAULT true,
     "keepCodHiddenWhenPaused" BOOLEAN NOT NULL DEFAULT false,
     "usageChargesEnabled" BOOLEAN NOT NULL DEFAULT false,
@@ -88,11 +95,6 @@ CREATE TABLE "new_Shop" (
     "prepaidOfferIncentiveValue" REAL NOT NULL DEFAULT 0,
     "prepaidOfferIncentiveCap" REAL,
     "riskPrepaidSources" TEXT NOT NULL DEFAULT '',
-    "riskMediumAction" TEXT NOT NULL DEFAULT 'none',
-    "riskHighAction" TEXT NOT NULL DEFAULT 'refuse',
-    "riskDepositMin" REAL,
-    "riskDepositMax" REAL,
-    "riskCalibration" TEXT NOT NULL DEFAULT '',
     "ladderWhatsappMinutes" INTEGER,
     "ladderSmsMinutes" INTEGER,
     "ladderVoiceMinutes" INTEGER,
