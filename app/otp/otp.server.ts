@@ -18,6 +18,7 @@ import { verificationCounted } from "~/enforcement/allowance.server";
 import { watchAllowanceBurn } from "~/enforcement/burn.server";
 import { pauseReason, verificationsAllowed } from "~/enforcement/pause";
 import { allowanceMonthStart } from "~/shared/plans";
+import { nextShopMidnight, type ShopZone } from "~/shared/shop-day";
 import { riskCodesKey, riskIpKey, shopperAssessment, type RiskShop } from "~/risk/assess.server";
 import type { RiskAssessment } from "~/risk/score";
 
@@ -32,6 +33,7 @@ type OtpShop = Pick<
   Shop,
   | "id"
   | "domain"
+  | "timezone"
   | "primaryDomain"
   | "name"
   | "locale"
@@ -104,9 +106,9 @@ export function sendShares(shopId: string, phone: string, ip: string | null | un
   return shares;
 }
 
-function secondsToUtcMidnight(now: Date) {
-  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
+/** Until the shop's next midnight (its time zone), when its daily cap starts again. */
+function secondsToShopMidnight(now: Date, timezone: string | null) {
+  return Math.max(1, Math.ceil((nextShopMidnight(now, timezone).getTime() - now.getTime()) / 1000));
 }
 
 
@@ -135,13 +137,14 @@ export async function sendVerificationCode(input: {
   const { shop, phone } = input;
 
   if (!shop.otpEnabled && !input.afterPurchase) {
-    await countEvent(shop.id, "otp_skipped", "disabled");
+    await countEvent(shop, "otp_skipped", "disabled");
     return { ok: true, skipped: "otp_disabled" };
   }
   if (!countryAllowed(phone, shop.allowedCountries)) return { ok: false, code: "country_not_allowed" };
   const now = clock.now();
   const perNumberKey = sendLimitKey(shop.id, phone);
-  const dailyKey = dailyCapKey(shop.id, now);
+  const dailyKey = dailyCapKey(shop, now);
+  const month = allowanceMonthStart(now, shop.timezone);
   const code = randomNumericCode(CODE_LENGTH);
   const challenge = pendingCode(shop, phone, code, now);
   const shares = sendShares(shop.id, phone, input.ip, shop.dailySendCap);
@@ -155,6 +158,7 @@ export async function sendVerificationCode(input: {
     shopId: shop.id,
     phone,
     now,
+    month,
     codesKey: riskCodesKey(shop.id, phone),
     ipKey: input.ip ? riskIpKey(shop.id, input.ip) : null,
     perNumberKey,
@@ -164,7 +168,7 @@ export async function sendVerificationCode(input: {
     dailyKey,
     dailyCap: shop.dailySendCap,
     skipSince,
-    allowance: input.afterPurchase ? Number.MAX_SAFE_INTEGER : hasActiveSubscription(shop) ? verificationsAllowed(shop, allowanceMonthStart(now)) : 0,
+    allowance: input.afterPurchase ? Number.MAX_SAFE_INTEGER : hasActiveSubscription(shop) ? verificationsAllowed(shop, month) : 0,
     challenge,
   });
   if (decision.blocked) return { ok: false, code: "phone_blocked" };
@@ -185,7 +189,7 @@ export async function sendVerificationCode(input: {
     return { ok: true, skipped: "holdout", risk };
   }
   if (!decision.perNumber) {
-    await countEvent(shop.id, "otp_skipped", "returning");
+    await countEvent(shop, "otp_skipped", "returning");
     return { ok: true, skipped: "returning_customer", risk };
   }
 
@@ -196,7 +200,7 @@ export async function sendVerificationCode(input: {
   if (!hasActiveSubscription(shop) && !input.afterPurchase) return { ok: false, code: "subscription_required" };
   // The plan's monthly allowance of verifications, and past it the usage charges' cap when the
   // merchant turned them on (a shop with no plan was refused just above).
-  const paused = pauseReason(shop, decision.verifiedThisMonth, allowanceMonthStart(now));
+  const paused = pauseReason(shop, decision.verifiedThisMonth, month);
   if ((paused === "allowance_used" || paused === "usage_cap_reached") && !decision.counted && !input.afterPurchase) {
     await Promise.all([releaseRateLimit(perNumberKey, perNumber), allowanceMayBeUsedUp(shop.domain, decision.verifiedThisMonth)]);
     return { ok: false, code: "plan_limit_reached" };
@@ -217,7 +221,7 @@ export async function sendVerificationCode(input: {
   if (!daily.allowed) {
     await Promise.all([releaseRateLimit(perNumberKey, perNumber), releaseRateLimit(dailyKey, daily), ...releaseShares()]);
     log.warn("otp: shop reached its daily send cap", { shop: shop.domain, cap: shop.dailySendCap });
-    return { ok: false, code: "shop_daily_cap", retryAfter: secondsToUtcMidnight(now) };
+    return { ok: false, code: "shop_daily_cap", retryAfter: secondsToShopMidnight(now, shop.timezone) };
   }
 
   const challengeId = decision.challengeId;
@@ -244,7 +248,7 @@ export async function sendVerificationCode(input: {
     purpose: "otp",
     fallbackUntil: now.getTime() + shop.otpTtlSeconds * 1000,
     // The dashboard's count of codes sent, written with the message's record (one round trip).
-    countWhenSent: countEventStatement(shop.id, "otp_sent", phoneCountry(phone) ?? "", now),
+    countWhenSent: countEventStatement(shop, "otp_sent", phoneCountry(phone) ?? "", now),
   });
   if (!result.ok && result.maybeSent) {
     // Twilio did not answer in time: the text may have gone (docs/contract.md, "Proofs and holds"). Its code
@@ -272,7 +276,7 @@ async function undoSend(shop: OtpShop, phone: string, decision: SendDecision, no
   const nowMs = now.getTime();
   const undo: Promise<unknown>[] = [];
   if (decision.perNumber) undo.push(releaseRateLimit(sendLimitKey(shop.id, phone), rateLimitResult(decision.perNumber, shop.otpSendLimit, shop.otpSendWindowSeconds, nowMs)));
-  if (decision.daily) undo.push(releaseRateLimit(dailyCapKey(shop.id, now), rateLimitResult(decision.daily, shop.dailySendCap, 86_400, nowMs)));
+  if (decision.daily) undo.push(releaseRateLimit(dailyCapKey(shop, now), rateLimitResult(decision.daily, shop.dailySendCap, 86_400, nowMs)));
   if (decision.challengeId) undo.push(execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${decision.challengeId}`));
   await Promise.all(undo);
 }
@@ -331,7 +335,7 @@ export type VerifyOutcome =
  */
 export async function checkVerificationCode(input: {
   /** The risk settings are needed on the storefront journey only (not after purchase). */
-  shop: Pick<Shop, "id" | "domain" | "returningSkipDays"> & Partial<RiskShop>;
+  shop: Pick<Shop, "id" | "domain" | "returningSkipDays" | "timezone"> & Partial<RiskShop>;
   phone: string;
   otp: string;
   /** The shopper's IP (the risk score's velocity per IP). */
@@ -349,13 +353,13 @@ export async function checkVerificationCode(input: {
     WHERE "shopId" = ${shop.id} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts" AND "usedAt" IS NULL
     RETURNING "id", "codeHash", "attempts", "maxAttempts"`);
   const challenge = counted[0];
-  if (!challenge) return countFailure(shop.id, await whyNoAttempt(shop.id, phone, presented, now));
+  if (!challenge) return countFailure(shop, await whyNoAttempt(shop.id, phone, presented, now));
 
   if (!hashesEqual(presented, challenge.codeHash)) {
     const attemptsRemaining = Number(challenge.maxAttempts) - Number(challenge.attempts);
     log.info("otp: wrong code", { shop: shop.domain, phone, attemptsRemaining });
     return countFailure(
-      shop.id,
+      shop,
       attemptsRemaining > 0 ? { ok: false, code: "invalid_code", attemptsRemaining } : { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 },
     );
   }
@@ -365,6 +369,7 @@ export async function checkVerificationCode(input: {
   const withRisk = input.recordSelection !== false && hasRiskSettings(shop);
   const done = await completeVerification({
     shopId: shop.id,
+    timezone: shop.timezone,
     phone,
     challengeId: challenge.id,
     verifiedAt,
@@ -420,8 +425,8 @@ function hasRiskSettings<T extends Partial<RiskShop>>(shop: T): shop is T & Risk
 const FAILURE_REASON = { invalid_code: "wrong", attempts_exhausted: "locked", code_expired: "expired" } as const;
 
 /** Counts a refused verification in the daily rollup by why it failed, and passes the outcome on (a repeated right code is no failure). */
-async function countFailure(shopId: string, outcome: Exclude<VerifyOutcome, { ok: true }>): Promise<VerifyOutcome> {
-  if (outcome.code !== "already_verified") await countEvent(shopId, "otp_failed", FAILURE_REASON[outcome.code]);
+async function countFailure(shop: ShopZone, outcome: Exclude<VerifyOutcome, { ok: true }>): Promise<VerifyOutcome> {
+  if (outcome.code !== "already_verified") await countEvent(shop, "otp_failed", FAILURE_REASON[outcome.code]);
   return outcome;
 }
 
