@@ -67,7 +67,7 @@ export function renderRecoveryPage(shell: PageShell, s: RecoveryPageState): stri
 }
 
 export type RecoveryMessage = "done" | "answered" | "gone" | "notFound" | "forbidden" | "unavailable";
-export type DoneKind = "tomorrow" | "pickDay" | "phone" | "payOnline" | "address";
+export type DoneKind = "tomorrow" | "pickDay" | "phone" | "payOnline" | "address" | "addressByShop";
 
 export function renderRecoveryMessage(
   shell: PageShell,
@@ -77,7 +77,7 @@ export function renderRecoveryMessage(
   const t = RECOVERY_TEXTS[shell.locale];
   const body =
     kind === "done"
-      ? { tomorrow: t.doneTomorrow, pickDay: t.donePickDay, phone: t.donePhone, payOnline: t.donePayOnline, address: t.doneAddress }[m.done ?? "tomorrow"].replace("{date}", m.date ?? "")
+      ? { tomorrow: t.doneTomorrow, pickDay: t.donePickDay, phone: t.donePhone, payOnline: t.donePayOnline, address: t.doneAddress, addressByShop: t.doneAddressByShop }[m.done ?? "tomorrow"].replace("{date}", m.date ?? "")
       : t[`${kind}Body`];
   const title = kind === "done" ? t.doneTitle : t[`${kind}Title`];
   const after = m.link ? (

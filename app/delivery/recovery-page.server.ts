@@ -1,6 +1,6 @@
 import { formNonceIsValid, correctionLink, hashToken, issueFormNonce } from "~/address-correction/address-correction.server";
 import { fromMailingAddress } from "~/address-correction/address";
-import { openOnce } from "~/address-correction/open-correction.server";
+import { openOnce, reissueCorrectionLink } from "~/address-correction/open-correction.server";
 import { fetchOrder } from "~/address-correction/shopify-orders.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
@@ -53,8 +53,10 @@ export async function showRecoveryPage(shop: Shop, token: string | undefined, qu
  * "Correct my address": a correction of the order opened for the shopper (the app's address form,
  * reached at once from this page, not by another text). After dispatch Shopify usually refuses to edit
  * the address; the form then keeps it on the order's `cod_verify.requested_address` metafield and tag.
- * Null when Shopify cannot be read; `link` null when a correction of the order is open already (its link
- * went by text before).
+ * An open correction of the order (another way in opened it first) is reused: its link is issued anew
+ * and shown here, since the one texted before cannot be rebuilt. Null when Shopify cannot be read;
+ * `link` null when no form can be offered (the order is gone, no phone, or its correction is being
+ * saved this moment): the page then says the shop will be in touch.
  */
 async function openAddressForm(shop: Shop, r: Recovery, pathPrefix: string | null): Promise<{ link: string | null } | null> {
   const found = await fetchOrder(shop.domain, r.orderGid);
@@ -77,7 +79,8 @@ async function openAddressForm(shop: Shop, r: Recovery, pathPrefix: string | nul
     },
     now,
   );
-  return { link: opened.ok ? correctionLink(shop, token, pathPrefix) : null };
+  const usable = opened.ok || (opened.winner !== null && (await reissueCorrectionLink(opened.winner, hashToken(token), now)));
+  return { link: usable ? correctionLink(shop, token, pathPrefix) : null };
 }
 
 export async function submitRecoveryPage(shop: Shop, token: string | undefined, queryLocale: string | null, posted: PostedForm, pathPrefix: string | null): Promise<RecoveryPage> {
@@ -95,6 +98,7 @@ export async function submitRecoveryPage(shop: Shop, token: string | undefined, 
   let date: string | null = null;
   let phone: string | null = null;
   let link: { href: string; label: string } | undefined;
+  let addressByShop = false;
   if (choice === "pick_day") {
     const day = (posted.fields.get("day") ?? "").trim().slice(0, 20);
     const { minDay, maxDay } = dayRange(shop);
@@ -108,6 +112,7 @@ export async function submitRecoveryPage(shop: Shop, token: string | undefined, 
     const form = await openAddressForm(shop, r, pathPrefix);
     if (!form) return { outcome: "unavailable", shell, view: { kind: "message", message: "unavailable" } };
     if (form.link) link = { href: form.link, label: t.fixAddress };
+    else addressByShop = true;
   } else if (choice === "pay_online") {
     // Shopify's own payment page for the balance, where it gives the order one; else the shop sends a link.
     const balance = await readOrderBalance(shop.domain, r.orderGid);
@@ -117,7 +122,7 @@ export async function submitRecoveryPage(shop: Shop, token: string | undefined, 
 
   const answered = await answerDeliveryRecovery(shop, r, { choice, date, phone });
   if (!answered.ok) return { outcome: "gone", shell, view: { kind: "message", message: "answered", orderName } };
-  const done = ({ tomorrow: "tomorrow", pick_day: "pickDay", fix_phone: "phone", pay_online: "payOnline", fix_address: "address" } as const)[choice];
+  const done = ({ tomorrow: "tomorrow", pick_day: "pickDay", fix_phone: "phone", pay_online: "payOnline", fix_address: addressByShop ? "addressByShop" : "address" } as const)[choice];
   const shown = answered.recovery.choiceDate
     ? new Intl.DateTimeFormat(shell.locale, { dateStyle: "full", timeZone: "UTC" }).format(new Date(`${answered.recovery.choiceDate}T12:00:00Z`))
     : undefined;
