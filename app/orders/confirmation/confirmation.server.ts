@@ -36,6 +36,7 @@ export type ConfirmationShop = Pick<
   | "name"
   | "locale"
   | "currency"
+  | "country"
   | "otpEnabled"
   | "subscriptionStatus"
   | "holdUnverifiedCod"

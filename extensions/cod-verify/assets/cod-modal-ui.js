@@ -331,7 +331,7 @@
   }
   function money(amount, currency, locale) {
     try {
-      return new Intl.NumberFormat(locale || "en", { style: "currency", currency }).format(amount);
+      return new Intl.NumberFormat(locale || "en", { style: "currency", currency, currencyDisplay: "narrowSymbol" }).format(amount);
     } catch {
       return amount.toFixed(currencyDigits(currency)) + " " + currency;
     }
