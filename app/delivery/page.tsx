@@ -1,12 +1,15 @@
 import type { ReactNode } from "react";
 import { Alert, Filled, renderHostedPage, renderMessagePage, type PageShell } from "~/shared/hosted-page";
-import { RECOVERY_TEXTS } from "./texts";
+import type { RecoveryOrderSummary } from "./order-summary.server";
+import { RECOVERY_TEXTS, type RecoveryTexts } from "./texts";
 
 /**
  * The hosted failed-delivery page (GET/POST /proxy/dr/:token), in the shell every hosted page shares:
  * one form per choice (each posts its own `choice`), so the page works without any script.
  */
 const CSS = `.choice{margin:0 0 .75rem}.choice .field{margin:.5rem 0}
+.summary{margin:0 0 1rem;padding:.75rem;border:1px solid #d4d4d4;border-radius:8px}.summary dt{font-weight:600;margin-top:.5rem}.summary dt:first-child{margin-top:0}
+.summary dd{margin:.15rem 0 0}.summary ul{margin:0;padding-inline-start:1.1rem}.hint{color:#4a4a4a;font-size:.9rem;margin:.25rem 0 0}
 .secondary{background:#fff;color:#1a1a1a;border:1px solid #8a8a8a}
 .link{display:block;text-align:center;font-weight:600;padding:.85rem;border-radius:8px;background:#1a1a1a;color:#fff;text-decoration:none;margin-top:.75rem}`;
 
@@ -20,7 +23,55 @@ export type RecoveryPageState = {
   /** What the shopper typed, shown again with the alert. */
   day?: string;
   phone?: string;
+  /** The order as the shopper knows it; parts Shopify could not give are left out. */
+  summary?: RecoveryOrderSummary;
 };
+
+function OrderSummary({ t, s }: { t: RecoveryTexts; s: RecoveryOrderSummary | undefined }) {
+  if (!s || (!s.items.length && !s.amount && !s.address && !s.phone)) return null;
+  return (
+    <dl className="summary">
+      {s.items.length > 0 && (
+        <>
+          <dt>{t.itemsLabel}</dt>
+          <dd>
+            <ul>
+              {s.items.map((item, i) => (
+                <li key={i}>{item}</li>
+              ))}
+            </ul>
+          </dd>
+        </>
+      )}
+      {s.amount && (
+        <>
+          <dt>{t.amountLabel}</dt>
+          <dd>
+            <bdi>{s.amount}</bdi>
+          </dd>
+        </>
+      )}
+      {s.address && (
+        <>
+          <dt>{t.addressLabel}</dt>
+          <dd>
+            {s.address.map((line, i) => (
+              <div key={i}>{line}</div>
+            ))}
+          </dd>
+        </>
+      )}
+      {s.phone && (
+        <>
+          <dt>{t.currentPhoneLabel}</dt>
+          <dd>
+            <bdi dir="ltr">{s.phone}</bdi>
+          </dd>
+        </>
+      )}
+    </dl>
+  );
+}
 
 function Choice({ nonce, choice, label, secondary, children }: { nonce: string; choice: string; label: string; secondary?: boolean; children?: ReactNode }) {
   return (
@@ -45,6 +96,7 @@ export function renderRecoveryPage(shell: PageShell, s: RecoveryPageState): stri
       <p>
         <Filled template={t.intro} values={{ order: s.orderName }} />
       </p>
+      <OrderSummary t={t} s={s.summary} />
       <Alert text={s.alert} />
       <Choice nonce={s.nonce} choice="tomorrow" label={t.tomorrow} />
       <Choice nonce={s.nonce} choice="pick_day" label={t.pickDay} secondary>
@@ -57,7 +109,12 @@ export function renderRecoveryPage(shell: PageShell, s: RecoveryPageState): stri
       <Choice nonce={s.nonce} choice="fix_phone" label={t.fixPhone} secondary>
         <div className="field">
           <label htmlFor="phone">{t.phoneLabel}</label>
-          <input id="phone" name="phone" type="tel" dir="ltr" autoComplete="tel" defaultValue={s.phone ?? ""} required />
+          <input id="phone" name="phone" type="tel" dir="ltr" autoComplete="tel" defaultValue={s.phone ?? s.summary?.phonePrefix ?? ""} aria-describedby={s.summary?.phone ? "phone-hint" : undefined} required />
+          {s.summary?.phone && (
+            <p className="hint" id="phone-hint">
+              <Filled template={t.phoneHint} values={{ phone: s.summary.phone }} />
+            </p>
+          )}
         </div>
       </Choice>
       <Choice nonce={s.nonce} choice="pay_online" label={t.payOnline} secondary />

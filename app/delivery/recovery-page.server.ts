@@ -13,6 +13,7 @@ import type { RecoveryView } from "./page";
 import { shopDate } from "./quiet-hours";
 import { answerDeliveryRecovery, DELIVERY_CHOICES, findRecoveryByToken, PICK_DAY_RANGE, stateOf, type DeliveryChoice, type Recovery } from "./recovery.server";
 import { readOrderBalance } from "./shopify.server";
+import { readRecoveryOrder } from "./order-summary.server";
 import { RECOVERY_TEXTS } from "./texts";
 
 /**
@@ -40,13 +41,15 @@ function dayRange(shop: Pick<Shop, "timezone">) {
   return { minDay: shopDate(now, shop.timezone, 1), maxDay: shopDate(now, shop.timezone, PICK_DAY_RANGE) };
 }
 
-function choicesPage(outcome: PageOutcome, shop: Shop, shell: PageShell, r: Recovery, typed: { alert?: string; day?: string; phone?: string } = {}): RecoveryPage {
-  return { outcome, shell, view: { kind: "page", state: { orderName: r.orderName ?? "", nonce: issueFormNonce(r), ...dayRange(shop), ...typed } } };
+/** The choices, with what the shopper needs to make one (the order's items, amount, address, phone). */
+async function choicesPage(outcome: PageOutcome, shop: Shop, shell: PageShell, r: Recovery, typed: { alert?: string; day?: string; phone?: string } = {}): Promise<RecoveryPage> {
+  const summary = await readRecoveryOrder(shop, r, shell.locale);
+  return { outcome, shell, view: { kind: "page", state: { orderName: r.orderName ?? "", nonce: issueFormNonce(r), ...dayRange(shop), summary, ...typed } } };
 }
 
 export async function showRecoveryPage(shop: Shop, token: string | undefined, queryLocale: string | null): Promise<RecoveryPage> {
   const opened = await openPage(shop, token, queryLocale);
-  return opened.ok ? choicesPage("page", shop, opened.shell, opened.recovery) : opened.page;
+  return opened.ok ? await choicesPage("page", shop, opened.shell, opened.recovery) : opened.page;
 }
 
 /**

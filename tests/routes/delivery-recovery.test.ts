@@ -101,6 +101,39 @@ describe("a failed delivery attempt", () => {
     expect(await prisma.orderOutcome.findFirst({ select: { outcome: true, reason: true } })).toEqual({ outcome: "failed", reason: "carrier:failure" });
   });
 
+  it("shows what the shopper needs to choose: the items, the amount due in the shop's currency, the address as India writes it, the courier's phone masked and the phone field started with its code", async () => {
+    const o = await shippedOrder({ line_items: [{ id: 1, product_id: 7001, variant_id: 8001, quantity: 1, price: "1299.00", title: "Cotton kurta" }] });
+    await carrierEvent(o, "failure");
+    await work();
+    const html = await (await page(textedToken())).text();
+    expect(html).toContain("<dt>Items</dt>");
+    expect(html).toContain("<li>Cotton kurta</li>");
+    expect(html).toMatch(/<dt>To pay on delivery<\/dt><dd><bdi>₹1,299<\/bdi><\/dd>/);
+    expect(html).toContain("<div>Asha Verma</div><div>MG Road</div><div>Pune 41100</div><div>Maharashtra</div>");
+    expect(html).toContain('<bdi dir="ltr">+9198•••5678</bdi>');
+    expect(html).not.toContain(PHONE);
+    expect(html).toMatch(/id="phone"[^>]*value="\+91 "/);
+
+    // In Spanish: the shop's currency by its symbol, never "INR".
+    const es = await (await callRoute(recoveryPage, signedRequest(`/dr/${textedToken()}`, { query: { locale: "es" } }), { token: textedToken() })).text();
+    expect(es).toContain("<dt>A pagar en la entrega</dt>");
+    expect(es).toMatch(/1299\s₹/);
+    expect(es).not.toContain("INR");
+  });
+
+  it("still offers every choice when Shopify cannot be read, without the parts it would have given", async () => {
+    const o = await shippedOrder();
+    await carrierEvent(o, "failure");
+    await work();
+    orders.orders.delete(o.admin_graphql_api_id);
+    delivery.orders.delete(o.admin_graphql_api_id);
+    const html = await (await page(textedToken())).text();
+    expect(html).not.toContain("To pay on delivery");
+    expect(html).not.toContain("Delivery address");
+    expect(html).toContain("Phone the courier calls");
+    for (const choice of ["tomorrow", "pick_day", "fix_address", "fix_phone", "pay_online"]) expect(html).toContain(`name="choice" value="${choice}"`);
+  });
+
   it("'deliver again tomorrow': the shop's tomorrow is written to the order as a note, tags and the metafield, and sent to Flow, once", async () => {
     const o = await shippedOrder();
     await carrierEvent(o, "failure");
