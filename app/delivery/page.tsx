@@ -8,8 +8,8 @@ import { RECOVERY_TEXTS, type RecoveryTexts } from "./texts";
  * one form per choice (each posts its own `choice`), so the page works without any script.
  */
 const CSS = `.choice{margin:0 0 .75rem}.choice .field{margin:.5rem 0}
-.summary{margin:0 0 1rem;padding:.75rem;border:1px solid #d4d4d4;border-radius:8px}.summary dt{font-weight:600;margin-top:.5rem}.summary dt:first-child{margin-top:0}
-.summary dd{margin:.15rem 0 0}.summary ul{margin:0;padding-inline-start:1.1rem}.hint{color:#4a4a4a;font-size:.9rem;margin:.25rem 0 0}
+.order{margin:0 0 1rem;padding:.75rem;border:1px solid #d4d4d4;border-radius:8px;background:#fafafa}.order dt{font-weight:600;margin-top:.5rem}.order dt:first-child{margin-top:0}
+.order dd{margin:.15rem 0 0}.order ul{margin:0;padding-inline-start:1.1rem}.hint{color:#4a4a4a;font-size:.9rem;margin:.25rem 0 0}
 .secondary{background:#fff;color:#1a1a1a;border:1px solid #8a8a8a}
 .link{display:block;text-align:center;font-weight:600;padding:.85rem;border-radius:8px;background:#1a1a1a;color:#fff;text-decoration:none;margin-top:.75rem}`;
 
@@ -30,7 +30,7 @@ export type RecoveryPageState = {
 function OrderSummary({ t, s }: { t: RecoveryTexts; s: RecoveryOrderSummary | undefined }) {
   if (!s || (!s.items.length && !s.amount && !s.address && !s.phone)) return null;
   return (
-    <dl className="summary">
+    <dl className="order">
       {s.items.length > 0 && (
         <>
           <dt>{t.itemsLabel}</dt>
