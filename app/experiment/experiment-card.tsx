@@ -2,6 +2,7 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, FormLayout, InlineStack, Layout, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import type { ExperimentActionResult, ExperimentSettings } from "./settings-page.server";
+import { experimentReach, reachSentence } from "./reach";
 import { HOLDOUT_SHARE, MAX_EXPERIMENT_DAYS } from "./settings";
 
 /**
@@ -16,6 +17,10 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
   const [failureCost, setFailureCost] = useState(settings.codFailureCost);
   const [messageCost, setMessageCost] = useState(settings.messageCost);
   const currency = settings.currency ?? "";
+  // Said before the start, as the merchant types: can this share and period reach a result at the store's pace?
+  const chosenDays = /^\d+$/.test(days.trim()) ? Number(days) : null;
+  const reach = settings.pace && experimentReach(settings.pace, Number(percent), chosenDays);
+  const reachText = settings.pace && reach ? reachSentence(settings.pace, Number(percent), reach) : null;
   return (
     <Layout.AnnotatedSection
       id="experiment"
@@ -84,6 +89,25 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
                   autoComplete="off"
                   helpText="Leave empty to run until you stop it. The result is given once enough orders are delivered or returned, not before."
                 />
+                {reach && reachText && (
+                  <Banner tone={reach.kind === "reachable" ? "info" : "warning"} title={reach.kind === "reachable" ? "This can reach a result" : "This cannot reach a result at your pace"}>
+                    <BlockStack gap="200">
+                      <p>{reachText}</p>
+                      {reach.kind !== "reachable" && reach.suggestion && (
+                        <InlineStack>
+                          <Button
+                            onClick={() => {
+                              setPercent(String(reach.suggestion!.percent));
+                              setDays(String(reach.suggestion!.days));
+                            }}
+                          >
+                            {`Use ${reach.suggestion.percent} % for ${reach.suggestion.days} days`}
+                          </Button>
+                        </InlineStack>
+                      )}
+                    </BlockStack>
+                  </Banner>
+                )}
                 <InlineStack align="end">
                   <Button submit variant="primary" loading={busy}>
                     Start the experiment
