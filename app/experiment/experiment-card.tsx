@@ -117,6 +117,7 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
             </Form>
           )}
         </Card>
+        <div id="costs">
         <Card>
           <Form method="post">
             <input type="hidden" name="intent" value="experiment-costs" />
@@ -129,7 +130,7 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
                 onChange={setFailureCost}
                 error={errors.codFailureCost}
                 autoComplete="off"
-                helpText="Shipping out and back, packing and handling, in your store's currency. The experiment's money saved uses it."
+                helpText="Shipping out and back, packing and handling, in your store's currency. Asked only here: Deliveries → Analytics (money lost) and the experiment's money saved use it."
               />
               <TextField
                 label="Cost of one message to you"
@@ -149,6 +150,7 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
             </FormLayout>
           </Form>
         </Card>
+        </div>
       </BlockStack>
     </Layout.AnnotatedSection>
   );

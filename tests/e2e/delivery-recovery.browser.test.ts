@@ -4,7 +4,7 @@ import { FakeShopify } from "../mocks/shopify/server";
 import { installDefaultHandlers } from "../mocks/shopify/handlers";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { FakeDeliveryStore } from "../mocks/shopify/delivery";
-import { launchBrowser, seriousViolations } from "../helpers/browser";
+import { adminContext, launchBrowser, seriousViolations, until } from "../helpers/browser";
 import { readOutbox } from "../helpers/outbox";
 import { deliverOrderCreated, deliverWebhook, startServer, type RunningServer } from "../helpers/server";
 import { fulfillmentEventBody, orderCreatedPayload } from "../helpers/webhooks";
@@ -98,6 +98,21 @@ describe("the failed-delivery page in Chromium", () => {
     expect(formPath).toMatch(/^\/apps\/cod\/ac\/[A-Za-z0-9_-]{32}$/);
     await page.goto(`${server.url}${formPath}`);
     await expect(page.getByRole("heading", { name: "Confirm your delivery address" }).isVisible()).resolves.toBe(true);
+    await context.close();
+  });
+
+  it("the merchant's Deliveries page lists it at 360x640 in a table the keyboard can scroll, axe clean", { timeout: 60_000 }, async () => {
+    const context = await adminContext(browser);
+    const page = await context.newPage();
+    await page.setViewportSize({ width: 360, height: 640 });
+    expect((await page.goto(`${server.url}/app/deliveries`, { waitUntil: "networkidle" }))!.status()).toBe(200);
+    const region = page.getByRole("region", { name: "Deliveries at risk" });
+    await until(() => region.count()).toBe(1);
+    await until(() => region.locator("tbody tr").count()).toBeGreaterThan(0);
+    await region.focus();
+    expect(await region.evaluate((el) => el === document.activeElement)).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await shot(page, "admin-deliveries-360");
     await context.close();
   });
 });

@@ -1,5 +1,5 @@
 import { Autocomplete, BlockStack, InlineStack, Tag } from "@shopify/polaris";
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { readCountryList, type CountryName } from "~/shared/country-names";
 
 export type CountryOption = CountryName;
@@ -37,12 +37,19 @@ export function CountryPicker(props: {
 }) {
   const { countries, onChange, value } = props;
   const [state, setState] = useState(() => split(value, countries));
+  // The latest state, for changes made before React renders again (two tags removed in quick succession).
+  const latest = useRef(state);
   const { tags, query } = state;
   // A reset from outside (Discard) shows the new value; the picker's own changes already match it.
   useEffect(() => {
-    if (value !== joined(state.tags, state.query)) setState(split(value, countries));
+    if (value !== joined(latest.current.tags, latest.current.query)) {
+      latest.current = split(value, countries);
+      setState(latest.current);
+    }
   }, [value, countries]);
-  const update = (next: { tags: string[]; query: string }) => {
+  const update = (change: (current: { tags: string[]; query: string }) => { tags: string[]; query: string }) => {
+    const next = change(latest.current);
+    latest.current = next;
     setState(next);
     onChange(joined(next.tags, next.query));
   };
@@ -54,8 +61,10 @@ export function CountryPicker(props: {
   }, [countries, query]);
   const commitTyped = () => {
     if (!query.trim()) return;
-    const read = split(query, countries);
-    update({ tags: [...new Set([...tags, ...read.tags])], query: read.query });
+    update((current) => {
+      const read = split(current.query, countries);
+      return { tags: [...new Set([...current.tags, ...read.tags])], query: read.query };
+    });
   };
   return (
     <BlockStack gap="200">
@@ -63,7 +72,7 @@ export function CountryPicker(props: {
       {tags.length > 0 && (
         <InlineStack gap="200">
           {tags.map((code) => (
-            <Tag key={code} onRemove={() => update({ tags: tags.filter((c) => c !== code), query })} accessibilityLabel={`Remove ${names.get(code) ?? code}`}>
+            <Tag key={code} onRemove={() => update((current) => ({ ...current, tags: current.tags.filter((c) => c !== code) }))} accessibilityLabel={`Remove ${names.get(code) ?? code}`}>
               {names.get(code) ?? code}
             </Tag>
           ))}
@@ -73,12 +82,12 @@ export function CountryPicker(props: {
         allowMultiple
         options={options}
         selected={tags}
-        onSelect={(codes) => update({ tags: codes, query: "" })}
+        onSelect={(codes) => update(() => ({ tags: codes, query: "" }))}
         textField={
           <Autocomplete.TextField
             label={props.label}
             value={query}
-            onChange={(q) => update({ tags, query: q })}
+            onChange={(q) => update((current) => ({ ...current, query: q }))}
             onBlur={commitTyped}
             placeholder={tags.length ? "Add a country" : "Every country"}
             autoComplete="off"
