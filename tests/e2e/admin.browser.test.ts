@@ -207,9 +207,13 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
       await open("/app/settings");
       const countries = page.getByRole("combobox", { name: "Countries allowed" });
       const hidden = page.locator('input[name="allowedCountries"]');
+      /** Save by keyboard and wait for the answer, so nothing is clicked on the form its answer replaces. */
       const saveByKeyboard = async () => {
         await page.getByRole("region", { name: "Unsaved changes" }).getByRole("button", { name: "Save" }).focus();
+        const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/app/settings"));
         await page.keyboard.press("Enter");
+        await answered;
+        await page.waitForLoadState("networkidle");
       };
       // Typed, then the field left by Tab: what it names becomes tags; posted as codes.
       await countries.focus();
