@@ -205,6 +205,11 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     await page.setViewportSize({ width, height });
     try {
       await open("/app/settings");
+      // A short index of the sections comes first.
+      const index = page.getByRole("navigation", { name: "Settings sections" });
+      expect(await index.getByRole("link").count()).toBe(13);
+      await index.getByRole("link", { name: "Costs" }).click();
+      await until(() => page.getByLabel("Cost of one failed COD parcel").isVisible()).toBe(true);
       const countries = page.getByRole("combobox", { name: "Countries allowed" });
       const hidden = page.locator('input[name="allowedCountries"]');
       /** Save by keyboard and wait for the answer, so nothing is clicked on the form its answer replaces. */
@@ -224,6 +229,9 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
       await saveByKeyboard();
       await until(() => page.getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(1);
       expect(await hidden.inputValue()).toBe("IN,AE");
+      // The focus moves to the message, in view, not to the page's body.
+      await until(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Settings saved");
+      expect(await page.getByRole("status").filter({ hasText: "Settings saved" }).isVisible()).toBe(true);
 
       // A name that is no country: refused, naming it, and nothing saved.
       await countries.focus();
