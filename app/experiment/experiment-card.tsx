@@ -5,6 +5,11 @@ import type { ExperimentActionResult, ExperimentSettings } from "./settings-page
 import { experimentReach, reachSentence } from "./reach";
 import { HOLDOUT_SHARE, MAX_EXPERIMENT_DAYS } from "./settings";
 
+/** "Use 20 % for 91 days": the card's suggestion, filled in on a click. */
+function SuggestionButton({ suggestion, choose }: { suggestion: { percent: number; days: number }; choose: (s: { percent: number; days: number }) => void }) {
+  return <Button onClick={() => choose(suggestion)}>{`Use ${suggestion.percent} % for ${suggestion.days} days`}</Button>;
+}
+
 /**
  * The Settings page's "Holdout experiment" card: its own forms beside the settings form (starting or
  * stopping an experiment is an action, not a setting saved with the others), posted with an `intent`.
@@ -93,16 +98,15 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
                   <Banner tone={reach.kind === "reachable" ? "info" : "warning"} title={reach.kind === "reachable" ? "This can reach a result" : "This cannot reach a result at your pace"}>
                     <BlockStack gap="200">
                       <p>{reachText}</p>
-                      {reach.kind !== "reachable" && reach.suggestion && (
+                      {reach.kind !== "reachable" && reach.kind !== "unknown" && reach.suggestion && (
                         <InlineStack>
-                          <Button
-                            onClick={() => {
-                              setPercent(String(reach.suggestion!.percent));
-                              setDays(String(reach.suggestion!.days));
+                          <SuggestionButton
+                            suggestion={reach.suggestion}
+                            choose={(s) => {
+                              setPercent(String(s.percent));
+                              setDays(String(s.days));
                             }}
-                          >
-                            {`Use ${reach.suggestion.percent} % for ${reach.suggestion.days} days`}
-                          </Button>
+                          />
                         </InlineStack>
                       )}
                     </BlockStack>

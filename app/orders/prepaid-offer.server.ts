@@ -51,7 +51,7 @@ export type NotOfferedReason = keyof typeof NOT_OFFERED_REASONS;
 
 export type OfferShop = Pick<
   Shop,
-  "id" | "domain" | "name" | "locale" | "currency" | "uninstalledAt" | "subscriptionStatus" | "prepaidOffer" | "prepaidOfferIncentiveType" | "prepaidOfferIncentiveValue" | "prepaidOfferIncentiveCap" | "tagOrders" | "tagModePrefix" | "linkDomain"
+  "id" | "domain" | "name" | "locale" | "currency" | "country" | "uninstalledAt" | "subscriptionStatus" | "prepaidOffer" | "prepaidOfferIncentiveType" | "prepaidOfferIncentiveValue" | "prepaidOfferIncentiveCap" | "tagOrders" | "tagModePrefix" | "linkDomain"
 > &
   ContactShop;
 
