@@ -3,7 +3,8 @@ import { authenticate } from "~/core/shopify/app.server";
 import { adminShop } from "~/core/settings/shop.server";
 import { deliveryAnalyticsCsv, loadDeliveryAnalytics, PERIODS } from "~/dashboard/delivery-analytics.server";
 import { jsonError } from "~/http/responses.server";
-import { utcDay } from "~/shared/daily-metrics";
+import { clock } from "~/core/utils/clock.server";
+import { shopDay } from "~/shared/shop-day";
 
 /**
  * GET /app/analytics/download/:days: the delivery analytics of the last 30, 90 or 365 days as a CSV file,
@@ -18,8 +19,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return new Response(deliveryAnalyticsCsv(analytics), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      // Named for the whole period, its first and last day (UTC), not its first day alone.
-      "Content-Disposition": `attachment; filename="cod-delivery-analytics-last-${analytics.days}-days-${analytics.since.slice(0, 10)}-to-${utcDay(new Date(Date.parse(analytics.since) + analytics.days * 86_400_000))}.csv"`,
+      // Named for the whole period, its first and last day in the shop's time zone, not its first day alone.
+      "Content-Disposition": `attachment; filename="cod-delivery-analytics-last-${analytics.days}-days-${shopDay(Date.parse(analytics.since), shop.timezone)}-to-${shopDay(clock.now(), shop.timezone)}.csv"`,
       "Cache-Control": "no-store",
     },
   });

@@ -5,6 +5,7 @@ import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as ordersCancelled from "~/routes/webhooks.orders.cancelled";
 import * as ordersFulfilled from "~/routes/webhooks.orders.fulfilled";
 import { prisma } from "~/core/db.server";
+import { clock } from "~/core/utils/clock.server";
 import type { DeliveryAnalytics } from "~/dashboard/delivery-analytics.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";
@@ -88,6 +89,23 @@ describe("/app/deliveries/analytics", () => {
     expect(a.days).toBe(30);
     expect(a.worstPostalCodes.map((r) => [r.key, r.failed])).toEqual([["411001", 6], ["110001", 3]]);
     expect(a.whatIf).toEqual({ codes: ["411001", "110001"], failuresAvoided: 9, ordersAskedToPay: 36, deliveredAskedToPay: 21, moneySaved: 1350 });
+  });
+
+  it.each([
+    ["Pacific/Kiritimati", "2026-11-30T11:30:00Z", "2026-12-01"], // +14:00: already tomorrow
+    ["Pacific/Pago_Pago", "2026-11-30T10:30:00Z", "2026-11-29"], // -11:00: still yesterday
+    ["Asia/Kathmandu", "2026-11-30T18:20:00Z", "2026-12-01"], // +05:45
+    ["Pacific/Chatham", "2026-11-30T10:50:00Z", "2026-12-01"], // +13:45
+  ])("names the CSV for its whole period in the shop's time zone (%s)", async (timezone, now, lastDay) => {
+    vi.spyOn(clock, "now").mockReturnValue(new Date(now));
+    try {
+      await installShop({ currency: "INR", timezone });
+      const answer = await callAdminRoute(download, await adminRequest("/app/analytics/download/30"), { days: "30" });
+      const first = new Date(Date.parse(`${lastDay}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
+      expect(answer.response!.headers.get("content-disposition")).toBe(`attachment; filename="cod-delivery-analytics-last-30-days-${first}-to-${lastDay}.csv"`);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it("downloads every breakdown as CSV, a formula-looking title quoted as text", async () => {
