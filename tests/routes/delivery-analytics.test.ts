@@ -11,7 +11,7 @@ import * as handlers from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { callRoute } from "../helpers/proxy";
-import { installShop, SHOP } from "../helpers/shops";
+import { installShop } from "../helpers/shops";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 
 /**
