@@ -1,7 +1,13 @@
 import type { ReactNode } from "react";
 import { Alert, Filled, renderHostedPage, renderMessagePage, type PageShell } from "~/shared/hosted-page";
+<<<<<<< HEAD
 import type { RecoveryOrderSummary } from "./order-summary.server";
 import { RECOVERY_TEXTS, type RecoveryTexts } from "./texts";
+=======
+import { RECOVERY_TEXTS } from "./texts";
+import { LOCATION_CSS } from "~/shared/location-field";
+import { LocationChoice, type LocationChoiceState } from "./location-choice";
+>>>>>>> main
 
 /**
  * The hosted failed-delivery page (GET/POST /proxy/dr/:token), in the shell every hosted page shares:
@@ -11,7 +17,8 @@ const CSS = `.choice{margin:0 0 .75rem}.choice .field{margin:.5rem 0}
 .order{margin:0 0 1rem;padding:.75rem;border:1px solid #d4d4d4;border-radius:8px;background:#fafafa}.order dt{font-weight:600;margin-top:.5rem}.order dt:first-child{margin-top:0}
 .order dd{margin:.15rem 0 0}.order ul{margin:0;padding-inline-start:1.1rem}.hint{color:#4a4a4a;font-size:.9rem;margin:.25rem 0 0}
 .secondary{background:#fff;color:#1a1a1a;border:1px solid #8a8a8a}
-.link{display:block;text-align:center;font-weight:600;padding:.85rem;border-radius:8px;background:#1a1a1a;color:#fff;text-decoration:none;margin-top:.75rem}`;
+.link{display:block;text-align:center;font-weight:600;padding:.85rem;border-radius:8px;background:#1a1a1a;color:#fff;text-decoration:none;margin-top:.75rem}
+${LOCATION_CSS}`;
 
 export type RecoveryPageState = {
   orderName: string;
@@ -23,8 +30,13 @@ export type RecoveryPageState = {
   /** What the shopper typed, shown again with the alert. */
   day?: string;
   phone?: string;
+<<<<<<< HEAD
   /** The order as the shopper knows it; parts Shopify could not give are left out. */
   summary?: RecoveryOrderSummary;
+=======
+  /** "Where you are": the DIGIPIN typed or found, and whether it went to the order (location-choice.tsx). */
+  location?: LocationChoiceState;
+>>>>>>> main
 };
 
 function OrderSummary({ t, s }: { t: RecoveryTexts; s: RecoveryOrderSummary | undefined }) {
@@ -118,6 +130,7 @@ export function renderRecoveryPage(shell: PageShell, s: RecoveryPageState): stri
         </div>
       </Choice>
       <Choice nonce={s.nonce} choice="pay_online" label={t.payOnline} secondary />
+      <LocationChoice locale={shell.locale} nonce={s.nonce} state={s.location} />
     </div>,
     CSS,
   );
