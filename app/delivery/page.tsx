@@ -1,13 +1,9 @@
 import type { ReactNode } from "react";
 import { Alert, Filled, renderHostedPage, renderMessagePage, type PageShell } from "~/shared/hosted-page";
-<<<<<<< HEAD
 import type { RecoveryOrderSummary } from "./order-summary.server";
 import { RECOVERY_TEXTS, type RecoveryTexts } from "./texts";
-=======
-import { RECOVERY_TEXTS } from "./texts";
 import { LOCATION_CSS } from "~/shared/location-field";
 import { LocationChoice, type LocationChoiceState } from "./location-choice";
->>>>>>> main
 
 /**
  * The hosted failed-delivery page (GET/POST /proxy/dr/:token), in the shell every hosted page shares:
@@ -30,13 +26,10 @@ export type RecoveryPageState = {
   /** What the shopper typed, shown again with the alert. */
   day?: string;
   phone?: string;
-<<<<<<< HEAD
   /** The order as the shopper knows it; parts Shopify could not give are left out. */
   summary?: RecoveryOrderSummary;
-=======
   /** "Where you are": the DIGIPIN typed or found, and whether it went to the order (location-choice.tsx). */
   location?: LocationChoiceState;
->>>>>>> main
 };
 
 function OrderSummary({ t, s }: { t: RecoveryTexts; s: RecoveryOrderSummary | undefined }) {

@@ -45,17 +45,13 @@ function dayRange(shop: Pick<Shop, "timezone">) {
   return { minDay: shopDate(now, shop.timezone, 1), maxDay: shopDate(now, shop.timezone, PICK_DAY_RANGE) };
 }
 
-<<<<<<< HEAD
 /** The choices, with what the shopper needs to make one (the order's items, amount, address, phone). */
-async function choicesPage(outcome: PageOutcome, shop: Shop, shell: PageShell, r: Recovery, typed: { alert?: string; day?: string; phone?: string } = {}): Promise<RecoveryPage> {
-  const summary = await readRecoveryOrder(shop, r, shell.locale);
-  return { outcome, shell, view: { kind: "page", state: { orderName: r.orderName ?? "", nonce: issueFormNonce(r), ...dayRange(shop), summary, ...typed } } };
-=======
-function choicesPage(outcome: PageOutcome, shop: Shop, shell: PageShell, r: Recovery, typed: { alert?: string; day?: string; phone?: string; location?: LocationChoiceState } = {}): RecoveryPage {
+async function choicesPage(outcome: PageOutcome, shop: Shop, shell: PageShell, r: Recovery, typed: { alert?: string; day?: string; phone?: string; location?: LocationChoiceState } = {}): Promise<RecoveryPage> {
   // "Where you are" for an Indian order (the order's phone's country, else the shop's): DIGIPIN covers India only.
   const india = (r.phone ? phoneCountry(r.phone) : shop.country) === "IN";
   const location = india ? (typed.location ?? { digipin: r.digipin ?? "", note: null }) : undefined;
-  return { outcome, shell, view: { kind: "page", state: { orderName: r.orderName ?? "", nonce: issueFormNonce(r), ...dayRange(shop), ...typed, location } } };
+  const summary = await readRecoveryOrder(shop, r, shell.locale);
+  return { outcome, shell, view: { kind: "page", state: { orderName: r.orderName ?? "", nonce: issueFormNonce(r), ...dayRange(shop), summary, ...typed, location } } };
 }
 
 /**
@@ -76,7 +72,6 @@ async function locationPage(shop: Shop, shell: PageShell, r: Recovery, fields: U
   if (kept.count !== 1) return { outcome: "gone", shell, view: { kind: "message", message: "answered", orderName: r.orderName ?? "" } };
   await enqueueDigipinWrite(shop.domain, r.orderGid, { recoveryId: r.id });
   return choicesPage("page", shop, shell, { ...r, digipin: location.digipin }, { location: { ...shown, sent: true } });
->>>>>>> main
 }
 
 export async function showRecoveryPage(shop: Shop, token: string | undefined, queryLocale: string | null): Promise<RecoveryPage> {

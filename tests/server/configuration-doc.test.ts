@@ -20,9 +20,10 @@ describe("docs/configuration.md", () => {
     expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
-  it.each(Object.entries(SETTINGS_LIMITS).filter((e): e is [string, { min: number; max: number }] => typeof e[1] === "object" && "min" in e[1]))(
+  const bounds = Object.entries(SETTINGS_LIMITS).flatMap(([name, v]): [string, number, number][] => (typeof v === "object" && "min" in v ? [[name, v.min, v.max]] : []));
+  it.each(bounds)(
     "states %s's bounds as the schema applies them",
-    (_, { min, max }) => {
+    (_, min, max) => {
       const words = `${min.toLocaleString("en")} to ${max.toLocaleString("en")}`;
       expect(settingsPart.replace(/\s+/g, " ")).toContain(words);
     },
