@@ -147,7 +147,7 @@ export const REPORT_SECTIONS: ReportSection[] = [
   },
   {
     key: "orderOutcomes",
-    title: "What became of orders (risk score)",
+    title: "What became of orders (delivered or failed)",
     columns: [
       { key: "orderName", label: "Order" },
       { key: "phone", label: "Phone" },

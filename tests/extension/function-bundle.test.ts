@@ -15,9 +15,8 @@ import { cartPaymentMethodsTransformRun, type CartPaymentMethodsTransformRunInpu
  * names and time-zone offsets, phone characters). `npm run` nothing: esbuild is the app's own.
  */
 /**
- * QuickJS itself (npm `quickjs-emscripten`, QuickJS compiled to WebAssembly: the engine Javy embeds) when the
- * repository has it; the same carts then run there too. Not yet a dependency: without it those cases are skipped
- * and say so, and the bare-realm sandbox below is the check.
+ * QuickJS itself (the dev dependency `quickjs-emscripten`, QuickJS compiled to WebAssembly: the engine Javy
+ * embeds): the same carts run there too, with the same count of work as the sandbox. Its absence fails a test.
  */
 type QuickJsContext = { evalCode(code: string): { error?: { dispose(): void }; value?: { dispose(): void } }; dump(handle: unknown): unknown; dispose(): void };
 const QUICKJS_PACKAGE = "quickjs-emscripten";
@@ -174,11 +173,15 @@ describe("the checkout function's bundle", () => {
     expect(sandbox(planted)(input).work).toBeGreaterThan(workBound(input));
   });
 
+  it("QuickJS is there to run them (the dev dependency quickjs-emscripten)", () => {
+    expect(quickjs).not.toBeNull();
+  });
+
   it.skipIf(!quickjs).each(CARTS)("%s: QuickJS answers what node answers, within the same work bound", async (_name, input) => {
     const engine = await quickjs!.getQuickJS();
     const context = engine.newContext();
     try {
-      const program = `globalThis.__work = { n: 0 };\n${instrument(source)}\nglobalThis.__input = ${JSON.stringify(JSON.stringify(input))};\ncartPaymentMethodsTransformRun();\nJSON.stringify({ output: JSON.parse(globalThis.__output), work: __work.n })`;
+      const program = `globalThis.__work = { n: 0 };\n${instrument(source)}\n__work.n = 0;\nglobalThis.__input = ${JSON.stringify(JSON.stringify(input))};\ncartPaymentMethodsTransformRun();\nJSON.stringify({ output: JSON.parse(globalThis.__output), work: __work.n })`;
       const result = context.evalCode(program);
       if (result.error) {
         const error = context.dump(result.error);
