@@ -155,7 +155,7 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
       through =
         share.spikeLimit == null
           ? sql`FROM ${name(i)} WHERE "count" <= ${share.limit}`
-          : sql`FROM ${name(i)}, "standing" WHERE ${name(i)}."count" <= (CASE WHEN "standing"."spike" IS NULL THEN ${share.limit} ELSE ${share.spikeLimit} END)`;
+          : sql`FROM ${name(i)}, "standing" WHERE ${name(i)}."count" <= (CASE WHEN "standing"."spike" IS NULL THEN ${share.limit} ELSE ${share.spikeLimit} END)::integer`;
     });
     const [row] = await query<SendDecisionRow>(sql`
       WITH "standing" AS (${standingSelect(p)}),

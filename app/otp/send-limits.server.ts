@@ -47,6 +47,9 @@ export const PHONE_TEXTS_PER_NETWORK = 5;
 export const SPIKE = { minSendsShare: 0.1, minSendsFloor: 20, verifiedOneIn: 5, perNetworkPerHour: 2 } as const;
 const HOUR_SECONDS = 3600;
 
+/** A share only counted (the drain watch's): the largest count a PostgreSQL integer holds. */
+const COUNTED_ONLY = 2_147_483_647;
+
 /** The network requests with no usable client IP count under: one place, held to an IP's share (the strictest). */
 export const UNKNOWN_PLACE = "unknown";
 
@@ -88,8 +91,8 @@ export function sendShares(shopId: string, phone: string, ip: string | null | un
     { kind: "ip", key: `otp-ip:${shopId}:${network && ip ? ip : UNKNOWN_PLACE}`, limit: ipShare },
     { kind: "network", key: `otp-net:${shopId}:${place}`, limit: network ? shareLimit("network", dailyCap) : ipShare },
     { kind: "block", key: `otp-block:${shopId}:${numberBlock(phone)}:${place}`, limit: shareLimit("block", dailyCap) },
-    { kind: "spike", key: `otp-net-hour:${shopId}:${place}:${hourOf(now)}`, limit: Number.MAX_SAFE_INTEGER, spikeLimit: SPIKE.perNetworkPerHour, windowSeconds: HOUR_SECONDS },
-    { kind: "day", key: sentTodayKey(shopId, now), limit: Number.MAX_SAFE_INTEGER },
+    { kind: "spike", key: `otp-net-hour:${shopId}:${place}:${hourOf(now)}`, limit: COUNTED_ONLY, spikeLimit: SPIKE.perNetworkPerHour, windowSeconds: HOUR_SECONDS },
+    { kind: "day", key: sentTodayKey(shopId, now), limit: COUNTED_ONLY },
   ];
 }
 
@@ -108,8 +111,8 @@ export function spikeWatch(shopId: string, dailyCap: number, now: Date): SpikeWa
 /** A confirmed code: counted for the drain watch (the day) and for its network (a network whose codes get confirmed does not probe). */
 export async function noteCodeConfirmed(shopId: string, ip: string | null | undefined, now: Date): Promise<void> {
   await Promise.all([
-    hitRateLimit(verifiedTodayKey(shopId, now), Number.MAX_SAFE_INTEGER, SHARE_WINDOW_SECONDS),
-    hitRateLimit(networkVerifiedKey(shopId, placeOf(ip)), Number.MAX_SAFE_INTEGER, SHARE_WINDOW_SECONDS),
+    hitRateLimit(verifiedTodayKey(shopId, now), COUNTED_ONLY, SHARE_WINDOW_SECONDS),
+    hitRateLimit(networkVerifiedKey(shopId, placeOf(ip)), COUNTED_ONLY, SHARE_WINDOW_SECONDS),
   ]);
 }
 
