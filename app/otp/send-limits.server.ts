@@ -34,9 +34,11 @@ export function shareLimit(kind: keyof typeof DAILY_CAP_SHARES, dailyCap: number
 
 /**
  * Of a number's 10 texts a day, what one network may ask for: strangers on one network leave the owner
- * the other half. The day's 10 stay the bound on texts to one phone (nobody is texted more for being typed).
+ * 3 (a code and two resends). The day's 10 stay the bound on texts to one phone (nobody is texted more
+ * for being typed), so strangers on two networks can still spend them all: the owner then waits for the
+ * number's 24-hour window to end (docs/security.md, "Nobody locks others out").
  */
-export const PHONE_TEXTS_PER_NETWORK = 5;
+export const PHONE_TEXTS_PER_NETWORK = 7;
 
 /**
  * A drain's signature: many codes today, few of them confirmed. Past `minSendsShare` of the daily cap (at
