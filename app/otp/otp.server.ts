@@ -1,4 +1,4 @@
-import { execute, query, sql, type Sql } from "~/core/db/sql.server";
+import { query, sql, type Sql } from "~/core/db/sql.server";
 import { prisma } from "~/core/db.server";
 import type { PaymentMode } from "~/shared/payment-modes";
 import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
