@@ -385,10 +385,9 @@ const server = http.createServer(async (req, res) => {
     } else res.destroy();
   } finally {
     inFlight--;
-    if (requestLines) {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log({ method: req.method, path: loggablePath(pathname), status: res.statusCode, ms: Math.round(ms * 10) / 10 });
-    }
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    build.observeRequest?.(build.routeLabel(pathname, fixedRoute), req.method, res.statusCode, ms / 1000);
+    if (requestLines) log({ method: req.method, path: loggablePath(pathname), status: res.statusCode, ms: Math.round(ms * 10) / 10 });
     if (shuttingDown && inFlight === 0) finishShutdown();
   }
 });

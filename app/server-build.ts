@@ -38,6 +38,7 @@ import type { StorefrontRoute } from "~/http/storefront.server";
 import type { WebhookRoute } from "~/http/webhook.server";
 import * as addressCorrectionRequest from "~/routes/proxy.api.address-correction[.]request";
 import * as addressCorrectionStatus from "~/routes/proxy.api.address-correction[.]status";
+import * as metrics from "~/routes/metrics";
 import * as ping from "~/routes/proxy.api.auth.ping";
 import * as config from "~/routes/proxy.api.config";
 import * as createCheckout from "~/routes/proxy.create-checkout";
@@ -67,6 +68,8 @@ export { channelReport, parsePriceTable } from "~/dashboard/channel-report.serve
 export { schemaIsCurrent } from "~/core/db.server";
 /** Counted around every request the app answers (app/server/resource-routes.mjs); the job worker gives way to them. */
 export { requestStarted, requestFinished } from "~/core/jobs/foreground.server";
+/** Every answered request, counted and timed for GET /metrics (server.mjs calls it, with a bounded route label). */
+export { observeRequest, routeLabel } from "~/core/metrics.server";
 /** What server.mjs makes of a request it read whole, for a storefront route's own interface. */
 export { requestFromServer } from "~/http/storefront.server";
 
@@ -160,6 +163,7 @@ export type ResourceRouteModule = {
 };
 
 export const FIXED_RESOURCE_ROUTES: Readonly<Record<string, ResourceRouteModule>> = {
+  "/metrics": metrics,
   "/proxy/api/address-correction.request": addressCorrectionRequest,
   "/proxy/api/address-correction.status": addressCorrectionStatus,
   "/proxy/api/auth/ping": ping,

@@ -198,7 +198,7 @@ export async function requestAddressCorrection(
     log.warn("address correction: SMS not sent", { shop: shop.domain, phone: maskPhone(phone), code: sms.code });
     return { ok: false, code: sms.code };
   }
-  await countEvent(shop.id, "correction_sent");
+  await countEvent(shop, "correction_sent");
   log.info("address correction requested", { shop: shop.domain, order: order.gid, phone, source: options.source ?? "api" });
   return { ok: true, status: "sent", correctionId: correction.id, expiresAt };
 }
@@ -373,7 +373,7 @@ export async function submitAddressCorrection(shop: Shop, correction: Correction
     return { kind: "not_editable", address };
   }
   await finish(correction.id, "completed", address, null);
-  await countEvent(shop.id, "correction_completed");
+  await countEvent(shop, "correction_completed");
   await tagOrder(shop.domain, correction.orderGid, [CORRECTED_TAG]);
   await enqueueFlowTrigger(shop.domain, correction.orderGid, "addressCorrected", { applied: true });
   log.info("address corrected", { shop: shop.domain, order: correction.orderGid });

@@ -17,6 +17,7 @@ import { verificationCounted } from "~/enforcement/allowance.server";
 import { watchAllowanceBurn } from "~/enforcement/burn.server";
 import { pauseReason, verificationsAllowed } from "~/enforcement/pause";
 import { allowanceMonthStart } from "~/shared/plans";
+import { nextShopMidnight, type ShopZone } from "~/shared/shop-day";
 import { riskCodesKey, riskIpKey, shopperAssessment, type RiskShop } from "~/risk/assess.server";
 import type { RiskAssessment } from "~/risk/score";
 
@@ -42,6 +43,7 @@ type OtpShop = Pick<
   Shop,
   | "id"
   | "domain"
+  | "timezone"
   | "primaryDomain"
   | "name"
   | "locale"
@@ -85,6 +87,11 @@ function codeHash(shopId: string, phone: string, code: string) {
 
 export const sendLimitKey = (shopId: string, phone: string) => `otp-send:${shopId}:${phone}`;
 
+/** Until the shop's next midnight (its time zone), when its daily cap starts again. */
+function secondsToShopMidnight(now: Date, timezone: string | null) {
+  return Math.max(1, Math.ceil((nextShopMidnight(now, timezone).getTime() - now.getTime()) / 1000));
+}
+
 /**
  * POST /send-otp. `phone` is already normalised E.164. The checks run in this order (README):
  * otpEnabled → country allow-list → blocklist → returning-customer skip → per-number rate limit →
@@ -112,15 +119,16 @@ export async function sendVerificationCode(input: {
   const { shop, phone } = input;
 
   if (!shop.otpEnabled && !input.afterPurchase) {
-    await countEvent(shop.id, "otp_skipped", "disabled");
+    await countEvent(shop, "otp_skipped", "disabled");
     return { ok: true, skipped: "otp_disabled" };
   }
   if (!countryAllowed(phone, shop.allowedCountries)) return { ok: false, code: "country_not_allowed" };
   const now = clock.now();
   const perNumber = { key: sendLimitKey(shop.id, phone), limit: shop.otpSendLimit, windowSeconds: shop.otpSendWindowSeconds };
-  const daily = { key: dailyCapKey(shop.id, now), cap: shop.dailySendCap };
+  const daily = { key: dailyCapKey(shop, now), cap: shop.dailySendCap };
+  const month = allowanceMonthStart(now, shop.timezone);
   const code = randomNumericCode(CODE_LENGTH);
-  const shares = sendShares(shop.id, phone, input.ip, shop.dailySendCap, now);
+  const shares = sendShares(shop, phone, input.ip, shop.dailySendCap, now);
   // The skip is only for the browser that proved this number (its remembered-device token): to anyone
   // else a verified number looks like any other and gets a code, so nobody learns it was verified.
   const skipSince =
@@ -131,6 +139,7 @@ export async function sendVerificationCode(input: {
     shopId: shop.id,
     phone,
     now,
+    month,
     codesKey: riskCodesKey(shop.id, phone),
     ipKey: input.ip ? riskIpKey(shop.id, input.ip) : null,
     perNumberKey: perNumber.key,
@@ -140,9 +149,9 @@ export async function sendVerificationCode(input: {
     dailyKey: daily.key,
     dailyCap: daily.cap,
     skipSince,
-    allowance: input.afterPurchase ? Number.MAX_SAFE_INTEGER : hasActiveSubscription(shop) ? verificationsAllowed(shop, allowanceMonthStart(now)) : 0,
+    allowance: input.afterPurchase ? Number.MAX_SAFE_INTEGER : hasActiveSubscription(shop) ? verificationsAllowed(shop, month) : 0,
     challenge: pendingCode(shop, phone, code, now),
-    spike: spikeWatch(shop.id, shop.dailySendCap, now),
+    spike: spikeWatch(shop, now),
     networkVerifiedKey: networkVerifiedKey(shop.id, placeOf(input.ip)),
   });
   if (decision.blocked) return { ok: false, code: "phone_blocked" };
@@ -154,13 +163,14 @@ export async function sendVerificationCode(input: {
     codesForPhone: decision.riskCodes ?? 0,
     requestsFromIp: input.ip ? (decision.riskIp ?? 0) : 0,
   });
-  const paused = pauseReason(shop, decision.verifiedThisMonth, allowanceMonthStart(now));
+  const paused = pauseReason(shop, decision.verifiedThisMonth, month);
   const verdict = settleSend({
     decision,
     shares,
     perNumber,
     daily,
     now,
+    capRetryAfter: secondsToShopMidnight(now, shop.timezone),
     subscribed: hasActiveSubscription(shop),
     allowanceUsed: (paused === "allowance_used" || paused === "usage_cap_reached") && !decision.counted,
     afterPurchase: input.afterPurchase === true,
@@ -170,7 +180,7 @@ export async function sendVerificationCode(input: {
   switch (verdict.kind) {
     case "returning":
       if ((await experimentArm(shop, phone, decision, risk, now, false)) === "holdout") return { ok: true, skipped: "holdout", risk };
-      await countEvent(shop.id, "otp_skipped", "returning");
+      await countEvent(shop, "otp_skipped", "returning");
       return { ok: true, skipped: "returning_customer", risk };
     case "no_plan":
       return { ok: false, code: "subscription_required" };
@@ -213,7 +223,7 @@ export async function sendVerificationCode(input: {
     purpose: "otp",
     fallbackUntil: now.getTime() + shop.otpTtlSeconds * 1000,
     // The dashboard's count of codes sent, written with the message's record (one round trip).
-    countWhenSent: countEventStatement(shop.id, "otp_sent", phoneCountry(phone) ?? "", now),
+    countWhenSent: countEventStatement(shop, "otp_sent", phoneCountry(phone) ?? "", now),
   });
   if (!result.ok && result.maybeSent) {
     // Twilio did not answer in time: the text may have gone (docs/contract.md, "Proofs and holds"). Its code
@@ -262,7 +272,7 @@ async function refuse(shop: OtpShop, phone: string, now: Date, verdict: Extract<
  * is the one log line (the merchant sees it on Home at once): a drain refused a thousand times writes one.
  */
 async function countRefusal(shop: OtpShop, place: string, now: Date): Promise<void> {
-  const [row] = await query<{ count: unknown }>(countEventStatement(shop.id, "otp_refused", place, now)).catch((error: unknown) => {
+  const [row] = await query<{ count: unknown }>(countEventStatement(shop, "otp_refused", place, now)).catch((error: unknown) => {
     log.warn("stats: an event was not counted", { shopId: shop.id, metric: "otp_refused", error: String(error) });
     return [];
   });
@@ -319,7 +329,7 @@ export type VerifyOutcome =
  */
 export async function checkVerificationCode(input: {
   /** The risk settings are needed on the storefront journey only (not after purchase). */
-  shop: Pick<Shop, "id" | "domain" | "returningSkipDays"> & Partial<RiskShop>;
+  shop: Pick<Shop, "id" | "domain" | "returningSkipDays" | "timezone"> & Partial<RiskShop>;
   phone: string;
   otp: string;
   /** The shopper's IP (the risk score's velocity per IP). */
@@ -337,13 +347,13 @@ export async function checkVerificationCode(input: {
     WHERE "shopId" = ${shop.id} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts"
     RETURNING "id", "codeHash", "attempts", "maxAttempts"`);
   const challenge = counted[0];
-  if (!challenge) return countFailure(shop.id, await whyNoAttempt(shop.id, phone, now));
+  if (!challenge) return countFailure(shop, await whyNoAttempt(shop.id, phone, now));
 
   if (!hashesEqual(presented, challenge.codeHash)) {
     const attemptsRemaining = Number(challenge.maxAttempts) - Number(challenge.attempts);
     log.info("otp: wrong code", { shop: shop.domain, phone, attemptsRemaining });
     return countFailure(
-      shop.id,
+      shop,
       attemptsRemaining > 0 ? { ok: false, code: "invalid_code", attemptsRemaining } : { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 },
     );
   }
@@ -353,6 +363,7 @@ export async function checkVerificationCode(input: {
   const withRisk = input.recordSelection !== false && hasRiskSettings(shop);
   const done = await completeVerification({
     shopId: shop.id,
+    timezone: shop.timezone,
     phone,
     challengeId: challenge.id,
     verifiedAt,
@@ -362,9 +373,9 @@ export async function checkVerificationCode(input: {
         : { shopId: shop.id, phone, mode, source: "verify-otp", verified: true, verifiedAt, cartToken: input.cartToken ?? null },
     riskKeys: withRisk ? { codes: riskCodesKey(shop.id, phone), ip: input.ip ? riskIpKey(shop.id, input.ip) : null } : null,
   });
-  if (!done.consumed) return countFailure(shop.id, { ok: false, code: "code_expired" });
+  if (!done.consumed) return countFailure(shop, { ok: false, code: "code_expired" });
   // The drain watch and the probe watch count what was confirmed (app/otp/send-limits.server.ts).
-  await noteCodeConfirmed(shop.id, input.ip, verifiedAt);
+  await noteCodeConfirmed(shop, input.ip, verifiedAt);
 
   // Only a number's first verification this month counts against the allowance (docs/security.md):
   // that one is watched for an abnormal burn, then checked against the allowance and usage charges.
@@ -409,8 +420,8 @@ function hasRiskSettings<T extends Partial<RiskShop>>(shop: T): shop is T & Risk
 const FAILURE_REASON = { invalid_code: "wrong", attempts_exhausted: "locked", code_expired: "expired" } as const;
 
 /** Counts a refused verification in the daily rollup by why it failed, and passes the outcome on. */
-async function countFailure(shopId: string, outcome: Exclude<VerifyOutcome, { ok: true }>): Promise<VerifyOutcome> {
-  await countEvent(shopId, "otp_failed", FAILURE_REASON[outcome.code]);
+async function countFailure(shop: ShopZone, outcome: Exclude<VerifyOutcome, { ok: true }>): Promise<VerifyOutcome> {
+  await countEvent(shop, "otp_failed", FAILURE_REASON[outcome.code]);
   return outcome;
 }
 

@@ -1,7 +1,6 @@
 import { query, sql, transaction, type Sql } from "~/core/db/sql.server";
 import { databaseProvider } from "~/core/db.server";
 import { rateLimitHit, rateLimitPeek, type RateLimitRow } from "~/core/rate-limit/rate-limit.server";
-import { allowanceMonthStart } from "~/shared/plans";
 import { RISK_WINDOW_SECONDS } from "~/risk/assess.server";
 
 /**
@@ -23,15 +22,15 @@ function toMillis(value: unknown): number | null {
  * counted it this month (verifying it again costs nothing, so the allowance never refuses it), and how
  * many verifications the shop had this calendar month (the plan's allowance; at most 31 DailyStat rows).
  */
-function standingSelect(p: Pick<SendPlan, "shopId" | "phone" | "now" | "spike" | "networkVerifiedKey">): Sql {
-  const { shopId, phone, now, spike } = p;
+function standingSelect(p: Pick<SendPlan, "shopId" | "phone" | "now" | "month" | "spike" | "networkVerifiedKey">): Sql {
+  const { shopId, phone, now, month, spike } = p;
   return sql`
     SELECT
       (SELECT 1 FROM "BlockedPhone" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "blocked",
       (SELECT "verifiedAt" FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verifiedAt",
-      (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "countedMonth" = ${allowanceMonthStart(now)}) AS "counted",
+      (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "countedMonth" = ${month}) AS "counted",
       (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
-        WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(now)}) AS "verifiedThisMonth",
+        WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${month}) AS "verifiedThisMonth",
       ${runningExperimentColumns(shopId, now)},
       (CASE WHEN ${spike.sent} >= ${spike.minSends} AND ${spike.verified} * ${spike.verifiedOneIn} < ${spike.sent} THEN 1 ELSE NULL END) AS "spike",
       ${rateLimitPeek(p.networkVerifiedKey, SHARE_WINDOW_SECONDS, now.getTime())} AS "networkVerified"`;
@@ -48,6 +47,8 @@ export type SendPlan = {
   shopId: string;
   phone: string;
   now: Date;
+  /** The shop's allowance month (allowanceMonthStart, in its time zone). */
+  month: string;
   codesKey: string;
   ipKey: string | null;
   perNumberKey: string;

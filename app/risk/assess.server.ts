@@ -1,4 +1,5 @@
 import { countEvent } from "~/core/db/daily-stats.server";
+import type { ShopZone } from "~/shared/shop-day";
 import { query, sql, type Sql } from "~/core/db/sql.server";
 import { hitRateLimit, peekRateLimit, rateLimitPeek } from "~/core/rate-limit/rate-limit.server";
 import { databaseProvider } from "~/core/db.server";
@@ -280,6 +281,6 @@ export function decidingReason(a: RiskAssessment): string {
 }
 
 /** Counts cash on delivery refused to a high-risk shopper in the daily rollup, by its deciding reason (the Risk page's 30 days). */
-export async function countCodRefused(shopId: string, a: RiskAssessment): Promise<void> {
-  await countEvent(shopId, "cod_refused", decidingReason(a));
+export async function countCodRefused(shop: ShopZone, a: RiskAssessment): Promise<void> {
+  await countEvent(shop, "cod_refused", decidingReason(a));
 }

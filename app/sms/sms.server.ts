@@ -8,6 +8,7 @@ import { log } from "~/core/utils/log.server";
 import { randomToken } from "~/core/utils/crypto.server";
 import type { Sql } from "~/core/db/sql.server";
 import { recordMessage, statusCallbackUrl, type MessagePurpose } from "./deliveries.server";
+import { countMessage, type SendResult } from "./message-metrics.server";
 
 export type SmsChannel = "sms" | "whatsapp";
 
@@ -65,8 +66,16 @@ export type SmsResult =
  * Every message Twilio accepts or refuses is recorded (MessageDelivery) with its delivery state.
  */
 export async function sendSms(input: SmsInput): Promise<SmsResult> {
-  if (env.SMS_PROVIDER === "outbox") return sendToOutbox(input);
-  return sendWithTwilio(input);
+  const result = env.SMS_PROVIDER === "outbox" ? await sendToOutbox(input) : await sendWithTwilio(input);
+  countMessage(result.ok ? result.channel : (input.channel ?? "sms"), input.purpose, resultOf(result), input.to);
+  return result;
+}
+
+/** How a send ended, as the operator's metrics count it. */
+export function resultOf(result: { ok: true } | { ok: false; code: string; maybeSent: boolean }): SendResult {
+  if (result.ok) return "sent";
+  if (result.maybeSent) return "unknown";
+  return result.code === "phone_unreachable" ? "refused" : "failed";
 }
 
 /** Whether a WhatsApp message goes out for this input (sender configured, template given). */

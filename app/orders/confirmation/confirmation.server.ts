@@ -33,6 +33,7 @@ export type ConfirmationShop = Pick<
   Shop,
   | "id"
   | "domain"
+  | "timezone"
   | "name"
   | "locale"
   | "currency"
