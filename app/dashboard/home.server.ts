@@ -29,7 +29,7 @@ export type PlanBill = PlanUsage & {
 /** The home page: the plan and what it costs, the onboarding checklist and the 30-day dashboard. */
 export async function loadHome(domain: string, locale: string) {
   const shop = await adminShop(domain);
-  const [onboarding, dashboard, usage, experiment, unusual] = await Promise.all([onboardingOf(shop), dashboardOf(shop), planUsage(shop), experimentHomeLine(shop), unusualUse(shop.id)]);
+  const [onboarding, dashboard, usage, experiment, unusual] = await Promise.all([onboardingOf(shop), dashboardOf(shop), planUsage(shop), experimentHomeLine(shop), unusualUse(shop)]);
   const bill: PlanBill = { ...usage, usageCharges: null };
   return {
     bill,

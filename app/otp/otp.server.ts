@@ -128,7 +128,7 @@ export async function sendVerificationCode(input: {
   const daily = { key: dailyCapKey(shop, now), cap: shop.dailySendCap };
   const month = allowanceMonthStart(now, shop.timezone);
   const code = randomNumericCode(CODE_LENGTH);
-  const shares = sendShares(shop, phone, input.ip, shop.dailySendCap, now);
+  const shares = sendShares(shop, phone, input.ip, shop.dailySendCap, now, input.afterPurchase);
   // The skip is only for the browser that proved this number (its remembered-device token): to anyone
   // else a verified number looks like any other and gets a code, so nobody learns it was verified.
   const skipSince =

@@ -2,7 +2,7 @@ import { execute, sql } from "~/core/db/sql.server";
 import { hitRateLimit, peekRateLimit, rateLimitPeek, rateLimitResult, releaseRateLimit, type RateLimitResult } from "~/core/rate-limit/rate-limit.server";
 import { log } from "~/core/utils/log.server";
 import { numberBlock } from "~/enforcement/burn.server";
-import { utcDay } from "~/shared/daily-metrics";
+import { shopDay, type ShopZone } from "~/shared/shop-day";
 import { ipNetwork } from "~/shared/ip";
 import { clock } from "~/core/utils/clock.server";
 import { dailyCapKey, PHONE_TEXTS_PER_DAY, phoneTextsKey } from "~/sms/phone-cap.server";
@@ -56,8 +56,8 @@ const COUNTED_ONLY = 2_147_483_647;
 export const UNKNOWN_PLACE = "unknown";
 
 const hourOf = (now: Date) => Math.floor(now.getTime() / (HOUR_SECONDS * 1000));
-const sentTodayKey = (shopId: string, now: Date) => `otp-day-sent:${shopId}:${utcDay(now)}`;
-const verifiedTodayKey = (shopId: string, now: Date) => `otp-day-verified:${shopId}:${utcDay(now)}`;
+const sentTodayKey = (shop: ShopZone, now: Date) => `otp-day-sent:${shop.id}:${shopDay(now, shop.timezone)}`;
+const verifiedTodayKey = (shop: ShopZone, now: Date) => `otp-day-verified:${shop.id}:${shopDay(now, shop.timezone)}`;
 export const networkVerifiedKey = (shopId: string, network: string) => `otp-net-verified:${shopId}:${network}`;
 
 /** The network a request counts under: its /24 or /48, or UNKNOWN_PLACE when it has no usable IP. */
@@ -82,39 +82,54 @@ export type ShareKind = "phone" | "phone_network" | "ip" | "network" | "block" |
  * day (what the drain watch reads). No usable IP: every such request counts as one IP in one network,
  * held to an IP's share.
  */
-export function sendShares(shopId: string, phone: string, ip: string | null | undefined, dailyCap: number, now: Date): (SendShare & { kind: ShareKind })[] {
+export function sendShares(
+  shop: ShopZone,
+  phone: string,
+  ip: string | null | undefined,
+  dailyCap: number,
+  now: Date,
+  /** A code for an order already placed (the confirmation page), asked with no IP: the number's and the shop's limits bind it, no place's. */
+  afterPurchase = false,
+): (SendShare & { kind: ShareKind })[] {
+  const shopId = shop.id;
   const network = ipNetwork(ip);
   const place = network ?? UNKNOWN_PLACE;
-  if (!network) noteUnknownIp(shopId);
   const ipShare = shareLimit("ip", dailyCap);
+  const places: (SendShare & { kind: ShareKind })[] =
+    !network && afterPurchase
+      ? []
+      : [
+          { kind: "ip", key: `otp-ip:${shopId}:${network && ip ? ip : UNKNOWN_PLACE}`, limit: ipShare },
+          { kind: "network", key: `otp-net:${shopId}:${place}`, limit: network ? shareLimit("network", dailyCap) : ipShare },
+        ];
+  if (!network && !afterPurchase) noteUnknownIp(shopId);
   return [
     { kind: "phone", key: phoneTextsKey(shopId, phone), limit: PHONE_TEXTS_PER_DAY },
     { kind: "phone_network", key: `otp-phone-net:${place}:${shopId}:${phone}`, limit: PHONE_TEXTS_PER_NETWORK },
-    { kind: "ip", key: `otp-ip:${shopId}:${network && ip ? ip : UNKNOWN_PLACE}`, limit: ipShare },
-    { kind: "network", key: `otp-net:${shopId}:${place}`, limit: network ? shareLimit("network", dailyCap) : ipShare },
+    ...places,
     { kind: "block", key: `otp-block:${shopId}:${numberBlock(phone)}:${place}`, limit: shareLimit("block", dailyCap) },
     { kind: "spike", key: `otp-net-hour:${shopId}:${place}:${hourOf(now)}`, limit: COUNTED_ONLY, spikeLimit: SPIKE.perNetworkPerHour, windowSeconds: HOUR_SECONDS },
-    { kind: "day", key: sentTodayKey(shopId, now), limit: COUNTED_ONLY },
+    { kind: "day", key: sentTodayKey(shop, now), limit: COUNTED_ONLY },
   ];
 }
 
-/** What the decision reads to tell a drain: the UTC day's codes and confirmations. */
-export function spikeWatch(shopId: string, dailyCap: number, now: Date): SpikeWatch {
-  const minSends = Math.max(SPIKE.minSendsFloor, Math.ceil(dailyCap * SPIKE.minSendsShare));
+/** What the decision reads to tell a drain: the shop's day's codes and confirmations. */
+export function spikeWatch(shop: ShopZone & { dailySendCap: number }, now: Date): SpikeWatch {
+  const minSends = Math.max(SPIKE.minSendsFloor, Math.ceil(shop.dailySendCap * SPIKE.minSendsShare));
   const t = now.getTime();
   return {
-    sent: rateLimitPeek(sentTodayKey(shopId, now), SHARE_WINDOW_SECONDS, t),
-    verified: rateLimitPeek(verifiedTodayKey(shopId, now), SHARE_WINDOW_SECONDS, t),
+    sent: rateLimitPeek(sentTodayKey(shop, now), SHARE_WINDOW_SECONDS, t),
+    verified: rateLimitPeek(verifiedTodayKey(shop, now), SHARE_WINDOW_SECONDS, t),
     minSends,
     verifiedOneIn: SPIKE.verifiedOneIn,
   };
 }
 
 /** A confirmed code: counted for the drain watch (the day) and for its network (a network whose codes get confirmed does not probe). */
-export async function noteCodeConfirmed(shopId: string, ip: string | null | undefined, now: Date): Promise<void> {
+export async function noteCodeConfirmed(shop: ShopZone, ip: string | null | undefined, now: Date): Promise<void> {
   await Promise.all([
-    hitRateLimit(verifiedTodayKey(shopId, now), COUNTED_ONLY, SHARE_WINDOW_SECONDS),
-    hitRateLimit(networkVerifiedKey(shopId, placeOf(ip)), COUNTED_ONLY, SHARE_WINDOW_SECONDS),
+    hitRateLimit(verifiedTodayKey(shop, now), COUNTED_ONLY, SHARE_WINDOW_SECONDS),
+    hitRateLimit(networkVerifiedKey(shop.id, placeOf(ip)), COUNTED_ONLY, SHARE_WINDOW_SECONDS),
   ]);
 }
 
@@ -152,6 +167,8 @@ export type VerdictInput = {
   perNumber: { key: string; limit: number; windowSeconds: number };
   daily: { key: string; cap: number };
   now: Date;
+  /** Seconds until the cap's day ends (the shop's midnight): a prepaid-only refusal's Retry-After. */
+  capRetryAfter: number;
   subscribed: boolean;
   allowanceUsed: boolean;
   afterPurchase: boolean;
@@ -179,20 +196,15 @@ export function settleSend(v: VerdictInput): SendVerdict {
   const all = [perNumber, daily, ...shares];
   if (!daily.hit.allowed) {
     if (!v.afterPurchase && v.capFallback === "confirm_after_purchase") return { kind: "cap_fallback", giveBack: all };
-    return { kind: "refused", code: "shop_daily_cap", place: "cap", retryAfter: secondsToUtcMidnight(now), giveBack: all };
+    return { kind: "refused", code: "shop_daily_cap", place: "cap", retryAfter: v.capRetryAfter, giveBack: all };
   }
   if (!decision.challengeId) return { kind: "refused", code: "rate_limited", place: "cooldown", retryAfter: null, giveBack: all };
   return { kind: "send", challengeId: decision.challengeId, spent: all };
 }
 
-function secondsToUtcMidnight(now: Date) {
-  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
-}
-
 /** Whether the shop's daily cap of codes is spent now (create-checkout's question for the cap's fallback). */
-export async function dailyCapSpent(shop: { id: string; dailySendCap: number }, now: Date = clock.now()): Promise<boolean> {
-  return (await peekRateLimit(dailyCapKey(shop.id, now), SHARE_WINDOW_SECONDS)) >= shop.dailySendCap;
+export async function dailyCapSpent(shop: ShopZone & { dailySendCap: number }, now: Date = clock.now()): Promise<boolean> {
+  return (await peekRateLimit(dailyCapKey(shop, now), SHARE_WINDOW_SECONDS)) >= shop.dailySendCap;
 }
 
 /** Gives hits back (a refusal that was not theirs, a text that never went). */

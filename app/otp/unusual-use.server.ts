@@ -1,6 +1,6 @@
 import { query, sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
-import { utcDay } from "~/shared/daily-metrics";
+import { shopDay, type ShopZone } from "~/shared/shop-day";
 import { UNKNOWN_PLACE } from "./send-limits.server";
 
 /**
@@ -27,7 +27,8 @@ export type UnusualUse = {
   drainSeenToday: boolean;
 };
 
-export async function unusualUse(shopId: string, now: Date = clock.now()): Promise<UnusualUse> {
+export async function unusualUse(shop: ShopZone, now: Date = clock.now()): Promise<UnusualUse> {
+  const shopId = shop.id;
   const since = now.getTime() - 86_400_000;
   const [counters, refusals] = await Promise.all([
     query<{ key: string; count: unknown }>(sql`
@@ -35,7 +36,7 @@ export async function unusualUse(shopId: string, now: Date = clock.now()): Promi
       WHERE ("key" LIKE ${`otp-net:${shopId}:%`} OR "key" LIKE ${`otp-block:${shopId}:%`}) AND "windowStart" > ${since} AND "count" >= ${UNUSUAL_CODES}
       ORDER BY "count" DESC LIMIT 200`),
     query<{ dimension: string; count: unknown }>(sql`
-      SELECT "dimension", "count" FROM "DailyStat" WHERE "shopId" = ${shopId} AND "metric" = 'otp_refused' AND "day" = ${utcDay(now)}`),
+      SELECT "dimension", "count" FROM "DailyStat" WHERE "shopId" = ${shopId} AND "metric" = 'otp_refused' AND "day" = ${shopDay(now, shop.timezone)}`),
   ]);
   const networks = new Map<string, number>();
   const blocks = new Map<string, number>();

@@ -53,6 +53,8 @@ const probeRow = (who: string, p: Probe) =>
   `| ${who} | ${p.probes} | ${p.codes} | ${p.heldOutFound} | ${p.heldOutFound ? Math.round(p.probes / p.heldOutFound) : "none found"} |`;
 
 const rows: string[] = [];
+/** A few hundred requests through the routes: more than a unit test's time on a busy machine. */
+const PROBE = 180_000;
 
 describe("probing the holdout experiment", () => {
   it("one IP: every answer is a counted send, and once its share is spent every answer is the same refusal", async () => {
@@ -68,7 +70,7 @@ describe("probing the holdout experiment", () => {
     const arms = await prisma.experimentAssignment.findMany({ orderBy: { assignedAt: "asc" } });
     expect(arms.slice(PROBE_MIN_SENDS - 1).every((a) => a.arm === "probe")).toBe(true);
     expect(arms.filter((a) => a.arm === "holdout")).toHaveLength(p.heldOutFound);
-  });
+  }, PROBE);
 
   it("20 networks: held-out numbers found only among each network's first numbers; Home says numbers were kept out", async () => {
     const shop = await installShop();
@@ -85,7 +87,7 @@ describe("probing the holdout experiment", () => {
     expect(p.probes).toBeLessThan(20 * (shareLimit("ip", 1000) + 1));
     const page = await callAdminRoute<{ experiment: { sentence: string } }>(home, await adminRequest("/app"));
     expect(page.data!.experiment.sentence).toContain(`${count("probe")} numbers were asked from networks that tried many numbers and confirmed few (a probe)`);
-  });
+  }, PROBE);
 
   it("a number the probe found held out pays COD unverified, as any held-out shopper: the find is real, its price is a code's", async () => {
     const shop = await installShop();
