@@ -8,6 +8,8 @@
  */
 import { z } from "zod";
 import { addressCheckJob } from "~/address-correction/auto-check.server";
+import { digipinWriteJob } from "~/address-correction/digipin-write.server";
+import { pinDirectory } from "~/address-correction/pin-directory.server";
 import { defineJob, pruneFinishedJobs, type AnyJobKind } from "~/core/jobs/queue.server";
 import { startJobWorker } from "~/core/jobs/worker.server";
 import { whatsappFallbackJob } from "~/message-status/sms-fallback-job.server";
@@ -95,6 +97,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   orderTagsJob,
   customerVerifiedTagJob,
   addressCheckJob,
+  digipinWriteJob,
   ...CONFIRMATION_JOBS,
   ...LADDER_JOBS,
   disputeTagJob,
@@ -136,6 +139,8 @@ setInstallSteps(INSTALL_STEPS);
 /** Called once by server.mjs when it starts: the job worker, with every kind above. */
 export function startBackgroundWork(): void {
   startJobWorker({ kinds: JOB_KINDS });
+  // India's PIN directory (about 2 MB of JSON) read once now, not by the first Indian order's webhook.
+  setTimeout(() => pinDirectory(), 0).unref();
 }
 
 /**

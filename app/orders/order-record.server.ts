@@ -55,6 +55,11 @@ export async function settleOrderRecord(shopId: string, orderGid: string, status
   });
 }
 
+/** The app's record of one of the shop's orders (null: the app never recorded it, or it is another shop's). */
+export async function findOrderRecord(shopId: string, orderGid: string) {
+  return prisma.orderRecord.findUnique({ where: { shopId_orderGid: { shopId, orderGid } }, select: { orderGid: true, orderName: true, phone: true } });
+}
+
 export const ORDERS_PAGE_SIZE = 25;
 
 /** Where an order's address correction stands, for the Orders page (the latest request per order). */

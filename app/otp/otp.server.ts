@@ -283,8 +283,8 @@ async function countRefusal(shop: OtpShop, place: string, now: Date): Promise<vo
 
 /**
  * The new code's hash as the shop+phone's one pending challenge, replacing the old one, in one atomic
- * statement that only replaces a challenge sent before the resend cooldown: it returns the new
- * challenge's id, or no row when the cooldown is still running (the old code stays valid).
+ * statement that only replaces a challenge sent before the resend cooldown (or already used): it returns
+ * the new challenge's id, or no row when the cooldown is still running (the old code stays valid).
  */
 function pendingCode(shop: OtpShop, phone: string, code: string, now: Date) {
   const id = randomToken(12);
@@ -303,8 +303,9 @@ function pendingCode(shop: OtpShop, phone: string, code: string, now: Date) {
       "sentAt" = excluded."sentAt",
       "expiresAt" = excluded."expiresAt",
       "attempts" = 0,
-      "maxAttempts" = excluded."maxAttempts"
-    WHERE "OtpChallenge"."sentAt" <= ${cooledBefore} OR "OtpChallenge"."expiresAt" <= ${sentAt}
+      "maxAttempts" = excluded."maxAttempts",
+      "usedAt" = NULL
+    WHERE "OtpChallenge"."sentAt" <= ${cooledBefore} OR "OtpChallenge"."expiresAt" <= ${sentAt} OR "OtpChallenge"."usedAt" IS NOT NULL
     RETURNING "id"`;
 }
 
@@ -319,13 +320,18 @@ export type VerifyOutcome =
   | { ok: true; proof: string; proofExpiresAt: Date; deviceToken: string | null; risk: RiskAssessment | null }
   | { ok: false; code: "invalid_code"; attemptsRemaining: number }
   | { ok: false; code: "attempts_exhausted"; attemptsRemaining: 0 }
-  | { ok: false; code: "code_expired" };
+  | { ok: false; code: "code_expired" }
+  /** The right code, which another answer of it used first (a double tap, two tabs, a retry): the number is verified. */
+  | { ok: false; code: "already_verified" };
 
 /**
- * POST /verify-otp. Every guess is counted before it is compared, by one conditional UPDATE that
- * never takes `attempts` past `maxAttempts`, so however many guesses arrive at once, at most
- * `maxAttempts` codes are ever compared per challenge. A correct code is consumed by a DELETE that
- * only one request can win; then the phone is marked verified and the selection recorded.
+ * POST /verify-otp. Every wrong guess is counted in the statement that compares it: one conditional
+ * UPDATE that never takes `attempts` past `maxAttempts`, so however many guesses arrive at once, at
+ * most `maxAttempts` wrong codes are ever compared per challenge. The right code costs no attempt, so
+ * answers of it that arrive together never exhaust the challenge for each other. It is used by an
+ * UPDATE that only one request can win (`usedAt`); then the phone is marked verified and the selection
+ * recorded. The used challenge stays until it expires: every other answer of the same code is told
+ * `already_verified` (no second proof), any other code `code_expired` as before.
  */
 export async function checkVerificationCode(input: {
   /** The risk settings are needed on the storefront journey only (not after purchase). */
@@ -343,11 +349,11 @@ export async function checkVerificationCode(input: {
   const now = clock.now().getTime();
   const presented = codeHash(shop.id, phone, input.otp);
   const counted = await query<{ id: string; codeHash: string; attempts: number | bigint; maxAttempts: number | bigint }>(sql`
-    UPDATE "OtpChallenge" SET "attempts" = "attempts" + 1
-    WHERE "shopId" = ${shop.id} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts"
+    UPDATE "OtpChallenge" SET "attempts" = "attempts" + CASE WHEN "codeHash" = ${presented} THEN 0 ELSE 1 END
+    WHERE "shopId" = ${shop.id} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts" AND "usedAt" IS NULL
     RETURNING "id", "codeHash", "attempts", "maxAttempts"`);
   const challenge = counted[0];
-  if (!challenge) return countFailure(shop, await whyNoAttempt(shop.id, phone, now));
+  if (!challenge) return countFailure(shop, await whyNoAttempt(shop.id, phone, presented, now));
 
   if (!hashesEqual(presented, challenge.codeHash)) {
     const attemptsRemaining = Number(challenge.maxAttempts) - Number(challenge.attempts);
@@ -373,7 +379,8 @@ export async function checkVerificationCode(input: {
         : { shopId: shop.id, phone, mode, source: "verify-otp", verified: true, verifiedAt, cartToken: input.cartToken ?? null },
     riskKeys: withRisk ? { codes: riskCodesKey(shop.id, phone), ip: input.ip ? riskIpKey(shop.id, input.ip) : null } : null,
   });
-  if (!done.consumed) return countFailure(shop, { ok: false, code: "code_expired" });
+  // Another answer of this same right code used it first (both compared it before either used it).
+  if (!done.consumed) return { ok: false, code: "already_verified" };
   // The drain watch and the probe watch count what was confirmed (app/otp/send-limits.server.ts).
   await noteCodeConfirmed(shop, input.ip, verifiedAt);
 
@@ -419,23 +426,28 @@ function hasRiskSettings<T extends Partial<RiskShop>>(shop: T): shop is T & Risk
 
 const FAILURE_REASON = { invalid_code: "wrong", attempts_exhausted: "locked", code_expired: "expired" } as const;
 
-/** Counts a refused verification in the daily rollup by why it failed, and passes the outcome on. */
+/** Counts a refused verification in the daily rollup by why it failed, and passes the outcome on (a repeated right code is no failure). */
 async function countFailure(shop: ShopZone, outcome: Exclude<VerifyOutcome, { ok: true }>): Promise<VerifyOutcome> {
-  await countEvent(shop, "otp_failed", FAILURE_REASON[outcome.code]);
+  if (outcome.code !== "already_verified") await countEvent(shop, "otp_failed", FAILURE_REASON[outcome.code]);
   return outcome;
 }
 
-async function whyNoAttempt(shopId: string, phone: string, now: number): Promise<Exclude<VerifyOutcome, { ok: true }>> {
-  const rows = await query<{ attempts: number | bigint; maxAttempts: number | bigint; expiresAt: number | bigint | string }>(sql`
-    SELECT "attempts", "maxAttempts", "expiresAt" FROM "OtpChallenge" WHERE "shopId" = ${shopId} AND "phone" = ${phone}`);
+/**
+ * Why no attempt could be counted. A challenge used already answers `already_verified` to its own code
+ * only: comparing a used code grants nothing (no proof), so it is not counted; any other code reads as
+ * gone, as it did when a used challenge was deleted at once.
+ */
+async function whyNoAttempt(shopId: string, phone: string, presented: string, now: number): Promise<Exclude<VerifyOutcome, { ok: true }>> {
+  const rows = await query<{ attempts: number | bigint; maxAttempts: number | bigint; expiresAt: number | bigint | string; usedAt: unknown; codeHash: string }>(sql`
+    SELECT "attempts", "maxAttempts", "expiresAt", "usedAt", "codeHash" FROM "OtpChallenge" WHERE "shopId" = ${shopId} AND "phone" = ${phone}`);
   const row = rows[0];
-  if (row && Number(row.expiresAt) > now && Number(row.attempts) >= Number(row.maxAttempts)) {
-    return { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 };
-  }
+  if (!row || Number(row.expiresAt) <= now) return { ok: false, code: "code_expired" };
+  if (row.usedAt != null) return hashesEqual(presented, row.codeHash) ? { ok: false, code: "already_verified" } : { ok: false, code: "code_expired" };
+  if (Number(row.attempts) >= Number(row.maxAttempts)) return { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 };
   return { ok: false, code: "code_expired" };
 }
 
-/** Deletes challenges past their expiry (used ones are deleted when used); returns how many. */
+/** Deletes challenges past their expiry (used ones too: a used code is kept until then); returns how many. */
 export async function purgeExpiredChallenges(): Promise<number> {
   return prisma.$executeRaw`DELETE FROM "OtpChallenge" WHERE "expiresAt" <= ${clock.now().getTime()}`;
 }

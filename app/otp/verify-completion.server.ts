@@ -25,7 +25,7 @@ export type Completion = {
 type CompletionRow = PhoneHistoryRow & { consumed: unknown; monthVerifications: unknown; verifiedThisMonth: unknown; selectionId: string | null; riskCodes: unknown; riskIp: unknown };
 
 /**
- * A right code, in one round trip: the code consumed (a DELETE only one request can win), and only
+ * A right code, in one round trip: the code consumed (an UPDATE of `usedAt` only one request can win), and only
  * if it was, the number marked verified, the verification counted, the selection recorded, and the
  * facts the risk score reads once the number is proven.
  *  - PostgreSQL: one statement, each write a data-modifying CTE that runs only on the consumed row.
@@ -47,6 +47,8 @@ export async function completeVerification(p: {
   const shop = { id: p.shopId, timezone: p.timezone };
   const now = p.verifiedAt.getTime();
   const selection = p.selection && selectionStatements(p.selection, clock.now());
+  // The code used: only one request can set `usedAt`; the row stays until it expires (app/otp/otp.server.ts).
+  const use = sql`UPDATE "OtpChallenge" SET "usedAt" = ${now} WHERE "id" = ${p.challengeId} AND "usedAt" IS NULL`;
   // The mark also counts the number's verifications this month: 1 back means this is its first one, the
   // one the plan's allowance counts (a number verifying again the same month costs the shop nothing).
   const mark = (source?: Sql) => sql`
@@ -71,7 +73,7 @@ export async function completeVerification(p: {
 
   if (databaseProvider === "postgresql") {
     const [row] = await query<CompletionRow>(sql`
-      WITH "consumed" AS (DELETE FROM "OtpChallenge" WHERE "id" = ${p.challengeId} RETURNING "id"),
+      WITH "consumed" AS (${use} RETURNING "id"),
       "marked" AS (${mark(sql`FROM "consumed"`)}),
       "counted" AS (${countEventStatement(shop, "otp_verified", "", p.verifiedAt, sql`FROM "marked" WHERE "monthVerifications" = 1`)}),
       "recounted" AS (${countEventStatement(shop, "otp_reverified", "", p.verifiedAt, sql`FROM "marked" WHERE "monthVerifications" > 1`)}),
@@ -96,7 +98,7 @@ export async function completeVerification(p: {
     return completion({ ...row, verified: row.consumed != null ? 1 : row.verified }, row.consumed != null);
   }
   return transaction((tx) => {
-    if (tx.execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${p.challengeId}`) !== 1) return completion({}, false);
+    if (tx.execute(use) !== 1) return completion({}, false);
     const [marked] = tx.query<{ monthVerifications: unknown }>(mark());
     const counts = Number(marked.monthVerifications) === 1;
     tx.execute(countEventStatement(shop, counts ? "otp_verified" : "otp_reverified", "", p.verifiedAt));

@@ -58,6 +58,7 @@ export const REPORT_SECTIONS: ReportSection[] = [
       { key: "status", label: "Status" },
       { key: "before", label: "Address before" },
       { key: "after", label: "Address entered" },
+      { key: "digipin", label: "DIGIPIN given" },
       { key: "createdAt", label: "Asked" },
     ],
   },
@@ -91,6 +92,17 @@ export const REPORT_SECTIONS: ReportSection[] = [
       { key: "channel", label: "Texts and calls, or calls" },
       { key: "source", label: "How" },
       { key: "createdAt", label: "Asked" },
+    ],
+  },
+  {
+    key: "experimentGroups",
+    title: "The store's checkout experiment (held out: not asked to verify)",
+    columns: [
+      { key: "phone", label: "Phone" },
+      { key: "arm", label: "Group" },
+      { key: "assignedAt", label: "Drawn" },
+      { key: "experimentStartedAt", label: "Experiment began" },
+      { key: "experimentEndsAt", label: "Ends" },
     ],
   },
   {
@@ -129,6 +141,7 @@ export const REPORT_SECTIONS: ReportSection[] = [
       { key: "choice", label: "Answer" },
       { key: "choiceDate", label: "Day" },
       { key: "newPhone", label: "New phone" },
+      { key: "digipin", label: "DIGIPIN given" },
       { key: "createdAt", label: "Reported" },
     ],
   },

@@ -11,6 +11,7 @@ import { allowedModesFor, parsePhoneList, parsePostalCodeList, postalArea, score
 import { normalizePostalCode, percentile90 } from "./signals";
 import { parseSourceList, type TrafficSource } from "~/shared/traffic-source";
 import { chosenModes } from "~/shared/payment-modes";
+import { pinReasonOfOrderAddress } from "~/address-correction/pin-directory.server";
 
 /**
  * The risk score's facts read from the database (docs/risk.md): the phone's history in this shop, the
@@ -138,6 +139,7 @@ export function orderAssessment(shop: RiskShop, facts: OrderFacts, otpVerified: 
       usualValueP90: percentile90(values),
       postalHistory: postalCode ? postalHistoryOf(postalCode, row) : null,
       trafficSource: facts.trafficSource,
+      pinPlace: pinReasonOfOrderAddress(facts.shippingAddress),
       velocity: {
         codesForPhone: phone ? Number(row?.riskCodes ?? 0) : 0,
         requestsFromIp: facts.browserIp ? Number(row?.riskIp ?? 0) : 0,
