@@ -9,7 +9,8 @@ import { CART_CREATE, CART_LINES_UPDATE, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREA
 import { clock } from "~/core/utils/clock.server";
 import { codFeeAmount, pricing } from "~/storefront/offer";
 import { log } from "~/core/utils/log.server";
-import { checkProof, deriveProof, deviceTokenValid, issueHoldoutProof, issueProof, proofVerifiedAt, type Proof } from "~/otp/proof.server";
+import { checkProof, deriveProof, deviceTokenValid, issueHoldoutProof, issueProof, issueUnverifiedProof, proofVerifiedAt, type Proof } from "~/otp/proof.server";
+import { dailyCapSpent } from "~/otp/send-limits.server";
 import { heldOutNow } from "~/experiment/experiment.server";
 import { isPhoneBlocked } from "~/otp/blocklist.server";
 import { ATTRIBUTES } from "~/shared/payment-modes";
@@ -63,7 +64,7 @@ export async function callerProvedPhone(
   const now = clock.now();
   const checked = tokens.proof ? checkProof(shop.domain, tokens.proof, now) : null;
   // A holdout proof (app/experiment) says the shopper was not asked: it proves nothing.
-  if (checked?.ok && !checked.proof.holdout && checked.proof.phone === phone) return { verified: true, verifiedAt: proofVerifiedAt(checked.proof), proof: checked.proof };
+  if (checked?.ok && !checked.proof.holdout && !checked.proof.unverified && checked.proof.phone === phone) return { verified: true, verifiedAt: proofVerifiedAt(checked.proof), proof: checked.proof };
   if (tokens.deviceToken && deviceTokenValid(shop.domain, phone, tokens.deviceToken, now)) {
     // The remembered device proves the number again now (the window and the mark are re-read each time).
     if (verifiedWithin(await lastVerifiedAt(shop.id, phone), shop.returningSkipDays, now)) return { verified: true, verifiedAt: now, proof: null };
@@ -95,10 +96,13 @@ export async function createCheckout(input: {
   // A shopper the merchant's holdout experiment held out pays cash on delivery unverified, as if the app
   // were off (app/experiment); a blocked number never is, and a high band is refused below as for anyone.
   const heldOut = subscribed && mode === "cod" && shop.otpEnabled && !blocked && !state.verified && (await heldOutNow(shop.id, body.phone));
+  // The shop's daily cap is spent and its fallback is COD confirmed after purchase: no code could be sent,
+  // so the shopper pays cash on delivery and the order is confirmed like any unverified one (app/otp/send-limits.server.ts).
+  const capped = subscribed && mode === "cod" && shop.otpEnabled && !blocked && !state.verified && !heldOut && shop.capFallback !== "prepaid_only" && (await dailyCapSpent(shop));
 
   // An unpaid app never stands in the shopper's way: the store's own checkout takes over.
   if (subscribed && mode === "cod" && shop.otpEnabled && blocked) return { kind: "phone_blocked" };
-  if (subscribed && mode === "cod" && shop.otpEnabled && !state.verified && !heldOut) return { kind: "not_verified" };
+  if (subscribed && mode === "cod" && shop.otpEnabled && !state.verified && !heldOut && !capped) return { kind: "not_verified" };
   // The caller proved the number, so its history counts. A high band refuses COD (docs/risk.md); so does a
   // proof issued high: the band given at verification stands for the proof's life.
   const risk = subscribed && shop.otpEnabled ? await assessShopper(shop, { phone: body.phone, ip: input.buyerIp, withHistory: state.verified, otpVerified: state.verified ? true : null, count: { ip: true }, source: body.source }) : null;
@@ -127,7 +131,9 @@ export async function createCheckout(input: {
   const proofFor = { phone: body.phone, mode, selectionId: selection.id, band: codTaken ? ("high" as const) : band };
   const proof = heldOut
     ? issueHoldoutProof(shop.domain, { phone: body.phone, selectionId: selection.id }).token
-    : !state.verified
+    : capped
+      ? issueUnverifiedProof(shop.domain, { phone: body.phone, selectionId: selection.id }).token
+      : !state.verified
       ? null
       : state.proof
         ? deriveProof(shop.domain, state.proof, proofFor).token

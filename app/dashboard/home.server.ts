@@ -1,3 +1,4 @@
+import { unusualUse } from "~/otp/unusual-use.server";
 import { getExampleNumber, isSupportedCountry, type CountryCode } from "libphonenumber-js/min";
 import mobileExamples from "libphonenumber-js/mobile/examples";
 import { z } from "zod";
@@ -28,7 +29,7 @@ export type PlanBill = PlanUsage & {
 /** The home page: the plan and what it costs, the onboarding checklist and the 30-day dashboard. */
 export async function loadHome(domain: string, locale: string) {
   const shop = await adminShop(domain);
-  const [onboarding, dashboard, usage, experiment] = await Promise.all([onboardingOf(shop), dashboardOf(shop), planUsage(shop), experimentHomeLine(shop)]);
+  const [onboarding, dashboard, usage, experiment, unusual] = await Promise.all([onboardingOf(shop), dashboardOf(shop), planUsage(shop), experimentHomeLine(shop), unusualUse(shop)]);
   const bill: PlanBill = { ...usage, usageCharges: null };
   return {
     bill,
@@ -37,6 +38,8 @@ export async function loadHome(domain: string, locale: string) {
     examplePhone: exampleMobile(shop.country),
     // The holdout experiment's one sentence (app/experiment), when the shop ran one.
     experiment,
+    // Where unusual use of codes comes from (app/otp/unusual-use.server.ts), on every plan.
+    unusualUse: unusual,
     dashboard: { ...dashboard, countries: dashboard.countries.map((c) => ({ ...c, name: countryName(c.country, locale) })) },
   };
 }

@@ -14,6 +14,11 @@ import type { ExperimentStart } from "./settings";
  */
 
 export type Arm = "holdout" | "verify";
+/**
+ * A number first asked from a probing source (many numbers, few confirmed: app/otp/send-limits.server.ts)
+ * is recorded as `probe`: always asked to verify, never in either arm, counted apart in the report.
+ */
+export const PROBE_ARM = "probe";
 
 export type RunningExperiment = { id: string; holdoutShare: number; startedAt: Date; endsAt: Date | null };
 
@@ -36,11 +41,18 @@ export function armFor(experimentId: string, phone: string, holdoutShare: number
 }
 
 /**
- * The shopper's arm, recorded: one upsert that inserts the hash's arm or keeps the one stored, and
- * returns what is stored, so every later step reads the same arm whatever ran at the same moment.
+ * The shopper's arm, recorded: one upsert that inserts the hash's arm (or `probe` for a number first asked
+ * from a probing source) or keeps the one stored, and returns what is stored, so every later step reads
+ * the same arm whatever ran at the same moment. A probe row reads as "verify": the number is asked.
  */
-export async function assignShopper(shopId: string, experiment: Pick<RunningExperiment, "id" | "holdoutShare">, phone: string, now: Date = clock.now()): Promise<Arm> {
-  const arm = armFor(experiment.id, phone, experiment.holdoutShare);
+export async function assignShopper(
+  shopId: string,
+  experiment: Pick<RunningExperiment, "id" | "holdoutShare">,
+  phone: string,
+  now: Date = clock.now(),
+  source: { probing?: boolean } = {},
+): Promise<Arm> {
+  const arm = source.probing ? PROBE_ARM : armFor(experiment.id, phone, experiment.holdoutShare);
   const [row] = await query<{ arm: string }>(sql`
     INSERT INTO "ExperimentAssignment" ("experimentId", "shopId", "phone", "arm", "assignedAt")
     VALUES (${experiment.id}, ${shopId}, ${phone}, ${arm}, ${now})

@@ -3,6 +3,7 @@ import { query, sql } from "~/core/db/sql.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { shopLocale, type ArmReport, type ExperimentReport } from "./report";
+import { PROBE_ARM } from "./experiment.server";
 import { moneySaved, readExperiment, type ShopperCounts } from "./stats";
 
 /**
@@ -36,12 +37,13 @@ export async function loadExperimentReport(shop: Pick<Shop, "id" | "currency" | 
     WHERE "a"."experimentId" = ${experiment.id}
     GROUP BY "a"."arm"`);
 
-  const arms = { holdout: [] as typeof rows, verify: [] as typeof rows };
-  for (const row of rows) (row.arm === "holdout" ? arms.holdout : arms.verify).push(row);
+  // Numbers first asked from a probing source are in neither arm: counted apart (app/experiment/experiment.server.ts).
+  const arms = { holdout: [] as typeof rows, verify: [] as typeof rows, probe: [] as typeof rows };
+  for (const row of rows) (row.arm === "holdout" ? arms.holdout : row.arm === PROBE_ARM ? arms.probe : arms.verify).push(row);
   const resolved = (list: typeof rows): ShopperCounts[] =>
     list.map((r) => ({ orders: Number(r.delivered ?? 0) + Number(r.failed ?? 0), failed: Number(r.failed ?? 0) }));
   const days = Math.max(1, (until.getTime() - experiment.startedAt.getTime()) / 86_400_000);
-  const resolvedSoFar = rows.reduce((sum, r) => sum + Number(r.delivered ?? 0) + Number(r.failed ?? 0), 0);
+  const resolvedSoFar = [...arms.holdout, ...arms.verify].reduce((sum, r) => sum + Number(r.delivered ?? 0) + Number(r.failed ?? 0), 0);
   const reading = readExperiment({
     holdout: resolved(arms.holdout),
     verified: resolved(arms.verify),
@@ -80,6 +82,7 @@ export async function loadExperimentReport(shop: Pick<Shop, "id" | "currency" | 
     drop: experiment.drop,
     holdout,
     verified,
+    probed: arms.probe.length,
     reading: { difference: reading.difference, crossesZero: reading.crossesZero, verdict: reading.verdict, ordersToHorizon: reading.ordersToHorizon, daysToHorizon: reading.daysToHorizon },
     saved: moneySaved({ verifiedOrders: verified.codOrders, difference: reading.difference, failedParcelCost: shop.codFailureCost, messagesCost: verified.messagesCost ?? 0 }),
     currency: shop.currency,

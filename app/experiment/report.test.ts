@@ -25,6 +25,7 @@ function report(overrides: Partial<ExperimentReport> = {}): ExperimentReport {
     drop: 0.1,
     holdout: arm(124, 94, 30, 30 / 124),
     verified: arm(1116, 1016, 100, 100 / 1116),
+    probed: 0,
     reading: { difference: { estimate: 0.15, lower: 0.11, upper: 0.19 }, crossesZero: false, verdict: "fewer_failures", ordersToHorizon: 0, daysToHorizon: null },
     saved: { estimate: 190_000, lower: 140_000, upper: 240_000 },
     currency: "INR",
@@ -34,6 +35,11 @@ function report(overrides: Partial<ExperimentReport> = {}): ExperimentReport {
 }
 
 describe("experimentSentence", () => {
+  it("says how many numbers a probe asked for, kept out of both groups", () => {
+    expect(experimentSentence(report({ probed: 26 }))).toMatch(/ 26 numbers were asked from networks that tried many numbers and confirmed few \(a probe\): always asked for a code and left out of both groups\.$/);
+    expect(experimentSentence(report({ probed: 0 }))).not.toMatch(/probe/);
+  });
+
   it("says what a finished experiment found, in the shop's currency and words", () => {
     expect(experimentSentence(report())).toBe(
       "Verification cut failed deliveries from 24 % to 9 %, a 15-point drop, 95 % CI 11-19, over 1,240 COD orders: about ₹1.9\u202flakh saved.",

@@ -31,6 +31,8 @@ export type ExperimentReport = {
   drop: number;
   holdout: ArmReport;
   verified: ArmReport;
+  /** Numbers first asked from a probing source (many numbers, few confirmed): always asked, in neither arm. */
+  probed: number;
   reading: Pick<ExperimentReading, "difference" | "crossesZero" | "verdict" | "ordersToHorizon" | "daysToHorizon">;
   /** Money saved over the verified arm's COD orders, with its interval; null without the failed parcel's cost. */
   saved: Interval | null;
@@ -92,6 +94,13 @@ export function aboutMoney(amount: number, currency: string | null, locale: stri
  * what it shows so far, plainly not a result, with how many more orders it needs and when at this pace.
  */
 export function experimentSentence(r: ExperimentReport): string {
+  const sentence = readingSentence(r);
+  if (!r.probed) return sentence;
+  const n = r.probed.toLocaleString(r.locale);
+  return `${sentence} ${n} number${r.probed === 1 ? " was" : "s were"} asked from networks that tried many numbers and confirmed few (a probe): always asked for a code and left out of both groups.`;
+}
+
+function readingSentence(r: ExperimentReport): string {
   const { reading, holdout, verified } = r;
   const n = (x: number) => x.toLocaleString(r.locale);
   const total = holdout.codOrders + verified.codOrders;

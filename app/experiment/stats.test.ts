@@ -55,11 +55,27 @@ describe("newcombe (hybrid score, method 10)", () => {
 });
 
 describe("armCounts", () => {
-  it("has no design effect when every shopper ordered once", () => {
-    const arm = armCounts(ones(200, 40));
-    expect(arm).toMatchObject({ orders: 200, failed: 40, shoppers: 200 });
-    expect(arm.designEffect).toBeCloseTo(1, 1);
-    expect(arm.effectiveOrders).toBeCloseTo(200 / arm.designEffect, 9);
+  it("with one order per shopper the design effect is M/(M-1), the jackknife's small-sample factor (docs/experiment.md)", () => {
+    for (const [m, f] of [[200, 40], [12, 3], [1000, 500]]) {
+      const arm = armCounts(ones(m, f));
+      expect(arm).toMatchObject({ orders: m, failed: f, shoppers: m });
+      expect(arm.designEffect).toBeCloseTo(m / (m - 1), 12);
+      expect(arm.effectiveOrders).toBeCloseTo(m - 1, 9);
+    }
+  });
+  it("rounds the horizon up to a whole ten (docs/experiment.md)", () => {
+    const raw = (p1: number, d: number, s: number) => {
+      const p2 = p1 - d;
+      const za = normalQuantile(0.975);
+      const zb = normalQuantile(0.8);
+      const pBar = s * p1 + (1 - s) * p2;
+      return ((za * Math.sqrt(pBar * (1 - pBar) * (1 / s + 1 / (1 - s))) + zb * Math.sqrt((p1 * (1 - p1)) / s + (p2 * (1 - p2)) / (1 - s))) / d) ** 2;
+    };
+    for (const [p, d, s] of [[0.2, 0.1, 0.1], [0.06, 0.03, 0.3], [0.3, 0.1, 0.05]]) {
+      const n = plannedOrders({ baseline: p, drop: d, holdoutShare: s });
+      expect(n % 10).toBe(0);
+      expect(n).toBe(Math.ceil(raw(p, d, s) / 10) * 10);
+    }
   });
   it("shrinks the counts when one shopper's orders all share a fate", () => {
     // 10 shoppers of 10 orders each: 2 fail every time, 8 never.

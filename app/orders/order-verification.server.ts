@@ -37,7 +37,8 @@ export function decideOrderVerification(
   const checked = checkProof(shop.domain, facts.proof, placedAt);
   // A holdout proof vouches for nothing; it only says the experiment held this shopper out.
   const holdout = checked.ok && checked.proof.holdout ? checked.proof : null;
-  const proof = holdout ? ({ ok: false, reason: "malformed" } as const) : checked;
+  // Nor does the daily cap's fallback proof: that order is confirmed after purchase like any unverified one.
+  const proof = holdout || (checked.ok && checked.proof.unverified) ? ({ ok: false, reason: "malformed" } as const) : checked;
   const hasCandidate = !!holdout || proof.ok || !!selection?.verified || facts.customer.tags.includes(VERIFIED_CUSTOMER_TAG);
   // Only an order with something that could vouch for it weighs the blocklist.
   const blocked = hasCandidate ? known.blocked : new Set<string>();

@@ -1,6 +1,5 @@
-import { execute, query, sql, type Sql } from "~/core/db/sql.server";
+import { query, sql, type Sql } from "~/core/db/sql.server";
 import { prisma } from "~/core/db.server";
-import { rateLimitResult, releaseRateLimit } from "~/core/rate-limit/rate-limit.server";
 import type { PaymentMode } from "~/shared/payment-modes";
 import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { sendSms, type SmsChannel } from "~/sms/sms.server";
@@ -22,11 +21,22 @@ import { nextShopMidnight, type ShopZone } from "~/shared/shop-day";
 import { riskCodesKey, riskIpKey, shopperAssessment, type RiskShop } from "~/risk/assess.server";
 import type { BehaviourFacts, RiskAssessment } from "~/risk/score";
 
-import { decideSend, NEVER, SHARE_WINDOW_SECONDS, type SendDecision, type SendShare } from "./send-decision.server";
-import { ipNetwork } from "~/shared/ip";
-import { dailyCapKey, PHONE_TEXTS_PER_DAY, phoneTextsKey } from "~/sms/phone-cap.server";
-import { numberBlock } from "~/enforcement/burn.server";
+import { decideSend, NEVER, type SendDecision } from "./send-decision.server";
+import { dailyCapKey } from "~/sms/phone-cap.server";
 import { assignShopper } from "~/experiment/experiment.server";
+import {
+  dropChallenge,
+  fromProbingSource,
+  giveBack,
+  networkVerifiedKey,
+  noteCodeConfirmed,
+  placeOf,
+  sendShares,
+  settleSend,
+  spikeWatch,
+  type SendVerdict,
+  type ShareKind,
+} from "./send-limits.server";
 import { completeVerification } from "./verify-completion.server";
 
 type OtpShop = Pick<
@@ -54,6 +64,7 @@ type OtpShop = Pick<
   | "usageChargesEnabled"
   | "usageChargesRefused"
   | "burnMonth"
+  | "capFallback"
 > &
   RiskShop;
 
@@ -63,6 +74,8 @@ export type SendOutcome =
   | { ok: true; skipped: "returning_customer"; risk: RiskAssessment }
   /** The merchant's holdout experiment left this shopper unverified (app/experiment): no code, COD as if the app were off. */
   | { ok: true; skipped: "holdout"; risk: RiskAssessment }
+  /** The shop's daily cap is spent and its fallback is cash on delivery confirmed after purchase: no code (app/otp/send-limits.server.ts). */
+  | { ok: true; skipped: "cap_fallback"; risk: RiskAssessment }
   | { ok: true; skipped?: undefined; expiresIn: number; resendAfter: number; channel: SmsChannel; risk: RiskAssessment }
   | { ok: false; code: "country_not_allowed" | "phone_blocked" | "subscription_required" | "plan_limit_reached" | "phone_unreachable" | "sms_unavailable" }
   | { ok: false; code: "rate_limited" | "shop_daily_cap"; retryAfter: number };
@@ -74,48 +87,17 @@ function codeHash(shopId: string, phone: string, code: string) {
 
 export const sendLimitKey = (shopId: string, phone: string) => `otp-send:${shopId}:${phone}`;
 
-
-/**
- * How much of the shop's daily send cap one place may take in 24 hours, and the least it may always
- * take (a small cap still lets a shopper through): an IP, its network (/24, /48), and the number's block
- * (the number less its last 3 digits, as providers lease them). So neither one machine, one provider's
- * subnet nor one block of receiving numbers drains the cap for everyone (docs/security.md).
- */
-export const DAILY_CAP_SHARES = {
-  ip: { share: 0.02, floor: 5 },
-  network: { share: 0.05, floor: 10 },
-  block: { share: 0.02, floor: 5 },
-} as const;
-
-/** The most one place of `kind` may send in 24 hours under a daily cap of `dailyCap`. */
-export function shareLimit(kind: keyof typeof DAILY_CAP_SHARES, dailyCap: number): number {
-  const { share, floor } = DAILY_CAP_SHARES[kind];
-  return Math.max(floor, Math.ceil(dailyCap * share));
-}
-
-/**
- * The shares a send counts against, in order: the number's own texts of the day (codes and the texts
- * after purchase alike: app/sms/phone-cap.server.ts), its IP and network when known, its number's block.
- */
-export function sendShares(shopId: string, phone: string, ip: string | null | undefined, dailyCap: number): SendShare[] {
-  const shares: SendShare[] = [{ key: phoneTextsKey(shopId, phone), limit: PHONE_TEXTS_PER_DAY }];
-  const network = ipNetwork(ip);
-  if (ip) shares.push({ key: `otp-ip:${shopId}:${ip}`, limit: shareLimit("ip", dailyCap) });
-  if (network) shares.push({ key: `otp-net:${shopId}:${network}`, limit: shareLimit("network", dailyCap) });
-  shares.push({ key: `otp-block:${shopId}:${numberBlock(phone)}`, limit: shareLimit("block", dailyCap) });
-  return shares;
-}
-
 /** Until the shop's next midnight (its time zone), when its daily cap starts again. */
 function secondsToShopMidnight(now: Date, timezone: string | null) {
   return Math.max(1, Math.ceil((nextShopMidnight(now, timezone).getTime() - now.getTime()) / 1000));
 }
 
-
 /**
  * POST /send-otp. `phone` is already normalised E.164. The checks run in this order (README):
  * otpEnabled → country allow-list → blocklist → returning-customer skip → per-number rate limit →
- * billing gate → shop's daily cap → resend cooldown (atomic with replacing the pending code) → send.
+ * billing gate → the shares of the daily cap per place → shop's daily cap → resend cooldown (atomic with
+ * replacing the pending code) → the holdout experiment's arm → send. Every counter is taken in one step
+ * (`decideSend`); what they come to is one verdict (`settleSend`), answered here.
  */
 export async function sendVerificationCode(input: {
   shop: OtpShop;
@@ -125,7 +107,7 @@ export async function sendVerificationCode(input: {
   deviceToken?: string | null;
   /** "whatsapp": the shopper asked for the code there (a text failed); limits are per number, whatever the channel. */
   channel?: SmsChannel;
-  /** The shopper's IP (the risk score's velocity per IP). */
+  /** The shopper's IP (the risk score's velocity per IP; the shares per place). */
   ip?: string | null;
   /**
    * For a confirmation already open after purchase (/vc): the shopper can always finish it, so neither
@@ -144,12 +126,11 @@ export async function sendVerificationCode(input: {
   }
   if (!countryAllowed(phone, shop.allowedCountries)) return { ok: false, code: "country_not_allowed" };
   const now = clock.now();
-  const perNumberKey = sendLimitKey(shop.id, phone);
-  const dailyKey = dailyCapKey(shop, now);
+  const perNumber = { key: sendLimitKey(shop.id, phone), limit: shop.otpSendLimit, windowSeconds: shop.otpSendWindowSeconds };
+  const daily = { key: dailyCapKey(shop, now), cap: shop.dailySendCap };
   const month = allowanceMonthStart(now, shop.timezone);
   const code = randomNumericCode(CODE_LENGTH);
-  const challenge = pendingCode(shop, phone, code, now);
-  const shares = sendShares(shop.id, phone, input.ip, shop.dailySendCap);
+  const shares = sendShares(shop, phone, input.ip, shop.dailySendCap, now, input.afterPurchase);
   // The skip is only for the browser that proved this number (its remembered-device token): to anyone
   // else a verified number looks like any other and gets a code, so nobody learns it was verified.
   const skipSince =
@@ -163,15 +144,17 @@ export async function sendVerificationCode(input: {
     month,
     codesKey: riskCodesKey(shop.id, phone),
     ipKey: input.ip ? riskIpKey(shop.id, input.ip) : null,
-    perNumberKey,
-    perNumberLimit: shop.otpSendLimit,
-    perNumberWindowSeconds: shop.otpSendWindowSeconds,
+    perNumberKey: perNumber.key,
+    perNumberLimit: perNumber.limit,
+    perNumberWindowSeconds: perNumber.windowSeconds,
     shares,
-    dailyKey,
-    dailyCap: shop.dailySendCap,
+    dailyKey: daily.key,
+    dailyCap: daily.cap,
     skipSince,
     allowance: input.afterPurchase ? Number.MAX_SAFE_INTEGER : hasActiveSubscription(shop) ? verificationsAllowed(shop, month) : 0,
-    challenge,
+    challenge: pendingCode(shop, phone, code, now),
+    spike: spikeWatch(shop, now),
+    networkVerifiedKey: networkVerifiedKey(shop.id, placeOf(input.ip)),
   });
   if (decision.blocked) return { ok: false, code: "phone_blocked" };
   // The number is not proven yet: its history in this shop stays out of the answer (app/risk).
@@ -183,54 +166,46 @@ export async function sendVerificationCode(input: {
     requestsFromIp: input.ip ? (decision.riskIp ?? 0) : 0,
     behaviour: input.behaviour,
   });
-  // The holdout experiment: an eligible shopper's arm is recorded before the answer goes back. Never held
-  // out: a blocked number (refused above) and a high band, which a merchant rule's match always is. Nobody
-  // is assigned while verification is paused (no plan, allowance used): the other group would not be asked either.
-  const experiment = risk.band === "high" || pauseReason(shop, decision.verifiedThisMonth) !== null ? null : decision.experiment;
-  if (experiment && (await assignShopper(shop.id, experiment, phone, now)) === "holdout") {
-    await undoSend(shop, phone, decision, now);
-    return { ok: true, skipped: "holdout", risk };
-  }
-  if (!decision.perNumber) {
-    await countEvent(shop, "otp_skipped", "returning");
-    return { ok: true, skipped: "returning_customer", risk };
-  }
-
-  const nowMs = now.getTime();
-  const perNumber = rateLimitResult(decision.perNumber, shop.otpSendLimit, shop.otpSendWindowSeconds, nowMs);
-  if (!perNumber.allowed) return { ok: false, code: "rate_limited", retryAfter: perNumber.retryAfterSeconds };
-
-  if (!hasActiveSubscription(shop) && !input.afterPurchase) return { ok: false, code: "subscription_required" };
-  // The plan's monthly allowance of verifications, and past it the usage charges' cap when the
-  // merchant turned them on (a shop with no plan was refused just above).
   const paused = pauseReason(shop, decision.verifiedThisMonth, month);
-  if ((paused === "allowance_used" || paused === "usage_cap_reached") && !decision.counted && !input.afterPurchase) {
-    await Promise.all([releaseRateLimit(perNumberKey, perNumber), allowanceMayBeUsedUp(shop.domain, decision.verifiedThisMonth)]);
-    return { ok: false, code: "plan_limit_reached" };
-  }
+  const verdict = settleSend({
+    decision,
+    shares,
+    perNumber,
+    daily,
+    now,
+    capRetryAfter: secondsToShopMidnight(now, shop.timezone),
+    subscribed: hasActiveSubscription(shop),
+    allowanceUsed: (paused === "allowance_used" || paused === "usage_cap_reached") && !decision.counted,
+    afterPurchase: input.afterPurchase === true,
+    capFallback: shop.capFallback === "prepaid_only" ? "prepaid_only" : "confirm_after_purchase",
+  });
 
-  // One place (IP, network, number block) past its share of the daily cap: refused like a rate limit;
-  // its hit stays counted (it is that place's doing), the shopper's own limit gets its hit back.
-  const shareHits = decision.shares.map((row, i) => ({ key: shares[i].key, hit: rateLimitResult(row, shares[i].limit, SHARE_WINDOW_SECONDS, nowMs) }));
-  const overShare = shareHits.find((s) => !s.hit.allowed);
-  if (overShare) {
-    await releaseRateLimit(perNumberKey, perNumber);
-    log.info("otp: one place reached its share of the shop's daily send cap", { shop: shop.domain, place: overShare.key.split(":")[0] });
-    return { ok: false, code: "rate_limited", retryAfter: overShare.hit.retryAfterSeconds };
+  switch (verdict.kind) {
+    case "returning":
+      if ((await experimentArm(shop, phone, decision, risk, now, false)) === "holdout") return { ok: true, skipped: "holdout", risk };
+      await countEvent(shop, "otp_skipped", "returning");
+      return { ok: true, skipped: "returning_customer", risk };
+    case "no_plan":
+      return { ok: false, code: "subscription_required" };
+    case "allowance_used":
+      await Promise.all([giveBack(verdict.giveBack), allowanceMayBeUsedUp(shop.domain, decision.verifiedThisMonth)]);
+      return { ok: false, code: "plan_limit_reached" };
+    case "refused":
+      return refuse(shop, phone, now, verdict);
+    case "cap_fallback":
+      // The cap is spent: nothing more is sent today; the shopper pays as the merchant chose (cash on
+      // delivery confirmed after purchase), and is told so as if codes were off (docs/security.md).
+      await Promise.all([giveBack(verdict.giveBack), countRefusal(shop, "cap_fallback", now)]);
+      return { ok: true, skipped: "cap_fallback", risk };
+    case "send":
+      break;
   }
-  const releaseShares = () => shareHits.map((s) => releaseRateLimit(s.key, s.hit));
-
-  const daily = rateLimitResult(decision.daily!, shop.dailySendCap, 86_400, nowMs);
-  if (!daily.allowed) {
-    await Promise.all([releaseRateLimit(perNumberKey, perNumber), releaseRateLimit(dailyKey, daily), ...releaseShares()]);
-    log.warn("otp: shop reached its daily send cap", { shop: shop.domain, cap: shop.dailySendCap });
-    return { ok: false, code: "shop_daily_cap", retryAfter: secondsToShopMidnight(now, shop.timezone) };
-  }
-
-  const challengeId = decision.challengeId;
-  if (!challengeId) {
-    await Promise.all([releaseRateLimit(perNumberKey, perNumber), releaseRateLimit(dailyKey, daily), ...releaseShares()]);
-    return { ok: false, code: "rate_limited", retryAfter: await cooldownLeft(shop, phone, now) };
+  // The arm is drawn only now, after every limit the send passed, and a held-out shopper's send stays
+  // counted against them: being told the arm costs what a code costs (docs/experiment.md).
+  const probing = fromProbingSource(shareCount(decision, shares, "network"), decision.networkVerified);
+  if ((await experimentArm(shop, phone, decision, risk, now, probing)) === "holdout") {
+    await dropChallenge(verdict.challengeId);
+    return { ok: true, skipped: "holdout", risk };
   }
 
   const result = await sendSms({
@@ -259,29 +234,54 @@ export async function sendVerificationCode(input: {
     return { ok: false, code: "sms_unavailable" };
   }
   if (!result.ok) {
-    // Twilio refused, or was never reached: nothing went to the shopper. The reserved code goes, and the shop's cap gets its hit back.
-    // A provider outage is not the shopper's doing, so their own limit gets it back too.
-    const releases: Promise<unknown>[] = [
-      execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challengeId}`),
-      releaseRateLimit(dailyKey, daily),
-      ...releaseShares(),
-    ];
-    if (result.code === "sms_unavailable") releases.push(releaseRateLimit(perNumberKey, perNumber));
-    await Promise.all(releases);
+    // Twilio refused, or was never reached: nothing went to the shopper. The reserved code goes, the shop's
+    // cap and the places get their hits back; a provider outage is not the shopper's doing, so their own limit too.
+    const kept = result.code === "sms_unavailable" ? verdict.spent : verdict.spent.filter((h) => h.key !== perNumber.key);
+    await Promise.all([dropChallenge(verdict.challengeId), giveBack(kept)]);
     return { ok: false, code: result.code };
   }
   log.info("otp: code sent", { shop: shop.domain, phone, channel: result.channel });
   return { ok: true, expiresIn: shop.otpTtlSeconds, resendAfter: shop.otpResendCooldownSeconds, channel: result.channel, risk };
 }
 
-/** A held-out shopper gets no code: the decision's send-limit hits are given back and its pending code goes. */
-async function undoSend(shop: OtpShop, phone: string, decision: SendDecision, now: Date): Promise<void> {
-  const nowMs = now.getTime();
-  const undo: Promise<unknown>[] = [];
-  if (decision.perNumber) undo.push(releaseRateLimit(sendLimitKey(shop.id, phone), rateLimitResult(decision.perNumber, shop.otpSendLimit, shop.otpSendWindowSeconds, nowMs)));
-  if (decision.daily) undo.push(releaseRateLimit(dailyCapKey(shop, now), rateLimitResult(decision.daily, shop.dailySendCap, 86_400, nowMs)));
-  if (decision.challengeId) undo.push(execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${decision.challengeId}`));
-  await Promise.all(undo);
+/** The count a share of `kind` reached with this send (0 when the decision stopped before it). */
+function shareCount(decision: SendDecision, shares: { kind: ShareKind }[], kind: ShareKind): number {
+  const i = shares.findIndex((s) => s.kind === kind);
+  return i >= 0 && decision.shares[i] ? Number(decision.shares[i].count) : 0;
+}
+
+/**
+ * The holdout experiment's arm for an eligible shopper, recorded before the answer goes back. Never held
+ * out: a high band (a merchant rule's match always is one), anyone while verification is paused (the other
+ * group would not be asked either), and a number asked from a probing source (kept apart, always asked).
+ */
+async function experimentArm(shop: OtpShop, phone: string, decision: SendDecision, risk: RiskAssessment, now: Date, probing: boolean) {
+  if (!decision.experiment || risk.band === "high" || pauseReason(shop, decision.verifiedThisMonth) !== null) return null;
+  return assignShopper(shop.id, decision.experiment, phone, now, { probing });
+}
+
+/**
+ * A refusal at a limit: its counted hits that were not the refused place's doing go back, and it is
+ * counted by place (DailyStat otp_refused, the admin's "where unusual use comes from"), never logged one by one.
+ */
+async function refuse(shop: OtpShop, phone: string, now: Date, verdict: Extract<SendVerdict, { kind: "refused" }>): Promise<SendOutcome> {
+  await Promise.all([giveBack(verdict.giveBack), countRefusal(shop, verdict.place, now)]);
+  if (verdict.place === "cooldown") return { ok: false, code: "rate_limited", retryAfter: await cooldownLeft(shop, phone, now) };
+  return { ok: false, code: verdict.code, retryAfter: verdict.retryAfter ?? 1 };
+}
+
+/**
+ * Counts a refusal by place in the day's rollup (DailyStat otp_refused); the day's first at the shop's cap
+ * is the one log line (the merchant sees it on Home at once): a drain refused a thousand times writes one.
+ */
+async function countRefusal(shop: OtpShop, place: string, now: Date): Promise<void> {
+  const [row] = await query<{ count: unknown }>(countEventStatement(shop, "otp_refused", place, now)).catch((error: unknown) => {
+    log.warn("stats: an event was not counted", { shopId: shop.id, metric: "otp_refused", error: String(error) });
+    return [];
+  });
+  if ((place === "cap" || place === "cap_fallback") && Number(row?.count) === 1) {
+    log.warn("otp: shop reached its daily send cap", { shop: shop.domain, cap: shop.dailySendCap, fallback: place === "cap" ? "prepaid_only" : "confirm_after_purchase" });
+  }
 }
 
 /**
@@ -386,6 +386,8 @@ export async function checkVerificationCode(input: {
   });
   // Another answer of this same right code used it first (both compared it before either used it).
   if (!done.consumed) return { ok: false, code: "already_verified" };
+  // The drain watch and the probe watch count what was confirmed (app/otp/send-limits.server.ts).
+  await noteCodeConfirmed(shop, input.ip, verifiedAt);
 
   // Only a number's first verification this month counts against the allowance (docs/security.md):
   // that one is watched for an abnormal burn, then checked against the allowance and usage charges.

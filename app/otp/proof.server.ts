@@ -35,7 +35,7 @@ function sameMac(a: string, b: string): boolean {
 export type Proof = ProofFields & { phone: string };
 
 /** `band`: the shopper's risk band (app/risk); a high band rides on the proof (format v2) so checkout hides COD for it. */
-type ProofInput = { phone: string; mode: string; selectionId: string; band?: RiskBand | null; holdout?: boolean };
+type ProofInput = { phone: string; mode: string; selectionId: string; band?: RiskBand | null; holdout?: boolean; unverified?: boolean };
 
 /**
  * A proof that `phone` was proven (by a code confirmed at `verifiedAt`) for `mode` in `selectionId`,
@@ -51,6 +51,15 @@ export function issueProof(shopDomain: string, input: ProofInput, verifiedAt: Da
  */
 export function issueHoldoutProof(shopDomain: string, input: { phone: string; selectionId: string }, now: Date = clock.now()) {
   return signProof(shopDomain, { ...input, mode: "cod", holdout: true }, Math.floor(now.getTime() / 1000) + PROOF_TTL_SECONDS);
+}
+
+/**
+ * A proof for a shopper the shop's daily cap left without a code, where the merchant's fallback is cash on
+ * delivery confirmed after purchase (app/otp/send-limits.server.ts): checkout offers COD, the order is
+ * confirmed like any unverified one. Never evidence of verification.
+ */
+export function issueUnverifiedProof(shopDomain: string, input: { phone: string; selectionId: string }, now: Date = clock.now()) {
+  return signProof(shopDomain, { ...input, mode: "cod", unverified: true }, Math.floor(now.getTime() / 1000) + PROOF_TTL_SECONDS);
 }
 
 /**
@@ -75,6 +84,7 @@ function signProof(shopDomain: string, input: ProofInput, expiresAt: number) {
     selectionId: input.selectionId,
     band: input.band === "high" ? "h" : null,
     holdout: input.holdout === true,
+    unverified: input.unverified === true,
   };
   const body = proofBody(fields);
   return { token: `${body}.${mac("proof", shopDomain, body)}`, expiresAt: new Date(fields.expiresAt * 1000) };

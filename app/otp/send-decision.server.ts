@@ -1,6 +1,6 @@
 import { query, sql, transaction, type Sql } from "~/core/db/sql.server";
 import { databaseProvider } from "~/core/db.server";
-import { rateLimitHit, type RateLimitRow } from "~/core/rate-limit/rate-limit.server";
+import { rateLimitHit, rateLimitPeek, type RateLimitRow } from "~/core/rate-limit/rate-limit.server";
 import { RISK_WINDOW_SECONDS } from "~/risk/assess.server";
 
 /**
@@ -22,7 +22,8 @@ function toMillis(value: unknown): number | null {
  * counted it this month (verifying it again costs nothing, so the allowance never refuses it), and how
  * many verifications the shop had this calendar month (the plan's allowance; at most 31 DailyStat rows).
  */
-function standingSelect(shopId: string, phone: string, now: Date, month: string): Sql {
+function standingSelect(p: Pick<SendPlan, "shopId" | "phone" | "now" | "month" | "spike" | "networkVerifiedKey">): Sql {
+  const { shopId, phone, now, month, spike } = p;
   return sql`
     SELECT
       (SELECT 1 FROM "BlockedPhone" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "blocked",
@@ -30,7 +31,9 @@ function standingSelect(shopId: string, phone: string, now: Date, month: string)
       (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "countedMonth" = ${month}) AS "counted",
       (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
         WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${month}) AS "verifiedThisMonth",
-      ${runningExperimentColumns(shopId, now)}`;
+      ${runningExperimentColumns(shopId, now)},
+      (CASE WHEN ${spike.sent} >= ${spike.minSends} AND ${spike.verified} * ${spike.verifiedOneIn} < ${spike.sent} THEN 1 ELSE NULL END) AS "spike",
+      ${rateLimitPeek(p.networkVerifiedKey, SHARE_WINDOW_SECONDS, now.getTime())} AS "networkVerified"`;
 }
 
 /** The holdout experiment running now (app/experiment), if any: its id and held-out share, read with the standing. */
@@ -65,9 +68,17 @@ export type SendPlan = {
   allowance: number;
   /** The pending code's upsert (`pendingCode`). */
   challenge: (source?: Sql) => Sql;
+  /** The drain watch's reading (app/otp/send-limits.server.ts): while it sees one, a share's `spikeLimit` applies. */
+  spike: SpikeWatch;
+  /** The counter of confirmed codes from the request's network (a probing source confirms few). */
+  networkVerifiedKey: string;
 };
 
-export type SendShare = { key: string; limit: number };
+/** A place's share: `limit` hits per `windowSeconds` (24 hours when absent); `spikeLimit` in its place while a drain is seen. */
+export type SendShare = { key: string; limit: number; windowSeconds?: number; spikeLimit?: number };
+
+/** Scalar subqueries for this hour's codes and confirmations, and what makes them a drain. */
+export type SpikeWatch = { sent: Sql; verified: Sql; minSends: number; verifiedOneIn: number };
 
 /** The window of a place's share of the daily cap. */
 export const SHARE_WINDOW_SECONDS = 86_400;
@@ -87,6 +98,10 @@ export type SendDecision = {
   challengeId: string | null;
   /** The holdout experiment running for the shop (app/experiment), or null. */
   experiment: { id: string; holdoutShare: number } | null;
+  /** A drain is seen this hour: the shares' spike limits applied. */
+  spike: boolean;
+  /** Codes confirmed from the request's network in 24 hours. */
+  networkVerified: number;
 };
 
 type SendDecisionRow = {
@@ -96,6 +111,8 @@ type SendDecisionRow = {
   verifiedThisMonth: unknown;
   experimentId?: string | null;
   holdoutShare?: unknown;
+  spike?: unknown;
+  networkVerified?: unknown;
   riskCodes?: unknown;
   riskIp?: unknown;
   perCount?: unknown;
@@ -134,12 +151,15 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
     let shareSteps = sql``;
     let shareColumns = sql``;
     p.shares.forEach((share, i) => {
-      shareSteps = sql`${shareSteps} ${name(i)} AS (${rateLimitHit(share.key, SHARE_WINDOW_SECONDS, now, through)}),`;
+      shareSteps = sql`${shareSteps} ${name(i)} AS (${rateLimitHit(share.key, share.windowSeconds ?? SHARE_WINDOW_SECONDS, now, through)}),`;
       shareColumns = sql`${shareColumns}, (SELECT "count" FROM ${name(i)}) AS ${name(i, "Count")}, (SELECT "windowStart" FROM ${name(i)}) AS ${name(i, "WindowStart")}`;
-      through = sql`FROM ${name(i)} WHERE "count" <= ${share.limit}`;
+      through =
+        share.spikeLimit == null
+          ? sql`FROM ${name(i)} WHERE "count" <= ${share.limit}`
+          : sql`FROM ${name(i)}, "standing" WHERE ${name(i)}."count" <= (CASE WHEN "standing"."spike" IS NULL THEN ${share.limit} ELSE ${share.spikeLimit} END)::integer`;
     });
     const [row] = await query<SendDecisionRow>(sql`
-      WITH "standing" AS (${standingSelect(p.shopId, p.phone, p.now, p.month)}),
+      WITH "standing" AS (${standingSelect(p)}),
       "riskCodes" AS (${rateLimitHit(p.codesKey, RISK_WINDOW_SECONDS, now, notBlocked)}),
       "riskIp" AS (${p.ipKey ? rateLimitHit(p.ipKey, RISK_WINDOW_SECONDS, now, notBlocked) : sql`SELECT NULL::integer AS "count"`}),
       "perNumber" AS (${rateLimitHit(p.perNumberKey, p.perNumberWindowSeconds, now, sql`FROM "standing" WHERE "blocked" IS NULL AND ("verifiedAt" IS NULL OR "verifiedAt" < ${p.skipSince})`)}),
@@ -147,6 +167,7 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
       "daily" AS (${rateLimitHit(p.dailyKey, 86_400, now, through)}),
       "challenge" AS (${p.challenge(sql`FROM "daily" WHERE "daily"."count" <= ${p.dailyCap}`)})
       SELECT "standing"."blocked", "standing"."counted", "standing"."verifiedThisMonth", "standing"."experimentId", "standing"."holdoutShare",
+        "standing"."spike", "standing"."networkVerified",
         (SELECT "count" FROM "riskCodes") AS "riskCodes", (SELECT "count" FROM "riskIp") AS "riskIp",
         (SELECT "count" FROM "perNumber") AS "perCount", (SELECT "windowStart" FROM "perNumber") AS "perWindowStart",
         (SELECT "count" FROM "daily") AS "dailyCount", (SELECT "windowStart" FROM "daily") AS "dailyWindowStart",
@@ -168,10 +189,12 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
       daily: row.dailyCount == null ? null : { count: row.dailyCount as string, windowStart: row.dailyWindowStart as string },
       challengeId: row.challengeId ?? null,
       experiment: experimentOf(row),
+      spike: row.spike != null,
+      networkVerified: Number(row.networkVerified ?? 0),
     };
   }
   return transaction((tx) => {
-    const [standing] = tx.query<SendDecisionRow>(standingSelect(p.shopId, p.phone, p.now, p.month));
+    const [standing] = tx.query<SendDecisionRow>(standingSelect(p));
     const decision: SendDecision = {
       blocked: standing.blocked != null,
       counted: standing.counted != null,
@@ -183,6 +206,8 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
       daily: null,
       challengeId: null,
       experiment: experimentOf(standing),
+      spike: standing.spike != null,
+      networkVerified: Number(standing.networkVerified ?? 0),
     };
     if (decision.blocked) return decision;
     decision.riskCodes = Number(tx.query<RateLimitRow>(rateLimitHit(p.codesKey, RISK_WINDOW_SECONDS, now))[0].count);
@@ -192,9 +217,9 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
     decision.perNumber = tx.query<RateLimitRow>(rateLimitHit(p.perNumberKey, p.perNumberWindowSeconds, now))[0];
     if (Number(decision.perNumber.count) > p.perNumberLimit || (decision.verifiedThisMonth >= p.allowance && !decision.counted)) return decision;
     for (const share of p.shares) {
-      const [hit] = tx.query<RateLimitRow>(rateLimitHit(share.key, SHARE_WINDOW_SECONDS, now));
+      const [hit] = tx.query<RateLimitRow>(rateLimitHit(share.key, share.windowSeconds ?? SHARE_WINDOW_SECONDS, now));
       decision.shares.push(hit);
-      if (Number(hit.count) > share.limit) return decision;
+      if (Number(hit.count) > (decision.spike && share.spikeLimit != null ? share.spikeLimit : share.limit)) return decision;
     }
     decision.daily = tx.query<RateLimitRow>(rateLimitHit(p.dailyKey, 86_400, now))[0];
     if (Number(decision.daily.count) > p.dailyCap) return decision;

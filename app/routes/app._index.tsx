@@ -21,6 +21,7 @@ import { homeAction, homeForm, loadHome, type HomeActionResult } from "~/dashboa
 import { LastThirtyDays } from "~/dashboard/last-30-days";
 import { adminLocale } from "~/dashboard/locale";
 import { PlanCard } from "~/dashboard/plan-card";
+import { hasUnusualUse, UnusualUseCard } from "~/dashboard/unusual-use-card";
 import { authenticate } from "~/core/shopify/app.server";
 
 export const links = () => [{ rel: "stylesheet", href: vizStyles }];
@@ -55,7 +56,7 @@ const STEP_TITLES: Record<string, string> = {
 };
 
 export default function Home() {
-  const { bill, onboarding, dashboard: d, shopName, examplePhone, experiment } = useLoaderData<typeof loader>();
+  const { bill, onboarding, dashboard: d, shopName, examplePhone, experiment, unusualUse } = useLoaderData<typeof loader>();
   const result = useActionData<HomeActionResult>();
   const busy = useNavigation().state !== "idle";
   const notice = useNotice(result && { message: result.message, error: !result.ok }, result);
@@ -68,6 +69,11 @@ export default function Home() {
       <PolarisVizProvider themes={CHART_THEMES}>
         <Layout>
           {notice && <Layout.Section>{notice}</Layout.Section>}
+          {hasUnusualUse(unusualUse) && (
+            <Layout.Section>
+              <UnusualUseCard use={unusualUse} />
+            </Layout.Section>
+          )}
           {experiment && (
             <Layout.Section>
               <Card>

@@ -7,6 +7,8 @@
  *   otp_reverified       a code was confirmed for a number that had already verified this month (not counted again)
  *   otp_failed           wrong | expired | locked (the attempt that used up a code's tries, and later ones)
  *   otp_skipped          returning | disabled
+ *   otp_refused          a code refused at a limit, by the place whose share ran out: phone | phone_network | ip | network |
+ *                        block | spike | cooldown | cap (prepaid only at the daily cap) | cap_fallback (the cap's fallback given)
  *   correction_sent      an address-correction link went out
  *   correction_completed the shopper submitted the corrected address
  *   message_delivered    the provider reported a message delivered (or read); dimension: sms | whatsapp
@@ -21,6 +23,7 @@ export const METRICS = [
   "otp_reverified",
   "otp_failed",
   "otp_skipped",
+  "otp_refused",
   "correction_sent",
   "correction_completed",
   "message_delivered",

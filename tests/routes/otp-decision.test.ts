@@ -22,8 +22,8 @@ const fake = useFakeTwilio();
 // Each in a block of its own (the number less its last 3 digits), so only the limits a test names are met.
 const numbers = (n: number) => Array.from({ length: n }, (_, i) => `+1415${String(5550000 + i * 1000)}`);
 
-function send(body: Record<string, unknown>) {
-  return callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body }));
+function send(body: Record<string, unknown>, ip?: string) {
+  return callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body, headers: ip ? { "x-forwarded-for": ip } : {} }));
 }
 function verify(body: Record<string, unknown>) {
   return callRoute(verifyOtp, signedRequest("/verify-otp", { method: "POST", body }));
@@ -33,9 +33,11 @@ const dailyKey = (shopId: string) => `otp-daily:${shopId}:${clock.now().toISOStr
 
 describe("send-otp's one-step decision", () => {
   it("sends exactly the shop's daily cap of 20 concurrent sends to 20 numbers, and gives every refused number its hit back", async () => {
-    const shop = await installShop({ dailySendCap: 5, otpResendCooldownSeconds: 0 });
+    // The shop's fallback at the cap is prepaid only, so the refusals read shop_daily_cap (the default's answer: tests/routes/cap-fallback.test.ts).
+    const shop = await installShop({ dailySendCap: 5, otpResendCooldownSeconds: 0, capFallback: "prepaid_only" });
     const phones = numbers(20);
-    const responses = await Promise.all(phones.map((phone) => send({ phone })));
+    // Each from a network of its own: requests with no IP share one IP's share of the cap (5 here), which would refuse them first.
+    const responses = await Promise.all(phones.map((phone, i) => send({ phone }, `198.18.${i}.1`)));
     const bodies = await Promise.all(responses.map((r) => jsonOf(r)));
     const sent = phones.filter((_, i) => responses[i].status === 200);
     expect(sent).toHaveLength(5);

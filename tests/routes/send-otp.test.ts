@@ -311,8 +311,8 @@ describe("POST /send-otp", () => {
       expect(await prisma.rateCounter.count()).toBe(0);
     });
 
-    it("answers 429 shop_daily_cap once the shop sent its daily cap, counting only codes that went out", async () => {
-      await installShop({ dailySendCap: 2, otpResendCooldownSeconds: 0 });
+    it("answers 429 shop_daily_cap once the shop sent its daily cap, counting only codes that went out (the shop's fallback: prepaid only)", async () => {
+      await installShop({ dailySendCap: 2, otpResendCooldownSeconds: 0, capFallback: "prepaid_only" });
       fake.twilio.fail("landline", { times: 1 });
       expect((await send({ phone: "+919876500010" })).status).toBe(400);
       expect((await send({ phone: "+919876500011" })).status).toBe(200);
@@ -326,7 +326,7 @@ describe("POST /send-otp", () => {
     });
 
     it("the daily cap resets at midnight UTC", async () => {
-      await installShop({ dailySendCap: 1 });
+      await installShop({ dailySendCap: 1, capFallback: "prepaid_only" });
       vi.spyOn(clock, "now").mockReturnValue(new Date("2026-03-01T23:59:00Z"));
       expect((await send()).status).toBe(200);
       const res = await send({ phone: "+919876500020" });
@@ -350,13 +350,15 @@ describe("what a send costs the database", () => {
     // The decision (one statement on PostgreSQL, one transaction on SQLite): the number's standing (with
     // the month's verifications for the plan's allowance), the risk score's 24-hour count of codes for the
     // number (one more with the shopper's IP), its rate counter, the shop's daily counter and the pending
-    // code, with the number's texts of the day and its block's share of the daily cap between them (its
-    // IP's and network's too when the request names an IP). Then the message's delivery record, written
-    // before the text goes (so a text that went always has one), and after it the record completed with the
-    // dashboard's daily count of codes sent.
+    // code, with the shares of the daily cap per place between them (app/otp/send-limits.server.ts: the
+    // number's texts of the day and what one network may ask of them, the IP, the network, the block from
+    // that network, the network's hour for the drain watch, the shop's day; with no IP one "unknown" place
+    // stands for the IP and the network). Then the message's delivery record, written before the text goes
+    // (so a text that went always has one), and after it the record completed with the dashboard's daily
+    // count of codes sent.
     expect(direct.roundTrips).toBe(3);
     const all = direct.statements.join("\n");
-    expect(all.match(/INSERT INTO "RateCounter"/g)).toHaveLength(5);
+    expect(all.match(/INSERT INTO "RateCounter"/g)).toHaveLength(10);
     expect(all.match(/INSERT INTO "OtpChallenge"/g)).toHaveLength(1);
     expect(all.match(/INSERT INTO "MessageDelivery"/g)).toHaveLength(1);
     expect(all.match(/UPDATE "MessageDelivery"/g)).toHaveLength(1);

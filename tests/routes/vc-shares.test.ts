@@ -2,7 +2,7 @@ import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as confirmPage from "~/routes/proxy.vc.$token";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import { runDueJobs } from "~/core/jobs/queue.server";
-import { shareLimit } from "~/otp/otp.server";
+import { shareLimit } from "~/otp/send-limits.server";
 import { JOB_KINDS } from "~/server-build";
 import * as handlers from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";

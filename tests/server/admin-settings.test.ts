@@ -46,7 +46,7 @@ const FIELDS = [
   "otpEnabled", "returningSkipDays", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "otpResendCooldownSeconds",
   "otpMaxAttempts", "dailySendCap", "allowedCountries", "smsChannel", "smsTemplate", "locale", "discountCodeCod",
   "discountCodePrepaid", "discountCodePartial", "depositType", "depositValue", "tagOrders", "tagVerified", "tagUnverified",
-  "tagModePrefix", "addressCorrectionTtlHours", "autoAddressCorrection", "enforceAtCheckout", "keepCodHiddenWhenPaused", "usageChargesEnabled", "codMethodNames", "holdUnverifiedCod",
+  "tagModePrefix", "addressCorrectionTtlHours", "autoAddressCorrection", "enforceAtCheckout", "keepCodHiddenWhenPaused", "capFallback", "usageChargesEnabled", "codMethodNames", "holdUnverifiedCod",
   "confirmDeadlineHours", "cancelUnconfirmed", "paymentModes", "prepaidDiscountType",
   "prepaidDiscountValue", "codFeeType", "codFeeValue", "codFeeVariantId", "recordRetentionDays", "whatsappConfirmation",
   "whatsappReplyMinutes", "cancelOnWhatsappCancel", "otpChannelChoice", "linksOnWhatsapp", "linkDomain",

@@ -1,4 +1,4 @@
-import { Banner, Card, Checkbox, FormLayout, Layout, Text, TextField } from "@shopify/polaris";
+import { Banner, Card, Checkbox, FormLayout, Layout, Select, Text, TextField } from "@shopify/polaris";
 import { SETTINGS_LIMITS as L } from "~/core/settings/limits";
 import type { EnforcementState } from "~/enforcement/payment-customization.server";
 import { enforcementSummary } from "./enforcement-summary";
@@ -6,7 +6,7 @@ import type { SettingsFormKit } from "./use-settings-form";
 
 /** The "Enforcement" card: its state in Shopify's checkout, and the confirmation after purchase. */
 export function EnforcementCard({ form, enforcement }: { form: SettingsFormKit; enforcement: EnforcementState }) {
-  const { field, number, checkbox } = form;
+  const { field, number, checkbox, select } = form;
   return (
     <Layout.AnnotatedSection id="enforcement"
       title="Enforcement"
@@ -29,6 +29,14 @@ export function EnforcementCard({ form, enforcement }: { form: SettingsFormKit; 
           <Checkbox
             {...checkbox("keepCodHiddenWhenPaused")}
             helpText="Verification pauses when this month's verifications are used up, when no plan is active, or when codes are off. Off (the default): checkout then offers cash on delivery to everyone, unverified. On: checkout keeps hiding it, so nobody can pay on delivery until verification resumes."
+          />
+          <Select
+            {...select("capFallback")}
+            options={[
+              { label: "Cash on delivery, confirmed after purchase", value: "confirm_after_purchase" },
+              { label: "Prepaid only", value: "prepaid_only" },
+            ]}
+            helpText="When the store's codes per day are used up (for example by someone spending them), no more codes are sent that day. Confirmed after purchase (the default): shoppers still pay cash on delivery and the order waits for their confirmation like any unverified order. Prepaid only: cash on delivery stays hidden until midnight."
           />
           <Checkbox
             {...checkbox("usageChargesEnabled")}

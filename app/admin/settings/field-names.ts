@@ -46,6 +46,7 @@ export const FIELD_NAMES: Record<SettingsField, string> = {
   digipinTarget: "Where the shopper's DIGIPIN goes",
   enforceAtCheckout: "Hide cash on delivery at checkout unless verified",
   keepCodHiddenWhenPaused: "Keep cash on delivery hidden while verification is paused",
+  capFallback: "When the day's codes are used up",
   usageChargesEnabled: "Keep verifying past the monthly allowance, charged per verification",
   codMethodNames: "Cash-on-delivery payment methods",
   holdUnverifiedCod: "Hold fulfillment until the shopper confirms",

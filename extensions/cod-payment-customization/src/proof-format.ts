@@ -6,6 +6,7 @@
  *   v1.<phone digits>.<mode>.<expiry, epoch seconds>.<selection id>.<signature>
  *   v2.<phone digits>.<mode>.<expiry, epoch seconds>.<selection id>.<risk band>.<signature>
  *   v3.<phone digits>.<mode>.<expiry, epoch seconds>.<selection id>.<signature>
+ *   v4.<phone digits>.<mode>.<expiry, epoch seconds>.<selection id>.<signature>
  *
  * v2 carries the shopper's risk band (app/risk): the app writes it for a high-risk shopper (`h`), and
  * the function hides cash on delivery for such a proof whatever its mode. A v1 proof restricts
@@ -22,18 +23,25 @@ export const PROOF_VERSION_WITH_BAND = "v2";
  * checkout lets them pay cash on delivery as if the app were off, and the order side knows not to ask.
  */
 export const PROOF_VERSION_HOLDOUT = "v3";
+/**
+ * v4: the shop's daily cap of codes was spent and its fallback is cash on delivery confirmed after
+ * purchase: checkout offers cash on delivery without a code, and the order side confirms it like any
+ * unverified order (it proves nothing).
+ */
+export const PROOF_VERSION_UNVERIFIED = "v4";
 /** The band letters a v2 proof may carry; `h` means cash on delivery is not offered. */
 export type ProofBand = "l" | "m" | "h";
 /** The customer tag the app maintains on customers whose COD order was verified. */
 export const VERIFIED_CUSTOMER_TAG = "cod-verified-customer";
 
-export type ProofFields = { phoneDigits: string; mode: string; expiresAt: number; selectionId: string; band?: ProofBand | null; holdout?: boolean };
+export type ProofFields = { phoneDigits: string; mode: string; expiresAt: number; selectionId: string; band?: ProofBand | null; holdout?: boolean; unverified?: boolean };
 export type ParsedProof = ProofFields & { signature: string; signed: string };
 
 /** The fields the signature covers, in the order they appear. */
 export function proofBody(p: ProofFields): string {
   const base = `${p.phoneDigits}.${p.mode}.${p.expiresAt}.${p.selectionId}`;
   if (p.holdout) return `${PROOF_VERSION_HOLDOUT}.${base}`;
+  if (p.unverified) return `${PROOF_VERSION_UNVERIFIED}.${base}`;
   return p.band ? `${PROOF_VERSION_WITH_BAND}.${base}.${p.band}` : `${PROOF_VERSION}.${base}`;
 }
 
@@ -43,14 +51,15 @@ export function parseProof(value: string | null | undefined): ParsedProof | null
   const parts = value.split(".");
   const banded = parts.length === 7 && parts[0] === PROOF_VERSION_WITH_BAND;
   const holdout = parts.length === 6 && parts[0] === PROOF_VERSION_HOLDOUT;
-  if (!banded && !holdout && (parts.length !== 6 || parts[0] !== PROOF_VERSION)) return null;
+  const unverified = parts.length === 6 && parts[0] === PROOF_VERSION_UNVERIFIED;
+  if (!banded && !holdout && !unverified && (parts.length !== 6 || parts[0] !== PROOF_VERSION)) return null;
   const [, phoneDigits, mode, exp, selectionId] = parts;
   const signature = parts[parts.length - 1];
   const band = banded ? parts[5] : null;
   if (!/^\d{10,15}$/.test(phoneDigits) || !/^[a-z]{3,10}$/.test(mode) || !/^\d{9,11}$/.test(exp)) return null;
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(selectionId) || !/^[0-9a-f]{32}$/.test(signature)) return null;
   if (band !== null && band !== "l" && band !== "m" && band !== "h") return null;
-  return { phoneDigits, mode, expiresAt: Number(exp), selectionId, band, holdout, signature, signed: parts.slice(0, -1).join(".") };
+  return { phoneDigits, mode, expiresAt: Number(exp), selectionId, band, holdout, unverified, signature, signed: parts.slice(0, -1).join(".") };
 }
 
 /**

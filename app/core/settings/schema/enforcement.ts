@@ -21,6 +21,7 @@ const codMethodNames = text("Enter the names of your cash-on-delivery payment me
 export const enforcementSection = z.object({
   enforceAtCheckout: onOff,
   keepCodHiddenWhenPaused: onOff,
+  capFallback: z.enum(["confirm_after_purchase", "prepaid_only"], { errorMap: () => ({ message: "Choose cash on delivery confirmed after purchase, or prepaid only." }) }),
   usageChargesEnabled: onOff,
   codMethodNames,
   holdUnverifiedCod: onOff,
