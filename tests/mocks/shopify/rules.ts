@@ -4,7 +4,9 @@ import {
   getVariableValues,
   getOperationAST,
   getNamedType,
+  isAbstractType,
   isNonNullType,
+  isObjectType,
   TypeInfo,
   visit,
   visitWithTypeInfo,
@@ -18,7 +20,7 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import { findShopifySchema, requestedScopes } from "./schemas";
-import { describeAccess, effectiveScopes, requiredAccess, TYPE_SCOPES } from "./scopes";
+import { describeAccess, DOCUMENT_RESOURCES, effectiveScopes, requiredAccess, TYPE_SCOPES } from "./scopes";
 
 /**
  * Shopify's rules for one GraphQL request, as its Admin and Storefront APIs apply them before running
@@ -116,6 +118,12 @@ export function checkRequest(
       denied.push({ message: `fake Shopify: ${need.unknown}`, path: [node.alias?.value ?? node.name.value] });
       continue;
     }
+    const unlisted = unlistedResource(operationName, args);
+    if (unlisted) {
+      reasons.push(unlisted);
+      denied.push({ message: `fake Shopify: ${unlisted}`, path: [node.alias?.value ?? node.name.value] });
+      continue;
+    }
     const missing = need.requirements.find((anyOf) => !anyOf.some((s) => scopes.has(s)));
     if (missing) {
       const requiredAccessText = describeAccess(missing);
@@ -140,22 +148,34 @@ export function checkRequest(
       reason: `access: ${nested.map((n) => `${n.path.join(".")} needs ${n.access} (${n.source})`).join("; ")}`,
       body: {
         data: null,
-        errors: nested.map((n) => ({
-          message: `Access denied for ${n.path[n.path.length - 1]} field. Required access: ${n.access}`,
-          extensions: { code: "ACCESS_DENIED", documentation: DOCS, requiredAccess: n.access },
-          path: n.path,
-        })),
+        errors: nested.map((n) =>
+          n.unknown
+            ? { message: `fake Shopify: no scope row for the type at ${n.path.join(".")} (${n.source}): it cannot answer what Shopify would`, path: n.path }
+            : {
+                message: `Access denied for ${n.path[n.path.length - 1]} field. Required access: ${n.access}`,
+                extensions: { code: "ACCESS_DENIED", documentation: DOCS, requiredAccess: n.access },
+                path: n.path,
+              },
+        ),
       },
     };
   }
   return { ok: true, document, operation };
 }
 
-/** Fields of the document whose type needs a scope the grant lacks (TYPE_SCOPES). */
+/**
+ * Fields of the document whose type needs a scope the grant lacks (TYPE_SCOPES), and fields whose type
+ * has no row in that table (`unknown`: the fake cannot say what Shopify would require, so it refuses).
+ */
 export function nestedDenials(schema: import("graphql").GraphQLSchema, document: DocumentNode, api: "admin" | "storefront", scopes: Set<string>) {
   const typeInfo = new TypeInfo(schema);
-  const out: { path: string[]; access: string; source: string }[] = [];
+  const out: { path: string[]; access: string; source: string; unknown?: boolean }[] = [];
   const path: string[] = [];
+  const check = (typeName: string) => {
+    const rule = TYPE_SCOPES[api][typeName];
+    if (!rule) out.push({ path: [...path], access: `a row for ${typeName}`, source: "tests/mocks/shopify/type-scopes.ts", unknown: true });
+    else if (rule.anyOf.length && !rule.anyOf.some((s) => scopes.has(s))) out.push({ path: [...path], access: describeAccess(rule.anyOf), source: rule.source });
+  };
   visit(
     document,
     visitWithTypeInfo(typeInfo, {
@@ -163,18 +183,34 @@ export function nestedDenials(schema: import("graphql").GraphQLSchema, document:
         enter(node) {
           path.push(node.alias?.value ?? node.name.value);
           const type = typeInfo.getType();
-          const rule = type ? TYPE_SCOPES[api][getNamedType(type).name] : undefined;
-          if (rule?.anyOf?.length && !rule.anyOf.some((s) => scopes.has(s))) {
-            out.push({ path: [...path], access: describeAccess(rule.anyOf), source: rule.source });
-          }
+          const named = type ? getNamedType(type) : null;
+          if (named && (isObjectType(named) || isAbstractType(named))) check(named.name);
         },
         leave() {
           path.pop();
         },
       },
+      // `... on ProductVariant { id }` under a union reaches that type too.
+      InlineFragment: {
+        enter(node) {
+          if (node.typeCondition) check(node.typeCondition.name.value);
+        },
+      },
     }),
   );
   return out;
+}
+
+/** A tags or metafields document writing a resource its row in DOCUMENT_RESOURCES does not list. */
+function unlistedResource(operationName: string | null, args: Record<string, unknown>): string | null {
+  const listed = operationName ? DOCUMENT_RESOURCES[operationName] : undefined;
+  if (!listed) return null;
+  const values = args.metafields ? (args.metafields as { ownerId?: unknown }[]).map((m) => m.ownerId) : [args.id];
+  for (const id of values) {
+    const type = typeof id === "string" ? /^gid:\/\/shopify\/([A-Za-z]+)\//.exec(id)?.[1] : undefined;
+    if (!type || !listed.includes(type)) return `${operationName} writes ${String(id)}, a resource its row does not list (tests/mocks/shopify/scopes.ts DOCUMENT_RESOURCES)`;
+  }
+  return null;
 }
 
 function rootFields(document: DocumentNode, operation: OperationDefinitionNode): FieldNode[] {
