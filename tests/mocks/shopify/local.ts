@@ -1,4 +1,5 @@
 import { FakeCustomerStore } from "./customers";
+import { LOCAL_DEFAULTS } from "../../../app/server/app-proxy-signature.mjs";
 import { z } from "zod";
 import { FakeShopify, type Handler, type PageHandler } from "./server";
 import {
@@ -56,6 +57,8 @@ export type LocalShopify = { fake: FakeShopify; origin: string; stop: () => Prom
 
 export async function startLocalShopify(options: { port?: number; host?: string; callTimeoutMs?: number } = {}): Promise<LocalShopify> {
   const fake = new FakeShopify();
+  // The demo shop's offline session (scripts/setup.mjs) holds this token; a shop installed through the token exchange gets its own.
+  fake.issueToken(process.env.DEMO_SHOP || LOCAL_DEFAULTS.shop, "shpat_local_demo_token");
   // Shopify would refuse it: say so where the developer looks, as the real store's error would show.
   fake.onRefusal = (r) => process.stderr.write(`[fake Shopify] refused ${r.api} ${r.operationName ?? "(anonymous)"} as Shopify would: ${r.reason}\n`);
   const links: CheckoutLinks = {

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { checkRequest, shapeAnswer, warmUpSchemas, type Refusal } from "./rules";
 import { SCHEMA_SOURCE } from "./schemas";
+import { installedAccessToken, UNAUTHORIZED } from "./tokens";
 
 export type { Refusal };
 
@@ -67,6 +68,8 @@ export class FakeShopify {
   /** Where a handler's answer did not fit the schema or the selection (the fake's own data to fix). */
   readonly answerProblems: string[] = [];
   private readonly handlers = new Map<string, Handler>();
+  /** Tokens issued besides each shop's install token (./tokens.ts): token → the one shop it is good for. */
+  private readonly tokens = new Map<string, string>();
   private readonly pages = new Map<string, PageHandler>();
   private server: http.Server | null = null;
   origin = "";
@@ -75,6 +78,18 @@ export class FakeShopify {
   on(operationName: string, handler: Handler, api?: "admin" | "storefront"): this {
     this.handlers.set(api ? `${api}:${operationName}` : operationName, handler);
     return this;
+  }
+
+  /** Issues `token` for `shop` (the token exchange, local mode's demo shop): good for that shop only. */
+  issueToken(shop: string, token: string): this {
+    this.tokens.set(token, shop);
+    return this;
+  }
+
+  /** Whether `token` is one this fake issued for `shop` (the install token of tests' shops, or an issued one). */
+  knowsToken(shop: string, token: string | undefined): boolean {
+    if (!token) return false;
+    return this.tokens.get(token) === shop || (!this.tokens.has(token) && token === installedAccessToken(shop));
   }
 
   /** Serves `pathname` (any method) outside the GraphQL endpoints. */
@@ -179,6 +194,12 @@ export class FakeShopify {
       headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)])),
     };
     this.calls.push(call);
+    // Shopify authenticates before it parses: no token, or one not issued for this shop, is a 401 with no GraphQL body.
+    const token = call.api === "admin" ? call.headers["x-shopify-access-token"] : (call.headers["shopify-storefront-private-token"] ?? call.headers["x-shopify-storefront-access-token"]);
+    if (!this.knowsToken(call.shop, token)) {
+      call.refused = "unauthorized: no access token, or one not issued for this shop";
+      return send(UNAUTHORIZED.status, UNAUTHORIZED.body, UNAUTHORIZED.headers);
+    }
     const checked = checkRequest(call.api, call.apiVersion, query, parsed.variables, parsed.operationName ?? operationName);
     if (!checked.ok) {
       this.refuse(call, checked.reason);
