@@ -13,12 +13,14 @@ import {
   GraphQLError,
   Kind,
   parse,
+  print,
   validate,
   type DocumentNode,
   type FieldNode,
   type GraphQLObjectType,
   type OperationDefinitionNode,
 } from "graphql";
+import { shopifyParseError, shopifyValidationError, shopifyVariableError } from "./errors";
 import { findShopifySchema, requestedScopes } from "./schemas";
 import { describeAccess, DOCUMENT_RESOURCES, effectiveScopes, requiredAccess, TYPE_SCOPES } from "./scopes";
 
@@ -61,10 +63,6 @@ export function warmUpSchemas(apiVersion: string): void {
   }
 }
 
-function located(e: GraphQLError) {
-  return { message: e.message, ...(e.locations ? { locations: e.locations } : {}), ...(e.path ? { path: e.path } : {}) };
-}
-
 export function checkRequest(
   api: "admin" | "storefront",
   apiVersion: string,
@@ -82,15 +80,13 @@ export function checkRequest(
     document = parse(query);
   } catch (error) {
     const e = error as GraphQLError;
-    return { ok: false, reason: `syntax: ${e.message}`, body: { errors: [{ ...located(e), extensions: { code: "parseError" } }] } };
+    const refused = shopifyParseError(e);
+    return { ok: false, reason: `syntax: ${refused.message}`, body: { errors: [refused] } };
   }
   const invalid = validate(schema, document);
   if (invalid.length) {
-    return {
-      ok: false,
-      reason: `invalid against the ${api} ${apiVersion} schema: ${invalid.map((e) => e.message).join("; ")}`,
-      body: { errors: invalid.map((e) => ({ ...located(e), extensions: { code: "GRAPHQL_VALIDATION_FAILED" } })) },
-    };
+    const errors = invalid.map(shopifyValidationError);
+    return { ok: false, reason: `invalid against the ${api} ${apiVersion} schema: ${errors.map((e) => e.message).join("; ")}`, body: { errors } };
   }
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) {
@@ -98,11 +94,9 @@ export function checkRequest(
   }
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
   if (coerced.errors) {
-    return {
-      ok: false,
-      reason: `variables: ${coerced.errors.map((e) => e.message).join("; ")}`,
-      body: { errors: coerced.errors.map((e) => ({ ...located(e), extensions: { code: "INVALID_VARIABLE" } })) },
-    };
+    const declared = new Map((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, print(d.type)]));
+    const errors = coerced.errors.map((e) => shopifyVariableError(e, declared, variables ?? {}));
+    return { ok: false, reason: `variables: ${errors.map((e) => `${e.message} (${JSON.stringify(e.extensions.problems)})`).join("; ")}`, body: { errors } };
   }
   // Scopes, per root field (fragments spread at the root included).
   const root = (operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType()) as GraphQLObjectType;
