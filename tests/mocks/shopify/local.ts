@@ -31,6 +31,8 @@ import { FakeBillingStore } from "./billing";
 import { FakeDepositStore, orderEditRefused } from "./deposits";
 import { installOnboardingHandlers } from "./onboarding";
 import { FakeDeliveryStore } from "./delivery";
+import { installLocalOrders, type LocalOrders } from "./local-orders";
+import { FakePrepaidStore } from "./prepaid";
 import { FakeFlow } from "./flow";
 import { cartPaymentMethodsTransformRun, type FunctionConfiguration } from "../../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 
@@ -71,7 +73,8 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   const callTimeoutMs = options.callTimeoutMs ?? 4000;
   installDefaultHandlers(fake, links, tagged, assessments);
   // Orders the store does not hold (every order the developer creates through a webhook) are tagged as before.
-  new FakeOrderStore([fakeOrder({ id: "gid://shopify/Order/1001", name: "#1001" })]).install(fake, { tagsAdd: tagsAdd(tagged) });
+  const orderStore = new FakeOrderStore([fakeOrder({ id: "gid://shopify/Order/1001", name: "#1001" })]);
+  orderStore.install(fake, { tagsAdd: tagsAdd(tagged) });
   const enforcement = new FakeEnforcementStore(tagged);
   enforcement.install(fake);
   // partial without draft-order deposits: deposit codes, carts that remember their lines, order edits.
@@ -85,7 +88,12 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   installOnboardingHandlers(fake);
   // Shopify Flow's triggers (held to the deployed extensions) and orders after dispatch (balance, note, answer metafield).
   const flow = new FakeFlow().install(fake);
-  new FakeDeliveryStore().install(fake);
+  const delivery = new FakeDeliveryStore().install(fake);
+  // Pay now after the order: the order's payments, Shopify's invoice and the reward's refund.
+  const prepaid = new FakePrepaidStore();
+  prepaid.install(fake);
+  // Whatever the app learns about is first an order here (POST /local/orders, the checkout's pay button).
+  const learnt = installLocalOrders({ fake, orders: orderStore, delivery, prepaid, enforcement }, () => `${fake.origin}/local/order-payment`);
 
   const current = new Map<CheckoutOperation, LocalFakeAnswer>(CHECKOUT_OPERATIONS.map((op) => [op, "ok"]));
   const goodAnswers: Record<CheckoutOperation, () => Handler> = {
@@ -179,7 +187,7 @@ export async function startLocalShopify(options: { port?: number; host?: string;
     return jsonPage(200, { answers: Object.fromEntries(current) });
   });
   fake.page(LOCAL_CHECKOUT_PATH, (request) => checkoutPreview(request, enforcement, deposits));
-  fake.page(`${LOCAL_CHECKOUT_PATH}/pay`, (request) => payCart(request, deposits));
+  fake.page(`${LOCAL_CHECKOUT_PATH}/pay`, (request) => payCart(request, deposits, learnt));
   fake.page("/orders", ({ url }) => ordersPage(url, enforcement, tagged, deposits, assessments, flow));
 
   const origin = await fake.start(options.port ?? 0, options.host ?? "127.0.0.1");
@@ -290,7 +298,7 @@ function cartPayment(data: Preview, total: number, deposits: FakeDepositStore, u
 }
 
 /** POST /local/checkout/pay?c=...: the shopper pays; the order is created in the fake store and shown with its orders/create payload. */
-function payCart({ url, method }: Parameters<PageHandler>[0], deposits: FakeDepositStore): ReturnType<PageHandler> {
+function payCart({ url, method }: Parameters<PageHandler>[0], deposits: FakeDepositStore, learnt: LocalOrders): ReturnType<PageHandler> {
   const asJson = url.searchParams.get("format") === "json";
   if (method !== "POST") return { status: 405, type: "text/plain; charset=utf-8", body: "Use POST." };
   let data: Preview;
@@ -314,7 +322,10 @@ function payCart({ url, method }: Parameters<PageHandler>[0], deposits: FakeDepo
     note_attributes: (data.attributes ?? []).map((a) => ({ name: a.key, value: a.value })),
     discount_codes: order.discount ? [{ code: order.discount.code, amount: order.discount.amount.toFixed(2), type: "fixed_amount" }] : [],
     total_price: FakeDepositStore.total(order).toFixed(2),
+    shipping_address: data.buyerIdentity?.phone ? { phone: data.buyerIdentity.phone, country_code: data.buyerIdentity.countryCode ?? null } : null,
   };
+  // The order exists in the store before its webhook, as on Shopify.
+  learnt.learn(LOCAL_DEFAULTS.shop, payload);
   if (asJson) return { status: 200, type: "application/json; charset=utf-8", body: JSON.stringify({ order: { id: order.id, total: FakeDepositStore.total(order), paid: order.paid }, ordersCreate: payload }) };
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Order placed</title></head><body style="font-family:system-ui;max-width:48rem;margin:2rem auto;padding:0 1rem">
 <h1>Order ${esc(order.name)} placed</h1><p>Total ${esc(FakeDepositStore.total(order).toFixed(2))}, paid ${esc(order.paid.toFixed(2))}, outstanding ${esc(FakeDepositStore.outstanding(order).toFixed(2))} ${esc(order.currency)}.</p>

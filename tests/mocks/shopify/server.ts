@@ -19,6 +19,17 @@ export function fakeShopifyRefusals(): Refusal[] {
   return (g[REFUSALS_KEY] ??= []);
 }
 
+/**
+ * The operation names this process sent to any fake Shopify and the fake accepted (valid, in scope,
+ * authenticated): the test setup collects them per run, and the run fails when one of the app's
+ * documents never ran (tests/setup/global.ts, with SHOPIFY_OPERATIONS_CHECK=1 as `npm test` sets it).
+ */
+const RUN_KEY = Symbol.for("cod-verify.fake-shopify.operations-run");
+export function fakeShopifyOperationsRun(): Set<string> {
+  const g = globalThis as { [RUN_KEY]?: Set<string> };
+  return (g[RUN_KEY] ??= new Set());
+}
+
 /** Answers of a handler that Shopify could not have sent (they fail the test too: a fake that lies hides bugs). */
 const ANSWERS_KEY = Symbol.for("cod-verify.fake-shopify.answer-problems");
 export function fakeShopifyAnswerProblems(): string[] {
@@ -280,6 +291,7 @@ export class FakeShopify {
       this.refuse(call, checked.reason);
       return send(200, checked.body);
     }
+    if (operationName) fakeShopifyOperationsRun().add(operationName);
     const handler =
       (operationName && (this.handlers.get(`${call.api}:${operationName}`) ?? this.handlers.get(operationName))) || null;
     if (!handler) {

@@ -77,7 +77,13 @@ export const TYPE_SCOPES: Record<"admin" | "storefront", Record<string, TypeScop
       "PaymentCustomizationUpdatePayload", "RefundCreatePayload", "TagsAddPayload", "TagsRemovePayload",
     ]),
     ...noScope(ADMIN, ["Node", "DiscountApplication"], "interfaces"),
-    ...noScope(ADMIN, ["AppPricingDetails", "OnlineStoreThemeFileBody"], "unions"),
+    // The library's billing documents (@shopify/shopify-api lib/billing): the app's own charges need no scope.
+    ...noScope(ADMIN, [
+      "AppRecurringPricing", "AppSubscriptionDiscount", "AppSubscriptionDiscountAmount", "AppSubscriptionDiscountPercentage",
+      "AppPurchaseOneTime", "AppPurchaseOneTimeEdge", "AppSubscriptionEdge", "AppPurchaseOneTimeConnection",
+      "AppSubscriptionCreatePayload", "AppSubscriptionCancelPayload", "AppSubscriptionLineItemUpdatePayload", "AppPurchaseOneTimeCreatePayload",
+    ]),
+    ...noScope(ADMIN, ["AppPricingDetails", "OnlineStoreThemeFileBody", "AppSubscriptionDiscountValue"], "unions"),
   },
   storefront: {
     Cart: { anyOf: ["unauthenticated_read_checkouts"], source: page(STOREFRONT, "Cart") },
