@@ -74,6 +74,8 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   installDefaultHandlers(fake, links, tagged, assessments);
   // Orders the store does not hold (every order the developer creates through a webhook) are tagged as before.
   const orderStore = new FakeOrderStore([fakeOrder({ id: "gid://shopify/Order/1001", name: "#1001" })]);
+  // One tag map for the whole store: tags added to an order it holds show (and are removed) where every other tag is.
+  orderStore.tagged = tagged;
   orderStore.install(fake, { tagsAdd: tagsAdd(tagged) });
   const enforcement = new FakeEnforcementStore(tagged);
   enforcement.install(fake);
@@ -93,7 +95,7 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   const prepaid = new FakePrepaidStore();
   prepaid.install(fake);
   // Whatever the app learns about is first an order here (POST /local/orders, the checkout's pay button).
-  const learnt = installLocalOrders({ fake, orders: orderStore, delivery, prepaid, enforcement }, () => `${fake.origin}/local/order-payment`);
+  const learnt = installLocalOrders({ fake, orders: orderStore, delivery, prepaid, enforcement });
 
   const current = new Map<CheckoutOperation, LocalFakeAnswer>(CHECKOUT_OPERATIONS.map((op) => [op, "ok"]));
   const goodAnswers: Record<CheckoutOperation, () => Handler> = {
@@ -188,7 +190,7 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   });
   fake.page(LOCAL_CHECKOUT_PATH, (request) => checkoutPreview(request, enforcement, deposits));
   fake.page(`${LOCAL_CHECKOUT_PATH}/pay`, (request) => payCart(request, deposits, learnt));
-  fake.page("/orders", ({ url }) => ordersPage(url, enforcement, tagged, deposits, assessments, flow));
+  fake.page("/orders", ({ url }) => ordersPage(url, enforcement, tagged, deposits, assessments, flow, { delivery, prepaid, learnt, orders: orderStore }));
 
   const origin = await fake.start(options.port ?? 0, options.host ?? "127.0.0.1");
   return { fake, origin, stop: () => fake.stop() };
@@ -343,6 +345,21 @@ function esc(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** What the store holds of an order the app learnt about: its name, its carrier's events, the delivery answer written to it, its payments. */
+function learntView(id: string, known: { delivery: FakeDeliveryStore; prepaid: FakePrepaidStore; learnt: LocalOrders }) {
+  const shipped = known.delivery.orders.get(id);
+  const paid = known.prepaid.orders.get(id);
+  return {
+    name: shipped?.name ?? null,
+    carrierEvents: known.learnt.fulfillments.get(id)?.events ?? [],
+    note: shipped?.note ?? null,
+    deliveryAnswer: shipped?.metafields.get("cod_verify.delivery_answer")?.value ?? null,
+    payment: paid
+      ? { outstanding: known.prepaid.outstanding(paid), transactions: paid.transactions.map((t) => ({ kind: t.kind, gateway: t.gateway, amount: t.amount })), refunds: paid.refunds, invoices: paid.invoices.length }
+      : null,
+  };
+}
+
 /** GET /orders: what the app did to each order in this store (tags, holds, cancellations) and its payment customizations. */
 function ordersPage(
   url: URL,
@@ -351,8 +368,9 @@ function ordersPage(
   deposits: FakeDepositStore,
   assessments: Map<string, FakeRiskAssessment[]>,
   flow: FakeFlow,
+  known: { delivery: FakeDeliveryStore; prepaid: FakePrepaidStore; learnt: LocalOrders; orders: FakeOrderStore },
 ): ReturnType<PageHandler> {
-  const ids = new Set([...deposits.orders.keys(), ...tagged.keys(), ...enforcement.orders.keys(), ...assessments.keys()]);
+  const ids = new Set([...known.learnt.payloads.keys(), ...deposits.orders.keys(), ...tagged.keys(), ...enforcement.orders.keys(), ...assessments.keys()]);
   const orders = [...ids].map((id) => {
     const o = enforcement.orders.get(id);
     const m = deposits.orders.get(id);
@@ -362,6 +380,7 @@ function ordersPage(
       riskAssessments: assessments.get(id) ?? [],
       fulfillmentOrders: o?.fulfillmentOrders.map((f) => ({ id: f.id, status: f.status, holds: f.holds })) ?? [],
       cancelled: o?.cancelled ?? null,
+      ...learntView(id, known),
       // Orders placed on /local/checkout: Shopify's money fields, and their lines (the balance line once added).
       money: m
         ? { currency: m.currency, total: FakeDepositStore.total(m), paid: m.paid, outstanding: FakeDepositStore.outstanding(m), discount: m.discount, lines: m.lineItems.map((l) => ({ title: l.title, price: l.price, quantity: l.quantity })) }
@@ -381,7 +400,17 @@ function ordersPage(
       o.money
         ? esc(`total ${o.money.total.toFixed(2)}, paid ${o.money.paid.toFixed(2)}, outstanding ${o.money.outstanding.toFixed(2)} ${o.money.currency}; lines: ${o.money.lines.map((l) => `${l.title} ${l.price.toFixed(2)}×${l.quantity}`).join("; ")}`)
         : "not placed here"
-    }</td></tr>`;
+    }</td><td>${esc(
+      [
+        o.name,
+        o.carrierEvents.length ? `carrier: ${o.carrierEvents.join(" → ")}` : "",
+        o.note ? `note: ${o.note}` : "",
+        o.deliveryAnswer ? `answer: ${o.deliveryAnswer}` : "",
+        o.payment ? `outstanding ${o.payment.outstanding.toFixed(2)}; paid online ${o.payment.transactions.filter((t) => t.kind !== "REFUND").length}×; refunds ${o.payment.refunds.length}; invoices ${o.payment.invoices}` : "",
+      ]
+        .filter(Boolean)
+        .join(" · ") || "—",
+    )}</td></tr>`;
   const pcs = customizations
     .map((c) => `<li><code>${esc(c.id)}</code> ${esc(c.title)}: <strong>${c.enabled ? "enabled" : "disabled"}</strong>, ${esc(c.metafields.map((m) => m.value).join(" "))}</li>`)
     .join("");
@@ -389,8 +418,8 @@ function ordersPage(
 <title>Local store: what the app did</title></head><body style="font-family:system-ui;max-width:60rem;margin:2rem auto;padding:0 1rem">
 <h1>Local store: what the app did</h1>
 <h2>Payment customizations</h2><ul>${pcs || "<li>none yet (the app creates one on install and when its settings are saved)</li>"}</ul>
-<h2>Orders</h2><table border="1" cellpadding="6" style="border-collapse:collapse"><thead><tr><th>Order</th><th>Tags</th><th>Risk assessments</th><th>Fulfillment</th><th>Cancelled</th><th>Money</th></tr></thead>
-<tbody>${orders.map(row).join("") || '<tr><td colspan="6">no order touched yet</td></tr>'}</tbody></table>
+<h2>Orders</h2><table border="1" cellpadding="6" style="border-collapse:collapse"><thead><tr><th>Order</th><th>Tags</th><th>Risk assessments</th><th>Fulfillment</th><th>Cancelled</th><th>Money</th><th>Delivery and payment</th></tr></thead>
+<tbody>${orders.map(row).join("") || '<tr><td colspan="7">no order touched yet</td></tr>'}</tbody></table>
 <h2>Shopify Flow triggers received</h2><ul>${flow.runs.map((r) => `<li><code>${esc(r.handle)}</code> ${esc(JSON.stringify(r.payload))}</li>`).join("") || "<li>none yet</li>"}</ul>
 <p><a href="/orders?format=json">JSON</a></p></body></html>`;
   return { status: 200, type: "text/html; charset=utf-8", body };
