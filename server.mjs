@@ -9,6 +9,7 @@ import "./app/server/load-env.mjs";
 import "./app/server/production-default.mjs";
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -328,10 +329,31 @@ async function writeResponse(req, res, response) {
 
 let inFlight = 0;
 let shuttingDown = false;
+/** Each open connection and how many of its requests are being answered (0: an idle keep-alive). */
+const connections = new Map();
+/** The answers being written, so a stop can still mark them `Connection: close`. */
+const answering = new Set();
+
+/** A connection with no request being answered ends the way a `Connection: close` answer ends it: FIN once written, never a reset. */
+function closeIfIdle(socket) {
+  if (connections.get(socket) === 0) socket.destroySoon();
+}
+
+function trackAnswer(req, res) {
+  const socket = req.socket;
+  connections.set(socket, (connections.get(socket) ?? 0) + 1);
+  answering.add(res);
+  res.once("close", () => {
+    answering.delete(res);
+    if (connections.has(socket)) connections.set(socket, connections.get(socket) - 1);
+    if (shuttingDown) closeIfIdle(socket);
+  });
+}
 
 const server = http.createServer(async (req, res) => {
   const started = process.hrtime.bigint();
   inFlight++;
+  trackAnswer(req, res);
   const rawPath = (req.url ?? "/").split("?")[0];
   const malformed = !decodablePath(rawPath);
   const pathname = malformed ? MALFORMED_PATH : rawPath;
@@ -385,10 +407,9 @@ const server = http.createServer(async (req, res) => {
     } else res.destroy();
   } finally {
     inFlight--;
-    if (requestLines) {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      log({ method: req.method, path: loggablePath(pathname), status: res.statusCode, ms: Math.round(ms * 10) / 10 });
-    }
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    build.observeRequest?.(build.routeLabel(pathname, fixedRoute), req.method, res.statusCode, ms / 1000);
+    if (requestLines) log({ method: req.method, path: loggablePath(pathname), status: res.statusCode, ms: Math.round(ms * 10) / 10 });
     if (shuttingDown && inFlight === 0) finishShutdown();
   }
 });
@@ -409,27 +430,36 @@ server.on("clientError", (err, socket) => {
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 });
+server.on("connection", (socket) => {
+  connections.set(socket, 0);
+  socket.once("close", () => connections.delete(socket));
+});
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 server.requestTimeout = 30_000;
 
 let exitTimer;
 let exitCode = 0;
+/** Nothing in flight any more: every idle connection is closed (FIN); the process exits once the last one is gone. */
 function finishShutdown() {
-  server.close(() => process.exit(exitCode));
-  server.closeAllConnections();
+  for (const socket of connections.keys()) closeIfIdle(socket);
 }
 
 /**
  * Stops accepting, lets the requests in flight finish (at most SHUTDOWN_GRACE_MS), then exits:
- * 0 after SIGTERM/SIGINT, 1 after a fault (the supervisor restarts the process).
+ * 0 after SIGTERM/SIGINT, 1 after a fault (the supervisor restarts the process). No open connection is
+ * reset: every answer still to be written says `Connection: close` and its connection ends once it is
+ * written; while requests are in flight an idle keep-alive connection is still answered (a request its
+ * client sent as the stop began gets its answer, with `Connection: close`); once none is in flight the
+ * idle ones are closed (FIN). `http.Server#close` would destroy idle keep-alives at once (Node >= 19),
+ * cutting off a request on its way, so the listener alone is closed (net.Server's close).
  */
 function shutdown(reason, line = { level: "info", msg: `server: ${reason}, finishing ${inFlight} in-flight request(s)` }) {
   if (shuttingDown) return;
   shuttingDown = true;
   (line.level === "info" ? console.log : console.error)(JSON.stringify(line));
-  server.close(() => process.exit(exitCode));
-  server.closeIdleConnections();
+  net.Server.prototype.close.call(server, () => process.exit(exitCode));
+  for (const res of answering) if (!res.headersSent) res.setHeader("Connection", "close");
   if (inFlight === 0) finishShutdown();
   exitTimer = setTimeout(() => {
     console.error(JSON.stringify({ level: "warn", msg: "server: grace period over, closing remaining connections" }));

@@ -8,6 +8,8 @@
  */
 import { z } from "zod";
 import { addressCheckJob } from "~/address-correction/auto-check.server";
+import { digipinWriteJob } from "~/address-correction/digipin-write.server";
+import { pinDirectory } from "~/address-correction/pin-directory.server";
 import { defineJob, pruneFinishedJobs, type AnyJobKind } from "~/core/jobs/queue.server";
 import { startJobWorker } from "~/core/jobs/worker.server";
 import { whatsappFallbackJob } from "~/message-status/sms-fallback-job.server";
@@ -38,6 +40,7 @@ import type { StorefrontRoute } from "~/http/storefront.server";
 import type { WebhookRoute } from "~/http/webhook.server";
 import * as addressCorrectionRequest from "~/routes/proxy.api.address-correction[.]request";
 import * as addressCorrectionStatus from "~/routes/proxy.api.address-correction[.]status";
+import * as metrics from "~/routes/metrics";
 import * as ping from "~/routes/proxy.api.auth.ping";
 import * as config from "~/routes/proxy.api.config";
 import * as createCheckout from "~/routes/proxy.create-checkout";
@@ -67,6 +70,8 @@ export { channelReport, parsePriceTable } from "~/dashboard/channel-report.serve
 export { schemaIsCurrent } from "~/core/db.server";
 /** Counted around every request the app answers (app/server/resource-routes.mjs); the job worker gives way to them. */
 export { requestStarted, requestFinished } from "~/core/jobs/foreground.server";
+/** Every answered request, counted and timed for GET /metrics (server.mjs calls it, with a bounded route label). */
+export { observeRequest, routeLabel } from "~/core/metrics.server";
 /** What server.mjs makes of a request it read whole, for a storefront route's own interface. */
 export { requestFromServer } from "~/http/storefront.server";
 
@@ -92,6 +97,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   orderTagsJob,
   customerVerifiedTagJob,
   addressCheckJob,
+  digipinWriteJob,
   ...CONFIRMATION_JOBS,
   ...LADDER_JOBS,
   disputeTagJob,
@@ -133,6 +139,8 @@ setInstallSteps(INSTALL_STEPS);
 /** Called once by server.mjs when it starts: the job worker, with every kind above. */
 export function startBackgroundWork(): void {
   startJobWorker({ kinds: JOB_KINDS });
+  // India's PIN directory (about 2 MB of JSON) read once now, not by the first Indian order's webhook.
+  setTimeout(() => pinDirectory(), 0).unref();
 }
 
 /**
@@ -160,6 +168,7 @@ export type ResourceRouteModule = {
 };
 
 export const FIXED_RESOURCE_ROUTES: Readonly<Record<string, ResourceRouteModule>> = {
+  "/metrics": metrics,
   "/proxy/api/address-correction.request": addressCorrectionRequest,
   "/proxy/api/address-correction.status": addressCorrectionStatus,
   "/proxy/api/auth/ping": ping,

@@ -16,6 +16,8 @@ import { EMPTY_ADDRESS, fromMailingAddress, type Address, type SuspectReason } f
 import { fill, pickLocale } from "~/shared/locales";
 import { parseApiPhone } from "~/shared/phone";
 import { TEXTS } from "./i18n";
+import { address2WithDigipin, digipinTargetOf, enqueueDigipinWrite } from "./digipin-write.server";
+import { digipinMapLink } from "~/shared/digipin";
 import { findOpenCorrection, openOnce } from "./open-correction.server";
 import {
   fetchOrder,
@@ -198,7 +200,7 @@ export async function requestAddressCorrection(
     log.warn("address correction: SMS not sent", { shop: shop.domain, phone: maskPhone(phone), code: sms.code });
     return { ok: false, code: sms.code };
   }
-  await countEvent(shop.id, "correction_sent");
+  await countEvent(shop, "correction_sent");
   log.info("address correction requested", { shop: shop.domain, order: order.gid, phone, source: options.source ?? "api" });
   return { ok: true, status: "sent", correctionId: correction.id, expiresAt };
 }
@@ -321,7 +323,10 @@ export type SubmitOutcome =
  * is stored and put on the order for the merchant. A Shopify outage releases the claim: the shopper
  * can submit again.
  */
-export async function submitAddressCorrection(shop: Shop, correction: Correction, address: Address): Promise<SubmitOutcome> {
+export async function submitAddressCorrection(shop: Shop, correction: Correction, typed: Address, digipin: string | null = null): Promise<SubmitOutcome> {
+  // The merchant's "second line" choice: the DIGIPIN goes with the address itself, in the same orderUpdate.
+  const address = digipin && digipinTargetOf(shop.digipinTarget) === "address2" ? { ...typed, address2: address2WithDigipin(typed.address2, digipin) } : typed;
+  const flow = { digipin: digipin ?? "", "map link": (digipin && digipinMapLink(digipin)) ?? "" };
   const now = clock.now();
   const claimId = crypto.randomUUID();
   const claimed = await prisma.addressCorrection.updateMany({
@@ -346,10 +351,10 @@ export async function submitAddressCorrection(shop: Shop, correction: Correction
     return { kind: "unavailable" };
   }
   if (!found.order || !orderIsEditable(found.order)) {
-    await finish(correction.id, "not_editable", address, found.order ? "order_not_editable" : "order_not_found");
+    await finish(correction, "not_editable", address, found.order ? "order_not_editable" : "order_not_found", digipin, shop.domain);
     await recordRequestedAddress(shop.domain, correction.orderGid, address);
     await tagOrder(shop.domain, correction.orderGid, [NOT_APPLIED_TAG]);
-    await enqueueFlowTrigger(shop.domain, correction.orderGid, "addressCorrected", { applied: false });
+    await enqueueFlowTrigger(shop.domain, correction.orderGid, "addressCorrected", { applied: false, ...flow });
     log.info("address correction not applied: order not editable", { shop: shop.domain, order: correction.orderGid });
     return { kind: "not_editable", address };
   }
@@ -366,23 +371,25 @@ export async function submitAddressCorrection(shop: Shop, correction: Correction
       return { kind: "field_errors", errors: onFields };
     }
     // Shopify refused the change for the order itself (e.g. it was fulfilled meanwhile).
-    await finish(correction.id, "not_editable", address, updated.userErrors.map((e) => e.message).join("; ").slice(0, 500));
+    await finish(correction, "not_editable", address, updated.userErrors.map((e) => e.message).join("; ").slice(0, 500), digipin, shop.domain);
     await recordRequestedAddress(shop.domain, correction.orderGid, address);
     await tagOrder(shop.domain, correction.orderGid, [NOT_APPLIED_TAG]);
-    await enqueueFlowTrigger(shop.domain, correction.orderGid, "addressCorrected", { applied: false });
+    await enqueueFlowTrigger(shop.domain, correction.orderGid, "addressCorrected", { applied: false, ...flow });
     return { kind: "not_editable", address };
   }
-  await finish(correction.id, "completed", address, null);
-  await countEvent(shop.id, "correction_completed");
+  await finish(correction, "completed", address, null, digipin, shop.domain);
+  await countEvent(shop, "correction_completed");
   await tagOrder(shop.domain, correction.orderGid, [CORRECTED_TAG]);
-  await enqueueFlowTrigger(shop.domain, correction.orderGid, "addressCorrected", { applied: true });
+  await enqueueFlowTrigger(shop.domain, correction.orderGid, "addressCorrected", { applied: true, ...flow });
   log.info("address corrected", { shop: shop.domain, order: correction.orderGid });
   return { kind: "done", address };
 }
 
-async function finish(id: string, status: "completed" | "not_editable", address: Address, failure: string | null) {
+/** The correction settled, with the DIGIPIN the shopper gave (only the code), whose write on the order is queued. */
+async function finish(correction: Pick<Correction, "id" | "orderGid">, status: "completed" | "not_editable", address: Address, failure: string | null, digipin: string | null, shop: string) {
   await prisma.addressCorrection.update({
-    where: { id },
-    data: { status, after: JSON.stringify(address), failure, completedAt: clock.now() },
+    where: { id: correction.id },
+    data: { status, after: JSON.stringify(address), failure, digipin, completedAt: clock.now() },
   });
+  if (digipin) await enqueueDigipinWrite(shop, correction.orderGid, { correctionId: correction.id });
 }

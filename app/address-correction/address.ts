@@ -214,7 +214,14 @@ export function validateAddress(input: Partial<Record<AddressField, unknown>>): 
 }
 
 /** Why the orders/create hook considers an address suspect, or null when it passes the basic checks. */
-export type SuspectReason = "missing_house_number" | "invalid_postal_code" | "missing_postal_code";
+export type SuspectReason =
+  | "missing_house_number"
+  | "invalid_postal_code"
+  | "missing_postal_code"
+  // India's PIN code against its place (pin-directory.server.ts): the risk score's reason codes.
+  | "pin_unknown"
+  | "pin_other_state"
+  | "pin_other_district";
 
 export function suspectAddressReason(address: Pick<Address, "address1" | "address2" | "zip" | "countryCode">): SuspectReason | null {
   const countryCode = address.countryCode.toUpperCase();

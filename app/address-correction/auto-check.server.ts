@@ -6,6 +6,7 @@ import type { OrderFacts } from "~/core/shopify/order-facts";
 import { log } from "~/core/utils/log.server";
 import { normalizePhone } from "~/shared/phone";
 import { fromOrderAddress, suspectAddressReason, type SuspectReason } from "./address";
+import { checkPinPlace, pinProblemReason } from "./pin-directory.server";
 import { requestAddressCorrection, type OrderToCorrect, type RequestOutcome } from "./address-correction.server";
 
 /*
@@ -40,13 +41,14 @@ const SHIPPED = new Set(["fulfilled", "partial", "restocked"]);
 /**
  * For the orders/create webhook: when the shop turned automatic requests on and the new order's
  * shipping address fails the basic checks (no house number, postal code missing or of the wrong
- * pattern for the country), requests a correction, exactly as the request route would.
+ * pattern for the country) or, in India, its PIN code does not match its place (unknown, of another
+ * state, of another district or city), requests a correction, exactly as the request route would.
  */
 export async function maybeRequestCorrectionForNewOrder(shop: Shop, order: NewOrderToCheck): Promise<AutoRequestOutcome> {
   if (!shop.autoAddressCorrection) return { requested: false, reason: "disabled" };
   if (!order.shipping_address) return { requested: false, reason: "no_shipping_address" };
   const address = fromOrderAddress(order.shipping_address);
-  const check = suspectAddressReason(address);
+  const check = suspectAddressReason(address) ?? pinProblemReason(checkPinPlace(address))?.code ?? null;
   if (!check) return { requested: false, reason: "address_ok" };
   const toCorrect: OrderToCorrect = {
     gid: order.admin_graphql_api_id,

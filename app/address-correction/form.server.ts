@@ -8,6 +8,7 @@ import type { CorrectionView } from "./page";
 import type { Shop } from "~/core/settings/shop.server";
 import type { PageShell, PostedForm } from "~/shared/hosted-page";
 import { pickLocale } from "~/shared/locales";
+import { pinAckOf, pinHintOf, readLocation } from "./location.server";
 
 /** What the hosted form shows (app/address-correction/page.tsx renders it). */
 export type FormErrors = Partial<Record<AddressField, FieldProblem>>;
@@ -48,7 +49,8 @@ export async function offeredCountries(shop: Shop, correction: Correction): Prom
 
 /** The form as it opens: the order's address as it was when the link was sent, and a fresh nonce. */
 export function openedForm(correction: Correction, countries: readonly string[]) {
-  return { orderName: correction.orderName ?? "", values: { ...EMPTY_ADDRESS, ...snapshotOf(correction) }, errors: {}, nonce: issueFormNonce(correction), countries };
+  const values = { ...EMPTY_ADDRESS, ...snapshotOf(correction) };
+  return { orderName: correction.orderName ?? "", values, errors: {}, nonce: issueFormNonce(correction), countries, pinHint: pinHintOf(values) };
 }
 
 /** The posted country, read at the door: one the form offered (the province is checked against its list by validateAddress). */
@@ -77,13 +79,13 @@ export function typedAddress(form: URLSearchParams): Address {
  * POST /ac/:token's work: the typed address is checked (required fields, lengths, the country's postal
  * code), then applied to the order; a field Shopify refuses comes back as that field's error.
  */
-export async function submitCorrectionForm(shop: Shop, correction: Correction, typed: Address, countries: readonly string[]): Promise<FormOutcome> {
+export async function submitCorrectionForm(shop: Shop, correction: Correction, typed: Address, countries: readonly string[], digipin: string | null = null): Promise<FormOutcome> {
   const refused = postedPlace(typed, countries);
   const valid = validateAddress(typed);
   if (!valid.ok || refused.countryCode) {
     return { kind: "invalid", errors: { ...(valid.ok ? {} : valid.errors), ...refused }, zipExample: valid.ok ? undefined : valid.zipExample };
   }
-  const outcome = await submitAddressCorrection(shop, correction, valid.address);
+  const outcome = await submitAddressCorrection(shop, correction, valid.address, valid.address.countryCode === "IN" ? digipin : null);
   if (outcome.kind !== "field_errors") return outcome;
   const errors: FormErrors = {};
   for (const e of outcome.errors) {
@@ -148,16 +150,29 @@ export async function submitCorrectionPage(shop: Shop, token: string | undefined
     shell,
     view: { kind: "form", state: { orderName, values, errors, zipExample, nonce: issueFormNonce(correction), alert, countries, focus } },
   });
-  // "Show this country's provinces": the form again for the chosen country, focus where the shopper goes on, nothing sent to Shopify.
+  // India: where the shopper stands, as a DIGIPIN (the position itself goes no further), and the PIN code's places.
+  const india = typed.countryCode.trim().toUpperCase() === "IN";
+  const location = india ? readLocation(posted.fields, typed.zip.trim()) : { digipin: null, typed: "", note: null };
+  const pinHint = india ? pinHintOf({ ...typed, countryCode: "IN" }) : null;
+  const withPlace = (page: CorrectionPage, pinAck?: string): CorrectionPage =>
+    page.view.kind === "form" ? { ...page, view: { kind: "form", state: { ...page.view.state, digipin: location.typed, locationNote: location.note, pinHint, pinAck } } } : page;
+  // "Show this country's provinces": the form again for the chosen country, focus where the shopper goes on, nothing sent to
+  // Shopify. (Enter in a field is this button too, the form's first: a DIGIPIN typed is kept.)
   if (posted.fields.get("intent") === "country") {
     const refused = postedPlace(typed, countries);
     const values = forCountry(typed);
-    return again(refused.countryCode ? "invalid" : "page", refused, undefined, undefined, values, provinceListFor(values.countryCode) ? "province" : "address1");
+    return withPlace(again(refused.countryCode ? "invalid" : "page", refused, undefined, undefined, values, provinceListFor(values.countryCode) ? "province" : "address1"));
   }
-  const outcome = await submitCorrectionForm(shop, correction, typed, countries);
+  if (posted.fields.get("intent") === "locate") return withPlace(again(location.note?.kind === "outside" ? "invalid" : "page", {}));
+  if (location.note?.kind === "invalid" || location.note?.kind === "outside") return withPlace(again("invalid", {}));
+  // A PIN code that does not match the state or city typed (or that India Post does not list) is shown
+  // once; the shopper who saves the same values again is taken at their word.
+  const ack = pinAckOf(typed);
+  if (pinHint && pinHint.kind !== "places" && posted.fields.get("pinAck") !== ack) return withPlace(again("invalid", {}, undefined, undefined, typed, "zip"), ack);
+  const outcome = await submitCorrectionForm(shop, correction, typed, countries, location.digipin);
   switch (outcome.kind) {
     case "invalid":
-      return again("invalid", outcome.errors, outcome.zipExample);
+      return withPlace(again("invalid", outcome.errors, outcome.zipExample));
     case "done":
       return message("page", { message: "done", orderName, address: outcome.address });
     case "not_editable":
@@ -166,7 +181,7 @@ export async function submitCorrectionPage(shop: Shop, token: string | undefined
       return message("gone", { message: outcome.state === "expired" ? "expired" : "used" });
     case "unavailable": {
       const t = TEXTS[shell.locale];
-      return again("unavailable", {}, undefined, `${t.unavailableTitle}. ${t.unavailableBody}`);
+      return withPlace(again("unavailable", {}, undefined, `${t.unavailableTitle}. ${t.unavailableBody}`));
     }
   }
 }

@@ -10,6 +10,9 @@ import {
   type FieldProblem,
 } from "./address";
 import { TEXTS } from "./i18n";
+import { LOCATION_CSS, LocationField, type LocationNote } from "~/shared/location-field";
+import { LOCATION_TEXTS } from "~/shared/location-texts";
+import type { PinHint } from "./location.server";
 
 /** The hosted correction pages, in the shell every hosted page shares (app/shared/hosted-page.tsx). */
 
@@ -19,7 +22,8 @@ const CSS = `.opt{font-weight:400;color:#666}.err{display:block;color:#a21c00;fo
 .summary ul{margin:.25rem 0 0;padding-inline-start:1.25rem}.summary a{color:#a21c00}
 .addr{white-space:pre-line;unicode-bidi:plaintext;background:#f6f6f7;border-radius:8px;padding:.75rem 1rem;margin:0}
 .secondary{background:#fff;color:#1a1a1a;border:1px solid #8a8a8a;margin-top:.5rem}
-@media (max-width:360px){.row{display:block}}`;
+@media (max-width:360px){.row{display:block}}
+${LOCATION_CSS}`;
 
 export type { PageShell };
 
@@ -39,6 +43,12 @@ export type FormState = {
   focus?: AddressField;
   /** A sentence shown above the form (e.g. Shopify did not answer; the typed values are kept). */
   alert?: string;
+  /** India: the DIGIPIN as typed or found from the phone's location, and what was found about it. */
+  digipin?: string;
+  locationNote?: LocationNote | null;
+  /** India: the PIN code's places, or that it does not match the address; `pinAck` confirms the address as it is. */
+  pinHint?: PinHint | null;
+  pinAck?: string;
 };
 
 const OPTIONAL: ReadonlySet<AddressField> = new Set(["address2"]);
@@ -105,6 +115,8 @@ function Field({ f, shell, state, first, zipExample }: { f: AddressField; shell:
     hint = <span className="hint" id={`${f}-hint`}>{fill(t.hintZip, { example: zipExample })}</span>;
     describedBy.push(`${f}-hint`);
   }
+  const pin = f === "zip" ? state.pinHint : null;
+  if (pin) describedBy.push("pin-hint");
   if (problem) describedBy.push(`${f}-error`);
   const attrs = {
     id: f,
@@ -140,9 +152,18 @@ function Field({ f, shell, state, first, zipExample }: { f: AddressField; shell:
           dir={f === "phone" || f === "zip" ? "ltr" : undefined}
           inputMode={f === "phone" ? "tel" : undefined}
           defaultValue={state.values[f]}
+          list={f === "city" && state.pinHint?.cities.length ? "pin-cities" : undefined}
         />
       )}
       {problem ? <span className="err" id={`${f}-error`}>{t.problems[problem]}</span> : null}
+      {pin ? <PinHintLine locale={shell.locale} hint={pin} /> : null}
+      {f === "city" && state.pinHint?.cities.length ? (
+        <datalist id="pin-cities">
+          {state.pinHint.cities.map((c) => (
+            <option key={c} value={c} />
+          ))}
+        </datalist>
+      ) : null}
       {f === "countryCode" ? (
         // No script runs on the page: this shows the chosen country's provinces without sending the address.
         <button type="submit" name="intent" value="country" formNoValidate className="secondary">
@@ -150,6 +171,17 @@ function Field({ f, shell, state, first, zipExample }: { f: AddressField; shell:
         </button>
       ) : null}
     </div>
+  );
+}
+
+/** Under the PIN code: the places it belongs to, or (a warning) that it does not match the address. */
+function PinHintLine({ locale, hint }: { locale: Locale; hint: PinHint }) {
+  const t = LOCATION_TEXTS[locale];
+  const template = hint.kind === "places" ? t.pinPlaces : hint.kind === "mismatch" ? t.pinMismatch : t.pinUnknown;
+  return (
+    <span className={hint.kind === "places" ? "hint" : "err"} id="pin-hint">
+      <Filled template={template} values={{ pin: hint.pin, places: hint.places }} />
+    </span>
   );
 }
 
@@ -218,6 +250,10 @@ export function renderForm(shell: PageShell, state: FormState): string {
         ) : (
           <Field f="zip" {...props} />
         )}
+        {state.values.countryCode === "IN" ? (
+          <LocationField locale={shell.locale} digipin={state.digipin ?? ""} note={state.locationNote ?? null} autoFocus={!invalid.length && state.focus === undefined && Boolean(state.locationNote)} />
+        ) : null}
+        {state.pinAck ? <input type="hidden" name="pinAck" value={state.pinAck} /> : null}
         <button type="submit" name="intent" value="save">
           {t.submit}
         </button>

@@ -32,16 +32,16 @@ export const FREE_SUBSCRIPTION_ID = "free";
 
 export type PlanUsage = {
   plan: Plan | null;
-  /** Verifications this calendar month (UTC), the unit of the allowance. */
+  /** Verifications this calendar month (the shop's, in its time zone), the unit of the allowance. */
   used: number;
   allowance: number;
-  /** The first day of the month the allowance counts, YYYY-MM-DD (UTC). */
+  /** The first day of the month the allowance counts, YYYY-MM-DD (the shop's month). */
   since: string;
 };
 
 /** The shop's plan and its verifications this month: a sum over at most 31 DailyStat rows. */
-export async function planUsage(shop: Pick<Shop, "id" | "subscriptionStatus" | "subscriptionPlan">, now: Date = clock.now()): Promise<PlanUsage> {
-  const since = allowanceMonthStart(now);
+export async function planUsage(shop: Pick<Shop, "id" | "subscriptionStatus" | "subscriptionPlan" | "timezone">, now: Date = clock.now()): Promise<PlanUsage> {
+  const since = allowanceMonthStart(now, shop.timezone);
   const plan = planOf(shop);
   return { plan, used: await countSince(shop.id, "otp_verified", since), allowance: plan?.monthlyVerifications ?? 0, since };
 }

@@ -33,7 +33,7 @@ export async function checkoutForShopper(input: {
   }
   if (outcome.kind === "cod_not_allowed") {
     const choice = modeChoice(input.shop.paymentModes, outcome.risk, "high");
-    await countCodRefused(input.shop.id, outcome.risk);
+    await countCodRefused(input.shop, outcome.risk);
     return { kind: "cod_not_allowed", choice };
   }
   return outcome;

@@ -77,6 +77,10 @@ const schema = z.object({
    * proxy: the shopper's IP is that many entries before the right-most one (app/http/shopper-ip.server.ts).
    */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(5).default(0),
+  /** The bearer token GET /metrics asks for (Prometheus text); unset, /metrics answers 404. */
+  METRICS_TOKEN: z.string().min(24, "must be at least 24 characters").optional(),
+  /** A price table (the channel report's format, e.g. scripts/message-prices.json) for the messages' cost in /metrics. */
+  MESSAGE_PRICE_TABLE: z.string().min(1).optional(),
 });
 
 export type Env = ReturnType<typeof loadEnv>;

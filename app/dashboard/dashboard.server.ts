@@ -1,7 +1,7 @@
 import { query, sql, toBoolean } from "~/core/db/sql.server";
 import { ORDER_PAYMENTS, paymentOf, type OrderPayment } from "~/shared/order-status";
 import type { Shop } from "~/core/settings/shop.server";
-import { utcDay } from "~/shared/daily-metrics";
+import { addDays, shopDay, shopDayStart } from "~/shared/shop-day";
 import { clock } from "~/core/utils/clock.server";
 import { verifiedOrdersByChannel, type VerifiedByChannel } from "./verified-by-channel.server";
 
@@ -48,15 +48,15 @@ export type Dashboard = {
 const num = (v: unknown) => Number(v ?? 0);
 
 /**
- * The home page's last 30 days (UTC, today included), from indexed reads: the daily rollup
+ * The home page's last 30 days (the shop's days, in its time zone, today included), from indexed reads: the daily rollup
  * (DailyStat by shop and day: codes, corrections, message deliveries), orders (OrderRecord by shop and
  * time, grouped in the database) and the window's storefront codes by number (MessageDelivery by shop
  * and time, against VerifiedCustomer) for the verification rate per shopper.
  */
-export async function dashboardOf(shop: Pick<Shop, "id">, now: Date = clock.now()): Promise<Dashboard> {
-  const to = utcDay(now);
-  const fromDate = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() - (DASHBOARD_DAYS - 1)));
-  const from = utcDay(fromDate);
+export async function dashboardOf(shop: Pick<Shop, "id" | "timezone">, now: Date = clock.now()): Promise<Dashboard> {
+  const to = shopDay(now, shop.timezone);
+  const from = addDays(to, -(DASHBOARD_DAYS - 1));
+  const fromDate = shopDayStart(from, shop.timezone);
   const [stats, orderRows, shopperRows, channelRows, answerRows, verifiedBy] = await Promise.all([
     query<{ metric: string; day: string; dimension: string; count: unknown }>(sql`
       SELECT "metric", "day", "dimension", "count" FROM "DailyStat" WHERE "shopId" = ${shop.id} AND "day" >= ${from}`),
@@ -92,7 +92,7 @@ export async function dashboardOf(shop: Pick<Shop, "id">, now: Date = clock.now(
 
   const byDay = new Map<string, DayFigures>();
   for (let i = 0; i < DASHBOARD_DAYS; i++) {
-    const day = utcDay(new Date(fromDate.getTime() + i * 86_400_000));
+    const day = addDays(from, i);
     byDay.set(day, { day, sent: 0, verified: 0, failed: 0, skipped: 0 });
   }
   const failedBy: Record<string, number> = {};

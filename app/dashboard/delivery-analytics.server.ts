@@ -3,7 +3,7 @@ import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { postalArea } from "~/risk/score";
 import { DIMENSIONS, MAX_ORDERS, MIN_DECIDED_FOR_RATE, MIN_DECIDED_FOR_WORST, WORST_CODES, type Dimension, type Row } from "./delivery-analytics";
-import { utcDay } from "~/shared/daily-metrics";
+import { addDays, shopDay } from "~/shared/shop-day";
 
 export { DIMENSIONS, PERIODS, type Dimension, type Row } from "./delivery-analytics";
 
@@ -55,10 +55,11 @@ function rowOf(key: string, t: Tally, cost: number | null): Row {
   };
 }
 
-/** The Monday (UTC) of a date's week, as YYYY-MM-DD. */
-export function weekOf(date: Date): string {
-  const day = (date.getUTCDay() + 6) % 7;
-  return utcDay(new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate() - day)));
+/** The Monday of a date's week in the shop's time zone, as YYYY-MM-DD. */
+export function weekOf(date: Date, timezone: string | null): string {
+  const day = shopDay(date, timezone);
+  const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
+  return addDays(day, -weekday);
 }
 
 function productsOf(raw: string | null): string[] {
@@ -72,7 +73,7 @@ function productsOf(raw: string | null): string[] {
 }
 
 /** The keys an order counts under, per dimension (an order of two products counts under each). */
-function keysOf(r: OrderRow, placedAt: Date): Record<Dimension, string[]> {
+function keysOf(r: OrderRow, placedAt: Date, timezone: string | null): Record<Dimension, string[]> {
   const code = r.postalCode ?? r.outcomePostal;
   const products = productsOf(r.products);
   return {
@@ -82,11 +83,11 @@ function keysOf(r: OrderRow, placedAt: Date): Record<Dimension, string[]> {
     mode: [r.mode ?? "(not chosen in the app)"],
     riskBand: [r.riskBand ?? "(not scored)"],
     source: [r.trafficSource ?? "(unknown)"],
-    week: [weekOf(placedAt)],
+    week: [weekOf(placedAt, timezone)],
   };
 }
 
-export async function loadDeliveryAnalytics(shop: Pick<Shop, "id" | "currency" | "codFailureCost">, days: number, now = clock.now()): Promise<DeliveryAnalytics> {
+export async function loadDeliveryAnalytics(shop: Pick<Shop, "id" | "currency" | "codFailureCost" | "timezone">, days: number, now = clock.now()): Promise<DeliveryAnalytics> {
   const since = new Date(now.getTime() - days * 86_400_000);
   const rows = await query<OrderRow>(sql`
     SELECT r."placedAt", r."mode", r."riskBand", r."trafficSource", r."postalCode", r."products", o."outcome", o."postalCode" AS "outcomePostal"
@@ -105,7 +106,7 @@ export async function loadDeliveryAnalytics(shop: Pick<Shop, "id" | "currency" |
     total.orders += 1;
     total.delivered += delivered;
     total.failed += failed;
-    const keys = keysOf(r, toDate(r.placedAt));
+    const keys = keysOf(r, toDate(r.placedAt), shop.timezone);
     for (const d of DIMENSIONS) {
       for (const key of keys[d]) {
         const t = tallies[d].get(key) ?? { orders: 0, delivered: 0, failed: 0 };

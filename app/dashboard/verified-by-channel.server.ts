@@ -1,4 +1,4 @@
-import { query, sql } from "~/core/db/sql.server";
+import { query, sql, sqliteIndexedBy } from "~/core/db/sql.server";
 
 export type Channel = "sms" | "whatsapp";
 
@@ -15,16 +15,21 @@ export type VerifiedByChannel = { byChannel: Record<Channel, { code: number; ans
 
 const FAILED = sql`('failed', 'undelivered', 'canceled')`;
 
-/** One indexed read: the window's verified COD orders (OrderRecord by shop and time), each with its channel. */
+/**
+ * One indexed read: the window's verified COD orders (OrderRecord by shop and time), each with its channel.
+ * SQLite is told to find the phone's code by the phone and the order's confirmation link by the order
+ * (`INDEXED BY`): left to itself it reads the shop's messages newest first to skip a sort, every message of
+ * the shop for every order (Home took 47 s with 10,000 orders and 25,000 messages: `npm run bench:growth`).
+ */
 export async function verifiedOrdersByChannel(shopId: string, from: Date, to?: Date): Promise<VerifiedByChannel> {
   const rows = await query<{ verifiedBy: string | null; codeChannel: string | null; answer: string | null; linkChannel: string | null }>(sql`
     SELECT r."verifiedBy",
-      (SELECT m."channel" FROM "MessageDelivery" m
+      (SELECT m."channel" FROM "MessageDelivery" m${sqliteIndexedBy("MessageDelivery_shopId_phone_idx")}
         WHERE m."shopId" = r."shopId" AND m."phone" = r."phone" AND m."purpose" = 'otp' AND m."providerId" IS NOT NULL
           AND m."createdAt" <= r."createdAt" AND m."status" NOT IN ${FAILED}
         ORDER BY m."createdAt" DESC LIMIT 1) AS "codeChannel",
       (SELECT c."answer" FROM "OrderConfirmation" c WHERE c."shopId" = r."shopId" AND c."orderGid" = r."orderGid") AS "answer",
-      (SELECT m."channel" FROM "MessageDelivery" m
+      (SELECT m."channel" FROM "MessageDelivery" m${sqliteIndexedBy("MessageDelivery_shopId_orderGid_idx")}
         WHERE m."shopId" = r."shopId" AND m."orderGid" = r."orderGid" AND m."purpose" = 'order_confirmation' AND m."providerId" IS NOT NULL
           AND m."status" NOT IN ${FAILED}
         ORDER BY m."createdAt" DESC LIMIT 1) AS "linkChannel"

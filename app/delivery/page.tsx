@@ -1,6 +1,8 @@
 import type { ReactNode } from "react";
 import { Alert, Filled, renderHostedPage, renderMessagePage, type PageShell } from "~/shared/hosted-page";
 import { RECOVERY_TEXTS } from "./texts";
+import { LOCATION_CSS } from "~/shared/location-field";
+import { LocationChoice, type LocationChoiceState } from "./location-choice";
 
 /**
  * The hosted failed-delivery page (GET/POST /proxy/dr/:token), in the shell every hosted page shares:
@@ -8,7 +10,8 @@ import { RECOVERY_TEXTS } from "./texts";
  */
 const CSS = `.choice{margin:0 0 .75rem}.choice .field{margin:.5rem 0}
 .secondary{background:#fff;color:#1a1a1a;border:1px solid #8a8a8a}
-.link{display:block;text-align:center;font-weight:600;padding:.85rem;border-radius:8px;background:#1a1a1a;color:#fff;text-decoration:none;margin-top:.75rem}`;
+.link{display:block;text-align:center;font-weight:600;padding:.85rem;border-radius:8px;background:#1a1a1a;color:#fff;text-decoration:none;margin-top:.75rem}
+${LOCATION_CSS}`;
 
 export type RecoveryPageState = {
   orderName: string;
@@ -20,6 +23,8 @@ export type RecoveryPageState = {
   /** What the shopper typed, shown again with the alert. */
   day?: string;
   phone?: string;
+  /** "Where you are": the DIGIPIN typed or found, and whether it went to the order (location-choice.tsx). */
+  location?: LocationChoiceState;
 };
 
 function Choice({ nonce, choice, label, secondary, children }: { nonce: string; choice: string; label: string; secondary?: boolean; children?: ReactNode }) {
@@ -61,6 +66,7 @@ export function renderRecoveryPage(shell: PageShell, s: RecoveryPageState): stri
         </div>
       </Choice>
       <Choice nonce={s.nonce} choice="pay_online" label={t.payOnline} secondary />
+      <LocationChoice locale={shell.locale} nonce={s.nonce} state={s.location} />
     </div>,
     CSS,
   );

@@ -4,21 +4,14 @@
  * equal: none). A message due inside the window waits for its end. Pure: the jobs that send call it with
  * the shop's columns (the confirmation ladder keeps its quiet hours in the same columns).
  */
-import { utcDay } from "~/shared/daily-metrics";
+import { addDays, shopDay, utcOffsetMinutes } from "~/shared/shop-day";
 
 export type QuietHours = { quietHoursStart: number | null; quietHoursEnd: number | null; timezone: string | null };
 
 /** The minute of the day at `at` in `timeZone` (an unknown zone reads as UTC). */
 function localMinute(at: Date, timeZone: string | null): number {
-  const format = (zone: string) => new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(at);
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = format(timeZone ?? "UTC");
-  } catch {
-    parts = format("UTC");
-  }
-  const get = (type: string) => Number(parts.find((p) => p.type === type)?.value ?? 0);
-  return (get("hour") % 24) * 60 + get("minute");
+  const local = Math.floor((at.getTime() + utcOffsetMinutes(at, timeZone) * 60_000) / 60_000);
+  return ((local % 1440) + 1440) % 1440;
 }
 
 /** Whether `minute` (0-1439) is inside [start, end), wrapping midnight when start > end. */
@@ -42,12 +35,7 @@ export function nextSendTime(now: Date, q: QuietHours): Date {
   return now;
 }
 
-/** The shop's date (YYYY-MM-DD) `days` days after `at`, in its time zone. */
+/** The shop's date (YYYY-MM-DD) `days` calendar days after `at`'s, in its time zone (a 23- or 25-hour day still moves one date). */
 export function shopDate(at: Date, timeZone: string | null, days = 0): string {
-  const later = new Date(at.getTime() + days * 24 * 3600_000);
-  try {
-    return new Intl.DateTimeFormat("en-CA", { timeZone: timeZone ?? "UTC", year: "numeric", month: "2-digit", day: "2-digit" }).format(later);
-  } catch {
-    return utcDay(later);
-  }
+  return addDays(shopDay(at, timeZone), days);
 }

@@ -14,6 +14,10 @@ import { shopDate } from "./quiet-hours";
 import { answerDeliveryRecovery, DELIVERY_CHOICES, findRecoveryByToken, PICK_DAY_RANGE, stateOf, type DeliveryChoice, type Recovery } from "./recovery.server";
 import { readOrderBalance } from "./shopify.server";
 import { RECOVERY_TEXTS } from "./texts";
+import type { LocationChoiceState } from "./location-choice";
+import { readLocation } from "~/address-correction/location.server";
+import { enqueueDigipinWrite } from "~/address-correction/digipin-write.server";
+import { prisma } from "~/core/db.server";
 
 /**
  * GET and POST /dr/:token as the shopper meets them: the choices, and what each answer leads to (a
@@ -40,8 +44,31 @@ function dayRange(shop: Pick<Shop, "timezone">) {
   return { minDay: shopDate(now, shop.timezone, 1), maxDay: shopDate(now, shop.timezone, PICK_DAY_RANGE) };
 }
 
-function choicesPage(outcome: PageOutcome, shop: Shop, shell: PageShell, r: Recovery, typed: { alert?: string; day?: string; phone?: string } = {}): RecoveryPage {
-  return { outcome, shell, view: { kind: "page", state: { orderName: r.orderName ?? "", nonce: issueFormNonce(r), ...dayRange(shop), ...typed } } };
+function choicesPage(outcome: PageOutcome, shop: Shop, shell: PageShell, r: Recovery, typed: { alert?: string; day?: string; phone?: string; location?: LocationChoiceState } = {}): RecoveryPage {
+  // "Where you are" for an Indian order (the order's phone's country, else the shop's): DIGIPIN covers India only.
+  const india = (r.phone ? phoneCountry(r.phone) : shop.country) === "IN";
+  const location = india ? (typed.location ?? { digipin: r.digipin ?? "", note: null }) : undefined;
+  return { outcome, shell, view: { kind: "page", state: { orderName: r.orderName ?? "", nonce: issueFormNonce(r), ...dayRange(shop), ...typed, location } } };
+}
+
+/**
+ * The `location` form: the DIGIPIN found from the phone's position (`intent=locate`, shown for the
+ * shopper to send) or sent (typed or found), checked against the order's PIN code's district, kept on
+ * the recovery (only the code) and written on the order for the courier by the `digipin.write` job.
+ */
+async function locationPage(shop: Shop, shell: PageShell, r: Recovery, fields: URLSearchParams): Promise<RecoveryPage> {
+  const order = await fetchOrder(shop.domain, r.orderGid);
+  const zip = order.ok && order.order?.shippingAddress?.countryCodeV2 === "IN" ? (order.order.shippingAddress.zip ?? null) : null;
+  const location = readLocation(fields, zip);
+  const shown = { digipin: location.typed, note: location.note };
+  if (fields.get("intent") === "locate" || !location.digipin) {
+    const failed = location.note?.kind === "invalid" || location.note?.kind === "outside" || !location.digipin;
+    return choicesPage(failed ? "invalid" : "page", shop, shell, r, { location: shown });
+  }
+  const kept = await prisma.deliveryRecovery.updateMany({ where: { id: r.id, status: "open" }, data: { digipin: location.digipin } });
+  if (kept.count !== 1) return { outcome: "gone", shell, view: { kind: "message", message: "answered", orderName: r.orderName ?? "" } };
+  await enqueueDigipinWrite(shop.domain, r.orderGid, { recoveryId: r.id });
+  return choicesPage("page", shop, shell, { ...r, digipin: location.digipin }, { location: { ...shown, sent: true } });
 }
 
 export async function showRecoveryPage(shop: Shop, token: string | undefined, queryLocale: string | null): Promise<RecoveryPage> {
@@ -89,6 +116,7 @@ export async function submitRecoveryPage(shop: Shop, token: string | undefined, 
   const refused = (outcome: PageOutcome): RecoveryPage => ({ outcome, shell, view: { kind: "message", message: "forbidden" } });
   if (!posted.ok) return refused(posted.refused);
   if (!formNonceIsValid(r, posted.fields.get("nonce"))) return refused("forged");
+  if (posted.fields.get("choice") === "location") return locationPage(shop, shell, r, posted.fields);
   const choice = posted.fields.get("choice") as DeliveryChoice | null;
   if (!choice || !DELIVERY_CHOICES.includes(choice)) return choicesPage("invalid", shop, shell, r);
 

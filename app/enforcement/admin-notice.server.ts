@@ -28,7 +28,7 @@ export async function verificationNotice(domain: string): Promise<VerificationNo
   const { used, allowance } = status;
   const plan = planOf(shop);
   const burn: BurnNotice | null =
-    plan && shop.burnMonth === allowanceMonthStart(clock.now()) && shop.burnSeenAt
+    plan && shop.burnMonth === allowanceMonthStart(clock.now(), shop.timezone) && shop.burnSeenAt
       ? { seenAt: shop.burnSeenAt.toISOString(), detail: shop.burnDetail ?? "", reserve: plan.monthlyVerifications }
       : null;
   if (status.pause) {

@@ -30,7 +30,7 @@ export async function verificationCounted(domain: string, verificationId: string
   // `usedThisMonth`: the caller read it when it counted this verification (verify-otp does).
   const used = usedThisMonth ?? (await verificationStatus(shop)).used;
   // The burn reserve is never charged: usage charges start past the month's whole allowance.
-  const past = used - monthAllowance(shop, plan, allowanceMonthStart(clock.now()));
+  const past = used - monthAllowance(shop, plan, allowanceMonthStart(clock.now(), shop.timezone));
   if (past > 0 && past <= overageVerificationsUnderCap(plan) && usageChargesOn(shop)) {
     const description = `Verification past the ${plan.label} plan's ${plan.monthlyVerifications.toLocaleString("en-US")} this month`;
     await enqueueJob(USAGE_CHARGE, { shop: domain, key: `${domain}|${verificationId}`, payload: { verificationId, amount: plan.overagePrice, description } });

@@ -3,7 +3,7 @@ import { hitRateLimit } from "~/core/rate-limit/rate-limit.server";
 import { forgetShop, getShop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
-import { utcDay } from "~/shared/daily-metrics";
+import { addDays, shopDay } from "~/shared/shop-day";
 import { ipNetwork } from "~/shared/ip";
 import { allowanceMonthStart, planOf } from "~/shared/plans";
 import { requestEnforcementSync } from "./enforcement-jobs.server";
@@ -87,9 +87,10 @@ export async function watchAllowanceBurn(shop: { id: string; domain: string }, p
       network ? hitRateLimit(`burn-net:${shop.id}:${network}`, Number.MAX_SAFE_INTEGER, 86_400) : null,
       hitRateLimit(`burn-block:${shop.id}:${numberBlock(phone)}`, Number.MAX_SAFE_INTEGER, 86_400),
     ]);
-    const today = utcDay(now);
-    const from = utcDay(new Date(now.getTime() - USUAL_DAYS * 86_400_000));
-    const month = allowanceMonthStart(now);
+    const timezone = current?.timezone ?? null;
+    const today = shopDay(now, timezone);
+    const from = addDays(today, -USUAL_DAYS);
+    const month = allowanceMonthStart(now, timezone);
     const [row] = await query<{ today: unknown; before: unknown; month: unknown }>(sql`
       SELECT
         (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat" WHERE "shopId" = ${shop.id} AND "metric" = 'otp_verified' AND "day" = ${today}) AS "today",
@@ -100,7 +101,7 @@ export async function watchAllowanceBurn(shop: { id: string; domain: string }, p
       usualPerDay: Number(row?.before ?? 0) / USUAL_DAYS,
       fromNetwork: fromNetwork ? fromNetwork.count : null,
       fromBlock: fromBlock.count,
-      month: { used: Number(row?.month ?? 0), day: now.getUTCDate(), allowance: (current && planOf(current)?.monthlyVerifications) ?? 0 },
+      month: { used: Number(row?.month ?? 0), day: Number(today.slice(8, 10)), allowance: (current && planOf(current)?.monthlyVerifications) ?? 0 },
     });
     // The month's reserve is open already (the cached row says so; the conditional update below could not
     // match): during a burn every verification gets here, and each would try the shop's row in vain.

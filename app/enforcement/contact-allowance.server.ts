@@ -47,7 +47,7 @@ export type ContactAllowance =
 
 export type ContactShop = Pick<
   Shop,
-  "id" | "domain" | "dailySendCap" | "otpEnabled" | "subscriptionStatus" | "subscriptionPlan" | "usageChargesEnabled" | "usageChargesRefused" | "burnMonth" | "uninstalledAt"
+  "id" | "domain" | "dailySendCap" | "otpEnabled" | "subscriptionStatus" | "subscriptionPlan" | "usageChargesEnabled" | "usageChargesRefused" | "burnMonth" | "uninstalledAt" | "timezone"
 >;
 
 /**
@@ -75,7 +75,7 @@ export async function takeContact(shop: ContactShop, phone: string, kind: Contac
     ...(kind === "ladder" ? [[ladderKey(shop.id, phone), LADDER_CONTACTS_PER_NUMBER, "rate_limited"] as [string, number, string]] : []),
     ...(options.link ? [[phoneLinksKey(shop.id, phone), PHONE_LINKS_PER_DAY, "number_links"] as [string, number, string]] : []),
     [phoneTextsKey(shop.id, phone), PHONE_TEXTS_PER_DAY, "number_texts"],
-    [dailyCapKey(shop.id, now), shop.dailySendCap, "shop_daily_cap"],
+    [dailyCapKey(shop, now), shop.dailySendCap, "shop_daily_cap"],
   ];
   const hits: [string, RateLimitResult][] = [];
   const giveBack = async () => {
@@ -92,7 +92,7 @@ export async function takeContact(shop: ContactShop, phone: string, kind: Contac
   }
   return {
     ok: true,
-    countWhenSent: countEventStatement(shop.id, "otp_verified", kind, now),
+    countWhenSent: countEventStatement(shop, "otp_verified", kind, now),
     counted: (id) => verificationCounted(shop.domain, `${kind}:${id}`),
     giveBack,
   };

@@ -9,14 +9,14 @@ import { randomToken } from "~/core/utils/crypto.server";
 import { syncPaymentCustomization } from "./payment-customization.server";
 import { pauseReason } from "./pause";
 import { verificationStatus } from "./pause.server";
-import { utcDay } from "~/shared/daily-metrics";
+import { nextMonthStart, shopDayStart } from "~/shared/shop-day";
 
 /**
  * Checkout follows whether the shop can verify (docs/contract.md, "When the app cannot verify") through one
  * durable job kind: a run reads the shop as it is then and writes the whole desired state to Shopify
  * (syncPaymentCustomization), so a duplicate or a late run is harmless. It is queued on every
  * transition (plan change, subscription webhook, allowance used up, settings saved) and, from each
- * run, once for the first instant of next month, when the allowance starts again.
+ * run, once for the first instant of the shop's next month (its time zone), when the allowance starts again.
  *
  * Keys: `<shop>|now` for transitions (a new request while one is queued or running makes it run
  * again: its `at` differs); `<shop>|allowance|<month>|<plan>` once per month and plan;
@@ -32,12 +32,12 @@ export const enforcementSyncJob = defineJob({
     const shop = await prisma.shop.findUnique({ where: { domain: job.shop } });
     if (!shop || shop.uninstalledAt) return { ok: true };
     const outcome = await syncPaymentCustomization(shop);
-    await scheduleMonthStart(shop.domain);
+    await scheduleMonthStart(shop);
     return outcome.ok ? { ok: true } : { ok: false, error: outcome.error };
   },
 });
 
-export type SyncReason = "plan_changed" | "subscription_updated" | "settings_saved" | "installed" | "burn_seen" | "storefront_checked" | "storefront_confirmed";
+export type SyncReason = "plan_changed" | "subscription_updated" | "settings_saved" | "installed" | "burn_seen" | "storefront_checked" | "storefront_confirmed" | "timezone_changed";
 
 /** A transition: checkout is brought in step within a minute (the worker runs it after the response). */
 export async function requestEnforcementSync(domain: string, reason: SyncReason): Promise<void> {
@@ -45,15 +45,11 @@ export async function requestEnforcementSync(domain: string, reason: SyncReason)
   kickJobWorker();
 }
 
-function nextMonthStart(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-}
-
-/** The allowance starts again on the 1st (UTC): re-evaluate then. One job per shop and month. */
-async function scheduleMonthStart(domain: string): Promise<void> {
-  const runAt = nextMonthStart(clock.now());
-  const month = utcDay(runAt);
-  await enqueueJob(enforcementSyncJob, { shop: domain, key: `${domain}|month|${month}`, payload: { reason: "month_start", at: month }, runAt });
+/** The allowance starts again on the shop's 1st (its midnight): re-evaluate then. One job per shop and month. */
+async function scheduleMonthStart(shop: { domain: string; timezone: string | null }): Promise<void> {
+  const month = nextMonthStart(allowanceMonthStart(clock.now(), shop.timezone));
+  const runAt = shopDayStart(month, shop.timezone);
+  await enqueueJob(enforcementSyncJob, { shop: shop.domain, key: `${shop.domain}|month|${month}`, payload: { reason: "month_start", at: month }, runAt });
 }
 
 /**
@@ -66,7 +62,7 @@ export async function noteAllowanceUse(domain: string, usedThisMonth?: number): 
   if (!shop) return;
   const plan = planOf(shop);
   const now = clock.now();
-  const month = allowanceMonthStart(now);
+  const month = allowanceMonthStart(now, shop.timezone);
   // `usedThisMonth`: the shop's verifications this month when the caller has just read them.
   const pause = usedThisMonth === undefined ? (await verificationStatus(shop)).pause : pauseReason(shop, usedThisMonth, month);
   if (!plan || (pause !== "allowance_used" && pause !== "usage_cap_reached")) return;

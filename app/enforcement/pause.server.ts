@@ -14,10 +14,10 @@ export type VerificationStatus = {
 
 /** Whether the shop can verify shoppers now, and how much of the month's allowance is used: one sum over ≤31 rows. */
 export async function verificationStatus(
-  shop: Pick<Shop, "id" | "otpEnabled" | "subscriptionStatus" | "subscriptionPlan" | "usageChargesEnabled" | "usageChargesRefused" | "burnMonth">,
+  shop: Pick<Shop, "id" | "otpEnabled" | "subscriptionStatus" | "subscriptionPlan" | "usageChargesEnabled" | "usageChargesRefused" | "burnMonth" | "timezone">,
   now: Date = clock.now(),
 ): Promise<VerificationStatus> {
-  const month = allowanceMonthStart(now);
+  const month = allowanceMonthStart(now, shop.timezone);
   const used = await countSince(shop.id, "otp_verified", month);
   const plan = planOf(shop);
   // The month's allowance, the burn reserve included when one was opened this month (app/enforcement/burn.server.ts).

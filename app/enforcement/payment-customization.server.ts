@@ -34,6 +34,7 @@ type EnforcementShop = Pick<
   | "uninstalledAt"
   | "storefrontReadyAt"
   | "storefrontReadyBy"
+  | "timezone"
 >;
 
 const METAFIELD = { namespace: "$app:cod-verify", key: "function-configuration", type: "json" } as const;
@@ -60,7 +61,7 @@ export async function syncPaymentCustomization(given: EnforcementShop): Promise<
   const input = {
     title: PAYMENT_CUSTOMIZATION_TITLE,
     enabled,
-    metafields: [{ ...METAFIELD, value: JSON.stringify({ ...functionConfiguration(shop.codMethodNames), enforce: enabled }) }],
+    metafields: [{ ...METAFIELD, value: JSON.stringify({ ...functionConfiguration(shop.codMethodNames, shop.timezone, clock.now()), enforce: enabled }) }],
   };
   let outcome = shop.paymentCustomizationId ? await update(shop.domain, shop.paymentCustomizationId, input) : null;
   // Gone (the merchant deleted it in Shopify's settings) or never made: make a new one, once.

@@ -12,7 +12,7 @@ export const FLOW_TRIGGERS = {
   unverified: { handle: "cod-order-unverified", fields: { "payment mode": "single_line_text_field", "status": "single_line_text_field" } },
   highRisk: { handle: "cod-order-high-risk", fields: { "risk score": "number_decimal", "risk reasons": "single_line_text_field" } },
   answered: { handle: "cod-order-shopper-answered", fields: { "answer": "single_line_text_field", "channel": "single_line_text_field" } },
-  addressCorrected: { handle: "cod-address-corrected", fields: { "applied": "boolean" } },
+  addressCorrected: { handle: "cod-address-corrected", fields: { "applied": "boolean", "digipin": "single_line_text_field", "map link": "single_line_text_field" } },
   deliveryFailed: { handle: "cod-delivery-failed", fields: { "cause": "single_line_text_field" } },
   deliveryChoice: { handle: "cod-delivery-choice", fields: { "choice": "single_line_text_field", "chosen date": "single_line_text_field", "cause": "single_line_text_field" } },
   outcomeLearnt: { handle: "cod-outcome-learnt", fields: { "outcome": "single_line_text_field", "reason": "single_line_text_field" } },

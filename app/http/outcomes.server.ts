@@ -18,6 +18,7 @@ const OUTCOMES = {
   invalid_code: { status: 400, error: "That code is not right." },
   attempts_exhausted: { status: 429, error: "Too many wrong codes. Request a new code." },
   code_expired: { status: 400, error: "This code has expired or was already used. Request a new code." },
+  already_verified: { status: 409, error: "This code was already used to verify this number: it is verified." },
   cod_not_allowed: { status: 403, error: "Cash on delivery is not available for this order. You can pay now instead." },
   phone_not_verified: { status: 403, error: "Verify this phone number with the code we send before paying on delivery." },
   order_not_found: { status: 404, error: "No open order matches this order id or phone." },

@@ -1,3 +1,5 @@
+import crypto from "node:crypto";
+import { LOCATION_SCRIPT } from "~/shared/location-script";
 import { isDatabaseUnavailable } from "~/core/db/database-errors";
 import { noteDatabaseUnavailable } from "~/core/db/outage.server";
 import { log } from "~/core/utils/log.server";
@@ -119,9 +121,12 @@ export function answerForError(error: unknown, where: string): JsonAnswer {
 /**
  * A page the app hosts under the app proxy (the address form, the order confirmation): opened from a
  * texted link whose token is in the URL, so it is never cached, never sends that URL on as a referrer,
- * runs no script, and may not be framed by another page (CSP for current browsers, X-Frame-Options
- * for old ones).
+ * runs no script but the "use my location" one (allowed by its hash), and may not be framed by another
+ * page (CSP for current browsers, X-Frame-Options for old ones).
  */
+/** The location script's hash: the one script a hosted page may run (app/shared/location-script.ts). */
+const LOCATION_SCRIPT_SOURCE = `'sha256-${crypto.createHash("sha256").update(LOCATION_SCRIPT).digest("base64")}'`;
+
 export function hostedPage(body: string, status = 200): Response {
   return new Response(body, {
     status,
@@ -130,7 +135,7 @@ export function hostedPage(body: string, status = 200): Response {
       "Cache-Control": "no-store",
       "Referrer-Policy": "no-referrer",
       "X-Content-Type-Options": "nosniff",
-      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      "Content-Security-Policy": `default-src 'none'; style-src 'unsafe-inline'; script-src ${LOCATION_SCRIPT_SOURCE}; form-action 'self'; base-uri 'none'; frame-ancestors 'none'`,
       "X-Frame-Options": "DENY",
     },
   });

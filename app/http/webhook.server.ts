@@ -2,6 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { InvalidShopError } from "@shopify/shopify-api";
 import { authenticate } from "~/core/shopify/app.server";
 import { env } from "~/core/env.server";
+import { observeWebhook } from "~/core/metrics.server";
 import { shopDomainPattern } from "~/http/app-proxy.server";
 import { jsonError, methodNotAllowed, responseForError, unavailable, type WireAnswer } from "~/http/responses.server";
 import { requestFromWeb, wireOfResponse, type WireRequest } from "~/http/storefront.server";
@@ -91,6 +92,11 @@ export type WebhookOutcome = "done" | "retry";
 export function webhookRoute(route: WebhookTopic, handler: (delivery: WebhookContext) => Promise<WebhookOutcome>) {
   const where = `webhooks/${route}`;
   async function run(request: WireRequest): Promise<Response | null> {
+    const answered = await settle(request);
+    observeWebhook(route, answered === null ? "done" : answered.status >= 500 ? "retry" : "refused", request.header("x-shopify-triggered-at"));
+    return answered;
+  }
+  async function settle(request: WireRequest): Promise<Response | null> {
     try {
       return (await handler(await checkedDelivery(request, route))) === "done" ? null : unavailable();
     } catch (thrown) {

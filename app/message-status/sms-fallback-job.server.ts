@@ -37,7 +37,7 @@ async function sendFallback(id: string): Promise<JobResult> {
   const now = clock.now().getTime();
   const expired = row.fallbackUntil !== null && Number(row.fallbackUntil) <= now;
   // An OTP whose code was used (verified) or has expired: nothing to resend.
-  const live = row.purpose !== "otp" || (await prisma.otpChallenge.count({ where: { shopId: row.shopId, phone: row.phone, expiresAt: { gt: BigInt(now) } } })) > 0;
+  const live = row.purpose !== "otp" || (await prisma.otpChallenge.count({ where: { shopId: row.shopId, phone: row.phone, expiresAt: { gt: BigInt(now) }, usedAt: null } })) > 0;
   if (expired || !live) {
     await dropText(id);
     return { ok: true };

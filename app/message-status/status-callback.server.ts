@@ -32,7 +32,7 @@ export async function recordStatus(update: StatusUpdate): Promise<StatusOutcome>
   const reachedFinal = isFinal(update.status)
     ? await prisma.messageDelivery.updateMany({ where: { id: row.id, status: { in: statesBefore(update.status).filter((s) => !isFinal(s)) } }, data })
     : { count: 0 };
-  if (reachedFinal.count > 0) await countEvent(row.shopId, DELIVERED.has(update.status) ? "message_delivered" : "message_failed", row.channel);
+  if (reachedFinal.count > 0) await countDelivery(row.shopId, DELIVERED.has(update.status) ? "message_delivered" : "message_failed", row.channel);
   const moved = reachedFinal.count > 0 ? reachedFinal : await prisma.messageDelivery.updateMany({ where: { id: row.id, status: { in: statesBefore(update.status) } }, data });
   const failed = update.status === "failed" || update.status === "undelivered";
   if (row.channel !== "whatsapp") return { known: true, recorded: moved.count > 0, fallback: "not_needed" };
@@ -57,4 +57,10 @@ export async function recordStatus(update: StatusUpdate): Promise<StatusOutcome>
   }
   await enqueueJob(whatsappFallbackJob, { shop: row.shopId, key: row.id, payload: { deliveryId: row.id } });
   return { known: true, recorded: moved.count > 0, fallback: "queued" };
+}
+
+/** Counts a message's final state on the shop's day (its time zone, read with the shop's row). */
+async function countDelivery(shopId: string, metric: "message_delivered" | "message_failed", channel: string): Promise<void> {
+  const shop = await prisma.shop.findUnique({ where: { id: shopId }, select: { id: true, timezone: true } });
+  if (shop) await countEvent(shop, metric, channel);
 }

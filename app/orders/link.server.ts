@@ -122,10 +122,10 @@ export function selectionByPhone(shopId: string, phones: readonly string[], plac
   return newestUnlinked(shopId, "phone", padded(phones, 4), "Selection_shopId_phone_createdAt_idx", { from, to });
 }
 
-export async function readOrderCreated(shop: Pick<Shop, "id">, facts: OrderFacts, webhookId: string): Promise<OrderCreatedReads> {
+export async function readOrderCreated(shop: Pick<Shop, "id" | "timezone">, facts: OrderFacts, webhookId: string): Promise<OrderCreatedReads> {
   const { phones, placedAt, cartTokens, selectionId } = facts;
   const [row] = await query<ReadRow>(sql`
-    SELECT ${deliverySeen(webhookId)} AS "seen", ${verifiedThisMonthColumn(shop.id, clock.now())} AS "verifiedThisMonth", "pick"."byOrder", "pick"."byAttribute", "pick"."byToken",
+    SELECT ${deliverySeen(webhookId)} AS "seen", ${verifiedThisMonthColumn(shop, clock.now())} AS "verifiedThisMonth", "pick"."byOrder", "pick"."byAttribute", "pick"."byToken",
       "s"."id" AS "selId", "s"."mode" AS "selMode", "s"."verified" AS "selVerified", "s"."phone" AS "selPhone",
       "s"."verifiedAt" AS "selVerifiedAt", "s"."cartToken" AS "selCartToken",
       ${phoneStandingColumns(shop.id, phones)}, ${codOrderRiskColumns(shop.id, facts)}, ${depositSelectionColumns(shop.id, facts)}
@@ -140,9 +140,9 @@ export async function readOrderCreated(shop: Pick<Shop, "id">, facts: OrderFacts
   return { seen: row.seen != null, selection, linkedBy, standing: phoneStandingOf(phones, row), risk: row, deposit: row, verifiedThisMonth: Number(row.verifiedThisMonth ?? 0) };
 }
 
-/** The shop's verifications counted against the allowance in the calendar month (UTC) of `at`: at most 31 DailyStat rows. */
-function verifiedThisMonthColumn(shopId: string, at: Date): Sql {
-  return sql`(SELECT COALESCE(SUM("count"), 0) FROM "DailyStat" WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(at)})`;
+/** The shop's verifications counted against the allowance in its calendar month of `at`: at most 31 DailyStat rows. */
+function verifiedThisMonthColumn(shop: Pick<Shop, "id" | "timezone">, at: Date): Sql {
+  return sql`(SELECT COALESCE(SUM("count"), 0) FROM "DailyStat" WHERE "shopId" = ${shop.id} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(at, shop.timezone)})`;
 }
 
 async function selectionOfOrder(orderGid: string): Promise<LinkedSelection | null> {
@@ -210,7 +210,7 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
   const heldOut = facts.isCod && !verification.verified && !!verification.heldOut && risk?.band !== "high";
   // A paused shop (the month's allowance used up too) opens no confirmation and holds nothing: the order
   // is left unverified for the merchant, never held or cancelled for a check the shopper cannot finish.
-  const paused = pauseReason(shop, reads.verifiedThisMonth, allowanceMonthStart(now)) !== null;
+  const paused = pauseReason(shop, reads.verifiedThisMonth, allowanceMonthStart(now, shop.timezone)) !== null;
   const confirmAfter = facts.isCod && !verification.verified && !heldOut && confirmsAfterPurchase(shop) && !paused;
   // An uninstalled shop has no token to tag with; the link is still kept for the merchant's return.
   const tags = (shop.uninstalledAt ? [] : tagsForOrder(shop, { isCod: facts.isCod, mode, verified: verification.verified })).map((t) =>

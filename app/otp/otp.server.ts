@@ -18,6 +18,7 @@ import { verificationCounted } from "~/enforcement/allowance.server";
 import { watchAllowanceBurn } from "~/enforcement/burn.server";
 import { pauseReason, verificationsAllowed } from "~/enforcement/pause";
 import { allowanceMonthStart } from "~/shared/plans";
+import { nextShopMidnight, type ShopZone } from "~/shared/shop-day";
 import { riskCodesKey, riskIpKey, shopperAssessment, type RiskShop } from "~/risk/assess.server";
 import type { RiskAssessment } from "~/risk/score";
 
@@ -32,6 +33,7 @@ type OtpShop = Pick<
   Shop,
   | "id"
   | "domain"
+  | "timezone"
   | "primaryDomain"
   | "name"
   | "locale"
@@ -104,9 +106,9 @@ export function sendShares(shopId: string, phone: string, ip: string | null | un
   return shares;
 }
 
-function secondsToUtcMidnight(now: Date) {
-  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
-  return Math.max(1, Math.ceil((midnight - now.getTime()) / 1000));
+/** Until the shop's next midnight (its time zone), when its daily cap starts again. */
+function secondsToShopMidnight(now: Date, timezone: string | null) {
+  return Math.max(1, Math.ceil((nextShopMidnight(now, timezone).getTime() - now.getTime()) / 1000));
 }
 
 
@@ -135,13 +137,14 @@ export async function sendVerificationCode(input: {
   const { shop, phone } = input;
 
   if (!shop.otpEnabled && !input.afterPurchase) {
-    await countEvent(shop.id, "otp_skipped", "disabled");
+    await countEvent(shop, "otp_skipped", "disabled");
     return { ok: true, skipped: "otp_disabled" };
   }
   if (!countryAllowed(phone, shop.allowedCountries)) return { ok: false, code: "country_not_allowed" };
   const now = clock.now();
   const perNumberKey = sendLimitKey(shop.id, phone);
-  const dailyKey = dailyCapKey(shop.id, now);
+  const dailyKey = dailyCapKey(shop, now);
+  const month = allowanceMonthStart(now, shop.timezone);
   const code = randomNumericCode(CODE_LENGTH);
   const challenge = pendingCode(shop, phone, code, now);
   const shares = sendShares(shop.id, phone, input.ip, shop.dailySendCap);
@@ -155,6 +158,7 @@ export async function sendVerificationCode(input: {
     shopId: shop.id,
     phone,
     now,
+    month,
     codesKey: riskCodesKey(shop.id, phone),
     ipKey: input.ip ? riskIpKey(shop.id, input.ip) : null,
     perNumberKey,
@@ -164,7 +168,7 @@ export async function sendVerificationCode(input: {
     dailyKey,
     dailyCap: shop.dailySendCap,
     skipSince,
-    allowance: input.afterPurchase ? Number.MAX_SAFE_INTEGER : hasActiveSubscription(shop) ? verificationsAllowed(shop, allowanceMonthStart(now)) : 0,
+    allowance: input.afterPurchase ? Number.MAX_SAFE_INTEGER : hasActiveSubscription(shop) ? verificationsAllowed(shop, month) : 0,
     challenge,
   });
   if (decision.blocked) return { ok: false, code: "phone_blocked" };
@@ -185,7 +189,7 @@ export async function sendVerificationCode(input: {
     return { ok: true, skipped: "holdout", risk };
   }
   if (!decision.perNumber) {
-    await countEvent(shop.id, "otp_skipped", "returning");
+    await countEvent(shop, "otp_skipped", "returning");
     return { ok: true, skipped: "returning_customer", risk };
   }
 
@@ -196,7 +200,7 @@ export async function sendVerificationCode(input: {
   if (!hasActiveSubscription(shop) && !input.afterPurchase) return { ok: false, code: "subscription_required" };
   // The plan's monthly allowance of verifications, and past it the usage charges' cap when the
   // merchant turned them on (a shop with no plan was refused just above).
-  const paused = pauseReason(shop, decision.verifiedThisMonth, allowanceMonthStart(now));
+  const paused = pauseReason(shop, decision.verifiedThisMonth, month);
   if ((paused === "allowance_used" || paused === "usage_cap_reached") && !decision.counted && !input.afterPurchase) {
     await Promise.all([releaseRateLimit(perNumberKey, perNumber), allowanceMayBeUsedUp(shop.domain, decision.verifiedThisMonth)]);
     return { ok: false, code: "plan_limit_reached" };
@@ -217,7 +221,7 @@ export async function sendVerificationCode(input: {
   if (!daily.allowed) {
     await Promise.all([releaseRateLimit(perNumberKey, perNumber), releaseRateLimit(dailyKey, daily), ...releaseShares()]);
     log.warn("otp: shop reached its daily send cap", { shop: shop.domain, cap: shop.dailySendCap });
-    return { ok: false, code: "shop_daily_cap", retryAfter: secondsToUtcMidnight(now) };
+    return { ok: false, code: "shop_daily_cap", retryAfter: secondsToShopMidnight(now, shop.timezone) };
   }
 
   const challengeId = decision.challengeId;
@@ -244,7 +248,7 @@ export async function sendVerificationCode(input: {
     purpose: "otp",
     fallbackUntil: now.getTime() + shop.otpTtlSeconds * 1000,
     // The dashboard's count of codes sent, written with the message's record (one round trip).
-    countWhenSent: countEventStatement(shop.id, "otp_sent", phoneCountry(phone) ?? "", now),
+    countWhenSent: countEventStatement(shop, "otp_sent", phoneCountry(phone) ?? "", now),
   });
   if (!result.ok && result.maybeSent) {
     // Twilio did not answer in time: the text may have gone (docs/contract.md, "Proofs and holds"). Its code
@@ -272,15 +276,15 @@ async function undoSend(shop: OtpShop, phone: string, decision: SendDecision, no
   const nowMs = now.getTime();
   const undo: Promise<unknown>[] = [];
   if (decision.perNumber) undo.push(releaseRateLimit(sendLimitKey(shop.id, phone), rateLimitResult(decision.perNumber, shop.otpSendLimit, shop.otpSendWindowSeconds, nowMs)));
-  if (decision.daily) undo.push(releaseRateLimit(dailyCapKey(shop.id, now), rateLimitResult(decision.daily, shop.dailySendCap, 86_400, nowMs)));
+  if (decision.daily) undo.push(releaseRateLimit(dailyCapKey(shop, now), rateLimitResult(decision.daily, shop.dailySendCap, 86_400, nowMs)));
   if (decision.challengeId) undo.push(execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${decision.challengeId}`));
   await Promise.all(undo);
 }
 
 /**
  * The new code's hash as the shop+phone's one pending challenge, replacing the old one, in one atomic
- * statement that only replaces a challenge sent before the resend cooldown: it returns the new
- * challenge's id, or no row when the cooldown is still running (the old code stays valid).
+ * statement that only replaces a challenge sent before the resend cooldown (or already used): it returns
+ * the new challenge's id, or no row when the cooldown is still running (the old code stays valid).
  */
 function pendingCode(shop: OtpShop, phone: string, code: string, now: Date) {
   const id = randomToken(12);
@@ -299,8 +303,9 @@ function pendingCode(shop: OtpShop, phone: string, code: string, now: Date) {
       "sentAt" = excluded."sentAt",
       "expiresAt" = excluded."expiresAt",
       "attempts" = 0,
-      "maxAttempts" = excluded."maxAttempts"
-    WHERE "OtpChallenge"."sentAt" <= ${cooledBefore} OR "OtpChallenge"."expiresAt" <= ${sentAt}
+      "maxAttempts" = excluded."maxAttempts",
+      "usedAt" = NULL
+    WHERE "OtpChallenge"."sentAt" <= ${cooledBefore} OR "OtpChallenge"."expiresAt" <= ${sentAt} OR "OtpChallenge"."usedAt" IS NOT NULL
     RETURNING "id"`;
 }
 
@@ -315,17 +320,22 @@ export type VerifyOutcome =
   | { ok: true; proof: string; proofExpiresAt: Date; deviceToken: string | null; risk: RiskAssessment | null }
   | { ok: false; code: "invalid_code"; attemptsRemaining: number }
   | { ok: false; code: "attempts_exhausted"; attemptsRemaining: 0 }
-  | { ok: false; code: "code_expired" };
+  | { ok: false; code: "code_expired" }
+  /** The right code, which another answer of it used first (a double tap, two tabs, a retry): the number is verified. */
+  | { ok: false; code: "already_verified" };
 
 /**
- * POST /verify-otp. Every guess is counted before it is compared, by one conditional UPDATE that
- * never takes `attempts` past `maxAttempts`, so however many guesses arrive at once, at most
- * `maxAttempts` codes are ever compared per challenge. A correct code is consumed by a DELETE that
- * only one request can win; then the phone is marked verified and the selection recorded.
+ * POST /verify-otp. Every wrong guess is counted in the statement that compares it: one conditional
+ * UPDATE that never takes `attempts` past `maxAttempts`, so however many guesses arrive at once, at
+ * most `maxAttempts` wrong codes are ever compared per challenge. The right code costs no attempt, so
+ * answers of it that arrive together never exhaust the challenge for each other. It is used by an
+ * UPDATE that only one request can win (`usedAt`); then the phone is marked verified and the selection
+ * recorded. The used challenge stays until it expires: every other answer of the same code is told
+ * `already_verified` (no second proof), any other code `code_expired` as before.
  */
 export async function checkVerificationCode(input: {
   /** The risk settings are needed on the storefront journey only (not after purchase). */
-  shop: Pick<Shop, "id" | "domain" | "returningSkipDays"> & Partial<RiskShop>;
+  shop: Pick<Shop, "id" | "domain" | "returningSkipDays" | "timezone"> & Partial<RiskShop>;
   phone: string;
   otp: string;
   /** The shopper's IP (the risk score's velocity per IP). */
@@ -339,17 +349,17 @@ export async function checkVerificationCode(input: {
   const now = clock.now().getTime();
   const presented = codeHash(shop.id, phone, input.otp);
   const counted = await query<{ id: string; codeHash: string; attempts: number | bigint; maxAttempts: number | bigint }>(sql`
-    UPDATE "OtpChallenge" SET "attempts" = "attempts" + 1
-    WHERE "shopId" = ${shop.id} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts"
+    UPDATE "OtpChallenge" SET "attempts" = "attempts" + CASE WHEN "codeHash" = ${presented} THEN 0 ELSE 1 END
+    WHERE "shopId" = ${shop.id} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts" AND "usedAt" IS NULL
     RETURNING "id", "codeHash", "attempts", "maxAttempts"`);
   const challenge = counted[0];
-  if (!challenge) return countFailure(shop.id, await whyNoAttempt(shop.id, phone, now));
+  if (!challenge) return countFailure(shop, await whyNoAttempt(shop.id, phone, presented, now));
 
   if (!hashesEqual(presented, challenge.codeHash)) {
     const attemptsRemaining = Number(challenge.maxAttempts) - Number(challenge.attempts);
     log.info("otp: wrong code", { shop: shop.domain, phone, attemptsRemaining });
     return countFailure(
-      shop.id,
+      shop,
       attemptsRemaining > 0 ? { ok: false, code: "invalid_code", attemptsRemaining } : { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 },
     );
   }
@@ -359,6 +369,7 @@ export async function checkVerificationCode(input: {
   const withRisk = input.recordSelection !== false && hasRiskSettings(shop);
   const done = await completeVerification({
     shopId: shop.id,
+    timezone: shop.timezone,
     phone,
     challengeId: challenge.id,
     verifiedAt,
@@ -368,7 +379,8 @@ export async function checkVerificationCode(input: {
         : { shopId: shop.id, phone, mode, source: "verify-otp", verified: true, verifiedAt, cartToken: input.cartToken ?? null },
     riskKeys: withRisk ? { codes: riskCodesKey(shop.id, phone), ip: input.ip ? riskIpKey(shop.id, input.ip) : null } : null,
   });
-  if (!done.consumed) return countFailure(shop.id, { ok: false, code: "code_expired" });
+  // Another answer of this same right code used it first (both compared it before either used it).
+  if (!done.consumed) return { ok: false, code: "already_verified" };
 
   // Only a number's first verification this month counts against the allowance (docs/security.md):
   // that one is watched for an abnormal burn, then checked against the allowance and usage charges.
@@ -412,23 +424,28 @@ function hasRiskSettings<T extends Partial<RiskShop>>(shop: T): shop is T & Risk
 
 const FAILURE_REASON = { invalid_code: "wrong", attempts_exhausted: "locked", code_expired: "expired" } as const;
 
-/** Counts a refused verification in the daily rollup by why it failed, and passes the outcome on. */
-async function countFailure(shopId: string, outcome: Exclude<VerifyOutcome, { ok: true }>): Promise<VerifyOutcome> {
-  await countEvent(shopId, "otp_failed", FAILURE_REASON[outcome.code]);
+/** Counts a refused verification in the daily rollup by why it failed, and passes the outcome on (a repeated right code is no failure). */
+async function countFailure(shop: ShopZone, outcome: Exclude<VerifyOutcome, { ok: true }>): Promise<VerifyOutcome> {
+  if (outcome.code !== "already_verified") await countEvent(shop, "otp_failed", FAILURE_REASON[outcome.code]);
   return outcome;
 }
 
-async function whyNoAttempt(shopId: string, phone: string, now: number): Promise<Exclude<VerifyOutcome, { ok: true }>> {
-  const rows = await query<{ attempts: number | bigint; maxAttempts: number | bigint; expiresAt: number | bigint | string }>(sql`
-    SELECT "attempts", "maxAttempts", "expiresAt" FROM "OtpChallenge" WHERE "shopId" = ${shopId} AND "phone" = ${phone}`);
+/**
+ * Why no attempt could be counted. A challenge used already answers `already_verified` to its own code
+ * only: comparing a used code grants nothing (no proof), so it is not counted; any other code reads as
+ * gone, as it did when a used challenge was deleted at once.
+ */
+async function whyNoAttempt(shopId: string, phone: string, presented: string, now: number): Promise<Exclude<VerifyOutcome, { ok: true }>> {
+  const rows = await query<{ attempts: number | bigint; maxAttempts: number | bigint; expiresAt: number | bigint | string; usedAt: unknown; codeHash: string }>(sql`
+    SELECT "attempts", "maxAttempts", "expiresAt", "usedAt", "codeHash" FROM "OtpChallenge" WHERE "shopId" = ${shopId} AND "phone" = ${phone}`);
   const row = rows[0];
-  if (row && Number(row.expiresAt) > now && Number(row.attempts) >= Number(row.maxAttempts)) {
-    return { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 };
-  }
+  if (!row || Number(row.expiresAt) <= now) return { ok: false, code: "code_expired" };
+  if (row.usedAt != null) return hashesEqual(presented, row.codeHash) ? { ok: false, code: "already_verified" } : { ok: false, code: "code_expired" };
+  if (Number(row.attempts) >= Number(row.maxAttempts)) return { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 };
   return { ok: false, code: "code_expired" };
 }
 
-/** Deletes challenges past their expiry (used ones are deleted when used); returns how many. */
+/** Deletes challenges past their expiry (used ones too: a used code is kept until then); returns how many. */
 export async function purgeExpiredChallenges(): Promise<number> {
   return prisma.$executeRaw`DELETE FROM "OtpChallenge" WHERE "expiresAt" <= ${clock.now().getTime()}`;
 }

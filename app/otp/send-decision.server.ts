@@ -1,7 +1,6 @@
 import { query, sql, transaction, type Sql } from "~/core/db/sql.server";
 import { databaseProvider } from "~/core/db.server";
 import { rateLimitHit, type RateLimitRow } from "~/core/rate-limit/rate-limit.server";
-import { allowanceMonthStart } from "~/shared/plans";
 import { RISK_WINDOW_SECONDS } from "~/risk/assess.server";
 
 /**
@@ -23,14 +22,14 @@ function toMillis(value: unknown): number | null {
  * counted it this month (verifying it again costs nothing, so the allowance never refuses it), and how
  * many verifications the shop had this calendar month (the plan's allowance; at most 31 DailyStat rows).
  */
-function standingSelect(shopId: string, phone: string, now: Date): Sql {
+function standingSelect(shopId: string, phone: string, now: Date, month: string): Sql {
   return sql`
     SELECT
       (SELECT 1 FROM "BlockedPhone" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "blocked",
       (SELECT "verifiedAt" FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "verifiedAt",
-      (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "countedMonth" = ${allowanceMonthStart(now)}) AS "counted",
+      (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "countedMonth" = ${month}) AS "counted",
       (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
-        WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${allowanceMonthStart(now)}) AS "verifiedThisMonth",
+        WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${month}) AS "verifiedThisMonth",
       ${runningExperimentColumns(shopId, now)}`;
 }
 
@@ -45,6 +44,8 @@ export type SendPlan = {
   shopId: string;
   phone: string;
   now: Date;
+  /** The shop's allowance month (allowanceMonthStart, in its time zone). */
+  month: string;
   codesKey: string;
   ipKey: string | null;
   perNumberKey: string;
@@ -138,7 +139,7 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
       through = sql`FROM ${name(i)} WHERE "count" <= ${share.limit}`;
     });
     const [row] = await query<SendDecisionRow>(sql`
-      WITH "standing" AS (${standingSelect(p.shopId, p.phone, p.now)}),
+      WITH "standing" AS (${standingSelect(p.shopId, p.phone, p.now, p.month)}),
       "riskCodes" AS (${rateLimitHit(p.codesKey, RISK_WINDOW_SECONDS, now, notBlocked)}),
       "riskIp" AS (${p.ipKey ? rateLimitHit(p.ipKey, RISK_WINDOW_SECONDS, now, notBlocked) : sql`SELECT NULL::integer AS "count"`}),
       "perNumber" AS (${rateLimitHit(p.perNumberKey, p.perNumberWindowSeconds, now, sql`FROM "standing" WHERE "blocked" IS NULL AND ("verifiedAt" IS NULL OR "verifiedAt" < ${p.skipSince})`)}),
@@ -170,7 +171,7 @@ export async function decideSend(p: SendPlan): Promise<SendDecision> {
     };
   }
   return transaction((tx) => {
-    const [standing] = tx.query<SendDecisionRow>(standingSelect(p.shopId, p.phone, p.now));
+    const [standing] = tx.query<SendDecisionRow>(standingSelect(p.shopId, p.phone, p.now, p.month));
     const decision: SendDecision = {
       blocked: standing.blocked != null,
       counted: standing.counted != null,

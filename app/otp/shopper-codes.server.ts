@@ -24,7 +24,7 @@ export async function sendCodeToShopper(shop: Shop, body: SendOtpBody, ip: strin
   const outcome = await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken, channel: body.channel, ip });
   if (!outcome.ok) return outcome;
   // A returning shopper skips the code: this is where a high band takes cash on delivery away.
-  if (outcome.skipped && outcome.risk?.band === "high") await countCodRefused(shop.id, outcome.risk);
+  if (outcome.skipped && outcome.risk?.band === "high") await countCodRefused(shop, outcome.risk);
   return { ...outcome, choice: outcome.risk ? modeChoice(shop.paymentModes, outcome.risk) : null };
 }
 
@@ -38,6 +38,6 @@ export async function checkCodeFromShopper(shop: Shop, body: VerifyOtpBody, ip: 
   if (!phone) return { ok: false, code: "invalid_phone" };
   const outcome = await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken, ip });
   if (!outcome.ok) return outcome;
-  if (outcome.risk?.band === "high") await countCodRefused(shop.id, outcome.risk);
+  if (outcome.risk?.band === "high") await countCodRefused(shop, outcome.risk);
   return { ...outcome, choice: outcome.risk ? modeChoice(shop.paymentModes, outcome.risk) : null, proofExpiresIn: PROOF_TTL_SECONDS };
 }

@@ -6,7 +6,7 @@ import { allowanceMonthStart } from "~/shared/plans";
 import { countEventStatement } from "~/core/db/daily-stats.server";
 import { phoneHistoryColumns, phoneHistoryOf, type PhoneHistory, RISK_WINDOW_SECONDS, type PhoneHistoryRow } from "~/risk/assess.server";
 import { rateLimitPeek } from "~/core/rate-limit/rate-limit.server";
-import { utcDay } from "~/shared/daily-metrics";
+import { shopDay } from "~/shared/shop-day";
 
 /**
  * verify-otp's right code completed in one round trip (app/otp/otp.server.ts checks the code, this completes it).
@@ -25,7 +25,7 @@ export type Completion = {
 type CompletionRow = PhoneHistoryRow & { consumed: unknown; monthVerifications: unknown; verifiedThisMonth: unknown; selectionId: string | null; riskCodes: unknown; riskIp: unknown };
 
 /**
- * A right code, in one round trip: the code consumed (a DELETE only one request can win), and only
+ * A right code, in one round trip: the code consumed (an UPDATE of `usedAt` only one request can win), and only
  * if it was, the number marked verified, the verification counted, the selection recorded, and the
  * facts the risk score reads once the number is proven.
  *  - PostgreSQL: one statement, each write a data-modifying CTE that runs only on the consumed row.
@@ -34,16 +34,21 @@ type CompletionRow = PhoneHistoryRow & { consumed: unknown; monthVerifications: 
  */
 export async function completeVerification(p: {
   shopId: string;
+  /** The shop's time zone: the verification's day and allowance month are the shop's. */
+  timezone: string | null;
   phone: string;
   challengeId: string;
   verifiedAt: Date;
   selection: SelectionInput | null;
   riskKeys: { codes: string; ip: string | null } | null;
 }): Promise<Completion> {
-  const monthStart = allowanceMonthStart(p.verifiedAt);
-  const today = utcDay(p.verifiedAt);
+  const monthStart = allowanceMonthStart(p.verifiedAt, p.timezone);
+  const today = shopDay(p.verifiedAt, p.timezone);
+  const shop = { id: p.shopId, timezone: p.timezone };
   const now = p.verifiedAt.getTime();
   const selection = p.selection && selectionStatements(p.selection, clock.now());
+  // The code used: only one request can set `usedAt`; the row stays until it expires (app/otp/otp.server.ts).
+  const use = sql`UPDATE "OtpChallenge" SET "usedAt" = ${now} WHERE "id" = ${p.challengeId} AND "usedAt" IS NULL`;
   // The mark also counts the number's verifications this month: 1 back means this is its first one, the
   // one the plan's allowance counts (a number verifying again the same month costs the shop nothing).
   const mark = (source?: Sql) => sql`
@@ -68,10 +73,10 @@ export async function completeVerification(p: {
 
   if (databaseProvider === "postgresql") {
     const [row] = await query<CompletionRow>(sql`
-      WITH "consumed" AS (DELETE FROM "OtpChallenge" WHERE "id" = ${p.challengeId} RETURNING "id"),
+      WITH "consumed" AS (${use} RETURNING "id"),
       "marked" AS (${mark(sql`FROM "consumed"`)}),
-      "counted" AS (${countEventStatement(p.shopId, "otp_verified", "", p.verifiedAt, sql`FROM "marked" WHERE "monthVerifications" = 1`)}),
-      "recounted" AS (${countEventStatement(p.shopId, "otp_reverified", "", p.verifiedAt, sql`FROM "marked" WHERE "monthVerifications" > 1`)}),
+      "counted" AS (${countEventStatement(shop, "otp_verified", "", p.verifiedAt, sql`FROM "marked" WHERE "monthVerifications" = 1`)}),
+      "recounted" AS (${countEventStatement(shop, "otp_reverified", "", p.verifiedAt, sql`FROM "marked" WHERE "monthVerifications" > 1`)}),
       "openSelection" AS (${selection ? selection.lookup : sql`SELECT NULL AS "id" WHERE false`}),
       "updatedSelection" AS (${
         selection ? sql`${selection.update(sql`(SELECT "id" FROM "openSelection")`, sql` AND EXISTS (SELECT 1 FROM "consumed")`)} RETURNING "id"` : sql`SELECT NULL AS "id" WHERE false`
@@ -93,10 +98,10 @@ export async function completeVerification(p: {
     return completion({ ...row, verified: row.consumed != null ? 1 : row.verified }, row.consumed != null);
   }
   return transaction((tx) => {
-    if (tx.execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${p.challengeId}`) !== 1) return completion({}, false);
+    if (tx.execute(use) !== 1) return completion({}, false);
     const [marked] = tx.query<{ monthVerifications: unknown }>(mark());
     const counts = Number(marked.monthVerifications) === 1;
-    tx.execute(countEventStatement(p.shopId, counts ? "otp_verified" : "otp_reverified", "", p.verifiedAt));
+    tx.execute(countEventStatement(shop, counts ? "otp_verified" : "otp_reverified", "", p.verifiedAt));
     const [used] = tx.query<{ n: unknown }>(sql`
       SELECT COALESCE(SUM("count"), 0) AS "n" FROM "DailyStat" WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart}`);
     let selectionId: string | null = null;

@@ -50,6 +50,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     notPersonal: [
       "addressCorrectionTtlHours",
       "autoAddressCorrection",
+      "digipinTarget", // where a shopper's DIGIPIN goes on the order: a setting, not a place
       "riskDeniedPostalCodes", // areas the merchant refuses, not a person's address
       "riskIpAttemptLimit",
       "riskIpOrderLimit",
@@ -108,7 +109,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   },
   AddressCorrection: {
     personal: true,
-    holds: ["phone", "before", "after", "orderGid"],
+    holds: ["phone", "before", "after", "digipin", "orderGid"],
     customerRedact: "by phone and by order",
     shopRedact: "cascade from Shop",
     retention: `${RECORDS}; a link still valid stays`,
@@ -187,7 +188,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   // newPhone: the number a shopper gave the courier after a failed delivery.
   DeliveryRecovery: {
     personal: true,
-    holds: ["phone", "newPhone", "orderGid"],
+    holds: ["phone", "newPhone", "digipin", "orderGid"],
     customerRedact: "by phone (either) and by order",
     shopRedact: "cascade from Shop",
     retention: `${RECORDS}`,

@@ -266,6 +266,7 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       choice: r.choice,
       choiceDate: r.choiceDate,
       newPhone: r.newPhone,
+      digipin: r.digipin,
       createdAt: r.createdAt.toISOString(),
     })),
     // Offers to pay the order online after it was placed: what was offered, sent, opened and paid.
@@ -301,6 +302,7 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       status: c.status,
       before: c.before,
       after: c.after,
+      digipin: c.digipin,
       createdAt: c.createdAt.toISOString(),
       completedAt: c.completedAt?.toISOString() ?? null,
     })),

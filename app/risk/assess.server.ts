@@ -1,4 +1,5 @@
 import { countEvent } from "~/core/db/daily-stats.server";
+import type { ShopZone } from "~/shared/shop-day";
 import { query, sql, type Sql } from "~/core/db/sql.server";
 import { hitRateLimit, peekRateLimit, rateLimitPeek } from "~/core/rate-limit/rate-limit.server";
 import { databaseProvider } from "~/core/db.server";
@@ -10,6 +11,7 @@ import { allowedModesFor, parsePhoneList, parsePostalCodeList, postalArea, score
 import { normalizePostalCode, percentile90 } from "./signals";
 import { parseSourceList, type TrafficSource } from "~/shared/traffic-source";
 import { chosenModes } from "~/shared/payment-modes";
+import { pinReasonOfOrderAddress } from "~/address-correction/pin-directory.server";
 
 /**
  * The risk score's facts read from the database (docs/risk.md): the phone's history in this shop, the
@@ -137,6 +139,7 @@ export function orderAssessment(shop: RiskShop, facts: OrderFacts, otpVerified: 
       usualValueP90: percentile90(values),
       postalHistory: postalCode ? postalHistoryOf(postalCode, row) : null,
       trafficSource: facts.trafficSource,
+      pinPlace: pinReasonOfOrderAddress(facts.shippingAddress),
       velocity: {
         codesForPhone: phone ? Number(row?.riskCodes ?? 0) : 0,
         requestsFromIp: facts.browserIp ? Number(row?.riskIp ?? 0) : 0,
@@ -280,6 +283,6 @@ export function decidingReason(a: RiskAssessment): string {
 }
 
 /** Counts cash on delivery refused to a high-risk shopper in the daily rollup, by its deciding reason (the Risk page's 30 days). */
-export async function countCodRefused(shopId: string, a: RiskAssessment): Promise<void> {
-  await countEvent(shopId, "cod_refused", decidingReason(a));
+export async function countCodRefused(shop: ShopZone, a: RiskAssessment): Promise<void> {
+  await countEvent(shop, "cod_refused", decidingReason(a));
 }

@@ -9,7 +9,7 @@ import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { failureOf, recordOrderOutcome } from "./outcomes.server";
 import { parseTagList } from "./tags";
-import { utcDay } from "~/shared/daily-metrics";
+import { shopDay } from "~/shared/shop-day";
 
 /**
  * The outcomes of the shop's recent orders, learnt once on install (docs/risk.md), so the first scores
@@ -69,7 +69,7 @@ export async function backfillOutcomes(domain: string): Promise<{ ok: true } | {
   const shop = await getShop(domain);
   if (!shop || shop.uninstalledAt) return { ok: true };
   const now = clock.now();
-  const since = utcDay(new Date(now.getTime() - BACKFILL_DAYS * 86_400_000));
+  const since = shopDay(new Date(now.getTime() - BACKFILL_DAYS * 86_400_000), shop.timezone);
   const failureTags = parseTagList(shop.riskFailureTags);
   const factsShop = { codMethodNames: shop.codMethodNames, country: shopCountryOf(shop) };
   let after: string | null = null;

@@ -1,5 +1,5 @@
 import { query, sql } from "~/core/db/sql.server";
-import { utcDay } from "~/shared/daily-metrics";
+import { shopDay, type ShopZone } from "~/shared/shop-day";
 import { clock } from "~/core/utils/clock.server";
 import { reasonLabel } from "./reason-labels";
 import { RISK_BANDS, type RiskBand } from "./score";
@@ -20,9 +20,10 @@ const ORDERS_READ = 5000;
 export type BandFigures = { band: RiskBand; orders: number; codesSaved: number | null; codRefused: number | null; ordersHeld: number | null };
 export type RiskFigures = { days: number; bands: BandFigures[]; topReasons: { code: string; label: string; count: number }[] };
 
-export async function riskFigures(shopId: string, now: Date = clock.now()): Promise<RiskFigures> {
+export async function riskFigures(shop: ShopZone, now: Date = clock.now()): Promise<RiskFigures> {
+  const shopId = shop.id;
   const since = new Date(now.getTime() - FIGURES_DAYS * 86_400_000);
-  const sinceDay = utcDay(since);
+  const sinceDay = shopDay(since, shop.timezone);
   const [orders, stats] = await Promise.all([
     query<{ riskScore: unknown; riskBand: string | null; riskReasons: string | null }>(sql`
       SELECT "riskScore", "riskBand", "riskReasons" FROM "OrderRecord"

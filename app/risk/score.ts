@@ -49,6 +49,8 @@ export type RiskFacts = {
   velocity: { codesForPhone: number; requestsFromIp: number; ordersForPhone?: number | null; ordersFromIp?: number | null };
   /** Where the shopper came from (the session's first touch, or the order's landing page), when known. */
   trafficSource?: TrafficSource | null;
+  /** An Indian PIN code that does not match its place (app/address-correction/pin-directory.server.ts), in words; null when it does or was not checked. */
+  pinPlace?: { code: "pin_unknown" | "pin_other_state" | "pin_other_district"; text: string } | null;
 };
 
 /**
@@ -102,6 +104,9 @@ export const POINTS = {
   address_gibberish: 15,
   address_repeated_words: 10,
   bad_postal_code: 25,
+  pin_unknown: 20,
+  pin_other_state: 25,
+  pin_other_district: 15,
   high_value: 10,
   rto_prone_postal_code: 15,
   rto_prone_postal_area: 15,
@@ -213,6 +218,7 @@ export function scoreRisk(facts: RiskFacts, settings: RiskSettings): RiskAssessm
     const format = postalCodeFormat(a.zip, a.country_code);
     if (format === "invalid" || format === "missing") add("bad_postal_code", format === "missing" ? "The delivery address has no postal code." : "The postal code does not have its country's format.");
   }
+  if (facts.pinPlace) add(facts.pinPlace.code, facts.pinPlace.text);
 
   const p = facts.postalHistory;
   if (p && (p.failed > 0 || (p.area?.failed ?? 0) > 0)) {

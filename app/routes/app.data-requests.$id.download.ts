@@ -3,7 +3,7 @@ import { authenticate } from "~/core/shopify/app.server";
 import { getShop } from "~/core/settings/shop.server";
 import { dataRequestDocument, getDataRequest } from "~/privacy/data-requests.server";
 import { jsonError } from "~/http/responses.server";
-import { utcDay } from "~/shared/daily-metrics";
+import { shopDay } from "~/shared/shop-day";
 
 /**
  * GET /app/data-requests/:id/download: one data request's report as a JSON file, for the shop's admin
@@ -14,7 +14,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const shop = await getShop(session.shop);
   const found = shop && params.id ? await getDataRequest(shop.id, params.id.slice(0, 64)) : null;
   if (!found) return jsonError(404, "not_found", "No data request of this store has that id.");
-  const day = utcDay(found.createdAt);
+  const day = shopDay(found.createdAt, shop?.timezone);
   const name = `cod-verify-data-request-${day}${found.customerId ? `-customer-${found.customerId.replace(/\W/g, "")}` : ""}.json`;
   return new Response(JSON.stringify(dataRequestDocument(found), null, 2), {
     headers: {

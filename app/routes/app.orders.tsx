@@ -30,6 +30,8 @@ import {
 import { maskPhone } from "~/shared/phone-mask";
 import { shopDateTime, shopTimeZone } from "~/shared/shop-time";
 import { readStoredRisk, riskForDisplay } from "~/risk/stored";
+import { digipinsOf } from "~/address-correction/digipin-write.server";
+import { DigipinLink } from "~/admin/digipin-link";
 
 const RISK_LABELS = { low: "Low", medium: "Medium", high: "High" } as const;
 const RISK_TONES = { low: "success", medium: "warning", high: "critical" } as const;
@@ -51,6 +53,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const list = await listOrderRecords(shop.id, { status, page, days });
   const blocked = await blockedPhonesAmong(shop.id, list.rows.flatMap((o) => (o.phone ? [o.phone] : [])));
   const logs = await messageLogsOf(shop.id, list.rows.map((o) => o.orderGid));
+  const digipins = await digipinsOf(shop.id, list.rows.map((o) => o.orderGid));
   const timeZone = shopTimeZone(shop.timezone);
   return {
     days,
@@ -61,7 +64,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     pages: list.pages,
     total: list.total,
     counts: list.counts,
-    orders: list.rows.map((o) => orderRow(session.shop, o, timeZone, blocked, logs)),
+    orders: list.rows.map((o) => ({ ...orderRow(session.shop, o, timeZone, blocked, logs), digipin: digipins.get(o.orderGid) ?? null })),
   };
 }
 
@@ -259,6 +262,7 @@ export default function Orders() {
                       ) : (
                         <Badge tone={CORRECTION_TONES[o.correction]}>{CORRECTION_LABELS[o.correction]}</Badge>
                       )}
+                      {o.digipin ? <DigipinLink {...o.digipin} /> : null}
                     </IndexTable.Cell>
                     <IndexTable.Cell>
                       {o.messages.length ? (

@@ -16,7 +16,7 @@ export const meta: MetaFunction = () => [{ title: "Risk · COD Verify" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   const shop = await adminShop(session.shop);
-  return { values: riskSettingsFormValues(shop), currency: shop.currency, figures: await riskFigures(shop.id) };
+  return { values: riskSettingsFormValues(shop), currency: shop.currency, figures: await riskFigures(shop) };
 }
 
 type ActionData = { status: "invalid" | "saved"; errors: RiskSettingsErrors; values: RiskSettingsValues };

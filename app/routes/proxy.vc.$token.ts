@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { answerHostedPage, readPostedForm } from "~/http/hosted-pages.server";
 import { pageOutcomeResponse } from "~/http/outcomes.server";
+import { shopperIp } from "~/http/shopper-ip.server";
 import { showConfirmationPage, submitConfirmationPage, type ConfirmPage } from "~/orders/confirmation/confirm-page.server";
 import { renderConfirmMessage, renderConfirmView } from "~/orders/confirmation/page";
 import type { Locale } from "~/shared/locales";
@@ -8,7 +9,8 @@ import type { Locale } from "~/shared/locales";
 /**
  * GET and POST /proxy/vc/:token: the shopper confirms a cash-on-delivery order after purchase
  * (storefront: /apps/cod/vc/:token, the link texted when the order arrived without a verification).
- * Signed by the app proxy like every storefront route; a POST must carry the page's nonce.
+ * Signed by the app proxy like every storefront route; a POST must carry the page's nonce. Its "text me
+ * a code" counts against the shopper's IP and network as send-otp does (app/otp/otp.server.ts `sendShares`).
  */
 const MAX_FORM_BYTES = 4 * 1024;
 
@@ -22,6 +24,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   return answerHostedPage(request, "proxy/vc", refusal, async (ctx, locale) => {
     const posted = await readPostedForm(request, MAX_FORM_BYTES);
-    return respond(await submitConfirmationPage(ctx.shop, params.token, locale, posted));
+    return respond(await submitConfirmationPage(ctx.shop, params.token, locale, posted, shopperIp(request)));
   });
 }

@@ -4,7 +4,7 @@
  * billed per message. Free needs no Shopify charge; the others are recurring app subscriptions through
  * the library's billing API (app/core/shopify/app.server.ts), named by `name`.
  */
-import { utcDay } from "./daily-metrics";
+import { shopMonthStart } from "./shop-day";
 
 export type PlanId = "free" | "starter" | "pro" | "scale";
 
@@ -58,7 +58,7 @@ export function overageVerificationsUnderCap(plan: Plan): number {
   return plan.overagePrice > 0 ? Math.floor((plan.usageCap + 1e-9) / plan.overagePrice) : 0;
 }
 
-/** The first day (UTC, YYYY-MM-DD) of the calendar month the allowance is counted in. */
-export function allowanceMonthStart(now: Date): string {
-  return `${utcDay(now).slice(0, 7)}-01`;
+/** The first day (YYYY-MM-DD) of the calendar month the allowance is counted in: the shop's month, in its time zone. */
+export function allowanceMonthStart(now: Date, timezone: string | null | undefined): string {
+  return shopMonthStart(now, timezone);
 }

@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import { maskPhone } from "~/shared/phone-mask";
-import { executeTogether, sql, type Sql } from "~/core/db/sql.server";
+import { execute, executeTogether, sql, type Sql } from "~/core/db/sql.server";
+import { isDatabaseUnavailable } from "~/core/db/database-errors";
+import { noteDatabaseUnavailable } from "~/core/db/outage.server";
 import { env } from "~/core/env.server";
 import { randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
@@ -85,7 +87,83 @@ type RecordInput = {
   fallbackOf?: string | null;
 };
 
-/** Records one message; returns its id. Never throws: a record is not worth failing a send for. */
+/**
+ * A message about to go out: its row is written before the provider is asked (status `accepted`, no
+ * provider id yet), so a text that went out always has its record, whatever happens to the database
+ * after (`completeMessage` fills it in). Null when the database did not take it: then nothing is sent.
+ */
+export async function beginMessage(input: RecordInput["input"], channel: RecordInput["channel"], fallbackOf: string | null): Promise<string | null> {
+  const id = randomToken(12);
+  const now = new Date();
+  try {
+    await execute(sql`
+      INSERT INTO "MessageDelivery" ("id", "shopId", "phone", "purpose", "channel", "providerId", "status", "fallbackOf", "orderGid", "createdAt", "updatedAt")
+      VALUES (${id}, ${input.shop.id}, ${input.to}, ${input.purpose}, ${channel}, ${null}, 'accepted', ${fallbackOf}, ${input.orderGid ?? null}, ${now}, ${now})`);
+    return id;
+  } catch (error) {
+    noteRecordFailure("sms: a message was not sent: its record could not be written first", input, error);
+    return null;
+  }
+}
+
+/** How long a message's completion is retried while the database is away, and the pauses between tries. */
+const COMPLETE_RETRY_MS = 10 * 60_000;
+const completeBackoffMs = (tries: number) => Math.min(30_000, 500 * 2 ** tries);
+
+/**
+ * A begun message's outcome written on its row: the provider's id and state (or the failure), the SMS
+ * text sealed for a WhatsApp fallback, and with a message that went, the caller's counter, in one round
+ * trip. Never throws. When the database does not take it (an outage between the send and this), it is
+ * tried again in the background for up to COMPLETE_RETRY_MS; the row written before the send stands meanwhile.
+ */
+export async function completeMessage(id: string, r: Omit<RecordInput, "fallbackOf">): Promise<void> {
+  const statements = completion(id, r);
+  if (await tryStatements(statements, r.input)) return;
+  const giveUpAt = Date.now() + COMPLETE_RETRY_MS;
+  const retry = (tries: number) => {
+    const timer = setTimeout(() => {
+      void tryStatements(statements, r.input).then((done) => {
+        if (done) log.info("sms: a message's record completed after the database came back", { shop: r.input.shop.domain, id });
+        else if (Date.now() < giveUpAt) retry(tries + 1);
+        else log.warn("sms: a message's record stays as written before its send (the database did not come back)", { shop: r.input.shop.domain, id });
+      });
+    }, completeBackoffMs(tries));
+    timer.unref();
+  };
+  retry(0);
+}
+
+function completion(id: string, r: Omit<RecordInput, "fallbackOf">): Sql[] {
+  const now = new Date();
+  const fallbackBody = r.fallbackBody ? sealText(r.fallbackBody) : null;
+  const fallbackUntil = r.fallbackBody && r.input.fallbackUntil ? BigInt(Math.floor(r.input.fallbackUntil)) : null;
+  const update = sql`
+    UPDATE "MessageDelivery" SET "channel" = ${r.channel}, "providerId" = ${r.providerId}, "status" = ${r.status}, "errorCode" = ${r.errorCode ?? null},
+      "fallbackBody" = ${fallbackBody}, "fallbackUntil" = ${fallbackUntil}, "updatedAt" = ${now}
+    WHERE "id" = ${id}`;
+  const count = r.status !== "failed" ? r.input.countWhenSent : undefined;
+  const optedOut = r.errorCode === TWILIO_OPTED_OUT ? optOutStatement(r.input.shop.id, r.input.to, "all", "twilio_21610", now) : undefined;
+  return [update, ...(count ? [count] : []), ...(optedOut ? [optedOut] : [])];
+}
+
+async function tryStatements(statements: Sql[], input: RecordInput["input"]): Promise<boolean> {
+  try {
+    await executeTogether(statements);
+    return true;
+  } catch (error) {
+    noteRecordFailure("sms: could not complete a message's record; retrying", input, error);
+    return false;
+  }
+}
+
+/** A database away is one warning for the whole outage (app/core/db/outage.server.ts); anything else is a warning of its own. */
+function noteRecordFailure(message: string, input: RecordInput["input"], error: unknown) {
+  const fields = { shop: input.shop.domain, to: maskPhone(input.to), error: String(error).slice(0, 300) };
+  if (isDatabaseUnavailable(error)) noteDatabaseUnavailable(message, fields);
+  else log.warn(message, fields);
+}
+
+/** Records one message after the fact (a voice call); returns its id. Never throws: a record is not worth failing a call for. */
 export async function recordMessage(r: RecordInput): Promise<string | null> {
   try {
     // A direct statement: a send is on the storefront's hot path (docs/decisions/direct-sql-hot-paths.md).

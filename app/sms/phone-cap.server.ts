@@ -1,4 +1,4 @@
-import { utcDay } from "~/shared/daily-metrics";
+import { shopDay, type ShopZone } from "~/shared/shop-day";
 import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/core/rate-limit/rate-limit.server";
 
 /**
@@ -12,9 +12,9 @@ export const PHONE_TEXTS_PER_DAY = 10;
 export const PHONE_LINKS_PER_DAY = 3;
 export const PHONE_CAP_WINDOW_SECONDS = 86_400;
 
-/** The shop's daily cap counter (codes, the ladder's texts and calls, the delivery texts): Shop.dailySendCap a UTC day. */
-export function dailyCapKey(shopId: string, now: Date) {
-  return `otp-daily:${shopId}:${utcDay(now)}`;
+/** The shop's daily cap counter (codes, the ladder's texts and calls, the delivery texts): Shop.dailySendCap a day of the shop's (its time zone). */
+export function dailyCapKey(shop: ShopZone, now: Date) {
+  return `otp-daily:${shop.id}:${shopDay(now, shop.timezone)}`;
 }
 
 export const phoneTextsKey = (shopId: string, phone: string) => `texts:${shopId}:${phone}`;

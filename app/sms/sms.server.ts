@@ -7,7 +7,8 @@ import { env } from "~/core/env.server";
 import { log } from "~/core/utils/log.server";
 import { randomToken } from "~/core/utils/crypto.server";
 import type { Sql } from "~/core/db/sql.server";
-import { recordMessage, statusCallbackUrl, type MessagePurpose } from "./deliveries.server";
+import { beginMessage, completeMessage, statusCallbackUrl, type MessagePurpose } from "./deliveries.server";
+import { countMessage, type SendResult } from "./message-metrics.server";
 
 export type SmsChannel = "sms" | "whatsapp";
 
@@ -62,11 +63,20 @@ export type SmsResult =
  * `${OUTBOX_DIR}/outbox.jsonl` and on the console). Never throws for a provider failure: the result
  * says whether the number was refused (`phone_unreachable`) or the provider failed (`sms_unavailable`),
  * and whether the text may have gone all the same (`maybeSent`: a timeout is not a refusal).
- * Every message Twilio accepts or refuses is recorded (MessageDelivery) with its delivery state.
+ * Every message is recorded (MessageDelivery) before it is sent and completed with its delivery state
+ * after; when the record cannot be written first, nothing is sent (`sms_unavailable`, not maybe sent).
  */
 export async function sendSms(input: SmsInput): Promise<SmsResult> {
-  if (env.SMS_PROVIDER === "outbox") return sendToOutbox(input);
-  return sendWithTwilio(input);
+  const result = env.SMS_PROVIDER === "outbox" ? await sendToOutbox(input) : await sendWithTwilio(input);
+  countMessage(result.ok ? result.channel : (input.channel ?? "sms"), input.purpose, resultOf(result), input.to);
+  return result;
+}
+
+/** How a send ended, as the operator's metrics count it. */
+export function resultOf(result: { ok: true } | { ok: false; code: string; maybeSent: boolean }): SendResult {
+  if (result.ok) return "sent";
+  if (result.maybeSent) return "unknown";
+  return result.code === "phone_unreachable" ? "refused" : "failed";
 }
 
 /** Whether a WhatsApp message goes out for this input (sender configured, template given). */
@@ -116,12 +126,14 @@ function appendToOutbox(file: string, text: string) {
 
 async function sendToOutbox(input: SmsInput): Promise<SmsResult> {
   const channel = input.channel ?? "sms";
+  const row = await beginMessage(input, channel, input.fallbackOf ?? null);
+  if (!row) return notRecorded(false);
   const id = `outbox_${randomToken(9)}`;
   const line = { time: new Date().toISOString(), to: input.to, body: input.body, channel, id, shop: input.shop.domain };
   // A short synchronous append (the local provider's messages are a few hundred bytes).
   const file = outboxPath();
   appendToOutbox(file, `${JSON.stringify(line)}\n`);
-  await recordMessage({ input, channel, providerId: id, status: "sent" });
+  await completeMessage(row, { input, channel, providerId: id, status: "sent" });
   // Local development only: the developer is the shopper, so the console shows the whole message.
   // Anywhere else (the production build run as a local demo) the message is an info line of the log
   // (LOG_LEVEL=warn leaves it out) that never shows a code or a link's token: they are only in the file.
@@ -237,10 +249,14 @@ async function sendWithTwilio(input: SmsInput): Promise<SmsResult> {
     );
     timer.unref();
   });
-  const attempt = attemptChannels(input).catch(
+  const completions: Promise<void>[] = [];
+  const attempt = attemptChannels(input, completions).catch(
     (error: unknown): SmsResult => ({ ok: false, code: "sms_unavailable", detail: `twilio client error: ${String(error)}`, maybeSent: true }),
   );
   const result = await Promise.race([attempt, deadline]);
+  // The records' first write is done before the caller answers (its counter with it); one the database
+  // did not take is retried in the background. Never throws.
+  await Promise.all(completions);
   if (!result.ok) {
     const fields = { to: maskPhone(input.to), shop: input.shop.domain, detail: result.detail, maybeSent: result.maybeSent };
     if (result.code === "sms_unavailable") log.warn("sms: provider unavailable", fields);
@@ -249,34 +265,50 @@ async function sendWithTwilio(input: SmsInput): Promise<SmsResult> {
   return result;
 }
 
-async function attemptChannels(input: SmsInput): Promise<SmsResult> {
+/** Nothing sent, because the message's record could not be written first (the database is away). */
+function notRecorded(maybeSent: boolean): SmsResult {
+  return { ok: false, code: "sms_unavailable", detail: "the message's record could not be written before sending", maybeSent };
+}
+
+/**
+ * Each message's record is written before the provider is asked and completed after (./deliveries.server.ts),
+ * so a text that went out always has one. The completions are pushed onto `completions` for sendWithTwilio
+ * to await outside its deadline (a slow database does not turn a sent text into "maybe sent").
+ */
+async function attemptChannels(input: SmsInput, completions: Promise<void>[]): Promise<SmsResult> {
   const started = Date.now();
   let replaces: string | null = null;
   let whatsappMaybeSent = false;
   if (usesWhatsapp(input)) {
+    const row = await beginMessage(input, "whatsapp", input.fallbackOf ?? null);
+    if (!row) return notRecorded(false);
     // WhatsApp gets half the time, so a hanging WhatsApp still leaves time for the SMS fallback.
     const timeoutMs = Math.floor(env.SMS_TIMEOUT_MS / 2);
     const viaWhatsapp = await createMessage({ to: input.to, body: input.body, template: input.whatsappSession ? null : input.whatsapp, whatsapp: true, timeoutMs });
     if (viaWhatsapp.ok) {
       // Accepted is not delivered: the SMS text is kept (sealed) for the status callback's fallback.
       const fallbackBody = input.sealFallback === false ? undefined : input.body;
-      await recordMessage({ input, channel: "whatsapp", providerId: viaWhatsapp.sid, status: "queued", fallbackBody });
+      completions.push(completeMessage(row, { input, channel: "whatsapp", providerId: viaWhatsapp.sid, status: "queued", fallbackBody }));
       return { ok: true, id: viaWhatsapp.sid, channel: "whatsapp" };
     }
     whatsappMaybeSent = viaWhatsapp.maybeSent;
-    replaces = await recordMessage({ input, channel: "whatsapp", providerId: null, status: "failed", errorCode: viaWhatsapp.errorCode });
+    completions.push(completeMessage(row, { input, channel: "whatsapp", providerId: null, status: "failed", errorCode: viaWhatsapp.errorCode }));
+    replaces = row;
     log.info("sms: whatsapp failed, falling back to sms", { to: maskPhone(input.to), detail: viaWhatsapp.detail });
   }
+  const row = await beginMessage(input, "sms", replaces ?? input.fallbackOf ?? null);
+  if (!row) return notRecorded(whatsappMaybeSent);
   const timeoutMs = Math.max(100, env.SMS_TIMEOUT_MS - (Date.now() - started) - 50);
   const viaSms = await createMessage({ to: input.to, body: input.body, timeoutMs });
-  await recordMessage({
-    input,
-    channel: "sms",
-    providerId: viaSms.ok ? viaSms.sid : null,
-    status: viaSms.ok ? "queued" : "failed",
-    errorCode: viaSms.ok ? null : viaSms.errorCode,
-    fallbackOf: replaces ?? input.fallbackOf ?? null,
-  });
+  completions.push(
+    completeMessage(row, {
+      input,
+      channel: "sms",
+      providerId: viaSms.ok ? viaSms.sid : null,
+      status: viaSms.ok ? "queued" : "failed",
+      errorCode: viaSms.ok ? null : viaSms.errorCode,
+    }),
+  );
   if (viaSms.ok) return { ok: true, id: viaSms.sid, channel: "sms" };
   // A WhatsApp message that may have gone leaves the whole send unknown, whatever the SMS fallback met.
   const maybeSent = viaSms.maybeSent || whatsappMaybeSent;

@@ -5,7 +5,8 @@ import { log } from "~/core/utils/log.server";
 import { maskPhone } from "~/shared/phone-mask";
 import type { Sql } from "~/core/db/sql.server";
 import { recordMessage, type MessagePurpose } from "./deliveries.server";
-import { classify, twilioClient } from "./sms.server";
+import { classify, resultOf, twilioClient } from "./sms.server";
+import { countMessage } from "./message-metrics.server";
 
 /**
  * Calls through Twilio's Programmable Voice, with the client the texts use (app/sms/sms.server.ts):
@@ -102,7 +103,11 @@ export async function placeCall(input: {
     status: attempt.ok ? "queued" : "failed",
     errorCode: attempt.ok ? null : attempt.errorCode,
   });
-  if (attempt.ok) return attempt;
-  log.info("voice: call not placed", { shop: input.shop.domain, to: maskPhone(input.to), detail: attempt.detail });
-  return { ok: false, code: attempt.unreachable && !attempt.maybeSent ? "phone_unreachable" : "voice_unavailable", detail: attempt.detail, maybeSent: attempt.maybeSent };
+  const result: CallResult = attempt.ok
+    ? attempt
+    : { ok: false, code: attempt.unreachable && !attempt.maybeSent ? "phone_unreachable" : "voice_unavailable", detail: attempt.detail, maybeSent: attempt.maybeSent };
+  countMessage("voice", input.purpose, resultOf(result), input.to);
+  if (result.ok) return result;
+  log.info("voice: call not placed", { shop: input.shop.domain, to: maskPhone(input.to), detail: result.detail });
+  return result;
 }

@@ -212,3 +212,44 @@ describe("the job queue (one durable mechanism for background work)", () => {
     expect(await pruneFinishedJobs(new Date(t0.getTime() + 91 * 86_400_000))).toBe(1);
   });
 });
+
+describe("a database cut under a sweep of several turns", () => {
+  /** What a driver throws when the database goes away (app/core/db/database-errors.ts reads it as unavailable). */
+  const cut = () => Object.assign(new Error("Connection terminated unexpectedly"), { code: "ECONNRESET" });
+  let releaseSlow: () => void = () => {};
+  const slowJob = defineJob({
+    kind: "test.cut-slow",
+    payload: z.object({}),
+    run: async () => {
+      await new Promise<void>((resolve) => (releaseSlow = resolve));
+      throw cut();
+    },
+  });
+  const quickJob = defineJob({
+    kind: "test.cut-quick",
+    payload: z.object({}),
+    run: async () => {
+      // The slow turn is still running when this one fails, and for a while after.
+      setTimeout(() => releaseSlow(), 30);
+      throw cut();
+    },
+  });
+
+  it("a turn failing while another still runs rejects nothing unhandled; the sweep throws the cut once, every turn ended", async () => {
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", listener);
+    try {
+      await enqueueJob(slowJob, { shop: SHOP, key: "slow", payload: {} });
+      await enqueueJob(quickJob, { shop: SHOP, key: "quick", payload: {} });
+      await prisma.job.updateMany({ where: { key: "slow" }, data: { nextAttemptAt: new Date(t0.getTime() - 1000) } });
+      await expect(runJobs([slowJob, quickJob], 20, 2)).rejects.toThrow("Connection terminated unexpectedly");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(unhandled).toEqual([]);
+      // Neither job is failed for the cut: each runs again once its lock expires.
+      expect(await prisma.job.findMany({ where: { failedAt: { not: null } } })).toEqual([]);
+    } finally {
+      process.off("unhandledRejection", listener);
+    }
+  });
+});

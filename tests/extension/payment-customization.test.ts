@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { buildSchema, coerceInputValue, execute, GraphQLInputObjectType, parse, printSchema, validate, type GraphQLSchema } from "graphql";
+import { buildSchema, parse, printSchema, validate, type GraphQLSchema } from "graphql";
 import {
-  cartPaymentMethodsTransformRun as run,
   verifiedBy,
   type CartPaymentMethodsTransformRunInput as RunInput,
 } from "../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
@@ -11,6 +10,7 @@ import { phoneMatchesProof, PROOF_ATTRIBUTE } from "../../extensions/cod-payment
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import { checkProof, issueHoldoutProof, issueProof } from "~/otp/proof.server";
 import { SCHEMA_SOURCE, shopifySchema } from "../helpers/shopify-schemas";
+import { FUNCTION_DIR, functionSchema, outputErrors, QUERY_FILE, runChecked } from "../helpers/checkout-function";
 import { FUNCTION_HANDLE, functionConfiguration } from "~/enforcement/cod-methods";
 import { isCodGateway } from "~/core/shopify/order-facts";
 
@@ -21,43 +21,14 @@ import { isCodGateway } from "~/core/shopify/order-facts";
  * coerced to the schema's `CartPaymentMethodsTransformRunResult` (with `Operation` one-of, as Shopify
  * declares it), as Shopify's CLI and checkout would.
  */
-const DIR = path.resolve(__dirname, "../../extensions/cod-payment-customization");
-const QUERY_FILE = "src/cart_payment_methods_transform_run.graphql";
+const DIR = FUNCTION_DIR;
 const SHOP = "test-shop.myshopify.com";
 const PHONE = "+212600000001";
 
 let schema: GraphQLSchema;
 beforeAll(() => {
-  schema = shopifySchema("functions_payment_customization");
+  schema = functionSchema();
 });
-
-/** Coerces `value` to the schema's output type; returns the errors (none when it is valid output). */
-function outputErrors(value: unknown): string[] {
-  const type = schema.getType("CartPaymentMethodsTransformRunResult") as GraphQLInputObjectType;
-  const errors: string[] = [];
-  coerceInputValue(value, type, (p, _v, error) => errors.push(`${p.join(".")}: ${error.message}`));
-  return errors;
-}
-
-/**
- * Runs the function as Shopify would: the input must be what the input query returns under the schema
- * (executed with the input as the data, so a field the query does not ask for, a missing non-null field
- * or a wrong scalar shows), and the output must coerce to the result type.
- */
-function runChecked(value: RunInput) {
-  const document = parse(fs.readFileSync(path.join(DIR, QUERY_FILE), "utf8"));
-  const executed = execute({
-    schema,
-    document,
-    rootValue: value,
-    fieldResolver: (source, _args, _ctx, info) => (source as Record<string, unknown>)[info.path.key as string],
-  }) as { data?: unknown; errors?: readonly Error[] };
-  expect(executed.errors?.map((e) => e.message) ?? []).toEqual([]);
-  expect(JSON.parse(JSON.stringify(executed.data))).toEqual(JSON.parse(JSON.stringify(value)));
-  const out = run(value);
-  expect(outputErrors(out)).toEqual([]);
-  return out;
-}
 
 const COD = { id: "gid://shopify/PaymentCustomizationPaymentMethod/1", name: "Cash on Delivery (COD)" };
 const CARD = { id: "gid://shopify/PaymentCustomizationPaymentMethod/2", name: "Credit card" };
@@ -146,7 +117,9 @@ describe("run: which payment methods the shopper is offered", () => {
   });
 
   it("hides COD when the proof is for another phone, another mode, expired (by the shop's date), or not a proof", () => {
-    const yesterday = new Date(Date.now() - 26 * 3600_000);
+    // Without the shop's zone in the configuration the function reads the expiry's date at UTC+14: a proof
+    // that expired 49 hours ago is days past in every zone (tests/extension/checkout-time-zones.test.ts sweeps the rest).
+    const yesterday = new Date(Date.now() - 51 * 3600_000);
     const cases = [
       input({ proof: proof(), buyerPhone: "+212600000002", addressPhones: ["0600000002"] }),
       input({ proof: proof(), buyerPhone: null }),

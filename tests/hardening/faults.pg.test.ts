@@ -55,6 +55,7 @@ describe("faults under load on PostgreSQL", () => {
     const capRaised = direct.query(`UPDATE "Shop" SET "dailySendCap" = 1000000`);
     const results: Result[] = [];
     const verified: string[] = [];
+    const texted: string[] = [];
     const deliveries: { id: string; orderGid: string; phone: string }[] = [];
     let n = 0;
     const timed = async (what: string, run: () => Promise<Response>) => {
@@ -81,6 +82,7 @@ describe("faults under load on PostgreSQL", () => {
         const phone = `+1415${String(firstPhone + n++).padStart(7, "0")}`;
         const sent = await timed("send-otp", () => post("/send-otp", { phone }));
         if (sent?.res.status === 200 && sent.body.success && !sent.body.skipped) {
+          texted.push(phone);
           const code = codeFor(server, phone);
           const checked = await timed("verify-otp", () => post("/verify-otp", { phone, otp: code, selectedMode: "cod", cartToken: `ct-${phone}` }));
           if (checked?.res.status === 200) verified.push(phone);
@@ -94,7 +96,7 @@ describe("faults under load on PostgreSQL", () => {
         if (delivered?.res.status === 200) deliveries.push({ id, orderGid, phone });
       }
     };
-    return { results, verified, deliveries, run: async () => (await capRaised, Promise.all([0, 1, 2].map(worker))) };
+    return { results, verified, texted, deliveries, run: async () => (await capRaised, Promise.all([0, 1, 2].map(worker))) };
   }
 
   function codeFor(server: RunningServer, phone: string): string {
@@ -104,6 +106,11 @@ describe("faults under load on PostgreSQL", () => {
   }
 
   async function expectNothingLost(l: ReturnType<typeof load>) {
+    // A code that went out has its delivery record (written before the send), cut or no cut.
+    for (const phone of l.texted) {
+      const m = await direct.query(`SELECT 1 FROM "MessageDelivery" WHERE phone = $1 AND purpose = 'otp'`, [phone]);
+      expect(m.rowCount, `message record ${phone}`).toBe(1);
+    }
     for (const phone of l.verified) {
       const v = await direct.query(`SELECT 1 FROM "VerifiedCustomer" WHERE phone = $1`, [phone]);
       expect(v.rowCount, `verified ${phone}`).toBe(1);
@@ -131,7 +138,8 @@ describe("faults under load on PostgreSQL", () => {
       await proxy.cut();
       phase = "cut";
       const cutAt = l.results.length;
-      await new Promise((r) => setTimeout(r, 4_000));
+      // 8 s: longer than a connection attempt's 5 s bound, so every waiting request and sweep fails within the cut.
+      await new Promise((r) => setTimeout(r, 8_000));
       await proxy.restore();
       phase = "after";
       // Recovers by itself: ping answers 200 again within seconds, with no restart.
@@ -157,6 +165,10 @@ describe("faults under load on PostgreSQL", () => {
       expect(l.results.slice(recoveredAt).filter((r) => r.status === 200).length).toBeGreaterThan(0);
       expect(l.verified.length).toBeGreaterThan(0);
       expect(server.process.exitCode).toBeNull();
+      // An outage is one warning and no error line (docs/deploy.md), from requests and the job worker alike.
+      const logged = server.output().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as { level: string; msg: string });
+      expect(logged.filter((line) => line.level === "error")).toEqual([]);
+      expect(logged.filter((line) => line.level === "warn" && /database unavailable/.test(line.msg))).toHaveLength(1);
       await expectNothingLost(l);
     } finally {
       await proxy.restore();

@@ -1,6 +1,6 @@
 import twilio from "twilio";
 import { env } from "~/core/env.server";
-import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../mocks/twilio";
+import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeMessage, type FakeTwilio } from "../mocks/twilio";
 
 type Settings = Partial<
   Pick<typeof env, "TWILIO_MESSAGING_SERVICE_SID" | "TWILIO_FROM_NUMBER" | "TWILIO_WHATSAPP_FROM" | "TWILIO_WHATSAPP_CONTENT_SID" | "TWILIO_WHATSAPP_CONFIRM_CONTENT_SID" | "TWILIO_WHATSAPP_LINK_CONTENT_SID" | "SMS_TIMEOUT_MS" | "TWILIO_VOICE_FROM">
@@ -32,7 +32,7 @@ export function statusCallbackRequest(
  * Points the app's SMS sender at a fake Twilio for the tests of this file: the real `twilio` client
  * runs and talks HTTP to the fake. Returns a handle whose `.twilio` is the fake (reset before each test).
  */
-export function useFakeTwilio(settings: Settings = {}) {
+export function useFakeTwilio(settings: Settings = {}, hooks: { onMessage?: (m: FakeMessage) => void } = {}) {
   const handle = {} as { twilio: FakeTwilio; configure: (s: Settings) => void };
   const saved = { ...env };
   const base = {
@@ -50,7 +50,7 @@ export function useFakeTwilio(settings: Settings = {}) {
   };
   handle.configure = (s) => Object.assign(env, s);
   beforeAll(async () => {
-    handle.twilio = await startFakeTwilio();
+    handle.twilio = await startFakeTwilio({ onMessage: hooks.onMessage });
   });
   beforeEach(() => {
     handle.twilio.reset();

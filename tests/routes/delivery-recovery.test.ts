@@ -186,7 +186,7 @@ describe("a failed delivery attempt", () => {
     expect(orders.get(o.admin_graphql_api_id)!.metafields).toEqual([expect.objectContaining({ namespace: "cod_verify", key: "requested_address", value: expect.stringContaining("44 MG Road") })]);
     await work();
     expect(flow.runsOf("cod-delivery-choice").map((r) => r.payload.choice)).toEqual(["fix_address"]);
-    expect(flow.runsOf("cod-address-corrected").map((r) => r.payload)).toEqual([{ order_id: o.admin_graphql_api_id.split("/").pop(), applied: false }]);
+    expect(flow.runsOf("cod-address-corrected").map((r) => r.payload)).toEqual([{ order_id: o.admin_graphql_api_id.split("/").pop(), applied: false, digipin: "", "map link": "" }]);
   });
 
   it("'pay online now' sends the shopper to Shopify's payment page for the order when it has one", async () => {

@@ -1,4 +1,10 @@
 import * as settings from "~/routes/app.settings";
+import * as shopUpdate from "~/routes/webhooks.shop.update";
+import { runDueJobs } from "~/core/jobs/queue.server";
+import { enforcementSyncJob } from "~/enforcement/enforcement-jobs.server";
+import { issueProof, PROOF_TTL_SECONDS } from "~/otp/proof.server";
+import { callRoute } from "../helpers/proxy";
+import { signedWebhook } from "../helpers/webhooks";
 import { prisma } from "~/core/db.server";
 import { currentEnforcementState, enforcementState, syncPaymentCustomization } from "~/enforcement/payment-customization.server";
 import * as handlers from "../mocks/shopify/handlers";
@@ -119,6 +125,42 @@ describe("syncPaymentCustomization", () => {
       shop: { localTime: { date: "2026-11-22" } },
     });
     expect(out).toEqual({ operations: [{ paymentMethodHide: { paymentMethodId: "gid://shopify/PaymentCustomizationPaymentMethod/1" } }] });
+  });
+  it("writes the shop's time zone as offsets the function reads: a proof keeps COD in an Indian shop until it expires, and loses it once India's day of its expiry has ended", async () => {
+    await installShop();
+    await prisma.shop.update({ where: { domain: SHOP }, data: { timezone: "Asia/Kolkata" } });
+    await syncPaymentCustomization(await row());
+    const written = config(only());
+    expect(written).toMatchObject({ codMethodNames: ["Cash on Delivery (COD)"], enforce: true, utcOffsets: [[expect.any(Number), 330]], utcOffsetsUntil: expect.any(Number) });
+    const verifiedAt = Date.now() - 60_000;
+    const token = issueProof(SHOP, { phone: "+919812345678", mode: "cod", selectionId: "sel1" }, new Date(verifiedAt)).token;
+    const india = (ms: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Kolkata" }).format(ms);
+    const at = (date: string) =>
+      cartPaymentMethodsTransformRun({
+        cart: { proof: { value: token }, buyerIdentity: { phone: "+919812345678", customer: null }, deliveryGroups: [] },
+        paymentMethods: [{ id: "gid://shopify/PaymentCustomizationPaymentMethod/1", name: "Cash on Delivery (COD)" }],
+        paymentCustomization: { metafield: { jsonValue: written } },
+        shop: { localTime: { date } },
+      }).operations.length === 0;
+    const expiry = verifiedAt + PROOF_TTL_SECONDS * 1000;
+    expect(at(india(expiry - 1000))).toBe(true);
+    expect(at(india(expiry + 30 * 3600_000))).toBe(false);
+  });
+
+  it("shop/update with a new time zone writes the new zone's offsets into checkout's configuration (one sync), and a repeat of the same zone queues none", async () => {
+    await installShop();
+    await prisma.shop.update({ where: { domain: SHOP }, data: { timezone: "America/New_York" } });
+    await syncPaymentCustomization(await row());
+    const updates = () => shopify.callsTo(OPERATIONS.paymentCustomizationUpdate).length;
+    const response = await callRoute(shopUpdate, signedWebhook("shop/update", { domain: SHOP, iana_timezone: "Asia/Kathmandu" }));
+    expect(response.status).toBe(200);
+    await runDueJobs([enforcementSyncJob]);
+    expect((await row()).timezone).toBe("Asia/Kathmandu");
+    expect(config(only()).utcOffsets).toEqual([[expect.any(Number), 345]]);
+    const after = updates();
+    await callRoute(shopUpdate, signedWebhook("shop/update", { domain: SHOP, iana_timezone: "Asia/Kathmandu" }));
+    await runDueJobs([enforcementSyncJob]);
+    expect(updates()).toBe(after);
   });
 });
 

@@ -72,7 +72,7 @@ const SEEDERS: Record<string, Seeder> = {
   AddressCorrection: async (s, c) => {
     // Sent to another number than the customer's: found by the order alone.
     await prisma.addressCorrection.create({
-      data: { shopId: s.shopId, orderGid: gid(c.orderId), phone: `${c.phone}9`, tokenHash: `ac-${s.shopId}-${c.tag}`, source: "api", before: address("1 Rue A"), after: address("2 Rue B"), expiresAt: new Date(Date.now() + 3600_000) },
+      data: { shopId: s.shopId, orderGid: gid(c.orderId), phone: `${c.phone}9`, tokenHash: `ac-${s.shopId}-${c.tag}`, source: "api", before: address("1 Rue A"), after: address("2 Rue B"), digipin: "39J-49L-L8T4", expiresAt: new Date(Date.now() + 3600_000) },
     });
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
@@ -122,7 +122,7 @@ const SEEDERS: Record<string, Seeder> = {
   DeliveryRecovery: async (s, c) => {
     // The order's phone is another number: found by the order, and by the number the shopper gave.
     await prisma.deliveryRecovery.create({
-      data: { id: `dr-${s.shopId}-${c.tag}`, shopId: s.shopId, orderGid: gid(c.orderId), phone: `${c.phone}9`, newPhone: c.phone, tokenHash: `dr-${s.shopId}-${c.tag}`, cause: "failure", status: "answered", choice: "fix_phone", expiresAt: new Date(Date.now() + 3600_000) },
+      data: { id: `dr-${s.shopId}-${c.tag}`, shopId: s.shopId, orderGid: gid(c.orderId), phone: `${c.phone}9`, newPhone: c.phone, tokenHash: `dr-${s.shopId}-${c.tag}`, cause: "failure", status: "answered", choice: "fix_phone", digipin: "4P3-JK8-52C9", expiresAt: new Date(Date.now() + 3600_000) },
     });
     return { shopId: s.shopId, newPhone: c.phone };
   },

@@ -84,13 +84,21 @@ describe("POST /verify-otp", () => {
     expect(res.status).toBe(200);
   });
 
-  it("is single use: the same code a second time is 400 code_expired", async () => {
+  it("is single use: the same code a second time is 409 already_verified with no proof; another code reads as expired; a new code can be sent at once", async () => {
     await installShop();
     const code = await sendCode();
     expect((await verify({ phone: PHONE, otp: code })).status).toBe(200);
     const again = await verify({ phone: PHONE, otp: code });
-    expect(again.status).toBe(400);
-    expect(await jsonOf(again)).toMatchObject({ success: false, code: "code_expired" });
+    expect(again.status).toBe(409);
+    const body = await jsonOf(again);
+    expect(body).toMatchObject({ success: false, code: "already_verified", error: expect.any(String) });
+    expect(body).not.toHaveProperty("proof");
+    const other = await verify({ phone: PHONE, otp: wrong(code) });
+    expect(other.status).toBe(400);
+    expect(await jsonOf(other)).toMatchObject({ code: "code_expired" });
+    // The used code does not hold the resend cooldown: the next send replaces it, and its code verifies.
+    const next = await sendCode();
+    expect((await verify({ phone: PHONE, otp: next })).status).toBe(200);
   });
 
   it("answers 400 code_expired when no code was sent", async () => {
@@ -198,12 +206,32 @@ describe("POST /verify-otp", () => {
     expect((await verify({ phone: PHONE, otp: code })).status).toBe(429);
   });
 
-  it("lets only one of several concurrent right answers consume the code", async () => {
-    await installShop();
+  it("20 concurrent right answers: one 200 with the proof, 19 × 409 already_verified, never attempts_exhausted nor code_expired (both engines)", async () => {
+    const shop = await installShop();
     const code = await sendCode();
-    const responses = await Promise.all(Array.from({ length: 5 }, () => verify({ phone: PHONE, otp: code })));
-    expect(responses.filter((r) => r.status === 200)).toHaveLength(1);
+    const responses = await Promise.all(Array.from({ length: 20 }, () => verify({ phone: PHONE, otp: code, selectedMode: "cod" })));
+    const bodies = await Promise.all(responses.map((r) => r.json()));
+    expect(responses.map((r) => r.status).sort()).toEqual([200, ...Array(19).fill(409)]);
+    expect(bodies.filter((b) => b.proof)).toHaveLength(1);
+    expect(bodies.filter((b) => b.code).map((b) => b.code)).toEqual(Array(19).fill("already_verified"));
+    // Verified once: one selection, one mark, one verification counted, no failure counted.
     expect(await prisma.selection.count()).toBe(1);
+    expect(await prisma.verifiedCustomer.count()).toBe(1);
+    const stats = await prisma.dailyStat.findMany({ where: { shopId: shop.id, metric: { in: ["otp_verified", "otp_failed"] } } });
+    expect(stats.map((s) => [s.metric, s.count])).toEqual([["otp_verified", 1]]);
+  });
+
+  it("the right code among concurrent wrong guesses: a wrong guess costs an attempt, the right one none", async () => {
+    await installShop({ otpMaxAttempts: 3 });
+    const code = await sendCode();
+    const guesses = [wrong(code, 1), code, wrong(code, 2), code, code, wrong(code, 3)];
+    const responses = await Promise.all(guesses.map((otp) => verify({ phone: PHONE, otp })));
+    const codes = await Promise.all(responses.map(async (r) => (r.status === 200 ? "ok" : (await r.json()).code)));
+    const right = codes.filter((_, i) => guesses[i] === code);
+    expect(right.filter((c) => c === "ok")).toHaveLength(1);
+    expect(right.filter((c) => c !== "ok").every((c) => c === "already_verified")).toBe(true);
+    expect(codes.filter((_, i) => guesses[i] !== code).every((c) => ["invalid_code", "attempts_exhausted", "code_expired"].includes(c))).toBe(true);
+    expect((await prisma.otpChallenge.findFirstOrThrow()).attempts).toBeLessThanOrEqual(3);
   });
 
   it("binds a code to its shop and number", async () => {

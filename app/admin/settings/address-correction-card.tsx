@@ -1,10 +1,10 @@
-import { Card, Checkbox, FormLayout, Layout, TextField } from "@shopify/polaris";
+import { Card, Checkbox, FormLayout, Layout, Select, TextField } from "@shopify/polaris";
 import { SETTINGS_LIMITS as L } from "~/core/settings/limits";
 import type { SettingsFormKit } from "./use-settings-form";
 
 /** The "Address correction" card. */
 export function AddressCorrectionCard({ form }: { form: SettingsFormKit }) {
-  const { number, checkbox } = form;
+  const { number, checkbox, select } = form;
   return (
     <Layout.AnnotatedSection
       title="Address correction"
@@ -19,6 +19,15 @@ export function AddressCorrectionCard({ form }: { form: SettingsFormKit }) {
           <TextField
             {...number("addressCorrectionTtlHours", "hours")}
             helpText={`How long the link works. From ${L.addressCorrectionTtlHours.min} to ${L.addressCorrectionTtlHours.max} (a week). Default: 72.`}
+          />
+          <Select
+            {...select("digipinTarget")}
+            options={[
+              { label: "The order's metafields (cod_verify.digipin and cod_verify.digipin_map)", value: "metafield" },
+              { label: "A line of the order's note, with a map link", value: "note" },
+              { label: "The shipping address's second line", value: "address2" },
+            ]}
+            helpText="India: a shopper may share where they stand, as a DIGIPIN (India Post's code for a 4 × 4 m spot). Shipping apps read the metafields; the second line is printed on most labels (after dispatch the note stands in for it). Default: the metafields."
           />
         </FormLayout>
       </Card>

@@ -43,6 +43,7 @@ export const FIELD_NAMES: Record<SettingsField, string> = {
   tagModePrefix: "Payment mode tag prefix",
   addressCorrectionTtlHours: "Link valid for",
   autoAddressCorrection: "Ask automatically",
+  digipinTarget: "Where the shopper's DIGIPIN goes",
   enforceAtCheckout: "Hide cash on delivery at checkout unless verified",
   keepCodHiddenWhenPaused: "Keep cash on delivery hidden while verification is paused",
   usageChargesEnabled: "Keep verifying past the monthly allowance, charged per verification",

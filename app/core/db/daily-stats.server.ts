@@ -1,27 +1,30 @@
 import { execute, query, sql, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
-import { utcDay, type Metric } from "~/shared/daily-metrics";
+import { type Metric } from "~/shared/daily-metrics";
+import { shopDay, type ShopZone } from "~/shared/shop-day";
 
 /**
  * Counts one event in the daily rollup: one atomic upsert (the same statement on SQLite and
  * PostgreSQL), made by the code path that caused the event, right after it. A counter must never undo
  * the event it counts (a code already sent, an order already tagged): a failure is logged, not thrown.
  */
-export async function countEvent(shopId: string, metric: Metric, dimension = "", at: Date = clock.now()): Promise<void> {
+export async function countEvent(shop: ShopZone, metric: Metric, dimension = "", at: Date = clock.now()): Promise<void> {
   try {
-    await execute(countEventStatement(shopId, metric, dimension, at));
+    await execute(countEventStatement(shop, metric, dimension, at));
   } catch (error) {
-    log.warn("stats: an event was not counted", { shopId, metric, dimension, error: String(error) });
+    log.warn("stats: an event was not counted", { shopId: shop.id, metric, dimension, error: String(error) });
   }
 }
 
 /**
  * `countEvent`'s statement, for a caller that writes it with its own (one round trip). `source` replaces
  * `VALUES (...)` with `SELECT ... <source>` (a PostgreSQL CTE's earlier step); it returns the day's `count`.
+ * The day is the shop's, in its time zone (app/shared/shop-day.ts).
  */
-export function countEventStatement(shopId: string, metric: Metric, dimension = "", at: Date = clock.now(), source?: Sql): Sql {
-  const row = source ? sql`SELECT ${shopId}, ${metric}, ${utcDay(at)}, ${dimension}, 1 ${source}` : sql`VALUES (${shopId}, ${metric}, ${utcDay(at)}, ${dimension}, 1)`;
+export function countEventStatement(shop: ShopZone, metric: Metric, dimension = "", at: Date = clock.now(), source?: Sql): Sql {
+  const day = shopDay(at, shop.timezone);
+  const row = source ? sql`SELECT ${shop.id}, ${metric}, ${day}, ${dimension}, 1 ${source}` : sql`VALUES (${shop.id}, ${metric}, ${day}, ${dimension}, 1)`;
   return sql`
       INSERT INTO "DailyStat" ("shopId", "metric", "day", "dimension", "count")
       ${row}
@@ -29,7 +32,7 @@ export function countEventStatement(shopId: string, metric: Metric, dimension = 
       RETURNING "count"`;
 }
 
-/** A metric's total from `since` (YYYY-MM-DD, UTC) on: a sum over one row per day and dimension. */
+/** A metric's total from `since` (YYYY-MM-DD, the shop's day) on: a sum over one row per day and dimension. */
 export async function countSince(shopId: string, metric: Metric, since: string): Promise<number> {
   const rows = await query<{ n: unknown }>(sql`
     SELECT COALESCE(SUM("count"), 0) AS "n" FROM "DailyStat" WHERE "shopId" = ${shopId} AND "metric" = ${metric} AND "day" >= ${since}`);

@@ -23,8 +23,13 @@ export function noteDatabaseUnavailable(message: string, fields: Record<string, 
   log.warn(message, fields);
 }
 
-export function noteDatabaseAnswered(now = Date.now()): void {
-  if (!outage) return;
+/**
+ * The database answered work that began at `askedAt` (the job worker's sweep): the outage is over, unless
+ * that work began before the outage was seen (a sweep whose statements all ran before the cut proves
+ * nothing about now, and ending the outage on it would log a second warning for the same cut).
+ */
+export function noteDatabaseAnswered(askedAt: number, now = Date.now()): void {
+  if (!outage || askedAt < outage.last) return;
   log.info("database reachable again", { downForMs: now - outage.since, failuresNotLogged: outage.more });
   outage = null;
 }

@@ -222,14 +222,16 @@ export async function runDueJobs(
   const kindNames = [...kinds.keys()];
   if (!kindNames.length) return summary;
   // Turns start as jobs are found, so a sweep that finds nothing costs one statement, not one per turn.
+  // Each turn's failure is caught as the turn starts (a database cut fails them all, and a turn that fails
+  // while an earlier one is still running must not reject unhandled); the first is thrown once all ended.
   const turns: Promise<void>[] = [];
+  let failure: { error: unknown } | null = null;
   const another = () => {
-    if (turns.length < Math.max(1, concurrency)) turns.push(runJobsInTurn(kinds, limit, summary, another, beforeClaim));
+    if (turns.length >= Math.max(1, concurrency)) return;
+    turns.push(runJobsInTurn(kinds, limit, summary, another, beforeClaim).catch((error: unknown) => void (failure ??= { error })));
   };
   another();
-  // Every turn is awaited even after one failed (a database cut fails them all): none is left rejecting unhandled.
-  let failure: { error: unknown } | null = null;
-  for (let i = 0; i < turns.length; i++) await turns[i].catch((error: unknown) => void (failure ??= { error }));
+  for (let i = 0; i < turns.length; i++) await turns[i];
   if (failure) throw (failure as { error: unknown }).error;
   return summary;
 }

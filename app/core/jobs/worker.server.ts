@@ -59,10 +59,11 @@ function sweep() {
     again = true;
     return;
   }
+  const startedAt = Date.now();
   running = sweepOnce()
     // A full batch means more may be due: the next sweep follows at once instead of at the next tick.
     .then((summary) => {
-      noteDatabaseAnswered();
+      noteDatabaseAnswered(startedAt);
       if (summary.claimed >= SWEEP_BATCH) again = true;
     })
     // A database cut is an outage, not a fault of ours: one warning for all of it (app/core/db/outage.server.ts).

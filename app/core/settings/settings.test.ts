@@ -31,6 +31,7 @@ const DEFAULTS: SettingsFormValues = {
   tagModePrefix: "payment-mode:",
   addressCorrectionTtlHours: "72",
   autoAddressCorrection: "false",
+  digipinTarget: "metafield",
   enforceAtCheckout: "true",
   keepCodHiddenWhenPaused: "false",
   usageChargesEnabled: "false",
@@ -138,6 +139,7 @@ describe("the settings schema", () => {
       tagModePrefix: "payment-mode:",
       addressCorrectionTtlHours: 72,
       autoAddressCorrection: false,
+      digipinTarget: "metafield",
       enforceAtCheckout: true,
       keepCodHiddenWhenPaused: false,
       usageChargesEnabled: false,
@@ -341,6 +343,12 @@ describe("the settings schema", () => {
     it("allows a mode prefix that leaves room for the longest mode within Shopify's 40 characters", () => {
       expect(dataOf({ tagModePrefix: "p".repeat(33) }).tagModePrefix).toHaveLength(33);
     });
+  });
+
+  it("reads where an Indian shopper's DIGIPIN goes on the order, and refuses anything else", () => {
+    for (const target of ["metafield", "note", "address2"]) expect(dataOf({ digipinTarget: target }).digipinTarget).toBe(target);
+    expect(Object.keys(errorsOf({ digipinTarget: "tattoo" }))).toEqual(["digipinTarget"]);
+    expect(settingsFormValues({ ...dataOf({}), digipinTarget: "something old" } as never).digipinTarget).toBe("metafield");
   });
 
   it("gives back every value as typed when it refuses, reading a FormData as the route does", () => {

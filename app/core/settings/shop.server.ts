@@ -183,7 +183,10 @@ export async function applyShopUpdate(domain: string, payload: unknown) {
   if (typeof p.name === "string" && p.name.trim()) data.name = p.name.trim().slice(0, 255);
   if (typeof p.currency === "string" && /^[A-Z]{3}$/.test(p.currency)) data.currency = p.currency;
   if (!Object.keys(data).length) return {};
+  // The zone before: a change moves the shop's days, and checkout's copy of the zone with them.
+  const before = data.timezone ? await prisma.shop.findUnique({ where: { domain }, select: { timezone: true } }) : null;
   const { count } = await prisma.shop.updateMany({ where: { domain }, data });
   forgetShop(domain);
-  return count ? data : {};
+  if (!count) return {};
+  return before && before.timezone !== data.timezone ? { ...data, timezoneChanged: true as const } : data;
 }

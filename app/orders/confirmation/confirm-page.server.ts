@@ -76,7 +76,8 @@ export async function showConfirmationPage(shop: Shop, token: string | undefined
   return c.disputedAt ? disputed(opened.shell, c, c.disputedAt) : step("page", opened.shell, c, "start");
 }
 
-export async function submitConfirmationPage(shop: Shop, token: string | undefined, queryLocale: string | null, posted: PostedForm): Promise<ConfirmPage> {
+/** `ip`: the shopper's, as send-otp reads it (null when unknown): "send me a code" counts against its shares. */
+export async function submitConfirmationPage(shop: Shop, token: string | undefined, queryLocale: string | null, posted: PostedForm, ip: string | null): Promise<ConfirmPage> {
   const opened = await openConfirmation(shop, token, queryLocale);
   if (!opened.ok) return opened.page;
   const { shell, confirmation: c } = opened;
@@ -101,7 +102,7 @@ export async function submitConfirmationPage(shop: Shop, token: string | undefin
   if (intent === "back") return step("page", shell, c, "start");
 
   if (intent === "send") {
-    const sent = await sendConfirmationCode(shop, c, shell.locale);
+    const sent = await sendConfirmationCode(shop, c, shell.locale, ip);
     if (sent.ok) return step("page", shell, c, "code");
     switch (sent.code) {
       case "rate_limited":
@@ -129,5 +130,8 @@ export async function submitConfirmationPage(shop: Shop, token: string | undefin
       return step("code_expired", shell, c, "start", t.expiredCode);
     case "closed":
       return { outcome: "gone", shell, view: { kind: "message", message: "closed", orderName: c.orderName ?? "" } };
+    case "already_verified":
+      // The same right code sent twice (a double tap): the first confirms the order.
+      return { outcome: "page", shell, view: { kind: "message", message: "confirmed", orderName: c.orderName ?? "" } };
   }
 }

@@ -33,6 +33,7 @@ export type ConfirmationShop = Pick<
   Shop,
   | "id"
   | "domain"
+  | "timezone"
   | "name"
   | "locale"
   | "currency"
@@ -240,12 +241,20 @@ export async function findConfirmationByToken(shop: Pick<Shop, "id">, token: str
   return prisma.orderConfirmation.findFirst({ where: { shopId: shop.id, tokenHash: hashLinkToken(token) } });
 }
 
-/** The hosted page's "send me a code": a one-time code to the order's phone, with send-otp's limits. */
-export async function sendConfirmationCode(shop: Parameters<typeof sendVerificationCode>[0]["shop"], c: Confirmation, locale: string | null): Promise<SendOutcome> {
+/**
+ * The hosted page's "send me a code": a one-time code to the order's phone, with send-otp's limits, the
+ * shares of the asking IP and its network included (`ip`: the shopper's, null when unknown).
+ */
+export async function sendConfirmationCode(
+  shop: Parameters<typeof sendVerificationCode>[0]["shop"],
+  c: Confirmation,
+  locale: string | null,
+  ip: string | null,
+): Promise<SendOutcome> {
   if (!c.phone) return { ok: false, code: "phone_unreachable" };
   // No device token: after purchase the code is always asked for. A confirmation already open is never
   // stranded by a pause (the allowance used up, the plan ended, codes switched off): its code still goes.
-  return sendVerificationCode({ shop, phone: c.phone, locale, afterPurchase: true });
+  return sendVerificationCode({ shop, phone: c.phone, locale, ip, afterPurchase: true });
 }
 
 export type ConfirmOutcome = VerifyOutcome | { ok: false; code: "closed" };

@@ -34,8 +34,11 @@ export type CartPaymentMethodsTransformRunResult = { operations: { paymentMethod
  * What the app writes into the payment customization's metafield `$app:cod-verify.function-configuration`.
  * `enforce: false` while verification is paused (no plan, allowance used, codes off): shoppers cannot
  * get a proof then, so nothing is hidden. Absent means true (configurations written before it existed).
+ * `utcOffsets`: the shop's time zone as the function can read it (it has no time zone database), the
+ * offsets from UTC in minutes with the instant each starts (epoch seconds), valid until `utcOffsetsUntil`;
+ * absent while the app does not know the shop's zone.
  */
-export type FunctionConfiguration = { codMethodNames: string[]; enforce?: boolean };
+export type FunctionConfiguration = { codMethodNames: string[]; enforce?: boolean; utcOffsets?: [number, number][]; utcOffsetsUntil?: number };
 
 export const DEFAULT_COD_METHOD_NAMES = ["Cash on Delivery (COD)"];
 
@@ -55,6 +58,32 @@ export function codMethodNames(configured: unknown): Set<string> {
   return new Set([...listed, ...DEFAULT_COD_METHOD_NAMES].map(normalizeMethodName));
 }
 
+/** UTC+14: the latest date anywhere on Earth, in minutes. */
+export const LATEST_UTC_OFFSET_MINUTES = 14 * 60;
+
+/**
+ * The shop's date at `epochSeconds` by the offsets the app wrote into the configuration (the one in force
+ * then; the first one before them). Without usable offsets (the shop's zone unknown, a configuration
+ * written before they existed, or an instant past `utcOffsetsUntil`), the date at UTC+14, the latest
+ * anywhere: no shop's date is later, so a proof that has not expired is never read as expired.
+ */
+export function shopDateOf(epochSeconds: number, configuration: unknown): string {
+  const { utcOffsets, utcOffsetsUntil } = (configuration ?? {}) as { utcOffsets?: unknown; utcOffsetsUntil?: unknown };
+  let minutes = LATEST_UTC_OFFSET_MINUTES;
+  if (Array.isArray(utcOffsets) && utcOffsets.length && typeof utcOffsetsUntil === "number" && epochSeconds < utcOffsetsUntil) {
+    for (let i = 0; i < utcOffsets.length; i++) {
+      const span = utcOffsets[i] as unknown;
+      if (!Array.isArray(span) || typeof span[0] !== "number" || typeof span[1] !== "number" || !(Math.abs(span[1]) <= LATEST_UTC_OFFSET_MINUTES)) {
+        minutes = LATEST_UTC_OFFSET_MINUTES;
+        break;
+      }
+      if (i > 0 && span[0] > epochSeconds) break;
+      minutes = span[1];
+    }
+  }
+  return new Date((epochSeconds + minutes * 60) * 1000).toISOString().slice(0, 10);
+}
+
 /** Why COD stays visible, or null when it must be hidden. */
 export function verifiedBy(input: CartPaymentMethodsTransformRunInput): "proof" | "returning_customer" | null {
   const { cart } = input;
@@ -64,9 +93,9 @@ export function verifiedBy(input: CartPaymentMethodsTransformRunInput): "proof" 
   if (proof?.band === "h") return null;
   if (cart.buyerIdentity?.customer?.verified) return "returning_customer";
   if (!proof || proof.mode !== "cod") return null;
-  // The function has no clock, only the shop's local date: a proof counts until the end of the UTC
-  // day it expires (the app checks the exact time on the order).
-  if (new Date(proof.expiresAt * 1000).toISOString().slice(0, 10) < input.shop.localTime.date) return null;
+  // The function has no clock, only the shop's date: a proof counts until the end of the shop's day
+  // it expires (the app checks the exact time on the order).
+  if (shopDateOf(proof.expiresAt, input.paymentCustomization.metafield?.jsonValue) < input.shop.localTime.date) return null;
   const phones = [cart.buyerIdentity?.phone, ...cart.deliveryGroups.map((g) => g.deliveryAddress?.phone)];
   return phones.some((p) => phoneMatchesProof(proof.phoneDigits, p)) ? "proof" : null;
 }

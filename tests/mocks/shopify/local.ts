@@ -34,7 +34,7 @@ import { FakeDeliveryStore } from "./delivery";
 import { installLocalOrders, type LocalOrders } from "./local-orders";
 import { FakePrepaidStore } from "./prepaid";
 import { FakeFlow } from "./flow";
-import { cartPaymentMethodsTransformRun, type FunctionConfiguration } from "../../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
+import { cartPaymentMethodsTransformRun, shopDateOf, type FunctionConfiguration } from "../../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 
 /**
  * Local mode's Shopify: the fake Shopify as a separate HTTP server that the app reaches through
@@ -240,7 +240,8 @@ function paymentSection(attributes: { key: string; value: string }[], phone: str
         cart: { proof: proof === null ? null : { value: proof }, buyerIdentity: { phone: phone || null, customer: null }, deliveryGroups: [{ deliveryAddress: { phone: phone || null } }] },
         paymentMethods: methods,
         paymentCustomization: { metafield: config ? { jsonValue: config } : null },
-        shop: { localTime: { date: new Date().toISOString().slice(0, 10) } },
+        // Shopify gives the shop's date; the zone the app wrote into the configuration stands for the shop's.
+        shop: { localTime: { date: config?.utcOffsets ? shopDateOf(Math.floor(Date.now() / 1000), config) : new Date().toISOString().slice(0, 10) } },
       })
     : { operations: [] };
   const hidden = new Set(out.operations.map((o) => o.paymentMethodHide.paymentMethodId));

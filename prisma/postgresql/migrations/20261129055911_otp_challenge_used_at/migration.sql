@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "OtpChallenge" ADD COLUMN     "usedAt" BIGINT;
+
