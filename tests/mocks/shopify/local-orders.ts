@@ -1,7 +1,6 @@
 import crypto from "node:crypto";
 import { LOCAL_DEFAULTS } from "../../../app/server/app-proxy-signature.mjs";
 import { learnOrder, payOrderOnline, type OrderCreatedPayload, type OrderStores } from "./learnt-orders";
-import type { PageHandler } from "./server";
 
 /**
  * Local mode's orders: what the app is told about is first an order in the fake store.
