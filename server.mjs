@@ -9,7 +9,6 @@ import "./app/server/load-env.mjs";
 import "./app/server/production-default.mjs";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
@@ -18,6 +17,7 @@ import zlib from "node:zlib";
 import { createRequestHandler } from "@remix-run/node";
 import { pendingMigrations } from "./prisma/migrate.mjs";
 import { createAppHandler } from "./app/server/resource-routes.mjs";
+import { trackConnections } from "./app/server/connections.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 const publicDir = path.join(root, "public");
@@ -329,31 +329,11 @@ async function writeResponse(req, res, response) {
 
 let inFlight = 0;
 let shuttingDown = false;
-/** Each open connection and how many of its requests are being answered (0: an idle keep-alive). */
-const connections = new Map();
-/** The answers being written, so a stop can still mark them `Connection: close`. */
-const answering = new Set();
-
-/** A connection with no request being answered ends the way a `Connection: close` answer ends it: FIN once written, never a reset. */
-function closeIfIdle(socket) {
-  if (connections.get(socket) === 0) socket.destroySoon();
-}
-
-function trackAnswer(req, res) {
-  const socket = req.socket;
-  connections.set(socket, (connections.get(socket) ?? 0) + 1);
-  answering.add(res);
-  res.once("close", () => {
-    answering.delete(res);
-    if (connections.has(socket)) connections.set(socket, connections.get(socket) - 1);
-    if (shuttingDown) closeIfIdle(socket);
-  });
-}
 
 const server = http.createServer(async (req, res) => {
   const started = process.hrtime.bigint();
   inFlight++;
-  trackAnswer(req, res);
+  connections.answer(req, res);
   const rawPath = (req.url ?? "/").split("?")[0];
   const malformed = !decodablePath(rawPath);
   const pathname = malformed ? MALFORMED_PATH : rawPath;
@@ -430,10 +410,7 @@ server.on("clientError", (err, socket) => {
       `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 });
-server.on("connection", (socket) => {
-  connections.set(socket, 0);
-  socket.once("close", () => connections.delete(socket));
-});
+const connections = trackConnections(server);
 server.keepAliveTimeout = 65_000;
 server.headersTimeout = 66_000;
 server.requestTimeout = 30_000;
@@ -442,7 +419,7 @@ let exitTimer;
 let exitCode = 0;
 /** Nothing in flight any more: every idle connection is closed (FIN); the process exits once the last one is gone. */
 function finishShutdown() {
-  for (const socket of connections.keys()) closeIfIdle(socket);
+  connections.closeIdle();
 }
 
 /**
@@ -451,15 +428,13 @@ function finishShutdown() {
  * reset: every answer still to be written says `Connection: close` and its connection ends once it is
  * written; while requests are in flight an idle keep-alive connection is still answered (a request its
  * client sent as the stop began gets its answer, with `Connection: close`); once none is in flight the
- * idle ones are closed (FIN). `http.Server#close` would destroy idle keep-alives at once (Node >= 19),
- * cutting off a request on its way, so the listener alone is closed (net.Server's close).
+ * idle ones are closed (FIN) (app/server/connections.mjs).
  */
 function shutdown(reason, line = { level: "info", msg: `server: ${reason}, finishing ${inFlight} in-flight request(s)` }) {
   if (shuttingDown) return;
   shuttingDown = true;
   (line.level === "info" ? console.log : console.error)(JSON.stringify(line));
-  net.Server.prototype.close.call(server, () => process.exit(exitCode));
-  for (const res of answering) if (!res.headersSent) res.setHeader("Connection", "close");
+  connections.stop(() => process.exit(exitCode));
   if (inFlight === 0) finishShutdown();
   exitTimer = setTimeout(() => {
     console.error(JSON.stringify({ level: "warn", msg: "server: grace period over, closing remaining connections" }));

@@ -87,6 +87,8 @@ export async function requestAddressCorrection(
     reason?: SuspectReason;
     pathPrefix?: string | null;
     order?: OrderToCorrect;
+    /** The number to text, when the caller holds the one the app recorded for the order (a Flow action): Shopify's copy of the order gives only its state and address. */
+    phone?: string;
     /** The link goes as free text inside the WhatsApp session the shopper's own message opened (their "Change address" button): this text, with {link} replaced. */
     whatsappSessionText?: (link: string) => string;
   } = {},
@@ -126,7 +128,7 @@ export async function requestAddressCorrection(
   }
   if (!order) return { ok: false, code: "order_not_found" };
   if (!order.editable) return { ok: false, code: "order_not_editable" };
-  const phone = order.phone;
+  const phone = options.phone ?? order.phone;
   if (!phone) return { ok: false, code: "order_has_no_phone" };
 
   const now = clock.now();

@@ -65,3 +65,17 @@ export async function openOnce(data: NewCorrection, now: Date): Promise<OpenOutc
     if (winner || attempt === 2) return { ok: false, winner };
   }
 }
+
+/**
+ * A new link to the order's open correction, for a shopper who reached it another way that proves the
+ * same phone (the failed-delivery page, whose link went to the order's phone): only the token's hash is
+ * stored, so the correction's first link cannot be shown again. One conditional UPDATE: the correction
+ * must still be pending, unexpired and unchanged since it was read; the link texted before stops working.
+ */
+export async function reissueCorrectionLink(correction: Pick<Correction, "id" | "tokenHash">, tokenHash: string, now: Date): Promise<boolean> {
+  const { count } = await prisma.addressCorrection.updateMany({
+    where: { id: correction.id, tokenHash: correction.tokenHash, status: "pending", expiresAt: { gt: now } },
+    data: { tokenHash },
+  });
+  return count === 1;
+}

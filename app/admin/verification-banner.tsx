@@ -61,7 +61,7 @@ export function VerificationBanner() {
           <Text as="p">
             {notice.why === "allowance_used" ? allowanceUsed(notice.used, notice.allowance) : ""}
             {shopperView(notice.codHidden)}
-            {notice.updating ? " Shopify's checkout is being updated (within a minute)." : ""}
+            {notice.updating ? " Shopify's checkout is being updated to this now (within a minute)." : ""}
           </Text>
           <Text as="p">{PAUSE_RESUME[notice.why]}</Text>
           {notice.burn ? (

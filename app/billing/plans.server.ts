@@ -7,6 +7,8 @@ import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 import { recordSubscriptionUpdate } from "./subscription.server";
+import { verificationStatus } from "~/enforcement/pause.server";
+import type { PauseReason } from "~/enforcement/pause";
 
 type Billing = AdminContext["billing"];
 
@@ -106,7 +108,8 @@ export async function loadPlans(domain: string, billing: Billing, returning: boo
   const onPaidPlan = (planOf(shop)?.price ?? 0) > 0;
   if (returning || !onPaidPlan) shop = await reconcileSubscription(shop, billing);
   const usage = await planUsage(shop);
-  return { usage, subscriptionStatus: shop.subscriptionStatus, test: isTest(shop), change: planChangePreview(shop, usage, change) };
+  const pausedNow = change ? (await verificationStatus(shop)).pause : null;
+  return { usage, subscriptionStatus: shop.subscriptionStatus, test: isTest(shop), change: planChangePreview(shop, usage, change, pausedNow) };
 }
 
 /**
@@ -119,6 +122,8 @@ export type PlanChangePreview = {
   used: number;
   /** Verification pauses at once: this month's use already reaches the new allowance. */
   pausesAtOnce: boolean;
+  /** Verification is paused now (the plan's allowance or its cap, no plan) and the new plan has room: it resumes at once. */
+  resumesAtOnce: boolean;
   keepCodHiddenWhenPaused: boolean;
   /**
    * Past the allowance, the new plan's usage charges: on (the merchant's setting, Shopify not refusing) or
@@ -127,13 +132,15 @@ export type PlanChangePreview = {
   usage: { on: boolean; price: number; cap: number; extra: number } | null;
 };
 
-function planChangePreview(shop: Shop, usage: PlanUsage, change: string | null): PlanChangePreview | null {
+function planChangePreview(shop: Shop, usage: PlanUsage, change: string | null, pausedNow: PauseReason | null): PlanChangePreview | null {
   const plan = change ? planById(change) : null;
   if (!plan || plan.id === usage.plan?.id) return null;
   const extra = overageVerificationsUnderCap(plan);
   const charges = plan.overagePrice > 0 ? { on: shop.usageChargesEnabled && !shop.usageChargesRefused, price: plan.overagePrice, cap: plan.usageCap, extra } : null;
   const pausesAt = plan.monthlyVerifications + (charges?.on ? extra : 0);
-  return { plan, from: usage.plan, used: usage.used, pausesAtOnce: usage.used >= pausesAt, keepCodHiddenWhenPaused: shop.keepCodHiddenWhenPaused, usage: charges };
+  const pausesAtOnce = usage.used >= pausesAt;
+  const resumesAtOnce = pausedNow !== null && pausedNow !== "otp_off" && !pausesAtOnce;
+  return { plan, from: usage.plan, used: usage.used, pausesAtOnce, resumesAtOnce, keepCodHiddenWhenPaused: shop.keepCodHiddenWhenPaused, usage: charges };
 }
 
 /** The plans page's form: choose a plan (Free cancels a paid one). */

@@ -1,6 +1,6 @@
 import { formNonceIsValid, correctionLink, hashToken, issueFormNonce } from "~/address-correction/address-correction.server";
 import { fromMailingAddress } from "~/address-correction/address";
-import { openOnce } from "~/address-correction/open-correction.server";
+import { openOnce, reissueCorrectionLink } from "~/address-correction/open-correction.server";
 import { fetchOrder } from "~/address-correction/shopify-orders.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
@@ -13,6 +13,7 @@ import type { RecoveryView } from "./page";
 import { shopDate } from "./quiet-hours";
 import { answerDeliveryRecovery, DELIVERY_CHOICES, findRecoveryByToken, PICK_DAY_RANGE, stateOf, type DeliveryChoice, type Recovery } from "./recovery.server";
 import { readOrderBalance } from "./shopify.server";
+import { readRecoveryOrder } from "./order-summary.server";
 import { RECOVERY_TEXTS } from "./texts";
 import type { LocationChoiceState } from "./location-choice";
 import { readLocation } from "~/address-correction/location.server";
@@ -44,11 +45,13 @@ function dayRange(shop: Pick<Shop, "timezone">) {
   return { minDay: shopDate(now, shop.timezone, 1), maxDay: shopDate(now, shop.timezone, PICK_DAY_RANGE) };
 }
 
-function choicesPage(outcome: PageOutcome, shop: Shop, shell: PageShell, r: Recovery, typed: { alert?: string; day?: string; phone?: string; location?: LocationChoiceState } = {}): RecoveryPage {
+/** The choices, with what the shopper needs to make one (the order's items, amount, address, phone). */
+async function choicesPage(outcome: PageOutcome, shop: Shop, shell: PageShell, r: Recovery, typed: { alert?: string; day?: string; phone?: string; location?: LocationChoiceState } = {}): Promise<RecoveryPage> {
   // "Where you are" for an Indian order (the order's phone's country, else the shop's): DIGIPIN covers India only.
   const india = (r.phone ? phoneCountry(r.phone) : shop.country) === "IN";
   const location = india ? (typed.location ?? { digipin: r.digipin ?? "", note: null }) : undefined;
-  return { outcome, shell, view: { kind: "page", state: { orderName: r.orderName ?? "", nonce: issueFormNonce(r), ...dayRange(shop), ...typed, location } } };
+  const summary = await readRecoveryOrder(shop, r, shell.locale);
+  return { outcome, shell, view: { kind: "page", state: { orderName: r.orderName ?? "", nonce: issueFormNonce(r), ...dayRange(shop), summary, ...typed, location } } };
 }
 
 /**
@@ -73,15 +76,17 @@ async function locationPage(shop: Shop, shell: PageShell, r: Recovery, fields: U
 
 export async function showRecoveryPage(shop: Shop, token: string | undefined, queryLocale: string | null): Promise<RecoveryPage> {
   const opened = await openPage(shop, token, queryLocale);
-  return opened.ok ? choicesPage("page", shop, opened.shell, opened.recovery) : opened.page;
+  return opened.ok ? await choicesPage("page", shop, opened.shell, opened.recovery) : opened.page;
 }
 
 /**
  * "Correct my address": a correction of the order opened for the shopper (the app's address form,
  * reached at once from this page, not by another text). After dispatch Shopify usually refuses to edit
  * the address; the form then keeps it on the order's `cod_verify.requested_address` metafield and tag.
- * Null when Shopify cannot be read; `link` null when a correction of the order is open already (its link
- * went by text before).
+ * An open correction of the order (another way in opened it first) is reused: its link is issued anew
+ * and shown here, since the one texted before cannot be rebuilt. Null when Shopify cannot be read;
+ * `link` null when no form can be offered (the order is gone, no phone, or its correction is being
+ * saved this moment): the page then says the shop will be in touch.
  */
 async function openAddressForm(shop: Shop, r: Recovery, pathPrefix: string | null): Promise<{ link: string | null } | null> {
   const found = await fetchOrder(shop.domain, r.orderGid);
@@ -104,7 +109,8 @@ async function openAddressForm(shop: Shop, r: Recovery, pathPrefix: string | nul
     },
     now,
   );
-  return { link: opened.ok ? correctionLink(shop, token, pathPrefix) : null };
+  const usable = opened.ok || (opened.winner !== null && (await reissueCorrectionLink(opened.winner, hashToken(token), now)));
+  return { link: usable ? correctionLink(shop, token, pathPrefix) : null };
 }
 
 export async function submitRecoveryPage(shop: Shop, token: string | undefined, queryLocale: string | null, posted: PostedForm, pathPrefix: string | null): Promise<RecoveryPage> {
@@ -123,6 +129,7 @@ export async function submitRecoveryPage(shop: Shop, token: string | undefined, 
   let date: string | null = null;
   let phone: string | null = null;
   let link: { href: string; label: string } | undefined;
+  let addressByShop = false;
   if (choice === "pick_day") {
     const day = (posted.fields.get("day") ?? "").trim().slice(0, 20);
     const { minDay, maxDay } = dayRange(shop);
@@ -136,6 +143,7 @@ export async function submitRecoveryPage(shop: Shop, token: string | undefined, 
     const form = await openAddressForm(shop, r, pathPrefix);
     if (!form) return { outcome: "unavailable", shell, view: { kind: "message", message: "unavailable" } };
     if (form.link) link = { href: form.link, label: t.fixAddress };
+    else addressByShop = true;
   } else if (choice === "pay_online") {
     // Shopify's own payment page for the balance, where it gives the order one; else the shop sends a link.
     const balance = await readOrderBalance(shop.domain, r.orderGid);
@@ -145,7 +153,7 @@ export async function submitRecoveryPage(shop: Shop, token: string | undefined, 
 
   const answered = await answerDeliveryRecovery(shop, r, { choice, date, phone });
   if (!answered.ok) return { outcome: "gone", shell, view: { kind: "message", message: "answered", orderName } };
-  const done = ({ tomorrow: "tomorrow", pick_day: "pickDay", fix_phone: "phone", pay_online: "payOnline", fix_address: "address" } as const)[choice];
+  const done = ({ tomorrow: "tomorrow", pick_day: "pickDay", fix_phone: "phone", pay_online: "payOnline", fix_address: addressByShop ? "addressByShop" : "address" } as const)[choice];
   const shown = answered.recovery.choiceDate
     ? new Intl.DateTimeFormat(shell.locale, { dateStyle: "full", timeZone: "UTC" }).format(new Date(`${answered.recovery.choiceDate}T12:00:00Z`))
     : undefined;

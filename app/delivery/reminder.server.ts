@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { writtenMoney } from "~/shared/money-words";
 import { prisma } from "~/core/db.server";
 import { execute, query, sql } from "~/core/db/sql.server";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/queue.server";
@@ -62,16 +63,6 @@ async function settle(shopId: string, orderGid: string, status: "sent" | "skippe
   });
 }
 
-/** Formats the balance as the shopper reads money in their language (₹1,299.00; 1 299,00 €). */
-function formatAmount(amount: string, currency: string, locale: string): string {
-  const value = Number(amount);
-  try {
-    return new Intl.NumberFormat(locale, { style: "currency", currency }).format(value);
-  } catch {
-    return `${value.toFixed(2)} ${currency}`;
-  }
-}
-
 async function runReminder(shopDomain: string, orderGid: string): Promise<JobResult> {
   const shop = await getShop(shopDomain);
   if (!shop || shop.uninstalledAt) return { ok: true };
@@ -109,7 +100,7 @@ async function runReminder(shopDomain: string, orderGid: string): Promise<JobRes
   const body = reminderText([locale], {
     shop: shop.name ?? shop.domain,
     order: record?.orderName ?? order.name,
-    amount: formatAmount(due.amount, due.currencyCode, locale),
+    amount: writtenMoney({ amount: Number(due.amount), currency: due.currencyCode }, locale, shop.country),
     contact: shop.storeContact ?? shop.primaryDomain ?? shop.domain,
   });
   const contact = await takeContact(shop, row.phone, "reminder");

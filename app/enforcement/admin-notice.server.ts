@@ -33,8 +33,10 @@ export async function verificationNotice(domain: string): Promise<VerificationNo
       : null;
   if (status.pause) {
     const state = enforcementState(shop, status.pause);
-    // With enforcement off in Settings nothing was hidden in the first place.
-    const { codHidden, updating } = state.state === "paused" ? state : { codHidden: false, updating: false };
+    // With enforcement off in Settings nothing was hidden in the first place. While Shopify is being updated
+    // the banner says where checkout is going (what the plan's confirmation just said), and that it is on its way.
+    const { codHidden: now, updating } = state.state === "paused" ? state : { codHidden: false, updating: false };
+    const codHidden = updating ? !now : now;
     return { kind: "paused", why: status.pause, codHidden, updating, used, allowance, ...(burn ? { burn } : {}) };
   }
   // The merchant is told at once, and until the month ends: someone may be burning the allowance.

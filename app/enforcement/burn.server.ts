@@ -26,6 +26,15 @@ import { requestEnforcementSync } from "./enforcement-jobs.server";
  *  - concentration: more new numbers verified within 24 hours from one network (/24, /48) than
  *    max(BURN_NETWORK_FLOOR, the usual day), or from one number block (the number less its last 3
  *    digits) than max(BURN_BLOCK_FLOOR, half the usual day).
+ *
+ * What is never called a burn (the notice must be true): the merchant's own testing and a new store's
+ * first days at small volume.
+ *  - A verification of a number the merchant sent a test code to (Home, "Send a test code") is not
+ *    watched: it is the merchant's own phone.
+ *  - A store in its first NEW_SHOP_DAYS days: its usual day is its average over the days since install
+ *    (not 28 days it did not have), and the rate, pace and concentration rules need at least
+ *    NEW_SHOP_FLOOR counted verifications (today, this month, from one network or block): below that it
+ *    is the merchant trying checkout and the first shoppers. The allowance used up early still counts.
  */
 export const BURN_FACTOR = 5;
 export const BURN_PACE = 2;
@@ -34,6 +43,8 @@ export const BURN_DAY_FLOOR = 10;
 export const BURN_NETWORK_FLOOR = 10;
 export const BURN_BLOCK_FLOOR = 5;
 const USUAL_DAYS = 28;
+export const NEW_SHOP_DAYS = 14;
+export const NEW_SHOP_FLOOR = 50;
 
 /** A number's block: the E.164 number less its last 3 digits (a thousand numbers, as providers lease them). */
 export function numberBlock(phone: string): string {
@@ -53,16 +64,27 @@ export function abnormalBurn(counts: {
   fromBlock: number;
   /** This month's counted verifications so far, the day of the month (1-31) and the plan's allowance; absent: no month checks. */
   month?: { used: number; day: number; allowance: number };
+  /** A store in its first NEW_SHOP_DAYS days: the floors are NEW_SHOP_FLOOR. */
+  newShop?: boolean;
 }): BurnSeen | null {
   const usual = counts.usualPerDay;
   const shown = Math.round(usual * 10) / 10;
-  if (counts.today >= BURN_DAY_FLOOR && counts.today > BURN_FACTOR * usual) return { kind: "rate", today: counts.today, usual: shown };
+  const floor = (usualFloor: number) => (counts.newShop ? Math.max(NEW_SHOP_FLOOR, usualFloor) : usualFloor);
+  if (counts.today >= floor(BURN_DAY_FLOOR) && counts.today > BURN_FACTOR * usual) return { kind: "rate", today: counts.today, usual: shown };
   const month = counts.month;
-  if (month && usual > 0 && month.used >= BURN_DAY_FLOOR && month.used > BURN_PACE * usual * month.day) return { kind: "pace", month: month.used, usual: shown };
+  if (month && usual > 0 && month.used >= floor(BURN_DAY_FLOOR) && month.used > BURN_PACE * usual * month.day) return { kind: "pace", month: month.used, usual: shown };
   if (month && month.allowance > 0 && month.used >= month.allowance && usual * month.day < EARLY_SHARE * month.allowance) return { kind: "early", month: month.used, usual: shown };
-  if (counts.fromNetwork !== null && counts.fromNetwork > Math.max(BURN_NETWORK_FLOOR, usual)) return { kind: "network", count: counts.fromNetwork };
-  if (counts.fromBlock > Math.max(BURN_BLOCK_FLOOR, usual / 2)) return { kind: "block", count: counts.fromBlock };
+  if (counts.fromNetwork !== null && counts.fromNetwork > Math.max(floor(BURN_NETWORK_FLOOR), usual)) return { kind: "network", count: counts.fromNetwork };
+  if (counts.fromBlock > Math.max(floor(BURN_BLOCK_FLOOR), usual / 2)) return { kind: "block", count: counts.fromBlock };
   return null;
+}
+
+/** Days since install when the store is in its first NEW_SHOP_DAYS (at least 1), else null. */
+export function newShopAge(installedAt: Date | null | undefined, now: Date): number | null {
+  if (!installedAt) return null;
+  const days = (now.getTime() - installedAt.getTime()) / 86_400_000;
+  // A date ahead of the clock says nothing of the store's age.
+  return days >= 0 && days < NEW_SHOP_DAYS ? Math.max(1, Math.ceil(days)) : null;
 }
 
 /** The notice's words for what was seen (stored as Shop.burnDetail). */
@@ -91,14 +113,22 @@ export async function watchAllowanceBurn(shop: { id: string; domain: string }, p
     const today = shopDay(now, timezone);
     const from = addDays(today, -USUAL_DAYS);
     const month = allowanceMonthStart(now, timezone);
-    const [row] = await query<{ today: unknown; before: unknown; month: unknown }>(sql`
+    const [row] = await query<{ today: unknown; before: unknown; month: unknown; own: unknown; ownPhones: unknown }>(sql`
       SELECT
+        (SELECT COUNT(*) FROM "MessageDelivery" WHERE "shopId" = ${shop.id} AND "phone" = ${phone} AND "purpose" = 'merchant_test') AS "own",
+        (SELECT COUNT(DISTINCT "phone") FROM "MessageDelivery" WHERE "shopId" = ${shop.id} AND "purpose" = 'merchant_test') AS "ownPhones",
         (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat" WHERE "shopId" = ${shop.id} AND "metric" = 'otp_verified' AND "day" = ${today}) AS "today",
         (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat" WHERE "shopId" = ${shop.id} AND "metric" = 'otp_verified' AND "day" >= ${month}) AS "month",
         (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat" WHERE "shopId" = ${shop.id} AND "metric" = 'otp_verified' AND "day" >= ${from} AND "day" < ${today}) AS "before"`);
+    // The merchant's own phone (a test code went to it from Home) is their testing, never a burn.
+    if (Number(row?.own ?? 0) > 0) return false;
+    const age = newShopAge(current?.installedAt, now);
+    // Each of the merchant's phones counts at most once a month: taken off today's count, which may hold it.
+    const countedToday = Math.max(0, Number(row?.today ?? 0) - Number(row?.ownPhones ?? 0));
     const seen = abnormalBurn({
-      today: Number(row?.today ?? 0),
-      usualPerDay: Number(row?.before ?? 0) / USUAL_DAYS,
+      today: countedToday,
+      usualPerDay: Number(row?.before ?? 0) / Math.min(USUAL_DAYS, age ?? USUAL_DAYS),
+      newShop: age !== null,
       fromNetwork: fromNetwork ? fromNetwork.count : null,
       fromBlock: fromBlock.count,
       month: { used: Number(row?.month ?? 0), day: Number(today.slice(8, 10)), allowance: (current && planOf(current)?.monthlyVerifications) ?? 0 },

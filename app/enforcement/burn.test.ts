@@ -1,4 +1,4 @@
-import { abnormalBurn, BURN_DAY_FLOOR, BURN_FACTOR, describeBurn, numberBlock } from "./burn.server";
+import { abnormalBurn, BURN_DAY_FLOOR, BURN_FACTOR, describeBurn, NEW_SHOP_DAYS, NEW_SHOP_FLOOR, newShopAge, numberBlock } from "./burn.server";
 
 describe("abnormalBurn", () => {
   const calm = { today: 3, usualPerDay: 2, fromNetwork: 1, fromBlock: 1 };
@@ -33,6 +33,25 @@ describe("abnormalBurn", () => {
     expect(abnormalBurn({ ...calm, usualPerDay: 2, fromNetwork: 11 })).toEqual({ kind: "network", count: 11 });
     expect(abnormalBurn({ ...calm, usualPerDay: 2, fromNetwork: null, fromBlock: 6 })).toEqual({ kind: "block", count: 6 });
     expect(describeBurn({ kind: "block", count: 6 })).toMatch(/6 new numbers/);
+  });
+  it("a new store's first days at small volume are not abnormal: every rule but the allowance's needs NEW_SHOP_FLOOR", () => {
+    const fresh = { today: 12, usualPerDay: 0, fromNetwork: 12, fromBlock: 9, newShop: true, month: { used: 14, day: 3, allowance: 500 } };
+    // The merchant trying checkout with a dozen numbers from the office on day two, and the first shoppers.
+    expect(abnormalBurn(fresh)).toBeNull();
+    expect(abnormalBurn({ ...fresh, newShop: false })).toMatchObject({ kind: "rate" });
+    expect(abnormalBurn({ ...fresh, today: NEW_SHOP_FLOOR })).toMatchObject({ kind: "rate", today: NEW_SHOP_FLOOR });
+    expect(abnormalBurn({ ...fresh, fromNetwork: NEW_SHOP_FLOOR + 1 })).toMatchObject({ kind: "network" });
+    expect(abnormalBurn({ ...fresh, fromBlock: NEW_SHOP_FLOOR + 1 })).toMatchObject({ kind: "block" });
+    // The allowance used up far ahead of the pace still is.
+    expect(abnormalBurn({ ...fresh, month: { used: 50, day: 3, allowance: 50 } })).toMatchObject({ kind: "early" });
+  });
+  it("a store is new for NEW_SHOP_DAYS days after install, its age counted in whole days from 1", () => {
+    const now = new Date("2026-11-20T10:00:00Z");
+    expect(newShopAge(new Date("2026-11-20T09:00:00Z"), now)).toBe(1);
+    expect(newShopAge(new Date("2026-11-17T09:00:00Z"), now)).toBe(4);
+    expect(newShopAge(new Date(now.getTime() - NEW_SHOP_DAYS * 86_400_000), now)).toBeNull();
+    expect(newShopAge(new Date("2026-11-21T09:00:00Z"), now)).toBeNull();
+    expect(newShopAge(null, now)).toBeNull();
   });
   it("a number's block is the number less its last 3 digits", () => {
     expect(numberBlock("+971501234567")).toBe("+971501234");

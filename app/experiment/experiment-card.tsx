@@ -2,7 +2,13 @@ import { Form, Link, useNavigation } from "@remix-run/react";
 import { Banner, BlockStack, Button, Card, FormLayout, InlineStack, Layout, Text, TextField } from "@shopify/polaris";
 import { useState } from "react";
 import type { ExperimentActionResult, ExperimentSettings } from "./settings-page.server";
+import { experimentReach, reachSentence } from "./reach";
 import { HOLDOUT_SHARE, MAX_EXPERIMENT_DAYS } from "./settings";
+
+/** "Use 20 % for 91 days": the card's suggestion, filled in on a click. */
+function SuggestionButton({ suggestion, choose }: { suggestion: { percent: number; days: number }; choose: (s: { percent: number; days: number }) => void }) {
+  return <Button onClick={() => choose(suggestion)}>{`Use ${suggestion.percent} % for ${suggestion.days} days`}</Button>;
+}
 
 /**
  * The Settings page's "Holdout experiment" card: its own forms beside the settings form (starting or
@@ -16,6 +22,10 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
   const [failureCost, setFailureCost] = useState(settings.codFailureCost);
   const [messageCost, setMessageCost] = useState(settings.messageCost);
   const currency = settings.currency ?? "";
+  // Said before the start, as the merchant types: can this share and period reach a result at the store's pace?
+  const chosenDays = /^\d+$/.test(days.trim()) ? Number(days) : null;
+  const reach = settings.pace && experimentReach(settings.pace, Number(percent), chosenDays);
+  const reachText = settings.pace && reach ? reachSentence(settings.pace, Number(percent), reach) : null;
   return (
     <Layout.AnnotatedSection
       id="experiment"
@@ -84,6 +94,24 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
                   autoComplete="off"
                   helpText="Leave empty to run until you stop it. The result is given once enough orders are delivered or returned, not before."
                 />
+                {reach && reachText && (
+                  <Banner tone={reach.kind === "reachable" ? "info" : "warning"} title={reach.kind === "reachable" ? "This can reach a result" : "This cannot reach a result at your pace"}>
+                    <BlockStack gap="200">
+                      <p>{reachText}</p>
+                      {reach.kind !== "reachable" && reach.kind !== "unknown" && reach.suggestion && (
+                        <InlineStack>
+                          <SuggestionButton
+                            suggestion={reach.suggestion}
+                            choose={(s) => {
+                              setPercent(String(s.percent));
+                              setDays(String(s.days));
+                            }}
+                          />
+                        </InlineStack>
+                      )}
+                    </BlockStack>
+                  </Banner>
+                )}
                 <InlineStack align="end">
                   <Button submit variant="primary" loading={busy}>
                     Start the experiment
@@ -93,6 +121,7 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
             </Form>
           )}
         </Card>
+        <div id="costs">
         <Card>
           <Form method="post">
             <input type="hidden" name="intent" value="experiment-costs" />
@@ -105,7 +134,7 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
                 onChange={setFailureCost}
                 error={errors.codFailureCost}
                 autoComplete="off"
-                helpText="Shipping out and back, packing and handling, in your store's currency. The experiment's money saved uses it."
+                helpText="Shipping out and back, packing and handling, in your store's currency. Asked only here: Deliveries → Analytics (money lost) and the experiment's money saved use it."
               />
               <TextField
                 label="Cost of one message to you"
@@ -125,6 +154,7 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
             </FormLayout>
           </Form>
         </Card>
+        </div>
       </BlockStack>
     </Layout.AnnotatedSection>
   );

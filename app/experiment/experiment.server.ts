@@ -69,6 +69,21 @@ async function shopFailureRate(shopId: string): Promise<{ rate: number; orders: 
   return { rate: delivered + failed ? failed / (delivered + failed) : 0, orders: delivered + failed };
 }
 
+/** The failure rate and the drop an experiment is planned with: the shop's own rate once it has learnt enough outcomes, else the planning rate. */
+export async function planningRates(shopId: string): Promise<{ baseline: number; drop: number }> {
+  const history = await shopFailureRate(shopId);
+  const baseline = history.orders >= BASELINE_MIN_ORDERS && history.rate > 0 ? history.rate : DEFAULT_BASELINE;
+  return { baseline, drop: Math.min(dropToFind(baseline), baseline) };
+}
+
+/** The window the store's pace is read over: its COD orders placed in the last this many days. */
+export const PACE_DAYS = 90;
+
+/** The store's COD orders placed in the last PACE_DAYS days (the experiment card's pace). */
+export async function codOrdersLately(shopId: string, now: Date = clock.now()): Promise<number> {
+  return prisma.orderRecord.count({ where: { shopId, cod: true, placedAt: { gte: new Date(now.getTime() - PACE_DAYS * 86_400_000) } } });
+}
+
 export type StartOutcome = { ok: true; id: string; horizon: number } | { ok: false; code: "experiment_running" };
 
 /**
@@ -77,9 +92,7 @@ export type StartOutcome = { ok: true; id: string; horizon: number } | { ok: fal
  * end date is closed first; one still running refuses the start (the unique running slot decides).
  */
 export async function startExperiment(shopId: string, start: ExperimentStart, now: Date = clock.now()): Promise<StartOutcome> {
-  const history = await shopFailureRate(shopId);
-  const baseline = history.orders >= BASELINE_MIN_ORDERS && history.rate > 0 ? history.rate : DEFAULT_BASELINE;
-  const drop = Math.min(dropToFind(baseline), baseline);
+  const { baseline, drop } = await planningRates(shopId);
   const horizon = plannedOrders({ baseline, drop, holdoutShare: start.holdoutShare });
   const id = randomToken(12);
   try {

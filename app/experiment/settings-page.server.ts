@@ -2,8 +2,18 @@ import { adminShop, updateShop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { loadExperimentReport } from "./report.server";
 import { experimentSentence } from "./report";
-import { startExperiment, stopExperiment } from "./experiment.server";
+import { codOrdersLately, PACE_DAYS, planningRates, startExperiment, stopExperiment } from "./experiment.server";
+import type { ExperimentPace } from "./reach";
 import { HOLDOUT_SHARE, parseExperimentForm, type ExperimentFormErrors } from "./settings";
+import { plannedOrders } from "./stats";
+
+/** The store's pace and the orders a result needs at each share the card allows (ExperimentCard says whether a choice can get there). */
+async function experimentPace(shopId: string): Promise<ExperimentPace> {
+  const [{ baseline, drop }, codOrders] = await Promise.all([planningRates(shopId), codOrdersLately(shopId, clock.now())]);
+  const horizons: Record<number, number> = {};
+  for (let p = HOLDOUT_SHARE.min; p <= HOLDOUT_SHARE.max; p++) horizons[p] = plannedOrders({ baseline, drop, holdoutShare: p / 100 });
+  return { codOrders, paceDays: PACE_DAYS, horizons };
+}
 
 /** What the Settings page's "Holdout experiment" card shows. */
 export async function loadExperimentSettings(domain: string) {
@@ -19,6 +29,7 @@ export async function loadExperimentSettings(domain: string) {
     codFailureCost: shop.codFailureCost == null ? "" : String(shop.codFailureCost),
     messageCost: shop.messageCost == null ? "" : String(shop.messageCost),
     currency: shop.currency,
+    pace: report?.running ? null : await experimentPace(shop.id),
   };
 }
 

@@ -4,6 +4,7 @@ import { getShop } from "~/core/settings/shop.server";
 import { deliveryHandled, recordDelivery } from "~/core/shopify/webhook-deliveries.server";
 import { log } from "~/core/utils/log.server";
 import { actOnOrder } from "~/orders/order-actions.server";
+import { findOrderRecord } from "~/orders/order-record.server";
 
 /**
  * The Shopify Flow actions the app offers (here, with the orders they act on: they compose the order actions and the address correction) (one `flow_action` extension each under extensions/), run for
@@ -22,7 +23,7 @@ export type FlowActionPath = keyof typeof FLOW_ACTIONS;
 
 export type FlowActionOutcome =
   | { ok: true; status: "done" | "already_done" | "already_pending"; detail?: string }
-  | { ok: false; code: "handle_mismatch" | "app_not_installed" | "invalid_order" | "order_not_found" | "no_phone" | "not_pending" | "recently_sent" | "order_not_editable" | "rate_limited" | "unavailable"; retryAfter?: number };
+  | { ok: false; code: "handle_mismatch" | "app_not_installed" | "invalid_order" | "order_not_found" | "order_not_in_shopify" | "no_phone" | "not_pending" | "recently_sent" | "order_not_editable" | "rate_limited" | "unavailable"; retryAfter?: number };
 
 /** Flow's order reference: the order's numeric id (a string, as Flow sends it, or a number), or its GraphQL id. */
 const orderId = z.union([z.string().regex(/^\d{1,20}$/), z.number().int().positive(), z.string().regex(/^gid:\/\/shopify\/Order\/\d{1,20}$/)]);
@@ -55,10 +56,23 @@ async function act(path: FlowActionPath, shop: NonNullable<Awaited<ReturnType<ty
     const done = await actOnOrder(shop, { intent: path === "block-phone" ? "block" : "resend", orderGid });
     return done.ok ? { ok: true, status: "done" } : { ok: false, code: done.code };
   }
-  const requested = await requestAddressCorrection(shop, { orderId: orderGid }, { source: "api" });
+  return requestAddressFix(shop, orderGid);
+}
+
+/**
+ * The address form's link, for an order the app recorded, to the phone it recorded. Shopify's copy of the
+ * order says only whether its address can still change and what it is now; an order Shopify no longer has
+ * (deleted since) is refused as that, not as one the app never saw.
+ */
+async function requestAddressFix(shop: NonNullable<Awaited<ReturnType<typeof getShop>>>, orderGid: string): Promise<FlowActionOutcome> {
+  const record = await findOrderRecord(shop.id, orderGid);
+  if (!record) return { ok: false, code: "order_not_found" };
+  if (!record.phone) return { ok: false, code: "no_phone" };
+  const requested = await requestAddressCorrection(shop, { orderId: orderGid }, { source: "api", phone: record.phone });
   if (requested.ok) return { ok: true, status: requested.status === "sent" ? "done" : "already_pending" };
   switch (requested.code) {
     case "order_not_found":
+      return { ok: false, code: "order_not_in_shopify" };
     case "order_not_editable":
       return { ok: false, code: requested.code };
     case "order_has_no_phone":

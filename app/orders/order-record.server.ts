@@ -1,4 +1,5 @@
 import { prisma } from "~/core/db.server";
+import type { Money } from "~/shared/money-words";
 import { execute, sql, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import type { DepositState, OrderStatus } from "~/shared/order-status";
@@ -53,6 +54,11 @@ export async function settleOrderRecord(shopId: string, orderGid: string, status
     where: { shopId, orderGid, status: "pending" },
     data: { status, ...(status === "confirmed" ? { verifiedBy: "confirmation" } : {}) },
   });
+}
+
+/** The app's record of one of the shop's orders (null: the app never recorded it, or it is another shop's). */
+export async function findOrderRecord(shopId: string, orderGid: string) {
+  return prisma.orderRecord.findUnique({ where: { shopId_orderGid: { shopId, orderGid } }, select: { orderGid: true, orderName: true, phone: true } });
 }
 
 export const ORDERS_PAGE_SIZE = 25;
@@ -119,8 +125,8 @@ export async function listOrderRecords(shopId: string, options: { status?: Order
   };
 }
 
-/** The amount to pay on delivery as the order's record has it ("1299.00 INR"), or null: what the confirmation's question and call say. */
-export async function amountToCollect(shopId: string, orderGid: string, currency: string | null): Promise<string | null> {
+/** The amount to pay on delivery as the order's record has it, in the shop's currency, or null: what the confirmation's question and call say (app/shared/money-words.ts words it). */
+export async function amountToCollect(shopId: string, orderGid: string, currency: string | null): Promise<Money | null> {
   const record = await prisma.orderRecord.findUnique({ where: { shopId_orderGid: { shopId, orderGid } }, select: { value: true } });
-  return record?.value != null ? `${record.value.toFixed(2)}${currency ? ` ${currency}` : ""}` : null;
+  return record?.value != null ? { amount: record.value, currency } : null;
 }

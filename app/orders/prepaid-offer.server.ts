@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { writtenMoney } from "~/shared/money-words";
 import { z } from "zod";
 import { execute, sql } from "~/core/db/sql.server";
 import { prisma } from "~/core/db.server";
@@ -50,7 +51,7 @@ export type NotOfferedReason = keyof typeof NOT_OFFERED_REASONS;
 
 export type OfferShop = Pick<
   Shop,
-  "id" | "domain" | "name" | "locale" | "currency" | "uninstalledAt" | "subscriptionStatus" | "prepaidOffer" | "prepaidOfferIncentiveType" | "prepaidOfferIncentiveValue" | "prepaidOfferIncentiveCap" | "tagOrders" | "tagModePrefix" | "linkDomain"
+  "id" | "domain" | "name" | "locale" | "currency" | "country" | "uninstalledAt" | "subscriptionStatus" | "prepaidOffer" | "prepaidOfferIncentiveType" | "prepaidOfferIncentiveValue" | "prepaidOfferIncentiveCap" | "tagOrders" | "tagModePrefix" | "linkDomain"
 > &
   ContactShop;
 
@@ -204,8 +205,9 @@ function offerLink(shop: Pick<Shop, "domain" | "linkDomain">, token: string): st
   return `${origin}${env.proxyBasePath}/pp/${token}`;
 }
 
-function formatAmount(amount: number, currency: string): string {
-  return `${amount.toFixed(currencyDigits(currency))} ${currency}`;
+/** The amount as the shopper reads money in the shop's language and country ("₹499", "499 ₹"). */
+function formatAmount(amount: number, currency: string, shop: Pick<Shop, "locale" | "country">): string {
+  return writtenMoney({ amount, currency }, shop.locale, shop.country);
 }
 
 /**
@@ -259,7 +261,7 @@ export async function sendPrepaidOffer(shopDomain: string, orderGid: string): Pr
   const order = read.order!;
   // A reward in the shop's currency only: a fixed amount is the merchant's in their own currency.
   const incentive = payable.currency === shop.currency || (!shop.currency && payable.currency === order.currencyCode) ? incentiveFor(shop, payable.amount, payable.currency) : null;
-  const reward = incentive ? formatAmount(incentive, payable.currency) : null;
+  const reward = incentive ? formatAmount(incentive, payable.currency, shop) : null;
   const facts = { amount: payable.amount, currency: payable.currency, incentive };
 
   // The text is the app's own, so the plan's like a verification (app/enforcement/contact-allowance.server.ts):
@@ -286,7 +288,7 @@ async function textOffer(shop: OfferShop, offer: OfferRow, facts: OfferFacts, re
   const result = await sendSms({
     shop: { id: shop.id, name: shop.name, domain: shop.domain },
     to: phone,
-    body: prepaidOfferSms([shop.locale], { shop: shopName, order, amount: formatAmount(facts.amount, facts.currency), link, reward }),
+    body: prepaidOfferSms([shop.locale], { shop: shopName, order, amount: formatAmount(facts.amount, facts.currency, shop), link, reward }),
     channel: template ? "whatsapp" : "sms",
     whatsapp: template,
     sealFallback: false,

@@ -1,3 +1,5 @@
+import type { RetentionStep } from "./retention";
+
 /**
  * Every table of prisma/schema.prisma, declared: what personal data it holds (a shopper's phone, address,
  * IP or customer id; a merchant's staff details) and how customers/redact and shop/redact remove it.
@@ -16,6 +18,12 @@ export type ModelCoverage =
       /** How long the rows (or the fields) are kept (app/privacy/retention.ts; docs/privacy.md says it to merchants). */
       retention: string;
       /**
+       * What deletes the rows once past that period: a step of the retention job (`privacy.retention`,
+       * app/privacy/retention.server.ts), the hourly housekeeping job, the deletion of the row they belong to,
+       * or (`byMerchant`) nothing but the merchant, app/uninstalled and the redact webhooks, and why.
+       */
+      enforcedBy: { job: "privacy.retention"; step: RetentionStep } | { job: "housekeeping.prune" } | { cascadeFrom: string } | { byMerchant: string };
+      /**
        * Where customers/data_request's report shows the customer's rows: the report's section, and the key
        * each held field has there when it is not the field's own name. null for rows that are not a
        * shopper's, or (with `notReported`) rows the report holds by other means.
@@ -28,6 +36,7 @@ export type ModelCoverage =
   | { personal: false; why: string; notPersonal?: readonly string[] };
 
 const RECORDS = "the shop's record retention (Settings → Privacy, default 365 days)";
+const RJ = (step: RetentionStep) => ({ job: "privacy.retention", step }) as const;
 
 export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   Session: {
@@ -36,6 +45,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: null, // the merchant's staff, never a shopper
     shopRedact: "deleted by shop domain (and at app/uninstalled)",
     retention: "while the app is installed (deleted at app/uninstalled)",
+    enforcedBy: { byMerchant: "the merchant's own staff: deleted at app/uninstalled and shop/redact" },
     report: null,
     notPersonal: ["emailVerified"],
   },
@@ -46,6 +56,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "the customer's phones leave the prepaid-only list",
     shopRedact: "deleted by shop domain",
     retention: "until the merchant takes the number off the list, or a redact",
+    enforcedBy: { byMerchant: "a list the merchant keeps on the Risk page; a number leaves it when they take it off, or by redact" },
     report: { section: "lists", as: { riskPrepaidPhones: "phone" } },
     notPersonal: [
       "addressCorrectionTtlHours",
@@ -64,14 +75,16 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by phone",
     shopRedact: "cascade from Shop",
     retention: "the returning-customer window (Settings, default 90 days, at least a day)",
+    enforcedBy: RJ("verifiedMarks"),
     report: { section: "verifiedMarks" },
   },
   Selection: {
     personal: true,
-    holds: ["phone", "cartToken", "checkoutUrl", "orderGid"],
+    holds: ["phone", "cartToken", "checkoutUrl", "orderGid", "items"],
     customerRedact: "by phone and by order",
     shopRedact: "cascade from Shop",
     retention: "30 days",
+    enforcedBy: RJ("selections"),
     report: { section: "selections" },
   },
   RateCounter: {
@@ -80,6 +93,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by the counter keys that name the phone",
     shopRedact: "by the shop id in the key",
     retention: "until its window ends (10 minutes by default)",
+    enforcedBy: RJ("rateCounters"),
     report: { section: "sendCounters" },
   },
   WebhookDelivery: { personal: false, why: "a delivery id, topic and shop domain" },
@@ -89,6 +103,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "the jobs of the customer's orders",
     shopRedact: "by shop domain",
     retention: "30 days after it is done; 90 days after it failed for good",
+    enforcedBy: { job: "housekeeping.prune" },
     report: { section: "backgroundJobs" },
   },
   OtpChallenge: {
@@ -97,6 +112,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by phone",
     shopRedact: "cascade from Shop",
     retention: "until the code expires (10 minutes by default), deleted within the hour after",
+    enforcedBy: RJ("pendingCodes"),
     report: { section: "pendingCodes" },
   },
   BlockedPhone: {
@@ -105,6 +121,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by phone",
     shopRedact: "cascade from Shop",
     retention: "until the merchant unblocks it, or a redact",
+    enforcedBy: { byMerchant: "the merchant's blocklist: a number stays blocked until they unblock it, or by redact" },
     report: { section: "blocklistEntries" },
   },
   AddressCorrection: {
@@ -113,6 +130,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by phone and by order",
     shopRedact: "cascade from Shop",
     retention: `${RECORDS}; a link still valid stays`,
+    enforcedBy: RJ("addressCorrections"),
     report: { section: "addressCorrections" },
   },
   OrderConfirmation: {
@@ -121,6 +139,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by phone and by order",
     shopRedact: "cascade from Shop",
     retention: `${RECORDS}; one still awaited stays`,
+    enforcedBy: RJ("orderConfirmations"),
     report: { section: "orderConfirmations" },
   },
   MessageDelivery: {
@@ -129,6 +148,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by phone and by order",
     shopRedact: "cascade from Shop",
     retention: RECORDS,
+    enforcedBy: RJ("messages"),
     report: { section: "messages" },
   },
   WhatsappReply: {
@@ -137,6 +157,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by order",
     shopRedact: "cascade from Shop",
     retention: RECORDS,
+    enforcedBy: RJ("messages"),
     report: { section: "whatsappReplies" },
   },
   // The ladder's rungs of a confirmation: the call's SID and the key pressed (the order's, through its confirmation).
@@ -146,6 +167,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "cascade from OrderConfirmation (by phone and by order)",
     shopRedact: "cascade from OrderConfirmation",
     retention: `with its confirmation: ${RECORDS}`,
+    enforcedBy: { cascadeFrom: "OrderConfirmation" },
     report: { section: "confirmationSteps" },
   },
   PersonAction: { personal: false, why: "which button the merchant pressed for a confirmation (deleted with it)" },
@@ -155,7 +177,8 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     holds: ["phone"],
     customerRedact: "by phone",
     shopRedact: "cascade from Shop",
-    retention: "while the shop has the app (an opt-out is kept to be honoured), or a redact",
+    retention: "two years from the request (an opt-out outlives every record that could lead to a text or call), until START, or a redact",
+    enforcedBy: RJ("optOuts"),
     report: { section: "contactOptOuts" },
   },
   // The keywords texted to the app's SMS number, kept to apply each once (app/sms/opt-out.server.ts).
@@ -163,10 +186,11 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   // ipHash: a keyed hash of the COD order's browser IP (never the IP), deleted with the record.
   OrderRecord: {
     personal: true,
-    holds: ["phone", "orderGid", "ipHash", "riskScore", "riskBand", "riskReasons", "value", "postalCode"],
+    holds: ["phone", "orderGid", "ipHash", "riskScore", "riskBand", "riskReasons", "value", "postalCode", "products", "trafficSource", "trafficMedium", "trafficCampaign"],
     customerRedact: "by phone and by order",
     shopRedact: "cascade from Shop",
     retention: `${RECORDS}, counted from the order's date`,
+    enforcedBy: RJ("orderRecords"),
     report: { section: "orders" },
   },
   OrderOutcome: {
@@ -175,6 +199,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by phone and by order",
     shopRedact: "cascade from Shop",
     retention: `${RECORDS}, counted from when the outcome was learnt`,
+    enforcedBy: RJ("orderOutcomes"),
     report: { section: "orderOutcomes" },
   },
   DeliveryReminder: {
@@ -183,6 +208,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by phone and by order",
     shopRedact: "cascade from Shop",
     retention: `${RECORDS}`,
+    enforcedBy: RJ("deliveries"),
     report: { section: "deliveryReminders" },
   },
   // newPhone: the number a shopper gave the courier after a failed delivery.
@@ -192,6 +218,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by phone (either) and by order",
     shopRedact: "cascade from Shop",
     retention: `${RECORDS}`,
+    enforcedBy: RJ("deliveries"),
     report: { section: "deliveryRecoveries" },
   },
   // Pay now after the order (app/orders/prepaid-offer.server.ts): the offer made to the order's phone.
@@ -201,18 +228,19 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by phone and by order",
     shopRedact: "cascade from Shop",
     retention: `${RECORDS}, counted from the offer's date`,
+    enforcedBy: RJ("prepaidOffers"),
     report: { section: "prepaidOffers" },
   },
   Experiment: { personal: false, why: "the merchant's holdout experiment: its share, period and planned size" },
   // The shopper's arm in the merchant's holdout experiment (app/experiment).
   ExperimentAssignment: {
     personal: true,
-    holds: ["phone"],
+    holds: ["phone", "arm"],
     customerRedact: "by phone",
     shopRedact: "cascade from Shop",
-    retention: "while the shop has the app (not yet under the Privacy setting), or a redact",
-    report: null,
-    notReported: "not yet in the data-request report: the shopper's experiment group",
+    retention: `${RECORDS}, counted from when the group was drawn`,
+    enforcedBy: RJ("experimentGroups"),
+    report: { section: "experimentGroups" },
   },
   DailyStat: { personal: false, why: "counts per day (a dimension is a country, mode or reason, never a person)" },
   DataRequestReport: {
@@ -221,16 +249,18 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     customerRedact: "by Shopify customer id and by phone",
     shopRedact: "cascade from Shop",
     retention: "90 days",
+    enforcedBy: RJ("dataRequests"),
     report: null,
     notReported: "it is the report itself: each request stores a new one from the records above",
   },
 };
 
 /**
- * Whether a scalar field's name looks like a phone, an address, an email, a customer id or an IP, in any
- * case (`riskPrepaidPhones` as well as `phone`). "ip" only as its own word (`ipHash`, `browserIP`), so
+ * Whether a scalar field's name looks like a phone, an address, an email, a customer id, an IP, what was
+ * bought (`products`, a cart's `items`) or where the shopper came from (`trafficSource`), in any case
+ * (`riskPrepaidPhones` as well as `phone`). "ip" only as its own word (`ipHash`, `browserIP`), so
  * `shipping` is not an IP.
  */
 export function looksPersonal(field: string): boolean {
-  return /phone|email|address|customer|postal/i.test(field) || /(^ip|Ip|IP)($|[A-Z_])/.test(field);
+  return /phone|email|address|customer|postal|product|traffic/i.test(field) || /^items$/.test(field) || /(^ip|Ip|IP)($|[A-Z_])/.test(field);
 }

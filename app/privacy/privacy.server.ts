@@ -108,10 +108,12 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
     where: { ...byPhoneOrOrder, OR: [...byPhoneOrOrder.OR, ...(phones.length ? [{ newPhone: { in: phones } }] : [])] },
     orderBy: { createdAt: "asc" },
   });
-  // The number's opt-outs, and the ladder's steps of the customer's confirmations (a call's id, the key pressed).
-  const [optOuts, rungs] = await Promise.all([
+  // The number's opt-outs, the ladder's steps of the customer's confirmations (a call's id, the key pressed), and
+  // the number's group in the merchant's holdout experiments.
+  const [optOuts, rungs, experimentGroups] = await Promise.all([
     phones.length ? prisma.contactOptOut.findMany({ where: { shopId: shop.id, phone: { in: phones } }, orderBy: { createdAt: "asc" } }) : none,
     confirmations.length ? prisma.confirmationRung.findMany({ where: { confirmationId: { in: confirmations.map((c) => c.id) } }, orderBy: { dueAt: "asc" } }) : none,
+    prisma.experimentAssignment.findMany({ where: byPhone, include: { experiment: { select: { startedAt: true, endsAt: true, stoppedAt: true } } }, orderBy: { assignedAt: "asc" } }),
   ]);
   return {
     shopId: shop.id,
@@ -135,6 +137,7 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
     prepaidOnly,
     deliveryReminders,
     deliveryRecoveries,
+    experimentGroups,
   };
 }
 
@@ -240,6 +243,10 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       outcome: o.outcome,
       reason: o.reason,
       decidedAt: o.decidedAt.toISOString(),
+    })),
+    // The group of the merchant's holdout experiment the number was drawn into (held out: not asked to verify).
+    experimentGroups: (found?.experimentGroups ?? []).map(({ phone, arm, assignedAt, experiment: e }) => ({
+      phone, arm, assignedAt: assignedAt.toISOString(), experimentStartedAt: e.startedAt.toISOString(), experimentEndsAt: (e.stoppedAt ?? e.endsAt)?.toISOString() ?? null,
     })),
     contactOptOuts: (found?.optOuts ?? []).map((o) => ({ phone: o.phone, channel: o.channel, source: o.source, createdAt: o.createdAt.toISOString() })),
     confirmationSteps: (found?.rungs ?? []).map((r) => ({

@@ -95,6 +95,17 @@ export const REPORT_SECTIONS: ReportSection[] = [
     ],
   },
   {
+    key: "experimentGroups",
+    title: "The store's checkout experiment (held out: not asked to verify)",
+    columns: [
+      { key: "phone", label: "Phone" },
+      { key: "arm", label: "Group" },
+      { key: "assignedAt", label: "Drawn" },
+      { key: "experimentStartedAt", label: "Experiment began" },
+      { key: "experimentEndsAt", label: "Ends" },
+    ],
+  },
+  {
     key: "orders",
     title: "Orders",
     columns: [
@@ -136,7 +147,7 @@ export const REPORT_SECTIONS: ReportSection[] = [
   },
   {
     key: "orderOutcomes",
-    title: "What became of orders (risk score)",
+    title: "What became of orders (delivered or failed)",
     columns: [
       { key: "orderName", label: "Order" },
       { key: "phone", label: "Phone" },

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { prisma } from "~/core/db.server";
 import { defineJob, enqueueJob } from "~/core/jobs/queue.server";
 import { clock } from "~/core/utils/clock.server";
-import { DATA_REQUEST_RETENTION_DAYS, INBOUND_KEYWORD_RETENTION_DAYS, retentionCutoffs } from "./retention";
+import { DATA_REQUEST_RETENTION_DAYS, INBOUND_KEYWORD_RETENTION_DAYS, RETENTION_STEPS, retentionCutoffs, type RetentionStep } from "./retention";
 
 /**
  * The retention job: deletes every personal record past its period (retention.ts), in batches of at
@@ -21,21 +21,7 @@ export const BATCH = 500;
 const BATCHES_PER_RUN = 200;
 const DAY_MS = 86_400_000;
 
-export type RetentionSummary = Record<
-  | "pendingCodes"
-  | "rateCounters"
-  | "dataRequests"
-  | "selections"
-  | "verifiedMarks"
-  | "messages"
-  | "addressCorrections"
-  | "orderConfirmations"
-  | "orderRecords"
-  | "orderOutcomes"
-  | "deliveries"
-  | "inboundKeywords",
-  number
-> & { more: boolean };
+export type RetentionSummary = Record<RetentionStep, number> & { more: boolean };
 
 type Budget = { left: number };
 
@@ -55,21 +41,7 @@ async function drain(budget: Budget, batch: () => Promise<number>): Promise<numb
 export async function deleteExpiredRecords(now: Date = clock.now()): Promise<RetentionSummary> {
   const budget: Budget = { left: BATCHES_PER_RUN };
   const nowMs = BigInt(now.getTime());
-  const summary: RetentionSummary = {
-    pendingCodes: 0,
-    rateCounters: 0,
-    dataRequests: 0,
-    selections: 0,
-    verifiedMarks: 0,
-    messages: 0,
-    addressCorrections: 0,
-    orderConfirmations: 0,
-    orderRecords: 0,
-    orderOutcomes: 0,
-    deliveries: 0,
-    inboundKeywords: 0,
-    more: false,
-  };
+  const summary = { ...(Object.fromEntries(RETENTION_STEPS.map((step) => [step, 0])) as Record<RetentionStep, number>), more: false };
   summary.pendingCodes = await drain(budget, async () => {
     const where = { expiresAt: { lt: nowMs } };
     const rows = await prisma.otpChallenge.findMany({ where, select: { id: true }, take: BATCH });
@@ -122,13 +94,14 @@ export async function deleteExpiredRecords(now: Date = clock.now()): Promise<Ret
       return rows.length ? (await prisma.addressCorrection.deleteMany({ where: { ...where, id: { in: rows.map((r) => r.id) } } })).count : 0;
     });
     summary.orderConfirmations += await drain(budget, async () => {
-      // A confirmation still awaited (its deadline and holds pending) stays whatever its age.
-      const where = { shopId, createdAt: { lt: cutoff.records }, status: { not: "pending" } };
+      // A confirmation still awaited (its deadline and holds pending) stays whatever its age, unless its deadline
+      // itself passed a whole period ago (its deadline job gave up): nothing will settle it any more.
+      const where = { shopId, createdAt: { lt: cutoff.records }, OR: [{ status: { not: "pending" } }, { deadlineAt: { lt: cutoff.records } }] };
       const rows = await prisma.orderConfirmation.findMany({ where, select: { id: true }, take: BATCH });
       return rows.length ? (await prisma.orderConfirmation.deleteMany({ where: { ...where, id: { in: rows.map((r) => r.id) } } })).count : 0;
     });
-    // The pay-now offers go at the records' age (not counted in the summary: the order's record is).
-    await drain(budget, async () => {
+    // The pay-now offers go at the records' age.
+    summary.prepaidOffers += await drain(budget, async () => {
       const where = { shopId, createdAt: { lt: cutoff.records } };
       const rows = await prisma.prepaidOffer.findMany({ where, select: { id: true }, take: BATCH });
       return rows.length ? (await prisma.prepaidOffer.deleteMany({ where: { ...where, id: { in: rows.map((r) => r.id) } } })).count : 0;
@@ -154,6 +127,20 @@ export async function deleteExpiredRecords(now: Date = clock.now()): Promise<Ret
       const where = { shopId, createdAt: { lt: cutoff.records }, OR: [{ status: { not: "open" } }, { expiresAt: { lt: now } }] };
       const rows = await prisma.deliveryRecovery.findMany({ where, select: { id: true }, take: BATCH });
       return rows.length ? (await prisma.deliveryRecovery.deleteMany({ where: { ...where, id: { in: rows.map((r) => r.id) } } })).count : 0;
+    });
+    summary.experimentGroups += await drain(budget, async () => {
+      // A shopper's group in the merchant's experiment, as long as the orders it is read with. The group is a keyed
+      // hash of the phone and the experiment, so a shopper who comes back to a running experiment gets the same one.
+      const where = { shopId, assignedAt: { lt: cutoff.records } };
+      const rows = await prisma.experimentAssignment.findMany({ where, select: { experimentId: true, phone: true }, take: BATCH });
+      return rows.length
+        ? (await prisma.experimentAssignment.deleteMany({ where: { ...where, OR: rows.map((r) => ({ experimentId: r.experimentId, phone: r.phone })) } })).count
+        : 0;
+    });
+    summary.optOuts += await drain(budget, async () => {
+      const where = { shopId, createdAt: { lt: cutoff.optOuts } };
+      const rows = await prisma.contactOptOut.findMany({ where, select: { phone: true, channel: true }, take: BATCH });
+      return rows.length ? (await prisma.contactOptOut.deleteMany({ where: { ...where, OR: rows.map((r) => ({ phone: r.phone, channel: r.channel })) } })).count : 0;
     });
     if (budget.left <= 0) break;
   }

@@ -10,8 +10,34 @@ export const SELECTION_RETENTION_DAYS = 30;
 export const DATA_REQUEST_RETENTION_DAYS = 90;
 /** The keywords texted to the app's SMS number (STOP, START, HELP: no number kept), kept to recognise a replay. */
 export const INBOUND_KEYWORD_RETENTION_DAYS = 30;
-/** Message records (texts and calls), the delivery reminders and recoveries, address corrections, confirmations after purchase, order records and order outcomes: the shop's setting. */
+/**
+ * A number's request not to be texted or called (STOP, "no calls"), counted from the request: two years, longer
+ * than any record that could lead the app to contact the number again (the record retention is a year at most),
+ * so an opt-out is honoured for as long as anything about the number is kept. START ends it sooner.
+ */
+export const OPT_OUT_RETENTION_DAYS = 730;
+/** Message records (texts and calls), the delivery reminders and recoveries, address corrections, confirmations after purchase, order records, order outcomes and experiment groups: the shop's setting. */
 export const RECORD_RETENTION_DEFAULT_DAYS = 365;
+
+/** The retention job's steps, one per kind of record it deletes (its summary counts each): app/privacy/coverage.ts names the step that keeps each table to its period. */
+export const RETENTION_STEPS = [
+  "pendingCodes",
+  "rateCounters",
+  "dataRequests",
+  "selections",
+  "verifiedMarks",
+  "messages",
+  "addressCorrections",
+  "orderConfirmations",
+  "orderRecords",
+  "orderOutcomes",
+  "prepaidOffers",
+  "deliveries",
+  "experimentGroups",
+  "optOuts",
+  "inboundKeywords",
+] as const;
+export type RetentionStep = (typeof RETENTION_STEPS)[number];
 
 export type RetentionShop = { returningSkipDays: number; recordRetentionDays: number };
 
@@ -24,5 +50,6 @@ export function retentionCutoffs(shop: RetentionShop, now: Date) {
     // confirmations read the mark of a number verified minutes before).
     verifiedMarks: ago(Math.max(1, shop.returningSkipDays)),
     records: ago(shop.recordRetentionDays),
+    optOuts: ago(OPT_OUT_RETENTION_DAYS),
   };
 }

@@ -1,6 +1,5 @@
 import { execute, query, sql, type Sql } from "~/core/db/sql.server";
-import { shopifyGraphql } from "~/core/shopify/graphql.server";
-import { ORDER_READ_BACK } from "~/core/shopify/operations";
+import { shopHasOrder } from "~/core/shopify/order-owner.server";
 import { log } from "~/core/utils/log.server";
 import { readOrderFacts, shopCountryOf, type OrderFacts } from "~/core/shopify/order-facts";
 import { getShop } from "~/core/settings/shop.server";
@@ -153,15 +152,7 @@ export type Learnt = number | "retry";
 export async function orderIsShops(shop: { id: string; domain: string }, orderGid: string): Promise<boolean | "retry"> {
   const [known] = await query<{ known: unknown }>(sql`SELECT 1 AS "known" FROM "OrderOutcome" WHERE "shopId" = ${shop.id} AND "orderGid" = ${orderGid}`);
   if (known) return true;
-  const result = await shopifyGraphql<{ order?: { id?: string } | null }>("admin", shop.domain, ORDER_READ_BACK, { variables: { id: orderGid } });
-  if (!result.ok) {
-    if (result.cause === "no_session") return false; // uninstalled: nothing to learn for it
-    log.warn("risk: the order of an outcome could not be read back", { shop: shop.domain, orderGid, cause: result.cause });
-    return "retry";
-  }
-  const mine = result.data.order?.id === orderGid;
-  if (!mine) log.info("risk: an outcome for an order this shop does not have; ignored", { shop: shop.domain, orderGid });
-  return mine;
+  return shopHasOrder(shop.domain, orderGid, "risk: an outcome");
 }
 
 /**

@@ -133,7 +133,12 @@ export function riskSettingsFormValues(shop: Pick<Shop, RiskSettingsField>): Ris
     riskIpAttemptLimit: shop.riskIpAttemptLimit === null ? "" : String(shop.riskIpAttemptLimit),
     riskPhoneOrderLimit: shop.riskPhoneOrderLimit === null ? "" : String(shop.riskPhoneOrderLimit),
     riskIpOrderLimit: shop.riskIpOrderLimit === null ? "" : String(shop.riskIpOrderLimit),
-    riskFailureTags: shop.riskFailureTags,
+    // One a line, as the field asks, whatever separators the stored list has (the default is "RTO, returned, refused").
+    riskFailureTags: shop.riskFailureTags
+      .split(/[\n,;]+/)
+      .map((t) => t.trim())
+      .filter(Boolean)
+      .join("\n"),
     riskPrepaidSources: shop.riskPrepaidSources,
   };
 }

@@ -3,6 +3,8 @@ import { authenticate } from "~/core/shopify/app.server";
 import { adminShop } from "~/core/settings/shop.server";
 import { deliveryAnalyticsCsv, loadDeliveryAnalytics, PERIODS } from "~/dashboard/delivery-analytics.server";
 import { jsonError } from "~/http/responses.server";
+import { clock } from "~/core/utils/clock.server";
+import { shopDay } from "~/shared/shop-day";
 
 /**
  * GET /app/analytics/download/:days: the delivery analytics of the last 30, 90 or 365 days as a CSV file,
@@ -17,7 +19,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return new Response(deliveryAnalyticsCsv(analytics), {
     headers: {
       "Content-Type": "text/csv; charset=utf-8",
-      "Content-Disposition": `attachment; filename="cod-delivery-analytics-${analytics.days}d-${analytics.since.slice(0, 10)}.csv"`,
+      // Named for the whole period, its first and last day in the shop's time zone, not its first day alone.
+      "Content-Disposition": `attachment; filename="cod-delivery-analytics-last-${analytics.days}-days-${shopDay(Date.parse(analytics.since), shop.timezone)}-to-${shopDay(clock.now(), shop.timezone)}.csv"`,
       "Cache-Control": "no-store",
     },
   });

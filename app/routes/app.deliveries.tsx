@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { Badge, BlockStack, Button, Card, DataTable, FormLayout, Layout, Select, Text, TextField } from "@shopify/polaris";
+import { Badge, BlockStack, Button, Card, FormLayout, Layout, Select, Text, TextField } from "@shopify/polaris";
+import { ScrollableDataTable } from "~/admin/scrollable-table";
 import { useState } from "react";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { DeliveriesTabs } from "~/admin/deliveries-tabs";
@@ -121,7 +122,8 @@ export default function Deliveries() {
                 Deliveries at risk
               </Text>
               {loaded.rows.length ? (
-                <DataTable
+                <ScrollableDataTable
+                  label="Deliveries at risk"
                   columnContentTypes={["text", "text", "text", "text", "text"]}
                   headings={["Order", "Reported", "State", "Shopper's answer", `Reported on (${loaded.timeZone})`]}
                   rows={loaded.rows.map((r) => [

@@ -1,48 +1,41 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { data } from "@remix-run/node";
-import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { Banner, BlockStack, Button, Card, InlineStack, Layout, Select, Text, TextField } from "@shopify/polaris";
-import { useState } from "react";
-import { AdminPage, useNotice } from "~/admin/app-bridge";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useSubmit } from "@remix-run/react";
+import { Banner, BlockStack, Card, InlineStack, Layout, Select, Text } from "@shopify/polaris";
+import { PolarisVizProvider } from "@shopify/polaris-viz";
+import vizStyles from "@shopify/polaris-viz/build/esm/styles.css";
+import { AdminPage } from "~/admin/app-bridge";
 import { DeliveriesTabs } from "~/admin/deliveries-tabs";
 import { ScrollableDataTable } from "~/admin/scrollable-table";
 import { FileDownloadButton } from "~/admin/file-download";
 import { authenticate } from "~/core/shopify/app.server";
-import { adminShop, updateShop } from "~/core/settings/shop.server";
+import { adminShop } from "~/core/settings/shop.server";
+import { AnalyticsCharts } from "~/dashboard/analytics-charts";
 import { loadDeliveryAnalytics } from "~/dashboard/delivery-analytics.server";
 import { DIMENSION_LABELS, DIMENSIONS, MIN_DECIDED_FOR_RATE, PERIODS, type Row } from "~/dashboard/delivery-analytics";
-import { codFailureCostForm, periodOf } from "~/dashboard/delivery-analytics-form";
+import { periodOf } from "~/dashboard/delivery-analytics-form";
 
 export const meta: MetaFunction = () => [{ title: "Delivery analytics · COD Verify" }];
+export const links = () => [{ rel: "stylesheet", href: vizStyles }];
 
-/** Deliveries → Analytics, /app/deliveries/analytics (/app/analytics redirects here). Where cash on delivery fails (docs/analytics.md): by postal code, area, product, payment mode, risk band, traffic source and week. */
+const CHART_THEMES = { Light: { line: { hasSpline: false } } };
+
+/**
+ * Deliveries → Analytics, /app/deliveries/analytics (/app/analytics redirects here). Where cash on delivery
+ * fails (docs/analytics.md): charts first, then by postal code, area, product, payment mode, risk band,
+ * traffic source and week. The cost of a failed parcel is set once, in Settings.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   const shop = await adminShop(session.shop);
   return loadDeliveryAnalytics(shop, periodOf(new URL(request.url), PERIODS));
 }
 
-type ActionData = { status: "saved" | "invalid"; error?: string };
-
-/** The cost of a failed COD parcel, the page's one setting. */
-export async function action({ request }: ActionFunctionArgs) {
-  const { session } = await authenticate.admin(request);
-  await adminShop(session.shop);
-  const form = await request.formData();
-  const parsed = codFailureCostForm.safeParse({ codFailureCost: form.get("codFailureCost") ?? undefined });
-  if (!parsed.success) return data<ActionData>({ status: "invalid", error: parsed.error.issues[0].message }, { status: 422 });
-  await updateShop(session.shop, { codFailureCost: parsed.data.codFailureCost });
-  return { status: "saved" } satisfies ActionData;
-}
-
 const percent = (r: Row) => (r.rate == null ? `too few (${r.delivered + r.failed} decided)` : `${(100 * r.rate).toFixed(1)} %`);
 
 export default function DeliveryAnalytics() {
   const a = useLoaderData<typeof loader>();
-  const result = useActionData<ActionData>();
-  const [cost, setCost] = useState(a.codFailureCost == null ? "" : String(a.codFailureCost));
-  const [days, setDays] = useState(String(a.days));
-  const notice = useNotice(result?.status === "saved" ? { message: "Cost saved" } : result ? { message: "Not saved", error: true } : null, result);
+  // The period applies as soon as it is chosen: the page reads `?days=` again.
+  const submit = useSubmit();
   const money = (n: number | null) => (n == null ? "—" : `${n.toLocaleString("en", { maximumFractionDigits: 2 })}${a.currency ? ` ${a.currency}` : ""}`);
   const rows = (list: Row[]) => list.map((r) => [r.key, String(r.orders), String(r.delivered), String(r.failed), String(r.open), percent(r), money(r.lost)]);
   const headings = ["", "COD orders", "Delivered", "Failed", "Open", "Failure rate", "Money lost"];
@@ -50,24 +43,19 @@ export default function DeliveryAnalytics() {
   return (
     <AdminPage title="Deliveries">
       <DeliveriesTabs />
+      <PolarisVizProvider themes={CHART_THEMES}>
       <Layout>
-        {notice && <Layout.Section>{notice}</Layout.Section>}
         <Layout.Section>
           <Card>
             <BlockStack gap="300">
               <InlineStack gap="400" align="space-between" blockAlign="end">
-                <Form method="get">
-                  <InlineStack gap="200" blockAlign="end">
-                    <Select
-                      label="Period"
-                      name="days"
-                      value={days}
-                      options={PERIODS.map((d) => ({ label: `Last ${d} days`, value: String(d) }))}
-                      onChange={setDays}
-                    />
-                    <Button submit>Show</Button>
-                  </InlineStack>
-                </Form>
+                <Select
+                  label="Period"
+                  name="days"
+                  value={String(a.days)}
+                  options={PERIODS.map((d) => ({ label: `Last ${d} days`, value: String(d) }))}
+                  onChange={(value) => submit({ days: value }, { method: "get", replace: true })}
+                />
                 <FileDownloadButton url={`/app/analytics/download/${a.days}`} fallbackName="cod-delivery-analytics.csv" label={`Download CSV of the last ${a.days} days`} text="Download CSV" />
               </InlineStack>
               <Text as="p">
@@ -80,25 +68,15 @@ export default function DeliveryAnalytics() {
             </BlockStack>
           </Card>
         </Layout.Section>
-        <Layout.AnnotatedSection title="Cost of a failed parcel" description="Shipping out and back, packing, the courier's fee: what one failed COD parcel costs you. Money lost is failures × this cost.">
-          <Card>
-            <Form method="post">
-              <InlineStack gap="200" blockAlign="end">
-                <TextField
-                  label="Cost of a failed COD parcel"
-                  name="codFailureCost"
-                  value={cost}
-                  onChange={setCost}
-                  autoComplete="off"
-                  inputMode="decimal"
-                  suffix={a.currency ?? ""}
-                  error={result?.status === "invalid" ? result.error : undefined}
-                />
-                <Button submit>Save</Button>
-              </InlineStack>
-            </Form>
-          </Card>
-        </Layout.AnnotatedSection>
+        <Layout.Section>
+          <Text as="p" tone="subdued">
+            {a.codFailureCost == null ? "Money is shown once the cost of a failed parcel is set " : `Money lost counts ${money(a.codFailureCost)} a failed parcel, the cost set `}
+            <Link to="/app/settings#costs">in Settings</Link>.
+          </Text>
+        </Layout.Section>
+        <Layout.Section>
+          <AnalyticsCharts a={a} money={money} />
+        </Layout.Section>
         <Layout.Section>
           <Card>
             <BlockStack gap="300">
@@ -142,6 +120,7 @@ export default function DeliveryAnalytics() {
           </Layout.Section>
         ))}
       </Layout>
+      </PolarisVizProvider>
     </AdminPage>
   );
 }

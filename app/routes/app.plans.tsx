@@ -180,9 +180,17 @@ function PlanChangeConfirmation({ change, busy }: { change: PlanChangePreview; b
           <Text as="p">
             This month: {int(used)} verifications used. {plan.label} includes {int(plan.monthlyVerifications)} a month.
           </Text>
+          {change.resumesAtOnce && (
+            <Banner tone="success" title="Verification resumes at once">
+              Verification is paused now; with {plan.label} it resumes as soon as the plan is active{plan.price > 0 ? " (once you approve it on the next page)" : ""}, and checkout asks shoppers for a code again.
+            </Banner>
+          )}
           {change.pausesAtOnce ? (
             <Banner tone="warning" title={`This month's use is already past ${plan.label}'s allowance`}>
               Verification pauses as soon as you switch, until the 1st of next month (UTC): {whilePaused}.
+              {change.usage && !change.usage.on
+                ? ` Usage charges (${usd(change.usage.price)} a verification, up to ${usd(change.usage.cap)} a month) would keep it verifying: turn them on in Settings before you switch.`
+                : ""}
             </Banner>
           ) : change.usage?.on ? (
             <Text as="p">

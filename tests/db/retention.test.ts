@@ -52,9 +52,22 @@ async function seedShop(domain: string, settings: { returningSkipDays: number; r
   await prisma.deliveryRecovery.create({
     data: { id: `${id}-ropen`, shopId: id, orderGid: `gid://shopify/Order/8${id}`, phone: phone(3), tokenHash: `${id}-ropen`, cause: "failure", status: "open", expiresAt: new Date(NOW.getTime() + DAY), createdAt: ago(400) },
   });
+  // Confirmations opened 400 days ago and still pending: one still before its deadline stays; one whose deadline
+  // passed 399 days ago (its deadline job gave up) is past the period like any other.
   await prisma.orderConfirmation.create({
-    data: { id: `${id}-pending`, shopId: id, orderGid: `gid://shopify/Order/9${id}`, phone: phone(3), tokenHash: `${id}-pending`, status: "pending", deadlineAt: ago(399), createdAt: ago(400) },
+    data: { id: `${id}-pending`, shopId: id, orderGid: `gid://shopify/Order/9${id}`, phone: phone(3), tokenHash: `${id}-pending`, status: "pending", deadlineAt: ago(-1), createdAt: ago(400) },
   });
+  await prisma.orderConfirmation.create({
+    data: { id: `${id}-stale`, shopId: id, orderGid: `gid://shopify/Order/7${id}`, phone: phone(3), tokenHash: `${id}-stale`, status: "pending", deadlineAt: ago(399), createdAt: ago(400) },
+  });
+  // Experiment groups drawn 40 and 400 days ago (the records' period), and opt-outs asked 400 and 800 days ago (two years).
+  await prisma.experiment.create({ data: { id: `${id}-x`, shopId: id, holdoutShare: 0.1, startedAt: ago(500), horizon: 100, baseline: 0.2, drop: 0.1 } });
+  for (const [n, days] of [[1, 40], [2, 400]] as const) {
+    await prisma.experimentAssignment.create({ data: { experimentId: `${id}-x`, shopId: id, phone: phone(n), arm: "holdout", assignedAt: ago(days) } });
+  }
+  for (const [n, days] of [[1, 400], [2, 800]] as const) {
+    await prisma.contactOptOut.create({ data: { shopId: id, phone: phone(n), channel: "all", source: "sms_stop", createdAt: ago(days) } });
+  }
   // Data request reports: 89 and 91 days old.
   for (const days of [89, 91]) {
     await prisma.dataRequestReport.create({ data: { id: `${id}-${days}`, shopId: id, requestKey: `dr:${days}`, ordersRequested: "[]", report: "{}", createdAt: ago(days) } });
@@ -75,6 +88,8 @@ const left = async (shopId: string) => ({
   dataRequests: (await prisma.dataRequestReport.findMany({ where: { shopId } })).map((r) => r.requestKey),
   reminders: await prisma.deliveryReminder.count({ where: { shopId } }),
   recoveries: (await prisma.deliveryRecovery.findMany({ where: { shopId }, orderBy: { id: "asc" } })).map((r) => r.status),
+  experimentGroups: (await prisma.experimentAssignment.findMany({ where: { shopId } })).map((a) => Math.round((NOW.getTime() - a.assignedAt.getTime()) / DAY)),
+  optOuts: (await prisma.contactOptOut.findMany({ where: { shopId } })).map((o) => Math.round((NOW.getTime() - o.createdAt.getTime()) / DAY)),
 });
 
 describe("the retention job", () => {
@@ -94,12 +109,14 @@ describe("the retention job", () => {
       rateCounters: 1,
       messages: 2, // 40 days kept (a text and a call), 400 gone
       addressCorrections: 1,
-      orderConfirmations: ["confirmed", "pending"], // a pending one stays whatever its age
+      orderConfirmations: ["confirmed", "pending"], // a pending one before its deadline stays whatever its age; the stale one went
       orderRecords: 1,
       orderOutcomes: 1,
       dataRequests: ["dr:89"],
       reminders: 1,
       recoveries: ["answered", "open"],
+      experimentGroups: [40],
+      optOuts: [400], // two years, whatever the shop's setting
     });
     expect(await left(shortKeeper.id)).toEqual({
       verifiedMarks: [], // 7-day window: 10 days is past it
@@ -114,6 +131,8 @@ describe("the retention job", () => {
       dataRequests: ["dr:89"],
       reminders: 0,
       recoveries: ["open"], // still answerable
+      experimentGroups: [],
+      optOuts: [400],
     });
     expect((await prisma.inboundKeyword.findMany()).map((k) => k.id)).toEqual(["SM-29"]);
   });

@@ -57,13 +57,19 @@ describe("the delivery analytics page in Chromium", () => {
     await until(() => byArea.locator("tr", { hasText: "411" }).textContent()).toContain("33.3 %");
     await until(() => byArea.locator("tr", { hasText: "560" }).textContent()).toContain("too few (1 decided)");
 
-    await page.getByLabel("Cost of a failed COD parcel").fill("150");
-    await page.getByRole("button", { name: "Save" }).click();
+    // The cost is asked once, in Settings: the page links there.
+    expect(await page.getByLabel("Cost of a failed COD parcel").count()).toBe(0);
+    await page.getByRole("link", { name: "in Settings" }).click();
+    await until(() => page.getByLabel("Cost of one failed COD parcel").count()).toBe(1);
+    await page.getByLabel("Cost of one failed COD parcel").fill("150");
+    await page.getByRole("button", { name: "Save costs" }).click();
+    await until(() => page.getByText("Costs saved.").count()).toBe(1);
+    await page.goto(`${server.url}/app/deliveries/analytics`, { waitUntil: "networkidle" });
     await until(() => page.getByText(/Money lost: 1,350/).count()).toBe(1);
     await shot(page, "admin-delivery-analytics");
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV of the last 90 days" }).click()]);
-    expect(download.suggestedFilename()).toMatch(/^cod-delivery-analytics-90d-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(download.suggestedFilename()).toMatch(/^cod-delivery-analytics-last-90-days-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
     const stream = await download.createReadStream();
     let text = "";
     for await (const chunk of stream) text += chunk;
@@ -71,5 +77,38 @@ describe("the delivery analytics page in Chromium", () => {
     expect(text).toContain("source,facebook,");
 
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it.each([
+    [360, 640],
+    [768, 1024],
+    [1280, 800],
+  ])("at %dx%d draws failures by week, money, the worst areas and products, each with its numbers one tap away; the period applies when chosen", { timeout: 90_000 }, async (width, height) => {
+    await page.setViewportSize({ width, height });
+    try {
+      await page.goto(`${server.url}/app/deliveries/analytics?days=90`, { waitUntil: "networkidle" });
+      for (const title of ["Failures by week", "Money lost and what prepaid could save", "Worst areas", "Worst products"]) {
+        await until(() => page.getByRole("heading", { level: 2, name: title }).count()).toBe(1);
+      }
+      // Four drawings (the money one once a cost is set: the test above set it).
+      await until(() => page.locator("[inert] svg").count()).toBeGreaterThanOrEqual(4);
+      await until(() => page.getByText(/Most failures: 411 \(8 of 24 decided\)\./).count()).toBe(1);
+      // By keyboard: the first "Show the numbers" opens its table.
+      const show = page.getByRole("button", { name: "Show the numbers" }).first();
+      await show.focus();
+      await page.keyboard.press("Enter");
+      await until(() => page.getByRole("button", { name: "Hide the numbers" }).count()).toBe(1);
+      await until(() => page.locator("table", { hasText: "Week (from Monday)" }).first().isVisible()).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(page, `admin-delivery-analytics-charts-${width}`);
+      // The period applies as soon as it is chosen: no "Show" button.
+      expect(await page.getByRole("button", { name: "Show", exact: true }).count()).toBe(0);
+      await page.getByLabel("Period").selectOption("30");
+      await until(() => new URL(page.url()).searchParams.get("days")).toBe("30");
+      await until(() => page.getByText(/in the last 30 days:/).count()).toBe(1);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 });

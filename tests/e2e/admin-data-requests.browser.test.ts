@@ -51,6 +51,9 @@ describe("the Data requests page in Chromium", () => {
     expect(text).toMatch(/Texts sent \(1\)[\s\S]*Order confirmation\s+SMS/);
     expect(text).toMatch(/Orders \(1\)\s+Order\s+Phone\s+Way to pay\s+Verification\s+Risk score\s+Risk band\s+Order value\s+Postal code\s+Traffic source\s+Placed\s+#\d+\s+\+212600000091\s+—\s+Pending/);
     expect(text).toContain("Nothing held of: verified phone numbers");
+    // The order's risk score is shown above: the empty outcomes section does not say "nothing held of … risk score".
+    expect(text).toContain("what became of orders (delivered or failed)");
+    expect(text).not.toMatch(/Nothing held of:[^\n]*risk score/);
     expect(await seriousViolations(page)).toEqual([]);
     await shot(page, "admin-data-requests-report");
 

@@ -31,6 +31,28 @@ describe("the holdout experiment's settings card and report page in Chromium", (
     expect(errors).toEqual([]);
   });
 
+  it.each([
+    [360, 640],
+    [768, 1024],
+    [1280, 800],
+  ])("at %dx%d the card says before the start whether the share and period can reach a result at the store's pace", { timeout: 60_000 }, async (width, height) => {
+    await page.setViewportSize({ width, height });
+    try {
+      await page.goto(`${server.url}/app/settings#experiment`, { waitUntil: "networkidle" });
+      const share = page.getByLabel("Shoppers not asked to verify");
+      // A fresh store: no COD orders in 90 days, so no share and period can get there, and the card says so.
+      await share.focus();
+      await page.keyboard.press("ControlOrMeta+a");
+      await page.keyboard.type("10");
+      await until(() => page.getByText("This cannot reach a result at your pace").count()).toBe(1);
+      await until(() => page.getByText(/^At 10 %, a result needs 990 delivered or failed COD orders: more than 365 days at your pace \(0 COD orders in the last 90 days\)\. No share from 5 to 30 %/).count()).toBe(1);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(page, `experiment-reach-${width}`);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
   it("starts from Settings, fills from real requests, and reads on the report page and Home", { timeout: 120_000 }, async () => {
     await page.goto(`${server.url}/app/settings`, { waitUntil: "networkidle" });
     await page.getByLabel("Shoppers not asked to verify").fill("30");

@@ -197,6 +197,67 @@ describe("the merchant's admin in Chromium (local mode, no App Bridge)", () => {
     expect(await page.locator('input[name="allowedCountries"]').inputValue()).toBe("");
   });
 
+  it.each([
+    [360, 640],
+    [768, 1024],
+    [1280, 800],
+  ])("at %dx%d, countries typed rather than picked are saved, or refused saying which and how, never dropped with \"Settings saved\"", { timeout: 90_000 }, async (width, height) => {
+    await page.setViewportSize({ width, height });
+    try {
+      await open("/app/settings");
+      // A short index of the sections comes first.
+      const index = page.getByRole("navigation", { name: "Settings sections" });
+      expect(await index.getByRole("link").count()).toBe(13);
+      await index.getByRole("link", { name: "Costs" }).click();
+      await until(() => page.getByLabel("Cost of one failed COD parcel").isVisible()).toBe(true);
+      const countries = page.getByRole("combobox", { name: "Countries allowed" });
+      const hidden = page.locator('input[name="allowedCountries"]');
+      /** Save by keyboard and wait for the answer, so nothing is clicked on the form its answer replaces. */
+      const saveByKeyboard = async () => {
+        await page.getByRole("region", { name: "Unsaved changes" }).getByRole("button", { name: "Save" }).focus();
+        const answered = page.waitForResponse((r) => r.request().method() === "POST" && new URL(r.url()).pathname.startsWith("/app/settings"));
+        await page.keyboard.press("Enter");
+        await answered;
+        await page.waitForLoadState("networkidle");
+      };
+      // Typed, then the field left by Tab: what it names becomes tags; posted as codes.
+      await countries.focus();
+      await page.keyboard.type("IN, AE");
+      await page.keyboard.press("Tab");
+      await until(() => page.getByRole("button", { name: "Remove United Arab Emirates" }).count()).toBe(1);
+      expect(await hidden.inputValue()).toBe("IN,AE");
+      await saveByKeyboard();
+      await until(() => page.getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(1);
+      expect(await hidden.inputValue()).toBe("IN,AE");
+      // The focus moves to the message, in view, not to the page's body.
+      await until(() => page.evaluate(() => document.activeElement?.getAttribute("aria-label"))).toBe("Settings saved");
+      expect(await page.getByRole("status").filter({ hasText: "Settings saved" }).isVisible()).toBe(true);
+
+      // A name that is no country: refused, naming it, and nothing saved.
+      await countries.focus();
+      await page.keyboard.type("Kenyaa");
+      await saveByKeyboard();
+      await until(() => page.getByText(/Not a country phone numbers belong to: Kenyaa\. Type a country's English name/).count()).toBeGreaterThan(0);
+      expect(await page.getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(0);
+      expect(await countries.inputValue()).toBe("Kenyaa");
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(page, `admin-settings-countries-refused-${width}`);
+
+      // Corrected and saved without leaving the field: the text in it is saved too.
+      await countries.fill("Kenya");
+      await saveByKeyboard();
+      await until(() => page.getByRole("button", { name: "Remove Kenya" }).count()).toBe(1);
+      expect(await hidden.inputValue()).toBe("IN,AE,KE");
+
+      // Back to every country for the next size.
+      for (const name of ["India", "United Arab Emirates", "Kenya"]) await page.getByRole("button", { name: `Remove ${name}` }).click();
+      await saveByKeyboard();
+      await until(() => hidden.inputValue()).toBe("");
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+  });
+
   it("after a refused save, brings the summary of what to change into view and gives it focus", { timeout: 60_000 }, async () => {
     await open("/app/settings");
     await page.getByLabel("Code lifetime").fill("9");

@@ -276,6 +276,11 @@ describe("the modal's amounts", () => {
     expect(core.amountText("partial", q, "en")).toEqual({ key: "amount_partial", values: { now: "₹200.00", later: "₹800.00" } });
     expect(core.amountText("cod", core.quote(1000, "INR", {}), "en")).toEqual({ key: "amount_cod", values: { amount: "₹1,000.00" } });
     expect(core.money(1049, "INR", "hi")).toBe("₹1,049.00");
+    // Spanish's own format writes the code ("1049,00 INR"): every language shows the symbol.
+    for (const locale of ["en", "hi", "ar", "fr", "es"]) {
+      expect(core.money(1049, "INR", locale)).toContain("₹");
+      expect(core.money(1049, "INR", locale)).not.toContain("INR");
+    }
     for (const [key, value] of Object.entries({ amount_items: "Items: {amount}", amount_partial: "{now} now, {later} in cash on delivery" })) {
       expect(en[key]).toBe(value);
     }

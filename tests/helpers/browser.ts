@@ -34,6 +34,15 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   // The admin's wide tables make their scroll region focusable once React has mounted them
   // (app/admin/scrollable-table.tsx): on a loaded machine "networkidle" can come before that.
   await until(() => page.locator("[data-scrollable-table] .Polaris-DataTable__ScrollContainer:not([tabindex])").count()).toBe(0);
+  // What the merchant sees is the styled page: a browser paints nothing before its stylesheets, but a script
+  // (axe) runs as soon as the document is parsed. On a busy machine the page's own CSS (Polaris, the admin's)
+  // can still be loading after a full load (the way back from a plan's approval): unstyled, the navigation's
+  // links are 17 px tall and axe reports target-size. So axe waits for the load event and every same-origin
+  // stylesheet a route added (a client navigation adds its route's), never for a time.
+  await page.waitForLoadState("load");
+  await until(() =>
+    page.evaluate(() => [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].filter((l) => l.href.startsWith(location.origin)).every((l) => l.sheet !== null)),
+  ).toBe(true);
   if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE });
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: AxeViolation[] }> } }).axe;

@@ -1,6 +1,7 @@
 import * as verifyOtp from "~/routes/proxy.verify-otp";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import * as appLayout from "~/routes/app";
+import * as home from "~/routes/app._index";
 import { prisma } from "~/core/db.server";
 import { runDueJobs } from "~/core/jobs/queue.server";
 import { clock } from "~/core/utils/clock.server";
@@ -86,6 +87,25 @@ describe("an abnormal burn of the allowance", () => {
     expect(await verify(numbers[10].phone, numbers[10].ip)).toBe(200);
     // The 11th new number from 203.0.113.0/24 within a day: past max(10, the usual day).
     expect(await row()).toMatchObject({ burnMonth: "2026-11-01", burnDetail: "11 new numbers verified from one network within a day" });
+  });
+
+  const OWN = "+919876500001";
+  /** Home's "Send a test code" to the merchant's own phone, then checkout tried with it and a dozen numbers from the office. */
+  async function tryCheckout() {
+    expect((await callAdminRoute(home, await adminRequest("/app", { form: { intent: "test_code", phone: OWN } }))).status).toBe(200);
+    expect(await verify(OWN, "198.51.100.7")).toBe(200);
+    for (const { phone } of attack(12)) expect(await verify(phone, "198.51.100.7")).toBe(200);
+  }
+
+  it.each([
+    ["installed two days ago: the merchant's testing and the first shoppers, not a burn", 2, null],
+    ["installed two months ago with no usual day: a dozen new numbers from one network in a day is unusual", 60, "2026-11-01"],
+  ])("%s", async (_, days, burnMonth) => {
+    await installShop({ subscriptionPlan: STARTER.name, subscriptionId: "gid://shopify/AppSubscription/3", installedAt: new Date(NOW.getTime() - days * 86_400_000) });
+    await tryCheckout();
+    expect((await row()).burnMonth).toBe(burnMonth);
+    const layout = await callAdminRoute<{ verificationNotice?: { kind: string } | null }>(appLayout, await adminRequest("/app"));
+    expect(layout.data?.verificationNotice?.kind === "burn").toBe(burnMonth !== null);
   });
 
   it("a number verifying again is not a new number: nine re-verifications of one number neither count nor look like a burn", async () => {

@@ -180,7 +180,7 @@ describe("POST /app/plans", () => {
     expect(fake.callsTo("appSubscriptionCancel")).toHaveLength(0);
 
     const toScale = await callAdminRoute<Preview>(plans, await adminRequest("/app/plans?change=scale"));
-    expect(toScale.data?.change).toMatchObject({ plan: { id: "scale" }, used: 687, pausesAtOnce: false });
+    expect(toScale.data?.change).toMatchObject({ plan: { id: "scale" }, used: 687, pausesAtOnce: false, resumesAtOnce: false });
     for (const nothing of ["pro", "nonsense", ""]) {
       expect((await callAdminRoute<Preview>(plans, await adminRequest(`/app/plans?change=${nothing}`))).data?.change).toBeNull();
     }
@@ -202,6 +202,14 @@ describe("POST /app/plans", () => {
     // With them on, 500 + the 500 the $20 cap pays for: 687 does not pause.
     expect(await preview()).toMatchObject({ pausesAtOnce: false, usage: { on: true, extra: 500 } });
     expect((await callAdminRoute<Preview>(plans, await adminRequest("/app/plans?change=free"))).data!.change).toMatchObject({ pausesAtOnce: true, usage: null });
+  });
+
+  it("from a paused Free, choosing a plan with room says verification resumes at once", async () => {
+    const shop = await installShop({ subscriptionPlan: FREE_PLAN.name, subscriptionId: "free" });
+    await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: clock.now().toISOString().slice(0, 10), dimension: "", count: 120 } });
+    type Preview = { change: { resumesAtOnce: boolean; pausesAtOnce: boolean } | null };
+    const preview = async (id: string) => (await callAdminRoute<Preview>(plans, await adminRequest(`/app/plans?change=${id}`))).data!.change!;
+    expect(await preview("pro")).toMatchObject({ resumesAtOnce: true, pausesAtOnce: false });
   });
 
   it("Free with no plan before needs no call to Shopify", async () => {

@@ -36,9 +36,9 @@ const FORM = {
 };
 
 describe("/app/risk: the merchant's rules and bands", () => {
-  it("shows the safe defaults: bands 20 and 60, no rules", async () => {
+  it("shows the safe defaults: bands 20 and 60, no rules, the failure tags one a line as the field asks", async () => {
     await installShop();
-    expect((await load()).data?.values).toEqual(FORM);
+    expect((await load()).data?.values).toEqual({ ...FORM, riskFailureTags: "RTO\nreturned\nrefused" });
   });
 
   it("saves the rules normalised (postal codes without spaces, phones in E.164) and only the risk columns", async () => {

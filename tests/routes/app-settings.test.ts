@@ -150,6 +150,16 @@ describe("POST /app/settings", () => {
     expect(await row()).toMatchObject({ smsTemplate: null, discountCodeCod: null, allowedCountries: "" });
   });
 
+  it("saves countries typed rather than picked (codes or names), and send-otp's list follows", async () => {
+    await installShop({ allowedCountries: "" });
+    // The page posts the chosen tags and the text left in the field, comma-separated.
+    const res = await save(await formWith({ allowedCountries: "IN, AE,Kenya" }));
+    expect(res.status).toBe(200);
+    expect(res.data?.status).toBe("saved");
+    expect((await row()).allowedCountries).toBe("IN,AE,KE");
+    expect(res.data?.values.allowedCountries).toBe("IN, AE, KE");
+  });
+
   const invalid: [SettingsField, string, RegExp][] = [
     ["otpEnabled", "yes", /on or off/],
     ["returningSkipDays", "-1", /from 0 to 365/],
@@ -162,7 +172,7 @@ describe("POST /app/settings", () => {
     ["otpMaxAttempts", "2.5", /whole number/],
     ["dailySendCap", "0", /from 1 to/],
     ["dailySendCap", "lots", /whole number/],
-    ["allowedCountries", "IN, XX, India", /XX, India/],
+    ["allowedCountries", "IN, XX, Indya", /: XX, Indya\. Type a country/],
     ["smsChannel", "pigeon", /SMS or WhatsApp/],
     ["smsTemplate", "Your code is below", /\{code\}/],
     ["locale", "de", /listed languages/],

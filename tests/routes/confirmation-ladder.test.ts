@@ -110,7 +110,8 @@ describe("the confirmation ladder", () => {
     expect(call).toMatchObject({ to: PHONE, from: "+15005550006", machineDetection: "Enable", authorized: true });
     // The order's number and the amount to pay, never the phone or the address.
     expect(call.spoken[0]).toContain(order.name.replace("#", ""));
-    expect(call.spoken[0]).toContain("1299.00");
+    // As a person says it: no ".00" ("point zero zero"); this shop's currency is not known yet, so no word for it.
+    expect(call.spoken[0]).toContain("The amount to pay on delivery is 1299.");
     expect(call.spoken[0]).toMatch(/Press 1 to confirm/);
     expect(call.spoken.join(" ")).not.toContain(PHONE.slice(-6));
     expect(call.gatherAction).toBe(`${env.SHOPIFY_APP_URL}/twilio/voice/gather`);
@@ -154,6 +155,25 @@ describe("the confirmation ladder", () => {
         "Call confirmation: answered",
       ]),
     );
+  });
+
+  it.each([
+    ["en", "order L 1 9 2 3 9.", "The amount to pay on delivery is 499 rupees."],
+    ["hi", "ऑर्डर L 1 9 2 3 9 ", "डिलीवरी पर देय राशि 499 रुपये है।"],
+    ["ar", "طلبك L 1 9 2 3 9 ", "المبلغ المطلوب عند الاستلام 499 روبية."],
+    ["fr", "commande L 1 9 2 3 9 ", "Le montant à payer à la livraison est de 499 roupies."],
+    ["es", "pedido L 1 9 2 3 9 ", "El importe a pagar en la entrega es 499 rupias."],
+  ])("the call in %s says the order's name and the amount as a person would", async (locale, order, amount) => {
+    await installShop({ ...LADDER, locale, currency: "INR", country: "IN" });
+    const placed = orderCreatedPayload({ phone: PHONE, name: "L19239", total_price: "499.00", customer_locale: locale, customer: { id: 91, admin_graphql_api_id: "gid://shopify/Customer/91", phone: PHONE, tags: "" } });
+    expect((await callRoute(ordersCreate, signedWebhook("orders/create", placed))).status).toBe(200);
+    await work();
+    await at(121);
+    expect(fake.twilio.calls).toHaveLength(1);
+    const said = fake.twilio.calls[0].spoken[0];
+    expect(said).toContain(order);
+    expect(said).toContain(amount);
+    expect(said).not.toMatch(/INR|499[.,]00|L19239/);
   });
 
   it("answers on two rungs at once (WhatsApp Confirm and the call's 2) settle the order once", async () => {

@@ -5,12 +5,13 @@ import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as ordersCancelled from "~/routes/webhooks.orders.cancelled";
 import * as ordersFulfilled from "~/routes/webhooks.orders.fulfilled";
 import { prisma } from "~/core/db.server";
+import { clock } from "~/core/utils/clock.server";
 import type { DeliveryAnalytics } from "~/dashboard/delivery-analytics.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { callRoute } from "../helpers/proxy";
-import { installShop, SHOP } from "../helpers/shops";
+import { installShop } from "../helpers/shops";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 
 /**
@@ -90,13 +91,30 @@ describe("/app/deliveries/analytics", () => {
     expect(a.whatIf).toEqual({ codes: ["411001", "110001"], failuresAvoided: 9, ordersAskedToPay: 36, deliveredAskedToPay: 21, moneySaved: 1350 });
   });
 
+  it.each([
+    ["Pacific/Kiritimati", "2026-11-30T11:30:00Z", "2026-12-01"], // +14:00: already tomorrow
+    ["Pacific/Pago_Pago", "2026-11-30T10:30:00Z", "2026-11-29"], // -11:00: still yesterday
+    ["Asia/Kathmandu", "2026-11-30T18:20:00Z", "2026-12-01"], // +05:45
+    ["Pacific/Chatham", "2026-11-30T10:50:00Z", "2026-12-01"], // +13:45
+  ])("names the CSV for its whole period in the shop's time zone (%s)", async (timezone, now, lastDay) => {
+    vi.spyOn(clock, "now").mockReturnValue(new Date(now));
+    try {
+      await installShop({ currency: "INR", timezone });
+      const answer = await callAdminRoute(download, await adminRequest("/app/analytics/download/30"), { days: "30" });
+      const first = new Date(Date.parse(`${lastDay}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
+      expect(answer.response!.headers.get("content-disposition")).toBe(`attachment; filename="cod-delivery-analytics-last-30-days-${first}-to-${lastDay}.csv"`);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it("downloads every breakdown as CSV, a formula-looking title quoted as text", async () => {
     await installShop({ currency: "INR", otpEnabled: false });
     await codOrder({ zip: "411001", product: "=HYPERLINK(\"http://x\")", outcome: "failed" });
     const answer = await callAdminRoute(download, await adminRequest("/app/analytics/download/365"), { days: "365" });
     const response = answer.response!;
     expect(response.headers.get("content-type")).toMatch(/^text\/csv/);
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="cod-delivery-analytics-365d-/);
+    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="cod-delivery-analytics-last-365-days-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d\.csv"$/);
     const lines = (await response.text()).trim().split("\r\n");
     expect(lines[0]).toBe("dimension,value,cod_orders,delivered,failed,open,failure_rate,money_lost_INR");
     expect(lines[1]).toBe("all,all,1,0,1,0,,");
@@ -104,18 +122,16 @@ describe("/app/deliveries/analytics", () => {
     expect(lines).toContain("postalCode,411001,1,0,1,0,,");
   });
 
-  it("saves the cost of a failed parcel (a decimal comma too); refuses anything else with 422 and keeps the old one", async () => {
+  it("asks no cost of its own: the one cost, saved in Settings, is what money lost counts here, and a post to the page changes nothing", async () => {
     await installShop({ currency: "INR" });
-    const saved = await callAdminRoute(analytics, await adminRequest("/app/deliveries/analytics", { form: { codFailureCost: "180,50" } }));
+    const settings = await import("~/routes/app.settings");
+    const saved = await callAdminRoute(settings, await adminRequest("/app/settings", { form: { intent: "experiment-costs", codFailureCost: "180,50", messageCost: "" } }));
     expect(saved.status).toBe(200);
-    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).codFailureCost).toBe(180.5);
-    const refused = await callAdminRoute<{ error: string }>(analytics, await adminRequest("/app/deliveries/analytics", { form: { codFailureCost: "-3" } }));
-    expect(refused.status).toBe(422);
-    expect(refused.data?.error).toMatch(/what one failed parcel costs/);
-    expect((await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } })).codFailureCost).toBe(180.5);
-    const cleared = await callAdminRoute(analytics, await adminRequest("/app/deliveries/analytics", { form: { codFailureCost: "" } }));
-    expect(cleared.status).toBe(200);
-    expect((await load()).codFailureCost).toBeNull();
+    expect((await load()).codFailureCost).toBe(180.5);
+    // Saved once, it saves again unchanged (one parser, one place: it drifted between two before).
+    const again = await callAdminRoute(settings, await adminRequest("/app/settings", { form: { intent: "experiment-costs", codFailureCost: String((await load()).codFailureCost), messageCost: "" } }));
+    expect(again.status).toBe(200);
+    expect("action" in (await import("~/routes/app.deliveries_.analytics"))).toBe(false);
   });
 
   it("answers its old address, /app/analytics, with a redirect to the Deliveries tab that keeps the period", async () => {

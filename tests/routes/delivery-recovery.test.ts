@@ -1,5 +1,7 @@
 import * as recoveryPage from "~/routes/proxy.dr.$token";
 import * as correctionPage from "~/routes/proxy.ac.$token";
+import { hashToken } from "~/address-correction/address-correction.server";
+import { openOnce } from "~/address-correction/open-correction.server";
 import * as ordersUpdated from "~/routes/webhooks.orders.updated";
 import { prisma } from "~/core/db.server";
 import { clock } from "~/core/utils/clock.server";
@@ -99,6 +101,39 @@ describe("a failed delivery attempt", () => {
     expect(await prisma.orderOutcome.findFirst({ select: { outcome: true, reason: true } })).toEqual({ outcome: "failed", reason: "carrier:failure" });
   });
 
+  it("shows what the shopper needs to choose: the items, the amount due in the shop's currency, the address as India writes it, the courier's phone masked and the phone field started with its code", async () => {
+    const o = await shippedOrder({ line_items: [{ id: 1, product_id: 7001, variant_id: 8001, quantity: 1, price: "1299.00", title: "Cotton kurta" }] });
+    await carrierEvent(o, "failure");
+    await work();
+    const html = await (await page(textedToken())).text();
+    expect(html).toContain("<dt>Items</dt>");
+    expect(html).toContain("<li>Cotton kurta</li>");
+    expect(html).toMatch(/<dt>To pay on delivery<\/dt><dd><bdi>₹1,299<\/bdi><\/dd>/);
+    expect(html).toContain("<div>Asha Verma</div><div>MG Road</div><div>Pune 41100</div><div>Maharashtra</div>");
+    expect(html).toContain('<bdi dir="ltr">+9198•••5678</bdi>');
+    expect(html).not.toContain(PHONE);
+    expect(html).toMatch(/id="phone"[^>]*value="\+91 "/);
+
+    // In Spanish: the shop's currency by its symbol, never "INR".
+    const es = await (await callRoute(recoveryPage, signedRequest(`/dr/${textedToken()}`, { query: { locale: "es" } }), { token: textedToken() })).text();
+    expect(es).toContain("<dt>A pagar en la entrega</dt>");
+    expect(es).toMatch(/1299\s₹/);
+    expect(es).not.toContain("INR");
+  });
+
+  it("still offers every choice when Shopify cannot be read, without the parts it would have given", async () => {
+    const o = await shippedOrder();
+    await carrierEvent(o, "failure");
+    await work();
+    orders.orders.delete(o.admin_graphql_api_id);
+    delivery.orders.delete(o.admin_graphql_api_id);
+    const html = await (await page(textedToken())).text();
+    expect(html).not.toContain("To pay on delivery");
+    expect(html).not.toContain("Delivery address");
+    expect(html).toContain("Phone the courier calls");
+    for (const choice of ["tomorrow", "pick_day", "fix_address", "fix_phone", "pay_online"]) expect(html).toContain(`name="choice" value="${choice}"`);
+  });
+
   it("'deliver again tomorrow': the shop's tomorrow is written to the order as a note, tags and the metafield, and sent to Flow, once", async () => {
     const o = await shippedOrder();
     await carrierEvent(o, "failure");
@@ -187,6 +222,45 @@ describe("a failed delivery attempt", () => {
     await work();
     expect(flow.runsOf("cod-delivery-choice").map((r) => r.payload.choice)).toEqual(["fix_address"]);
     expect(flow.runsOf("cod-address-corrected").map((r) => r.payload)).toEqual([{ order_id: o.admin_graphql_api_id.split("/").pop(), applied: false, digipin: "", "map link": "" }]);
+  });
+
+  it("'fix the address' while a correction of the order is already open: that correction's link is issued anew and shown, never a dead end", async () => {
+    const o = await shippedOrder();
+    await carrierEvent(o, "failure");
+    await work();
+    // Another way in (a WhatsApp answer, the merchant's "ask for the address") opened a correction first:
+    // its link went by text, and only its hash is stored.
+    const firstToken = "F".repeat(32);
+    const opened = await openOnce(
+      { shopId: (await prisma.shop.findFirstOrThrow()).id, orderGid: o.admin_graphql_api_id, orderName: o.name, phone: PHONE, tokenHash: hashToken(firstToken), source: "whatsapp", reason: null, locale: "en", before: "{}", expiresAt: new Date(DAYTIME.getTime() + 72 * 3600_000) },
+      DAYTIME,
+    );
+    expect(opened.ok).toBe(true);
+    expect((await callRoute(correctionPage, signedRequest(`/ac/${firstToken}`), { token: firstToken })).status).toBe(200);
+    const open = await prisma.addressCorrection.findFirstOrThrow();
+
+    const res = await answer(textedToken(), { choice: "fix_address" });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    const link = /href="(https?:\/\/[^"]+\/apps\/cod\/ac\/([A-Za-z0-9_-]{32}))"/.exec(html);
+    expect(link).not.toBeNull();
+    expect(html).toContain("Open the address form");
+    // The same correction, reached by the new link; still one correction for the order.
+    expect(await prisma.addressCorrection.findMany({ select: { id: true, status: true } })).toEqual([{ id: open.id, status: "pending" }]);
+    const form = await callRoute(correctionPage, signedRequest(`/ac/${link![2]}`), { token: link![2] });
+    expect(form.status).toBe(200);
+    // The earlier text's link gives way to the new one.
+    expect((await callRoute(correctionPage, signedRequest(`/ac/${firstToken}`), { token: firstToken })).status).toBe(404);
+  });
+
+  it("'fix the address' when no form can be offered says the shop will be in touch instead of pointing at a form", async () => {
+    const o = await shippedOrder();
+    await carrierEvent(o, "failure");
+    await work();
+    orders.orders.delete(o.admin_graphql_api_id);
+    const html = await (await answer(textedToken(), { choice: "fix_address" })).text();
+    expect(html).not.toContain("/apps/cod/ac/");
+    expect(html).toContain("The shop will contact you to correct the address of order");
   });
 
   it("'pay online now' sends the shopper to Shopify's payment page for the order when it has one", async () => {

@@ -41,7 +41,7 @@ describe("the delivery-day reminder", () => {
     await work();
     await Promise.all([work(), work()]);
     expect(reminders()).toHaveLength(1);
-    expect(reminders()[0].body).toBe(`Test Shop: order ${o.name} is out for delivery today. Please keep ₹1,299.00 ready to pay on delivery. Questions: +91 22 4000 1234`);
+    expect(reminders()[0].body).toBe(`Test Shop: order ${o.name} is out for delivery today. Please keep ₹1,299 ready to pay on delivery. Questions: +91 22 4000 1234`);
     expect(await prisma.deliveryReminder.findMany({ select: { status: true, phone: true } })).toEqual([{ status: "sent", phone: PHONE }]);
     expect(await prisma.messageDelivery.count({ where: { purpose: "delivery_reminder", orderGid: o.admin_graphql_api_id } })).toBe(1);
     // A run that repeats (the process stopped after the text, before the job was marked done) sends nothing more.

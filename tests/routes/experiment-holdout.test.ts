@@ -189,6 +189,24 @@ describe("the holdout experiment", () => {
     expect((await experimentForm({ intent: "experiment-start", holdoutPercent: "10", days: "" })).data).toMatchObject({ ok: true });
   });
 
+  it("Settings says before the start whether a share and period can reach a result at the store's pace: 29 COD orders in 90 days cannot", async () => {
+    await installShop();
+    for (let i = 0; i < 29; i++) {
+      const o = orderCreatedPayload({ phone: phones[i], shipping_address: address(phones[i]), billing_address: address(phones[i]) });
+      expect((await callRoute(ordersCreate, signedWebhook("orders/create", o))).status).toBe(200);
+    }
+    const page = await callAdminRoute<{ experiment: { pace: { codOrders: number; paceDays: number; horizons: Record<number, number> } | null } }>(settings, await adminRequest("/app/settings"));
+    const pace = page.data!.experiment.pace!;
+    expect(pace).toMatchObject({ codOrders: 29, paceDays: 90 });
+    expect(pace.horizons[10]).toBe(990);
+    const { experimentReach } = await import("~/experiment/reach");
+    expect(experimentReach(pace, 10, 90)).toMatchObject({ kind: "never", needed: 990, suggestion: null });
+    // A running experiment's card has no choice to judge.
+    expect((await experimentForm({ intent: "experiment-start", holdoutPercent: "10", days: "" })).status).toBe(200);
+    const running = await callAdminRoute<{ experiment: { pace: unknown } }>(settings, await adminRequest("/app/settings"));
+    expect(running.data!.experiment.pace).toBeNull();
+  });
+
   it("refuses a share outside 5-30 % and a period past a year, and changes nothing", async () => {
     await installShop();
     const forms: Record<string, string>[] = [

@@ -12,7 +12,7 @@ import { useFakeShopify } from "../helpers/fake-shopify";
 import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
-import { codOrder, PHONE, placeOrder, work } from "../helpers/delivery";
+import { ADDRESS, codOrder, PHONE, placeOrder, work } from "../helpers/delivery";
 import { expectConsoleErrors } from "../setup/worker";
 
 /**
@@ -111,16 +111,92 @@ describe("the 'send the confirmation now' action", () => {
   });
 });
 
+/** Shopify's copy of a recorded order: the same id and name, its own phone on every field (not the one the app recorded). */
+const SHOPIFY_PHONE = "+919876543210";
+function shopifyCopyOf(o: ReturnType<typeof codOrder>, overrides: Parameters<typeof fakeOrder>[0] = {}) {
+  const copy = fakeOrder({ id: o.admin_graphql_api_id, name: o.name, phone: SHOPIFY_PHONE, ...overrides });
+  return orders.add(copy);
+}
+const addressLinks = () => twilio.twilio.messages.filter((m) => /\/ac\//.test(m.body));
+
 describe("the 'request an address correction' action", () => {
-  it("texts the shopper the address form's link for an unfulfilled order; a shipped one is refused (409)", async () => {
+  it("texts the address form's link to the phone the app recorded (not Shopify's copy) for an unfulfilled order; a shipped one is refused (409)", async () => {
     await installShop({ otpEnabled: false });
-    const open = orders.add(fakeOrder({ phone: PHONE }));
-    const res = await run("request-address-correction", "cod-request-address-fix", idOf(open.id));
+    const o = codOrder({ phone: PHONE });
+    await placeOrder(o);
+    shopifyCopyOf(o);
+    const res = await run("request-address-correction", "cod-request-address-fix", idOf(o.admin_graphql_api_id));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: "done" });
-    expect(twilio.twilio.messages.filter((m) => m.to === PHONE && /\/ac\//.test(m.body))).toHaveLength(1);
-    const shipped = orders.add(fakeOrder({ phone: PHONE, displayFulfillmentStatus: "FULFILLED" }));
-    expect((await run("request-address-correction", "cod-request-address-fix", idOf(shipped.id))).status).toBe(409);
+    expect(addressLinks().map((m) => m.to)).toEqual([PHONE]);
+    const shipped = codOrder({ phone: PHONE });
+    await placeOrder(shipped);
+    shopifyCopyOf(shipped, { displayFulfillmentStatus: "FULFILLED" });
+    const refused = await run("request-address-correction", "cod-request-address-fix", idOf(shipped.admin_graphql_api_id));
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: "order_not_editable" });
+  });
+
+  it("refuses an order the app recorded with no phone (422 no_phone) even when Shopify's copy has one, texting no one", async () => {
+    await installShop({ otpEnabled: false });
+    const noPhone = { ...ADDRESS, phone: null };
+    const o = codOrder({ phone: null, shipping_address: noPhone, billing_address: noPhone });
+    await placeOrder(o);
+    expect(await prisma.orderRecord.findFirst({ select: { phone: true } })).toEqual({ phone: null });
+    shopifyCopyOf(o);
+    const res = await run("request-address-correction", "cod-request-address-fix", idOf(o.admin_graphql_api_id));
+    expect(res.status).toBe(422);
+    expect(await res.json()).toMatchObject({ code: "no_phone" });
+    expect(addressLinks()).toEqual([]);
+  });
+
+  it("refuses an order the app recorded but Shopify no longer has (404 order_not_in_shopify, saying so), texting no one", async () => {
+    await installShop({ otpEnabled: false });
+    const o = codOrder({ phone: PHONE });
+    await placeOrder(o);
+    const res = await run("request-address-correction", "cod-request-address-fix", idOf(o.admin_graphql_api_id));
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: "order_not_in_shopify", error: expect.stringMatching(/recorded this order, but Shopify no longer has it/) });
+    expect(addressLinks()).toEqual([]);
+  });
+});
+
+describe("every action acts only on an order the app recorded for the requesting shop", () => {
+  const ACTIONS = [
+    ["block-phone", "cod-block-phone"],
+    ["send-confirmation", "cod-send-confirmation"],
+    ["request-address-correction", "cod-request-address-fix"],
+  ] as const;
+
+  /** Nothing the actions could have done: no block, no confirmation text, no address link, no correction. */
+  async function expectNothingDone() {
+    expect(await prisma.blockedPhone.count()).toBe(0);
+    expect(await prisma.addressCorrection.count()).toBe(0);
+    expect(twilio.twilio.messages).toEqual([]);
+  }
+
+  it.each(ACTIONS)("%s: an order Shopify has (with a phone) but the app never recorded is 404 order_not_found, and nothing is done", async (path, handle) => {
+    await installShop({ otpEnabled: false });
+    const unseen = orders.add(fakeOrder({ phone: PHONE }));
+    const res = await run(path, handle, idOf(unseen.id));
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: "order_not_found", error: expect.stringMatching(/no record of this order in this shop/) });
+    await expectNothingDone();
+  });
+
+  it.each(ACTIONS)("%s: another shop's recorded order is 404 order_not_found for this shop, and nothing is done", async (path, handle) => {
+    await installShop();
+    await installShop({ domain: "other-shop.myshopify.com", otpEnabled: false });
+    const theirs = codOrder({ phone: PHONE });
+    await placeOrder(theirs);
+    shopifyCopyOf(theirs);
+    twilio.twilio.messages.length = 0;
+    await prisma.job.deleteMany();
+    const res = await run(path, handle, idOf(theirs.admin_graphql_api_id), { shopify_domain: "other-shop.myshopify.com" });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ code: "order_not_found" });
+    await work();
+    await expectNothingDone();
   });
 });
 

@@ -88,8 +88,9 @@ async function confirmOnPage() {
 describe("a hold the app did not see", () => {
   it("placed by Shopify but answered after the timeout: not placed twice, and released when the order is confirmed", async () => {
     await installShop({ holdUnverifiedCod: true });
-    answersLate(OPERATIONS.fulfillmentOrderHold, store.hold());
     const order = await placeOrder();
+    // After orders/create (its read-back must not meet the shortened timeout): the hold job answers late.
+    answersLate(OPERATIONS.fulfillmentOrderHold, store.hold());
     await work();
     expect(await jobOf("hold")).toMatchObject({ doneAt: null, lastError: expect.stringMatching(/^timeout/) });
     expect(fulfillmentOrderOf(order.admin_graphql_api_id)).toMatchObject({ status: "ON_HOLD", holds: [expect.objectContaining({ handle: "cod-verify" })] });

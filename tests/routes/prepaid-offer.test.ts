@@ -123,8 +123,8 @@ describe("a shopper who pays", () => {
     await work();
     const [text] = offerTexts();
     expect(text.channel).toBe("sms");
-    expect(text.body).toContain("499.00 INR");
-    expect(text.body).toContain("20.00 INR back");
+    expect(text.body).toContain("₹499");
+    expect(text.body).toContain("₹20 back");
     expect(await prisma.prepaidOffer.findFirstOrThrow()).toMatchObject({ status: "sent", channel: "sms", amount: 499, currency: "INR", incentive: 20, phone: PHONE });
     expect(await prisma.messageDelivery.findFirstOrThrow({ where: { purpose: "prepaid_offer" } })).toMatchObject({ orderGid: gid, channel: "sms" });
 
@@ -217,7 +217,7 @@ describe("where Shopify gives the order no payment page", () => {
     later(61_000);
     await work();
     expect(offerTexts()).toHaveLength(0);
-    expect(orders.orders.get(order.admin_graphql_api_id)!.invoices).toEqual([{ customMessage: expect.stringContaining("20.00 INR is refunded") }]);
+    expect(orders.orders.get(order.admin_graphql_api_id)!.invoices).toEqual([{ customMessage: expect.stringContaining("₹20 is refunded") }]);
     expect(await prisma.prepaidOffer.findFirstOrThrow()).toMatchObject({ status: "invoiced", channel: "email" });
   });
 

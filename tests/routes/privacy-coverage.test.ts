@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { Prisma } from "../../prisma/generated/sqlite/index.js";
 import * as uninstalled from "~/routes/webhooks.app.uninstalled";
 import * as dataRequest from "~/routes/webhooks.customers.data_request";
@@ -5,10 +7,14 @@ import * as customersRedact from "~/routes/webhooks.customers.redact";
 import * as shopRedact from "~/routes/webhooks.shop.redact";
 import { prisma } from "~/core/db.server";
 import { looksPersonal, PRIVACY_COVERAGE } from "~/privacy/coverage";
+import { REPORT_SECTIONS } from "~/privacy/report-sections";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
 import { sendLimitKey } from "~/otp/otp.server";
 import { hitRateLimit } from "~/core/rate-limit/rate-limit.server";
-import { orderJobKey } from "~/core/jobs/queue.server";
+import { orderJobKey, runDueJobs, scheduleRecurringJobs } from "~/core/jobs/queue.server";
+import { clock } from "~/core/utils/clock.server";
+import { RETENTION_KIND, scheduleRetention } from "~/privacy/retention.server";
+import { JOB_KINDS } from "~/server-build";
 import { callRoute } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
 import { signedWebhook } from "../helpers/webhooks";
@@ -20,6 +26,7 @@ import { signedWebhook } from "../helpers/webhooks";
  * delivery and the shop's rows to a real shop/redact delivery (seeded below, one seeder per table).
  */
 const models = Prisma.dmmf.datamodel.models;
+const SCHEMA = fs.readFileSync(path.resolve(__dirname, "../../prisma/schema.prisma"), "utf8");
 const PHONE = "+212600000003";
 const OTHER = "+212600000004";
 const ORDER_ID = "9007199254740993001";
@@ -47,7 +54,7 @@ const SEEDERS: Record<string, Seeder> = {
   },
   Selection: async (s, c) => {
     // One linked to the order, one the phone made before (unlinked).
-    await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "cod", verified: true, source: "verify-otp", orderGid: gid(c.orderId) } });
+    await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "cod", verified: true, source: "verify-otp", orderGid: gid(c.orderId), items: JSON.stringify([{ variantId: "gid://shopify/ProductVariant/1", quantity: 1 }]) } });
     await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "prepaid", source: "create-checkout", cartToken: `cart-${c.tag}`, checkoutUrl: `https://shop.example/cart/c/${c.tag}` } });
     return { shopId: s.shopId, phone: c.phone };
   },
@@ -104,7 +111,7 @@ const SEEDERS: Record<string, Seeder> = {
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
   OrderRecord: async (s, c) => {
-    await prisma.orderRecord.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), orderName: "#1001", phone: c.phone, mode: "cod", cod: true, status: "verified", placedAt: new Date(), ipHash: `ip-${c.tag}`, postalCode: "20000" } });
+    await prisma.orderRecord.create({ data: { shopId: s.shopId, orderGid: gid(c.orderId), orderName: "#1001", phone: c.phone, mode: "cod", cod: true, status: "verified", placedAt: new Date(), ipHash: `ip-${c.tag}`, postalCode: "20000", products: JSON.stringify([`Kurta ${c.tag}`]), trafficSource: "instagram", trafficMedium: "social", trafficCampaign: "diwali" } });
     return { shopId: s.shopId, orderGid: gid(c.orderId) };
   },
   PrepaidOffer: async (s, c) => {
@@ -179,6 +186,23 @@ describe("every model is declared in the privacy coverage table", () => {
     expect(unplaced).toEqual([]);
   });
 
+  it("leaves out of the report only the report itself", () => {
+    expect(personalModels.filter((m) => m.customerRedact !== null && m.report === null).map((m) => m.name)).toEqual(["DataRequestReport"]);
+  });
+
+  it("names what keeps every personal table to its period: a job's step, the deletion of the row it belongs to (a cascade in the schema), or, for a short list of the merchant's own, the merchant", () => {
+    for (const m of personalModels) {
+      if (!("cascadeFrom" in m.enforcedBy)) continue;
+      const parent = m.enforcedBy.cascadeFrom;
+      // The generated client's DMMF drops referential actions: the schema's text says it.
+      const block = new RegExp(`\\nmodel ${m.name} \\{([^}]*)\\}`).exec(SCHEMA)?.[1] ?? "";
+      expect(block, `${m.name} is deleted with its ${parent}`).toMatch(new RegExp(`\\s${parent}\\s+@relation\\([^)]*onDelete: Cascade`));
+      expect(PRIVACY_COVERAGE[parent]).toMatchObject({ personal: true, enforcedBy: { job: "privacy.retention" } });
+    }
+    // Kept until the merchant acts (or uninstall and redact): their staff, and the lists they keep by hand.
+    expect(personalModels.filter((m) => "byMerchant" in m.enforcedBy).map((m) => m.name).sort()).toEqual(["BlockedPhone", "Session", "Shop"]);
+  });
+
   it("has a seeder for every table that holds a shopper's data", () => {
     const shoppers = personalModels.filter((m) => m.customerRedact !== null).map((m) => m.name);
     expect(shoppers.filter((m) => !SEEDERS[m])).toEqual([]);
@@ -193,6 +217,31 @@ async function seedEverything(shop: Seeded, orderId = ORDER_ID) {
   for (const [model, seed] of Object.entries(SEEDERS)) filters[model] = { target: await seed(shop, target), other: await seed(shop, other) };
   return filters;
 }
+
+describe("the jobs keep every personal table to its period", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("three years on, the retention and housekeeping jobs, run from the jobs table, have deleted every row a job keeps to a period; the merchant's lists stay", async () => {
+    const row = await installShop();
+    const shop = { shopId: row.id, domain: SHOP };
+    const filters = await seedEverything(shop);
+    // The background work about the order ran (a job's payload is kept 30 days after it is done).
+    await prisma.job.updateMany({ where: { kind: "order-tags" }, data: { doneAt: new Date() } });
+    vi.spyOn(clock, "now").mockReturnValue(new Date(Date.now() + 3 * 365 * 86_400_000));
+    await scheduleRecurringJobs(JOB_KINDS.filter((k) => k.every));
+    await scheduleRetention();
+    const housekeeping = JOB_KINDS.filter((k) => k.kind === RETENTION_KIND || k.kind === "housekeeping.prune");
+    expect(await runDueJobs(housekeeping)).toMatchObject({ claimed: 2, failed: 0, retried: 0 });
+    const kept: string[] = [];
+    for (const m of personalModels) {
+      if (!SEEDERS[m.name]) continue;
+      const left = await table(m.name).count({ where: filters[m.name].target });
+      if ("byMerchant" in m.enforcedBy) expect(left, `${m.name}: the merchant's, kept`).toBeGreaterThan(0);
+      else if (left > 0) kept.push(m.name);
+    }
+    expect(kept, "tables a job should have emptied of rows past their period").toEqual([]);
+  });
+});
 
 describe("customers/redact leaves none of the customer's rows in any table", () => {
   it("deletes the customer's seeded row in every table, keeps the other customer's, and a replay is harmless", async () => {
@@ -241,6 +290,9 @@ describe("customers/data_request reports everything the app keeps about the cust
       }
     }
     expect(missing, "what the app keeps but the report does not show").toEqual([]);
+    // The admin's Data requests page draws one table per section it knows: each section above is one of them.
+    const shown = new Set(REPORT_SECTIONS.map((section) => section.key));
+    expect(personalModels.flatMap((m) => (m.report && !shown.has(m.report.section) ? [m.report.section] : []))).toEqual([]);
     expect(report.orders[0]).toMatchObject({ riskScore: 72, riskBand: "high", value: 1499, ipHash: "ip-target" });
     expect(report.lists).toEqual([{ list: "prepaid_only", phone: PHONE }]);
     expect(stored.report).not.toContain(OTHER.slice(1));

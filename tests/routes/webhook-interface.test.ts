@@ -4,6 +4,9 @@ import { prisma } from "~/core/db.server";
 import { installShop } from "../helpers/shops";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 import { asServerReads, bothWays as sameBothWays } from "../helpers/wire";
+import { useFakeShopify } from "../helpers/fake-shopify";
+import * as handlers from "../mocks/shopify/handlers";
+import { OPERATIONS } from "../mocks/shopify/handlers";
 
 /**
  * orders/create has two ways in, as the storefront's JSON routes do: Remix's (a web Request to `action`, a
@@ -17,6 +20,9 @@ type WebhookModule = { action: (args: { request: Request }) => Promise<Response>
 const bothWays = (make: () => Request, route: WebhookModule = ordersCreate) => sameBothWays(route, route.webhook.wire, make);
 
 const order = orderCreatedPayload({ phone: "+212612345678" });
+// orders/create reads the order back from the shop before acting on it.
+const shopify = useFakeShopify();
+beforeEach(() => shopify.on(OPERATIONS.orderReadBack, handlers.orderReadBack(), "admin"));
 
 describe("orders/create's two ways in", () => {
   beforeEach(async () => {

@@ -6,9 +6,15 @@ import { getShop, readShopDetails } from "~/core/settings/shop.server";
 import { callRoute, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
 import { useFakeTwilio } from "../helpers/twilio";
+import { useFakeShopify } from "../helpers/fake-shopify";
+import * as handlers from "../mocks/shopify/handlers";
+import { OPERATIONS } from "../mocks/shopify/handlers";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 
 const fake = useFakeTwilio();
+// orders/create reads the order back from the shop before acting on it.
+const shopify = useFakeShopify();
+beforeEach(() => shopify.on(OPERATIONS.orderReadBack, handlers.orderReadBack(), "admin"));
 
 describe("the shop's primary domain, learnt from Shopify and kept current", () => {
   it("is read at install with the shop's name, currency, plan, country and language (Admin GraphQL shop.primaryDomain)", () => {

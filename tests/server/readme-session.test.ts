@@ -6,9 +6,9 @@ import { ROOT } from "../setup/databases";
 import { startServer, type RunningServer } from "../helpers/server";
 
 /**
- * The README's local session is a transcript of what the app answers: each `npm run proxy` line of it is
- * run here, through the real script, against the built app in local mode, and its answer must be the
- * documented one. A value documented as ending in `…` is the start of one that differs every run; in a
+ * The README's local session, and docs/local-mode.md's, are transcripts of what the app answers: each
+ * `npm run proxy` line of them is run here, through the real script, against the built app in local mode
+ * (a fresh one per document), and its answer must be the documented one. A value documented as ending in `…` is the start of one that differs every run; in a
  * request it stands for the value of the same key in the latest answer (the device token), and the
  * documented example code stands for the code of the latest outbox line.
  */
@@ -26,9 +26,11 @@ function shellWords(line: string): string[] {
   return words;
 }
 
-function readmeSession(): Step[] {
-  const readme = fs.readFileSync(path.join(ROOT, "README.md"), "utf8");
+/** The first ```sh block after "A session" in the document. */
+function documentedSession(file: string): Step[] {
+  const readme = fs.readFileSync(path.join(ROOT, file), "utf8");
   const start = readme.indexOf("A session");
+  if (start < 0) throw new Error(`${file} has no "A session"`);
   const block = readme.slice(readme.indexOf("```sh\n", start) + 6, readme.indexOf("\n```", readme.indexOf("```sh\n", start)));
   const lines = block.split("\n");
   const steps: Step[] = [];
@@ -62,7 +64,7 @@ function matches(documented: unknown, actual: unknown, at = "$"): string[] {
   return documented === actual ? [] : [`${at}: ${JSON.stringify(actual)} is not ${JSON.stringify(documented)}`];
 }
 
-describe("the README's local session", () => {
+describe.each(["README.md", "docs/local-mode.md"])("the local session in %s", (file) => {
   let server: RunningServer;
   beforeAll(async () => {
     server = await startServer({ NODE_ENV: "development" });
@@ -72,7 +74,7 @@ describe("the README's local session", () => {
   });
 
   it("is what the app answers today, line by line", async () => {
-    const steps = readmeSession();
+    const steps = documentedSession(file);
     expect(steps.filter((s) => s.kind === "proxy").length).toBeGreaterThanOrEqual(8);
     const latest: Record<string, unknown> = {};
     let code = "";

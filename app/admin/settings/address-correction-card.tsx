@@ -6,7 +6,7 @@ import type { SettingsFormKit } from "./use-settings-form";
 export function AddressCorrectionCard({ form }: { form: SettingsFormKit }) {
   const { number, checkbox, select } = form;
   return (
-    <Layout.AnnotatedSection
+    <Layout.AnnotatedSection id="address-correction"
       title="Address correction"
       description="A shopper whose order has a doubtful address gets a text with a link to correct it."
     >

@@ -10,7 +10,7 @@ import type { SettingsFormKit } from "./use-settings-form";
 export function CheckoutCard({ form, currency, depositPattern }: { form: SettingsFormKit; currency: string | null; depositPattern: DepositPattern }) {
   const { values, errors, setValues, field, select } = form;
   return (
-    <Layout.AnnotatedSection
+    <Layout.AnnotatedSection id="checkout"
       title="Checkout"
       description="Discount codes applied for each way of paying, and the deposit asked for a partial payment."
     >

@@ -8,7 +8,7 @@ import type { SettingsFormKit } from "./use-settings-form";
 export function EnforcementCard({ form, enforcement }: { form: SettingsFormKit; enforcement: EnforcementState }) {
   const { field, number, checkbox } = form;
   return (
-    <Layout.AnnotatedSection
+    <Layout.AnnotatedSection id="enforcement"
       title="Enforcement"
       description="Cash on delivery only for verified phones: hidden at checkout unless verified, every order re-checked, and a confirmation by text message after purchase when neither worked."
     >

@@ -7,7 +7,7 @@ export function LadderCard({ form, timezone }: { form: SettingsFormKit; timezone
   const { field, number } = form;
   const after = `minutes after the order; empty: skip this step (0 to ${L.ladderMinutes.max.toLocaleString("en")})`;
   return (
-    <Layout.AnnotatedSection
+    <Layout.AnnotatedSection id="ladder"
       title="Confirmation ladder"
       description="When an unverified COD order is not confirmed, try one channel after another: for example WhatsApp at once, the SMS link after 30 minutes, a voice call after 2 hours, then your team at 6 hours. The first answer on any step stops the ladder. Leave every step empty to send the single confirmation message of the WhatsApp card."
     >

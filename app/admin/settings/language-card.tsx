@@ -6,7 +6,7 @@ import type { SettingsFormKit } from "./use-settings-form";
 export function LanguageCard({ form }: { form: SettingsFormKit }) {
   const { select } = form;
   return (
-    <Layout.AnnotatedSection title="Language" description="For messages and pages when the shopper's own language is not known.">
+    <Layout.AnnotatedSection id="language" title="Language" description="For messages and pages when the shopper's own language is not known.">
       <Card>
         <Select
           {...select("locale")}

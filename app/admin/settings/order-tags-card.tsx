@@ -5,7 +5,7 @@ import type { SettingsFormKit } from "./use-settings-form";
 export function OrderTagsCard({ form }: { form: SettingsFormKit }) {
   const { field, checkbox } = form;
   return (
-    <Layout.AnnotatedSection title="Order tags" description="Tags added to new orders so you can see at a glance which ones were verified and how they are paid.">
+    <Layout.AnnotatedSection id="order-tags" title="Order tags" description="Tags added to new orders so you can see at a glance which ones were verified and how they are paid.">
       <Card>
         <FormLayout>
           <Checkbox

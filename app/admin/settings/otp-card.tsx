@@ -7,7 +7,7 @@ import type { SettingsFormKit } from "./use-settings-form";
 export function OtpCard({ form, countries }: { form: SettingsFormKit; countries: CountryOption[] }) {
   const { field, number, select, checkbox } = form;
   return (
-    <Layout.AnnotatedSection
+    <Layout.AnnotatedSection id="codes"
       title="One-time codes"
       description="Before a cash-on-delivery order, the shopper confirms their phone number with a code sent by text message."
     >
@@ -50,7 +50,7 @@ export function OtpCard({ form, countries }: { form: SettingsFormKit; countries:
 export function OtpLimitsCard({ form }: { form: SettingsFormKit }) {
   const { number } = form;
   return (
-    <Layout.AnnotatedSection
+    <Layout.AnnotatedSection id="code-limits"
       title="Code limits"
       description="How many codes a number and the store may receive, and for how long a code works. The defaults suit most stores; they protect you from abuse and from paying for texts nobody uses."
     >

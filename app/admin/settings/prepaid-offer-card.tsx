@@ -17,7 +17,7 @@ export function PrepaidOfferCard({ form, currency, summary }: { form: SettingsFo
   const { field, select, checkbox, values } = form;
   const rate = (n: number, of: number) => (of >= 20 ? ` (${Math.round((100 * n) / of)} %)` : "");
   return (
-    <Layout.AnnotatedSection
+    <Layout.AnnotatedSection id="pay-now"
       title="Pay now after the order"
       description="After a cash-on-delivery order (and its confirmation, where it has one), text the shopper a link to Shopify's own payment page for the order, on the channel they used. Paid orders are tagged cod-prepaid and their payment-mode tag becomes prepaid, so nothing is collected on delivery."
     >

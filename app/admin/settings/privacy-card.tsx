@@ -6,7 +6,7 @@ import type { SettingsFormKit } from "./use-settings-form";
 export function PrivacyCard({ form }: { form: SettingsFormKit }) {
   const { number } = form;
   return (
-    <Layout.AnnotatedSection
+    <Layout.AnnotatedSection id="privacy"
       title="Privacy"
       description="What the app keeps about shoppers is deleted when it is no longer needed. Codes and verifications go on their own schedule; you choose how long the records below are kept."
     >

@@ -1,6 +1,6 @@
 import { Form, useNavigation } from "@remix-run/react";
 import { useEffect, useRef, type ReactNode } from "react";
-import { Banner, BlockStack, Button, InlineStack, Layout, List, Text } from "@shopify/polaris";
+import { Banner, BlockStack, Button, Card, InlineStack, Layout, List, Text } from "@shopify/polaris";
 import { AdminPage, useAppBridgeState, useNotice } from "~/admin/app-bridge";
 import type { EnforcementState } from "~/enforcement/payment-customization.server";
 import type { SettingsErrors, SettingsField, SettingsFormValues } from "~/core/settings/settings";
@@ -18,6 +18,29 @@ import { PrepaidOfferCard, type PrepaidOfferSummary } from "./prepaid-offer-card
 import { WhatsappCard } from "./whatsapp-card";
 import { LadderCard } from "./ladder-card";
 import { useSettingsForm } from "./use-settings-form";
+import { SETTINGS_SECTIONS } from "./sections";
+
+/** A short index of the sections, so a merchant finds one without scrolling the whole page. */
+function SectionIndex() {
+  return (
+    <Layout.Section>
+      <Card>
+        <nav aria-label="Settings sections">
+          <Text as="h2" variant="headingSm">
+            Sections
+          </Text>
+          <ul className="settings-index">
+            {SETTINGS_SECTIONS.map((s) => (
+              <li key={s.id}>
+                <a href={`#${s.id}`}>{s.title}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      </Card>
+    </Layout.Section>
+  );
+}
 
 /** The settings page's form: one card per section (./*-card.tsx), the refused fields listed above them, and Save. */
 export function SettingsForm(props: {
@@ -52,6 +75,13 @@ export function SettingsForm(props: {
     summary.current.scrollIntoView({ block: "start" });
     summary.current.focus();
   }, [errors, invalid.length]);
+  // After a save the "saved" message gets the focus and is brought into view, not the page's body.
+  const savedNote = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!props.saved || !savedNote.current) return;
+    savedNote.current.scrollIntoView({ block: "start" });
+    savedNote.current.focus();
+  }, [props.saved]);
 
   return (
     <AdminPage title="Settings">
@@ -76,7 +106,11 @@ export function SettingsForm(props: {
           {/* Only when there is something to say: an empty section draws a blank band and a rule above the first card. */}
           {(saved || invalid.length > 0) && (
             <Layout.Section>
-              {saved}
+              {saved && (
+                <div ref={savedNote} tabIndex={-1} aria-label="Settings saved">
+                  {saved}
+                </div>
+              )}
               {invalid.length > 0 && (
                 <div ref={summary} tabIndex={-1} aria-label={refusedTitle}>
                   <Banner tone="critical" title={refusedTitle}>
@@ -93,6 +127,8 @@ export function SettingsForm(props: {
               )}
             </Layout.Section>
           )}
+
+          <SectionIndex />
 
           <OtpCard form={form} countries={props.countries} />
 

@@ -3,8 +3,7 @@ import { requestEnforcementSync } from "~/enforcement/enforcement-jobs.server";
 import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsFormValues } from "~/core/settings/settings";
 import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { depositPattern } from "~/storefront/offer";
-import { phoneCountries } from "~/storefront/countries";
-import type { CountryOption } from "./country-picker";
+import { PHONE_COUNTRY_NAMES } from "~/core/settings/schema/otp";
 import { NOT_OFFERED_REASONS, prepaidOfferFigures } from "~/orders/prepaid-offer.server";
 import type { PrepaidOfferSummary } from "./prepaid-offer-card";
 
@@ -24,25 +23,10 @@ export async function loadSettingsPage(domain: string) {
     timezone: shop.timezone,
     enforcement: await currentEnforcementState(shop),
     depositPattern: depositPattern(shop),
-    countries: COUNTRY_OPTIONS,
+    countries: PHONE_COUNTRY_NAMES,
     prepaidOffer: await prepaidOfferSummary(shop.id),
   };
 }
-
-/** Every country a phone number can be checked against, by its English name, for the allowed-countries picker. */
-const COUNTRY_OPTIONS: CountryOption[] = (() => {
-  const names = new Intl.DisplayNames(["en"], { type: "region" });
-  const label = (iso: string) => {
-    try {
-      return names.of(iso) ?? iso;
-    } catch {
-      return iso;
-    }
-  };
-  return phoneCountries(null)
-    .map((c) => ({ value: c.iso, label: label(c.iso) }))
-    .sort((a, b) => a.label.localeCompare(b.label, "en"));
-})();
 
 export type SettingsSaved =
   | { status: "invalid"; errors: SettingsErrors; values: SettingsFormValues }

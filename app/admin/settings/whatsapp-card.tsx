@@ -6,7 +6,7 @@ import type { SettingsFormKit } from "./use-settings-form";
 export function WhatsappCard({ form }: { form: SettingsFormKit }) {
   const { field, number, select, checkbox } = form;
   return (
-    <Layout.AnnotatedSection
+    <Layout.AnnotatedSection id="whatsapp"
       title="WhatsApp"
       description="Ask shoppers to confirm cash-on-delivery orders on WhatsApp with Confirm, Cancel and Change address buttons. Needs a WhatsApp sender and approved templates on the app's Twilio account (docs/whatsapp.md)."
     >

@@ -249,17 +249,25 @@ describe("the settings schema", () => {
       expect(dataOf({ allowedCountries: "   " }).allowedCountries).toBe("");
     });
 
+    it("takes what a merchant types instead of picking: names, short forms and codes mixed, stored as codes", () => {
+      expect(dataOf({ allowedCountries: "IN, AE" }).allowedCountries).toBe("IN,AE");
+      expect(dataOf({ allowedCountries: "Kenya" }).allowedCountries).toBe("KE");
+      expect(dataOf({ allowedCountries: "india, United Arab Emirates; UAE\nCôte d’Ivoire, UK" }).allowedCountries).toBe("IN,AE,CI,GB");
+      expect(dataOf({ allowedCountries: "IN,AE,Kenya" }).allowedCountries).toBe("IN,AE,KE");
+    });
+
     it.each([
       ["XX", "XX"],
       ["IND", "IND"],
-      ["India", "India"],
+      ["Kenyaa", "Kenyaa"],
       ["I", "I"],
       ["12", "12"],
       ["IN,ZZ, aq", "ZZ, aq"],
-    ])("refuses %j, naming what is not a code", (value, named) => {
+      ["in xx", "in xx"],
+    ])("refuses %j, naming what is not a country and how to write one", (value, named) => {
       const errors = errorsOf({ allowedCountries: value });
-      expect(errors.allowedCountries).toMatch(/Not a country code phone numbers belong to/);
-      expect(errors.allowedCountries?.endsWith(`: ${named}.`)).toBe(true);
+      expect(errors.allowedCountries).toMatch(/Not a country phone numbers belong to/);
+      expect(errors.allowedCountries).toContain(`: ${named}. Type a country's English name`);
     });
   });
 

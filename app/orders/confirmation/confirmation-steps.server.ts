@@ -7,6 +7,8 @@ import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { enqueueCustomerVerifiedTag, enqueueOrderTags } from "~/orders/tag-jobs.server";
 import { amountToCollect, settleOrderRecord } from "~/orders/order-record.server";
+import { writtenMoney } from "~/shared/money-words";
+import { pickLocale } from "~/shared/locales";
 import { queuePrepaidOfferAfterConfirmation } from "~/orders/prepaid-offer.server";
 import { takeContact, type ContactShop } from "~/enforcement/contact-allowance.server";
 import type { Sql } from "~/core/db/sql.server";
@@ -142,7 +144,8 @@ async function textCapped(shop: StepShop, c: Confirmation, reason: string): Prom
 
 /** The order in one line for the WhatsApp question: its number, its amount to pay on delivery. */
 async function orderSummaryLine(shop: StepShop, c: Confirmation): Promise<string> {
-  const amount = await amountToCollect(c.shopId, c.orderGid, shop.currency);
+  const due = await amountToCollect(c.shopId, c.orderGid, shop.currency);
+  const amount = due && writtenMoney(due, pickLocale(c.locale, shop.locale), shop.country);
   return confirmationSummary([c.locale, shop.locale], { order: c.orderName ?? "", amount });
 }
 

@@ -37,6 +37,7 @@ export type ConfirmationShop = Pick<
   | "name"
   | "locale"
   | "currency"
+  | "country"
   | "otpEnabled"
   | "subscriptionStatus"
   | "holdUnverifiedCod"

@@ -9,6 +9,8 @@ import { requestAddressCorrection } from "~/address-correction/address-correctio
 import { takeContact, type ContactAllowance } from "~/enforcement/contact-allowance.server";
 import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
 import { amountToCollect, settleOrderRecord } from "~/orders/order-record.server";
+import { writtenMoney } from "~/shared/money-words";
+import { pickLocale } from "~/shared/locales";
 import { sendSms } from "~/sms/sms.server";
 import { recordOptOut } from "~/sms/opt-out.server";
 import { placeCall, questionTwiml, sayAndHangUp } from "~/sms/voice.server";
@@ -104,7 +106,8 @@ const amountDue = (c: LadderConfirmation) => amountToCollect(c.shopId, c.orderGi
 /** The WhatsApp rung: the question with Confirm / Cancel / Change address (answered through POST /twilio/whatsapp). */
 async function askOnWhatsapp(c: LadderConfirmation, allowed: Allowed): Promise<Sent> {
   const shopName = c.shop.name ?? c.shop.domain;
-  const summary = confirmationSummary(localesOf(c), { order: c.orderName ?? "", amount: await amountDue(c) });
+  const due = await amountDue(c);
+  const summary = confirmationSummary(localesOf(c), { order: c.orderName ?? "", amount: due && writtenMoney(due, pickLocale(...localesOf(c)), c.shop.country) });
   const template = whatsappConfirmTemplate({ shop: shopName, order: c.orderName ?? "", summary }, localesOf(c));
   if (!template) return { ok: false, error: "no WhatsApp confirmation template", retry: false, skip: true };
   const link = confirmationLink(c.shop, linkToken(c.id));

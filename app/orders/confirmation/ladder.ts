@@ -1,4 +1,5 @@
 import { fill, pickLocale, type Locale } from "~/shared/locales";
+import { spokenMoney, spokenOrderName, type Money } from "~/shared/money-words";
 
 /**
  * The confirmation ladder, pure: the rungs a shop climbs when an unverified COD order is not confirmed
@@ -158,11 +159,13 @@ export type VoiceLine = Exclude<keyof (typeof VOICE)["en"], "prompt" | "amount" 
 export type Spoken = { text: string; language: string; voice: string };
 
 /** The call's question (spoken inside the <Gather>). */
-export function voicePrompt(locales: (string | null | undefined)[], values: { shop: string; order: string; amount: string | null }): Spoken {
-  const t = VOICE[pickLocale(...locales)];
-  // Digits read one by one ("#1 0 0 2") would be long: the order's name as Shopify writes it, without "#".
-  const order = values.order.replace(/^#/, "");
-  return { text: fill(t.prompt, { shop: values.shop, order, amount: values.amount ? fill(t.amount, { amount: values.amount }) : "" }), language: t.language, voice: t.voice };
+export function voicePrompt(locales: (string | null | undefined)[], values: { shop: string; order: string; amount: Money | null }): Spoken {
+  const language = pickLocale(...locales);
+  const t = VOICE[language];
+  // As a person says them (app/shared/money-words.ts): "order 1002", "order L 1 9 2 3 9", "499 rupees".
+  const order = spokenOrderName(values.order);
+  const amount = values.amount ? fill(t.amount, { amount: spokenMoney(values.amount, language) }) : "";
+  return { text: fill(t.prompt, { shop: values.shop, order, amount }), language: t.language, voice: t.voice };
 }
 
 export function voiceLine(locales: (string | null | undefined)[], line: VoiceLine): Spoken {

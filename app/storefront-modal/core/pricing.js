@@ -45,10 +45,13 @@ export function quote(total, currency, pricing, rate) {
   };
 }
 
-/** 1049 "INR" "hi" -> "₹1,049.00" in the shopper's language; plain "1049.00 INR" where Intl cannot. */
+/**
+ * 1049 "INR" "hi" -> "₹1,049.00" in the shopper's language, the currency's symbol in every language
+ * (narrowSymbol: Spanish's own format writes "1049,00 INR"); plain "1049.00 INR" where Intl cannot.
+ */
 export function money(amount, currency, locale) {
   try {
-    return new Intl.NumberFormat(locale || "en", { style: "currency", currency: currency }).format(amount);
+    return new Intl.NumberFormat(locale || "en", { style: "currency", currency: currency, currencyDisplay: "narrowSymbol" }).format(amount);
   } catch {
     return amount.toFixed(currencyDigits(currency)) + " " + currency;
   }

@@ -114,7 +114,7 @@ CodModal.prototype.build = function () {
       els.pausedStep,
       els.busy,
       els.status,
-      h("p", { class: "codv-note", text: t("privacy_note") }),
+      (els.privacyNote = h("p", { class: "codv-note", text: t("privacy_note") })),
     ]),
     h("div", { class: "codv-foot" }, [
       els.alert,

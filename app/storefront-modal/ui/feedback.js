@@ -15,6 +15,8 @@ CodModal.prototype.showStep = function (step, focus) {
   els.modeButton.hidden = step !== "mode";
   els.pausedStep.hidden = step !== "paused";
   els.pausedButton.hidden = step !== "paused";
+  // Paused, the store keeps and remembers nothing of the shopper here: the note would say it does.
+  els.privacyNote.hidden = step === "paused";
   this.step = step;
   if (step === "code") this.startWebOtp();
   else this.stopWebOtp();

@@ -331,7 +331,7 @@
   }
   function money(amount, currency, locale) {
     try {
-      return new Intl.NumberFormat(locale || "en", { style: "currency", currency }).format(amount);
+      return new Intl.NumberFormat(locale || "en", { style: "currency", currency, currencyDisplay: "narrowSymbol" }).format(amount);
     } catch {
       return amount.toFixed(currencyDigits(currency)) + " " + currency;
     }
@@ -787,7 +787,7 @@
         els.pausedStep,
         els.busy,
         els.status,
-        h("p", { class: "codv-note", text: t("privacy_note") })
+        els.privacyNote = h("p", { class: "codv-note", text: t("privacy_note") })
       ]),
       h("div", { class: "codv-foot" }, [
         els.alert,
@@ -918,6 +918,7 @@
     els.modeButton.hidden = step !== "mode";
     els.pausedStep.hidden = step !== "paused";
     els.pausedButton.hidden = step !== "paused";
+    els.privacyNote.hidden = step === "paused";
     this.step = step;
     if (step === "code")
       this.startWebOtp();

@@ -1,24 +1,23 @@
-import { isSupportedCountry } from "libphonenumber-js/min";
+import { getCountries } from "libphonenumber-js/min";
 import { z } from "zod";
-import { parseCountryList } from "~/shared/phone";
+import { countryNames, readCountryList } from "~/shared/country-names";
 import { SETTINGS_LIMITS as L } from "../limits";
 import { onOff, text, wholeNumber } from "./fields";
 
-const countryList = text("Enter country codes, or leave empty to allow every country.").transform((raw, ctx) => {
-  const words = raw
-    .split(/[\s,;]+/)
-    .map((w) => w.trim())
-    .filter(Boolean);
-  const unknown = words.filter((w) => !/^[A-Za-z]{2}$/.test(w) || !isSupportedCountry(w.toUpperCase()));
+/** Every country a phone number can belong to, by its English name (the list the settings page offers). */
+export const PHONE_COUNTRY_NAMES = countryNames(getCountries());
+
+const countryList = text("Enter countries, or leave empty to allow every country.").transform((raw, ctx) => {
+  const { codes, unknown } = readCountryList(raw, PHONE_COUNTRY_NAMES);
   if (unknown.length) {
     ctx.addIssue({
       code: z.ZodIssueCode.custom,
-      message: `Not a country code phone numbers belong to (two letters, ISO 3166, such as IN, AE or US): ${unknown.join(", ")}.`,
+      message: `Not a country phone numbers belong to: ${unknown.join(", ")}. Type a country's English name as the list shows it (such as Kenya) or its two-letter code (such as KE), separated by commas.`,
     });
     return z.NEVER;
   }
   // Stored as send-otp reads it (parseCountryList): upper case, comma-separated, each code once.
-  return [...new Set(parseCountryList(raw))].join(",");
+  return codes.join(",");
 });
 
 const smsTemplate = text("Enter a message or leave it empty.")
