@@ -3,7 +3,7 @@ import path from "node:path";
 import { appDocuments } from "../helpers/app-documents";
 import { documentRequirements, type Requirement } from "../mocks/shopify/document-scopes";
 import { REPO_ROOT, requestedScopes, shopifySchema } from "../mocks/shopify/schemas";
-import { effectiveScopes, INPUT_FIELD_SCOPES, TYPE_SCOPES, WEBHOOK_TOPIC_SCOPES } from "../mocks/shopify/scopes";
+import { CONFIG_SECTION_SCOPES, effectiveScopes, INPUT_FIELD_SCOPES, TYPE_SCOPES, WEBHOOK_TOPIC_SCOPES } from "../mocks/shopify/scopes";
 
 /**
  * The access scopes the app requests (shopify.app.toml) are exactly the ones its documents and webhook
@@ -17,10 +17,16 @@ const requested = requestedScopes();
 const granted = effectiveScopes(requested);
 
 function webhookRequirements(): Requirement[] {
-  return topics.flatMap((t) => {
-    const rule = WEBHOOK_TOPIC_SCOPES[t];
-    return rule?.anyOf.length ? [{ anyOf: rule.anyOf, why: `webhook ${t}`, source: rule.source }] : [];
-  });
+  const sections = Object.entries(CONFIG_SECTION_SCOPES)
+    .filter(([section]) => new RegExp(`^\\[${section}\\]`, "m").test(toml))
+    .map(([section, rule]) => ({ anyOf: rule.anyOf, why: `[${section}] in shopify.app.toml`, source: rule.source }));
+  return [
+    ...sections,
+    ...topics.flatMap((t) => {
+      const rule = WEBHOOK_TOPIC_SCOPES[t];
+      return rule?.anyOf.length ? [{ anyOf: rule.anyOf, why: `webhook ${t}`, source: rule.source }] : [];
+    }),
+  ];
 }
 
 /** The requested scopes that satisfy a requirement: the scope itself, or the write_ scope that grants its read_. */

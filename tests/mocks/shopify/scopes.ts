@@ -88,7 +88,7 @@ export const ROOT_FIELD_SCOPES: Record<"admin" | "storefront", Record<string, Sc
   },
 };
 
-export { TYPE_SCOPES, INPUT_FIELD_SCOPES, WEBHOOK_TOPIC_SCOPES, type TypeScopeRule } from "./type-scopes";
+export { CONFIG_SECTION_SCOPES, TYPE_SCOPES, INPUT_FIELD_SCOPES, WEBHOOK_TOPIC_SCOPES, type TypeScopeRule } from "./type-scopes";
 
 /**
  * The resources each tags or metafields document writes (its `id` / `ownerId` names one), from its call

@@ -124,3 +124,8 @@ export const WEBHOOK_TOPIC_SCOPES: Record<string, TypeScopeRule> = {
   "orders/paid": { anyOf: ["read_orders"], source: `${WEBHOOKS}#list-orders-paid` },
   "fulfillment_events/create": { anyOf: ["read_fulfillments"], source: `${WEBHOOKS}#list-fulfillment_events-create` },
 };
+
+/** Sections of shopify.app.toml that need a scope of their own (the configuration reference's page for each). */
+export const CONFIG_SECTION_SCOPES: Record<string, TypeScopeRule> = {
+  app_proxy: { anyOf: ["write_app_proxy"], source: "https://shopify.dev/docs/apps/build/online-store/app-proxies" },
+};
