@@ -93,6 +93,8 @@ async function startFakeShopify() {
   });
   const { FakeShopify, installDefaultHandlers, FakeEnforcementStore, installOnboardingHandlers } = await import(pathToFileURL(outfile).href);
   const fake = installDefaultHandlers(new FakeShopify(), { checkoutBase: `https://${shopDomain}/checkouts` });
+  // The demo shop's session (scripts/setup.mjs) holds this token: the fake answers only tokens it issued.
+  fake.issueToken(shopDomain, "shpat_local_demo_token");
   // What the install and the admin's first reads ask for (the checkout function's payment customization, the
   // live theme), so no background job keeps failing and retrying during the measured runs.
   new FakeEnforcementStore().install(fake);

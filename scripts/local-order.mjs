@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Local mode: delivers a signed orders/create for an unverified cash-on-delivery order to the running
 // app, as Shopify would (HMAC with the app's secret), so verification after purchase starts: the
-// WhatsApp question (or the SMS link), the hold, the deadline. Run the app with `npm run local -- --twilio`
-// and watch http://127.0.0.1:3002/phone.
+// WhatsApp question (or the SMS link), the hold, the deadline. The order is first placed in the fake Shopify
+// (POST /local/orders), as Shopify holds an order before it tells the app. Run the app with
+// `npm run local -- --twilio` and watch http://127.0.0.1:3002/phone.
 //   npm run local:order                  an order for +919876512345
 //   npm run local:order -- +971501234567 another phone
 //   npm run local:order -- +919876512345 --ip 203.0.113.7 --zip 400001
@@ -49,6 +50,12 @@ const payload = {
   line_items: [{ id: 1, variant_id: 2, quantity: 1, price: "499.00" }],
 };
 const body = JSON.stringify(payload);
+// As on Shopify, the order exists in the store before its webhook: the fake Shopify holds it with its money,
+// addresses, payment page and fulfillment order, so every later read of it (the delivery reminder, the
+// pay-now offer, address correction, holds) finds it.
+const fakeShopify = (process.env.SHOPIFY_API_ORIGIN ?? `http://127.0.0.1:${process.env.LOCAL_SHOPIFY_PORT ?? Number(process.env.PORT ?? 3000) + 1}`).replace(/\/+$/, "");
+const stored = await fetch(`${fakeShopify}/local/orders?shop=${encodeURIComponent(shop)}`, { method: "POST", body, headers: { "content-type": "application/json" } }).catch((error) => ({ ok: false, status: String(error.cause?.code ?? error) }));
+if (!stored.ok) console.warn(`local:order: the fake Shopify at ${fakeShopify} did not take the order (${stored.status}): later reads of it will find nothing`);
 const res = await fetch(`${appUrl}/webhooks/orders/create`, {
   method: "POST",
   body,

@@ -30,9 +30,9 @@ const mocks = spawn(process.execPath, [bundle], {
   env: {
     ...process.env,
     LOCAL_SHOPIFY_PORT: process.env.LOCAL_SHOPIFY_PORT ?? String(port + 1),
-    ...(withTwilio
-      ? { LOCAL_TWILIO_PORT: process.env.LOCAL_TWILIO_PORT ?? String(port + 2), LOCAL_APP_URL: process.env.SHOPIFY_APP_URL ?? `http://localhost:${port}` }
-      : {}),
+    // Where the fake Shopify delivers the webhooks it sends itself (orders/paid from its payment page).
+    LOCAL_APP_URL: process.env.SHOPIFY_APP_URL ?? `http://localhost:${port}`,
+    ...(withTwilio ? { LOCAL_TWILIO_PORT: process.env.LOCAL_TWILIO_PORT ?? String(port + 2) } : {}),
   },
   stdio: ["ignore", "pipe", "inherit"],
 });

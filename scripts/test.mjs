@@ -100,6 +100,8 @@ for (const suite of suites) {
   step(`${suite.name} suite`, process.execPath, [bin("vitest"), "run", "--reporter=default", "--reporter=json", `--outputFile.json=${out}`], {
     TEST_SUITE: suite.name,
     CHROMIUM_PATH: chromiumPath() ?? "",
+    // The whole sqlite suite must run every one of the app's GraphQL documents against the fake Shopify (tests/setup/global.ts).
+    ...(suite.name === "sqlite" ? { SHOPIFY_OPERATIONS_CHECK: "1" } : {}),
   });
   let report = null;
   try {

@@ -137,7 +137,7 @@ const balanceRead = z.object({
           z.object({
             id: z.string(),
             title: z.string(),
-            variant: z.object({ id: z.string() }).nullable(),
+            requiresShipping: z.boolean(),
             // A discount application that is not a code's (automatic, manual, script) answers `{}`.
             discountAllocations: z.array(z.object({ allocatedAmountSet: moneyBag, discountApplication: z.object({ code: z.string().optional() }) })),
           }),
@@ -149,6 +149,11 @@ const balanceRead = z.object({
     .nullable(),
 });
 type OrderRead = NonNullable<z.infer<typeof balanceRead>["order"]>;
+
+/** The balance line as the app adds it: its title, nothing to ship (a product line is read without its variant: that would need read_products). */
+function isBalanceLine(line: OrderRead["lineItems"]["nodes"][number]): boolean {
+  return line.title === BALANCE_LINE_TITLE && !line.requiresShipping;
+}
 
 /**
  * What the deposit code took off this order, in the order's presentment currency, from its line items'
@@ -209,7 +214,7 @@ async function addBalanceLine(shop: string, p: BalancePayload): Promise<Step> {
   if (!read.ok) return { ok: false, error: read.error, retry: true };
   const order = read.data.order;
   if (!order) return { ok: false, error: "order not found", retry: false };
-  if (order.lineItems.nodes.some((l) => l.variant === null && l.title === BALANCE_LINE_TITLE)) return { ok: true, already: true };
+  if (order.lineItems.nodes.some((l) => isBalanceLine(l))) return { ok: true, already: true };
   if (order.cancelledAt) return { ok: true, already: true };
   // The balance is what the code took off this order, in its presentment currency, as the order says it.
   const taken = depositTaken(order, p.code);

@@ -8,6 +8,7 @@ import { shopDetailsJob } from "~/core/shopify/shop-details-job.server";
 import { OPERATIONS, SHOP_DETAILS } from "~/core/shopify/operations";
 import { clock } from "~/core/utils/clock.server";
 import { useFakeShopify } from "../helpers/fake-shopify";
+import { installedAccessToken } from "../mocks/shopify/tokens";
 
 describe("installing and reinstalling a shop", () => {
   it("takes the store's language on the first install", async () => {
@@ -37,7 +38,7 @@ describe("the shop's details at install", () => {
   const DOMAIN = "details-shop.myshopify.com";
   const admin = {
     graphql: (query: string) =>
-      fetch(`${fake.origin}/${DOMAIN}/admin/api/2026-10/graphql.json`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query }) }),
+      fetch(`${fake.origin}/${DOMAIN}/admin/api/2026-10/graphql.json`, { method: "POST", headers: { "content-type": "application/json", "x-shopify-access-token": installedAccessToken(DOMAIN) }, body: JSON.stringify({ query }) }),
   };
   const details = {
     shop: { name: "Dar Atlas", currencyCode: "MAD", primaryDomain: { host: "shop.daratlas.ma", localization: { defaultLocale: "fr" } }, plan: { shopifyPlus: false, partnerDevelopment: false }, shopAddress: { countryCodeV2: "MA" }, ianaTimezone: "Africa/Casablanca" },
@@ -71,7 +72,7 @@ describe("the shop's details at install", () => {
     expect(await prisma.shop.findUnique({ where: { domain: DOMAIN } })).toMatchObject({ name: null, currency: null, uninstalledAt: null });
     expect(await jobOf()).toMatchObject({ shop: DOMAIN, doneAt: null, failedAt: null });
     // The job runs with the shop's offline session; Shopify still refuses: retried later, the error kept.
-    await prisma.session.create({ data: { id: `offline_${DOMAIN}`, shop: DOMAIN, state: "installed", isOnline: false, scope: env.SCOPES, accessToken: "shpat_test" } });
+    await prisma.session.create({ data: { id: `offline_${DOMAIN}`, shop: DOMAIN, state: "installed", isOnline: false, scope: env.SCOPES, accessToken: installedAccessToken(DOMAIN) } });
     expect(await runDueJobs([shopDetailsJob])).toMatchObject({ claimed: 1, retried: 1 });
     expect((await jobOf())?.lastError).toMatch(/ACCESS_DENIED|Access denied/);
     // Shopify answers: the next run records the details, the store's language too (first install).
@@ -88,7 +89,7 @@ describe("the shop's details at install", () => {
     expect(await jobOf()).toMatchObject({ payload: JSON.stringify({ seedLocaleFrom: "en" }) });
     await prisma.shop.update({ where: { domain: DOMAIN }, data: { locale: "ar" } }); // the settings page
     fake.on(OPERATIONS.shopDetails, () => ({ data: details }), "admin");
-    await prisma.session.create({ data: { id: `offline_${DOMAIN}`, shop: DOMAIN, state: "installed", isOnline: false, scope: env.SCOPES, accessToken: "shpat_test" } });
+    await prisma.session.create({ data: { id: `offline_${DOMAIN}`, shop: DOMAIN, state: "installed", isOnline: false, scope: env.SCOPES, accessToken: installedAccessToken(DOMAIN) } });
     expect(await runDueJobs([shopDetailsJob])).toMatchObject({ done: 1 });
     expect(await prisma.shop.findUnique({ where: { domain: DOMAIN } })).toMatchObject({ name: "Dar Atlas", locale: "ar" });
   });
@@ -99,7 +100,7 @@ describe("the shop's details at install", () => {
     await recordInstall(DOMAIN, admin);
     expect(await jobOf()).toMatchObject({ payload: JSON.stringify({ seedLocaleFrom: null }) });
     fake.on(OPERATIONS.shopDetails, () => ({ data: details }), "admin");
-    await prisma.session.create({ data: { id: `offline_${DOMAIN}`, shop: DOMAIN, state: "installed", isOnline: false, scope: env.SCOPES, accessToken: "shpat_test" } });
+    await prisma.session.create({ data: { id: `offline_${DOMAIN}`, shop: DOMAIN, state: "installed", isOnline: false, scope: env.SCOPES, accessToken: installedAccessToken(DOMAIN) } });
     expect(await runDueJobs([shopDetailsJob])).toMatchObject({ done: 1 });
     expect(await prisma.shop.findUnique({ where: { domain: DOMAIN } })).toMatchObject({ name: "Dar Atlas", locale: "ar" });
   });

@@ -1,8 +1,9 @@
 import { prisma } from "~/core/db.server";
 import { env } from "~/core/env.server";
 import type { Shop } from "~/core/settings/shop.server";
+import { DEFAULT_TEST_SHOP, installedAccessToken } from "../mocks/shopify/tokens";
 
-export const SHOP = "test-shop.myshopify.com";
+export const SHOP = DEFAULT_TEST_SHOP;
 
 /**
  * A shop that installed the app: an offline session and a shop row (active subscription unless told;
@@ -19,7 +20,7 @@ export async function installShop(overrides: Partial<Shop> & { domain?: string }
       isOnline: false,
       // What the app asks for: the admin's authentication refuses a session missing one of them.
       scope: env.SCOPES,
-      accessToken: "shpat_test_token",
+      accessToken: installedAccessToken(domain),
     },
   });
   return prisma.shop.create({

@@ -341,7 +341,7 @@ describe("a carrier's event is acted on only for the shop's own order", () => {
     await installShop(DELIVERY_SHOP);
     await installShop({ ...DELIVERY_SHOP, domain: OTHER });
     const theirs = codOrder({ id: 7501, admin_graphql_api_id: "gid://shopify/Order/7501", name: "#7501" });
-    shopify.on(OPERATIONS.orderReadBack, handlers.orderReadBack(new Map([[theirs.admin_graphql_api_id, OTHER]])), "admin");
+    shopify.own(OTHER, theirs.admin_graphql_api_id);
     store.add({ id: theirs.admin_graphql_api_id, name: theirs.name, outstanding: "1299.00", currency: "INR" });
     // The other shop's orders/create replayed here: read back, it is not this shop's, so nothing is written.
     await placeOrder(theirs);

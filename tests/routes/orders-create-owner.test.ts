@@ -40,7 +40,8 @@ describe("orders/create under another shop's header", () => {
     await installShop();
     await installShop({ domain: OTHER });
     const order = codOrder();
-    shopify.on(OPERATIONS.orderReadBack, handlers.orderReadBack(new Map([[order.admin_graphql_api_id, SHOP]])), "admin");
+    shopify.on(OPERATIONS.orderReadBack, handlers.orderReadBack(), "admin");
+    shopify.own(SHOP, order.admin_graphql_api_id);
 
     expect((await deliver(order)).status).toBe(200);
     await runDueJobs(JOB_KINDS, 100);

@@ -29,7 +29,7 @@ const ADDRESS = { first_name: "Asha", phone: PHONE, address1: "Flat 12, Shanti A
 const order = (overrides: Record<string, unknown> = {}) => orderCreatedPayload({ phone: PHONE, shipping_address: ADDRESS, ...overrides });
 const outcomes = () => prisma.orderOutcome.findMany({ select: { shopId: true, orderGid: true, outcome: true, reason: true } });
 /** The fake Shopify knows which shop each of these orders belongs to. */
-const owners = (entries: [string, string][]) => shopify.on(OPERATIONS.orderReadBack, handlers.orderReadBack(new Map(entries)), "admin");
+const owners = (entries: [string, string][]) => entries.forEach(([id, shop]) => shopify.own(shop, id));
 
 describe("an outcome's body must match its topic", () => {
   it("an orders/create body and its HMAC replayed to orders/cancelled and orders/fulfilled learns nothing, and closes no confirmation", async () => {

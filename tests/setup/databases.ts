@@ -19,6 +19,11 @@ export function newRunId(): string {
   return `${Date.now().toString(36)}${crypto.randomBytes(6).toString("hex")}`;
 }
 
+/** Where the workers of a run write the operation names they sent to the fake Shopify. */
+export function operationsRunDir(runId: string) {
+  return path.join(ROOT, "data", `shopify-operations-${runId}`);
+}
+
 export function sqliteRunDir(runId: string) {
   return path.join(ROOT, "data", `test-${runId}`);
 }

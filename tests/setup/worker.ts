@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeEach, inject } from "vitest";
-import { fakeShopifyAnswerProblems, fakeShopifyRefusals } from "../mocks/shopify/server";
-import { workerDatabaseUrl } from "./databases";
+import fs from "node:fs";
+import path from "node:path";
+import { fakeShopifyAnswerProblems, fakeShopifyOperationsRun, fakeShopifyRefusals } from "../mocks/shopify/server";
+import { operationsRunDir, workerDatabaseUrl } from "./databases";
 
 // Point the app at this worker's database before any app module is imported.
 const kind = process.env.TEST_DB === "postgres" ? "postgres" : "sqlite";
@@ -56,3 +58,12 @@ function failOnRefusals() {
 
 afterEach(failOnRefusals);
 afterAll(failOnRefusals);
+
+/** The operations this file sent to a fake Shopify, for the run's check that every document ran (tests/setup/global.ts). */
+afterAll(() => {
+  const ran = fakeShopifyOperationsRun();
+  if (!ran.size) return;
+  const dir = operationsRunDir(inject("runId"));
+  fs.mkdirSync(dir, { recursive: true });
+  fs.appendFileSync(path.join(dir, `${process.pid}.txt`), [...ran].join("\n") + "\n");
+});

@@ -70,7 +70,11 @@ mutation ${OPERATIONS.cartDiscountCodesUpdate}($cartId: ID!, $discountCodes: [St
   }
 }`;
 
-/** The order's custom lines and money as Shopify shows them now: whether the balance line is on it already. */
+/**
+ * The order's lines and money as Shopify shows them now: whether the balance line is on it already. The
+ * balance line is known by its title and by needing no shipping (the app adds it so), never by having
+ * no `variant`: ProductVariant needs `read_products`, a scope the app has no other use for.
+ */
 export const ORDER_BALANCE_LINES = `#graphql
 query ${OPERATIONS.orderBalanceLines}($id: ID!) {
   order(id: $id) {
@@ -81,7 +85,7 @@ query ${OPERATIONS.orderBalanceLines}($id: ID!) {
       nodes {
         id
         title
-        variant { id }
+        requiresShipping
         discountAllocations {
           allocatedAmountSet { presentmentMoney { amount currencyCode } shopMoney { amount currencyCode } }
           discountApplication { ... on DiscountCodeApplication { code } }

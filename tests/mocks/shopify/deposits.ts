@@ -36,7 +36,7 @@ export type FakeMoneyOrder = {
   shopCurrency: string;
   rate: number;
   /** `discount`: what the line's share of the code took off (presentment), as Shopify allocates it. */
-  lineItems: { id: string; title: string; variantId: string | null; price: number; quantity: number; discount?: number }[];
+  lineItems: { id: string; title: string; variantId: string | null; requiresShipping: boolean; price: number; quantity: number; discount?: number }[];
   /** The code and what it took off in all (presentment): the sum of its line allocations. */
   discount: { code: string; amount: number } | null;
   shipping: number;
@@ -198,7 +198,7 @@ export class FakeDepositStore {
       currency,
       shopCurrency: this.market ? "USD" : currency,
       rate: this.market?.rate ?? 1,
-      lineItems: cart.lines.map((l, i) => ({ id: `gid://shopify/LineItem/${sequence}${i}`, title: `Item ${l.merchandiseId}`, variantId: l.merchandiseId, price: this.unitPrice, quantity: l.quantity, ...(d ? { discount: allocated[i] } : {}) })),
+      lineItems: cart.lines.map((l, i) => ({ id: `gid://shopify/LineItem/${sequence}${i}`, title: `Item ${l.merchandiseId}`, variantId: l.merchandiseId, requiresShipping: true, price: this.unitPrice, quantity: l.quantity, ...(d ? { discount: allocated[i] } : {}) })),
       discount: d ? { code: d.code, amount: this.takes(d, cart.lines) } : null,
       shipping: options.shipping ?? 0,
       paid: 0,
@@ -228,7 +228,7 @@ export class FakeDepositStore {
         nodes: o.lineItems.map((l) => ({
           id: l.id,
           title: l.title,
-          variant: l.variantId ? { id: l.variantId } : null,
+          requiresShipping: l.requiresShipping,
           discountAllocations: o.discount && l.discount ? [{ allocatedAmountSet: m(l.discount), discountApplication: { code: o.discount.code } }] : [],
         })),
       },
@@ -263,7 +263,7 @@ export class FakeDepositStore {
       if (price?.currencyCode !== order.currency) {
         return { data: { orderEditAddCustomItem: { calculatedLineItem: null, userErrors: [{ field: ["price"], message: "Currency must match the order's currency." }] } } };
       }
-      const line = { id: `gid://shopify/CalculatedLineItem/${++sequence}`, title: String(call.variables.title ?? ""), variantId: null, price: Number(price.amount), quantity: Number(call.variables.quantity ?? 1) };
+      const line = { id: `gid://shopify/CalculatedLineItem/${++sequence}`, title: String(call.variables.title ?? ""), variantId: null, requiresShipping: call.variables.requiresShipping !== false, price: Number(price.amount), quantity: Number(call.variables.quantity ?? 1) };
       staged.lines.push(line);
       return { data: { orderEditAddCustomItem: { calculatedLineItem: { id: line.id }, userErrors: [] } } };
     };

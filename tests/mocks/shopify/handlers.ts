@@ -56,9 +56,30 @@ function encodeForPreview(kind: string, payload: unknown) {
   return Buffer.from(JSON.stringify({ kind, ...(payload as object) })).toString("base64url");
 }
 
+/**
+ * Variants the fake's store does not sell. Shopify's variant IDs are positive integers; any other, and
+ * any a test retires here (a deleted product), does not exist: cartCreate answers Shopify's user error.
+ */
+export const RETIRED_VARIANTS = new Set<string>();
+export function variantExists(id: string | undefined): boolean {
+  return !!id && /^gid:\/\/shopify\/ProductVariant\/[1-9]\d{0,19}$/.test(id) && !RETIRED_VARIANTS.has(id);
+}
+
+/** Carts the fake created (cartLinesUpdate and cartDiscountCodesUpdate answer only these), by id without its key. */
+const CARTS = new Set<string>();
+export function cartExists(id: unknown): boolean {
+  return typeof id === "string" && CARTS.has(id.split("?")[0]);
+}
+
 /** Storefront cartCreate: a cart whose checkoutUrl carries the lines, attributes and discount codes. */
 export function cartCreate(links: CheckoutLinks = {}): Handler {
   return (call: FakeCall) => {
+    const lines0 = ((call.variables.input ?? {}) as { lines?: Line[] }).lines ?? [];
+    const unknown = lines0.findIndex((l) => !variantExists(l.merchandiseId));
+    if (unknown >= 0) {
+      // Shopify's answer to a line whose merchandise does not exist: no cart, the line's field named.
+      return cartCreateUserErrors([{ code: "INVALID", field: ["input", "lines", String(unknown), "merchandiseId"], message: `The merchandise with id ${lines0[unknown].merchandiseId} does not exist.` }])(call);
+    }
     const input = (call.variables.input ?? {}) as {
       lines?: Line[];
       attributes?: { key: string; value: string }[];
@@ -76,6 +97,7 @@ export function cartCreate(links: CheckoutLinks = {}): Handler {
     const checkoutUrl = links.checkoutBase
       ? `${links.checkoutBase}?c=${encodeForPreview("cart", { lines, attributes: input.attributes ?? [], discountCodes: input.discountCodes ?? [], buyerIdentity: input.buyerIdentity ?? null, subtotal })}`
       : `https://${call.shop}/cart/c/${token}?key=${token.slice(0, 8)}`;
+    CARTS.add(`gid://shopify/Cart/c1-${token}`);
     return {
       data: {
         cartCreate: {
@@ -100,6 +122,9 @@ export function cartCreate(links: CheckoutLinks = {}): Handler {
 export function cartLinesUpdate(): Handler {
   return (call: FakeCall) => {
     const lines = (call.variables.lines ?? []) as { id: string; quantity: number }[];
+    if (!cartExists(call.variables.cartId)) {
+      return { data: { cartLinesUpdate: { cart: null, userErrors: [{ code: "INVALID", field: ["cartId"], message: "The specified cart does not exist." }] } } };
+    }
     return {
       data: {
         cartLinesUpdate: {
@@ -273,20 +298,20 @@ export function slow(ms: number, then: Handler): Handler {
   return async (call) => ({ delayMs: ms, then: (await then(call)) as HandlerResult });
 }
 
-/** Every operation answered well: what local mode runs and what tests start from. */
 /**
  * `ReadBackOrderOwner` (an outcome webhook's order, read back): Shopify answers `order(id:)` with the
- * order when it is the asking shop's, else null. `owners` names the shop of an order; an order not in
- * it belongs to whichever shop asks (the tests' orders are delivered to the shop they belong to).
+ * order when it is the asking shop's, else null. Which shop an order belongs to is the fake's
+ * (`FakeShopify.own`, or the first shop that named it).
  */
-export function orderReadBack(owners: Map<string, string> = new Map()): Handler {
+export function orderReadBack(): Handler {
   return (call) => {
+    // Another shop's order reaches here as id 0 (FakeShopify.own: it does not exist for this shop), so null.
     const id = String(call.variables.id ?? "");
-    const owner = owners.get(id) ?? call.shop;
-    return { data: { order: owner === call.shop && /^gid:\/\/shopify\/Order\/\d+$/.test(id) ? { id } : null } };
+    return { data: { order: /^gid:\/\/shopify\/Order\/[1-9]\d*$/.test(id) ? { id } : null } };
   };
 }
 
+/** Every operation answered well: what local mode runs and what tests start from. */
 export function installDefaultHandlers(
   fake: FakeShopify,
   links: CheckoutLinks = {},

@@ -1,4 +1,5 @@
 import { FakeCustomerStore } from "./customers";
+import { LOCAL_DEFAULTS } from "../../../app/server/app-proxy-signature.mjs";
 import { z } from "zod";
 import { FakeShopify, type Handler, type PageHandler } from "./server";
 import {
@@ -30,6 +31,8 @@ import { FakeBillingStore } from "./billing";
 import { FakeDepositStore, orderEditRefused } from "./deposits";
 import { installOnboardingHandlers } from "./onboarding";
 import { FakeDeliveryStore } from "./delivery";
+import { installLocalOrders, type LocalOrders } from "./local-orders";
+import { FakePrepaidStore } from "./prepaid";
 import { FakeFlow } from "./flow";
 import { cartPaymentMethodsTransformRun, shopDateOf, type FunctionConfiguration } from "../../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
 
@@ -56,6 +59,8 @@ export type LocalShopify = { fake: FakeShopify; origin: string; stop: () => Prom
 
 export async function startLocalShopify(options: { port?: number; host?: string; callTimeoutMs?: number } = {}): Promise<LocalShopify> {
   const fake = new FakeShopify();
+  // The demo shop's offline session (scripts/setup.mjs) holds this token; a shop installed through the token exchange gets its own.
+  fake.issueToken(process.env.DEMO_SHOP || LOCAL_DEFAULTS.shop, "shpat_local_demo_token");
   // Shopify would refuse it: say so where the developer looks, as the real store's error would show.
   fake.onRefusal = (r) => process.stderr.write(`[fake Shopify] refused ${r.api} ${r.operationName ?? "(anonymous)"} as Shopify would: ${r.reason}\n`);
   const links: CheckoutLinks = {
@@ -68,7 +73,10 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   const callTimeoutMs = options.callTimeoutMs ?? 4000;
   installDefaultHandlers(fake, links, tagged, assessments);
   // Orders the store does not hold (every order the developer creates through a webhook) are tagged as before.
-  new FakeOrderStore([fakeOrder({ id: "gid://shopify/Order/1001", name: "#1001" })]).install(fake, { tagsAdd: tagsAdd(tagged) });
+  const orderStore = new FakeOrderStore([fakeOrder({ id: "gid://shopify/Order/1001", name: "#1001" })]);
+  // One tag map for the whole store: tags added to an order it holds show (and are removed) where every other tag is.
+  orderStore.tagged = tagged;
+  orderStore.install(fake, { tagsAdd: tagsAdd(tagged) });
   const enforcement = new FakeEnforcementStore(tagged);
   enforcement.install(fake);
   // partial without draft-order deposits: deposit codes, carts that remember their lines, order edits.
@@ -82,7 +90,12 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   installOnboardingHandlers(fake);
   // Shopify Flow's triggers (held to the deployed extensions) and orders after dispatch (balance, note, answer metafield).
   const flow = new FakeFlow().install(fake);
-  new FakeDeliveryStore().install(fake);
+  const delivery = new FakeDeliveryStore().install(fake);
+  // Pay now after the order: the order's payments, Shopify's invoice and the reward's refund.
+  const prepaid = new FakePrepaidStore();
+  prepaid.install(fake);
+  // Whatever the app learns about is first an order here (POST /local/orders, the checkout's pay button).
+  const learnt = installLocalOrders({ fake, orders: orderStore, delivery, prepaid, enforcement });
 
   const current = new Map<CheckoutOperation, LocalFakeAnswer>(CHECKOUT_OPERATIONS.map((op) => [op, "ok"]));
   const goodAnswers: Record<CheckoutOperation, () => Handler> = {
@@ -176,8 +189,8 @@ export async function startLocalShopify(options: { port?: number; host?: string;
     return jsonPage(200, { answers: Object.fromEntries(current) });
   });
   fake.page(LOCAL_CHECKOUT_PATH, (request) => checkoutPreview(request, enforcement, deposits));
-  fake.page(`${LOCAL_CHECKOUT_PATH}/pay`, (request) => payCart(request, deposits));
-  fake.page("/orders", ({ url }) => ordersPage(url, enforcement, tagged, deposits, assessments, flow));
+  fake.page(`${LOCAL_CHECKOUT_PATH}/pay`, (request) => payCart(request, deposits, learnt));
+  fake.page("/orders", ({ url }) => ordersPage(url, enforcement, tagged, deposits, assessments, flow, { delivery, prepaid, learnt, orders: orderStore }));
 
   const origin = await fake.start(options.port ?? 0, options.host ?? "127.0.0.1");
   return { fake, origin, stop: () => fake.stop() };
@@ -288,7 +301,7 @@ function cartPayment(data: Preview, total: number, deposits: FakeDepositStore, u
 }
 
 /** POST /local/checkout/pay?c=...: the shopper pays; the order is created in the fake store and shown with its orders/create payload. */
-function payCart({ url, method }: Parameters<PageHandler>[0], deposits: FakeDepositStore): ReturnType<PageHandler> {
+function payCart({ url, method }: Parameters<PageHandler>[0], deposits: FakeDepositStore, learnt: LocalOrders): ReturnType<PageHandler> {
   const asJson = url.searchParams.get("format") === "json";
   if (method !== "POST") return { status: 405, type: "text/plain; charset=utf-8", body: "Use POST." };
   let data: Preview;
@@ -312,7 +325,10 @@ function payCart({ url, method }: Parameters<PageHandler>[0], deposits: FakeDepo
     note_attributes: (data.attributes ?? []).map((a) => ({ name: a.key, value: a.value })),
     discount_codes: order.discount ? [{ code: order.discount.code, amount: order.discount.amount.toFixed(2), type: "fixed_amount" }] : [],
     total_price: FakeDepositStore.total(order).toFixed(2),
+    shipping_address: data.buyerIdentity?.phone ? { phone: data.buyerIdentity.phone, country_code: data.buyerIdentity.countryCode ?? null } : null,
   };
+  // The order exists in the store before its webhook, as on Shopify.
+  learnt.learn(LOCAL_DEFAULTS.shop, payload);
   if (asJson) return { status: 200, type: "application/json; charset=utf-8", body: JSON.stringify({ order: { id: order.id, total: FakeDepositStore.total(order), paid: order.paid }, ordersCreate: payload }) };
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Order placed</title></head><body style="font-family:system-ui;max-width:48rem;margin:2rem auto;padding:0 1rem">
 <h1>Order ${esc(order.name)} placed</h1><p>Total ${esc(FakeDepositStore.total(order).toFixed(2))}, paid ${esc(order.paid.toFixed(2))}, outstanding ${esc(FakeDepositStore.outstanding(order).toFixed(2))} ${esc(order.currency)}.</p>
@@ -330,6 +346,21 @@ function esc(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
+/** What the store holds of an order the app learnt about: its name, its carrier's events, the delivery answer written to it, its payments. */
+function learntView(id: string, known: { delivery: FakeDeliveryStore; prepaid: FakePrepaidStore; learnt: LocalOrders }) {
+  const shipped = known.delivery.orders.get(id);
+  const paid = known.prepaid.orders.get(id);
+  return {
+    name: shipped?.name ?? null,
+    carrierEvents: known.learnt.fulfillments.get(id)?.events ?? [],
+    note: shipped?.note ?? null,
+    deliveryAnswer: shipped?.metafields.get("cod_verify.delivery_answer")?.value ?? null,
+    payment: paid
+      ? { outstanding: known.prepaid.outstanding(paid), transactions: paid.transactions.map((t) => ({ kind: t.kind, gateway: t.gateway, amount: t.amount })), refunds: paid.refunds, invoices: paid.invoices.length }
+      : null,
+  };
+}
+
 /** GET /orders: what the app did to each order in this store (tags, holds, cancellations) and its payment customizations. */
 function ordersPage(
   url: URL,
@@ -338,8 +369,9 @@ function ordersPage(
   deposits: FakeDepositStore,
   assessments: Map<string, FakeRiskAssessment[]>,
   flow: FakeFlow,
+  known: { delivery: FakeDeliveryStore; prepaid: FakePrepaidStore; learnt: LocalOrders; orders: FakeOrderStore },
 ): ReturnType<PageHandler> {
-  const ids = new Set([...deposits.orders.keys(), ...tagged.keys(), ...enforcement.orders.keys(), ...assessments.keys()]);
+  const ids = new Set([...known.learnt.payloads.keys(), ...deposits.orders.keys(), ...tagged.keys(), ...enforcement.orders.keys(), ...assessments.keys()]);
   const orders = [...ids].map((id) => {
     const o = enforcement.orders.get(id);
     const m = deposits.orders.get(id);
@@ -349,6 +381,7 @@ function ordersPage(
       riskAssessments: assessments.get(id) ?? [],
       fulfillmentOrders: o?.fulfillmentOrders.map((f) => ({ id: f.id, status: f.status, holds: f.holds })) ?? [],
       cancelled: o?.cancelled ?? null,
+      ...learntView(id, known),
       // Orders placed on /local/checkout: Shopify's money fields, and their lines (the balance line once added).
       money: m
         ? { currency: m.currency, total: FakeDepositStore.total(m), paid: m.paid, outstanding: FakeDepositStore.outstanding(m), discount: m.discount, lines: m.lineItems.map((l) => ({ title: l.title, price: l.price, quantity: l.quantity })) }
@@ -368,7 +401,17 @@ function ordersPage(
       o.money
         ? esc(`total ${o.money.total.toFixed(2)}, paid ${o.money.paid.toFixed(2)}, outstanding ${o.money.outstanding.toFixed(2)} ${o.money.currency}; lines: ${o.money.lines.map((l) => `${l.title} ${l.price.toFixed(2)}×${l.quantity}`).join("; ")}`)
         : "not placed here"
-    }</td></tr>`;
+    }</td><td>${esc(
+      [
+        o.name,
+        o.carrierEvents.length ? `carrier: ${o.carrierEvents.join(" → ")}` : "",
+        o.note ? `note: ${o.note}` : "",
+        o.deliveryAnswer ? `answer: ${o.deliveryAnswer}` : "",
+        o.payment ? `outstanding ${o.payment.outstanding.toFixed(2)}; paid online ${o.payment.transactions.filter((t) => t.kind !== "REFUND").length}×; refunds ${o.payment.refunds.length}; invoices ${o.payment.invoices}` : "",
+      ]
+        .filter(Boolean)
+        .join(" · ") || "—",
+    )}</td></tr>`;
   const pcs = customizations
     .map((c) => `<li><code>${esc(c.id)}</code> ${esc(c.title)}: <strong>${c.enabled ? "enabled" : "disabled"}</strong>, ${esc(c.metafields.map((m) => m.value).join(" "))}</li>`)
     .join("");
@@ -376,8 +419,8 @@ function ordersPage(
 <title>Local store: what the app did</title></head><body style="font-family:system-ui;max-width:60rem;margin:2rem auto;padding:0 1rem">
 <h1>Local store: what the app did</h1>
 <h2>Payment customizations</h2><ul>${pcs || "<li>none yet (the app creates one on install and when its settings are saved)</li>"}</ul>
-<h2>Orders</h2><table border="1" cellpadding="6" style="border-collapse:collapse"><thead><tr><th>Order</th><th>Tags</th><th>Risk assessments</th><th>Fulfillment</th><th>Cancelled</th><th>Money</th></tr></thead>
-<tbody>${orders.map(row).join("") || '<tr><td colspan="6">no order touched yet</td></tr>'}</tbody></table>
+<h2>Orders</h2><table border="1" cellpadding="6" style="border-collapse:collapse"><thead><tr><th>Order</th><th>Tags</th><th>Risk assessments</th><th>Fulfillment</th><th>Cancelled</th><th>Money</th><th>Delivery and payment</th></tr></thead>
+<tbody>${orders.map(row).join("") || '<tr><td colspan="7">no order touched yet</td></tr>'}</tbody></table>
 <h2>Shopify Flow triggers received</h2><ul>${flow.runs.map((r) => `<li><code>${esc(r.handle)}</code> ${esc(JSON.stringify(r.payload))}</li>`).join("") || "<li>none yet</li>"}</ul>
 <p><a href="/orders?format=json">JSON</a></p></body></html>`;
   return { status: 200, type: "text/html; charset=utf-8", body };

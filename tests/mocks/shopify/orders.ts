@@ -88,6 +88,8 @@ export class FakeOrderStore {
   readonly orders = new Map<string, FakeOrder>();
   /** What `shop { shipsToCountries }` answers (CountryCode values; "ZZ" is Shopify's rest of the world). */
   shipsTo: string[] = [...DEFAULT_SHIPS_TO];
+  /** The store's shared tag map, when the other stores keep tags there too (local mode): tagsAdd writes both. */
+  tagged: Map<string, Set<string>> | null = null;
 
   constructor(orders: FakeOrder[] = []) {
     for (const o of orders) this.add(o);
@@ -189,7 +191,10 @@ export class FakeOrderStore {
       const order = this.orders.get(String(call.variables.id));
       if (!order && others) return others(call);
       if (!order) return { data: { tagsAdd: { node: null, userErrors: [{ field: ["id"], message: "Resource not found" }] } } };
-      for (const tag of (call.variables.tags as string[]) ?? []) if (!order.tags.includes(tag)) order.tags.push(tag);
+      for (const tag of (call.variables.tags as string[]) ?? []) {
+        if (!order.tags.includes(tag)) order.tags.push(tag);
+        if (this.tagged) this.tagged.set(order.id, (this.tagged.get(order.id) ?? new Set()).add(tag));
+      }
       return { data: { tagsAdd: { node: { id: order.id }, userErrors: [] } } };
     };
   }

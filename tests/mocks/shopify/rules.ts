@@ -4,21 +4,25 @@ import {
   getVariableValues,
   getOperationAST,
   getNamedType,
+  isAbstractType,
   isNonNullType,
+  isObjectType,
   TypeInfo,
   visit,
   visitWithTypeInfo,
   GraphQLError,
   Kind,
   parse,
+  print,
   validate,
   type DocumentNode,
   type FieldNode,
   type GraphQLObjectType,
   type OperationDefinitionNode,
 } from "graphql";
+import { shopifyParseError, shopifyValidationError, shopifyVariableError } from "./errors";
 import { findShopifySchema, requestedScopes } from "./schemas";
-import { describeAccess, effectiveScopes, requiredAccess, TYPE_SCOPES } from "./scopes";
+import { describeAccess, DOCUMENT_RESOURCES, effectiveScopes, requiredAccess, TYPE_SCOPES } from "./scopes";
 
 /**
  * Shopify's rules for one GraphQL request, as its Admin and Storefront APIs apply them before running
@@ -59,10 +63,6 @@ export function warmUpSchemas(apiVersion: string): void {
   }
 }
 
-function located(e: GraphQLError) {
-  return { message: e.message, ...(e.locations ? { locations: e.locations } : {}), ...(e.path ? { path: e.path } : {}) };
-}
-
 export function checkRequest(
   api: "admin" | "storefront",
   apiVersion: string,
@@ -80,15 +80,13 @@ export function checkRequest(
     document = parse(query);
   } catch (error) {
     const e = error as GraphQLError;
-    return { ok: false, reason: `syntax: ${e.message}`, body: { errors: [{ ...located(e), extensions: { code: "parseError" } }] } };
+    const refused = shopifyParseError(e);
+    return { ok: false, reason: `syntax: ${refused.message}`, body: { errors: [refused] } };
   }
   const invalid = validate(schema, document);
   if (invalid.length) {
-    return {
-      ok: false,
-      reason: `invalid against the ${api} ${apiVersion} schema: ${invalid.map((e) => e.message).join("; ")}`,
-      body: { errors: invalid.map((e) => ({ ...located(e), extensions: { code: "GRAPHQL_VALIDATION_FAILED" } })) },
-    };
+    const errors = invalid.map(shopifyValidationError);
+    return { ok: false, reason: `invalid against the ${api} ${apiVersion} schema: ${errors.map((e) => e.message).join("; ")}`, body: { errors } };
   }
   const operation = getOperationAST(document, operationName ?? undefined);
   if (!operation) {
@@ -96,11 +94,9 @@ export function checkRequest(
   }
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {});
   if (coerced.errors) {
-    return {
-      ok: false,
-      reason: `variables: ${coerced.errors.map((e) => e.message).join("; ")}`,
-      body: { errors: coerced.errors.map((e) => ({ ...located(e), extensions: { code: "INVALID_VARIABLE" } })) },
-    };
+    const declared = new Map((operation.variableDefinitions ?? []).map((d) => [d.variable.name.value, print(d.type)]));
+    const errors = coerced.errors.map((e) => shopifyVariableError(e, declared, variables ?? {}));
+    return { ok: false, reason: `variables: ${errors.map((e) => `${e.message} (${JSON.stringify(e.extensions.problems)})`).join("; ")}`, body: { errors } };
   }
   // Scopes, per root field (fragments spread at the root included).
   const root = (operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType()) as GraphQLObjectType;
@@ -114,6 +110,12 @@ export function checkRequest(
     if ("unknown" in need) {
       reasons.push(need.unknown);
       denied.push({ message: `fake Shopify: ${need.unknown}`, path: [node.alias?.value ?? node.name.value] });
+      continue;
+    }
+    const unlisted = unlistedResource(operationName, args);
+    if (unlisted) {
+      reasons.push(unlisted);
+      denied.push({ message: `fake Shopify: ${unlisted}`, path: [node.alias?.value ?? node.name.value] });
       continue;
     }
     const missing = need.requirements.find((anyOf) => !anyOf.some((s) => scopes.has(s)));
@@ -140,22 +142,34 @@ export function checkRequest(
       reason: `access: ${nested.map((n) => `${n.path.join(".")} needs ${n.access} (${n.source})`).join("; ")}`,
       body: {
         data: null,
-        errors: nested.map((n) => ({
-          message: `Access denied for ${n.path[n.path.length - 1]} field. Required access: ${n.access}`,
-          extensions: { code: "ACCESS_DENIED", documentation: DOCS, requiredAccess: n.access },
-          path: n.path,
-        })),
+        errors: nested.map((n) =>
+          n.unknown
+            ? { message: `fake Shopify: no scope row for the type at ${n.path.join(".")} (${n.source}): it cannot answer what Shopify would`, path: n.path }
+            : {
+                message: `Access denied for ${n.path[n.path.length - 1]} field. Required access: ${n.access}`,
+                extensions: { code: "ACCESS_DENIED", documentation: DOCS, requiredAccess: n.access },
+                path: n.path,
+              },
+        ),
       },
     };
   }
   return { ok: true, document, operation };
 }
 
-/** Fields of the document whose type needs a scope the grant lacks (TYPE_SCOPES). */
+/**
+ * Fields of the document whose type needs a scope the grant lacks (TYPE_SCOPES), and fields whose type
+ * has no row in that table (`unknown`: the fake cannot say what Shopify would require, so it refuses).
+ */
 export function nestedDenials(schema: import("graphql").GraphQLSchema, document: DocumentNode, api: "admin" | "storefront", scopes: Set<string>) {
   const typeInfo = new TypeInfo(schema);
-  const out: { path: string[]; access: string; source: string }[] = [];
+  const out: { path: string[]; access: string; source: string; unknown?: boolean }[] = [];
   const path: string[] = [];
+  const check = (typeName: string) => {
+    const rule = TYPE_SCOPES[api][typeName];
+    if (!rule) out.push({ path: [...path], access: `a row for ${typeName}`, source: "tests/mocks/shopify/type-scopes.ts", unknown: true });
+    else if (rule.anyOf.length && !rule.anyOf.some((s) => scopes.has(s))) out.push({ path: [...path], access: describeAccess(rule.anyOf), source: rule.source });
+  };
   visit(
     document,
     visitWithTypeInfo(typeInfo, {
@@ -163,18 +177,34 @@ export function nestedDenials(schema: import("graphql").GraphQLSchema, document:
         enter(node) {
           path.push(node.alias?.value ?? node.name.value);
           const type = typeInfo.getType();
-          const rule = type ? TYPE_SCOPES[api][getNamedType(type).name] : undefined;
-          if (rule?.anyOf?.length && !rule.anyOf.some((s) => scopes.has(s))) {
-            out.push({ path: [...path], access: describeAccess(rule.anyOf), source: rule.source });
-          }
+          const named = type ? getNamedType(type) : null;
+          if (named && (isObjectType(named) || isAbstractType(named))) check(named.name);
         },
         leave() {
           path.pop();
         },
       },
+      // `... on ProductVariant { id }` under a union reaches that type too.
+      InlineFragment: {
+        enter(node) {
+          if (node.typeCondition) check(node.typeCondition.name.value);
+        },
+      },
     }),
   );
   return out;
+}
+
+/** A tags or metafields document writing a resource its row in DOCUMENT_RESOURCES does not list. */
+function unlistedResource(operationName: string | null, args: Record<string, unknown>): string | null {
+  const listed = operationName ? DOCUMENT_RESOURCES[operationName] : undefined;
+  if (!listed) return null;
+  const values = args.metafields ? (args.metafields as { ownerId?: unknown }[]).map((m) => m.ownerId) : [args.id];
+  for (const id of values) {
+    const type = typeof id === "string" ? /^gid:\/\/shopify\/([A-Za-z]+)\//.exec(id)?.[1] : undefined;
+    if (!type || !listed.includes(type)) return `${operationName} writes ${String(id)}, a resource its row does not list (tests/mocks/shopify/scopes.ts DOCUMENT_RESOURCES)`;
+  }
+  return null;
 }
 
 function rootFields(document: DocumentNode, operation: OperationDefinitionNode): FieldNode[] {

@@ -88,22 +88,24 @@ export const ROOT_FIELD_SCOPES: Record<"admin" | "storefront", Record<string, Sc
   },
 };
 
+export { CONFIG_SECTION_SCOPES, TYPE_SCOPES, INPUT_FIELD_SCOPES, WEBHOOK_TOPIC_SCOPES, type TypeScopeRule } from "./type-scopes";
+
 /**
- * Object types whose every field needs a scope wherever they are reached (the type's own page says
- * "Requires ... access scope"), for the nested selections a root field's scope does not cover. Only
- * types whose requirement was read on the page are here; the table is not exhaustive.
+ * The resources each tags or metafields document writes (its `id` / `ownerId` names one), from its call
+ * sites: the scope such a mutation needs is the resource's. The fake refuses a call whose resource is not
+ * listed for its operation, so a new use on a new resource needs its row (and its scope).
  */
-export const TYPE_SCOPES: Record<"admin" | "storefront", Record<string, ScopeRule>> = {
-  admin: {
-    ShopLocale: { anyOf: ["read_locales", "read_markets_home"], source: `${ADMIN}/objects/ShopLocale` },
-    FulfillmentHold: {
-      anyOf: ["read_assigned_fulfillment_orders", "read_merchant_managed_fulfillment_orders", "read_third_party_fulfillment_orders", "read_marketplace_fulfillment_orders"],
-      source: `${ADMIN}/objects/FulfillmentHold`,
-    },
-    PaymentTerms: { anyOf: ["read_payment_terms"], source: `${ADMIN}/objects/PaymentTerms` },
-  },
-  storefront: {},
+export const DOCUMENT_RESOURCES: Record<string, string[]> = {
+  AddOrderTags: ["Order", "Customer"],
+  RemoveOrderTags: ["Order", "Customer"],
+  AddressCorrectionRequestedAddress: ["Order"],
+  DeliveryAnswerMetafield: ["Order"],
 };
+
+/** The write scopes of the resources a tags or metafields mutation can name (for ./scope-table.test.ts). */
+export function resourceScopes(resource: string): string[] | undefined {
+  return RESOURCE_WRITE[resource];
+}
 
 /** The scopes a grant of `scopes` carries: each `write_x` (and `unauthenticated_write_x`) also grants `read_x`. */
 export function effectiveScopes(scopes: string[]): Set<string> {

@@ -19,6 +19,8 @@ export function tokenExchange(fake: FakeShopify, shop: string, options: { instal
     if (!options.installed || !wellFormed) {
       return { status: 400, type: "application/json", body: JSON.stringify({ error: "invalid_subject_token", error_description: "The subject token could not be exchanged." }) };
     }
-    return { status: 200, type: "application/json", body: JSON.stringify({ access_token: `shpat_exchanged_${shop.split(".")[0]}`, scope: options.scope ?? env.SCOPES }) };
+    const token = `shpat_exchanged_${shop.split(".")[0]}`;
+    fake.issueToken(shop, token);
+    return { status: 200, type: "application/json", body: JSON.stringify({ access_token: token, scope: options.scope ?? env.SCOPES }) };
   });
 }
