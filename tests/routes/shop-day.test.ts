@@ -24,7 +24,7 @@ const ZONES = ["Etc/GMT+12", "Pacific/Marquesas", "America/St_Johns", "America/N
 
 describe("the shop's midnight, not UTC's", () => {
   it.each(ZONES)("%s: a minute before the shop's 1 December, the cap is November 30's and says 60 s; a second after, December's day, month and cap", async (zone) => {
-    const shop = await installShop({ timezone: zone, dailySendCap: 1, otpResendCooldownSeconds: 0 });
+    const shop = await installShop({ timezone: zone, dailySendCap: 1, capFallback: "prepaid_only", otpResendCooldownSeconds: 0 });
     const midnight = shopDayStart("2026-12-01", zone).getTime();
 
     at(midnight - 60_000);
@@ -50,7 +50,7 @@ describe("the shop's midnight, not UTC's", () => {
   });
 
   it("a shop whose zone is not known yet keeps UTC's days", async () => {
-    await installShop({ dailySendCap: 1, otpResendCooldownSeconds: 0 });
+    await installShop({ dailySendCap: 1, capFallback: "prepaid_only", otpResendCooldownSeconds: 0 });
     at(Date.UTC(2026, 10, 30, 23, 59));
     expect((await send("+919876500001")).status).toBe(200);
     expect(await jsonOf(await send("+919876500002"))).toMatchObject({ code: "shop_daily_cap", retryAfter: 60 });

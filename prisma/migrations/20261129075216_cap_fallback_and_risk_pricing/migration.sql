@@ -50,6 +50,7 @@ CREATE TABLE "new_Shop" (
     "digipinTarget" TEXT NOT NULL DEFAULT 'metafield',
     "enforceAtCheckout" BOOLEAN NOT NULL DEFAULT true,
     "keepCodHiddenWhenPaused" BOOLEAN NOT NULL DEFAULT false,
+    "capFallback" TEXT NOT NULL DEFAULT 'confirm_after_purchase',
     "usageChargesEnabled" BOOLEAN NOT NULL DEFAULT false,
     "burnMonth" TEXT,
     "burnSeenAt" DATETIME,

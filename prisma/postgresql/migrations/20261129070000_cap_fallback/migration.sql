@@ -1,3 +1,0 @@
--- AlterTable
-ALTER TABLE "Shop" ADD COLUMN     "capFallback" TEXT NOT NULL DEFAULT 'confirm_after_purchase';
-
