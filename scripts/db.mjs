@@ -9,6 +9,8 @@
 //   node scripts/db.mjs check             fail when a schema change has no migration or the schemas drift
 import "../app/server/load-env.mjs";
 import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import os from "node:os";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -119,6 +121,64 @@ export function check() {
   return problems;
 }
 
+/**
+ * What a SQLite database holds, table by table: its columns (name, type, NOT NULL, default, key) and its
+ * indexes other than partial ones (the hand-written migrations' partial indexes have no schema line).
+ */
+function sqliteShape(file) {
+  const Database = createRequire(import.meta.url)("better-sqlite3");
+  const db = new Database(file, { readonly: true });
+  try {
+    const tables = db.prepare(`SELECT "name" FROM sqlite_master WHERE "type" = 'table' AND "name" NOT LIKE 'sqlite_%' AND "name" NOT LIKE '\\_%' ESCAPE '\\' ORDER BY "name"`).all();
+    return Object.fromEntries(
+      tables.map(({ name }) => {
+        const columns = db.prepare(`PRAGMA table_info("${name}")`).all().map((c) => `${c.name} ${c.type} ${c.notnull ? "NOT NULL" : "NULL"} ${c.dflt_value ?? ""} ${c.pk ? "PK" : ""}`.trim()).sort();
+        const indexes = db.prepare(`PRAGMA index_list("${name}")`).all().filter((i) => !i.partial && i.origin !== "pk")
+          .map((i) => `${i.name} ${i.unique ? "UNIQUE " : ""}(${db.prepare(`PRAGMA index_info("${i.name}")`).all().map((c) => c.name).join(", ")})`).sort();
+        return [name, { columns, indexes }];
+      }),
+    );
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Whether the SQLite migrations, applied in order to an empty database, give what the schema describes: a
+ * migration written on a branch from a schema without another branch's columns (SQLite redefines a table to
+ * change it) passes every text check above and still drops those columns when applied after them.
+ */
+async function sqliteMigrationsDrift() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "cod-db-check-"));
+  try {
+    const migrated = path.join(dir, "migrated.db");
+    try {
+      await applyMigrations(`file:${migrated}`);
+    } catch (error) {
+      return [`the SQLite migrations do not apply to an empty database: ${error.message}`];
+    }
+    const fromSchema = path.join(dir, "schema.db");
+    const Database = createRequire(import.meta.url)("better-sqlite3");
+    const db = new Database(fromSchema);
+    db.exec(diffScript("prisma.config.ts", null, sqliteSchema));
+    db.close();
+    const want = sqliteShape(fromSchema);
+    const got = sqliteShape(migrated);
+    const problems = [];
+    for (const table of new Set([...Object.keys(want), ...Object.keys(got)])) {
+      for (const part of ["columns", "indexes"]) {
+        const missing = (want[table]?.[part] ?? []).filter((x) => !(got[table]?.[part] ?? []).includes(x));
+        const extra = (got[table]?.[part] ?? []).filter((x) => !(want[table]?.[part] ?? []).includes(x));
+        if (missing.length) problems.push(`the SQLite migrations leave out of ${table} what the schema has: ${missing.join("; ")}`);
+        if (extra.length) problems.push(`the SQLite migrations leave in ${table} what the schema does not have: ${extra.join("; ")}`);
+      }
+    }
+    return problems;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const [cmd, arg, flag] = process.argv.slice(2);
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   fs.mkdirSync(path.join(root, "data"), { recursive: true });
@@ -130,9 +190,10 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.a
     console.log(`db: ${applied.length ? `applied ${applied.join(", ")}` : "no pending migrations"}`);
   } else if (cmd === "check") {
     const problems = check();
+    if (!problems.length) problems.push(...(await sqliteMigrationsDrift()));
     for (const p of problems) console.error(`db: ${p}`);
     if (problems.length) process.exit(1);
-    console.log("db: schema, generated schema and migrations agree");
+    console.log("db: schema, generated schema and migrations agree (the SQLite migrations, applied to an empty database, give the schema)");
   } else {
     console.error("usage: node scripts/db.mjs generate | migration <name> | migrate | check");
     process.exit(2);
