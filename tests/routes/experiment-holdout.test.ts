@@ -57,13 +57,20 @@ function functionInput(proof: string | null, phone: string): RunInput {
 }
 
 /** Starts an experiment at `percent` % through the Settings page and sends a code request for every phone; returns the arms seen. */
-async function startAndAssign(percent = "30") {
+/**
+ * Starts an experiment and sends a code to each of the 40 shoppers; with `atLeast`, to more shoppers (at most 40
+ * more) until each arm has that many: the draw is random by the experiment's id, and a test that plans orders for
+ * five held-out shoppers must not fail the runs where the first 40 held out only four.
+ */
+async function startAndAssign(percent = "30", atLeast: { held: number; asked: number } = { held: 0, asked: 0 }) {
   const started = await experimentForm({ intent: "experiment-start", holdoutPercent: percent, days: "" });
   expect(started.status).toBe(200);
   expect(started.data).toMatchObject({ ok: true });
   const held: string[] = [];
   const asked: string[] = [];
-  for (const phone of phones) {
+  const more = Array.from({ length: 40 }, (_, i) => `+9197${String(10_000_000 + i * 7919).padStart(8, "0")}`);
+  for (const phone of [...phones, ...more]) {
+    if (!phones.includes(phone) && held.length >= atLeast.held && asked.length >= atLeast.asked) break;
     const res = await sendCode(phone);
     expect(res.status).toBe(200);
     const body = await jsonOf(res);
@@ -228,7 +235,7 @@ describe("the holdout experiment", () => {
 
   it("reports per arm from the outcomes Shopify sends: counts, rates, the difference and money saved, on the report page and Home", async () => {
     await installShop({ currency: "INR", country: "IN" });
-    const { held, asked } = await startAndAssign("30");
+    const { held, asked } = await startAndAssign("30", { held: 5, asked: 11 });
     expect((await experimentForm({ intent: "experiment-costs", codFailureCost: "250", messageCost: "0.5" })).data).toMatchObject({ ok: true });
     // Planted: of each arm's first orders, held-out shoppers fail 3 in 4, asked ones 1 in 5; one order per arm stays open.
     const plan: { phone: string; fate: "failed" | "delivered" | "open" }[] = [
