@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { FakeShopify } from "../mocks/shopify/server";
+import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { OPERATIONS } from "~/core/shopify/operations";
 import { launchBrowser } from "../helpers/browser";
@@ -20,7 +21,7 @@ const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" 
 describe("the address form's countries and provinces (Chromium, keyboard only)", () => {
   let server: RunningServer;
   let browser: Browser;
-  const fake = new FakeShopify();
+  const fake = servingLocalDemoShop(new FakeShopify());
   const store = new FakeOrderStore();
   store.shipsTo = ["IN", "AU", "FR", "US"];
   store.install(fake);

@@ -1,6 +1,7 @@
 import type { Browser, BrowserContextOptions } from "playwright-core";
 import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { FakeShopify } from "../mocks/shopify/server";
+import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { launchBrowser } from "../helpers/browser";
 import { lastCorrectionLink } from "../helpers/correction-sms";
@@ -24,7 +25,7 @@ const DAK_BHAWAN = { latitude: 28.622788, longitude: 77.213033 };
 describe("the address form's DIGIPIN in Chromium", () => {
   let server: RunningServer;
   let browser: Browser;
-  const fake = new FakeShopify();
+  const fake = servingLocalDemoShop(new FakeShopify());
   const store = new FakeOrderStore();
   store.shipsTo = ["IN"];
   store.install(fake);

@@ -74,7 +74,8 @@ describe("the holdout experiment's settings card and report page in Chromium", (
     let shoppers = 0;
     while (shoppers < 30 || arms.holdout < 4 || arms.verify < 4) {
       const phone = `+9198${String(20_000_000 + shoppers * 7919).padStart(8, "0")}`;
-      const sent = await postSigned(server, "/send-otp", { phone });
+      // Each shopper from a network of their own, as real shoppers come: one address asking for many numbers is refused past its share.
+      const sent = await postSigned(server, "/send-otp", { phone }, { "x-forwarded-for": `198.18.${shoppers % 250}.${(shoppers % 200) + 1}` });
       expect(sent.status).toBe(200);
       const answer = (await sent.json()) as { skipped?: boolean; reason?: string };
       const arm = answer.skipped && answer.reason === "otp_disabled" ? "holdout" : "verify";

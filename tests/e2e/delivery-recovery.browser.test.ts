@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { FakeShopify } from "../mocks/shopify/server";
+import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { installDefaultHandlers } from "../mocks/shopify/handlers";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { FakeDeliveryStore } from "../mocks/shopify/delivery";
@@ -23,7 +24,7 @@ const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" 
 describe("the failed-delivery page in Chromium", () => {
   let server: RunningServer;
   let browser: Browser;
-  const fake = new FakeShopify();
+  const fake = servingLocalDemoShop(new FakeShopify());
   const orders = new FakeOrderStore();
   const delivery = new FakeDeliveryStore();
   installDefaultHandlers(fake);

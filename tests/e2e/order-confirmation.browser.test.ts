@@ -1,5 +1,6 @@
 import type { Browser } from "playwright-core";
 import { FakeShopify } from "../mocks/shopify/server";
+import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { installDefaultHandlers } from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
 import { launchBrowser, seriousViolations } from "../helpers/browser";
@@ -19,7 +20,7 @@ const BUYER = "+919812345678";
 describe("an unverified COD order confirmed by the shopper in Chromium on a phone", () => {
   let server: RunningServer;
   let browser: Browser;
-  const fake = new FakeShopify();
+  const fake = servingLocalDemoShop(new FakeShopify());
   const tagged = new Map<string, Set<string>>();
   const store = new FakeEnforcementStore(tagged);
   installDefaultHandlers(fake, {}, tagged);

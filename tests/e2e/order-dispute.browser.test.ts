@@ -2,6 +2,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser } from "playwright-core";
 import { FakeShopify } from "../mocks/shopify/server";
+import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { installDefaultHandlers } from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
 import { launchBrowser } from "../helpers/browser";
@@ -22,7 +23,7 @@ const BUYER = "+919812345670";
 describe("the shopper says they did not place the order, and takes it back (Chromium, keyboard only)", () => {
   let server: RunningServer;
   let browser: Browser;
-  const fake = new FakeShopify();
+  const fake = servingLocalDemoShop(new FakeShopify());
   const tagged = new Map<string, Set<string>>();
   const store = new FakeEnforcementStore(tagged);
   installDefaultHandlers(fake, {}, tagged);

@@ -16,3 +16,11 @@ export const UNAUTHORIZED = {
   body: { errors: "[API] Invalid API key or access token (unrecognized login or wrong password)" },
   headers: { "www-authenticate": 'Basic Realm="Shopify API Authentication"' },
 };
+
+/** The access token `npm run setup` installs for local mode's demo shop (scripts/setup.mjs). */
+export const LOCAL_DEMO_SHOP_TOKEN = "shpat_local_demo_token";
+
+/** A fake that knows local mode's demo shop as Shopify would: its install token issued (for a built server started by the tests in local mode). */
+export function servingLocalDemoShop<T extends { issueToken(shop: string, token: string): T }>(fake: T): T {
+  return fake.issueToken(process.env.DEMO_SHOP || "demo-shop.myshopify.com", LOCAL_DEMO_SHOP_TOKEN);
+}
