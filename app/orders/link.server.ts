@@ -10,7 +10,8 @@ import { paymentModeOf, tagsForOrder } from "./order-tags";
 import { asksVerifiedOrders, confirmationOpening, confirmsAfterPurchase, scheduleExistingConfirmation } from "~/orders/confirmation/confirmation.server";
 import { PENDING_TAG } from "~/orders/confirmation/texts";
 import { customerVerifiedTagJobFor, orderTagsJobFor } from "./tag-jobs.server";
-import { decideOrderVerification, phoneStandingColumns, phoneStandingOf, type PhoneStanding } from "./order-verification.server";
+import { decideOrderVerification, offerOnOrder, phoneStandingColumns, phoneStandingOf, type PhoneStanding } from "./order-verification.server";
+import { bandAction, pricingSettingsOf } from "~/risk/pricing";
 import { orderRecordInsert } from "./order-record.server";
 import { codOrderAssessment, codOrderRiskColumns, orderIpHash, riskAssessmentJobFor, riskColumns, riskTag, type CodOrderRiskRow } from "~/risk/order-risk.server";
 import { depositBalanceFor, depositSelectionColumns, type DepositSelectionRow } from "./deposit-balance.server";
@@ -21,6 +22,9 @@ import { prepaidOfferJobFor } from "./prepaid-offer.server";
 import { pauseReason } from "~/enforcement/pause";
 import { allowanceMonthStart } from "~/shared/plans";
 import { HOLDOUT_TAG } from "~/experiment/report";
+
+/** A COD order placed with a priced proof whose deposit it did not pay (docs/risk.md): the merchant looks. */
+export const DEPOSIT_UNPAID_TAG = "cod-deposit-unpaid";
 
 /** How far before the order a selection found by phone alone may have been made. */
 export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -211,12 +215,16 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
   // A paused shop (the month's allowance used up too) opens no confirmation and holds nothing: the order
   // is left unverified for the merchant, never held or cancelled for a check the shopper cannot finish.
   const paused = pauseReason(shop, reads.verifiedThisMonth, allowanceMonthStart(now, shop.timezone)) !== null;
-  const confirmAfter = facts.isCod && !verification.verified && !heldOut && confirmsAfterPurchase(shop) && !paused;
+  // The merchant's band action "confirm" (docs/risk.md): the storefront's proof said so, or the order's own band
+  // does; a verified order of that band goes through the confirmation after purchase too.
+  const riskConfirms = facts.isCod && (offerOnOrder(shop, facts)?.action === "confirm" || (!!risk && bandAction(risk.band, pricingSettingsOf(shop)) === "confirm"));
+  const confirmAfter = facts.isCod && (!verification.verified || riskConfirms) && !heldOut && confirmsAfterPurchase(shop) && !paused;
   // An uninstalled shop has no token to tag with; the link is still kept for the merchant's return.
   const tags = (shop.uninstalledAt ? [] : tagsForOrder(shop, { isCod: facts.isCod, mode, verified: verification.verified })).map((t) =>
     confirmAfter && t === shop.tagUnverified ? PENDING_TAG : heldOut && t === shop.tagUnverified ? HOLDOUT_TAG : t,
   );
   if (risk && shop.tagOrders && !shop.uninstalledAt) tags.push(riskTag(risk.band));
+  if (!verification.verified && verification.reason === "deposit_unpaid" && !shop.uninstalledAt) tags.push(DEPOSIT_UNPAID_TAG);
   const order = { gid: orderGid, name: facts.name, phone: facts.phones[0] ?? null, customerGid: facts.customer.gid, locale: facts.locale };
   // The shop asks every COD order on WhatsApp: a verified one gets the question too (no hold, no SMS, no deadline effect).
   const courtesy = !confirmAfter && facts.isCod && verification.verified && asksVerifiedOrders(shop) && !!facts.phones[0];
@@ -252,7 +260,7 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
           phone: verification.verified ? verification.phone : (facts.phones[0] ?? null),
           mode,
           cod: facts.isCod,
-          status: verification.verified ? "verified" : confirmAfter ? "pending" : "unverified",
+          status: confirmAfter ? "pending" : verification.verified ? "verified" : "unverified",
           verifiedBy: verification.verified ? verification.by : null,
           placedAt: facts.placedAt,
           risk: risk && riskColumns(risk),

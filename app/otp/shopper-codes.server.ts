@@ -1,8 +1,8 @@
 import type { Shop } from "~/core/settings/shop.server";
-import { codTakenAway, countCodRefused, modeChoice, type ModeChoice } from "~/risk/assess.server";
+import { codTakenAway, countCodRefused, modeChoice, offerFor, type ModeChoice } from "~/risk/assess.server";
 import { parseApiPhone } from "~/shared/phone";
 import { checkVerificationCode, sendVerificationCode, type SendOutcome, type VerifyOutcome } from "./otp.server";
-import { PROOF_TTL_SECONDS } from "./proof.server";
+import { checkProof, PROOF_TTL_SECONDS, withOffer } from "./proof.server";
 import type { SendOtpBody, VerifyOtpBody } from "./schemas";
 
 /**
@@ -41,5 +41,17 @@ export async function checkCodeFromShopper(shop: Shop, body: VerifyOtpBody, ip: 
   if (!outcome.ok) return outcome;
   const choice = outcome.risk ? modeChoice(shop, outcome.risk) : null;
   if (outcome.risk && codTakenAway(shop, outcome.risk)) await countCodRefused(shop, outcome.risk);
-  return { ...outcome, choice, proofExpiresIn: PROOF_TTL_SECONDS };
+  return { ...outcome, proof: proofWithOffer(shop, outcome), choice, proofExpiresIn: PROOF_TTL_SECONDS };
+}
+
+/**
+ * The proof carries what the band does (docs/risk.md): refused or priced, the checkout function hides plain
+ * COD and create-checkout and orders/create hold the shopper to the deposit it names; confirmed, the order
+ * opens the confirmation after purchase. Same phone, mode, selection and expiry as the code flow's.
+ */
+function proofWithOffer(shop: Shop, outcome: Success<VerifyOutcome>): string {
+  const issued = outcome.risk ? checkProof(shop.domain, outcome.proof) : null;
+  if (!outcome.risk || !issued?.ok) return outcome.proof;
+  const { action, deposit } = offerFor(shop, outcome.risk);
+  return withOffer(shop.domain, issued.proof, { action, deposit }).token;
 }

@@ -196,8 +196,9 @@ export function codTakenAway(shop: PricedShop, a: RiskAssessment, band: RiskBand
  * choose among the shop's, the band with its reasons in words, and a priced deposit when the band prices
  * (its amount in the shop's currency, whole units).
  */
-export function modeChoice(shop: PricedShop, a: RiskAssessment, band: RiskBand = a.band) {
-  const offer = offerFor(shop, a, band);
+export function modeChoice(shop: PricedShop, a: RiskAssessment, band: RiskBand = a.band, held?: Pick<ReturnType<typeof offerFor>, "action" | "deposit">) {
+  // `held`: the offer a proof already carries (create-checkout), which today's score cannot loosen.
+  const offer = held ?? offerFor(shop, a, band);
   return {
     allowedModes: modesForOffer(offer.action, chosenModes(shop.paymentModes)),
     risk: publicRisk(a),
