@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { scoreRisk, type RiskFacts, type RiskSettings } from "../app/risk/score";
 import { redecide, type ReplayOrder } from "../app/risk/replay";
 import { formatReport, replayReport } from "../app/risk/replay-report";
-import { calibrationLines, FLAG_OPTIONS, flagsOf, policyLines, runReplay, type ReplayFlags } from "./lib/risk-replay";
+import { calibrationLines, FLAG_OPTIONS, flagsOf, policyLines, reasonLines, runReplay, type ReplayFlags } from "./lib/risk-replay";
 
 const { values } = parseArgs({ options: { seed: { type: "string", default: "1" }, shops: { type: "string", default: "5" }, orders: { type: "string", default: "3000" }, write: { type: "string" }, ...FLAG_OPTIONS } });
 
@@ -214,6 +214,10 @@ console.log(
     `(today ${pct(todayReport.precision.estimate)}), recall ${pct(atShare.r.recall.estimate)} (today ${pct(todayReport.recall.estimate)}); ` +
     `no score can catch more than ${pct(todayReport.share.estimate / (todayReport.failed / todayReport.orders))} of failures acting on that share`,
 );
+for (const [title, f] of [sections[2], sections[3]]) {
+  console.log(`what each behaviour reason adds (${title}):`);
+  for (const line of reasonLines(shops, f)) console.log(line);
+}
 console.log("calibration learnt by shop 0 (predicted against observed, by score):");
 for (const line of calibrationLines(fullRun.calibration[0])) console.log(line);
 console.log("today's score, refusing or pricing from each score:");

@@ -16,6 +16,7 @@ import { isPhoneBlocked } from "~/otp/blocklist.server";
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import { buildDepositDiscountCart } from "./deposit-discount.server";
 import { assessShopper, offerFor } from "~/risk/assess.server";
+import { unusualHourFor } from "~/risk/calibration.server";
 import type { RiskAssessment, RiskBand } from "~/risk/score";
 import {
   buildCartInput,
@@ -105,7 +106,7 @@ export async function createCheckout(input: {
   if (subscribed && mode === "cod" && shop.otpEnabled && !state.verified && !heldOut && !capped) return { kind: "not_verified" };
   // The caller proved the number, so its history counts. A high band refuses COD (docs/risk.md); so does a
   // proof issued high: the band given at verification stands for the proof's life.
-  const risk = subscribed && shop.otpEnabled ? await assessShopper(shop, { phone: body.phone, ip: input.buyerIp, withHistory: state.verified, otpVerified: state.verified ? true : null, count: { ip: true }, source: body.source }) : null;
+  const risk = subscribed && shop.otpEnabled ? await assessShopper(shop, { phone: body.phone, ip: input.buyerIp, withHistory: state.verified, otpVerified: state.verified ? true : null, count: { ip: true }, source: body.source, behaviour: { unusualHour: unusualHourFor(shop, clock.now()) } }) : null;
   const band = state.proof?.band === "h" ? "high" : risk?.band;
   // What the band does (docs/risk.md): refused or priced, plain COD is not offered; priced, partial carries the deposit.
   // The proof's offer (verify-otp's, with what the modal measured) stands for the proof's life: the stricter

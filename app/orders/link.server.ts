@@ -18,6 +18,7 @@ import { depositBalanceFor, depositSelectionColumns, type DepositSelectionRow } 
 import { addressCheckFor } from "~/address-correction/auto-check.server";
 import { writeOrderCreated, type OrderWrites } from "./order-created-write.server";
 import { normalizePostalCode } from "~/risk/signals";
+import { readStoredBehaviour } from "~/risk/stored";
 import { prepaidOfferJobFor } from "./prepaid-offer.server";
 import { pauseReason } from "~/enforcement/pause";
 import { allowanceMonthStart } from "~/shared/plans";
@@ -32,12 +33,12 @@ export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
 type LinkedBy = "already" | "attribute" | "token" | "phone" | null;
 
 /** What linking needs of a selection: which one, its mode, whether the phone was verified, and the cart it was made for. */
-export type LinkedSelection = { id: string; mode: string; verified: boolean; phone: string; verifiedAt: Date | null; cartToken: string | null };
+export type LinkedSelection = { id: string; mode: string; verified: boolean; phone: string; verifiedAt: Date | null; cartToken: string | null; riskBehaviour?: string | null };
 
-type SelectionRow = { id: string | null; mode: string; verified: unknown; phone: string; verifiedAt: unknown; cartToken: string | null };
+type SelectionRow = { id: string | null; mode: string; verified: unknown; phone: string; verifiedAt: unknown; cartToken: string | null; riskBehaviour?: string | null };
 const selectionOf = (row: SelectionRow | undefined): LinkedSelection | null =>
   row?.id
-    ? { id: row.id, mode: row.mode, verified: toBoolean(row.verified), phone: row.phone, verifiedAt: row.verifiedAt == null ? null : toDate(row.verifiedAt), cartToken: row.cartToken }
+    ? { id: row.id, mode: row.mode, verified: toBoolean(row.verified), phone: row.phone, verifiedAt: row.verifiedAt == null ? null : toDate(row.verifiedAt), cartToken: row.cartToken, riskBehaviour: row.riskBehaviour ?? null }
     : null;
 
 /** The order itself names the selection: our attribute carries its id, or the order's cart is the selection's cart. */
@@ -77,6 +78,7 @@ type ReadRow = CodOrderRiskRow &
     selPhone: string;
     selVerifiedAt: unknown;
     selCartToken: string | null;
+    selBehaviour: string | null;
   };
 
 /**
@@ -131,7 +133,7 @@ export async function readOrderCreated(shop: Pick<Shop, "id" | "timezone">, fact
   const [row] = await query<ReadRow>(sql`
     SELECT ${deliverySeen(webhookId)} AS "seen", ${verifiedThisMonthColumn(shop, clock.now())} AS "verifiedThisMonth", "pick"."byOrder", "pick"."byAttribute", "pick"."byToken",
       "s"."id" AS "selId", "s"."mode" AS "selMode", "s"."verified" AS "selVerified", "s"."phone" AS "selPhone",
-      "s"."verifiedAt" AS "selVerifiedAt", "s"."cartToken" AS "selCartToken",
+      "s"."verifiedAt" AS "selVerifiedAt", "s"."cartToken" AS "selCartToken", "s"."riskBehaviour" AS "selBehaviour",
       ${phoneStandingColumns(shop.id, phones)}, ${codOrderRiskColumns(shop.id, facts)}, ${depositSelectionColumns(shop.id, facts)}
     FROM (SELECT
         (SELECT "id" FROM "Selection" WHERE "orderGid" = ${facts.gid}) AS "byOrder",
@@ -139,7 +141,7 @@ export async function readOrderCreated(shop: Pick<Shop, "id" | "timezone">, fact
         ${cartTokens.length ? selectionByToken(shop.id, cartTokens) : sql`NULL`} AS "byToken",
         ${phones.length ? selectionByPhone(shop.id, phones, placedAt) : sql`NULL`} AS "byPhone") "pick"
     LEFT JOIN "Selection" "s" ON "s"."id" = COALESCE("pick"."byOrder", "pick"."byAttribute", "pick"."byToken", "pick"."byPhone")`);
-  const selection = selectionOf({ id: row.selId, mode: row.selMode, verified: row.selVerified, phone: row.selPhone, verifiedAt: row.selVerifiedAt, cartToken: row.selCartToken });
+  const selection = selectionOf({ id: row.selId, mode: row.selMode, verified: row.selVerified, phone: row.selPhone, verifiedAt: row.selVerifiedAt, cartToken: row.selCartToken, riskBehaviour: row.selBehaviour });
   const linkedBy: LinkedBy = !selection ? null : row.byOrder ? "already" : row.byAttribute ? "attribute" : row.byToken ? "token" : "phone";
   return { seen: row.seen != null, selection, linkedBy, standing: phoneStandingOf(phones, row), risk: row, deposit: row, verifiedThisMonth: Number(row.verifiedThisMonth ?? 0) };
 }
@@ -150,7 +152,7 @@ function verifiedThisMonthColumn(shop: Pick<Shop, "id" | "timezone">, at: Date):
 }
 
 async function selectionOfOrder(orderGid: string): Promise<LinkedSelection | null> {
-  const [row] = await query<SelectionRow>(sql`SELECT "id", "mode", "verified", "phone", "verifiedAt", "cartToken" FROM "Selection" WHERE "orderGid" = ${orderGid}`);
+  const [row] = await query<SelectionRow>(sql`SELECT "id", "mode", "verified", "phone", "verifiedAt", "cartToken", "riskBehaviour" FROM "Selection" WHERE "orderGid" = ${orderGid}`);
   return selectionOf(row);
 }
 
@@ -202,13 +204,15 @@ export async function linkOrderAndQueueTags(shop: Shop, facts: OrderFacts, reads
 function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads, selection: LinkedSelection | null, toClaim: LinkedSelection | null, delivery: Delivery) {
   const now = clock.now();
   const orderGid = facts.gid;
-  const verification = decideOrderVerification(shop, facts, selection && { ...selection, carried: carriedBy(selection, facts) }, reads.standing);
+  const carried = !!selection && carriedBy(selection, facts);
+  const verification = decideOrderVerification(shop, facts, selection && { ...selection, carried }, reads.standing);
   // The gateway decides: a COD order nobody verified goes to verification after purchase (when the
   // shop verifies phones), tagged cod-pending rather than unverified until the shopper confirms or the
   // deadline passes, whatever mode a linked selection names.
   const mode = paymentModeOf(facts.isCod, selection);
   // A COD order's risk (app/risk): tagged with the order's tags, stored with its record, written to Shopify's risk panel.
-  const risk = codOrderAssessment(shop, facts, verification.verified, reads.risk);
+  // The modal's behaviour readings count only from the selection the order itself names (never one found by phone).
+  const risk = codOrderAssessment(shop, facts, verification.verified, reads.risk, carried ? readStoredBehaviour(selection?.riskBehaviour) : null);
   // A shopper the holdout experiment held out (app/experiment): no confirmation, tagged cod-holdout, unless
   // the order itself is high risk (never held out).
   const heldOut = facts.isCod && !verification.verified && !!verification.heldOut && risk?.band !== "high";
