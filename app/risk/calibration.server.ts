@@ -65,7 +65,23 @@ export async function recalibrate(shopDomain: string): Promise<CalibrationCounts
  * last recount kept them, in its own time zone; 01:00-04:59 there while fewer than 200 are known.
  */
 export function unusualHourFor(shop: { timezone?: string | null; riskCalibration?: string | null }, at: Date): boolean {
-  return unusualHour(shopHour(at, shopTimeZone(shop.timezone)), shopOrderHours(shop.riskCalibration ?? ""));
+  const hours = shopOrderHours(shop.riskCalibration ?? "");
+  // No hours counted yet: nothing is unusual, and no zone needs reading.
+  return hours !== null && unusualHour(shopHour(at, zoneOf(shop.timezone)), hours);
+}
+
+const zones = new Map<string, string>();
+
+/** The shop's zone as Intl reads it (UTC for an unknown one), checked once per zone. */
+function zoneOf(timezone: string | null | undefined): string {
+  const key = timezone ?? "";
+  let zone = zones.get(key);
+  if (zone === undefined) {
+    zone = shopTimeZone(timezone);
+    if (zones.size > 1000) zones.clear();
+    zones.set(key, zone);
+  }
+  return zone;
 }
 
 const hoursKept = new Map<string, number[] | null>();
