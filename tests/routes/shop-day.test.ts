@@ -7,13 +7,14 @@ import { verificationStatus } from "~/enforcement/pause.server";
 import { codOrdersLately, runningExperiment, startExperiment } from "~/experiment/experiment.server";
 import { loadExperimentReport } from "~/experiment/report.server";
 import { addDays, shopDayStart } from "~/shared/shop-day";
+import { attackerIp, attackerNumber, sendFrom } from "../helpers/attacks";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
 import { useFakeTwilio } from "../helpers/twilio";
 
 /**
  * A shop's day is the shop's, through the storefront's own requests: the daily cap's day and its
- * retryAfter, the daily counts' rows and the allowance's month all turn at the shop's midnight, in zones
+ * retryAfter, the daily counts' rows, the allowance's month and the drain watch's day all turn at the shop's midnight, in zones
  * from UTC-12:00 to UTC+14:00 with the quarter and half hours, on the night a month ends; so do the holdout
  * experiment's period, its report's days and pace and the Settings card's 90 days (every offset and hour:
  * app/experiment/period.test.ts).
@@ -58,6 +59,27 @@ describe("the shop's midnight, not UTC's", () => {
     at(Date.UTC(2026, 10, 30, 23, 59));
     expect((await send("+919876500001")).status).toBe(200);
     expect(await jsonOf(await send("+919876500002"))).toMatchObject({ code: "shop_daily_cap", retryAfter: 60 });
+  });
+});
+
+describe("the drain watch's day, the shop's", () => {
+  it.each(ZONES)("%s: a day of unconfirmed codes slows every network to 2 an hour until the shop's midnight, not UTC's", async (zone) => {
+    // A cap of 100: the watch wakes at 20 codes a day with fewer than one in five confirmed.
+    await installShop({ timezone: zone, dailySendCap: 100 });
+    const midnight = shopDayStart("2026-12-01", zone).getTime();
+    at(midnight - 120_000);
+    let next = 0;
+    for (let n = 0; n < 4; n++) for (let k = 0; k < 5; k++) expect((await sendFrom(attackerNumber(next++), attackerIp(n, k + 1))).status).toBe(200);
+    at(midnight - 60_000);
+    const late = [];
+    for (let k = 0; k < 3; k++) late.push(await sendFrom(attackerNumber(next++), attackerIp(10, k + 1)));
+    expect(late.map((a) => a.status)).toEqual([200, 200, 429]);
+    expect(late[2].body).toMatchObject({ code: "rate_limited" });
+    // The shop's new day has seen no code yet: the watch sleeps, whatever UTC's hour and day say.
+    at(midnight + 1000);
+    expect((await sendFrom(attackerNumber(next++), attackerIp(10, 9))).status).toBe(200);
+    const spike = await prisma.dailyStat.findMany({ where: { metric: "otp_refused", dimension: "spike" } });
+    expect(spike.map((r) => `${r.day} ${r.count}`)).toEqual(["2026-11-30 1"]);
   });
 });
 
