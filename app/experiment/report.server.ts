@@ -17,7 +17,9 @@ export async function loadExperimentReport(shop: Pick<Shop, "id" | "timezone" | 
   const experiment = await prisma.experiment.findFirst({ where: { shopId: shop.id }, orderBy: { startedAt: "desc" } });
   if (!experiment) return null;
   const ends = [experiment.endsAt, experiment.stoppedAt].filter((d): d is Date => d !== null);
-  const until = new Date(Math.min(now.getTime(), ...ends.map((d) => d.getTime())));
+  // The earlier of its period's end and the merchant's stop (a stop pressed after the period ended changes nothing).
+  const end = ends.length ? new Date(Math.min(...ends.map((d) => d.getTime()))) : null;
+  const until = new Date(Math.min(now.getTime(), end?.getTime() ?? Infinity));
   const running = experiment.runningShopId !== null && until.getTime() === now.getTime();
 
   const rows = await query<{ arm: string; phone: string; orders: unknown; delivered: unknown; failed: unknown }>(sql`
@@ -77,8 +79,8 @@ export async function loadExperimentReport(shop: Pick<Shop, "id" | "timezone" | 
     id: experiment.id,
     running,
     startedAt: experiment.startedAt.toISOString(),
-    endsAt: (experiment.stoppedAt ?? experiment.endsAt)?.toISOString() ?? null,
-    days: experimentDays(experiment.startedAt, experiment.stoppedAt ?? experiment.endsAt, shop.timezone),
+    endsAt: end?.toISOString() ?? null,
+    days: experimentDays(experiment.startedAt, end, shop.timezone),
     holdoutShare: experiment.holdoutShare,
     horizon: experiment.horizon,
     baseline: experiment.baseline,

@@ -4,7 +4,7 @@ import { prisma } from "~/core/db.server";
 import { clock } from "~/core/utils/clock.server";
 import { planUsage } from "~/billing/plans.server";
 import { verificationStatus } from "~/enforcement/pause.server";
-import { codOrdersLately, runningExperiment, startExperiment } from "~/experiment/experiment.server";
+import { codOrdersLately, runningExperiment, startExperiment, stopExperiment } from "~/experiment/experiment.server";
 import { loadExperimentReport } from "~/experiment/report.server";
 import { addDays, shopDayStart } from "~/shared/shop-day";
 import { attackerIp, attackerNumber, sendFrom } from "../helpers/attacks";
@@ -115,5 +115,8 @@ describe("the experiment's days, the shop's", () => {
     expect(after).toMatchObject({ running: true, reading: { ordersToHorizon: toGo, daysToHorizon: toGo * 2 } });
     const ended = await loadExperimentReport(shop, new Date(end.getTime() + 3_600_000));
     expect(ended).toMatchObject({ running: false, endsAt: end.toISOString(), days: { first: "2026-11-30", last: "2026-12-01" } });
+    // A stop pressed after the period ended changes neither its end nor its days.
+    expect(await stopExperiment(shop.id, new Date(end.getTime() + 2 * 3_600_000))).toBe(true);
+    expect(await loadExperimentReport(shop, new Date(end.getTime() + 3 * 3_600_000))).toMatchObject({ running: false, endsAt: end.toISOString(), days: { last: "2026-12-01" } });
   });
 });
