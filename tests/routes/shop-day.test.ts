@@ -54,6 +54,22 @@ describe("the shop's midnight, not UTC's", () => {
     expect(marks.map((m) => m.countedMonth)).toEqual(["2026-11-01", "2026-12-01"]);
   });
 
+  it.each(ZONES)("%s: at 06:00, 12:00 and 18:45 of the shop's day, a spent cap's retryAfter is the seconds to the shop's next midnight", async (zone) => {
+    await installShop({ timezone: zone, dailySendCap: 1, capFallback: "prepaid_only", otpResendCooldownSeconds: 0 });
+    const answers: number[] = [];
+    const expected: number[] = [];
+    for (const [i, minutes] of [6 * 60, 12 * 60, 18 * 60 + 45].entries()) {
+      const day = addDays("2026-12-01", i);
+      const now = shopDayStart(day, zone).getTime() + minutes * 60_000;
+      at(now);
+      expect((await send(`+91987650010${i}`)).status).toBe(200);
+      answers.push(Number((await jsonOf(await send(`+91987650020${i}`))).retryAfter));
+      expected.push((shopDayStart(addDays(day, 1), zone).getTime() - now) / 1000);
+    }
+    expect(answers).toEqual(expected);
+    expect(expected).toEqual([18 * 3600, 12 * 3600, 5 * 3600 + 15 * 60]);
+  });
+
   it("a shop whose zone is not known yet keeps UTC's days", async () => {
     await installShop({ dailySendCap: 1, capFallback: "prepaid_only", otpResendCooldownSeconds: 0 });
     at(Date.UTC(2026, 10, 30, 23, 59));
