@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { LOCAL_DEFAULTS } from "../../../app/server/app-proxy-signature.mjs";
-import { learnOrder, payOrderOnline, type OrderCreatedPayload, type OrderStores } from "./learnt-orders";
+import { learnOrder, orderCreatedPayload, payOrderOnline, type OrderCreatedPayload, type OrderStores } from "./learnt-orders";
 
 /**
  * Local mode's orders: what the app is told about is first an order in the fake store.
@@ -16,6 +16,8 @@ import { learnOrder, payOrderOnline, type OrderCreatedPayload, type OrderStores 
  */
 export type LocalOrders = {
   learn: (shop: string, payload: unknown) => OrderCreatedPayload;
+  /** Learns the order unless the store holds it already (a redelivery, or the same id under another shop's header). */
+  learnOnce: (shop: string, payload: unknown) => void;
   payloads: Map<string, { shop: string; payload: Record<string, unknown> }>;
   /** Each shipped order's fulfillment and the carrier's statuses on it, in order. */
   fulfillments: Map<string, { id: number; events: string[] }>;
@@ -33,6 +35,14 @@ export function installLocalOrders(stores: OrderStores): LocalOrders {
     const learnt = learnOrder(stores, shop, payload);
     payloads.set(learnt.admin_graphql_api_id, { shop, payload: payload as Record<string, unknown> });
     return learnt;
+  };
+  const learnOnce = (shop: string, payload: unknown) => {
+    const parsed = orderCreatedPayload.safeParse(payload);
+    if (!parsed.success || payloads.has(parsed.data.admin_graphql_api_id)) return;
+    // An order another shop holds is not this shop's to learn: Shopify has one order per id, in one shop.
+    const owner = fake.ownerOf(parsed.data.admin_graphql_api_id);
+    if (owner && owner !== shop) return;
+    learn(shop, payload);
   };
 
   fake.page("/local/orders", ({ method, url, body }) => {
@@ -106,7 +116,7 @@ ${due > 0 ? `<p>Due: <strong>${esc(due.toFixed(2))} ${esc(order.currency)}</stro
     return json(200, { order: id, fulfillment: { id: f.id, events: f.events }, delivered: "fulfillment_events/create" });
   });
 
-  return { learn, payloads, fulfillments };
+  return { learn, learnOnce, payloads, fulfillments };
 }
 
 /** Delivers a webhook to the running app as Shopify does (HMAC-SHA256 of the body with the app's secret). */

@@ -32,6 +32,7 @@ import { FakeDepositStore, orderEditRefused } from "./deposits";
 import { installOnboardingHandlers } from "./onboarding";
 import { FakeDeliveryStore } from "./delivery";
 import { installLocalOrders, type LocalOrders } from "./local-orders";
+import { orderLearners } from "./learnt-orders";
 import { FakePrepaidStore } from "./prepaid";
 import { FakeFlow } from "./flow";
 import { cartPaymentMethodsTransformRun, shopDateOf, type FunctionConfiguration } from "../../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
@@ -95,7 +96,9 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   const prepaid = new FakePrepaidStore();
   prepaid.install(fake);
   // Whatever the app learns about is first an order here (POST /local/orders, the checkout's pay button).
-  const learnt = installLocalOrders({ fake, orders: orderStore, delivery, prepaid, enforcement });
+  const learnt = installLocalOrders({ fake, orders: orderStore, delivery, prepaid, enforcement, deposits });
+  // A test's own signed orders/create teaches this store the order while it runs (tests/helpers/webhooks.ts).
+  orderLearners().add(learnt.learnOnce);
 
   const current = new Map<CheckoutOperation, LocalFakeAnswer>(CHECKOUT_OPERATIONS.map((op) => [op, "ok"]));
   const goodAnswers: Record<CheckoutOperation, () => Handler> = {
@@ -193,11 +196,20 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   fake.page("/orders", ({ url }) => ordersPage(url, enforcement, tagged, deposits, assessments, flow, { delivery, prepaid, learnt, orders: orderStore }));
 
   const origin = await fake.start(options.port ?? 0, options.host ?? "127.0.0.1");
-  return { fake, origin, stop: () => fake.stop() };
+  return {
+    fake,
+    origin,
+    stop: () => {
+      orderLearners().delete(learnt.learnOnce);
+      return fake.stop();
+    },
+  };
 }
 
 type Preview = {
   kind?: string;
+  /** The shop whose checkout this is (Shopify's checkout is on the shop's domain): the order placed is that shop's. */
+  shop?: string;
   lines?: { merchandiseId?: string; variantId?: string; quantity?: number }[];
   attributes?: { key: string; value: string }[];
   discountCodes?: string[];
@@ -328,7 +340,7 @@ function payCart({ url, method }: Parameters<PageHandler>[0], deposits: FakeDepo
     shipping_address: data.buyerIdentity?.phone ? { phone: data.buyerIdentity.phone, country_code: data.buyerIdentity.countryCode ?? null } : null,
   };
   // The order exists in the store before its webhook, as on Shopify.
-  learnt.learn(LOCAL_DEFAULTS.shop, payload);
+  learnt.learn(data.shop ?? LOCAL_DEFAULTS.shop, payload);
   if (asJson) return { status: 200, type: "application/json; charset=utf-8", body: JSON.stringify({ order: { id: order.id, total: FakeDepositStore.total(order), paid: order.paid }, ordersCreate: payload }) };
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Order placed</title></head><body style="font-family:system-ui;max-width:48rem;margin:2rem auto;padding:0 1rem">
 <h1>Order ${esc(order.name)} placed</h1><p>Total ${esc(FakeDepositStore.total(order).toFixed(2))}, paid ${esc(order.paid.toFixed(2))}, outstanding ${esc(FakeDepositStore.outstanding(order).toFixed(2))} ${esc(order.currency)}.</p>
