@@ -104,6 +104,7 @@ describe.each(["README.md", "docs/local-mode.md"])("the local session in %s", (f
         expect(matches(documented, line), "tail -1 data/outbox.jsonl").toEqual([]);
         continue;
       }
+      if (step.kind !== "proxy") throw new Error(`the session has a ${step.kind} step`);
       const args = step.args.map((arg, i) => {
         if (i < 2) return arg;
         const body = JSON.parse(arg) as Record<string, unknown>;
