@@ -191,9 +191,14 @@ export function payOrderOnline(stores: OrderStores, id: string): { ok: boolean; 
  * separate seeding step to forget or to fill differently. On globalThis so every copy of this module shares it.
  */
 const LEARNERS_KEY = Symbol.for("cod-verify.fake-shopify.order-learners");
-type OrderLearner = (shop: string, payload: unknown) => void;
-export function orderLearners(): Set<OrderLearner> {
-  const g = globalThis as { [LEARNERS_KEY]?: Set<OrderLearner> };
+export type StoreLearner = {
+  /** orders/create's payload: the order Shopify placed in `shop`. */
+  orderPlaced: (shop: string, payload: unknown) => void;
+  /** fulfillment_events/create: the carrier's status on an order of `shop` (the order ships). */
+  carrierEvent: (shop: string, orderGid: string, status: string, eventGid: string | null) => void;
+};
+export function orderLearners(): Set<StoreLearner> {
+  const g = globalThis as { [LEARNERS_KEY]?: Set<StoreLearner> };
   return (g[LEARNERS_KEY] ??= new Set());
 }
 
@@ -203,5 +208,18 @@ export function orderLearners(): Set<OrderLearner> {
  * nothing; an order a store already holds stays as it is, and stays the shop's it was placed in.
  */
 export function orderPlaced(shop: string, payload: unknown): void {
-  for (const learn of orderLearners()) learn(shop, payload);
+  for (const learner of orderLearners()) learner.orderPlaced(shop, payload);
+}
+
+/**
+ * The carrier reported `status` on an order (the fulfillment_events/create body the test is about to deliver,
+ * raw: its order_id passes 2^53): every running store that holds the order for `shop` ships it and keeps the event.
+ */
+export function carrierReported(shop: string, rawBody: string): void {
+  const orderId = /"order_id"\s*:\s*"?(\d+)/.exec(rawBody)?.[1];
+  const status = /"status"\s*:\s*"([a-z_]+)"/.exec(rawBody)?.[1];
+  if (!orderId || !status) return;
+  // A redelivery carries the same event: the store keeps it once.
+  const eventGid = /"admin_graphql_api_id"\s*:\s*"(gid:\/\/shopify\/FulfillmentEvent\/\d+)"/.exec(rawBody)?.[1] ?? null;
+  for (const learner of orderLearners()) learner.carrierEvent(shop, `gid://shopify/Order/${orderId}`, status, eventGid);
 }

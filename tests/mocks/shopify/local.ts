@@ -97,8 +97,9 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   prepaid.install(fake);
   // Whatever the app learns about is first an order here (POST /local/orders, the checkout's pay button).
   const learnt = installLocalOrders({ fake, orders: orderStore, delivery, prepaid, enforcement, deposits });
-  // A test's own signed orders/create teaches this store the order while it runs (tests/helpers/webhooks.ts).
-  orderLearners().add(learnt.learnOnce);
+  // A test's own signed orders/create and fulfillment_events/create teach this store while it runs (tests/helpers/webhooks.ts).
+  const learner = { orderPlaced: learnt.learnOnce, carrierEvent: learnt.carrierEvent };
+  orderLearners().add(learner);
 
   const current = new Map<CheckoutOperation, LocalFakeAnswer>(CHECKOUT_OPERATIONS.map((op) => [op, "ok"]));
   const goodAnswers: Record<CheckoutOperation, () => Handler> = {
@@ -200,7 +201,7 @@ export async function startLocalShopify(options: { port?: number; host?: string;
     fake,
     origin,
     stop: () => {
-      orderLearners().delete(learnt.learnOnce);
+      orderLearners().delete(learner);
       return fake.stop();
     },
   };
