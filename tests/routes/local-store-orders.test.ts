@@ -264,6 +264,10 @@ describe("local mode's store: the orders a test's webhook teaches it", () => {
       body: JSON.stringify({ query: "query DeliveryBalanceDue($id: ID!) { order(id: $id) { id } }", variables: { id: o.admin_graphql_api_id } }),
     });
     expect(((await asked.json()) as { data: { order: unknown } }).data.order).toBeNull();
+    // local:order's door refuses it too.
+    const placedAgain = await fetch(`${local.origin}/local/orders?shop=${OTHER_SHOP}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(o) });
+    expect(placedAgain.status).toBe(409);
+    expect(local.fake.ownerOf(o.admin_graphql_api_id)).toBe(SHOP);
     // Nor does the other shop's carrier ship it; the order's own shop's does, once however often it is delivered.
     await callRoute(carrierRoute, signedWebhook("fulfillment_events/create", null, { rawBody: fulfillmentEventBody(o.admin_graphql_api_id, "delivered"), shop: OTHER_SHOP }));
     expect((await storeOrder(o.admin_graphql_api_id)).carrierEvents).toEqual([]);

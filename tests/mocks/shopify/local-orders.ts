@@ -51,7 +51,12 @@ export function installLocalOrders(stores: OrderStores): LocalOrders {
     if (method !== "POST") return json(405, { error: "Use POST with an orders/create payload.", code: "method_not_allowed" });
     const shop = url.searchParams.get("shop") || LOCAL_DEFAULTS.shop;
     try {
-      const order = learn(shop, JSON.parse(body || "null"));
+      const raw: unknown = JSON.parse(body || "null");
+      const id = orderCreatedPayload.safeParse(raw).data?.admin_graphql_api_id;
+      const owner = id ? (payloads.get(id)?.shop ?? fake.ownerOf(id)) : undefined;
+      // One order per id, in one shop: another shop cannot place (or take over) an order the store holds.
+      if (owner && owner !== shop) return json(409, { error: "Another shop's order has this id.", code: "order_of_another_shop" });
+      const order = learn(shop, raw);
       return json(200, { order: { id: order.admin_graphql_api_id, name: order.name, shop } });
     } catch (error) {
       return json(400, { error: `Not an orders/create payload the store can hold: ${String((error as Error).message).slice(0, 300)}`, code: "invalid_order" });
