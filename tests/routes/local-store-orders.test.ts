@@ -206,6 +206,26 @@ describe("local mode's store: an order the app learnt about, all the way", () =>
     for (const o of [byDay, byPhone]) expect((await adminRow(o.admin_graphql_api_id)).messages.map((m) => m.purpose)).toContain("delivery_recovery");
   });
 
+  it("a failed attempt, answered with the address when no correction is open: one is opened, its form reached from the page at once", async () => {
+    await installShop({ otpEnabled: false, timezone: "Asia/Kolkata", currency: "INR" });
+    at(0);
+    const o = codOrder();
+    await placeInStore(o);
+    await ship(o, "failure");
+    await work();
+    const page = recoveryOf(texts(/\/dr\//)[0].body);
+    const answered = await (await page({ nonce: nonceOf(await (await page()).text()), choice: "fix_address" })).text();
+    const token = /href="[^"]*\/ac\/([A-Za-z0-9_-]+)"/.exec(answered)?.[1];
+    expect(token, answered).toBeDefined();
+    expect(await prisma.addressCorrection.findFirstOrThrow()).toMatchObject({ orderGid: o.admin_graphql_api_id, source: "delivery", status: "pending" });
+    const form = await callRoute(correctionForm, signedRequest(`/ac/${token}`), { token });
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain("Flat 12, Shanti Apartments");
+    // No second text: the link is on the page the shopper is reading.
+    expect(texts(/\/ac\//)).toEqual([]);
+    expect((await adminRow(o.admin_graphql_api_id)).correction).toBe("pending");
+  });
+
   it("partial: the deposit paid at the store's checkout, the balance line added to the store's order, shown on the Orders page", async () => {
     // Below Plus: Shopify refuses the draft-order deposit, the app uses a single-use code and an order edit.
     await installShop({ otpEnabled: false, currency: "USD", depositsAvailable: false, depositType: "percentage", depositValue: 20 });
