@@ -31,6 +31,7 @@ import { riskAssessmentJob } from "~/risk/assessment-job.server";
 import { enqueueRiskBackfill, riskBackfillJob } from "~/risk/backfill.server";
 import { riskCalibrationJob } from "~/risk/calibration.server";
 import { pruneDeliveries } from "~/core/shopify/webhook-deliveries.server";
+import { dayRollupJob, pruneDailyFigures } from "~/dashboard/day-rollup.server";
 import { shopDetailsJob } from "~/core/shopify/shop-details-job.server";
 import { answerJob as deliveryAnswerJob, notifyJob as deliveryRecoveryNotifyJob } from "~/delivery/recovery.server";
 import { reminderJob as deliveryReminderJob } from "~/delivery/reminder.server";
@@ -77,7 +78,8 @@ export { observeRequest, routeLabel } from "~/core/metrics.server";
 export { requestFromServer } from "~/http/storefront.server";
 
 /**
- * Hourly: webhook delivery records past their retention, jobs finished more than 30 days ago; and the
+ * Hourly: webhook delivery records past their retention, jobs finished more than 30 days ago, rolled days and
+ * daily counters past 400 days; and the
  * personal-data retention job is queued (it queues its own next run; this starts it on a new database
  * and revives it if it ever gave up).
  */
@@ -88,6 +90,7 @@ const pruneJob = defineJob({
   run: async () => {
     await pruneDeliveries(clock.now());
     await pruneFinishedJobs();
+    await pruneDailyFigures();
     await scheduleRetention();
     return { ok: true };
   },
@@ -122,6 +125,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   deliveryRecoveryNotifyJob,
   deliveryAnswerJob,
   flowTriggerJob,
+  dayRollupJob,
   pruneJob,
 ];
 

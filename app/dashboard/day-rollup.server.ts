@@ -1,0 +1,137 @@
+import { z } from "zod";
+import { prisma } from "~/core/db.server";
+import { execute, query, sql, toDate } from "~/core/db/sql.server";
+import { defineJob } from "~/core/jobs/queue.server";
+import { clock } from "~/core/utils/clock.server";
+import { addDays, shopDay, shopDayStart } from "~/shared/shop-day";
+import { deliverySpan, type DeliverySpan } from "./delivery-span.server";
+import { homeSpan, type HomeSpan } from "./home-span.server";
+
+/**
+ * The admin's reports over closed days (docs/performance.md, "As a shop grows"): Home's 30 days and delivery
+ * analytics' periods read one row a day of the shop's calendar (`DayRollup`) instead of the day's orders and
+ * messages, so a page reads at most a period's days of rows, however many orders a day brings. Today, and
+ * any closed day without a row yet, are read from the rows themselves, as before: a page is exact without
+ * the rollup and only faster with it.
+ *
+ * A day is rolled once closed and rolled again while it settles (an order verified by its confirmation
+ * after purchase, an outcome learnt days later): until `settleDays` after its end, at most every
+ * `REROLL_MS`. After that its row stands as the figures stood then.
+ */
+export type RollupKind = "home" | "delivery";
+
+export const ROLLUPS: Record<RollupKind, { days: number; settleDays: number }> = {
+  // Home shows the last 30 days; a confirmation after purchase settles within the ladder's days.
+  home: { days: 30, settleDays: 7 },
+  // Delivery analytics' longest period; outcomes (delivered, failed) arrive weeks after the order.
+  delivery: { days: 365, settleDays: 35 },
+};
+
+/** A settling day's row is rolled again at most this often. */
+const REROLL_MS = 12 * 3600_000;
+/** Days rolled in one run, over every shop: a new install's year is rolled over a few runs, not in one. */
+const DAYS_PER_RUN = 400;
+
+type RollupShop = { id: string; timezone: string | null };
+type Figures = { home: HomeSpan; delivery: DeliverySpan };
+
+/** How each report's figures of one span are read (the report's own query, bounded by the span; to now when `to` is null). */
+const ROLLERS: { [K in RollupKind]: (shop: RollupShop, from: Date, to: Date | null) => Promise<Figures[K]> } = {
+  home: homeSpan,
+  delivery: (shop, from, to) => deliverySpan(shop, from, to),
+};
+
+/**
+ * A report's figures from the instant `from` to now, as spans to add up: the part of `from`'s day after it
+ * (read from the rows), the stored closed days in order, and the rest read from the rows, from the first day
+ * without a row (or today) to now. With no day stored, one read from `from` to now, as before the rollup.
+ */
+export async function rolledUp<K extends RollupKind>(shop: RollupShop, kind: K, from: Date, now: Date): Promise<Figures[K][]> {
+  const read = ROLLERS[kind] as (shop: RollupShop, from: Date, to: Date | null) => Promise<Figures[K]>;
+  const today = shopDay(now, shop.timezone);
+  let first = shopDay(from, shop.timezone);
+  // A period that starts inside a day: that day's part is read from the rows, the stored days start the next.
+  const partial = shopDayStart(first, shop.timezone).getTime() < from.getTime();
+  if (partial) first = addDays(first, 1);
+  const rows = await query<{ day: string; figures: string }>(sql`
+    SELECT "day", "figures" FROM "DayRollup" WHERE "shopId" = ${shop.id} AND "kind" = ${kind} AND "day" >= ${first} AND "day" < ${today} ORDER BY "day"`);
+  const days: Figures[K][] = [];
+  let liveDay = first;
+  for (const row of rows) {
+    // A gap (a day not rolled yet): everything from it is read from the rows.
+    if (row.day !== liveDay) break;
+    days.push(JSON.parse(row.figures) as Figures[K]);
+    liveDay = addDays(liveDay, 1);
+  }
+  if (!days.length) return [await read(shop, from, null)];
+  const liveFrom = shopDayStart(liveDay, shop.timezone);
+  const [head, live] = await Promise.all([partial ? read(shop, from, shopDayStart(first, shop.timezone)) : null, read(shop, liveFrom, null)]);
+  return [...(head ? [head] : []), ...days, live];
+}
+
+/** Rolls (or rolls again) one closed day of one report. */
+export async function rollDay(shop: RollupShop, kind: RollupKind, day: string, now: Date = clock.now()): Promise<void> {
+  const figures = JSON.stringify(await ROLLERS[kind](shop, shopDayStart(day, shop.timezone), shopDayStart(addDays(day, 1), shop.timezone)));
+  await execute(sql`
+    INSERT INTO "DayRollup" ("shopId", "kind", "day", "figures", "rolledAt") VALUES (${shop.id}, ${kind}, ${day}, ${figures}, ${now})
+    ON CONFLICT ("shopId", "kind", "day") DO UPDATE SET "figures" = excluded."figures", "rolledAt" = excluded."rolledAt"`);
+}
+
+/** The closed days of one shop's report that want a row: none yet, or rolled while settling and long enough ago. Newest first. */
+export async function daysToRoll(shop: RollupShop, kind: RollupKind, now: Date): Promise<string[]> {
+  const { days, settleDays } = ROLLUPS[kind];
+  const today = shopDay(now, shop.timezone);
+  const first = addDays(today, -days);
+  const rows = await query<{ day: string; rolledAt: unknown }>(sql`
+    SELECT "day", "rolledAt" FROM "DayRollup" WHERE "shopId" = ${shop.id} AND "kind" = ${kind} AND "day" >= ${first}`);
+  const rolled = new Map(rows.map((r) => [r.day, toDate(r.rolledAt).getTime()]));
+  const out: string[] = [];
+  for (let day = addDays(today, -1); day >= first; day = addDays(day, -1)) {
+    const at = rolled.get(day);
+    if (at === undefined) {
+      out.push(day);
+      continue;
+    }
+    const settledAt = shopDayStart(addDays(day, 1 + settleDays), shop.timezone).getTime();
+    if (at < settledAt && now.getTime() - at >= REROLL_MS) out.push(day);
+  }
+  return out;
+}
+
+/** One run over every installed shop: the days each report wants, newest first, up to DAYS_PER_RUN in all. */
+export async function rollUpShops(now: Date = clock.now()): Promise<{ rolled: number; more: boolean }> {
+  const shops = await prisma.shop.findMany({ where: { uninstalledAt: null }, select: { id: true, timezone: true }, orderBy: { id: "asc" } });
+  let rolled = 0;
+  for (const shop of shops) {
+    for (const kind of Object.keys(ROLLUPS) as RollupKind[]) {
+      for (const day of await daysToRoll(shop, kind, now)) {
+        if (rolled >= DAYS_PER_RUN) return { rolled, more: true };
+        await rollDay(shop, kind, day, now);
+        rolled++;
+      }
+    }
+  }
+  return { rolled, more: false };
+}
+
+/** Every ten minutes: the days that closed since (each shop's midnight in its own time zone) and the settling ones. */
+export const dayRollupJob = defineJob({
+  kind: "analytics.day-rollup",
+  payload: z.object({}),
+  every: 600_000,
+  run: async () => {
+    await rollUpShops();
+    return { ok: true };
+  },
+});
+
+/** Rolled days are kept this long (the longest report reads 365 days); the daily counters as long. */
+export const DAILY_FIGURES_KEPT_DAYS = 400;
+
+/** Deletes rolled days and daily counters past DAILY_FIGURES_KEPT_DAYS (the hourly housekeeping): both tables stay a bounded number of days a shop. */
+export async function pruneDailyFigures(now: Date = clock.now()): Promise<void> {
+  // A UTC date a day earlier than any shop's date of that instant: no shop loses a day it still reads.
+  const before = addDays(shopDay(now, "UTC"), -(DAILY_FIGURES_KEPT_DAYS + 1));
+  await execute(sql`DELETE FROM "DayRollup" WHERE "day" < ${before}`);
+  await execute(sql`DELETE FROM "DailyStat" WHERE "day" < ${before}`);
+}
