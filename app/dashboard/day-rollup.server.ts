@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { prisma } from "~/core/db.server";
 import { execute, query, sql, toDate } from "~/core/db/sql.server";
-import { defineJob } from "~/core/jobs/queue.server";
+import { defineJob, enqueueJob } from "~/core/jobs/queue.server";
 import { clock } from "~/core/utils/clock.server";
 import { addDays, shopDay, shopDayStart } from "~/shared/shop-day";
 import { deliverySpan, type DeliverySpan } from "./delivery-span.server";
@@ -29,8 +29,6 @@ export const ROLLUPS: Record<RollupKind, { days: number; settleDays: number }> =
 
 /** A settling day's row is rolled again at most this often. */
 const REROLL_MS = 12 * 3600_000;
-/** Days rolled in one run, over every shop: a new install's year is rolled over a few runs, not in one. */
-const DAYS_PER_RUN = 400;
 
 type RollupShop = { id: string; timezone: string | null };
 type Figures = { home: HomeSpan; delivery: DeliverySpan };
@@ -98,14 +96,35 @@ export async function daysToRoll(shop: RollupShop, kind: RollupKind, now: Date):
   return out;
 }
 
-/** One run over every installed shop: the days each report wants, newest first, up to DAYS_PER_RUN in all. */
-export async function rollUpShops(now: Date = clock.now()): Promise<{ rolled: number; more: boolean }> {
+/**
+ * A shop with fewer COD-year orders than this has no rollup: its pages read a year of its rows in a few
+ * milliseconds, and a thousand small shops would otherwise cost a year of days each.
+ */
+export const ROLL_FROM_ORDERS = 5_000;
+/** One run's time: a shop's first year of days is rolled over several runs, a few seconds apart. */
+const RUN_BUDGET_MS = 20_000;
+/** The next run, when the last one left days to roll, and when it did not. */
+const BACKLOG_EVERY_MS = 5_000;
+const ROLLUP_EVERY_MS = 600_000;
+
+/** Whether the shop has at least `minOrders` orders in the last 365 days (an index range that stops there). */
+async function busyEnough(shop: RollupShop, now: Date, minOrders: number): Promise<boolean> {
+  if (minOrders <= 0) return true;
+  const [row] = await query<{ n: unknown }>(sql`
+    SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM "OrderRecord" WHERE "shopId" = ${shop.id} AND "placedAt" >= ${new Date(now.getTime() - 365 * 86_400_000)} LIMIT ${minOrders}) AS "o"`);
+  return Number(row?.n ?? 0) >= minOrders;
+}
+
+/** One run over every installed shop busy enough: the days each report wants, newest first, for at most RUN_BUDGET_MS. */
+export async function rollUpShops(now: Date = clock.now(), minOrders = ROLL_FROM_ORDERS): Promise<{ rolled: number; more: boolean }> {
+  const started = Date.now();
   const shops = await prisma.shop.findMany({ where: { uninstalledAt: null }, select: { id: true, timezone: true }, orderBy: { id: "asc" } });
   let rolled = 0;
   for (const shop of shops) {
+    if (!(await busyEnough(shop, now, minOrders))) continue;
     for (const kind of Object.keys(ROLLUPS) as RollupKind[]) {
       for (const day of await daysToRoll(shop, kind, now)) {
-        if (rolled >= DAYS_PER_RUN) return { rolled, more: true };
+        if (Date.now() - started >= RUN_BUDGET_MS) return { rolled, more: true };
         await rollDay(shop, kind, day, now);
         rolled++;
       }
@@ -114,16 +133,26 @@ export async function rollUpShops(now: Date = clock.now()): Promise<{ rolled: nu
   return { rolled, more: false };
 }
 
-/** Every ten minutes: the days that closed since (each shop's midnight in its own time zone) and the settling ones. */
+const rollupPayload = z.object({ runAt: z.string().datetime() });
+
+/** Rolls the days that closed since (each shop's midnight in its own time zone) and the settling ones; queues its own next run. */
 export const dayRollupJob = defineJob({
   kind: "analytics.day-rollup",
-  payload: z.object({}),
-  every: 600_000,
+  payload: rollupPayload,
+  maxAttempts: 5,
+  // One row, re-queued by each run and by the hourly housekeeping: a later run wins (as the retention job's).
+  merge: (queued, incoming) => (incoming.runAt > queued.runAt ? incoming : null),
   run: async () => {
-    await rollUpShops();
+    const { more } = await rollUpShops();
+    await scheduleDayRollup(new Date(clock.now().getTime() + (more ? BACKLOG_EVERY_MS : ROLLUP_EVERY_MS)));
     return { ok: true };
   },
 });
+
+/** Queues the rollup's next run (by the run itself, and by every instance's hourly housekeeping, which starts it on a new database). */
+export async function scheduleDayRollup(runAt: Date = clock.now()): Promise<void> {
+  await enqueueJob(dayRollupJob, { shop: "*", key: "global", payload: { runAt: runAt.toISOString() }, runAt });
+}
 
 /** Rolled days are kept this long (the longest report reads 365 days); the daily counters as long. */
 export const DAILY_FIGURES_KEPT_DAYS = 400;
