@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { prisma } from "~/core/db.server";
-import { execute, query, sql, toDate } from "~/core/db/sql.server";
+import { execute, query, sql, sqlList, toDate } from "~/core/db/sql.server";
 import { defineJob, enqueueJob } from "~/core/jobs/queue.server";
 import { clock } from "~/core/utils/clock.server";
-import { addDays, shopDay, shopDayStart } from "~/shared/shop-day";
-import { deliverySpan, type DeliverySpan } from "./delivery-span.server";
+import { addDays, nextMonthStart, shopDay, shopDayStart } from "~/shared/shop-day";
+import { addDeliverySpan, deliverySpan, emptyDeliverySpan, type DeliverySpan } from "./delivery-span.server";
 import { homeSpan, type HomeSpan } from "./home-span.server";
 
 /**
@@ -20,12 +20,16 @@ import { homeSpan, type HomeSpan } from "./home-span.server";
  */
 export type RollupKind = "home" | "delivery";
 
-export const ROLLUPS: Record<RollupKind, { days: number; settleDays: number }> = {
+export const ROLLUPS: Record<RollupKind, { days: number; settleDays: number; months: boolean }> = {
   // Home shows the last 30 days; a confirmation after purchase settles within the ladder's days.
-  home: { days: 30, settleDays: 7 },
-  // Delivery analytics' longest period; outcomes (delivered, failed) arrive weeks after the order.
-  delivery: { days: 365, settleDays: 35 },
+  home: { days: 30, settleDays: 7, months: false },
+  // Delivery analytics' longest period; outcomes (delivered, failed) arrive weeks after the order. A settled
+  // calendar month is also stored whole (its days added up), so a year reads about 11 months and 60 days.
+  delivery: { days: 365, settleDays: 35, months: true },
 };
+
+/** A settled month's row: its kind, keyed by the month's first day. */
+const monthKind = (kind: RollupKind) => `${kind}:month`;
 
 /** A settling day's row is rolled again at most this often. */
 const REROLL_MS = 12 * 3600_000;
@@ -51,15 +55,23 @@ export async function rolledUp<K extends RollupKind>(shop: RollupShop, kind: K, 
   // A period that starts inside a day: that day's part is read from the rows, the stored days start the next.
   const partial = shopDayStart(first, shop.timezone).getTime() < from.getTime();
   if (partial) first = addDays(first, 1);
-  const rows = await query<{ day: string; figures: string }>(sql`
-    SELECT "day", "figures" FROM "DayRollup" WHERE "shopId" = ${shop.id} AND "kind" = ${kind} AND "day" >= ${first} AND "day" < ${today} ORDER BY "day"`);
+  const kinds = ROLLUPS[kind].months ? [kind, monthKind(kind)] : [kind];
+  const rows = await query<{ kind: string; day: string; figures: string }>(sql`
+    SELECT "kind", "day", "figures" FROM "DayRollup" WHERE "shopId" = ${shop.id} AND "kind" IN (${sqlList(kinds)}) AND "day" >= ${first} AND "day" < ${today}`);
+  const stored = new Map(rows.map((r) => [`${r.kind} ${r.day}`, r.figures]));
   const days: Figures[K][] = [];
   let liveDay = first;
-  for (const row of rows) {
-    // A gap (a day not rolled yet): everything from it is read from the rows.
-    if (row.day !== liveDay) break;
-    days.push(JSON.parse(row.figures) as Figures[K]);
-    liveDay = addDays(liveDay, 1);
+  while (liveDay < today) {
+    // A whole settled month where one starts, else the day; a gap (a day not rolled yet) ends the stored part.
+    const month = stored.get(`${monthKind(kind)} ${liveDay}`);
+    const day = month === undefined ? stored.get(`${kind} ${liveDay}`) : undefined;
+    if (month !== undefined) {
+      days.push(JSON.parse(month) as Figures[K]);
+      liveDay = nextMonthStart(liveDay);
+    } else if (day !== undefined) {
+      days.push(JSON.parse(day) as Figures[K]);
+      liveDay = addDays(liveDay, 1);
+    } else break;
   }
   if (!days.length) return [await read(shop, from, null)];
   const liveFrom = shopDayStart(liveDay, shop.timezone);
@@ -96,6 +108,35 @@ export async function daysToRoll(shop: RollupShop, kind: RollupKind, now: Date):
   return out;
 }
 
+/** Stores each settled calendar month of the report whole, from its stored days (all of them, or none is stored). */
+export async function rollMonths(shop: RollupShop, kind: RollupKind, now: Date = clock.now()): Promise<number> {
+  const { days, settleDays, months } = ROLLUPS[kind];
+  if (!months) return 0;
+  const today = shopDay(now, shop.timezone);
+  const first = addDays(today, -days);
+  const settled = addDays(today, -settleDays);
+  const rows = await query<{ kind: string; day: string; figures: string }>(sql`
+    SELECT "kind", "day", "figures" FROM "DayRollup" WHERE "shopId" = ${shop.id} AND "kind" IN (${sqlList([kind, monthKind(kind)])}) AND "day" >= ${first}`);
+  const done = new Set(rows.filter((r) => r.kind !== kind).map((r) => r.day));
+  const dayRows = new Map(rows.filter((r) => r.kind === kind).map((r) => [r.day, r.figures]));
+  let stored = 0;
+  for (let month = first.endsWith("-01") ? first : nextMonthStart(first); nextMonthStart(month) <= settled; month = nextMonthStart(month)) {
+    if (done.has(month)) continue;
+    const figures: string[] = [];
+    for (let day = month; day < nextMonthStart(month); day = addDays(day, 1)) {
+      const f = dayRows.get(day);
+      if (f !== undefined) figures.push(f);
+    }
+    if (figures.length !== Math.round((Date.parse(nextMonthStart(month)) - Date.parse(month)) / 86_400_000)) continue;
+    const whole = figures.map((f) => JSON.parse(f) as DeliverySpan).reduce(addDeliverySpan, emptyDeliverySpan());
+    await execute(sql`
+      INSERT INTO "DayRollup" ("shopId", "kind", "day", "figures", "rolledAt") VALUES (${shop.id}, ${monthKind(kind)}, ${month}, ${JSON.stringify(whole)}, ${now})
+      ON CONFLICT ("shopId", "kind", "day") DO NOTHING`);
+    stored++;
+  }
+  return stored;
+}
+
 /**
  * A shop with fewer COD-year orders than this has no rollup: its pages read a year of its rows in a few
  * milliseconds, and a thousand small shops would otherwise cost a year of days each.
@@ -128,6 +169,7 @@ export async function rollUpShops(now: Date = clock.now(), minOrders = ROLL_FROM
         await rollDay(shop, kind, day, now);
         rolled++;
       }
+      await rollMonths(shop, kind, now);
     }
   }
   return { rolled, more: false };

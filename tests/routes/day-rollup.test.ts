@@ -27,9 +27,9 @@ async function seed(shopId: string) {
   const orders = [];
   const messages = [];
   const outcomes = [];
-  // One order every 7 hours over 40 days (some before midnight in one zone and after it in the other), each
+  // One order every 7 hours over 120 days (some before midnight in one zone and after it in the other), each
   // phone its own shopper, so a shopper's codes fall on one day.
-  for (let i = 0; i < 40 * 24; i += 7) {
+  for (let i = 0; i < 120 * 24; i += 7) {
     const gid = `gid://shopify/Order/${1000 + i}`;
     const phone = `+9198765${String(i).padStart(5, "0")}`;
     const cod = i % 5 !== 0;
@@ -64,7 +64,7 @@ describe.each(["Asia/Kolkata", "America/New_York"])("the day rollup, in %s", (ti
     const home = await dashboardOf(shop);
     expect(home.orders.total).toBeGreaterThan(80);
     expect(home.channels.find((c) => c.channel === "whatsapp")!.sent).toBeGreaterThan(10);
-    const delivery = await Promise.all([30, 90].map((days) => loadDeliveryAnalytics(shop, days)));
+    const delivery = await Promise.all([30, 90, 365].map((days) => loadDeliveryAnalytics(shop, days)));
 
     // A shop this small has no rollup (its rows are cheap to read): asked of every shop here.
     expect(await rollUpShops(NOW)).toEqual({ rolled: 0, more: false });
@@ -76,8 +76,11 @@ describe.each(["Asia/Kolkata", "America/New_York"])("the day rollup, in %s", (ti
     const stored = await prisma.dayRollup.findMany({ where: { shopId: shop.id, kind: "home" }, orderBy: { day: "asc" } });
     expect(stored.map((r) => r.day)).toEqual(Array.from({ length: 30 }, (_, i) => addDays(today, i - 30)));
 
+    // The settled calendar months are stored whole too (August to September here: a month settles 35 days after it ends).
+    expect((await prisma.dayRollup.findMany({ where: { shopId: shop.id, kind: "delivery:month" }, orderBy: { day: "asc" } })).map((r) => r.day).slice(-2)).toEqual(["2026-08-01", "2026-09-01"]);
+
     expect(await dashboardOf(shop)).toEqual(home);
-    expect(await Promise.all([30, 90].map((days) => loadDeliveryAnalytics(shop, days)))).toEqual(delivery);
+    expect(await Promise.all([30, 90, 365].map((days) => loadDeliveryAnalytics(shop, days)))).toEqual(delivery);
 
     // The closed days are read from their rows no more: deleting them leaves the figures as they stood.
     const todayStart = new Date(NOW.getTime() - 12 * HOUR);
