@@ -3,6 +3,7 @@ import { clock } from "~/core/utils/clock.server";
 import { DIMENSIONS, MIN_DECIDED_FOR_RATE, MIN_DECIDED_FOR_WORST, WORST_CODES, type Dimension, type Row } from "./delivery-analytics";
 import { rolledUp } from "./day-rollup.server";
 import { addDeliverySpan, emptyDeliverySpan } from "./delivery-span.server";
+import { addDays, shopDay, shopDayStart } from "~/shared/shop-day";
 
 export { DIMENSIONS, PERIODS, type Dimension, type Row } from "./delivery-analytics";
 
@@ -44,8 +45,9 @@ function rowOf(key: string, t: Tally, cost: number | null): Row {
 }
 
 export async function loadDeliveryAnalytics(shop: Pick<Shop, "id" | "currency" | "codFailureCost" | "timezone">, days: number, now = clock.now()): Promise<DeliveryAnalytics> {
-  const since = new Date(now.getTime() - days * 86_400_000);
-  // The period's closed days from the day rollup (each whole), the rest from the orders themselves.
+  // The period is whole days of the shop's: today and the `days` before it, from the first one's midnight; its
+  // closed days from the day rollup, the rest from the orders themselves.
+  const since = shopDayStart(addDays(shopDay(now, shop.timezone), -days), shop.timezone);
   const span = (await rolledUp(shop, "delivery", since, now)).reduce(addDeliverySpan, emptyDeliverySpan());
   const truncated = span.truncated;
   const cost = shop.codFailureCost ?? null;
