@@ -146,7 +146,7 @@ export const ROLL_FROM_ORDERS = 5_000;
 const RUN_BUDGET_MS = 20_000;
 /** The next run, when the last one left days to roll, and when it did not. */
 const BACKLOG_EVERY_MS = 5_000;
-const ROLLUP_EVERY_MS = 600_000;
+export const DAY_ROLLUP_EVERY_MS = 600_000;
 
 /** Whether the shop has at least `minOrders` orders in the last 365 days (an index range that stops there). */
 async function busyEnough(shop: RollupShop, now: Date, minOrders: number): Promise<boolean> {
@@ -186,7 +186,7 @@ export const dayRollupJob = defineJob({
   merge: (queued, incoming) => (incoming.runAt > queued.runAt ? incoming : null),
   run: async () => {
     const { more } = await rollUpShops();
-    await scheduleDayRollup(new Date(clock.now().getTime() + (more ? BACKLOG_EVERY_MS : ROLLUP_EVERY_MS)));
+    await scheduleDayRollup(new Date(clock.now().getTime() + (more ? BACKLOG_EVERY_MS : DAY_ROLLUP_EVERY_MS)));
     return { ok: true };
   },
 });
