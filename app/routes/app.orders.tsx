@@ -16,12 +16,14 @@ import {
   CORRECTION_LABELS,
   depositSummary,
   isOrderStatus,
+  ORDER_COUNT_CAP,
   ORDER_PAYMENT_LABELS,
   ORDER_PERIODS,
   ORDER_STATUS_LABELS,
   ORDER_STATUSES,
   orderAdminUrl,
   orderAppBridgeUrl,
+  orderCountWords,
   orderPeriodOf,
   orderPeriodWords,
   paymentOf,
@@ -145,10 +147,10 @@ export default function Orders() {
   const navigation = useNavigation();
   const posting = navigation.state === "submitting" ? navigation.formData : undefined;
   const busyFor = (gid: string) => (posting?.get("orderGid") === gid ? (posting.get("intent") as "block" | "unblock" | "resend") : null);
-  const all = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
+  const all = Math.min(ORDER_COUNT_CAP, Object.values(counts).reduce((a, b) => a + (b ?? 0), 0));
   const tabs = [
-    { id: "all", content: "All", badge: String(all) },
-    ...ORDER_STATUSES.map((s) => ({ id: s, content: ORDER_STATUS_LABELS[s], badge: String(counts[s] ?? 0) })),
+    { id: "all", content: "All", badge: orderCountWords(all) },
+    ...ORDER_STATUSES.map((s) => ({ id: s, content: ORDER_STATUS_LABELS[s], badge: orderCountWords(counts[s] ?? 0) })),
   ];
   const pageUrl = (n: number) => {
     const next = new URLSearchParams(params);
@@ -296,7 +298,7 @@ export default function Orders() {
                 ))}
               </IndexTable>
             )}
-            <TableFooter count={`${total.toLocaleString("en")} ${total === 1 ? "order" : "orders"}${status ? ` ${ORDER_STATUS_LABELS[status].toLowerCase()}` : ""} ${periodWords}`} page={page} pages={pages} pageUrl={pageUrl} />
+            <TableFooter count={`${orderCountWords(total)} ${total === 1 ? "order" : "orders"}${status ? ` ${ORDER_STATUS_LABELS[status].toLowerCase()}` : ""} ${periodWords}`} page={page} pages={pages} pageUrl={pageUrl} />
           </Card>
         </Layout.Section>
       </Layout>

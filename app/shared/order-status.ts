@@ -5,6 +5,17 @@
 export const ORDER_STATUSES = ["verified", "unverified", "pending", "confirmed", "unconfirmed", "cancelled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/**
+ * The most orders the Orders page counts of one status (it shows "10,000+" beyond, and pages that far): a
+ * shop's year can hold a million orders, and exact counts would read every one on each view.
+ */
+export const ORDER_COUNT_CAP = 10_000;
+
+/** A count as the Orders page shows it: "10,000+" at the cap. */
+export function orderCountWords(n: number): string {
+  return n >= ORDER_COUNT_CAP ? `${ORDER_COUNT_CAP.toLocaleString("en")}+` : n.toLocaleString("en");
+}
+
 export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   verified: "Verified",
   unverified: "Unverified",

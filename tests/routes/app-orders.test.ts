@@ -1,6 +1,7 @@
 import * as route from "~/routes/app.orders";
 import { prisma } from "~/core/db.server";
 import { ORDERS_PAGE_SIZE } from "~/orders/order-record.server";
+import { ORDER_COUNT_CAP, orderCountWords } from "~/shared/order-status";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import { runDueJobs } from "~/core/jobs/queue.server";
@@ -72,6 +73,19 @@ describe("the Orders page", () => {
     expect(first.placed).toBe(
       new Intl.DateTimeFormat("en", { timeZone: "Asia/Kolkata", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(first.placedAt)),
     );
+  });
+
+  it("counts each status up to 10,000 (a year's orders are not read on each view), and pages that far", async () => {
+    const shop = await installShop();
+    const now = Date.now();
+    const row = (n: number, status: string) => ({ shopId: shop.id, orderGid: `gid://shopify/Order/${n}`, orderName: `#${n}`, cod: true, status, placedAt: new Date(now - n * 1000) });
+    await prisma.orderRecord.createMany({ data: Array.from({ length: ORDER_COUNT_CAP + 5 }, (_, n) => row(n, "verified")) });
+    await prisma.orderRecord.createMany({ data: [row(ORDER_COUNT_CAP + 10, "pending"), row(ORDER_COUNT_CAP + 11, "pending")] });
+    const all = (await load()).data!;
+    expect(all).toMatchObject({ total: ORDER_COUNT_CAP, pages: ORDER_COUNT_CAP / ORDERS_PAGE_SIZE, counts: { verified: ORDER_COUNT_CAP, pending: 2 } });
+    expect((await load("?status=pending")).data!).toMatchObject({ total: 2, pages: 1 });
+    expect(orderCountWords(all.counts.verified)).toBe("10,000+");
+    expect(orderCountWords(2)).toBe("2");
   });
 
   it("lists the shop's orders newest first with status, payment, phone, correction state and the link into Shopify's admin; filters by status", async () => {

@@ -151,6 +151,19 @@ describe("/app/deliveries/analytics", () => {
     expect(unsigned.response?.headers.get("location") ?? "").not.toContain("/app/deliveries/analytics");
   });
 
+  it("sends the page the first 25 rows of each breakdown and how many there are; the CSV keeps every one", async () => {
+    const shop = await installShop({ currency: "INR", otpEnabled: false });
+    const placedAt = new Date();
+    await prisma.orderRecord.createMany({
+      data: Array.from({ length: 30 }, (_, i) => ({ shopId: shop.id, orderGid: `gid://shopify/Order/${500 + i}`, cod: true, status: "verified", products: JSON.stringify([`Product ${i}`]), placedAt })),
+    });
+    const a = (await load()) as DeliveryAnalytics & { sizes: Record<string, number> };
+    expect(a.breakdowns.product).toHaveLength(25);
+    expect(a.sizes.product).toBe(30);
+    const csv = await (await callAdminRoute(download, await adminRequest("/app/analytics/download/30"), { days: "30" })).response!.text();
+    expect(csv.split("\r\n").filter((line) => line.startsWith("product,"))).toHaveLength(30);
+  });
+
   it("refuses a request without a session token", async () => {
     await installShop();
     const answer = await callAdminRoute(download, await adminRequest("/app/analytics/download/90", { unauthenticated: true }), { days: "90" });
