@@ -14,7 +14,7 @@ import { authenticate } from "~/core/shopify/app.server";
 import { currentEnforcementState } from "~/enforcement/payment-customization.server";
 import { ExperimentCard } from "~/experiment/experiment-card";
 import { experimentAction, loadExperimentSettings, type ExperimentActionResult } from "~/experiment/settings-page.server";
-import { NOT_OFFERED_REASONS, prepaidOfferFigures } from "~/orders/prepaid-offer.server";
+import { prepaidOfferSummary } from "~/orders/prepaid-offer.server";
 import { depositPattern } from "~/storefront/offer";
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: `${data ? sectionTitle(data.section) : "Settings"} · Settings · COD Verify` }];
@@ -32,7 +32,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   const section = sectionOf(params);
   const shop = (await getShop(session.shop)) ?? (await upsertInstalledShop(session.shop));
-  const offer = section === "pay-now" ? await prepaidOfferFigures(shop.id) : null;
   const figures: SectionFigures = {
     currency: shop.currency,
     // The quiet hours are in it (learnt from Shopify; null until it is known: UTC).
@@ -40,7 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     countries: section === "codes" ? PHONE_COUNTRY_NAMES : [],
     depositPattern: depositPattern(shop),
     enforcement: section === "enforcement" ? await currentEnforcementState(shop) : null,
-    prepaidOffer: offer && { ...offer, notOffered: offer.notOffered.map((n) => ({ ...n, why: NOT_OFFERED_REASONS[n.reason] })) },
+    prepaidOffer: section === "pay-now" ? await prepaidOfferSummary(shop.id) : null,
   };
   return {
     section,
