@@ -188,6 +188,7 @@ describe("the merchant's admin by keyboard at three sizes (local mode, a seeded 
 
       // And Settings shows it on again.
       await navigateTo("Settings");
+      await press(page().getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: /^Enforcement/ }));
       expect(await page().getByRole("checkbox", { name: "Hide cash on delivery at checkout unless verified" }).isChecked()).toBe(true);
     },
     120_000,
