@@ -196,7 +196,8 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       sentAt: new Date(Number(c.sentAt)).toISOString(),
       expiresAt: new Date(Number(c.expiresAt)).toISOString(),
     })),
-    blocklistEntries: (found?.blocked ?? []).map((b) => ({ phone: b.phone, reason: b.reason, createdAt: b.createdAt.toISOString() })),
+    // The end the merchant gave the block (null: until they unblock it): how long it is kept.
+    blocklistEntries: (found?.blocked ?? []).map((b) => ({ phone: b.phone, reason: b.reason, createdAt: b.createdAt.toISOString(), expiresAt: b.expiresAt?.toISOString() ?? null })),
     // The merchant's lists the phone is on besides the blocklist: the Risk page's prepaid-only numbers.
     lists: (found?.prepaidOnly ?? []).map((entry) => ({ list: "prepaid_only", phone: normalizePhone(entry) ?? entry })),
     // Per-number send limits: counters whose key names the phone or an order, kept until their window ends.

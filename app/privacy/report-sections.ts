@@ -31,7 +31,11 @@ export const REPORT_SECTIONS: ReportSection[] = [
       { key: "createdAt", label: "Sent" },
     ],
   },
-  { key: "blocklistEntries", title: "Blocked numbers", columns: [{ key: "phone", label: "Phone" }, { key: "reason", label: "Reason" }, { key: "createdAt", label: "Blocked" }] },
+  {
+    key: "blocklistEntries",
+    title: "Blocked numbers",
+    columns: [{ key: "phone", label: "Phone" }, { key: "reason", label: "Reason" }, { key: "createdAt", label: "Blocked" }, { key: "expiresAt", label: "Until" }],
+  },
   { key: "lists", title: "Other lists the number is on", columns: [{ key: "list", label: "List" }, { key: "phone", label: "Phone" }] },
   {
     key: "whatsappReplies",
