@@ -84,7 +84,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   },
   Selection: {
     personal: true,
-    holds: ["phone", "cartToken", "checkoutUrl", "orderGid", "items"],
+    holds: ["phone", "cartToken", "checkoutUrl", "orderGid", "items", "riskBehaviour"],
     customerRedact: "by phone and by order",
     shopRedact: "cascade from Shop",
     retention: "30 days",

@@ -142,6 +142,12 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
 }
 
 /** An order record's risk reasons (JSON text) as data, or the text as stored when it does not parse. */
+/** The behaviour readings an order's stored assessment kept (app/risk/order-risk.server.ts: riskColumns), or null. */
+function behaviourOf(riskReasons: string | null): unknown {
+  const parsed = parsedOrText(riskReasons);
+  return parsed && typeof parsed === "object" && "behaviour" in parsed ? (parsed as { behaviour: unknown }).behaviour : null;
+}
+
 function parsedOrText(text: string | null): unknown {
   if (text === null) return null;
   try {
@@ -170,6 +176,8 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       createdAt: s.createdAt.toISOString(),
       orderGid: s.orderGid,
       orderName: s.orderName,
+      // The behaviour readings verify-otp's risk score used (docs/risk.md, "Behaviour").
+      riskBehaviour: parsedOrText(s.riskBehaviour),
     })),
     // Messages sent to the customer: channel and delivery state (the texts are not kept, except a WhatsApp
     // code's SMS fallback, sealed, until it is sent or the code expires: said, not shown).
@@ -226,6 +234,8 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       riskScore: o.riskScore,
       riskBand: o.riskBand,
       riskReasons: parsedOrText(o.riskReasons),
+      // The behaviour readings the order's risk score used, kept with its reasons.
+      riskBehaviour: behaviourOf(o.riskReasons),
       value: o.value,
       ipHash: o.ipHash,
       postalCode: o.postalCode,

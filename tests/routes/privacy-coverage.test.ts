@@ -54,7 +54,7 @@ const SEEDERS: Record<string, Seeder> = {
   },
   Selection: async (s, c) => {
     // One linked to the order, one the phone made before (unlinked).
-    await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "cod", verified: true, source: "verify-otp", orderGid: gid(c.orderId), items: JSON.stringify([{ variantId: "gid://shopify/ProductVariant/1", quantity: 1 }]) } });
+    await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "cod", verified: true, source: "verify-otp", orderGid: gid(c.orderId), items: JSON.stringify([{ variantId: "gid://shopify/ProductVariant/1", quantity: 1 }]), riskBehaviour: JSON.stringify({ msToType: 200_000, unusualHour: false }) } });
     await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "prepaid", source: "create-checkout", cartToken: `cart-${c.tag}`, checkoutUrl: `https://shop.example/cart/c/${c.tag}` } });
     return { shopId: s.shopId, phone: c.phone };
   },
