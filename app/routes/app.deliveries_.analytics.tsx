@@ -79,7 +79,7 @@ export default function DeliveryAnalytics() {
         <Layout.Section>
           <Text as="p" tone="subdued">
             {a.codFailureCost == null ? "Money is shown once the cost of a failed parcel is set " : `Money lost counts ${money(a.codFailureCost)} a failed parcel, the cost set `}
-            <Link to="/app/settings#costs">in Settings</Link>.
+            <Link to="/app/settings/costs">in Settings</Link>.
           </Text>
         </Layout.Section>
         <Layout.Section>

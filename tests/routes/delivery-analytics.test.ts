@@ -132,13 +132,12 @@ describe("/app/deliveries/analytics", () => {
 
   it("asks no cost of its own: the one cost, saved in Settings, is what money lost counts here, and a post to the page changes nothing", async () => {
     await installShop({ currency: "INR" });
-    const settings = await import("~/routes/app.settings");
-    const saved = await callAdminRoute(settings, await adminRequest("/app/settings", { form: { intent: "experiment-costs", codFailureCost: "180,50", messageCost: "" } }));
-    expect(saved.status).toBe(200);
+    const settings = await import("~/routes/app.settings.$section");
+    const costs = async (codFailureCost: string) => callAdminRoute(settings, await adminRequest("/app/settings/costs", { form: { codFailureCost, messageCost: "" } }), { section: "costs" });
+    expect((await costs("180,50")).status).toBe(200);
     expect((await load()).codFailureCost).toBe(180.5);
     // Saved once, it saves again unchanged (one parser, one place: it drifted between two before).
-    const again = await callAdminRoute(settings, await adminRequest("/app/settings", { form: { intent: "experiment-costs", codFailureCost: String((await load()).codFailureCost), messageCost: "" } }));
-    expect(again.status).toBe(200);
+    expect((await costs(String((await load()).codFailureCost))).status).toBe(200);
     expect("action" in (await import("~/routes/app.deliveries_.analytics"))).toBe(false);
   });
 
