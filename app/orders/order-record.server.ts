@@ -2,6 +2,7 @@ import { prisma } from "~/core/db.server";
 import type { Money } from "~/shared/money-words";
 import { execute, sql, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
+import { lastShopDaysStart } from "~/shared/shop-day";
 import type { DepositState, OrderStatus } from "~/shared/order-status";
 
 export type OrderRecordInput = {
@@ -67,14 +68,15 @@ export const ORDERS_PAGE_SIZE = 25;
 export type CorrectionState = "none" | "pending" | "completed" | "not_editable" | "expired";
 
 /**
- * One page of the shop's orders, newest first, optionally of one status and placed in the last `days`,
+ * One page of the shop's orders, newest first, optionally of one status and placed in the last `days` shop days,
  * with each order's address correction state, and how many orders of that period each status has (the
  * page's filter). Indexed: shopId +
  * placedAt, shopId + status + placedAt.
  */
-export async function listOrderRecords(shopId: string, options: { status?: OrderStatus; page?: number; days?: number | null } = {}, now = clock.now()) {
+export async function listOrderRecords(shopId: string, options: { status?: OrderStatus; page?: number; days?: number | null; timezone?: string | null } = {}, now = clock.now()) {
   // One period for every figure: the counts of the filter, the total and the rows.
-  const inPeriod = { shopId, ...(options.days ? { placedAt: { gte: new Date(now.getTime() - options.days * 86_400_000) } } : {}) };
+  const since = options.days ? lastShopDaysStart(now, options.days, options.timezone) : null;
+  const inPeriod = { shopId, ...(since ? { placedAt: { gte: since } } : {}) };
   const where = { ...inPeriod, ...(options.status ? { status: options.status } : {}) };
   const [byStatus, total] = await Promise.all([
     prisma.orderRecord.groupBy({ by: ["status"], where: inPeriod, _count: { _all: true } }),
