@@ -46,8 +46,8 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
               <input type="hidden" name="intent" value="experiment-stop" />
               <BlockStack gap="300">
                 <Text as="p">
-                  Running since {new Date(settings.startedAt!).toLocaleDateString("en", { dateStyle: "medium" })}
-                  {settings.endsAt ? `, until ${new Date(settings.endsAt).toLocaleDateString("en", { dateStyle: "medium" })}` : ", until you stop it"}: {settings.holdoutPercent} % of
+                  Running since {settings.dayWords?.first}
+                  {settings.dayWords?.last ? `, through ${settings.dayWords.last}` : ", until you stop it"}: {settings.holdoutPercent} % of
                   shoppers are not asked to verify.
                 </Text>
                 {settings.sentence && <Text as="p" tone="subdued">{settings.sentence}</Text>}

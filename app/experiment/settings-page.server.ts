@@ -2,7 +2,7 @@ import { adminShop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import type { ShopZone } from "~/shared/shop-day";
 import { loadExperimentReport } from "./report.server";
-import { experimentSentence } from "./report";
+import { dayWords, experimentSentence } from "./report";
 import { codOrdersLately, PACE_DAYS, planningRates, startExperiment, stopExperiment } from "./experiment.server";
 import type { ExperimentPace } from "./reach";
 import { HOLDOUT_SHARE, parseExperimentForm, type ExperimentFormErrors } from "./settings";
@@ -24,6 +24,8 @@ export async function loadExperimentSettings(domain: string) {
     running: report?.running ?? false,
     startedAt: report?.startedAt ?? null,
     endsAt: report?.endsAt ?? null,
+    // The shop's first and last days (the last the one before the end's midnight), in words made here: the browser's zone never moves them.
+    dayWords: report ? { first: dayWords(report.days.first), last: report.days.last ? dayWords(report.days.last) : null } : null,
     holdoutPercent: report?.running ? Math.round(report.holdoutShare * 100) : HOLDOUT_SHARE.default,
     horizon: report?.horizon ?? null,
     sentence: report ? experimentSentence(report) : null,

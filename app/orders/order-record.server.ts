@@ -3,6 +3,7 @@ import type { Money } from "~/shared/money-words";
 import { execute, query, sql, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { ORDER_COUNT_CAP, ORDER_STATUSES, type DepositState, type OrderStatus } from "~/shared/order-status";
+import { lastShopDaysStart } from "~/shared/shop-day";
 
 export type OrderRecordInput = {
   orderGid: string;
@@ -78,13 +79,13 @@ async function cappedStatusCounts(shopId: string, since: Date | null): Promise<P
 }
 
 /**
- * One page of the shop's orders, newest first, optionally of one status and placed in the last `days`,
+ * One page of the shop's orders, newest first, optionally of one status and placed in the last `days` shop days,
  * with each order's address correction state, and how many orders of that period each status has (the
  * page's filter, each counted up to ORDER_COUNT_CAP). Indexed: shopId + placedAt, shopId + status + placedAt.
  */
-export async function listOrderRecords(shopId: string, options: { status?: OrderStatus; page?: number; days?: number | null } = {}, now = clock.now()) {
+export async function listOrderRecords(shopId: string, options: { status?: OrderStatus; page?: number; days?: number | null; timezone?: string | null } = {}, now = clock.now()) {
   // One period for every figure: the counts of the filter, the total and the rows.
-  const since = options.days ? new Date(now.getTime() - options.days * 86_400_000) : null;
+  const since = options.days ? lastShopDaysStart(now, options.days, options.timezone) : null;
   const inPeriod = { shopId, ...(since ? { placedAt: { gte: since } } : {}) };
   const where = { ...inPeriod, ...(options.status ? { status: options.status } : {}) };
   const counts = await cappedStatusCounts(shopId, since);

@@ -42,7 +42,7 @@ export const meta: MetaFunction = () => [{ title: "Orders · COD Verify" }];
 
 /**
  * The shop's recent orders as the app saw them (OrderRecord): verification state, payment, phone, address
- * correction. One period (`days`, or every order) for every figure; times in the store's time zone.
+ * correction. One period (the last `days` shop days, or every order) for every figure; times in the store's time zone.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
@@ -52,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const status = isOrderStatus(requested) ? requested : undefined;
   const days = orderPeriodOf(url.searchParams.get("days"));
   const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
-  const list = await listOrderRecords(shop.id, { status, page, days });
+  const list = await listOrderRecords(shop.id, { status, page, days, timezone: shop.timezone });
   const blocked = await blockedPhonesAmong(shop.id, list.rows.flatMap((o) => (o.phone ? [o.phone] : [])));
   const logs = await messageLogsOf(shop.id, list.rows.map((o) => o.orderGid));
   const digipins = await digipinsOf(shop.id, list.rows.map((o) => o.orderGid));

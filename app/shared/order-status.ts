@@ -87,7 +87,7 @@ export function depositSummary(d: DepositState, locale = "en"): string {
   return `Deposit ${money(d.deposit)} paid · adding the balance ${money(d.balance)}`;
 }
 
-/** The Orders page's periods, in days back from now; absent: every order the app saw. */
+/** The Orders page's periods, in the shop's days (today and the days before it); absent: every order the app saw. */
 export const ORDER_PERIODS = [7, 30, 90] as const;
 export type OrderPeriod = (typeof ORDER_PERIODS)[number];
 
