@@ -9,8 +9,10 @@ import type { AddressField, FieldProblem } from "./address";
 type Texts = {
   title: string;
   intro: string; // {order}
+  /** The province's and postal code's labels here are the general ones; `countryLabels` names them as a country does. */
   labels: Record<AddressField, string>;
-  hintPhone: string;
+  countryLabels: { pin: string; zipCode: string; state: string; province: string };
+  hintPhone: string; // {example}: a number of the address's country
   hintZip: string; // {example}
   submit: string;
   errorSummary: string;
@@ -52,7 +54,8 @@ const en: Texts = {
     zip: "Postal code",
     countryCode: "Country",
   },
-  hintPhone: "With the country code, e.g. +91 98765 43210",
+  countryLabels: { pin: "PIN code", zipCode: "ZIP code", state: "State", province: "Province" },
+  hintPhone: "With the country code, e.g. {example}",
   hintZip: "For example {example}",
   submit: "Save address",
   errorSummary: "Please correct the highlighted fields.",
@@ -60,7 +63,7 @@ const en: Texts = {
     required: "This field is required.",
     too_long: "This is too long.",
     too_short: "This is too short.",
-    invalid_phone: "Enter the number with its country code, e.g. +91 98765 43210.",
+    invalid_phone: "Enter the number with its country code, e.g. {example}.",
     invalid_zip: "This postal code does not look right for the country.",
     invalid_province: "Choose a state or province of this country.",
     invalid_country: "Choose a country.",
@@ -97,11 +100,12 @@ const hi: Texts = {
     address1: "पता (मकान नंबर और गली)",
     address2: "फ़्लैट, मंज़िल, लैंडमार्क",
     city: "शहर",
-    province: "राज्य",
-    zip: "पिन कोड",
+    province: "राज्य / प्रांत",
+    zip: "पोस्टल कोड",
     countryCode: "देश",
   },
-  hintPhone: "देश कोड के साथ, जैसे +91 98765 43210",
+  countryLabels: { pin: "पिन कोड", zipCode: "ज़िप कोड", state: "राज्य", province: "प्रांत" },
+  hintPhone: "देश कोड के साथ, जैसे {example}",
   hintZip: "उदाहरण: {example}",
   submit: "पता सहेजें",
   errorSummary: "कृपया चिह्नित फ़ील्ड ठीक करें।",
@@ -109,7 +113,7 @@ const hi: Texts = {
     required: "यह फ़ील्ड आवश्यक है।",
     too_long: "यह बहुत लंबा है।",
     too_short: "यह बहुत छोटा है।",
-    invalid_phone: "देश कोड के साथ नंबर लिखें, जैसे +91 98765 43210।",
+    invalid_phone: "देश कोड के साथ नंबर लिखें, जैसे {example}।",
     invalid_zip: "यह पिन/पोस्टल कोड इस देश के लिए सही नहीं लगता।",
     invalid_province: "इस देश का कोई राज्य चुनें।",
     invalid_country: "देश चुनें।",
@@ -150,7 +154,8 @@ const ar: Texts = {
     zip: "الرمز البريدي",
     countryCode: "الدولة",
   },
-  hintPhone: "مع رمز الدولة، مثل ⁦+971 50 123 4567⁩",
+  countryLabels: { pin: "الرمز البريدي (PIN)", zipCode: "الرمز البريدي (ZIP)", state: "الولاية", province: "المقاطعة" },
+  hintPhone: "مع رمز الدولة، مثل ⁦{example}⁩",
   hintZip: "مثال: {example}",
   submit: "حفظ العنوان",
   errorSummary: "يرجى تصحيح الحقول المحددة.",
@@ -158,7 +163,7 @@ const ar: Texts = {
     required: "هذا الحقل مطلوب.",
     too_long: "هذا طويل جدًا.",
     too_short: "هذا قصير جدًا.",
-    invalid_phone: "أدخل الرقم مع رمز الدولة، مثل ⁦+971 50 123 4567⁩.",
+    invalid_phone: "أدخل الرقم مع رمز الدولة، مثل ⁦{example}⁩.",
     invalid_zip: "هذا الرمز البريدي لا يبدو صحيحًا لهذه الدولة.",
     invalid_province: "اختر منطقة أو ولاية في هذه الدولة.",
     invalid_country: "اختر دولة.",
@@ -199,7 +204,8 @@ const fr: Texts = {
     zip: "Code postal",
     countryCode: "Pays",
   },
-  hintPhone: "Avec l’indicatif du pays, par ex. +33 6 12 34 56 78",
+  countryLabels: { pin: "Code PIN (code postal)", zipCode: "Code ZIP", state: "État", province: "Province" },
+  hintPhone: "Avec l’indicatif du pays, par ex. {example}",
   hintZip: "Par exemple {example}",
   submit: "Enregistrer l’adresse",
   errorSummary: "Corrigez les champs signalés.",
@@ -207,7 +213,7 @@ const fr: Texts = {
     required: "Ce champ est obligatoire.",
     too_long: "C’est trop long.",
     too_short: "C’est trop court.",
-    invalid_phone: "Saisissez le numéro avec l’indicatif du pays, par ex. +33 6 12 34 56 78.",
+    invalid_phone: "Saisissez le numéro avec l’indicatif du pays, par ex. {example}.",
     invalid_zip: "Ce code postal ne semble pas valide pour ce pays.",
     invalid_province: "Choisissez une région ou province de ce pays.",
     invalid_country: "Choisissez un pays.",
@@ -248,7 +254,8 @@ const es: Texts = {
     zip: "Código postal",
     countryCode: "País",
   },
-  hintPhone: "Con el prefijo del país, p. ej. +34 612 345 678",
+  countryLabels: { pin: "Código PIN (código postal)", zipCode: "Código ZIP", state: "Estado", province: "Provincia" },
+  hintPhone: "Con el prefijo del país, p. ej. {example}",
   hintZip: "Por ejemplo {example}",
   submit: "Guardar dirección",
   errorSummary: "Corrige los campos marcados.",
@@ -256,7 +263,7 @@ const es: Texts = {
     required: "Este campo es obligatorio.",
     too_long: "Es demasiado largo.",
     too_short: "Es demasiado corto.",
-    invalid_phone: "Escribe el número con el prefijo del país, p. ej. +34 612 345 678.",
+    invalid_phone: "Escribe el número con el prefijo del país, p. ej. {example}.",
     invalid_zip: "Este código postal no parece válido para el país.",
     invalid_province: "Elige un estado o provincia de este país.",
     invalid_country: "Elige un país.",
@@ -284,3 +291,14 @@ const es: Texts = {
 };
 
 export const TEXTS: Record<Locale, Texts> = { en, hi, ar, fr, es };
+
+/** What a country calls its postal code and its first-level region, where the form's general label is not its word. */
+const POSTAL_WORD: Record<string, "pin" | "zipCode"> = { IN: "pin", US: "zipCode" };
+const REGION_WORD: Record<string, "state" | "province"> = { IN: "state", US: "state", MX: "state", BR: "state", AU: "state", NG: "state", MY: "state", CA: "province", AR: "province", CN: "province" };
+
+/** A field's label on a form for an address in `countryCode` (after another country is chosen too: "ZIP code" for the US, never "PIN code"). */
+export function fieldLabel(t: Texts, field: AddressField, countryCode: string): string {
+  if (field === "zip" && POSTAL_WORD[countryCode]) return t.countryLabels[POSTAL_WORD[countryCode]];
+  if (field === "province" && REGION_WORD[countryCode]) return t.countryLabels[REGION_WORD[countryCode]];
+  return t.labels[field];
+}

@@ -121,7 +121,7 @@ describe("the modal's answers and ways forward (Chromium, keyboard only)", () =>
       for (const [index, mode] of ["prepaid", "partial"].entries()) {
         await page.keyboard.press("ArrowDown");
         await expect.poll(() => page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.value)).toBe(mode);
-        await expect.poll(() => wholeInBody(page, ".codv-backdrop:not([hidden]) .codv-mode", index + 1), `${mode} whole in view`).toBe(true);
+        await expect.poll(() => wholeInBody(page, ".codv-backdrop:not([hidden]) .codv-mode", index + 1), { message: `${mode} whole in view` }).toBe(true);
       }
       expect(await axeViolations(page)).toEqual([]);
       await shot(page, `modal-third-option-focused-${size.name}`);
