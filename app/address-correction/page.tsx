@@ -11,9 +11,9 @@ import {
   type Address,
   type AddressField,
   type FieldProblem,
-} from "./address";
+} from "~/core/places/address";
 import { fieldLabel, TEXTS } from "./i18n";
-import { localizedProvinces, provinceName } from "./province-names";
+import { localizedProvinces, provinceName } from "~/core/places/province-names";
 import { LOCATION_CSS, LocationField, type LocationNote } from "~/shared/location-field";
 import { LOCATION_TEXTS } from "~/shared/location-texts";
 import type { PinHint } from "./location.server";
