@@ -70,5 +70,8 @@ describe("the correction pages", () => {
     expect(localizedProvinces("US", "hi")).toEqual(localizedProvinces("US", "en"));
     const html = renderForm({ locale: "hi", shopName: "Shop" }, { ...state, values: { ...state.values, province: "MH" } });
     expect(html).toContain('<option value="MH" selected="">महाराष्ट्र</option>');
+    const saved = { ...EMPTY_ADDRESS, firstName: "Asha", address1: "MG Road", city: "Pune", zip: "411001", province: "MH", countryCode: "IN" };
+    expect(renderMessage({ locale: "ar", shopName: "Shop" }, "done", { orderName: "#1", address: saved })).toContain("Pune 411001\nماهاراشترا، الهند");
+    expect(renderMessage({ locale: "hi", shopName: "Shop" }, "done", { orderName: "#1", address: saved })).toContain("Pune 411001\nमहाराष्ट्र, भारत");
   });
 });

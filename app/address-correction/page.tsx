@@ -306,7 +306,8 @@ function displayAddress(a: Address, locale: Locale): string {
     a.address1,
     a.address2,
     townLine(a),
-    [province, country].filter(Boolean).join(", "),
+    // Arabic separates with its own comma.
+    [province, country].filter(Boolean).join(locale === "ar" ? "، " : ", "),
     a.phone,
   ]
     .filter(Boolean)
