@@ -9,13 +9,14 @@ import { CART_CREATE, CART_LINES_UPDATE, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREA
 import { clock } from "~/core/utils/clock.server";
 import { codFeeAmount, pricing } from "~/storefront/offer";
 import { log } from "~/core/utils/log.server";
-import { checkProof, deriveProof, deviceTokenValid, issueHoldoutProof, issueProof, issueUnverifiedProof, proofVerifiedAt, type Proof } from "~/otp/proof.server";
+import { checkProof, deriveProof, deviceTokenValid, issueHoldoutProof, issueProof, issueUnverifiedProof, proofOffer, proofVerifiedAt, stricterOffer, type Proof, type ProofOffer } from "~/otp/proof.server";
 import { dailyCapSpent } from "~/otp/send-limits.server";
 import { heldOutNow } from "~/experiment/experiment.server";
 import { isPhoneBlocked } from "~/otp/blocklist.server";
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import { buildDepositDiscountCart } from "./deposit-discount.server";
 import { assessShopper, offerFor } from "~/risk/assess.server";
+import { unusualHourFor } from "~/risk/calibration.server";
 import type { RiskAssessment, RiskBand } from "~/risk/score";
 import {
   buildCartInput,
@@ -43,7 +44,7 @@ export type CheckoutOutcome =
   | { kind: "fallback"; cause: FallbackCause; selectionId: string | null; proof: string | null }
   | { kind: "not_verified" }
   | { kind: "phone_blocked" }
-  | { kind: "cod_not_allowed"; risk: RiskAssessment; band: RiskBand };
+  | { kind: "cod_not_allowed"; risk: RiskAssessment; band: RiskBand; offer: ProofOffer };
 
 /** How the caller proved the phone: the proof it showed (derived proofs keep its expiry) or its remembered device. */
 export type CallerProof =
@@ -105,12 +106,15 @@ export async function createCheckout(input: {
   if (subscribed && mode === "cod" && shop.otpEnabled && !state.verified && !heldOut && !capped) return { kind: "not_verified" };
   // The caller proved the number, so its history counts. A high band refuses COD (docs/risk.md); so does a
   // proof issued high: the band given at verification stands for the proof's life.
-  const risk = subscribed && shop.otpEnabled ? await assessShopper(shop, { phone: body.phone, ip: input.buyerIp, withHistory: state.verified, otpVerified: state.verified ? true : null, count: { ip: true }, source: body.source }) : null;
+  const risk = subscribed && shop.otpEnabled ? await assessShopper(shop, { phone: body.phone, ip: input.buyerIp, withHistory: state.verified, otpVerified: state.verified ? true : null, count: { ip: true }, source: body.source, behaviour: { unusualHour: unusualHourFor(shop, clock.now()) } }) : null;
   const band = state.proof?.band === "h" ? "high" : risk?.band;
   // What the band does (docs/risk.md): refused or priced, plain COD is not offered; priced, partial carries the deposit.
-  const offer = risk && band ? offerFor(shop, risk, band) : null;
+  // The proof's offer (verify-otp's, with what the modal measured) stands for the proof's life: the stricter
+  // of it and today's wins, and of two deposits the larger, so a priced shopper never comes back to plain COD.
+  const fresh = risk && band ? offerFor(shop, risk, band) : null;
+  const offer = risk ? stricterOffer(fresh && { action: fresh.action, deposit: fresh.deposit }, state.proof ? proofOffer(state.proof) : null) : null;
   const codTaken = offer?.action === "refuse" || offer?.action === "price";
-  if (risk && band && mode === "cod" && codTaken) return { kind: "cod_not_allowed", risk: { ...risk, band }, band };
+  if (risk && band && offer && mode === "cod" && codTaken) return { kind: "cod_not_allowed", risk: { ...risk, band }, band, offer };
   const checkoutShop = mode === "partial" && offer?.action === "price" && offer.deposit != null ? { ...shop, depositType: "fixed", depositValue: offer.deposit } : shop;
 
   const selection = await recordSelection({
@@ -127,8 +131,9 @@ export async function createCheckout(input: {
   // own cart when the store's checkout takes over. Derived from the caller's proof, it keeps that proof's
   // expiry (handing proofs back never extends a verification); a remembered device, re-checked against
   // the returning-customer window on every call, gets one from now.
-  // A proof says "no COD" (band high) whenever the band took plain COD away, so the checkout function hides it too.
-  const proofFor = { phone: body.phone, mode, selectionId: selection.id, band: codTaken ? ("high" as const) : band };
+  // The proof says what the band does (refused, priced with its deposit, confirmed), so the checkout function hides
+  // plain COD for a refusal or a price and orders/create checks the deposit or opens the confirmation.
+  const proofFor = { phone: body.phone, mode, selectionId: selection.id, band, offer };
   const proof = heldOut
     ? issueHoldoutProof(shop.domain, { phone: body.phone, selectionId: selection.id }).token
     : capped
