@@ -87,7 +87,8 @@ CodModal.prototype.sendCode = function (again, channel) {
   var smsLocale = (this.locale || this.config.locale || "").split("-")[0];
   if (smsLocale) body.locale = smsLocale;
   if (!this.behaviour) this.behaviour = newBehaviour();
-  body.behaviour = sendFields(this.behaviour, phone, Date.now());
+  var readings = sendFields(this.behaviour, phone, Date.now());
+  body.behaviour = readings;
   call(this.base, "/send-otp", body).then(function (r) {
     self.busy = false;
     button.disabled = false;
@@ -101,7 +102,7 @@ CodModal.prototype.sendCode = function (again, channel) {
         delete self.timers.send;
         els.resend.disabled = false;
       }
-      noteSent(self.behaviour, phone, Date.now());
+      noteSent(self.behaviour, phone, Date.now(), readings);
       self.state.verified = false;
       self.state.proof = null;
       self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1000;
