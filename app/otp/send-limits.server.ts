@@ -1,12 +1,12 @@
-import { execute, sql } from "~/core/db/sql.server";
-import { hitRateLimit, peekRateLimit, rateLimitPeek, rateLimitResult, releaseRateLimit, type RateLimitResult } from "~/core/rate-limit/rate-limit.server";
+import { executeTogether, sql } from "~/core/db/sql.server";
+import { hitRateLimit, peekRateLimit, rateLimitPeek, rateLimitReleases, rateLimitResult, type RateLimitResult } from "~/core/rate-limit/rate-limit.server";
 import { log } from "~/core/utils/log.server";
 import { numberBlock } from "~/enforcement/burn.server";
 import { shopDay, type ShopZone } from "~/shared/shop-day";
 import { ipNetwork } from "~/shared/ip";
 import { clock } from "~/core/utils/clock.server";
 import { dailyCapKey, PHONE_TEXTS_PER_DAY, phoneTextsKey } from "~/sms/phone-cap.server";
-import { SHARE_WINDOW_SECONDS, type SendDecision, type SendShare, type SpikeWatch } from "./send-decision.server";
+import { SHARE_WINDOW_SECONDS, type Hit, type SendDecision, type SendShare, type SpikeWatch } from "./send-decision.server";
 
 /**
  * send-otp's limits as places (docs/security.md): who may spend how much of the shop's daily cap, how a
@@ -145,21 +145,21 @@ export function fromProbingSource(networkSends: number, networkVerified: number)
   return networkSends >= PROBE_MIN_SENDS && networkVerified * PROBE_VERIFIED_ONE_IN < networkSends;
 }
 
-type Hit = { key: string; hit: RateLimitResult };
-
 /**
- * What the counted hits come to, settled once. `giveBack`: hits that were not the place's doing and are
- * returned (a refused request never spends a later limit); `spent`: the hits a sent code keeps, given back
- * only when the provider sends nothing.
+ * What the counted hits come to, settled once, with the hits it gives back. `giveBack`: hits that were not
+ * the place's doing, returned in the decision's own step (a refused request never spends a later limit);
+ * `spent`: the hits a sent code keeps, given back only when the provider sends nothing.
  */
 export type SendVerdict =
-  | { kind: "returning" }
+  | { kind: "returning"; giveBack: Hit[] }
   | { kind: "refused"; code: "rate_limited" | "shop_daily_cap"; place: ShareKind | "cap" | "cooldown"; retryAfter: number | null; giveBack: Hit[] }
-  | { kind: "no_plan" }
+  | { kind: "no_plan"; giveBack: Hit[] }
   | { kind: "allowance_used"; giveBack: Hit[] }
   /** At the daily cap a shopper before purchase gets the shop's fallback (the merchant's choice): nothing is spent. */
   | { kind: "cap_fallback"; giveBack: Hit[] }
-  | { kind: "send"; challengeId: string; spent: Hit[] };
+  | { kind: "send"; challengeId: string; spent: Hit[]; giveBack: Hit[] };
+
+type Counted = { key: string; hit: RateLimitResult };
 
 export type VerdictInput = {
   decision: SendDecision;
@@ -179,13 +179,13 @@ export type VerdictInput = {
 export function settleSend(v: VerdictInput): SendVerdict {
   const { decision, now } = v;
   const t = now.getTime();
-  if (!decision.perNumber) return { kind: "returning" };
+  if (!decision.perNumber) return { kind: "returning", giveBack: [] };
   const perNumber = { key: v.perNumber.key, hit: rateLimitResult(decision.perNumber, v.perNumber.limit, v.perNumber.windowSeconds, t) };
   if (!perNumber.hit.allowed) return { kind: "refused", code: "rate_limited", place: "phone", retryAfter: perNumber.hit.retryAfterSeconds, giveBack: [] };
-  if (!v.subscribed && !v.afterPurchase) return { kind: "no_plan" };
+  if (!v.subscribed && !v.afterPurchase) return { kind: "no_plan", giveBack: [] };
   if (v.allowanceUsed && !v.afterPurchase) return { kind: "allowance_used", giveBack: [perNumber] };
   // A place past its share: refused like a rate limit; its hit stays counted (it is that place's doing).
-  const shares: Hit[] = decision.shares.map((row, i) => {
+  const shares: Counted[] = decision.shares.map((row, i) => {
     const share = v.shares[i];
     const limit = decision.spike && share.spikeLimit != null ? share.spikeLimit : share.limit;
     return { key: share.key, hit: rateLimitResult(row, limit, share.windowSeconds ?? SHARE_WINDOW_SECONDS, t) };
@@ -199,7 +199,7 @@ export function settleSend(v: VerdictInput): SendVerdict {
     return { kind: "refused", code: "shop_daily_cap", place: "cap", retryAfter: v.capRetryAfter, giveBack: all };
   }
   if (!decision.challengeId) return { kind: "refused", code: "rate_limited", place: "cooldown", retryAfter: null, giveBack: all };
-  return { kind: "send", challengeId: decision.challengeId, spent: all };
+  return { kind: "send", challengeId: decision.challengeId, spent: all, giveBack: [] };
 }
 
 /** Whether the shop's daily cap of codes is spent now (create-checkout's question for the cap's fallback). */
@@ -207,12 +207,14 @@ export async function dailyCapSpent(shop: ShopZone & { dailySendCap: number }, n
   return (await peekRateLimit(dailyCapKey(shop, now), SHARE_WINDOW_SECONDS)) >= shop.dailySendCap;
 }
 
-/** Gives hits back (a refusal that was not theirs, a text that never went). */
-export async function giveBack(hits: Hit[]): Promise<void> {
-  await Promise.all(hits.map((h) => releaseRateLimit(h.key, h.hit)));
-}
-
-/** A pending code that will not be sent (held out, or the provider refused): it goes. */
-export async function dropChallenge(challengeId: string): Promise<void> {
-  await execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challengeId}`);
+/**
+ * A pending code that will not be sent (held out, or the provider refused): it goes; `messageId`: the record
+ * written for its text, which goes too when nothing was ever tried (held out); `hits`: given back in the same round trip.
+ */
+export async function dropChallenge(challengeId: string, messageId: string | null, hits: Hit[] = []): Promise<void> {
+  await executeTogether([
+    sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challengeId}`,
+    ...(messageId ? [sql`DELETE FROM "MessageDelivery" WHERE "id" = ${messageId} AND "status" = 'accepted'`] : []),
+    ...(hits.length ? [rateLimitReleases(hits)] : []),
+  ]);
 }

@@ -1,7 +1,8 @@
 import type { Shop } from "~/core/settings/shop.server";
 import { codTakenAway, countCodRefused, modeChoice, type ModeChoice } from "~/risk/assess.server";
 import { parseApiPhone } from "~/shared/phone";
-import { checkVerificationCode, sendVerificationCode, type SendOutcome, type VerifyOutcome } from "./otp.server";
+import { sendVerificationCode, type SendOutcome } from "./otp.server";
+import { checkVerificationCode, type VerifyOutcome } from "./verify.server";
 import { PROOF_TTL_SECONDS } from "./proof.server";
 import type { SendOtpBody, VerifyOtpBody } from "./schemas";
 
