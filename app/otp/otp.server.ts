@@ -25,6 +25,7 @@ import {
   dropChallenge,
   fromProbingSource,
   networkVerifiedKey,
+  phoneNetworkKey,
   placeOf,
   sendShares,
   settleSend,
@@ -176,6 +177,7 @@ function prepareSend(input: SendInput, now: Date) {
     message: (source) => messageRecordStatement(sms, firstChannel(sms), null, messageId, recordedAt, source),
     spike: spikeWatch(shop, now),
     networkVerifiedKey: networkVerifiedKey(shop.id, placeOf(input.ip)),
+    firstAskKey: phoneNetworkKey(shop.id, phone, placeOf(input.ip)),
   };
   return { now, month, perNumber, daily, shares, sms, messageId, plan };
 }

@@ -74,10 +74,19 @@ export type SendPlan = {
   spike: SpikeWatch;
   /** The counter of confirmed codes from the request's network (a probing source confirms few). */
   networkVerifiedKey: string;
+  /**
+   * The counter of the number's texts asked from the request's network (one of `shares`): at 1 this is the
+   * network's first ask of the number in 24 hours, which the number-wide limits let through up to their
+   * `firstAskLimit` (docs/security.md, "Nobody locks others out").
+   */
+  firstAskKey: string;
 };
 
-/** A place's share: `limit` hits per `windowSeconds` (24 hours when absent); `spikeLimit` in its place while a drain is seen. */
-export type SendShare = { key: string; limit: number; windowSeconds?: number; spikeLimit?: number };
+/**
+ * A place's share: `limit` hits per `windowSeconds` (24 hours when absent); `spikeLimit` in its place while a
+ * drain is seen; `firstAskLimit` in its place for a network's first ask of the number (`SendPlan.firstAskKey`).
+ */
+export type SendShare = { key: string; limit: number; windowSeconds?: number; spikeLimit?: number; firstAskLimit?: number };
 
 /** Scalar subqueries for this hour's codes and confirmations, and what makes them a drain. */
 export type SpikeWatch = { sent: Sql; verified: Sql; minSends: number; verifiedOneIn: number };
@@ -104,6 +113,8 @@ export type SendDecision = {
   experiment: { id: string; holdoutShare: number } | null;
   /** A drain is seen this hour: the shares' spike limits applied. */
   spike: boolean;
+  /** The request's network had not asked for this number in 24 hours: the first-ask limits applied. */
+  firstAsk: boolean;
   /** Codes confirmed from the request's network in 24 hours. */
   networkVerified: number;
 };
@@ -140,19 +151,51 @@ function experimentOf(row: SendDecisionRow): SendDecision["experiment"] {
  * the shares and the daily cap (2: unless the plan's allowance refuses). `limit` (`spikeLimit` while a
  * drain is seen) is what lets the request on to the next counter of the chain (1 and 2).
  */
-type Counter = { key: string; windowSeconds: number; step: 0 | 1 | 2; limit: number; spikeLimit: number; role: "riskCodes" | "riskIp" | "perNumber" | "share" | "daily" };
+type Counter = {
+  key: string;
+  windowSeconds: number;
+  step: 0 | 1 | 2;
+  limit: number;
+  spikeLimit: number;
+  firstAskLimit: number;
+  role: "riskCodes" | "riskIp" | "perNumber" | "share" | "daily";
+};
+
+/** The limit a counter holds a request to: its spike limit while a drain is seen (where it has one), its first-ask limit for a network's first ask. */
+export function limitOf(c: { limit: number; spikeLimit?: number; firstAskLimit?: number }, d: Pick<SendDecision, "spike" | "firstAsk">): number {
+  if (d.spike && c.spikeLimit != null && c.spikeLimit < c.limit) return c.spikeLimit;
+  return d.firstAsk && c.firstAskLimit != null ? c.firstAskLimit : c.limit;
+}
 
 /** No limit: the largest count a PostgreSQL integer holds. */
 const UNBOUNDED = 2_147_483_647;
 
 function countersOf(p: SendPlan): Counter[] {
-  const risk = (key: string, role: Counter["role"]): Counter => ({ key, windowSeconds: RISK_WINDOW_SECONDS, step: 0, limit: UNBOUNDED, spikeLimit: UNBOUNDED, role });
+  const risk = (key: string, role: Counter["role"]): Counter => ({
+    key,
+    windowSeconds: RISK_WINDOW_SECONDS,
+    step: 0,
+    limit: UNBOUNDED,
+    spikeLimit: UNBOUNDED,
+    firstAskLimit: UNBOUNDED,
+    role,
+  });
+  const share = (s: SendShare): Counter => ({
+    key: s.key,
+    windowSeconds: s.windowSeconds ?? SHARE_WINDOW_SECONDS,
+    step: 2,
+    limit: s.limit,
+    spikeLimit: s.spikeLimit ?? s.limit,
+    firstAskLimit: s.firstAskLimit ?? s.limit,
+    role: "share",
+  });
   return [
     risk(p.codesKey, "riskCodes"),
     ...(p.ipKey ? [risk(p.ipKey, "riskIp")] : []),
-    { key: p.perNumberKey, windowSeconds: p.perNumberWindowSeconds, step: 1, limit: p.perNumberLimit, spikeLimit: p.perNumberLimit, role: "perNumber" },
-    ...p.shares.map((s): Counter => ({ key: s.key, windowSeconds: s.windowSeconds ?? SHARE_WINDOW_SECONDS, step: 2, limit: s.limit, spikeLimit: s.spikeLimit ?? s.limit, role: "share" })),
-    { key: p.dailyKey, windowSeconds: 86_400, step: 2, limit: p.dailyCap, spikeLimit: p.dailyCap, role: "daily" },
+    // A network's first ask of the number passes the number's own short limit (the number's texts of the day bound it).
+    { key: p.perNumberKey, windowSeconds: p.perNumberWindowSeconds, step: 1, limit: p.perNumberLimit, spikeLimit: p.perNumberLimit, firstAskLimit: UNBOUNDED, role: "perNumber" },
+    ...p.shares.map(share),
+    { key: p.dailyKey, windowSeconds: 86_400, step: 2, limit: p.dailyCap, spikeLimit: p.dailyCap, firstAskLimit: p.dailyCap, role: "daily" },
   ];
 }
 
@@ -170,6 +213,7 @@ function decisionOf(standing: SendDecisionRow): SendDecision {
     unchained: [],
     experiment: experimentOf(standing),
     spike: standing.spike != null,
+    firstAsk: false,
     networkVerified: Number(standing.networkVerified ?? 0),
   };
 }
@@ -179,7 +223,8 @@ function decisionOf(standing: SendDecisionRow): SendDecision {
  * is `unchained` (counted in the same step, given back: the request never reached it). True when the
  * whole chain let the request through (every counter was counted and none is over).
  */
-function walkChain(decision: SendDecision, counters: Counter[], rows: Map<string, RateLimitRow>): boolean {
+function walkChain(decision: SendDecision, counters: Counter[], rows: Map<string, RateLimitRow>, firstAskKey: string): boolean {
+  decision.firstAsk = Number(rows.get(firstAskKey)?.count) === 1;
   let through = true;
   for (const c of counters) {
     const row = rows.get(c.key);
@@ -194,7 +239,7 @@ function walkChain(decision: SendDecision, counters: Counter[], rows: Map<string
       if (c.role === "perNumber") decision.perNumber = row;
       else if (c.role === "share") decision.shares.push(row);
       else decision.daily = row;
-      through = Number(row.count) <= (decision.spike ? c.spikeLimit : c.limit);
+      through = Number(row.count) <= limitOf(c, decision);
     }
   }
   return through;
@@ -235,7 +280,7 @@ export async function decideSend<V extends { giveBack: Hit[] }>(p: SendPlan, set
     const allowed = decision.verifiedThisMonth < p.allowance || decision.counted;
     const counting = counters.filter((c) => c.step === 0 || (!skipped && (c.step === 1 || allowed)));
     const rows = tx.query<RateLimitRow & { key: string }>(rateLimitHits(rateLimitRows(byKey(counting), now)));
-    if (walkChain(decision, counters, new Map(rows.map((r) => [r.key, r])))) {
+    if (walkChain(decision, counters, new Map(rows.map((r) => [r.key, r])), p.firstAskKey)) {
       decision.challengeId = tx.query<{ id: string }>(p.challenge())[0]?.id ?? null;
       if (decision.challengeId) tx.execute(p.message());
     }
@@ -250,7 +295,9 @@ export async function decideSend<V extends { giveBack: Hit[] }>(p: SendPlan, set
 async function decideOnPostgres(p: SendPlan, counters: Counter[]): Promise<{ decision: SendDecision }> {
   const now = p.now.getTime();
   const list = joinSql(
-    counters.map((c) => sql`(${c.key}::text, ${c.windowSeconds * 1000}::bigint, ${c.step}::integer, ${c.limit}::integer, ${c.spikeLimit}::integer)`),
+    counters.map(
+      (c) => sql`(${c.key}::text, ${c.windowSeconds * 1000}::bigint, ${c.step}::integer, ${c.limit}::integer, ${c.spikeLimit}::integer, ${c.firstAskLimit}::integer)`,
+    ),
     ", ",
   );
   const counting = sql`
@@ -258,13 +305,15 @@ async function decideOnPostgres(p: SendPlan, counters: Counter[]): Promise<{ dec
     WHERE s."blocked" IS NULL AND (c."step" = 0 OR ((s."verifiedAt" IS NULL OR s."verifiedAt" < ${p.skipSince})
       AND (c."step" = 1 OR s."verifiedThisMonth" < ${p.allowance} OR s."counted" IS NOT NULL)))
     ORDER BY c."key"`;
-  // The code (and its text's record) only when every counter was counted and none is over its limit.
+  // The code (and its text's record) only when every counter was counted and none is over its limit (`limitOf`).
+  const firstAsk = sql`COALESCE((SELECT h."count" FROM "hits" h WHERE h."key" = ${p.firstAskKey}) = 1, false)`;
   const through = sql`FROM "standing" WHERE (SELECT COUNT(*) FROM "hits") = ${counters.length}
     AND NOT EXISTS (SELECT 1 FROM "hits" h JOIN "counters" c ON c."key" = h."key"
-      WHERE h."count" > CASE WHEN "standing"."spike" IS NULL THEN c."limit" ELSE c."spikeLimit" END)`;
+      WHERE h."count" > CASE WHEN "standing"."spike" IS NOT NULL AND c."spikeLimit" < c."limit" THEN c."spikeLimit"
+        WHEN ${firstAsk} THEN c."firstAskLimit" ELSE c."limit" END)`;
   const rows = await query<SendDecisionRow>(sql`
     WITH "standing" AS (${standingSelect(p)}),
-    "counters" AS (SELECT * FROM (VALUES ${list}) AS v("key", "ms", "step", "limit", "spikeLimit")),
+    "counters" AS (SELECT * FROM (VALUES ${list}) AS v("key", "ms", "step", "limit", "spikeLimit", "firstAskLimit")),
     "hits" AS (${rateLimitHits(counting)}),
     "challenge" AS (${p.challenge(through)}),
     "message" AS (${p.message(sql`FROM "challenge"`)})
@@ -274,6 +323,6 @@ async function decideOnPostgres(p: SendPlan, counters: Counter[]): Promise<{ dec
   const decision = decisionOf(rows[0]);
   const hits = new Map<string, RateLimitRow>();
   for (const r of rows) if (r.hitKey != null) hits.set(r.hitKey, { count: r.hitCount as string, windowStart: r.hitWindowStart as string });
-  walkChain(decision, counters, hits);
+  walkChain(decision, counters, hits, p.firstAskKey);
   return { decision };
 }
