@@ -1,6 +1,5 @@
 import * as sendOtp from "~/routes/proxy.send-otp";
 import { prisma } from "~/core/db.server";
-import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { shareLimit } from "~/otp/send-limits.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
