@@ -47,6 +47,13 @@ export default tseslint.config(
     },
   },
   {
+    files: ["app/ui/**/*.{ts,tsx}"],
+    ignores: ["app/ui/**/*.test.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ regex: "^~/(?!shared/|ui/)|^\\.\\./", message: "The admin's shared parts draw with Polaris: they import nothing of the app but shared/." }] }],
+    },
+  },
+  {
     // The storefront modal's sources: ES modules bundled for the browser (npm run build:modal), so no
     // Node globals: a name not imported is an error here, not a crash on the storefront.
     files: ["app/storefront-modal/**/*.js"],

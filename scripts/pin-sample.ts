@@ -1,4 +1,4 @@
-import { checkPinPlace, pinDirectory, type District, type PinDirectory } from "~/address-correction/pin-directory.server";
+import { checkPinPlace, pinDirectory, type District, type PinDirectory } from "~/core/places/pin-directory.server";
 
 /**
  * Real-shaped Indian addresses for measuring the PIN check (scripts/pin-measure.ts, and its test): PIN

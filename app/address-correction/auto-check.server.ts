@@ -5,8 +5,8 @@ import { orderCreatedPayload } from "~/core/shopify/webhook-payloads";
 import type { OrderFacts } from "~/core/shopify/order-facts";
 import { log } from "~/core/utils/log.server";
 import { normalizePhone } from "~/shared/phone";
-import { fromOrderAddress, suspectAddressReason, type SuspectReason } from "./address";
-import { checkPinPlace, pinProblemReason } from "./pin-directory.server";
+import { fromOrderAddress, suspectAddressReason, type SuspectReason } from "~/core/places/address";
+import { checkPinPlace, pinProblemReason } from "~/core/places/pin-directory.server";
 import { requestAddressCorrection, type OrderToCorrect, type RequestOutcome } from "./address-correction.server";
 
 /*

@@ -3,7 +3,7 @@ import { prisma } from "~/core/db.server";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/queue.server";
 import { shopifyGraphql } from "~/core/shopify/graphql.server";
 import { METAFIELDS_SET } from "~/core/shopify/operations";
-import { appendOrderNote } from "~/delivery/shopify.server";
+import { appendOrderNote } from "~/core/shopify/orders.server";
 import { digipinMapLink, normalizeDigipin } from "~/shared/digipin";
 
 /**

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ADDRESS_FIELDS, EMPTY_ADDRESS, FORM_COUNTRIES, provinceListFor, resolveProvince, validateAddress, type Address, type AddressField, type FieldProblem } from "./address";
-import { ALL_COUNTRIES } from "./regions";
+import { ADDRESS_FIELDS, EMPTY_ADDRESS, FORM_COUNTRIES, provinceListFor, resolveProvince, validateAddress, type Address, type AddressField, type FieldProblem } from "~/core/places/address";
+import { ALL_COUNTRIES } from "~/core/places/regions";
 import { shopShipsToCountries } from "./shopify-orders.server";
 import { findCorrectionByToken, formNonceIsValid, issueFormNonce, savedAddressOf, snapshotOf, stateOf, submitAddressCorrection, type Correction } from "./address-correction.server";
 import { TEXTS } from "./i18n";

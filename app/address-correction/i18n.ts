@@ -1,5 +1,5 @@
 import type { Locale } from "~/shared/locales";
-import type { AddressField, FieldProblem } from "./address";
+import type { AddressField, FieldProblem } from "~/core/places/address";
 
 /**
  * Texts of the correction page and its SMS in the five languages the shops ask for. The page picks

@@ -1,7 +1,7 @@
 import { decodeDigipin, encodeDigipin, inDigipinBox, normalizeDigipin } from "~/shared/digipin";
 import type { LocationNote } from "~/shared/location-field";
-import { provinceListFor } from "./address";
-import { checkPinPlace, pointNearPin } from "./pin-directory.server";
+import { provinceListFor } from "~/core/places/address";
+import { checkPinPlace, pointNearPin } from "~/core/places/pin-directory.server";
 
 /**
  * "Where you are" as a hosted page's form sends it: the browser's position (`lat`, `lon`, posted by the

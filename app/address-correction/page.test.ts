@@ -1,4 +1,4 @@
-import { EMPTY_ADDRESS } from "./address";
+import { EMPTY_ADDRESS } from "~/core/places/address";
 import { renderForm, renderMessage } from "./page";
 import { LOCATION_SCRIPT } from "~/shared/location-script";
 

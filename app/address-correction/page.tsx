@@ -8,7 +8,7 @@ import {
   type Address,
   type AddressField,
   type FieldProblem,
-} from "./address";
+} from "~/core/places/address";
 import { TEXTS } from "./i18n";
 import { LOCATION_CSS, LocationField, type LocationNote } from "~/shared/location-field";
 import { LOCATION_TEXTS } from "~/shared/location-texts";

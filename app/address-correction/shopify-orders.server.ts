@@ -3,7 +3,7 @@ import { shopifyGraphql } from "~/core/shopify/graphql.server";
 import { LATEST_OPEN_ORDERS, METAFIELDS_SET, ORDER_BY_ID, ORDER_UPDATE, SHOP_SHIPS_TO, TAGS_ADD } from "~/core/shopify/operations";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
-import { mailingAddressSchema, type Address, toMailingAddressInput, formatAddress } from "./address";
+import { mailingAddressSchema, type Address, toMailingAddressInput, formatAddress } from "~/core/places/address";
 import { normalizePhone } from "~/shared/phone";
 
 /**

@@ -1,7 +1,7 @@
 import { BlockStack, Button, Card, Collapsible, InlineGrid, Text } from "@shopify/polaris";
 import { BarChart } from "@shopify/polaris-viz";
 import { useEffect, useId, useState, type ReactNode } from "react";
-import { ScrollableDataTable } from "~/admin/scrollable-table";
+import { ScrollableDataTable } from "~/ui/scrollable-table";
 import type { DeliveryAnalytics } from "./delivery-analytics.server";
 import type { Row } from "./delivery-analytics";
 

@@ -3,7 +3,7 @@ import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { postalArea } from "~/risk/score";
 import { DIMENSIONS, MAX_ORDERS, MIN_DECIDED_FOR_RATE, MIN_DECIDED_FOR_WORST, WORST_CODES, type Dimension, type Row } from "./delivery-analytics";
-import { addDays, shopDay } from "~/shared/shop-day";
+import { addDays, shopDay, shopDayStart } from "~/shared/shop-day";
 
 export { DIMENSIONS, PERIODS, type Dimension, type Row } from "./delivery-analytics";
 
@@ -88,7 +88,8 @@ function keysOf(r: OrderRow, placedAt: Date, timezone: string | null): Record<Di
 }
 
 export async function loadDeliveryAnalytics(shop: Pick<Shop, "id" | "currency" | "codFailureCost" | "timezone">, days: number, now = clock.now()): Promise<DeliveryAnalytics> {
-  const since = new Date(now.getTime() - days * 86_400_000);
+  // The period is whole days of the shop's: today and the `days` before it, from the first one's midnight.
+  const since = shopDayStart(addDays(shopDay(now, shop.timezone), -days), shop.timezone);
   const rows = await query<OrderRow>(sql`
     SELECT r."placedAt", r."mode", r."riskBand", r."trafficSource", r."postalCode", r."products", o."outcome", o."postalCode" AS "outcomePostal"
     FROM "OrderRecord" r

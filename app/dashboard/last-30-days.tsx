@@ -1,4 +1,4 @@
-import { ScrollableDataTable } from "~/admin/scrollable-table";
+import { ScrollableDataTable } from "~/ui/scrollable-table";
 import { BlockStack, Card, InlineGrid, InlineStack, Text } from "@shopify/polaris";
 import { BarChart, DonutChart, LineChart } from "@shopify/polaris-viz";
 import { useEffect, useState, type ReactNode } from "react";

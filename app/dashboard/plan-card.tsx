@@ -1,4 +1,4 @@
-import { ScrollableDataTable } from "~/admin/scrollable-table";
+import { ScrollableDataTable } from "~/ui/scrollable-table";
 import { Badge, BlockStack, Box, Button, Card, InlineStack, ProgressBar, Text } from "@shopify/polaris";
 import type { PlanBill } from "./home.server";
 

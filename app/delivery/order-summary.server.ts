@@ -1,4 +1,4 @@
-import { fromMailingAddress, provinceListFor, type Address } from "~/address-correction/address";
+import { fromMailingAddress, provinceListFor, type Address } from "~/core/places/address";
 import { fetchOrder } from "~/address-correction/shopify-orders.server";
 import { prisma } from "~/core/db.server";
 import type { Shop } from "~/core/settings/shop.server";
@@ -8,7 +8,7 @@ import { maskPhone } from "~/shared/phone-mask";
 import { phoneCountry } from "~/shared/phone";
 import { getCountryCallingCode, isSupportedCountry } from "libphonenumber-js/min";
 import type { Recovery } from "./recovery.server";
-import { readOrderBalance } from "./shopify.server";
+import { readOrderBalance } from "~/core/shopify/orders.server";
 
 /**
  * What the shopper needs on the failed-delivery page to choose: the order's items (the titles the app

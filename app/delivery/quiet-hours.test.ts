@@ -1,3 +1,4 @@
+import { utcOffsetMinutes } from "~/shared/shop-day";
 import { isQuietMinute, nextSendTime, shopDate } from "./quiet-hours";
 
 const at = (h: number, m = 0) => h * 60 + m;
@@ -27,5 +28,59 @@ describe("quiet hours", () => {
     expect(shopDate(new Date("2026-11-27T20:00:00Z"), "Asia/Kolkata")).toBe("2026-11-28");
     expect(shopDate(new Date("2026-11-27T20:00:00Z"), "Asia/Kolkata", 1)).toBe("2026-11-29");
     expect(shopDate(new Date("2026-11-27T20:00:00Z"), null)).toBe("2026-11-27");
+  });
+});
+
+/**
+ * Quiet hours are the shop's hours, swept over one zone for every UTC offset in use (UTC-12:00 to
+ * UTC+14:00, the quarter and half hours among them) and zones whose clocks change, a message due every half
+ * hour of two days: a message is held exactly while the shop's clock (read with the runtime's time
+ * zone database) is inside the window, and goes at the first minute the clock leaves it.
+ */
+describe("quiet hours in every zone, at every hour", () => {
+  const clocks = new Map<string, Intl.DateTimeFormat>();
+  const localMinute = (ms: number, zone: string) => {
+    if (!clocks.has(zone)) clocks.set(zone, new Intl.DateTimeFormat("en-GB", { timeZone: zone, hourCycle: "h23", hour: "2-digit", minute: "2-digit" }));
+    const parts = clocks.get(zone)!.formatToParts(ms);
+    return Number(parts.find((p) => p.type === "hour")!.value) * 60 + Number(parts.find((p) => p.type === "minute")!.value);
+  };
+  const MONTH_END = Date.UTC(2026, 10, 30);
+  const byOffset = new Map<number, string>();
+  for (const zone of [...Intl.supportedValuesOf("timeZone"), "Etc/GMT+12", "Etc/GMT-14"]) {
+    const offset = utcOffsetMinutes(MONTH_END, zone);
+    if (!byOffset.has(offset)) byOffset.set(offset, zone);
+  }
+  // Days around the month's end, and around a clock change: New York's in March, Lord Howe's half hour in April.
+  const SPANS: [string[], number][] = [
+    [[...byOffset.values()], MONTH_END - 12 * 3600_000],
+    [["America/New_York", "Europe/London"], Date.UTC(2026, 2, 7, 12)],
+    [["America/New_York", "Europe/London", "Australia/Lord_Howe"], Date.UTC(2026, 9, 31, 12)],
+    [["Australia/Lord_Howe", "Pacific/Chatham"], Date.UTC(2026, 3, 4, 0)],
+  ];
+  const WINDOWS = [[at(21), at(9)], [at(22), at(7, 30)], [at(1), at(2, 30)], [at(13), at(14)]];
+
+  it(`holds a message exactly while the shop's clock is inside the window (${byOffset.size} offsets)`, () => {
+    const wrong: string[] = [];
+    for (const [zones, from] of SPANS) {
+      for (const zone of zones) {
+        for (const [start, end] of WINDOWS) {
+          const quiet = { timezone: zone, quietHoursStart: start, quietHoursEnd: end };
+          for (let t = from; t < from + 48 * 3600_000; t += 30 * 60_000) {
+            const due = t + 17_000; // a few seconds past the minute, as a job finds it
+            const next = nextSendTime(new Date(due), quiet).getTime();
+            const where = `${zone} ${start}-${end} at ${new Date(due).toISOString()}`;
+            if (!isQuietMinute(localMinute(due, zone), start, end)) {
+              if (next !== due) wrong.push(`${where}: held outside the window`);
+              continue;
+            }
+            if (isQuietMinute(localMinute(next, zone), start, end)) wrong.push(`${where}: sent inside the window at ${new Date(next).toISOString()}`);
+            if (!isQuietMinute(localMinute(next - 60_000, zone), start, end)) wrong.push(`${where}: held past the window's end to ${new Date(next).toISOString()}`);
+            if (next <= due || next - due > 24 * 3600_000) wrong.push(`${where}: waits ${(next - due) / 60_000} minutes`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+    for (const minutes of [-720, -570, -210, 0, 330, 345, 525, 825, 840]) expect([...byOffset.keys()], `offset ${minutes}`).toContain(minutes);
   });
 });

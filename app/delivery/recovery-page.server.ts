@@ -1,5 +1,5 @@
 import { formNonceIsValid, correctionLink, hashToken, issueFormNonce } from "~/address-correction/address-correction.server";
-import { fromMailingAddress } from "~/address-correction/address";
+import { fromMailingAddress } from "~/core/places/address";
 import { openOnce, reissueCorrectionLink } from "~/address-correction/open-correction.server";
 import { fetchOrder } from "~/address-correction/shopify-orders.server";
 import type { Shop } from "~/core/settings/shop.server";
@@ -12,7 +12,7 @@ import { normalizePhoneIn, phoneCountry } from "~/shared/phone";
 import type { RecoveryView } from "./page";
 import { shopDate } from "./quiet-hours";
 import { answerDeliveryRecovery, DELIVERY_CHOICES, findRecoveryByToken, PICK_DAY_RANGE, stateOf, type DeliveryChoice, type Recovery } from "./recovery.server";
-import { readOrderBalance } from "./shopify.server";
+import { readOrderBalance } from "~/core/shopify/orders.server";
 import { readRecoveryOrder } from "./order-summary.server";
 import { RECOVERY_TEXTS } from "./texts";
 import type { LocationChoiceState } from "./location-choice";

@@ -8,12 +8,12 @@ import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
-import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
-import { takeContact } from "~/enforcement/contact-allowance.server";
+import { enqueueFlowTrigger } from "~/core/flow/trigger-jobs.server";
+import { takeContact } from "~/billing/contact-allowance.server";
 import { whatsappLinkTemplate } from "~/sms/whatsapp";
 import { sendSms } from "~/sms/sms.server";
 import { nextSendTime, shopDate } from "./quiet-hours";
-import { appendOrderNote, tagDeliveryAnswer, writeDeliveryAnswerMetafield } from "./shopify.server";
+import { appendOrderNote, tagDeliveryAnswer, writeDeliveryAnswerMetafield } from "~/core/shopify/orders.server";
 import { recoveryText } from "./texts";
 
 /**
@@ -118,7 +118,7 @@ export async function openDeliveryRecovery(shop: RecoveryShop, orderGid: string,
 
 /**
  * The shopper's text with the link, once (notifiedAt is claimed before it is sent), outside the quiet hours.
- * It is the plan's like a verification (app/enforcement/contact-allowance.server.ts): counted against the
+ * It is the plan's like a verification (app/billing/contact-allowance.server.ts): counted against the
  * allowance and the limits. Refused (the number asked to stop, a limit reached, the allowance used up) or
  * failed for good, the claim is given back and the recovery keeps why in `notTexted`, which the Deliveries
  * page shows; the recovery stays open for the shopper's answer (the merchant may tell them another way).

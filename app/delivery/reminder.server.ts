@@ -6,11 +6,11 @@ import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/
 import { getShop, type Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
-import { takeContact } from "~/enforcement/contact-allowance.server";
+import { takeContact } from "~/billing/contact-allowance.server";
 import { sendSms } from "~/sms/sms.server";
 import { pickLocale } from "~/shared/locales";
 import { nextSendTime } from "./quiet-hours";
-import { readOrderBalance } from "./shopify.server";
+import { readOrderBalance } from "~/core/shopify/orders.server";
 import { reminderText } from "./texts";
 
 /**
@@ -20,7 +20,7 @@ import { reminderText } from "./texts";
  * the order's DeliveryReminder row (`ON CONFLICT DO NOTHING`), and the job claims the row (`queued` →
  * `sending`, one conditional UPDATE) before it texts, so neither a redelivered event nor two job runs send
  * a second text. A claim whose process died is not retried: a reminder lost is better than two.
- * The text is the plan's like a verification (app/enforcement/contact-allowance.server.ts): it counts
+ * The text is the plan's like a verification (app/billing/contact-allowance.server.ts): it counts
  * against the allowance and the limits, and a number that asked to stop gets none.
  */
 export const reminderJob = defineJob({

@@ -3,6 +3,8 @@ import { isUniqueViolation, query, sql, toDate } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { keyedHash, randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
+import type { ShopZone } from "~/shared/shop-day";
+import { experimentEnd, paceWindowStart } from "./period";
 import { BASELINE_MIN_ORDERS, DEFAULT_BASELINE, dropToFind, plannedOrders } from "./stats";
 import type { ExperimentStart } from "./settings";
 
@@ -88,22 +90,24 @@ export async function planningRates(shopId: string): Promise<{ baseline: number;
   return { baseline, drop: Math.min(dropToFind(baseline), baseline) };
 }
 
-/** The window the store's pace is read over: its COD orders placed in the last this many days. */
+/** The window the store's pace is read over: its COD orders placed in the last this many of its days. */
 export const PACE_DAYS = 90;
 
-/** The store's COD orders placed in the last PACE_DAYS days (the experiment card's pace). */
-export async function codOrdersLately(shopId: string, now: Date = clock.now()): Promise<number> {
-  return prisma.orderRecord.count({ where: { shopId, cod: true, placedAt: { gte: new Date(now.getTime() - PACE_DAYS * 86_400_000) } } });
+/** The store's COD orders placed in its last PACE_DAYS days, today the last (the experiment card's pace). */
+export async function codOrdersLately(shop: ShopZone, now: Date = clock.now()): Promise<number> {
+  return prisma.orderRecord.count({ where: { shopId: shop.id, cod: true, placedAt: { gte: paceWindowStart(now, PACE_DAYS, shop.timezone) } } });
 }
 
 export type StartOutcome = { ok: true; id: string; horizon: number } | { ok: false; code: "experiment_running" };
 
 /**
  * Starts an experiment: the horizon is fixed now, from the shop's own failure rate when it has learnt
- * enough outcomes (else the planning rate) and the smallest drop worth finding. An experiment past its
- * end date is closed first; one still running refuses the start (the unique running slot decides).
+ * enough outcomes (else the planning rate) and the smallest drop worth finding; a period of days ends at
+ * the shop's midnight (app/experiment/period.ts). An experiment past its end date is closed first; one
+ * still running refuses the start (the unique running slot decides).
  */
-export async function startExperiment(shopId: string, start: ExperimentStart, now: Date = clock.now()): Promise<StartOutcome> {
+export async function startExperiment(shop: ShopZone, start: ExperimentStart, now: Date = clock.now()): Promise<StartOutcome> {
+  const shopId = shop.id;
   const { baseline, drop } = await planningRates(shopId);
   const horizon = plannedOrders({ baseline, drop, holdoutShare: start.holdoutShare });
   const id = randomToken(12);
@@ -117,7 +121,7 @@ export async function startExperiment(shopId: string, start: ExperimentStart, no
           runningShopId: shopId,
           holdoutShare: start.holdoutShare,
           startedAt: now,
-          endsAt: start.days ? new Date(now.getTime() + start.days * 86_400_000) : null,
+          endsAt: start.days ? experimentEnd(now, start.days, shop.timezone) : null,
           horizon,
           baseline,
           drop,

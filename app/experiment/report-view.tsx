@@ -2,7 +2,7 @@ import { Link } from "@remix-run/react";
 import { Banner, BlockStack, Card, DataTable, Layout, Text } from "@shopify/polaris";
 import { BarChart } from "@shopify/polaris-viz";
 import { useEffect, useState } from "react";
-import { aboutMoney, percent, pointsRange, type ArmReport, type ExperimentReport } from "./report";
+import { aboutMoney, dayWords, percent, pointsRange, type ArmReport, type ExperimentReport } from "./report";
 
 /** JSON turns a rate with no orders (NaN) into null: read it back as "no rate". */
 type Jsonish<T> = { [K in keyof T]: T[K] extends number ? number | null : T[K] extends object ? Jsonish<T[K]> : T[K] };
@@ -58,7 +58,7 @@ export function ExperimentReportView({ report: raw, sentence }: { report: Jsonis
   };
   const labels = ["Shoppers who reached the button", "COD orders", "Delivered", "Failed or returned", "Still open", "Failure rate (95 % interval)", "Messages per order", "Message cost per order", "Orders per shopper"];
   const columns = [arm(holdout), arm(verified)];
-  const period = `${new Date(report.startedAt).toLocaleDateString(locale, { dateStyle: "medium" })} – ${report.endsAt ? new Date(report.endsAt).toLocaleDateString(locale, { dateStyle: "medium" }) : "until stopped"}`;
+  const period = `${dayWords(report.days.first, locale)} – ${report.days.last ? dayWords(report.days.last, locale) : "until stopped"}`;
   const d = reading.difference;
   return (
     <Layout>

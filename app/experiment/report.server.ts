@@ -4,6 +4,7 @@ import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { shopLocale, type ArmReport, type ExperimentReport } from "./report";
 import { PROBE_ARM } from "./experiment.server";
+import { experimentDays, shopDaysRun } from "./period";
 import { moneySaved, readExperiment, type ShopperCounts } from "./stats";
 
 /**
@@ -12,11 +13,13 @@ import { moneySaved, readExperiment, type ShopperCounts } from "./stats";
  * delivered, failed, or still open) and the messages sent to them. Every order of a shopper counts in
  * the shopper's arm, whatever happened at checkout (intention to treat).
  */
-export async function loadExperimentReport(shop: Pick<Shop, "id" | "currency" | "locale" | "country" | "codFailureCost" | "messageCost">, now: Date = clock.now()): Promise<ExperimentReport | null> {
+export async function loadExperimentReport(shop: Pick<Shop, "id" | "timezone" | "currency" | "locale" | "country" | "codFailureCost" | "messageCost">, now: Date = clock.now()): Promise<ExperimentReport | null> {
   const experiment = await prisma.experiment.findFirst({ where: { shopId: shop.id }, orderBy: { startedAt: "desc" } });
   if (!experiment) return null;
   const ends = [experiment.endsAt, experiment.stoppedAt].filter((d): d is Date => d !== null);
-  const until = new Date(Math.min(now.getTime(), ...ends.map((d) => d.getTime())));
+  // The earlier of its period's end and the merchant's stop (a stop pressed after the period ended changes nothing).
+  const end = ends.length ? new Date(Math.min(...ends.map((d) => d.getTime()))) : null;
+  const until = new Date(Math.min(now.getTime(), end?.getTime() ?? Infinity));
   const running = experiment.runningShopId !== null && until.getTime() === now.getTime();
 
   const rows = await query<{ arm: string; phone: string; orders: unknown; delivered: unknown; failed: unknown }>(sql`
@@ -42,7 +45,8 @@ export async function loadExperimentReport(shop: Pick<Shop, "id" | "currency" | 
   for (const row of rows) (row.arm === "holdout" ? arms.holdout : row.arm === PROBE_ARM ? arms.probe : arms.verify).push(row);
   const resolved = (list: typeof rows): ShopperCounts[] =>
     list.map((r) => ({ orders: Number(r.delivered ?? 0) + Number(r.failed ?? 0), failed: Number(r.failed ?? 0) }));
-  const days = Math.max(1, (until.getTime() - experiment.startedAt.getTime()) / 86_400_000);
+  // The pace: resolved orders per shop day run so far (the start day and today each counted whole).
+  const days = shopDaysRun(experiment.startedAt, until, shop.timezone);
   const resolvedSoFar = [...arms.holdout, ...arms.verify].reduce((sum, r) => sum + Number(r.delivered ?? 0) + Number(r.failed ?? 0), 0);
   const reading = readExperiment({
     holdout: resolved(arms.holdout),
@@ -75,7 +79,8 @@ export async function loadExperimentReport(shop: Pick<Shop, "id" | "currency" | 
     id: experiment.id,
     running,
     startedAt: experiment.startedAt.toISOString(),
-    endsAt: (experiment.stoppedAt ?? experiment.endsAt)?.toISOString() ?? null,
+    endsAt: end?.toISOString() ?? null,
+    days: experimentDays(experiment.startedAt, end, shop.timezone),
     holdoutShare: experiment.holdoutShare,
     horizon: experiment.horizon,
     baseline: experiment.baseline,

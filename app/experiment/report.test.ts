@@ -19,6 +19,7 @@ function report(overrides: Partial<ExperimentReport> = {}): ExperimentReport {
     running: false,
     startedAt: "2026-10-01T00:00:00Z",
     endsAt: "2026-11-01T00:00:00Z",
+    days: { first: "2026-10-01", last: "2026-10-31" },
     holdoutShare: 0.1,
     horizon: 1200,
     baseline: 0.24,

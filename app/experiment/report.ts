@@ -1,3 +1,4 @@
+import type { ExperimentDays } from "./period";
 import type { ExperimentReading, Interval } from "./stats";
 
 /** The tag a held-out shopper's COD order gets instead of the unverified one (the merchant filters by it). */
@@ -25,6 +26,8 @@ export type ExperimentReport = {
   startedAt: string;
   /** When it stops or stopped: the period's end, the merchant's stop, or null (until stopped, still running). */
   endsAt: string | null;
+  /** Its first and last days, the shop's (its time zone): what the page says the period is. */
+  days: ExperimentDays;
   holdoutShare: number;
   horizon: number;
   baseline: number;
@@ -58,6 +61,11 @@ export function percent(rate: number, locale = "en"): string {
   const value = rate * 100;
   const digits = Math.abs(value) < 10 && Math.round(value * 10) % 10 !== 0 ? 1 : 0;
   return `${value.toLocaleString(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits })} %`;
+}
+
+/** A shop day ("2026-11-29") in the locale's words ("29 Nov 2026"): the day itself, in no other zone. */
+export function dayWords(day: string, locale = "en"): string {
+  return new Date(`${day}T12:00:00Z`).toLocaleDateString(locale, { dateStyle: "medium", timeZone: "UTC" });
 }
 
 /** Percentage points, whole ("15"). */

@@ -1,5 +1,6 @@
 import { adminShop, updateShop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
+import type { ShopZone } from "~/shared/shop-day";
 import { loadExperimentReport } from "./report.server";
 import { experimentSentence } from "./report";
 import { codOrdersLately, PACE_DAYS, planningRates, startExperiment, stopExperiment } from "./experiment.server";
@@ -8,8 +9,8 @@ import { HOLDOUT_SHARE, parseExperimentForm, type ExperimentFormErrors } from ".
 import { plannedOrders } from "./stats";
 
 /** The store's pace and the orders a result needs at each share the card allows (ExperimentCard says whether a choice can get there). */
-async function experimentPace(shopId: string): Promise<ExperimentPace> {
-  const [{ baseline, drop }, codOrders] = await Promise.all([planningRates(shopId), codOrdersLately(shopId, clock.now())]);
+async function experimentPace(shop: ShopZone): Promise<ExperimentPace> {
+  const [{ baseline, drop }, codOrders] = await Promise.all([planningRates(shop.id), codOrdersLately(shop, clock.now())]);
   const horizons: Record<number, number> = {};
   for (let p = HOLDOUT_SHARE.min; p <= HOLDOUT_SHARE.max; p++) horizons[p] = plannedOrders({ baseline, drop, holdoutShare: p / 100 });
   return { codOrders, paceDays: PACE_DAYS, horizons };
@@ -29,7 +30,7 @@ export async function loadExperimentSettings(domain: string) {
     codFailureCost: shop.codFailureCost == null ? "" : String(shop.codFailureCost),
     messageCost: shop.messageCost == null ? "" : String(shop.messageCost),
     currency: shop.currency,
-    pace: report?.running ? null : await experimentPace(shop.id),
+    pace: report?.running ? null : await experimentPace(shop),
   };
 }
 
@@ -45,7 +46,7 @@ export async function experimentAction(domain: string, form: FormData): Promise<
   const done = (ok: boolean, message: string): ExperimentActionResult => ({ intent: "experiment", ok, message, errors: {} });
   switch (parsed.data.intent) {
     case "experiment-start": {
-      const started = await startExperiment(shop.id, { holdoutShare: parsed.data.holdoutPercent / 100, days: parsed.data.days }, clock.now());
+      const started = await startExperiment(shop, { holdoutShare: parsed.data.holdoutPercent / 100, days: parsed.data.days }, clock.now());
       if (!started.ok) return done(false, "An experiment is already running: stop it before starting another.");
       return done(true, `Experiment started: ${parsed.data.holdoutPercent} % of shoppers are not asked to verify. A result needs ${started.horizon.toLocaleString("en")} delivered or failed COD orders.`);
     }

@@ -7,7 +7,7 @@
  *   Newcombe's hybrid score interval (his method 10), built from the two Wilson intervals.
  * - Shoppers are what is randomised, orders are what is counted: one shopper's orders share their
  *   fate, so each arm's counts are first shrunk by its design effect (Kish's effective sample size,
- *   from the cluster-robust variance of the ratio), which is 1 when every shopper ordered once.
+ *   from the cluster-robust variance of the ratio), which is M/(M−1) when each of M shoppers ordered once.
  * - A fixed horizon: the number of resolved COD orders fixed when the experiment starts, from the
  *   shop's failure rate and the smallest drop worth finding. Before it the interval is shown, never a verdict.
  */

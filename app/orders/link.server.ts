@@ -1,7 +1,7 @@
 import { joinSql, query, sql, sqliteIndexedBy, toBoolean, toDate, type Sql } from "~/core/db/sql.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
-import { flowTriggerJobFor } from "~/flow/trigger-jobs.server";
+import { flowTriggerJobFor } from "~/core/flow/trigger-jobs.server";
 import { log } from "~/core/utils/log.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
 import { deliverySeen, recordDelivery, type Delivery } from "~/core/shopify/webhook-deliveries.server";

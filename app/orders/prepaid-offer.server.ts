@@ -11,7 +11,7 @@ import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
 import { currencyDigits } from "~/shared/money";
-import { takeContact, type ContactAllowance, type ContactShop } from "~/enforcement/contact-allowance.server";
+import { takeContact, type ContactAllowance, type ContactShop } from "~/billing/contact-allowance.server";
 import { sendSms, type SmsChannel } from "~/sms/sms.server";
 import { whatsappLinkTemplate } from "~/sms/whatsapp";
 import type { PageShell } from "~/shared/hosted-page";
@@ -264,7 +264,7 @@ export async function sendPrepaidOffer(shopDomain: string, orderGid: string): Pr
   const reward = incentive ? formatAmount(incentive, payable.currency, shop) : null;
   const facts = { amount: payable.amount, currency: payable.currency, incentive };
 
-  // The text is the app's own, so the plan's like a verification (app/enforcement/contact-allowance.server.ts):
+  // The text is the app's own, so the plan's like a verification (app/billing/contact-allowance.server.ts):
   // the allowance and the limits. A number that asked the shop to stop, or one the guard refuses, gets no
   // text: Shopify's invoice email may still go.
   const contact = payable.url && offer.phone ? await takeContact(shop, offer.phone, "prepaid_offer") : null;
@@ -407,4 +407,10 @@ export async function prepaidOfferFigures(shopId: string, days = 30, now = clock
       .map((r) => ({ reason: r.reason, count: r._count._all }))
       .sort((a, b) => b.count - a.count),
   };
+}
+
+/** The pay-now card's figures for the settings page, with each reason an offer was not made in the merchant's words. */
+export async function prepaidOfferSummary(shopId: string) {
+  const figures = await prepaidOfferFigures(shopId);
+  return { ...figures, notOffered: figures.notOffered.map((n) => ({ ...n, why: NOT_OFFERED_REASONS[n.reason] })) };
 }

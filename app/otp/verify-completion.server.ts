@@ -99,7 +99,7 @@ async function completeOnPostgres(p: CompletionInput, st: Steps): Promise<Comple
         WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart} AND "day" <> ${today})
         + COALESCE((SELECT "count" FROM "counted"),
           (SELECT "count" FROM "DailyStat" WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" = ${today} AND "dimension" = ''), 0)
-        -- today's texts and calls counted against the allowance (app/enforcement/contact-allowance.server.ts)
+        -- today's texts and calls counted against the allowance (app/billing/contact-allowance.server.ts)
         + (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
           WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" = ${today} AND "dimension" <> '') AS "verifiedThisMonth",
       COALESCE((SELECT "id" FROM "updatedSelection"), (SELECT "id" FROM "newSelection")) AS "selectionId"

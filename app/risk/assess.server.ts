@@ -15,7 +15,7 @@ import { normalizePostalCode } from "./signals";
 import type { TrafficSource } from "~/shared/traffic-source";
 import { orderAssessment as assembleOrderAssessment, phoneHistoryOf, shopperAssessment, type OrderRiskRow, type PhoneHistory, type PhoneHistoryRow, type RiskShop } from "./facts";
 import { chosenModes } from "~/shared/payment-modes";
-import { pinReasonOfOrderAddress } from "~/address-correction/pin-directory.server";
+import { pinReasonOfOrderAddress } from "~/core/places/pin-directory.server";
 
 /**
  * The risk score's facts read from the database (docs/risk.md): the phone's history in this shop, the

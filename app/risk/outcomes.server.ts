@@ -5,7 +5,7 @@ import { readOrderFacts, shopCountryOf, type OrderFacts } from "~/core/shopify/o
 import { getShop } from "~/core/settings/shop.server";
 import type { FulfillmentEvent, OrderCreated } from "~/core/shopify/webhook-payloads";
 import { clock } from "~/core/utils/clock.server";
-import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
+import { enqueueFlowTrigger } from "~/core/flow/trigger-jobs.server";
 import { enqueueRecalibration } from "./calibration.server";
 import { normalizePostalCode } from "./signals";
 import { parseTagList } from "./tags";

@@ -49,7 +49,7 @@ export type RiskFacts = {
   velocity: { codesForPhone: number; requestsFromIp: number; ordersForPhone?: number | null; ordersFromIp?: number | null };
   /** Where the shopper came from (the session's first touch, or the order's landing page), when known. */
   trafficSource?: TrafficSource | null;
-  /** An Indian PIN code that does not match its place (app/address-correction/pin-directory.server.ts), in words; null when it does or was not checked. */
+  /** An Indian PIN code that does not match its place (app/core/places/pin-directory.server.ts), in words; null when it does or was not checked. */
   pinPlace?: { code: "pin_unknown" | "pin_other_state" | "pin_other_district"; text: string } | null;
   /** How the shopper behaved, as far as the storefront saw it (docs/risk.md, "Behaviour"); absent when unknown. */
   behaviour?: BehaviourFacts | null;

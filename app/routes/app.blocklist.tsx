@@ -17,7 +17,7 @@ import {
 import { useState } from "react";
 import { z } from "zod";
 import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
-import { TableEmpty, TableFooter } from "~/admin/table-parts";
+import { TableEmpty, TableFooter } from "~/ui/table-parts";
 import { authenticate } from "~/core/shopify/app.server";
 import { adminShop } from "~/core/settings/shop.server";
 import { blockPhone, importBlockedPhones, listBlockedPhones, unblockPhone } from "~/otp/blocklist.server";

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { ScrollableDataTable } from "~/admin/scrollable-table";
+import { ScrollableDataTable } from "~/ui/scrollable-table";
 import { Link as RemixLink, useLoaderData, useSearchParams } from "@remix-run/react";
 import { Banner, BlockStack, Card, IndexTable, InlineStack, Layout, Text } from "@shopify/polaris";
 import { AdminPage } from "~/admin/app-bridge";
-import { TableEmpty, TableFooter } from "~/admin/table-parts";
-import { FileDownloadButton } from "~/admin/file-download";
+import { TableEmpty, TableFooter } from "~/ui/table-parts";
+import { FileDownloadButton } from "~/ui/file-download";
 import { authenticate } from "~/core/shopify/app.server";
 import { adminShop } from "~/core/settings/shop.server";
 import { getDataRequest, listDataRequests } from "~/privacy/data-requests.server";
@@ -128,7 +128,7 @@ export default function DataRequests() {
   );
 }
 
-/** The report as a JSON file (app/admin/file-download.tsx). */
+/** The report as a JSON file (app/ui/file-download.tsx). */
 function DownloadButton({ id, label, size, primary }: { id: string; label: string; size?: "slim"; primary?: boolean }) {
   return <FileDownloadButton url={downloadUrl(id)} fallbackName="data-request.json" label={label} text="Download JSON" size={size} primary={primary} />;
 }

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { Badge, BlockStack, Button, Card, FormLayout, Layout, Select, Text, TextField } from "@shopify/polaris";
-import { ScrollableDataTable } from "~/admin/scrollable-table";
+import { ScrollableDataTable } from "~/ui/scrollable-table";
 import { useState } from "react";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { DeliveriesTabs } from "~/admin/deliveries-tabs";
@@ -67,7 +67,7 @@ function quietHoursText(shop: { quietHoursStart: number | null; quietHoursEnd: n
   return `Quiet hours: no text between ${hhmm(shop.quietHoursStart)} and ${hhmm(shop.quietHoursEnd)} (${shop.timezone ?? "UTC"}); a text due then waits. Set on the Settings page.`;
 }
 
-/** Why a recovery's text did not go (the guard's refusal, app/enforcement/contact-allowance.server.ts, or the send's failure). */
+/** Why a recovery's text did not go (the guard's refusal, app/billing/contact-allowance.server.ts, or the send's failure). */
 const NOT_TEXTED: Record<string, string> = {
   opted_out: "the number asked to stop",
   phone_blocked: "you blocked the number",

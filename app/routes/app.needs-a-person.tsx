@@ -3,7 +3,7 @@ import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { BlockStack, Button, Card, InlineStack, Layout, Text } from "@shopify/polaris";
 import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
-import { TableEmpty } from "~/admin/table-parts";
+import { TableEmpty } from "~/ui/table-parts";
 import { adminShop } from "~/core/settings/shop.server";
 import { authenticate } from "~/core/shopify/app.server";
 import { actForPerson, personActionForm, personQueue, type PersonActionOutcome, type PersonIntent } from "~/orders/confirmation/person-queue.server";

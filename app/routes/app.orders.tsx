@@ -6,7 +6,7 @@ import { useActionData, useLoaderData, useNavigate, useNavigation, useSearchPara
 import { Badge, BlockStack, Box, Card, IndexTable, InlineStack, Layout, Select, Text } from "@shopify/polaris";
 import { AdminPage, useNotice, type Notice } from "~/admin/app-bridge";
 import { OrderRowActions } from "~/admin/order-row-actions";
-import { TableEmpty, TableFooter } from "~/admin/table-parts";
+import { TableEmpty, TableFooter } from "~/ui/table-parts";
 import { authenticate } from "~/core/shopify/app.server";
 import { adminShop } from "~/core/settings/shop.server";
 import { blockedPhonesAmong } from "~/otp/blocklist.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { ScrollableDataTable } from "~/admin/scrollable-table";
+import { ScrollableDataTable } from "~/ui/scrollable-table";
 import { data } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { BlockStack, Button, Card, FormLayout, Layout, List, Select, Text, TextField } from "@shopify/polaris";

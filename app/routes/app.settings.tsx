@@ -6,6 +6,7 @@ import { loadSettingsPage, saveSettings, type SettingsSaved } from "~/admin/sett
 import { SettingsForm } from "~/admin/settings/settings-form";
 import { ExperimentCard } from "~/experiment/experiment-card";
 import { experimentAction, loadExperimentSettings, type ExperimentActionResult } from "~/experiment/settings-page.server";
+import { prepaidOfferSummary } from "~/orders/prepaid-offer.server";
 
 export const meta: MetaFunction = () => [{ title: "Settings · COD Verify" }];
 
@@ -13,7 +14,7 @@ export const meta: MetaFunction = () => [{ title: "Settings · COD Verify" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   const [page, experiment] = await Promise.all([loadSettingsPage(session.shop), loadExperimentSettings(session.shop)]);
-  return { ...page, experiment };
+  return { ...page, experiment, prepaidOffer: await prepaidOfferSummary(page.shopId) };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -6,7 +6,7 @@ import polarisStyles from "@shopify/polaris/build/esm/styles.css";
 import adminStyles from "~/admin/admin.css";
 import { AppBridgeStateProvider } from "~/admin/app-bridge";
 import { AdminNavigation } from "~/admin/navigation";
-import { AdminUnavailable } from "~/admin/unavailable";
+import { AdminUnavailable } from "~/ui/unavailable";
 import { adminStandIn } from "#admin-access";
 import { authenticate } from "~/core/shopify/app.server";
 import { env } from "~/core/env.server";

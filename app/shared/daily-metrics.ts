@@ -3,7 +3,7 @@
  *   otp_sent             a code went out; dimension: the number's country (ISO alpha-2, "" unknown)
  *   otp_verified         a code was confirmed, the number's first this calendar month (the plan's allowance counts these);
  *                        dimension "" for a code, else a text or call the app sent on its own and counted against the
- *                        allowance like one: ladder | confirmation | reminder | recovery | prepaid_offer (app/enforcement/contact-allowance.server.ts)
+ *                        allowance like one: ladder | confirmation | reminder | recovery | prepaid_offer (app/billing/contact-allowance.server.ts)
  *   otp_reverified       a code was confirmed for a number that had already verified this month (not counted again)
  *   otp_failed           wrong | expired | locked (the attempt that used up a code's tries, and later ones)
  *   otp_skipped          returning | disabled

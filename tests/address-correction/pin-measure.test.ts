@@ -1,4 +1,4 @@
-import { checkPinPlace } from "~/address-correction/pin-directory.server";
+import { checkPinPlace } from "~/core/places/pin-directory.server";
 import { buildSample, HAND_WRITTEN, measure } from "../../scripts/pin-sample";
 
 /**

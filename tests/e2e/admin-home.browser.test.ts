@@ -150,7 +150,7 @@ describe("the home and plans pages in Chromium (local mode, a seeded month)", ()
         expect(await page.textContent("body")).toContain("Paused: This month's verifications are used up.");
         await shot(page, "admin-home-paused-banner");
       }
-      // The seeded Orders page paginates: its footer's unavailable "Previous" is a disabled button (app/admin/table-parts.tsx).
+      // The seeded Orders page paginates: its footer's unavailable "Previous" is a disabled button (app/ui/table-parts.tsx).
       expect({ url, violations: await seriousViolations(page) }).toEqual({ url, violations: [] });
       if (url === "/app/orders") {
         expect(await page.getByRole("navigation", { name: "Pages" }).getByRole("button", { name: "Previous" }).isDisabled()).toBe(true);

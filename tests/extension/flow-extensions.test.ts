@@ -4,7 +4,7 @@ import { parse, validate, type GraphQLSchema, type OperationDefinitionNode } fro
 import { getVariableValues } from "graphql/execution/values";
 import toml from "toml";
 import type { ZodTypeAny } from "zod";
-import { FLOW_TRIGGERS } from "~/flow/triggers";
+import { FLOW_TRIGGERS } from "~/core/flow/triggers";
 import { FLOW_ACTIONS } from "~/orders/flow-actions.server";
 import {
   DELIVERY_ANSWER_METAFIELD,
@@ -53,7 +53,7 @@ describe("flow_trigger extensions", () => {
     for (const e of ofType("flow_trigger")) expect(refusal(flowTriggerConfig, e.config), e.dir).toBeNull();
   });
 
-  it("are exactly app/flow/triggers.ts's triggers: handle, an order reference, then each field with its type", () => {
+  it("are exactly app/core/flow/triggers.ts's triggers: handle, an order reference, then each field with its type", () => {
     const deployed = ofType("flow_trigger").map((e) => ({ handle: e.config.extensions[0].handle, fields: e.config.settings?.fields ?? [] }));
     expect(deployed.map((d) => d.handle).sort()).toEqual(Object.values(FLOW_TRIGGERS).map((t) => t.handle).sort());
     for (const trigger of Object.values(FLOW_TRIGGERS)) {

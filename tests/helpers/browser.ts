@@ -32,7 +32,7 @@ const AXE = path.join(ROOT, "node_modules", "axe-core", "axe.min.js");
 /** axe-core's WCAG 2.x A/AA rules on the whole page; the serious and critical violations as "rule: selectors". */
 export async function seriousViolations(page: Page): Promise<string[]> {
   // The admin's wide tables make their scroll region focusable once React has mounted them
-  // (app/admin/scrollable-table.tsx): on a loaded machine "networkidle" can come before that.
+  // (app/ui/scrollable-table.tsx): on a loaded machine "networkidle" can come before that.
   await until(() => page.locator("[data-scrollable-table] .Polaris-DataTable__ScrollContainer:not([tabindex])").count()).toBe(0);
   // What the merchant sees is the styled page: a browser paints nothing before its stylesheets, but a script
   // (axe) runs as soon as the document is parsed. On a busy machine the page's own CSS (Polaris, the admin's)

@@ -2,7 +2,9 @@ import * as dataRequest from "~/routes/webhooks.customers.data_request";
 import * as page from "~/routes/app.data-requests";
 import * as download from "~/routes/app.data-requests.$id.download";
 import { prisma } from "~/core/db.server";
+import { forgetShop } from "~/core/settings/shop.server";
 import { markPhoneVerified } from "~/otp/verified-phones.server";
+import { shopDayStart } from "~/shared/shop-day";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { callRoute } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
@@ -121,5 +123,21 @@ describe("the Data requests page", () => {
     });
     expect((await downloadOf(row.id, { unauthenticated: true })).status).not.toBe(200);
     expect((await downloadOf(row.id, { secret: "forged" })).status).not.toBe(200);
+  });
+
+  it("names the file for the day the request came, the shop's day, on either side of its midnight from UTC-12:00 to UTC+14:00", async () => {
+    const shop = await shopWithCustomer();
+    await deliver(payload());
+    const [row] = await prisma.dataRequestReport.findMany();
+    const named: string[] = [];
+    for (const zone of ["Etc/GMT+12", "Pacific/Marquesas", "America/St_Johns", "Asia/Kolkata", "Asia/Kathmandu", "Australia/Eucla", "Pacific/Chatham", "Pacific/Kiritimati"]) {
+      await prisma.shop.update({ where: { id: shop.id }, data: { timezone: zone } });
+      forgetShop(SHOP);
+      for (const second of [-1, 0]) {
+        await prisma.dataRequestReport.update({ where: { id: row.id }, data: { createdAt: new Date(shopDayStart("2026-12-01", zone).getTime() + second * 1000) } });
+        named.push(/data-request-([\d-]{10})-/.exec((await downloadOf(row.id)).headers.get("content-disposition") ?? "")?.[1] ?? "none");
+      }
+    }
+    expect(named).toEqual(Array(8).fill(["2026-11-30", "2026-12-01"]).flat());
   });
 });

@@ -6,12 +6,13 @@ import * as ordersCancelled from "~/routes/webhooks.orders.cancelled";
 import * as ordersFulfilled from "~/routes/webhooks.orders.fulfilled";
 import { prisma } from "~/core/db.server";
 import { clock } from "~/core/utils/clock.server";
-import type { DeliveryAnalytics } from "~/dashboard/delivery-analytics.server";
+import { loadDeliveryAnalytics, type DeliveryAnalytics } from "~/dashboard/delivery-analytics.server";
+import { shopDayStart } from "~/shared/shop-day";
 import * as handlers from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { callRoute } from "../helpers/proxy";
-import { installShop } from "../helpers/shops";
+import { installShop, SHOP } from "../helpers/shops";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 
 /**
@@ -103,6 +104,13 @@ describe("/app/deliveries/analytics", () => {
       const answer = await callAdminRoute(download, await adminRequest("/app/analytics/download/30"), { days: "30" });
       const first = new Date(Date.parse(`${lastDay}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
       expect(answer.response!.headers.get("content-disposition")).toBe(`attachment; filename="cod-delivery-analytics-last-30-days-${first}-to-${lastDay}.csv"`);
+      // The period is those whole days of the shop's: an order at the first one's midnight is in it, one a second before is not.
+      const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } });
+      const start = shopDayStart(first, timezone).getTime();
+      for (const [n, at] of [start - 1000, start].entries()) {
+        await prisma.orderRecord.create({ data: { shopId: shop.id, orderGid: `gid://shopify/Order/edge${n}`, cod: true, status: "unverified", placedAt: new Date(at) } });
+      }
+      expect((await loadDeliveryAnalytics(shop, 30)).totals.orders).toBe(1);
     } finally {
       vi.restoreAllMocks();
     }

@@ -11,6 +11,7 @@ import { clock } from "~/core/utils/clock.server";
 import { blockPhone } from "~/otp/blocklist.server";
 import { checkProof } from "~/otp/proof.server";
 import type { ExperimentReport } from "~/experiment/report";
+import { addDays, shopDay, shopDayStart } from "~/shared/shop-day";
 import {
   cartPaymentMethodsTransformRun as run,
   type CartPaymentMethodsTransformRunInput as RunInput,
@@ -190,10 +191,14 @@ describe("the holdout experiment", () => {
     const held: string[] = [];
     for (const phone of phones) if ((await jsonOf(await sendCode(phone))).skipped) held.push(phone);
     expect(held.length).toBeGreaterThan(0);
-    vi.spyOn(clock, "now").mockReturnValue(new Date(start.getTime() + 2 * 86_400_000 + 1000));
+    // Two whole days of the shop's after the start day: it ends at the midnight that ends the second.
+    const end = shopDayStart(addDays(shopDay(start, null), 3), null);
+    vi.spyOn(clock, "now").mockReturnValue(new Date(end.getTime() - 1000));
+    expect(await jsonOf(await sendCode(held[0]))).toMatchObject({ skipped: true });
+    vi.spyOn(clock, "now").mockReturnValue(new Date(end.getTime() + 1000));
     expect(await jsonOf(await sendCode(held[0]))).toMatchObject({ success: true, expiresIn: 600 });
     const page = await callAdminRoute<{ report: ExperimentReport }>(experimentPage, await adminRequest("/app/experiment"));
-    expect(page.data!.report).toMatchObject({ running: false, endsAt: new Date(start.getTime() + 2 * 86_400_000).toISOString() });
+    expect(page.data!.report).toMatchObject({ running: false, endsAt: end.toISOString(), days: { first: shopDay(start, null), last: addDays(shopDay(start, null), 2) } });
     // A new experiment may start once the old one has ended.
     expect((await experimentForm({ intent: "experiment-start", holdoutPercent: "10", days: "" })).data).toMatchObject({ ok: true });
   });

@@ -6,9 +6,8 @@ import { prisma } from "~/core/db.server";
 import { LOCK_MS, runDueJobs as runJobs } from "~/core/jobs/queue.server";
 import { JOB_KINDS } from "~/server-build";
 import { linkToken } from "~/orders/confirmation/confirmation.server";
-import { incentiveFor } from "~/orders/prepaid-offer.server";
+import { incentiveFor, prepaidOfferSummary } from "~/orders/prepaid-offer.server";
 import { incentiveNote } from "~/orders/prepaid-offer-paid.server";
-import { loadSettingsPage } from "~/admin/settings/settings-page.server";
 import { clock } from "~/core/utils/clock.server";
 import { verificationStatus } from "~/enforcement/pause.server";
 import * as handlers from "../mocks/shopify/handlers";
@@ -269,8 +268,8 @@ describe("where Shopify gives the order no payment page", () => {
     await work();
     expect(shopify.callsTo(OPERATIONS.orderInvoiceSend)).toHaveLength(0);
     expect(await prisma.prepaidOffer.findFirstOrThrow()).toMatchObject({ status: "not_offered", reason: "no_collection_url" });
-    const page = await loadSettingsPage(shop.domain);
-    expect(page.prepaidOffer.notOffered).toEqual([{ reason: "no_collection_url", count: 1, why: expect.stringContaining("no payment page") }]);
+    const summary = await prepaidOfferSummary(shop.id);
+    expect(summary.notOffered).toEqual([{ reason: "no_collection_url", count: 1, why: expect.stringContaining("no payment page") }]);
   });
 
   it("an order already shipped is not offered (its parcel carries the COD amount)", async () => {

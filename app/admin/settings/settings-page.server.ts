@@ -4,19 +4,15 @@ import { parseSettings, settingsFormValues, type SettingsErrors, type SettingsFo
 import { getShop, updateShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { depositPattern } from "~/storefront/offer";
 import { PHONE_COUNTRY_NAMES } from "~/core/settings/schema/otp";
-import { NOT_OFFERED_REASONS, prepaidOfferFigures } from "~/orders/prepaid-offer.server";
-import type { PrepaidOfferSummary } from "./prepaid-offer-card";
 
-/** The pay-now card's figures, with each reason an offer was not made in the merchant's words. */
-async function prepaidOfferSummary(shopId: string): Promise<PrepaidOfferSummary> {
-  const figures = await prepaidOfferFigures(shopId);
-  return { ...figures, notOffered: figures.notOffered.map((n) => ({ ...n, why: NOT_OFFERED_REASONS[n.reason] })) };
-}
-
-/** What the settings page (app/routes/app.settings.tsx) shows: the stored settings and the checkout's enforcement. */
+/**
+ * What the settings page (app/routes/app.settings.tsx) shows: the stored settings and the checkout's enforcement
+ * (the route adds other features' figures: the pay-now offer's, the experiment's).
+ */
 export async function loadSettingsPage(domain: string) {
   const shop = (await getShop(domain)) ?? (await upsertInstalledShop(domain));
   return {
+    shopId: shop.id,
     values: settingsFormValues(shop),
     currency: shop.currency,
     // The quiet hours are in it (learnt from Shopify; null until it is known: UTC).
@@ -24,7 +20,6 @@ export async function loadSettingsPage(domain: string) {
     enforcement: await currentEnforcementState(shop),
     depositPattern: depositPattern(shop),
     countries: PHONE_COUNTRY_NAMES,
-    prepaidOffer: await prepaidOfferSummary(shop.id),
   };
 }
 

@@ -316,7 +316,7 @@ export function orderJobKey(shop: string, orderGid: string): string {
 
 /**
  * The jobs about these orders, payloads and all (customers/redact): keyed by the order, or by the order's
- * key and more after a `|` (the order's Flow triggers, app/flow/trigger-jobs.server.ts).
+ * key and more after a `|` (the order's Flow triggers, app/core/flow/trigger-jobs.server.ts).
  */
 export async function deleteOrderJobs(shop: string, orderGids: string[]): Promise<number> {
   if (!orderGids.length) return 0;

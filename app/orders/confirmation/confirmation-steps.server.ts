@@ -10,7 +10,7 @@ import { amountToCollect, settleOrderRecord } from "~/orders/order-record.server
 import { writtenMoney } from "~/shared/money-words";
 import { pickLocale } from "~/shared/locales";
 import { queuePrepaidOfferAfterConfirmation } from "~/orders/prepaid-offer.server";
-import { takeContact, type ContactShop } from "~/enforcement/contact-allowance.server";
+import { takeContact, type ContactShop } from "~/billing/contact-allowance.server";
 import type { Sql } from "~/core/db/sql.server";
 import { isOptedOut } from "~/sms/opt-out.server";
 import { takePhoneText } from "~/sms/phone-cap.server";
@@ -121,7 +121,7 @@ type ConfirmationText = { ok: true; countWhenSent?: Sql; counted: (id: string) =
 
 /**
  * May the confirmation's text go to the number now. Sent on the app's own, it is the plan's like a
- * verification (app/enforcement/contact-allowance.server.ts): the allowance, the shop's daily cap and the
+ * verification (app/billing/contact-allowance.server.ts): the allowance, the shop's daily cap and the
  * number's limits, one count when it went. The merchant's "Resend link" is the merchant's doing: only the
  * number's texts and links of the day, not the allowance (docs/confirmation-ladder.md#limits-and-privacy).
  */

@@ -9,7 +9,7 @@ import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
 import { enqueueOrderTags } from "~/orders/tag-jobs.server";
-import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
+import { enqueueFlowTrigger } from "~/core/flow/trigger-jobs.server";
 import { settleOrderRecord } from "~/orders/order-record.server";
 import { enqueueJob, type PlannedJob } from "~/core/jobs/queue.server";
 import { NO_PHONE_TAG } from "./texts";

@@ -6,8 +6,8 @@ import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { requestAddressCorrection } from "~/address-correction/address-correction.server";
-import { takeContact, type ContactAllowance } from "~/enforcement/contact-allowance.server";
-import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
+import { takeContact, type ContactAllowance } from "~/billing/contact-allowance.server";
+import { enqueueFlowTrigger } from "~/core/flow/trigger-jobs.server";
 import { amountToCollect, settleOrderRecord } from "~/orders/order-record.server";
 import { writtenMoney } from "~/shared/money-words";
 import { pickLocale } from "~/shared/locales";
@@ -34,7 +34,7 @@ import { confirmationSms, confirmationSummary } from "./texts";
  * - No text or call in the shop's quiet hours: the rung waits for their end. A number that asked to stop,
  *   a blocked number, past the shop's daily cap or the per-number limits gets no text or call: the rung
  *   is skipped and the next one comes now. Each text or call that goes counts against the shop's
- *   allowance (app/enforcement/contact-allowance.server.ts); a shop without a plan or allowance left
+ *   allowance (app/billing/contact-allowance.server.ts); a shop without a plan or allowance left
  *   texts and calls no more: the rung is skipped and the order goes to "needs a person" at once.
  */
 type LadderConfirmation = Confirmation & { shop: Shop };

@@ -3,7 +3,7 @@ import { query, sql } from "~/core/db/sql.server";
 import { prisma } from "~/core/db.server";
 import { requestAddressCorrection } from "~/address-correction/address-correction.server";
 import { defineJob, enqueueJob, orderJobKey, type JobResult } from "~/core/jobs/queue.server";
-import { enqueueFlowTrigger } from "~/flow/trigger-jobs.server";
+import { enqueueFlowTrigger } from "~/core/flow/trigger-jobs.server";
 import { settleOrderRecord } from "~/orders/order-record.server";
 import { sendSms } from "~/sms/sms.server";
 import { takePhoneText } from "~/sms/phone-cap.server";

@@ -6,9 +6,9 @@ import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { isOptedOut } from "~/sms/opt-out.server";
 import { dailyCapKey, PHONE_CAP_WINDOW_SECONDS, PHONE_LINKS_PER_DAY, PHONE_TEXTS_PER_DAY, phoneLinksKey, phoneTextsKey } from "~/sms/phone-cap.server";
-import { verificationCounted } from "./allowance.server";
-import type { PauseReason } from "./pause";
-import { verificationStatus } from "./pause.server";
+import { verificationCounted } from "~/enforcement/allowance.server";
+import type { PauseReason } from "~/enforcement/pause";
+import { verificationStatus } from "~/enforcement/pause.server";
 
 /**
  * What the app may send a shopper on its own, after the order (docs/confirmation-ladder.md#limits-and-privacy):

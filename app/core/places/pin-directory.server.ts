@@ -6,7 +6,7 @@ import { fromOrderAddress, provinceListFor, resolveProvince } from "./address";
 
 /**
  * India's PIN codes against their places: the directory of India Post's post offices the app ships
- * (app/address-correction/directory/in-pin.json.gz, built and refreshed by scripts/pin-directory.mjs,
+ * (app/core/places/directory/in-pin.json.gz, built and refreshed by scripts/pin-directory.mjs,
  * which records its source and date in it). Read once, on first use (about 2 MB of JSON).
  *
  * A PIN code is checked against the state and the city the shopper typed: a PIN the directory does not
@@ -51,7 +51,7 @@ function directoryFile(): string {
     if (parent === dir) throw new Error("pin directory: no package.json above " + fileURLToPath(import.meta.url));
     dir = parent;
   }
-  return path.join(dir, "app", "address-correction", "directory", "in-pin.json.gz");
+  return path.join(dir, "app", "core", "places", "directory", "in-pin.json.gz");
 }
 
 /** Names as compared: lower case, accents and punctuation dropped, words kept ("Bangalore South" → "bangalore south"). */
