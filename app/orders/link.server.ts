@@ -198,6 +198,28 @@ export async function linkOrderAndQueueTags(shop: Shop, facts: OrderFacts, reads
 function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads, selection: LinkedSelection | null, toClaim: LinkedSelection | null, delivery: Delivery) {
   const now = clock.now();
   const orderGid = facts.gid;
+  const decided = orderDecisions(shop, facts, reads, selection, now);
+  const { verification, tags, confirmation } = decided;
+  const deposit = depositBalanceFor(shop, facts, reads.deposit);
+  const jobs = orderJobs(shop, facts, decided, deposit.jobs, now);
+  // One tags job per order: the order's tags, the confirmation's (when this delivery opens it) and the deposit's, in that order.
+  const tagsWith = (more: string[]) => orderTagsJobFor(shop.domain, orderGid, [...new Set([...tags, ...more, ...deposit.tags])]);
+  const writes: OrderWrites = {
+    now,
+    claim: toClaim && claimSelection(toClaim.id, orderGid, facts.name, now),
+    confirmation: confirmation && { insert: confirmation.insert, jobs: confirmation.steps.jobs },
+    tags: { ifOpened: confirmation ? tagsWith(confirmation.steps.tags) : null, otherwise: tagsWith([]) },
+    jobs,
+    record: (source?: Sql) => orderRecordInsert(shop.id, orderRecordOf(shop, facts, decided), source),
+    delivery,
+  };
+  return { writes, verification, tags, confirmation };
+}
+
+type OrderDecisions = ReturnType<typeof orderDecisions>;
+
+/** How the order stands: verified or not, its mode, risk, tags, and the confirmation this delivery opens (if any). */
+function orderDecisions(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads, selection: LinkedSelection | null, now: Date) {
   const verification = decideOrderVerification(shop, facts, selection && { ...selection, carried: carriedBy(selection, facts) }, reads.standing);
   // The gateway decides: a COD order nobody verified goes to verification after purchase (when the
   // shop verifies phones), tagged cod-pending rather than unverified until the shopper confirms or the
@@ -217,11 +239,17 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
     confirmAfter && t === shop.tagUnverified ? PENDING_TAG : heldOut && t === shop.tagUnverified ? HOLDOUT_TAG : t,
   );
   if (risk && shop.tagOrders && !shop.uninstalledAt) tags.push(riskTag(risk.band));
-  const order = { gid: orderGid, name: facts.name, phone: facts.phones[0] ?? null, customerGid: facts.customer.gid, locale: facts.locale };
+  const order = { gid: facts.gid, name: facts.name, phone: facts.phones[0] ?? null, customerGid: facts.customer.gid, locale: facts.locale };
   // The shop asks every COD order on WhatsApp: a verified one gets the question too (no hold, no SMS, no deadline effect).
   const courtesy = !confirmAfter && facts.isCod && verification.verified && asksVerifiedOrders(shop) && !!facts.phones[0];
   const confirmation = confirmAfter ? confirmationOpening(shop, order, "verify", now) : courtesy ? confirmationOpening(shop, order, "courtesy", now) : null;
-  const deposit = depositBalanceFor(shop, facts, reads.deposit);
+  return { verification, mode, risk, confirmAfter, tags, confirmation };
+}
+
+/** The order's jobs besides its tags: the risk panel, the customer's tag, the deposit's and the address check's, Flow, pay now. */
+function orderJobs(shop: Shop, facts: OrderFacts, d: OrderDecisions, depositJobs: PlannedJob[], now: Date): PlannedJob[] {
+  const orderGid = facts.gid;
+  const { verification, risk } = d;
   const addressCheck = addressCheckFor(shop, facts);
   const jobs: PlannedJob[] = [];
   if (risk && !shop.uninstalledAt) jobs.push(riskAssessmentJobFor(shop.domain, orderGid, risk));
@@ -229,44 +257,34 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
   // cash on delivery at checkout (and the next order is re-checked against their verified phone).
   // Only the order's own evidence earns it (never a selection found by phone).
   if (verification.verified && !shop.uninstalledAt && facts.customer.gid) jobs.push(customerVerifiedTagJobFor(shop.domain, facts.customer.gid, verification.phone));
-  jobs.push(...deposit.jobs, ...(addressCheck ? [addressCheck] : []));
+  jobs.push(...depositJobs, ...(addressCheck ? [addressCheck] : []));
   // Shopify Flow (app/flow): the COD order verified or not, and high risk; queued with the order's other writes.
-  if (facts.isCod && !shop.uninstalledAt) jobs.push(...flowTriggersOfNewOrder(shop.domain, orderGid, { mode, verification, pending: confirmAfter, risk }));
+  if (facts.isCod && !shop.uninstalledAt) jobs.push(...flowTriggersOfNewOrder(shop.domain, orderGid, { mode: d.mode, verification, pending: d.confirmAfter, risk }));
   // Pay now after the order: at once for a COD order with no confirmation; after it otherwise (its confirmed step queues it).
-  const prepaidOffer = facts.isCod && !confirmation ? prepaidOfferJobFor(shop, orderGid, now) : null;
+  const prepaidOffer = facts.isCod && !d.confirmation ? prepaidOfferJobFor(shop, orderGid, now) : null;
   if (prepaidOffer) jobs.push(prepaidOffer);
-  // One tags job per order: the order's tags, the confirmation's (when this delivery opens it) and the deposit's, in that order.
-  const tagsWith = (more: string[]) => orderTagsJobFor(shop.domain, orderGid, [...new Set([...tags, ...more, ...deposit.tags])]);
-  const writes: OrderWrites = {
-    now,
-    claim: toClaim && claimSelection(toClaim.id, orderGid, facts.name, now),
-    confirmation: confirmation && { insert: confirmation.insert, jobs: confirmation.steps.jobs },
-    tags: { ifOpened: confirmation ? tagsWith(confirmation.steps.tags) : null, otherwise: tagsWith([]) },
-    jobs,
-    record: (source?: Sql) =>
-      orderRecordInsert(
-        shop.id,
-        {
-          orderGid,
-          orderName: facts.name,
-          phone: verification.verified ? verification.phone : (facts.phones[0] ?? null),
-          mode,
-          cod: facts.isCod,
-          status: verification.verified ? "verified" : confirmAfter ? "pending" : "unverified",
-          verifiedBy: verification.verified ? verification.by : null,
-          placedAt: facts.placedAt,
-          risk: risk && riskColumns(risk),
-          value: facts.isCod ? facts.value : null,
-          ipHash: facts.isCod ? orderIpHash(shop.id, facts.browserIp) : null,
-          traffic: facts.trafficSource,
-          postalCode: normalizePostalCode(facts.shippingAddress?.zip),
-          products: facts.products,
-        },
-        source,
-      ),
-    delivery,
-  };
-  return { writes, verification, tags, confirmation };
+  return jobs;
+}
+
+/** The order's record (OrderRecord): who verified it, its status, its risk and the facts the risk score reads later. */
+function orderRecordOf(shop: Shop, facts: OrderFacts, d: OrderDecisions) {
+  const { verification, risk } = d;
+  return {
+    orderGid: facts.gid,
+    orderName: facts.name,
+    phone: verification.verified ? verification.phone : (facts.phones[0] ?? null),
+    mode: d.mode,
+    cod: facts.isCod,
+    status: verification.verified ? "verified" : d.confirmAfter ? "pending" : "unverified",
+    verifiedBy: verification.verified ? verification.by : null,
+    placedAt: facts.placedAt,
+    risk: risk && riskColumns(risk),
+    value: facts.isCod ? facts.value : null,
+    ipHash: facts.isCod ? orderIpHash(shop.id, facts.browserIp) : null,
+    traffic: facts.trafficSource,
+    postalCode: normalizePostalCode(facts.shippingAddress?.zip),
+    products: facts.products,
+  } as const;
 }
 
 /** The Flow triggers a new COD order fires: verified or unverified (pending: asked to confirm after purchase), and high risk. */
