@@ -1,7 +1,9 @@
 import * as sendOtp from "~/routes/proxy.send-otp";
 import { clock } from "~/core/utils/clock.server";
 import { PHONE_TEXTS_CEILING, PHONE_TEXTS_PER_NETWORK } from "~/otp/send-limits.server";
-import { PHONE_TEXTS_PER_DAY } from "~/sms/phone-cap.server";
+import { PHONE_TEXTS_PER_DAY, phoneTextsKey } from "~/sms/phone-cap.server";
+import { peekRateLimit } from "~/core/rate-limit/rate-limit.server";
+import { prisma } from "~/core/db.server";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
 import { useFakeTwilio } from "../helpers/twilio";
@@ -87,6 +89,18 @@ describe("a number's texts split by network", () => {
     vi.spyOn(clock, "now").mockReturnValue(new Date(start.getTime() + 86_400_000 + 60_000));
     const next = await callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: VICTIM }, headers: { "x-forwarded-for": OWNER } }));
     expect(next.status).toBe(200);
+  });
+
+  it("40 networks asking at once: exactly the ceiling of 30 texts goes, and no refused ask spends the number's count (both engines)", async () => {
+    vi.spyOn(clock, "now").mockReturnValue(start);
+    const asks = Array.from({ length: 40 }, (_, i) =>
+      callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone: VICTIM }, headers: { "x-forwarded-for": network(i + 1) } })),
+    );
+    const statuses = (await Promise.all(asks)).map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(PHONE_TEXTS_CEILING);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(40 - PHONE_TEXTS_CEILING);
+    expect(texted()).toBe(PHONE_TEXTS_CEILING);
+    expect(await peekRateLimit(phoneTextsKey((await prisma.shop.findFirstOrThrow()).id, VICTIM), 86_400)).toBe(PHONE_TEXTS_CEILING);
   });
 });
 
