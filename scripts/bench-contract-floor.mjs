@@ -141,10 +141,11 @@ function pendingCode(c, source) {
     RETURNING "id"`;
 }
 
-const countAttempt = (shopId, phone, now) => sql`
-  UPDATE "OtpChallenge" SET "attempts" = "attempts" + 1
-  WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts"
+const countAttempt = (shopId, phone, now, presented) => sql`
+  UPDATE "OtpChallenge" SET "attempts" = "attempts" + CASE WHEN "codeHash" = ${presented} THEN 0 ELSE 1 END
+  WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts" AND "usedAt" IS NULL
   RETURNING "id", "codeHash", "attempts", "maxAttempts"`;
+const useCode = (id, now) => sql`UPDATE "OtpChallenge" SET "usedAt" = ${now} WHERE "id" = ${id} AND "usedAt" IS NULL`;
 
 function markVerified(shopId, phone, at, source) {
   const row = source ? sql`SELECT ${shopId}, ${phone}, ${at}, ${monthStart(at)}, 1 ${source}` : sql`VALUES (${shopId}, ${phone}, ${at}, ${monthStart(at)}, 1)`;
@@ -399,7 +400,7 @@ async function verifyOtp(phone, otp) {
   const now = new Date();
   const at = now.getTime();
   const presented = keyedHash("otp-code", `${S.id}\0${phone}\0${otp}`);
-  const [challenge] = await db.query(countAttempt(S.id, phone, at));
+  const [challenge] = await db.query(countAttempt(S.id, phone, at, presented));
   if (!challenge) return [400, { error: "The code has expired.", code: "code_expired", success: false }];
   const a = Buffer.from(presented, "hex");
   const b = Buffer.from(challenge.codeHash, "hex");
@@ -416,7 +417,7 @@ async function verifyOtp(phone, otp) {
   if (pg) {
     const today = utcDay(now);
     const [row] = await db.query(sql`
-      WITH "consumed" AS (DELETE FROM "OtpChallenge" WHERE "id" = ${challenge.id} RETURNING "id"),
+      WITH "consumed" AS (${useCode(challenge.id, at)} RETURNING "id"),
       "marked" AS (${markVerified(S.id, phone, now, sql`FROM "consumed"`)}),
       "counted" AS (${countEvent(S.id, "otp_verified", "", now, sql`FROM "marked" WHERE "monthVerifications" = 1`)}),
       "recounted" AS (${countEvent(S.id, "otp_reverified", "", now, sql`FROM "marked" WHERE "monthVerifications" > 1`)}),
@@ -438,7 +439,7 @@ async function verifyOtp(phone, otp) {
     selectionId = row.selectionId;
   } else {
     const result = await db.transaction((tx) => {
-      if (tx.execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challenge.id}`) !== 1) return null;
+      if (tx.execute(useCode(challenge.id, at)) !== 1) return null;
       const [marked] = tx.query(markVerified(S.id, phone, now));
       const counts = Number(marked.monthVerifications) === 1;
       tx.execute(countEvent(S.id, counts ? "otp_verified" : "otp_reverified", "", now));
