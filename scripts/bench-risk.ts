@@ -22,7 +22,8 @@ process.env.CACHE_TTL_SECONDS = "0";
 
 await applyMigrations(url);
 const { prisma } = await import("../app/core/db.server");
-const { assessOrder, assessShopper, orderIpHash } = await import("../app/risk/assess.server");
+const { assessOrder, assessShopper, offerFor, orderIpHash } = await import("../app/risk/assess.server");
+const { recalibrate, unusualHourFor } = await import("../app/risk/calibration.server");
 
 const phone = (i: number) => `+9198${String(10_000_000 + (i % 4000)).padStart(8, "0")}`;
 const zip = (i: number) => String(400_001 + (i % 400));
@@ -55,16 +56,25 @@ async function time(name: string, call: (i: number) => Promise<unknown>) {
   return summary(name, ms);
 }
 
+// The recount keeps the shop's hours of day (unusual_hour) with its calibration; every call below reads both.
+await recalibrate(shop.domain);
+const priced = await prisma.shop.update({ where: { id: shop.id }, data: { timezone: "Asia/Kolkata", riskHighAction: "price", riskMediumAction: "confirm", codFailureCost: 150 } });
+/** The storefront's whole risk step: the hour, the modal's readings, the score, and the offer priced from it. */
+const storefront = async (i: number, input: Omit<Parameters<typeof assessShopper>[1], "phone" | "ip" | "behaviour">) => {
+  const behaviour = { msToType: 20_000 + i, numbersTried: i % 3, unusualHour: unusualHourFor(priced, new Date()) };
+  return offerFor(priced, await assessShopper(priced, { phone: phone(i * 7), ip: `203.0.113.${i % 250}`, behaviour, ...input }));
+};
 const address = (i: number) => ({ address1: "Flat 12, Shanti Apartments, MG Road", address2: "Near City Mall", city: "Mumbai", province: "Maharashtra", zip: zip(i), country_code: "IN" });
 const lines = [
-  await time("send-otp (no history; counts code and IP)", (i) => assessShopper(shop, { phone: phone(i * 7), ip: `203.0.113.${i % 250}`, withHistory: false, otpVerified: null, count: { code: true, ip: true } })),
-  await time("verify-otp (the phone's history)", (i) => assessShopper(shop, { phone: phone(i * 7), ip: `203.0.113.${i % 250}`, withHistory: true, otpVerified: true, count: {} })),
-  await time("create-checkout (history; counts the IP)", (i) => assessShopper(shop, { phone: phone(i * 7), ip: `203.0.113.${i % 250}`, withHistory: true, otpVerified: true, count: { ip: true } })),
+  await time("send-otp (no history; counts code and IP)", (i) => storefront(i, { withHistory: false, otpVerified: null, count: { code: true, ip: true } })),
+  await time("verify-otp (the phone's history)", (i) => storefront(i, { withHistory: true, otpVerified: true, count: {} })),
+  await time("create-checkout (history; counts the IP)", (i) => storefront(i, { withHistory: true, otpVerified: true, count: { ip: true } })),
   await time("orders/create (history, postal code and area, value)", (i) =>
     assessOrder(
-      shop,
+      priced,
       {
         gid: `gid://shopify/Order/new-${i}`,
+        placedAt: new Date(),
         phones: [phone(i * 7)],
         shippingAddress: address(i),
         value: 700,
@@ -74,7 +84,7 @@ const lines = [
     ),
   ),
 ];
-console.log(`risk scoring on SQLite, ${CALLS} calls each (20,000 outcomes, 20,000 order records):`);
+console.log(`risk scoring on SQLite, ${CALLS} calls each (20,000 outcomes, 20,000 order records; load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")}):`);
 for (const line of lines) console.log(`  ${line}`);
 await prisma.$disconnect();
 if (values.keep) console.log(`  database kept: ${url}`);

@@ -47,7 +47,7 @@ const payload = {
   customer: { id: 77, admin_graphql_api_id: "gid://shopify/Customer/77", email: "buyer@example.com", phone },
   billing_address: { first_name: "Asha", phone, country_code: "IN" },
   shipping_address: { first_name: "Asha", address1: "MG Road", city: "Pune", zip: values.zip, phone, country_code: "IN" },
-  line_items: [{ id: 1, variant_id: 2, quantity: 1, price: "499.00" }],
+  line_items: [{ id: 1, variant_id: 2, title: "Cotton kurta", quantity: 1, price: "499.00", requires_shipping: true }],
 };
 const body = JSON.stringify(payload);
 // As on Shopify, the order exists in the store before its webhook: the fake Shopify holds it with its money,

@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { scoreRisk, type RiskFacts, type RiskSettings } from "../app/risk/score";
 import { redecide, type ReplayOrder } from "../app/risk/replay";
 import { formatReport, replayReport } from "../app/risk/replay-report";
-import { calibrationLines, FLAG_OPTIONS, flagsOf, policyLines, runReplay, type ReplayFlags } from "./lib/risk-replay";
+import { calibrationLines, FLAG_OPTIONS, flagsOf, policyLines, reasonLines, runReplay, type ReplayFlags } from "./lib/risk-replay";
 
 const { values } = parseArgs({ options: { seed: { type: "string", default: "1" }, shops: { type: "string", default: "5" }, orders: { type: "string", default: "3000" }, write: { type: "string" }, ...FLAG_OPTIONS } });
 
@@ -54,6 +54,17 @@ const BEHAVIOUR: Record<Kind, { numbers: number; rushed: number; slow: number; a
   burst: { numbers: 0.5, rushed: 0.5, slow: 0.1, abandoned: 0.3, bigCart: 0.2 },
 };
 const START = Date.parse("2026-09-01T00:00:00Z");
+/**
+ * The shop's clock (assumptions): its orders come between 06:00 and 23:59 of its day, 144 a day; an order
+ * placed at night (00:00-05:59) is one a refuser or a burst makes 12 % of the time, anyone else 1 %.
+ */
+const NIGHT: Record<Kind, number> = { good_repeat: 0.01, one_time: 0.01, refuser: 0.12, burst: 0.12 };
+const DAY_MS = 86_400_000;
+function orderTime(t: number, kind: Kind, draw: () => number): Date {
+  const day = Math.floor(t / DAY_MS) * DAY_MS;
+  if (draw() < NIGHT[kind]) return new Date(START + day + Math.floor(draw() * 6 * 3_600_000));
+  return new Date(START + day + 6 * 3_600_000 + Math.floor(((t - day) * 18) / 24));
+}
 
 function simulate(seed: number, orderCount: number) {
   const rand = prng(seed);
@@ -81,6 +92,8 @@ function simulate(seed: number, orderCount: number) {
   const results: { failed: boolean; band: string; kind: Kind; returning: boolean; griefed?: { oldBand: string } }[] = [];
   // The strangers draw from their own sequence, so the shop's own orders are the same with or without them.
   const griefRand = prng(seed ^ 0x5bd1e995);
+  // And the hours of day from theirs.
+  const clockRand = prng(seed ^ 0x27d4eb2d);
   const griefs = new Map<string, { orders: number; codesAt: number[] }>();
   for (let i = 0; i < orderCount; i++) {
     const t = i * 600_000; // an order every 10 minutes
@@ -101,7 +114,7 @@ function simulate(seed: number, orderCount: number) {
     }
     const failedTruth = rand() < Math.min(0.95, FAIL_RATE[s.kind] + (badZips.has(s.zip) ? 0.3 : 0));
     const b = BEHAVIOUR[s.kind];
-    const placedAt = new Date(START + t);
+    const placedAt = orderTime(t, s.kind, clockRand);
     records.push({
       id: String(i + 1),
       placedAt,
@@ -214,6 +227,10 @@ console.log(
     `(today ${pct(todayReport.precision.estimate)}), recall ${pct(atShare.r.recall.estimate)} (today ${pct(todayReport.recall.estimate)}); ` +
     `no score can catch more than ${pct(todayReport.share.estimate / (todayReport.failed / todayReport.orders))} of failures acting on that share`,
 );
+for (const [title, f] of [sections[2], sections[3]]) {
+  console.log(`what each behaviour reason adds (${title}):`);
+  for (const line of reasonLines(shops, f)) console.log(line);
+}
 console.log("calibration learnt by shop 0 (predicted against observed, by score):");
 for (const line of calibrationLines(fullRun.calibration[0])) console.log(line);
 console.log("today's score, refusing or pricing from each score:");

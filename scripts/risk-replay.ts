@@ -10,7 +10,7 @@ import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { parseReplay } from "../app/risk/replay";
 import { formatReport, replayReport } from "../app/risk/replay-report";
-import { calibrationLines, FLAG_OPTIONS, flagsOf, policyLines, runReplay } from "./lib/risk-replay";
+import { calibrationLines, FLAG_OPTIONS, flagsOf, policyLines, reasonLines, runReplay } from "./lib/risk-replay";
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { ...FLAG_OPTIONS, "without-behaviour": { type: "boolean" } } });
 const file = positionals[0];
@@ -31,3 +31,7 @@ console.log("calibration learnt (failure probability by score, the shop's outcom
 for (const line of calibrationLines(calibration)) console.log(line);
 console.log("refusing or pricing from each score (money: net = failed parcels avoided + deposits kept on failures - margin of good orders lost):");
 for (const line of policyLines([parsed.orders], flags)) console.log(line);
+if (!flags.withoutBehaviour) {
+  console.log("what each behaviour reason adds (the chosen actions, with every reading and without that reason's):");
+  for (const line of reasonLines([parsed.orders], flags)) console.log(line);
+}

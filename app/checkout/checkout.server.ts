@@ -9,13 +9,14 @@ import { CART_CREATE, CART_LINES_UPDATE, DRAFT_ORDER_CALCULATE, DRAFT_ORDER_CREA
 import { clock } from "~/core/utils/clock.server";
 import { codFeeAmount, pricing } from "~/storefront/offer";
 import { log } from "~/core/utils/log.server";
-import { checkProof, deriveProof, deviceTokenValid, issueHoldoutProof, issueProof, issueUnverifiedProof, proofVerifiedAt, type Proof } from "~/otp/proof.server";
+import { checkProof, deriveProof, deviceTokenValid, issueHoldoutProof, issueProof, issueUnverifiedProof, proofOffer, proofVerifiedAt, stricterOffer, type Proof, type ProofOffer } from "~/otp/proof.server";
 import { dailyCapSpent } from "~/otp/send-limits.server";
 import { heldOutNow } from "~/experiment/experiment.server";
 import { isPhoneBlocked } from "~/otp/blocklist.server";
 import { ATTRIBUTES } from "~/shared/payment-modes";
 import { buildDepositDiscountCart } from "./deposit-discount.server";
 import { assessShopper, offerFor } from "~/risk/assess.server";
+import { unusualHourFor } from "~/risk/calibration.server";
 import type { RiskAssessment, RiskBand } from "~/risk/score";
 import {
   buildCartInput,
@@ -43,7 +44,7 @@ export type CheckoutOutcome =
   | { kind: "fallback"; cause: FallbackCause; selectionId: string | null; proof: string | null }
   | { kind: "not_verified" }
   | { kind: "phone_blocked" }
-  | { kind: "cod_not_allowed"; risk: RiskAssessment; band: RiskBand };
+  | { kind: "cod_not_allowed"; risk: RiskAssessment; band: RiskBand; offer: ProofOffer };
 
 /** How the caller proved the phone: the proof it showed (derived proofs keep its expiry) or its remembered device. */
 export type CallerProof =
@@ -102,12 +103,12 @@ async function callerStanding(shop: Shop, body: CreateCheckoutBody) {
  * expiry (handing proofs back never extends a verification); a remembered device, re-checked against
  * the returning-customer window on every call, gets one from now.
  */
-function cartProof(shop: Shop, body: CreateCheckoutBody, selectionId: string, standing: Awaited<ReturnType<typeof callerStanding>>, band: RiskBand | undefined): string | null {
+function cartProof(shop: Shop, standing: Awaited<ReturnType<typeof callerStanding>>, proofFor: Parameters<typeof issueProof>[1]): string | null {
   const { state } = standing;
-  if (standing.heldOut) return issueHoldoutProof(shop.domain, { phone: body.phone, selectionId }).token;
-  if (standing.capped) return issueUnverifiedProof(shop.domain, { phone: body.phone, selectionId }).token;
+  const { phone, selectionId } = proofFor;
+  if (standing.heldOut) return issueHoldoutProof(shop.domain, { phone, selectionId }).token;
+  if (standing.capped) return issueUnverifiedProof(shop.domain, { phone, selectionId }).token;
   if (!state.verified) return null;
-  const proofFor = { phone: body.phone, mode: body.selectedMode, selectionId, band };
   return state.proof ? deriveProof(shop.domain, state.proof, proofFor).token : issueProof(shop.domain, proofFor).token;
 }
 
@@ -128,12 +129,15 @@ export async function createCheckout(input: {
   if (guarded && !state.verified && !heldOut && !capped) return { kind: "not_verified" };
   // The caller proved the number, so its history counts. A high band refuses COD (docs/risk.md); so does a
   // proof issued high: the band given at verification stands for the proof's life.
-  const risk = subscribed && shop.otpEnabled ? await assessShopper(shop, { phone: body.phone, ip: input.buyerIp, withHistory: state.verified, otpVerified: state.verified ? true : null, count: { ip: true }, source: body.source }) : null;
+  const risk = subscribed && shop.otpEnabled ? await assessShopper(shop, { phone: body.phone, ip: input.buyerIp, withHistory: state.verified, otpVerified: state.verified ? true : null, count: { ip: true }, source: body.source, behaviour: { unusualHour: unusualHourFor(shop, clock.now()) } }) : null;
   const band = state.proof?.band === "h" ? "high" : risk?.band;
   // What the band does (docs/risk.md): refused or priced, plain COD is not offered; priced, partial carries the deposit.
-  const offer = risk && band ? offerFor(shop, risk, band) : null;
+  // The proof's offer (verify-otp's, with what the modal measured) stands for the proof's life: the stricter
+  // of it and today's wins, and of two deposits the larger, so a priced shopper never comes back to plain COD.
+  const fresh = risk && band ? offerFor(shop, risk, band) : null;
+  const offer = risk ? stricterOffer(fresh && { action: fresh.action, deposit: fresh.deposit }, state.proof ? proofOffer(state.proof) : null) : null;
   const codTaken = offer?.action === "refuse" || offer?.action === "price";
-  if (risk && band && mode === "cod" && codTaken) return { kind: "cod_not_allowed", risk: { ...risk, band }, band };
+  if (risk && band && offer && mode === "cod" && codTaken) return { kind: "cod_not_allowed", risk: { ...risk, band }, band, offer };
   const checkoutShop = mode === "partial" && offer?.action === "price" && offer.deposit != null ? { ...shop, depositType: "fixed", depositValue: offer.deposit } : shop;
 
   const selection = await recordSelection({
@@ -146,8 +150,9 @@ export async function createCheckout(input: {
     cartToken: body.cartToken ?? null,
     items,
   });
-  // A proof says "no COD" (band high) whenever the band took plain COD away, so the checkout function hides it too.
-  const proof = cartProof(shop, body, selection.id, standing, codTaken ? "high" : band);
+  // The proof says what the band does (refused, priced with its deposit, confirmed), so the checkout function hides
+  // plain COD for a refusal or a price and orders/create checks the deposit or opens the confirmation.
+  const proof = cartProof(shop, standing, { phone: body.phone, mode, selectionId: selection.id, band, offer });
   return buildCheckout({ ...input, checkoutShop, selectionId: selection.id, proof, verified: state.verified, subscribed });
 }
 

@@ -32,7 +32,7 @@ export async function checkoutForShopper(input: {
     return { kind: "fallback", proof: null };
   }
   if (outcome.kind === "cod_not_allowed") {
-    const choice = modeChoice(input.shop, outcome.risk, outcome.band);
+    const choice = modeChoice(input.shop, outcome.risk, outcome.band, outcome.offer);
     await countCodRefused(input.shop, outcome.risk);
     return { kind: "cod_not_allowed", choice };
   }

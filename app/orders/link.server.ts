@@ -10,17 +10,22 @@ import { paymentModeOf, tagsForOrder } from "./order-tags";
 import { asksVerifiedOrders, confirmationOpening, confirmsAfterPurchase, scheduleExistingConfirmation } from "~/orders/confirmation/confirmation.server";
 import { PENDING_TAG } from "~/orders/confirmation/texts";
 import { customerVerifiedTagJobFor, orderTagsJobFor } from "./tag-jobs.server";
-import { decideOrderVerification, phoneStandingColumns, phoneStandingOf, type PhoneStanding } from "./order-verification.server";
+import { decideOrderVerification, offerOnOrder, phoneStandingColumns, phoneStandingOf, type PhoneStanding } from "./order-verification.server";
+import { bandAction, pricingSettingsOf } from "~/risk/pricing";
 import { orderRecordInsert } from "./order-record.server";
 import { codOrderAssessment, codOrderRiskColumns, orderIpHash, riskAssessmentJobFor, riskColumns, riskTag, type CodOrderRiskRow } from "~/risk/order-risk.server";
 import { depositBalanceFor, depositSelectionColumns, type DepositSelectionRow } from "./deposit-balance.server";
 import { addressCheckFor } from "~/address-correction/auto-check.server";
 import { writeOrderCreated, type OrderWrites } from "./order-created-write.server";
 import { normalizePostalCode } from "~/risk/signals";
+import { readStoredBehaviour } from "~/risk/stored";
 import { prepaidOfferJobFor } from "./prepaid-offer.server";
 import { pauseReason } from "~/enforcement/pause";
 import { allowanceMonthStart } from "~/shared/plans";
 import { HOLDOUT_TAG } from "~/experiment/report";
+
+/** A COD order placed with a priced proof whose deposit it did not pay (docs/risk.md): the merchant looks. */
+export const DEPOSIT_UNPAID_TAG = "cod-deposit-unpaid";
 
 /** How far before the order a selection found by phone alone may have been made. */
 export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -28,12 +33,12 @@ export const PHONE_LINK_WINDOW_MS = 24 * 60 * 60 * 1000;
 type LinkedBy = "already" | "attribute" | "token" | "phone" | null;
 
 /** What linking needs of a selection: which one, its mode, whether the phone was verified, and the cart it was made for. */
-export type LinkedSelection = { id: string; mode: string; verified: boolean; phone: string; verifiedAt: Date | null; cartToken: string | null };
+export type LinkedSelection = { id: string; mode: string; verified: boolean; phone: string; verifiedAt: Date | null; cartToken: string | null; riskBehaviour?: string | null };
 
-type SelectionRow = { id: string | null; mode: string; verified: unknown; phone: string; verifiedAt: unknown; cartToken: string | null };
+type SelectionRow = { id: string | null; mode: string; verified: unknown; phone: string; verifiedAt: unknown; cartToken: string | null; riskBehaviour?: string | null };
 const selectionOf = (row: SelectionRow | undefined): LinkedSelection | null =>
   row?.id
-    ? { id: row.id, mode: row.mode, verified: toBoolean(row.verified), phone: row.phone, verifiedAt: row.verifiedAt == null ? null : toDate(row.verifiedAt), cartToken: row.cartToken }
+    ? { id: row.id, mode: row.mode, verified: toBoolean(row.verified), phone: row.phone, verifiedAt: row.verifiedAt == null ? null : toDate(row.verifiedAt), cartToken: row.cartToken, riskBehaviour: row.riskBehaviour ?? null }
     : null;
 
 /** The order itself names the selection: our attribute carries its id, or the order's cart is the selection's cart. */
@@ -73,6 +78,7 @@ type ReadRow = CodOrderRiskRow &
     selPhone: string;
     selVerifiedAt: unknown;
     selCartToken: string | null;
+    selBehaviour: string | null;
   };
 
 /**
@@ -127,7 +133,7 @@ export async function readOrderCreated(shop: Pick<Shop, "id" | "timezone">, fact
   const [row] = await query<ReadRow>(sql`
     SELECT ${deliverySeen(webhookId)} AS "seen", ${verifiedThisMonthColumn(shop, clock.now())} AS "verifiedThisMonth", "pick"."byOrder", "pick"."byAttribute", "pick"."byToken",
       "s"."id" AS "selId", "s"."mode" AS "selMode", "s"."verified" AS "selVerified", "s"."phone" AS "selPhone",
-      "s"."verifiedAt" AS "selVerifiedAt", "s"."cartToken" AS "selCartToken",
+      "s"."verifiedAt" AS "selVerifiedAt", "s"."cartToken" AS "selCartToken", "s"."riskBehaviour" AS "selBehaviour",
       ${phoneStandingColumns(shop.id, phones)}, ${codOrderRiskColumns(shop.id, facts)}, ${depositSelectionColumns(shop.id, facts)}
     FROM (SELECT
         (SELECT "id" FROM "Selection" WHERE "orderGid" = ${facts.gid}) AS "byOrder",
@@ -135,7 +141,7 @@ export async function readOrderCreated(shop: Pick<Shop, "id" | "timezone">, fact
         ${cartTokens.length ? selectionByToken(shop.id, cartTokens) : sql`NULL`} AS "byToken",
         ${phones.length ? selectionByPhone(shop.id, phones, placedAt) : sql`NULL`} AS "byPhone") "pick"
     LEFT JOIN "Selection" "s" ON "s"."id" = COALESCE("pick"."byOrder", "pick"."byAttribute", "pick"."byToken", "pick"."byPhone")`);
-  const selection = selectionOf({ id: row.selId, mode: row.selMode, verified: row.selVerified, phone: row.selPhone, verifiedAt: row.selVerifiedAt, cartToken: row.selCartToken });
+  const selection = selectionOf({ id: row.selId, mode: row.selMode, verified: row.selVerified, phone: row.selPhone, verifiedAt: row.selVerifiedAt, cartToken: row.selCartToken, riskBehaviour: row.selBehaviour });
   const linkedBy: LinkedBy = !selection ? null : row.byOrder ? "already" : row.byAttribute ? "attribute" : row.byToken ? "token" : "phone";
   return { seen: row.seen != null, selection, linkedBy, standing: phoneStandingOf(phones, row), risk: row, deposit: row, verifiedThisMonth: Number(row.verifiedThisMonth ?? 0) };
 }
@@ -146,7 +152,7 @@ function verifiedThisMonthColumn(shop: Pick<Shop, "id" | "timezone">, at: Date):
 }
 
 async function selectionOfOrder(orderGid: string): Promise<LinkedSelection | null> {
-  const [row] = await query<SelectionRow>(sql`SELECT "id", "mode", "verified", "phone", "verifiedAt", "cartToken" FROM "Selection" WHERE "orderGid" = ${orderGid}`);
+  const [row] = await query<SelectionRow>(sql`SELECT "id", "mode", "verified", "phone", "verifiedAt", "cartToken", "riskBehaviour" FROM "Selection" WHERE "orderGid" = ${orderGid}`);
   return selectionOf(row);
 }
 
@@ -198,10 +204,49 @@ export async function linkOrderAndQueueTags(shop: Shop, facts: OrderFacts, reads
 function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads, selection: LinkedSelection | null, toClaim: LinkedSelection | null, delivery: Delivery) {
   const now = clock.now();
   const orderGid = facts.gid;
-  const decided = orderDecisions(shop, facts, reads, selection, now);
-  const { verification, tags, confirmation } = decided;
+  const carried = !!selection && carriedBy(selection, facts);
+  const verification = decideOrderVerification(shop, facts, selection && { ...selection, carried }, reads.standing);
+  // The gateway decides: a COD order nobody verified goes to verification after purchase (when the
+  // shop verifies phones), tagged cod-pending rather than unverified until the shopper confirms or the
+  // deadline passes, whatever mode a linked selection names.
+  const mode = paymentModeOf(facts.isCod, selection);
+  // A COD order's risk (app/risk): tagged with the order's tags, stored with its record, written to Shopify's risk panel.
+  // The modal's behaviour readings count only from the selection the order itself names (never one found by phone).
+  const risk = codOrderAssessment(shop, facts, verification.verified, reads.risk, carried ? readStoredBehaviour(selection?.riskBehaviour) : null);
+  // A shopper the holdout experiment held out (app/experiment): no confirmation, tagged cod-holdout, unless
+  // the order itself is high risk (never held out).
+  const heldOut = facts.isCod && !verification.verified && !!verification.heldOut && risk?.band !== "high";
+  // A paused shop (the month's allowance used up too) opens no confirmation and holds nothing: the order
+  // is left unverified for the merchant, never held or cancelled for a check the shopper cannot finish.
+  const paused = pauseReason(shop, reads.verifiedThisMonth, allowanceMonthStart(now, shop.timezone)) !== null;
+  // The merchant's band action "confirm" (docs/risk.md): the storefront's proof said so, or the order's own band
+  // does; a verified order of that band goes through the confirmation after purchase too.
+  const riskConfirms = facts.isCod && (offerOnOrder(shop, facts)?.action === "confirm" || (!!risk && bandAction(risk.band, pricingSettingsOf(shop)) === "confirm"));
+  const confirmAfter = facts.isCod && (!verification.verified || riskConfirms) && !heldOut && confirmsAfterPurchase(shop) && !paused;
+  // An uninstalled shop has no token to tag with; the link is still kept for the merchant's return.
+  const tags = (shop.uninstalledAt ? [] : tagsForOrder(shop, { isCod: facts.isCod, mode, verified: verification.verified })).map((t) =>
+    confirmAfter && t === shop.tagUnverified ? PENDING_TAG : heldOut && t === shop.tagUnverified ? HOLDOUT_TAG : t,
+  );
+  if (risk && shop.tagOrders && !shop.uninstalledAt) tags.push(riskTag(risk.band));
+  if (!verification.verified && verification.reason === "deposit_unpaid" && !shop.uninstalledAt) tags.push(DEPOSIT_UNPAID_TAG);
+  const order = { gid: orderGid, name: facts.name, phone: facts.phones[0] ?? null, customerGid: facts.customer.gid, locale: facts.locale };
+  // The shop asks every COD order on WhatsApp: a verified one gets the question too (no hold, no SMS, no deadline effect).
+  const courtesy = !confirmAfter && facts.isCod && verification.verified && asksVerifiedOrders(shop) && !!facts.phones[0];
+  const confirmation = confirmAfter ? confirmationOpening(shop, order, "verify", now) : courtesy ? confirmationOpening(shop, order, "courtesy", now) : null;
   const deposit = depositBalanceFor(shop, facts, reads.deposit);
-  const jobs = orderJobs(shop, facts, decided, deposit.jobs, now);
+  const addressCheck = addressCheckFor(shop, facts);
+  const jobs: PlannedJob[] = [];
+  if (risk && !shop.uninstalledAt) jobs.push(riskAssessmentJobFor(shop.domain, orderGid, risk));
+  // The customer tag the payment customization function reads: a returning verified customer keeps
+  // cash on delivery at checkout (and the next order is re-checked against their verified phone).
+  // Only the order's own evidence earns it (never a selection found by phone).
+  if (verification.verified && !shop.uninstalledAt && facts.customer.gid) jobs.push(customerVerifiedTagJobFor(shop.domain, facts.customer.gid, verification.phone));
+  jobs.push(...deposit.jobs, ...(addressCheck ? [addressCheck] : []));
+  // Shopify Flow (app/flow): the COD order verified or not, and high risk; queued with the order's other writes.
+  if (facts.isCod && !shop.uninstalledAt) jobs.push(...flowTriggersOfNewOrder(shop.domain, orderGid, { mode, verification, pending: confirmAfter, risk }));
+  // Pay now after the order: at once for a COD order with no confirmation; after it otherwise (its confirmed step queues it).
+  const prepaidOffer = facts.isCod && !confirmation ? prepaidOfferJobFor(shop, orderGid, now) : null;
+  if (prepaidOffer) jobs.push(prepaidOffer);
   // One tags job per order: the order's tags, the confirmation's (when this delivery opens it) and the deposit's, in that order.
   const tagsWith = (more: string[]) => orderTagsJobFor(shop.domain, orderGid, [...new Set([...tags, ...more, ...deposit.tags])]);
   const writes: OrderWrites = {
@@ -210,81 +255,30 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
     confirmation: confirmation && { insert: confirmation.insert, jobs: confirmation.steps.jobs },
     tags: { ifOpened: confirmation ? tagsWith(confirmation.steps.tags) : null, otherwise: tagsWith([]) },
     jobs,
-    record: (source?: Sql) => orderRecordInsert(shop.id, orderRecordOf(shop, facts, decided), source),
+    record: (source?: Sql) =>
+      orderRecordInsert(
+        shop.id,
+        {
+          orderGid,
+          orderName: facts.name,
+          phone: verification.verified ? verification.phone : (facts.phones[0] ?? null),
+          mode,
+          cod: facts.isCod,
+          status: confirmAfter ? "pending" : verification.verified ? "verified" : "unverified",
+          verifiedBy: verification.verified ? verification.by : null,
+          placedAt: facts.placedAt,
+          risk: risk && riskColumns(risk),
+          value: facts.isCod ? facts.value : null,
+          ipHash: facts.isCod ? orderIpHash(shop.id, facts.browserIp) : null,
+          traffic: facts.trafficSource,
+          postalCode: normalizePostalCode(facts.shippingAddress?.zip),
+          products: facts.products,
+        },
+        source,
+      ),
     delivery,
   };
   return { writes, verification, tags, confirmation };
-}
-
-type OrderDecisions = ReturnType<typeof orderDecisions>;
-
-/** How the order stands: verified or not, its mode, risk, tags, and the confirmation this delivery opens (if any). */
-function orderDecisions(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads, selection: LinkedSelection | null, now: Date) {
-  const verification = decideOrderVerification(shop, facts, selection && { ...selection, carried: carriedBy(selection, facts) }, reads.standing);
-  // The gateway decides: a COD order nobody verified goes to verification after purchase (when the
-  // shop verifies phones), tagged cod-pending rather than unverified until the shopper confirms or the
-  // deadline passes, whatever mode a linked selection names.
-  const mode = paymentModeOf(facts.isCod, selection);
-  // A COD order's risk (app/risk): tagged with the order's tags, stored with its record, written to Shopify's risk panel.
-  const risk = codOrderAssessment(shop, facts, verification.verified, reads.risk);
-  // A shopper the holdout experiment held out (app/experiment): no confirmation, tagged cod-holdout, unless
-  // the order itself is high risk (never held out).
-  const heldOut = facts.isCod && !verification.verified && !!verification.heldOut && risk?.band !== "high";
-  // A paused shop (the month's allowance used up too) opens no confirmation and holds nothing: the order
-  // is left unverified for the merchant, never held or cancelled for a check the shopper cannot finish.
-  const paused = pauseReason(shop, reads.verifiedThisMonth, allowanceMonthStart(now, shop.timezone)) !== null;
-  const confirmAfter = facts.isCod && !verification.verified && !heldOut && confirmsAfterPurchase(shop) && !paused;
-  // An uninstalled shop has no token to tag with; the link is still kept for the merchant's return.
-  const tags = (shop.uninstalledAt ? [] : tagsForOrder(shop, { isCod: facts.isCod, mode, verified: verification.verified })).map((t) =>
-    confirmAfter && t === shop.tagUnverified ? PENDING_TAG : heldOut && t === shop.tagUnverified ? HOLDOUT_TAG : t,
-  );
-  if (risk && shop.tagOrders && !shop.uninstalledAt) tags.push(riskTag(risk.band));
-  const order = { gid: facts.gid, name: facts.name, phone: facts.phones[0] ?? null, customerGid: facts.customer.gid, locale: facts.locale };
-  // The shop asks every COD order on WhatsApp: a verified one gets the question too (no hold, no SMS, no deadline effect).
-  const courtesy = !confirmAfter && facts.isCod && verification.verified && asksVerifiedOrders(shop) && !!facts.phones[0];
-  const confirmation = confirmAfter ? confirmationOpening(shop, order, "verify", now) : courtesy ? confirmationOpening(shop, order, "courtesy", now) : null;
-  return { verification, mode, risk, confirmAfter, tags, confirmation };
-}
-
-/** The order's jobs besides its tags: the risk panel, the customer's tag, the deposit's and the address check's, Flow, pay now. */
-function orderJobs(shop: Shop, facts: OrderFacts, d: OrderDecisions, depositJobs: PlannedJob[], now: Date): PlannedJob[] {
-  const orderGid = facts.gid;
-  const { verification, risk } = d;
-  const addressCheck = addressCheckFor(shop, facts);
-  const jobs: PlannedJob[] = [];
-  if (risk && !shop.uninstalledAt) jobs.push(riskAssessmentJobFor(shop.domain, orderGid, risk));
-  // The customer tag the payment customization function reads: a returning verified customer keeps
-  // cash on delivery at checkout (and the next order is re-checked against their verified phone).
-  // Only the order's own evidence earns it (never a selection found by phone).
-  if (verification.verified && !shop.uninstalledAt && facts.customer.gid) jobs.push(customerVerifiedTagJobFor(shop.domain, facts.customer.gid, verification.phone));
-  jobs.push(...depositJobs, ...(addressCheck ? [addressCheck] : []));
-  // Shopify Flow (app/flow): the COD order verified or not, and high risk; queued with the order's other writes.
-  if (facts.isCod && !shop.uninstalledAt) jobs.push(...flowTriggersOfNewOrder(shop.domain, orderGid, { mode: d.mode, verification, pending: d.confirmAfter, risk }));
-  // Pay now after the order: at once for a COD order with no confirmation; after it otherwise (its confirmed step queues it).
-  const prepaidOffer = facts.isCod && !d.confirmation ? prepaidOfferJobFor(shop, orderGid, now) : null;
-  if (prepaidOffer) jobs.push(prepaidOffer);
-  return jobs;
-}
-
-/** The order's record (OrderRecord): who verified it, its status, its risk and the facts the risk score reads later. */
-function orderRecordOf(shop: Shop, facts: OrderFacts, d: OrderDecisions) {
-  const { verification, risk } = d;
-  return {
-    orderGid: facts.gid,
-    orderName: facts.name,
-    phone: verification.verified ? verification.phone : (facts.phones[0] ?? null),
-    mode: d.mode,
-    cod: facts.isCod,
-    status: verification.verified ? "verified" : d.confirmAfter ? "pending" : "unverified",
-    verifiedBy: verification.verified ? verification.by : null,
-    placedAt: facts.placedAt,
-    risk: risk && riskColumns(risk),
-    value: facts.isCod ? facts.value : null,
-    ipHash: facts.isCod ? orderIpHash(shop.id, facts.browserIp) : null,
-    traffic: facts.trafficSource,
-    postalCode: normalizePostalCode(facts.shippingAddress?.zip),
-    products: facts.products,
-  } as const;
 }
 
 /** The Flow triggers a new COD order fires: verified or unverified (pending: asked to confirm after purchase), and high risk. */

@@ -2,13 +2,15 @@ import { verifiedWithin } from "~/otp/verified-phones.server";
 import { SELECTION_REUSE_MS } from "~/otp/selection.server";
 import { joinSql, sql, toDate, type Sql } from "~/core/db/sql.server";
 import type { Shop } from "~/core/settings/shop.server";
-import { checkProof } from "~/otp/proof.server";
+import { checkProof, proofOffer, type Proof, type ProofOffer } from "~/otp/proof.server";
 import { VERIFIED_CUSTOMER_TAG } from "../../extensions/cod-payment-customization/src/proof-format";
 import type { OrderFacts } from "~/core/shopify/order-facts";
 
 export type OrderVerification =
   | { verified: true; by: "proof" | "selection" | "returning_customer"; phone: string }
   | { verified: false; reason: string; heldOut?: undefined }
+  /** A COD order placed with a proof whose band priced COD (a deposit first), and the deposit was not paid: nothing on it vouches. */
+  | { verified: false; reason: "deposit_unpaid"; heldOut?: undefined; deposit: number; paid: number }
   /** The order carries a holdout proof (app/experiment) for one of its phones, not blocked: the shopper was not asked, on purpose. */
   | { verified: false; reason: "held_out"; heldOut: true; phone: string };
 
@@ -28,13 +30,18 @@ export type SelectionEvidence = { phone: string; verified: boolean; verifiedAt: 
  */
 export function decideOrderVerification(
   shop: Pick<Shop, "domain" | "returningSkipDays">,
-  facts: Pick<OrderFacts, "phones" | "proof" | "placedAt" | "customer">,
+  facts: Pick<OrderFacts, "phones" | "proof" | "placedAt" | "customer" | "isCod" | "paid">,
   selection: SelectionEvidence | null,
   known: PhoneStanding,
 ): OrderVerification {
   const { phones, placedAt } = facts;
   if (!phones.length) return { verified: false, reason: "no_phone" };
   const checked = checkProof(shop.domain, facts.proof, placedAt);
+  // The shopper's band priced cash on delivery (docs/risk.md): a COD order that did not pay the deposit the
+  // proof names took plain COD around the checkout's refusal. Neither that proof nor the journey's selection
+  // vouches for it; it goes to the confirmation after purchase, tagged for the merchant.
+  const unpaid = checked.ok ? unpaidDeposit(checked.proof, facts) : null;
+  if (unpaid) return { verified: false, reason: "deposit_unpaid", ...unpaid };
   // A holdout proof vouches for nothing; it only says the experiment held this shopper out.
   const holdout = checked.ok && checked.proof.holdout ? checked.proof : null;
   // Nor does the daily cap's fallback proof: that order is confirmed after purchase like any unverified one.
@@ -60,6 +67,23 @@ export function decideOrderVerification(
   }
   if (holdout && usable.includes(holdout.phone)) return { verified: false, reason: "held_out", heldOut: true, phone: holdout.phone };
   return { verified: false, reason: notVerifiedBecause(proof.ok ? proof.proof.phone : null, selection, phones, blocked) };
+}
+
+/** The deposit a priced proof names and what a COD order paid of it, when it paid less (null: nothing owed). */
+function unpaidDeposit(proof: Proof, facts: Pick<OrderFacts, "isCod" | "paid">): { deposit: number; paid: number } | null {
+  const offer = proofOffer(proof);
+  if (!facts.isCod || offer?.action !== "price" || offer.deposit == null) return null;
+  const paid = facts.paid ?? 0;
+  return paid + 0.005 < offer.deposit ? { deposit: offer.deposit, paid } : null;
+}
+
+/**
+ * What the order's own proof says the shopper's band does (verify-otp's or create-checkout's: refused, priced,
+ * confirmed), when the order carries a valid one of this shop; null otherwise.
+ */
+export function offerOnOrder(shop: Pick<Shop, "domain">, facts: Pick<OrderFacts, "proof" | "placedAt">): ProofOffer | null {
+  const checked = checkProof(shop.domain, facts.proof, facts.placedAt);
+  return checked.ok ? proofOffer(checked.proof) : null;
 }
 
 /** What the re-check needs to know of the order's phones (up to four: order, shipping, billing, customer). */

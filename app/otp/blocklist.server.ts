@@ -1,6 +1,7 @@
 import { prisma } from "~/core/db.server";
 import { isUniqueViolation, query, sql, toDate } from "~/core/db/sql.server";
 import { normalizePhone } from "~/shared/phone";
+import { clock } from "~/core/utils/clock.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { parseBlocklistImport, type BlocklistImportProblem } from "./blocklist-import";
 import { queueUntagBlockedCustomersIn } from "./blocked-customers.server";
@@ -16,20 +17,22 @@ type BlocklistShop = Pick<Shop, "id" | "domain">;
  * The block and its job are written in one transaction, so a stored block always has its job; blocking
  * a number again runs its job again (a customer may have been tagged in between).
  */
-export async function blockPhone(shop: BlocklistShop, rawPhone: string, reason?: string | null) {
+export async function blockPhone(shop: BlocklistShop, rawPhone: string, reason?: string | null, options: { forDays?: number } = {}) {
   const phone = normalizePhone(rawPhone);
   if (!phone) return { ok: false as const, code: "invalid_phone" as const };
+  // The latest block decides how long it lasts: blocking again with no end keeps the number blocked until unblocked.
+  const expiresAt = options.forDays ? new Date(clock.now().getTime() + options.forDays * 86_400_000) : null;
   await withRetryOnUniqueViolation(() =>
     prisma.$transaction(async (tx) => {
       await tx.blockedPhone.upsert({
         where: { shopId_phone: { shopId: shop.id, phone } },
-        create: { shopId: shop.id, phone, reason: reason ?? null },
-        update: { reason: reason ?? null },
+        create: { shopId: shop.id, phone, reason: reason ?? null, expiresAt },
+        update: { reason: reason ?? null, expiresAt },
       });
       await queueUntagBlockedCustomersIn(tx, shop.domain, [phone]);
     }),
   );
-  return { ok: true as const, phone };
+  return { ok: true as const, phone, expiresAt };
 }
 
 /** Whether the merchant blocked this (E.164) number: create-checkout refuses it COD whatever it proved before. */
@@ -81,7 +84,7 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-type BlockedRow = { shopId: string; phone: string; reason: string | null; createdAt: unknown };
+type BlockedRow = { shopId: string; phone: string; reason: string | null; createdAt: unknown; expiresAt: unknown };
 
 /**
  * One page of the blocklist, newest first. `search` matches the digits of a number (typed with or
@@ -114,11 +117,11 @@ export async function listBlockedPhones(shopId: string, options: { search?: stri
   const pages = Math.max(1, Math.ceil(total / BLOCKLIST_PAGE_SIZE));
   const page = Math.min(requested, pages);
   const found = await query<BlockedRow>(sql`
-    SELECT "shopId", "phone", "reason", "createdAt" FROM "BlockedPhone"
+    SELECT "shopId", "phone", "reason", "createdAt", "expiresAt" FROM "BlockedPhone"
     WHERE "shopId" = ${shopId} AND ("phone" LIKE ${phoneLike} ESCAPE '\\' OR LOWER("reason") LIKE ${reasonLike} ESCAPE '\\')
     ORDER BY "createdAt" DESC, "phone" ASC
     LIMIT ${BLOCKLIST_PAGE_SIZE} OFFSET ${(page - 1) * BLOCKLIST_PAGE_SIZE}`);
-  const rows = found.map((r) => ({ shopId: r.shopId, phone: r.phone, reason: r.reason, createdAt: toDate(r.createdAt) }));
+  const rows = found.map((r) => ({ shopId: r.shopId, phone: r.phone, reason: r.reason, createdAt: toDate(r.createdAt), expiresAt: r.expiresAt == null ? null : toDate(r.expiresAt) }));
   return { rows, total, page, pages };
 }
 

@@ -2,14 +2,16 @@ import crypto from "node:crypto";
 import { env } from "~/core/env.server";
 import { clock } from "~/core/utils/clock.server";
 import type { RiskBand } from "~/risk/score";
+import type { BandAction } from "~/risk/pricing";
 import {
   parseProof,
   proofBody,
+  proofRefusesCod,
   PROOF_ATTRIBUTE,
   type ProofFields,
 } from "../../extensions/cod-payment-customization/src/proof-format";
 
-export { PROOF_ATTRIBUTE };
+export { PROOF_ATTRIBUTE, proofRefusesCod };
 
 /**
  * Verification proofs (short-lived, ride on carts: checkout reads them) and remembered-device tokens
@@ -34,8 +36,18 @@ function sameMac(a: string, b: string): boolean {
 
 export type Proof = ProofFields & { phone: string };
 
-/** `band`: the shopper's risk band (app/risk); a high band rides on the proof (format v2) so checkout hides COD for it. */
-type ProofInput = { phone: string; mode: string; selectionId: string; band?: RiskBand | null; holdout?: boolean; unverified?: boolean };
+/**
+ * What the shopper's band does to cash on delivery (app/risk/pricing.ts: `codOffer`), as a proof carries it:
+ * refused, priced with its deposit, confirmed after purchase, or nothing.
+ */
+export type ProofOffer = { action: BandAction; deposit: number | null };
+
+/**
+ * `band`: the shopper's risk band (app/risk); without `offer`, a high band rides on the proof (format v2) so
+ * checkout hides COD for it. `offer`, when given, decides instead: refuse and price hide COD, price carries
+ * its deposit, confirm opens the confirmation after purchase (docs/risk.md, "What each band does").
+ */
+type ProofInput = { phone: string; mode: string; selectionId: string; band?: RiskBand | null; offer?: ProofOffer | null; holdout?: boolean; unverified?: boolean };
 
 /**
  * A proof that `phone` was proven (by a code confirmed at `verifiedAt`) for `mode` in `selectionId`,
@@ -68,7 +80,42 @@ export function issueUnverifiedProof(shopDomain: string, input: { phone: string;
  */
 export function deriveProof(shopDomain: string, from: Proof, input: ProofInput) {
   // A restriction the caller's proof carried is never dropped by deriving a new one.
-  return signProof(shopDomain, { ...input, band: from.band === "h" ? "high" : input.band }, from.expiresAt);
+  return signProof(shopDomain, { ...input, band: from.band === "h" ? "high" : input.band, offer: stricterOffer(proofOffer(from), input.offer ?? null) }, from.expiresAt);
+}
+
+/**
+ * The same proof with what the shopper's band does to cash on delivery (verify-otp, once the offer is
+ * known): the same phone, mode, selection and expiry. The offer replaces the band's default reading, so a
+ * high band whose merchant only asks for a confirmation keeps COD.
+ */
+export function withOffer(shopDomain: string, from: Proof, offer: ProofOffer) {
+  return signProof(shopDomain, { phone: from.phone, mode: from.mode, selectionId: from.selectionId, offer }, from.expiresAt);
+}
+
+/** What a proof says the band does to cash on delivery (null: nothing; a v1 proof, or `l`/`m`). */
+export function proofOffer(proof: Pick<Proof, "band" | "deposit">): ProofOffer | null {
+  if (proof.band === "h") return { action: "refuse", deposit: null };
+  if (proof.band === "p" && proof.deposit != null && proof.deposit > 0) return { action: "price", deposit: proof.deposit };
+  if (proof.band === "c") return { action: "confirm", deposit: null };
+  return null;
+}
+
+const STRICTNESS: Record<BandAction, number> = { none: 0, confirm: 1, price: 2, refuse: 3 };
+
+/** The stricter of two offers (refuse over price over confirm); of two prices, the larger deposit. */
+export function stricterOffer(a: ProofOffer | null, b: ProofOffer | null): ProofOffer | null {
+  if (!a || !b) return a ?? b;
+  if (a.action === "price" && b.action === "price") return { action: "price", deposit: Math.max(a.deposit ?? 0, b.deposit ?? 0) };
+  return STRICTNESS[a.action] >= STRICTNESS[b.action] ? a : b;
+}
+
+/** The v2 letter of an offer (or of a high band without one). */
+function bandLetter(input: ProofInput): { band: ProofFields["band"]; deposit: number | null } {
+  const offer = input.offer;
+  if (!offer) return { band: input.band === "high" ? "h" : null, deposit: null };
+  if (offer.action === "refuse") return { band: "h", deposit: null };
+  if (offer.action === "price") return offer.deposit != null && offer.deposit > 0 ? { band: "p", deposit: offer.deposit } : { band: "h", deposit: null };
+  return { band: offer.action === "confirm" ? "c" : null, deposit: null };
 }
 
 /** When the code behind a proof was confirmed: its expiry less the fixed lifetime. */
@@ -82,7 +129,7 @@ function signProof(shopDomain: string, input: ProofInput, expiresAt: number) {
     mode: input.mode,
     expiresAt,
     selectionId: input.selectionId,
-    band: input.band === "high" ? "h" : null,
+    ...bandLetter(input),
     holdout: input.holdout === true,
     unverified: input.unverified === true,
   };

@@ -38,8 +38,10 @@ const channel = z4
  */
 const count = z4.number().int().min(0).max(1000);
 const ms = z4.number().min(0).max(86_400_000);
-const sendBehaviour = z4.object({ numbersTried: count.optional(), msToRequest: ms.optional(), codesAbandoned: count.optional() }).optional().catch(undefined);
-const verifyBehaviour = z4.object({ msToType: ms.optional() }).optional().catch(undefined);
+const sendReadings = { numbersTried: count.optional(), msToRequest: ms.optional(), codesAbandoned: count.optional() };
+const sendBehaviour = z4.object(sendReadings).optional().catch(undefined);
+// verify-otp carries the code's send readings again with the time to type it: its score sets the proof's offer.
+const verifyBehaviour = z4.object({ ...sendReadings, msToType: ms.optional() }).optional().catch(undefined);
 
 export const sendOtpBody = z4.object({ phone, locale, deviceToken: issuedToken4, channel, behaviour: sendBehaviour });
 

@@ -3,6 +3,7 @@ import { clock } from "~/core/utils/clock.server";
 import { randomHex } from "~/core/utils/crypto.server";
 
 import type { PaymentMode } from "~/shared/payment-modes";
+import type { BehaviourFacts } from "~/risk/score";
 
 export type SelectionInput = {
   shopId: string;
@@ -16,6 +17,15 @@ export type SelectionInput = {
   checkoutUrl?: string | null;
   draftOrderGid?: string | null;
 };
+
+/**
+ * Keeps the behaviour readings verify-otp's risk score used on the journey's selection (docs/risk.md,
+ * "Behaviour"): orders/create scores the order that names this selection with them, and they leave with the
+ * selection (retention, customers/redact).
+ */
+export async function keepSelectionBehaviour(shopId: string, selectionId: string, readings: BehaviourFacts): Promise<void> {
+  await execute(sql`UPDATE "Selection" SET "riskBehaviour" = ${JSON.stringify(readings)} WHERE "id" = ${selectionId} AND "shopId" = ${shopId}`);
+}
 
 /** How long an unlinked selection is taken as the same shopping session and updated rather than duplicated. */
 export const SELECTION_REUSE_MS = 24 * 60 * 60 * 1000;

@@ -1,9 +1,13 @@
 import type { Shop } from "~/core/settings/shop.server";
-import { codTakenAway, countCodRefused, modeChoice, type ModeChoice } from "~/risk/assess.server";
+import { clock } from "~/core/utils/clock.server";
+import { codTakenAway, countCodRefused, modeChoice, offerFor, type ModeChoice } from "~/risk/assess.server";
+import { unusualHourFor } from "~/risk/calibration.server";
+import { behaviourReadings, type BehaviourFacts } from "~/risk/score";
 import { parseApiPhone } from "~/shared/phone";
 import { sendVerificationCode, type SendOutcome } from "./otp.server";
 import { checkVerificationCode, type VerifyOutcome } from "./verify.server";
-import { PROOF_TTL_SECONDS } from "./proof.server";
+import { checkProof, PROOF_TTL_SECONDS, withOffer, type Proof } from "./proof.server";
+import { keepSelectionBehaviour } from "./selection.server";
 import type { SendOtpBody, VerifyOtpBody } from "./schemas";
 
 /**
@@ -22,7 +26,7 @@ export type StorefrontSendOutcome = InvalidPhone | Failure<SendOutcome> | (Succe
 export async function sendCodeToShopper(shop: Shop, body: SendOtpBody, ip: string | null): Promise<StorefrontSendOutcome> {
   const phone = parseApiPhone(body.phone);
   if (!phone) return { ok: false, code: "invalid_phone" };
-  const outcome = await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken, channel: body.channel, ip, behaviour: body.behaviour });
+  const outcome = await sendVerificationCode({ shop, phone, locale: body.locale, deviceToken: body.deviceToken, channel: body.channel, ip, behaviour: withHour(shop, body.behaviour) });
   if (!outcome.ok) return outcome;
   const choice = outcome.risk ? modeChoice(shop, outcome.risk) : null;
   // A returning shopper skips the code: this is where a band that refuses or prices takes plain cash on delivery away.
@@ -38,9 +42,30 @@ export type StorefrontVerifyOutcome =
 export async function checkCodeFromShopper(shop: Shop, body: VerifyOtpBody, ip: string | null): Promise<StorefrontVerifyOutcome> {
   const phone = parseApiPhone(body.phone);
   if (!phone) return { ok: false, code: "invalid_phone" };
-  const outcome = await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken, ip, behaviour: body.behaviour });
+  const behaviour = withHour(shop, body.behaviour);
+  const outcome = await checkVerificationCode({ shop, phone, otp: body.otp, selectedMode: body.selectedMode, cartToken: body.cartToken, ip, behaviour });
   if (!outcome.ok) return outcome;
   const choice = outcome.risk ? modeChoice(shop, outcome.risk) : null;
   if (outcome.risk && codTakenAway(shop, outcome.risk)) await countCodRefused(shop, outcome.risk);
-  return { ...outcome, choice, proofExpiresIn: PROOF_TTL_SECONDS };
+  const issued = outcome.risk ? checkProof(shop.domain, outcome.proof) : null;
+  const readings = behaviourReadings(behaviour);
+  // The readings this score used stay with the journey's selection, for orders/create's score of the order.
+  if (issued?.ok && readings && issued.proof.selectionId !== "none") await keepSelectionBehaviour(shop.id, issued.proof.selectionId, readings);
+  return { ...outcome, proof: issued?.ok ? proofWithOffer(shop, outcome, issued.proof) : outcome.proof, choice, proofExpiresIn: PROOF_TTL_SECONDS };
+}
+
+/** The modal's readings with the server's own: whether now is an unusual hour for the shop (its time zone). */
+function withHour(shop: Shop, modal: BehaviourFacts | undefined): BehaviourFacts {
+  return { ...modal, unusualHour: unusualHourFor(shop, clock.now()) };
+}
+
+/**
+ * The proof carries what the band does (docs/risk.md): refused or priced, the checkout function hides plain
+ * COD and create-checkout and orders/create hold the shopper to the deposit it names; confirmed, the order
+ * opens the confirmation after purchase. Same phone, mode, selection and expiry as the code flow's.
+ */
+function proofWithOffer(shop: Shop, outcome: Success<VerifyOutcome>, issued: Proof): string {
+  if (!outcome.risk) return outcome.proof;
+  const { action, deposit } = offerFor(shop, outcome.risk);
+  return withOffer(shop.domain, issued, { action, deposit }).token;
 }

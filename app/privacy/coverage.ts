@@ -44,8 +44,9 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     holds: ["userId", "firstName", "lastName", "email"],
     customerRedact: null, // the merchant's staff, never a shopper
     shopRedact: "deleted by shop domain (and at app/uninstalled)",
-    retention: "while the app is installed (deleted at app/uninstalled)",
-    enforcedBy: { byMerchant: "the merchant's own staff: deleted at app/uninstalled and shop/redact" },
+    retention:
+      "a staff member's online session until its token ends (a day); the shop's offline session while the app is installed and its token can be refreshed; deleted at app/uninstalled, and by the retention job a day after an uninstall at the latest",
+    enforcedBy: RJ("sessions"),
     report: null,
     notPersonal: ["emailVerified"],
   },
@@ -55,8 +56,11 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     holds: ["riskPrepaidPhones"],
     customerRedact: "the customer's phones leave the prepaid-only list",
     shopRedact: "deleted by shop domain",
-    retention: "until the merchant takes the number off the list, or a redact",
-    enforcedBy: { byMerchant: "a list the merchant keeps on the Risk page; a number leaves it when they take it off, or by redact" },
+    retention: "until the merchant takes the number off the list, or a redact, or shop/redact after an uninstall",
+    enforcedBy: {
+      byMerchant:
+        "a list the merchant keeps on the Risk page, their standing decision about a number as a block without an end is; the Risk page shows it whole, customers/redact takes the shopper's numbers off, shop/redact deletes it",
+    },
     report: { section: "lists", as: { riskPrepaidPhones: "phone" } },
     notPersonal: [
       "addressCorrectionTtlHours",
@@ -80,7 +84,7 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
   },
   Selection: {
     personal: true,
-    holds: ["phone", "cartToken", "checkoutUrl", "orderGid", "items"],
+    holds: ["phone", "cartToken", "checkoutUrl", "orderGid", "items", "riskBehaviour"],
     customerRedact: "by phone and by order",
     shopRedact: "cascade from Shop",
     retention: "30 days",
@@ -120,8 +124,8 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     holds: ["phone"],
     customerRedact: "by phone",
     shopRedact: "cascade from Shop",
-    retention: "until the merchant unblocks it, or a redact",
-    enforcedBy: { byMerchant: "the merchant's blocklist: a number stays blocked until they unblock it, or by redact" },
+    retention: "until the end the merchant gave the block (30 days, 90 days or a year), or until they unblock it when they gave none; or a redact",
+    enforcedBy: RJ("blocklist"),
     report: { section: "blocklistEntries" },
   },
   AddressCorrection: {

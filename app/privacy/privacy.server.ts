@@ -142,6 +142,12 @@ async function matchingRecords(shopDomain: string, phone: string | null | undefi
 }
 
 /** An order record's risk reasons (JSON text) as data, or the text as stored when it does not parse. */
+/** The behaviour readings an order's stored assessment kept (app/risk/order-risk.server.ts: riskColumns), or null. */
+function behaviourOf(riskReasons: string | null): unknown {
+  const parsed = parsedOrText(riskReasons);
+  return parsed && typeof parsed === "object" && "behaviour" in parsed ? (parsed as { behaviour: unknown }).behaviour : null;
+}
+
 function parsedOrText(text: string | null): unknown {
   if (text === null) return null;
   try {
@@ -170,6 +176,8 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       createdAt: s.createdAt.toISOString(),
       orderGid: s.orderGid,
       orderName: s.orderName,
+      // The behaviour readings verify-otp's risk score used (docs/risk.md, "Behaviour").
+      riskBehaviour: parsedOrText(s.riskBehaviour),
     })),
     // Messages sent to the customer: channel and delivery state (the texts are not kept, except a WhatsApp
     // code's SMS fallback, sealed, until it is sent or the code expires: said, not shown).
@@ -196,7 +204,8 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       sentAt: new Date(Number(c.sentAt)).toISOString(),
       expiresAt: new Date(Number(c.expiresAt)).toISOString(),
     })),
-    blocklistEntries: (found?.blocked ?? []).map((b) => ({ phone: b.phone, reason: b.reason, createdAt: b.createdAt.toISOString() })),
+    // The end the merchant gave the block (null: until they unblock it): how long it is kept.
+    blocklistEntries: (found?.blocked ?? []).map((b) => ({ phone: b.phone, reason: b.reason, createdAt: b.createdAt.toISOString(), expiresAt: b.expiresAt?.toISOString() ?? null })),
     // The merchant's lists the phone is on besides the blocklist: the Risk page's prepaid-only numbers.
     lists: (found?.prepaidOnly ?? []).map((entry) => ({ list: "prepaid_only", phone: normalizePhone(entry) ?? entry })),
     // Per-number send limits: counters whose key names the phone or an order, kept until their window ends.
@@ -225,6 +234,8 @@ export async function customerDataReport(shopDomain: string, phone: string | nul
       riskScore: o.riskScore,
       riskBand: o.riskBand,
       riskReasons: parsedOrText(o.riskReasons),
+      // The behaviour readings the order's risk score used, kept with its reasons.
+      riskBehaviour: behaviourOf(o.riskReasons),
       value: o.value,
       ipHash: o.ipHash,
       postalCode: o.postalCode,

@@ -16,6 +16,7 @@ export const REPORT_SECTIONS: ReportSection[] = [
       { key: "verified", label: "Verified" },
       { key: "orderName", label: "Order" },
       { key: "items", label: "Items" },
+      { key: "riskBehaviour", label: "Behaviour readings (risk)" },
       { key: "createdAt", label: "Made" },
     ],
   },
@@ -31,7 +32,11 @@ export const REPORT_SECTIONS: ReportSection[] = [
       { key: "createdAt", label: "Sent" },
     ],
   },
-  { key: "blocklistEntries", title: "Blocked numbers", columns: [{ key: "phone", label: "Phone" }, { key: "reason", label: "Reason" }, { key: "createdAt", label: "Blocked" }] },
+  {
+    key: "blocklistEntries",
+    title: "Blocked numbers",
+    columns: [{ key: "phone", label: "Phone" }, { key: "reason", label: "Reason" }, { key: "createdAt", label: "Blocked" }, { key: "expiresAt", label: "Until" }],
+  },
   { key: "lists", title: "Other lists the number is on", columns: [{ key: "list", label: "List" }, { key: "phone", label: "Phone" }] },
   {
     key: "whatsappReplies",
@@ -115,6 +120,7 @@ export const REPORT_SECTIONS: ReportSection[] = [
       { key: "status", label: "Verification" },
       { key: "riskScore", label: "Risk score" },
       { key: "riskBand", label: "Risk band" },
+      { key: "riskBehaviour", label: "Behaviour readings (risk)" },
       { key: "value", label: "Order value" },
       { key: "postalCode", label: "Postal code" },
       { key: "trafficSource", label: "Traffic source" },

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { prisma } from "~/core/db.server";
 import { defineJob, enqueueJob } from "~/core/jobs/queue.server";
 import { clock } from "~/core/utils/clock.server";
-import { DATA_REQUEST_RETENTION_DAYS, INBOUND_KEYWORD_RETENTION_DAYS, RETENTION_STEPS, retentionCutoffs, type RetentionStep } from "./retention";
+import { DATA_REQUEST_RETENTION_DAYS, INBOUND_KEYWORD_RETENTION_DAYS, RETENTION_STEPS, retentionCutoffs, UNINSTALLED_SESSION_DAYS, type RetentionStep } from "./retention";
 
 /**
  * The retention job: deletes every personal record past its period (retention.ts), in batches of at
@@ -61,6 +61,27 @@ export async function deleteExpiredRecords(now: Date = clock.now()): Promise<Ret
     const where = { createdAt: { lt: new Date(now.getTime() - INBOUND_KEYWORD_RETENTION_DAYS * DAY_MS) } };
     const rows = await prisma.inboundKeyword.findMany({ where, select: { id: true }, take: BATCH });
     return rows.length ? (await prisma.inboundKeyword.deleteMany({ where: { ...where, id: { in: rows.map((r) => r.id) } } })).count : 0;
+  });
+  summary.sessions = await drain(budget, async () => {
+    // Staff sessions whose token ended (Shopify signs the staff member in again), offline sessions whose token can no
+    // longer be refreshed (the next visit exchanges a new one), and any session of a shop that uninstalled a day ago
+    // or more (app/uninstalled deletes them at once; this is for a webhook that never came or failed).
+    const gone = await prisma.shop.findMany({ where: { uninstalledAt: { lt: new Date(now.getTime() - UNINSTALLED_SESSION_DAYS * DAY_MS) } }, select: { domain: true }, take: BATCH });
+    const where = {
+      OR: [
+        { isOnline: true, expires: { lt: now } },
+        { isOnline: false, refreshTokenExpires: { lt: now } },
+        ...(gone.length ? [{ shop: { in: gone.map((s) => s.domain) } }] : []),
+      ],
+    };
+    const rows = await prisma.session.findMany({ where, select: { id: true }, take: BATCH });
+    return rows.length ? (await prisma.session.deleteMany({ where: { ...where, id: { in: rows.map((r) => r.id) } } })).count : 0;
+  });
+  summary.blocklist = await drain(budget, async () => {
+    // A block the merchant gave an end (the Blocked numbers page): deleted within the hour after it ends.
+    const where = { expiresAt: { lt: now } };
+    const rows = await prisma.blockedPhone.findMany({ where, select: { shopId: true, phone: true }, take: BATCH });
+    return rows.length ? (await prisma.blockedPhone.deleteMany({ where: { ...where, OR: rows.map((r) => ({ shopId: r.shopId, phone: r.phone })) } })).count : 0;
   });
   const shops = await prisma.shop.findMany({ select: { id: true, returningSkipDays: true, recordRetentionDays: true }, orderBy: { id: "asc" } });
   for (const shop of shops) {

@@ -16,6 +16,13 @@ export const INBOUND_KEYWORD_RETENTION_DAYS = 30;
  * so an opt-out is honoured for as long as anything about the number is kept. START ends it sooner.
  */
 export const OPT_OUT_RETENTION_DAYS = 730;
+/**
+ * A staff member's online session lives as long as its access token (Shopify gives it a day); the shop's offline
+ * session as long as the app is installed, or until its token can no longer be refreshed. Sessions of a shop that
+ * uninstalled are deleted at app/uninstalled; this many days after the uninstall the retention job deletes any
+ * left (a missed or failed webhook), before shop/redact (48 hours after) deletes the rest of the shop's data.
+ */
+export const UNINSTALLED_SESSION_DAYS = 1;
 /** Message records (texts and calls), the delivery reminders and recoveries, address corrections, confirmations after purchase, order records, order outcomes and experiment groups: the shop's setting. */
 export const RECORD_RETENTION_DEFAULT_DAYS = 365;
 
@@ -36,6 +43,8 @@ export const RETENTION_STEPS = [
   "experimentGroups",
   "optOuts",
   "inboundKeywords",
+  "sessions",
+  "blocklist",
 ] as const;
 export type RetentionStep = (typeof RETENTION_STEPS)[number];
 

@@ -7,13 +7,13 @@ import type { Shop } from "~/core/settings/shop.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
 import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
-import { postalArea, type RiskAssessment, type RiskBand } from "./score";
+import { behaviourReadings, postalArea, type BehaviourFacts, type RiskAssessment, type RiskBand } from "./score";
 import { failureProbability } from "./calibration";
-import { shopCalibration } from "./calibration.server";
+import { shopCalibration, unusualHourFor } from "./calibration.server";
 import { codOffer, modesForOffer, pricingSettingsOf } from "./pricing";
 import { normalizePostalCode } from "./signals";
 import type { TrafficSource } from "~/shared/traffic-source";
-import { orderAssessment as assembleOrderAssessment, phoneHistoryOf, shopperAssessment, type OrderRiskRow, type PhoneHistory, type PhoneHistoryRow, type RiskShop } from "./facts";
+import { cartRatioOf, orderAssessment as assembleOrderAssessment, phoneHistoryOf, shopperAssessment, type OrderRiskRow, type PhoneHistory, type PhoneHistoryRow, type RiskShop } from "./facts";
 import { chosenModes } from "~/shared/payment-modes";
 import { pinReasonOfOrderAddress } from "~/core/places/pin-directory.server";
 
@@ -38,21 +38,24 @@ export const riskIpKey = (shopId: string, ip: string) => `risk-ip:${shopId}:${ip
  */
 export async function assessShopper(
   shop: RiskShop,
-  input: { phone: string; ip: string | null; withHistory: boolean; otpVerified: boolean | null; count: { code?: boolean; ip?: boolean }; source?: TrafficSource | null },
+  input: { phone: string; ip: string | null; withHistory: boolean; otpVerified: boolean | null; count: { code?: boolean; ip?: boolean }; source?: TrafficSource | null; behaviour?: BehaviourFacts | null },
 ): Promise<RiskAssessment> {
   const [codesForPhone, requestsFromIp, history] = await Promise.all([
     input.count.code ? hitRateLimit(riskCodesKey(shop.id, input.phone), Number.MAX_SAFE_INTEGER, DAY_SECONDS).then((r) => r.count) : peekRateLimit(riskCodesKey(shop.id, input.phone), DAY_SECONDS),
     !input.ip ? 0 : input.count.ip ? hitRateLimit(riskIpKey(shop.id, input.ip), Number.MAX_SAFE_INTEGER, DAY_SECONDS).then((r) => r.count) : peekRateLimit(riskIpKey(shop.id, input.ip), DAY_SECONDS),
     input.withHistory ? phoneHistory(shop.id, input.phone) : null,
   ]);
-  return shopperAssessment(shop, { phone: input.phone, otpVerified: input.otpVerified, history, codesForPhone, requestsFromIp, source: input.source ?? null });
+  return shopperAssessment(shop, { phone: input.phone, otpVerified: input.otpVerified, history, codesForPhone, requestsFromIp, source: input.source ?? null, behaviour: input.behaviour ?? null });
 }
 
 /** The risk score's 24-hour counters, as `hitRateLimit`/`peekRateLimit` count and read them. */
 export const RISK_WINDOW_SECONDS = DAY_SECONDS;
 
+/** The shop's columns the live behaviour readings need: its time zone and its recent orders' hours (kept with the calibration). */
+export type HourShop = Partial<Pick<Shop, "timezone" | "riskCalibration">>;
+
 /** An order's assessment on orders/create: the full facts, the order's own value and address, and whether its phone proved itself. */
-export async function assessOrder(shop: RiskShop, facts: OrderFacts, otpVerified: boolean): Promise<RiskAssessment> {
+export async function assessOrder(shop: RiskShop & HourShop, facts: OrderFacts, otpVerified: boolean): Promise<RiskAssessment> {
   const [row] = await query<OrderRiskRow>(sql`SELECT ${orderRiskColumns(shop.id, facts)}`);
   return orderAssessment(shop, facts, otpVerified, row);
 }
@@ -72,15 +75,30 @@ export function orderRiskColumns(shopId: string, facts: Pick<OrderFacts, "phones
     ${facts.browserIp ? sql`${rateLimitPeek(riskIpKey(shopId, facts.browserIp), DAY_SECONDS, now)} AS "riskIp",` : sql``}
     ${postalCode ? sql`${postalHistoryColumns(shopId, postalCode)},` : sql``}
     ${ipHash ? sql`${codOrdersFromIpColumn(shopId, ipHash, facts.gid)} AS "ordersFromIp",` : sql``}
+    ${phone ? sql`${phoneValueColumns(shopId, phone, facts.gid)},` : sql``}
     ${usualCodValues(shopId)} AS "usualValues"`;
 }
 
 /**
  * The assessment from `orderRiskColumns`' row (what `assessOrder` computes): the pure assembly of
- * app/risk/facts.ts (the replay's too) with the order's PIN code read against its place.
+ * app/risk/facts.ts (the replay's too) with the order's PIN code read against its place, and the behaviour
+ * readings: the modal's as verify-otp kept them on the selection the order names (`modal`), the order's hour
+ * against the shop's (`unusual_hour`) and its value against the phone's earlier orders (`cart_unusual`). The
+ * readings used are kept on the assessment, which the order's record stores.
  */
-export function orderAssessment(shop: RiskShop, facts: OrderFacts, otpVerified: boolean, row: OrderRiskRow | undefined): RiskAssessment {
-  return assembleOrderAssessment(shop, { ...facts, pinPlace: pinReasonOfOrderAddress(facts.shippingAddress) }, otpVerified, row);
+export function orderAssessment(shop: RiskShop & HourShop, facts: OrderFacts, otpVerified: boolean, row: OrderRiskRow | undefined, modal: BehaviourFacts | null = null): RiskAssessment {
+  const behaviour = behaviourReadings({ ...modal, unusualHour: unusualHourFor(shop, facts.placedAt), cartRatio: cartRatioOf(facts.value, row) });
+  const a = assembleOrderAssessment(shop, { ...facts, pinPlace: pinReasonOfOrderAddress(facts.shippingAddress) }, otpVerified, row, behaviour);
+  return { ...a, behaviour };
+}
+
+/**
+ * The phone's earlier COD orders' mean value and how many have one, for `cart_unusual`: only orders the phone
+ * proved and did not dispute, so a stranger's orders with someone's number never make that number's cart look unusual.
+ */
+function phoneValueColumns(shopId: string, phone: string, exceptOrderGid: string): Sql {
+  const mine = sql`FROM "OrderRecord" r WHERE r."shopId" = ${shopId} AND r."phone" = ${phone} AND r."cod" = ${true} AND r."value" IS NOT NULL AND r."orderGid" <> ${exceptOrderGid} AND ${proven} AND ${recordNotDisputed}`;
+  return sql`(SELECT AVG(r."value") ${mine}) AS "phoneMeanValue", (SELECT COUNT(*) ${mine}) AS "phoneValues"`;
 }
 
 /**
@@ -196,8 +214,9 @@ export function codTakenAway(shop: PricedShop, a: RiskAssessment, band: RiskBand
  * choose among the shop's, the band with its reasons in words, and a priced deposit when the band prices
  * (its amount in the shop's currency, whole units).
  */
-export function modeChoice(shop: PricedShop, a: RiskAssessment, band: RiskBand = a.band) {
-  const offer = offerFor(shop, a, band);
+export function modeChoice(shop: PricedShop, a: RiskAssessment, band: RiskBand = a.band, held?: Pick<ReturnType<typeof offerFor>, "action" | "deposit">) {
+  // `held`: the offer a proof already carries (create-checkout), which today's score cannot loosen.
+  const offer = held ?? offerFor(shop, a, band);
   return {
     allowedModes: modesForOffer(offer.action, chosenModes(shop.paymentModes)),
     risk: publicRisk(a),

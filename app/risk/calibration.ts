@@ -15,7 +15,11 @@ export const CALIBRATION_BANDS = 10;
 export const PRIOR_WEIGHT = 20;
 
 /** Learnt COD orders per score band (index 0: scores 0-9 ... 9: scores 90-100). */
-export type CalibrationCounts = { orders: number[]; failed: number[] };
+/**
+ * The learnt orders and failures per score band; `hours`: the shop's recent COD orders per hour of its own day
+ * (0-23, its time zone), which the live score's `unusual_hour` reads (absent until the first recount).
+ */
+export type CalibrationCounts = { orders: number[]; failed: number[]; hours?: number[] };
 
 export type CalibrationBand = { from: number; to: number; orders: number; failed: number; observed: number | null; prior: number; predicted: number };
 
@@ -65,6 +69,12 @@ function poolAdjacentViolators(values: number[], weights: number[]): number[] {
     }
   });
   return blocks.flatMap((b) => Array(b.size).fill(b.value));
+}
+
+/** The shop's COD orders per hour of its day as the stored counts keep them, or null (none counted yet, or not 24 whole counts). */
+export function orderHoursOf(counts: CalibrationCounts): number[] | null {
+  const h = counts.hours;
+  return Array.isArray(h) && h.length === 24 && h.every((x) => Number.isInteger(x) && x >= 0) ? h : null;
 }
 
 /** Reads counts as the shop row keeps them (JSON), or empty ones for anything else. */

@@ -63,7 +63,13 @@ export function shopperAssessment(
 }
 
 /** What `orderRiskColumns` reads, by column. */
-export type OrderRiskRow = Partial<PhoneHistoryRow & PostalHistoryRow> & { riskCodes?: unknown; riskIp?: unknown; usualValues?: unknown; ordersFromIp?: unknown };
+export type OrderRiskRow = Partial<PhoneHistoryRow & PostalHistoryRow> & { riskCodes?: unknown; riskIp?: unknown; usualValues?: unknown; ordersFromIp?: unknown; phoneMeanValue?: unknown; phoneValues?: unknown };
+
+/** This cart's value over the mean of the phone's earlier orders' (`cart_unusual`), or null with fewer than two of them or no value. */
+export function cartRatioOf(value: number | null, row: Pick<OrderRiskRow, "phoneMeanValue" | "phoneValues"> | undefined): number | null {
+  const mean = Number(row?.phoneMeanValue ?? 0);
+  return value != null && Number(row?.phoneValues ?? 0) >= 2 && mean > 0 ? value / mean : null;
+}
 
 /** The assessment from `orderRiskColumns`' row (what `assessOrder` computes). */
 export function orderAssessment(

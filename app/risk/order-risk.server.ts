@@ -1,7 +1,7 @@
 import { query, sql, type Sql } from "~/core/db/sql.server";
 import type { OrderFacts } from "~/core/shopify/order-facts";
-import { orderAssessment, orderRiskColumns, type OrderRiskRow, type RiskShop } from "./assess.server";
-import type { RiskAssessment, RiskBand } from "./score";
+import { orderAssessment, orderRiskColumns, type HourShop, type OrderRiskRow, type RiskShop } from "./assess.server";
+import type { BehaviourFacts, RiskAssessment, RiskBand } from "./score";
 import { readStoredRisk } from "./stored";
 
 export { enqueueRiskAssessment, riskAssessmentJobFor } from "./assessment-job.server";
@@ -15,7 +15,7 @@ export const riskTag = (band: RiskBand) => `cod-risk:${band}`;
  * and report what the first delivery stored, even when the counters moved since), else a fresh one,
  * which the order's record stores with its first write (app/orders/order-record.server.ts).
  */
-export async function assessCodOrder(shop: RiskShop, facts: OrderFacts, verified: boolean): Promise<RiskAssessment | null> {
+export async function assessCodOrder(shop: RiskShop & HourShop, facts: OrderFacts, verified: boolean): Promise<RiskAssessment | null> {
   if (!facts.isCod) return null;
   const [row] = await query<CodOrderRiskRow>(sql`SELECT ${codOrderRiskColumns(shop.id, facts)}`);
   return codOrderAssessment(shop, facts, verified, row);
@@ -37,16 +37,16 @@ export function codOrderRiskColumns(shopId: string, facts: OrderFacts): Sql {
     ${orderRiskColumns(shopId, facts)}`;
 }
 
-/** `assessCodOrder` from `codOrderRiskColumns`' row. */
-export function codOrderAssessment(shop: RiskShop, facts: OrderFacts, verified: boolean, row: CodOrderRiskRow | undefined): RiskAssessment | null {
+/** `assessCodOrder` from `codOrderRiskColumns`' row; `modal`: the behaviour readings verify-otp kept on the selection the order names. */
+export function codOrderAssessment(shop: RiskShop & HourShop, facts: OrderFacts, verified: boolean, row: CodOrderRiskRow | undefined, modal: BehaviourFacts | null = null): RiskAssessment | null {
   if (!facts.isCod) return null;
   const stored = row ? readStoredRisk({ riskScore: row.storedScore, riskBand: row.storedBand ?? null, riskReasons: row.storedReasons ?? null }) : null;
-  return stored ?? orderAssessment(shop, facts, verified, row);
+  return stored ?? orderAssessment(shop, facts, verified, row, modal);
 }
 
-/** The assessment as the order's record stores it. */
+/** The assessment as the order's record stores it: the behaviour readings it used with its reasons. */
 export function riskColumns(a: RiskAssessment) {
-  return { score: a.score, band: a.band, reasons: JSON.stringify({ rule: a.rule, reasons: a.reasons }) };
+  return { score: a.score, band: a.band, reasons: JSON.stringify({ rule: a.rule, reasons: a.reasons, ...(a.behaviour ? { behaviour: a.behaviour } : {}) }) };
 }
 
 /** The assessment an order's record holds, or null (not COD, not recorded yet, or recorded before risk scores). */

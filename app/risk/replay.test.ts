@@ -76,9 +76,11 @@ describe("behaviour in the score", () => {
     expect(shopHour(at, "Asia/Kathmandu")).toBe(2); // +05:45
     expect(shopHour(at, "Pacific/Kiritimati")).toBe(10); // +14:00
     expect(shopHour(at, "Etc/GMT+12")).toBe(8); // -12:00
-    expect(unusualHour(2, null)).toBe(true);
-    const busyAtNight = Array(24).fill(10);
-    expect(unusualHour(2, busyAtNight)).toBe(false);
+    expect(unusualHour(2, null)).toBe(false); // the shop's own hours are the measure: none known, nothing unusual
+    const quietAtNight = Array.from({ length: 24 }, (_, h) => (h >= 1 && h <= 4 ? 1 : 20));
+    expect(unusualHour(2, quietAtNight)).toBe(true);
+    expect(unusualHour(2, quietAtNight.map((n) => n / 4))).toBe(false); // 95 orders known: too few to judge
+    expect(unusualHour(2, Array(24).fill(10))).toBe(false);
   });
 });
 

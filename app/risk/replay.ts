@@ -3,7 +3,7 @@ import { normalizePhone } from "~/shared/phone";
 import { bandIndex, calibrate, emptyCounts, failureProbability, type CalibrationBand } from "./calibration";
 import { orderAssessment, type OrderRiskRow, type RiskShop } from "./facts";
 import { codOffer, type BandAction, type PricingSettings } from "./pricing";
-import { bandOf, postalArea, type RiskBand } from "./score";
+import { bandOf, BEHAVIOUR_REASON_FIELDS, postalArea, type BehaviourFacts, type BehaviourReason, type RiskBand } from "./score";
 import { normalizePostalCode, shopHour, unusualHour } from "./signals";
 
 /**
@@ -51,6 +51,8 @@ export type ReplayOptions = {
   learnAfterDays?: number;
   /** Leave out the modal's behaviour fields and the server's hour and cart readings: the score as it was before them. */
   withoutBehaviour?: boolean;
+  /** Leave out the readings of these behaviour reasons only (what each adds: the evaluation's table). */
+  withoutReasons?: readonly BehaviourReason[];
   /** Score with the app's prior only, never the shop's learnt calibration. */
   priorOnly?: boolean;
 };
@@ -95,6 +97,13 @@ export function parseReplay(text: string): { ok: true; orders: ReplayOrder[] } |
     orders.push(parsed.data);
   }
   return { ok: true, orders };
+}
+
+/** The behaviour without the readings of the reasons left out (each before the modal's cap, as if never measured). */
+function withoutReadings(b: BehaviourFacts, reasons: readonly BehaviourReason[]): BehaviourFacts {
+  const kept = { ...b };
+  for (const reason of reasons) delete kept[BEHAVIOUR_REASON_FIELDS[reason]];
+  return kept;
 }
 
 /** The replay of orders in time order (sorted here, stably); each scored with only what came before it. */
@@ -155,7 +164,7 @@ export function replay(input: ReplayOrder[], options: ReplayOptions): { results:
     const mean = p && p.values.length >= 2 ? p.values.reduce((a, b) => a + b, 0) / p.values.length : null;
     const behaviour = options.withoutBehaviour
       ? null
-      : { ...o.behaviour, unusualHour: unusualHour(hour, hours), cartRatio: mean && o.value != null ? o.value / mean : null };
+      : withoutReadings({ ...o.behaviour, unusualHour: unusualHour(hour, hours), cartRatio: mean && o.value != null ? o.value / mean : null }, options.withoutReasons ?? []);
     const address = o.address ?? (zip ? { zip } : null);
     const a = orderAssessment(options.shop, { phones: phone ? [phone] : [], shippingAddress: address, value: o.value ?? null, browserIp: o.ip ?? null, trafficSource: null }, o.verified, row, behaviour);
     const probability = failureProbability(calibration, a.score);

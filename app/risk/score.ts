@@ -109,7 +109,16 @@ export type RiskAssessment = {
   /** The merchant rule that decided, when one did (the band is then high whatever the score). */
   rule: { code: string; text: string } | null;
   reasons: RiskReason[];
+  /** The behaviour readings the score used (orders/create keeps them with the assessment: docs/risk.md, "Behaviour"). */
+  behaviour?: BehaviourFacts | null;
 };
+
+/** The readings of a behaviour that say something (null and absent fields dropped), or null when none does. */
+export function behaviourReadings(b: BehaviourFacts | null | undefined): BehaviourFacts | null {
+  if (!b) return null;
+  const kept = Object.fromEntries(Object.entries(b).filter(([, v]) => v != null)) as BehaviourFacts;
+  return Object.keys(kept).length ? kept : null;
+}
 
 /** Points, one home: docs/risk.md lists them. */
 export const POINTS = {
@@ -141,6 +150,17 @@ export const POINTS = {
   unusual_hour: 10,
   cart_unusual: 10,
 } as const;
+
+/** Each behaviour reason and the reading it comes from: the evaluation leaves one out to show what it adds. */
+export const BEHAVIOUR_REASON_FIELDS = {
+  behaviour_numbers_tried: "numbersTried",
+  behaviour_rushed: "msToRequest",
+  behaviour_slow_code: "msToType",
+  behaviour_codes_abandoned: "codesAbandoned",
+  unusual_hour: "unusualHour",
+  cart_unusual: "cartRatio",
+} as const satisfies Record<string, keyof BehaviourFacts>;
+export type BehaviourReason = keyof typeof BEHAVIOUR_REASON_FIELDS;
 
 /** The most the modal's own behaviour fields add together: a nudge, never a decision on its own. */
 export const BEHAVIOUR_CAP = 20;

@@ -133,18 +133,25 @@ export function percentile90(values: number[], minimum = 20): number | null {
  * keeps (shopTimeZone makes an unknown one UTC). Quarter-hour zones (Asia/Kathmandu +05:45) move the hour with them.
  */
 export function shopHour(at: Date, timeZone: string): number {
-  const hour = Number(new Intl.DateTimeFormat("en", { timeZone, hour: "2-digit", hourCycle: "h23" }).format(at));
+  let format = hourFormats.get(timeZone);
+  if (!format) {
+    // A formatter costs tens of microseconds to make and one to use: one per zone, kept (zones are few).
+    format = new Intl.DateTimeFormat("en", { timeZone, hour: "2-digit", hourCycle: "h23" });
+    hourFormats.set(timeZone, format);
+  }
+  const hour = Number(format.format(at));
   return hour === 24 ? 0 : hour;
 }
+const hourFormats = new Map<string, Intl.DateTimeFormat>();
 
 /**
  * An hour unusual for the shop: with 200 or more of its orders' hours known, an hour holding under a
- * quarter of an even share (1/96 of them); with fewer, 01:00 to 04:59 in the shop's time zone.
+ * quarter of an even share (1/96 of them). With fewer nothing is unusual: a shop's own hours are the measure
+ * (a night shop's 02:00 is its busiest), and a fixed window would mark every night order of a new shop.
  */
+export const UNUSUAL_HOUR_KNOWN = 200;
 export function unusualHour(hour: number, shopHours: readonly number[] | null): boolean {
-  if (shopHours && shopHours.length === 24) {
-    const total = shopHours.reduce((a, b) => a + b, 0);
-    if (total >= 200) return shopHours[hour] < total / 96;
-  }
-  return hour >= 1 && hour <= 4;
+  if (!shopHours || shopHours.length !== 24) return false;
+  const total = shopHours.reduce((a, b) => a + b, 0);
+  return total >= UNUSUAL_HOUR_KNOWN && shopHours[hour] < total / 96;
 }

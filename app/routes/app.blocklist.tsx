@@ -11,6 +11,7 @@ import {
   InlineStack,
   Layout,
   List,
+  Select,
   Text,
   TextField,
 } from "@shopify/polaris";
@@ -22,7 +23,7 @@ import { authenticate } from "~/core/shopify/app.server";
 import { adminShop } from "~/core/settings/shop.server";
 import { blockPhone, importBlockedPhones, listBlockedPhones, unblockPhone } from "~/otp/blocklist.server";
 import type { BlocklistImportProblem } from "~/otp/blocklist-import";
-import { BLOCKLIST_IMPORT_MAX_LINES, BLOCKLIST_REASON_MAX } from "~/otp/blocklist-limits";
+import { BLOCK_PERIOD_DAYS, BLOCKLIST_IMPORT_MAX_LINES, BLOCKLIST_REASON_MAX } from "~/otp/blocklist-limits";
 import { maskPhone } from "~/shared/phone-mask";
 import { shopDate } from "~/shared/shop-time";
 import { kickJobWorker } from "~/core/jobs/worker.server";
@@ -43,7 +44,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
     pages: list.pages,
     total: list.total,
     // Full numbers: the page masks them itself and posts them back to unblock.
-    blocked: list.rows.map((r) => ({ phone: r.phone, reason: r.reason, createdAt: r.createdAt.toISOString(), blockedOn: shopDate(r.createdAt, shop.timezone) })),
+    blocked: list.rows.map((r) => ({
+      phone: r.phone,
+      reason: r.reason,
+      createdAt: r.createdAt.toISOString(),
+      blockedOn: shopDate(r.createdAt, shop.timezone),
+      until: r.expiresAt ? shopDate(r.expiresAt, shop.timezone) : null,
+    })),
   };
 }
 
@@ -55,7 +62,16 @@ const reason = z
   .transform((r) => r || null);
 
 const ActionForm = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("block"), phone: z.string().max(64), reason }),
+  z.object({
+    intent: z.literal("block"),
+    phone: z.string().max(64),
+    reason,
+    forDays: z.coerce
+      .number()
+      .int()
+      .refine((d) => (BLOCK_PERIOD_DAYS as readonly number[]).includes(d))
+      .optional(),
+  }),
   z.object({ intent: z.literal("unblock"), phone: z.string().max(64) }),
   // About 5,000 lines of a number and a short reason; the server's body limit is 1 MiB.
   z.object({ intent: z.literal("import"), list: z.string().max(900_000), reason }),
@@ -79,7 +95,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = parsed.data;
   switch (form.intent) {
     case "block": {
-      const result = await blockPhone(shop, form.phone, form.reason);
+      const result = await blockPhone(shop, form.phone, form.reason, { forDays: form.forDays });
       if (!result.ok) {
         return data<ActionData>(
           { intent: "block", ok: false, error: "Enter the number in international format: + (or 00), the country code and the number, e.g. +91 98123 45678." },
@@ -161,12 +177,14 @@ export default function Blocklist() {
 function BlockForm({ result, busy }: { result?: Extract<ActionData, { intent: "block" }>; busy: boolean }) {
   const [phone, setPhone] = useState("");
   const [reason, setReason] = useState("");
+  const [forDays, setForDays] = useState("0");
   // A number that was blocked clears the form for the next one; a refused one stays to be corrected.
   const [cleared, setCleared] = useState<unknown>(null);
   if (result?.ok && cleared !== result) {
     setCleared(result);
     setPhone("");
     setReason("");
+    setForDays("0");
   }
   return (
     <Card>
@@ -185,6 +203,14 @@ function BlockForm({ result, busy }: { result?: Extract<ActionData, { intent: "b
             error={result && !result.ok ? result.error : undefined}
           />
           <TextField label="Reason (optional)" name="reason" value={reason} onChange={setReason} autoComplete="off" maxLength={BLOCKLIST_REASON_MAX} />
+          <Select
+            label="Block for"
+            name="forDays"
+            options={BLOCK_PERIOD_DAYS.map((d) => ({ label: d === 0 ? "Until I unblock it" : d === 365 ? "1 year" : `${d} days`, value: String(d) }))}
+            value={forDays}
+            onChange={setForDays}
+            helpText="A block with an end is removed from the list when it ends."
+          />
           <InlineStack align="end">
             <Button submit variant="primary" loading={busy}>
               Block number
@@ -318,7 +344,15 @@ function ImportReport({ result }: { result: Extract<ActionData, { intent: "impor
   );
 }
 
-type Blocked = { phone: string; reason: string | null; createdAt: string; /** The day it was blocked, in the store's time zone. */ blockedOn: string };
+type Blocked = {
+  phone: string;
+  reason: string | null;
+  createdAt: string;
+  /** The day it was blocked, in the store's time zone. */
+  blockedOn: string;
+  /** The day the block ends (null: until the merchant unblocks it), in the store's time zone. */
+  until: string | null;
+};
 
 function BlockedList(props: { blocked: Blocked[]; search: string; page: number; pages: number; total: number; unblocking: string | null }) {
   const { blocked, page, pages, total } = props;
@@ -364,7 +398,7 @@ function BlockedList(props: { blocked: Blocked[]; search: string; page: number; 
             resourceName={{ singular: "blocked number", plural: "blocked numbers" }}
             itemCount={blocked.length}
             selectable={false}
-            headings={[{ title: "Number" }, { title: "Reason" }, { title: "Blocked on" }, { title: "Action", hidden: true }]}
+            headings={[{ title: "Number" }, { title: "Reason" }, { title: "Blocked on" }, { title: "Until" }, { title: "Action", hidden: true }]}
           >
             {blocked.map((b, i) => (
               <IndexTable.Row id={b.phone} key={b.phone} position={i}>
@@ -379,6 +413,11 @@ function BlockedList(props: { blocked: Blocked[]; search: string; page: number; 
                   </Text>
                 </IndexTable.Cell>
                 <IndexTable.Cell>{b.blockedOn}</IndexTable.Cell>
+                <IndexTable.Cell>
+                  <Text as="span" tone={b.until ? undefined : "subdued"}>
+                    {b.until ?? "Until unblocked"}
+                  </Text>
+                </IndexTable.Cell>
                 <IndexTable.Cell>
                   <Form method="post">
                     <input type="hidden" name="intent" value="unblock" />

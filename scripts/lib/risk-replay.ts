@@ -4,6 +4,7 @@ import type { BandAction, PricingSettings } from "../../app/risk/pricing";
 import { redecide, replay, replayShop, type ReplayOrder, type ReplayResult } from "../../app/risk/replay";
 import { DEFAULT_ASSUMPTIONS, formatMoney, formatShare, replayReport, type MoneyAssumptions } from "../../app/risk/replay-report";
 import type { CalibrationBand } from "../../app/risk/calibration";
+import { BEHAVIOUR_REASON_FIELDS, type BehaviourReason } from "../../app/risk/score";
 
 export type ReplayFlags = {
   mediumThreshold: number;
@@ -15,6 +16,8 @@ export type ReplayFlags = {
   timeZone: string;
   learnAfterDays: number;
   withoutBehaviour: boolean;
+  /** Leave out these behaviour reasons' readings only (the evaluation's "what each adds"). */
+  withoutReasons?: readonly BehaviourReason[];
   priorOnly?: boolean;
   money: MoneyAssumptions;
 };
@@ -23,7 +26,7 @@ export const DEFAULT_FLAGS: ReplayFlags = { mediumThreshold: 20, highThreshold: 
 
 export function runReplay(orders: ReplayOrder[], f: ReplayFlags): { results: ReplayResult[]; calibration: CalibrationBand[] } {
   const pricing: PricingSettings = { mediumAction: f.medium, highAction: f.high, failureCost: f.money.failureCost, depositMin: f.depositMin, depositMax: f.depositMax };
-  return replay(orders, { shop: replayShop(f.mediumThreshold, f.highThreshold), pricing, timeZone: f.timeZone, learnAfterDays: f.learnAfterDays, withoutBehaviour: f.withoutBehaviour, priorOnly: f.priorOnly });
+  return replay(orders, { shop: replayShop(f.mediumThreshold, f.highThreshold), pricing, timeZone: f.timeZone, learnAfterDays: f.learnAfterDays, withoutBehaviour: f.withoutBehaviour, withoutReasons: f.withoutReasons, priorOnly: f.priorOnly });
 }
 
 /** Predicted against observed failure rate per score band, as the Risk page shows it. */
@@ -44,6 +47,33 @@ export function policyLines(shops: ReplayOrder[][], f: ReplayFlags, thresholds =
     const refused = replayReport(all({ ...base, high: "refuse" }), f.money);
     const priced = replayReport(all({ ...base, high: "price" }), f.money);
     lines.push(`  ${String(t).padStart(17)} | ${formatShare(priced.share).padEnd(18)} | ${formatShare(priced.precision).padEnd(20)} | ${formatShare(priced.recall).padEnd(20)} | ${formatMoney(refused.money.net).padEnd(27)} | ${formatMoney(priced.money.net)}`);
+  }
+  return lines;
+}
+
+/**
+ * What each behaviour reason adds under the flags' actions: the orders it fires on, then share acted on,
+ * precision, recall and net money with every behaviour reading, and without this reason's alone (the reading
+ * never measured, the modal's cap then left to the others), with the difference.
+ */
+export function reasonLines(shops: ReplayOrder[][], f: ReplayFlags): string[] {
+  const run = (g: ReplayFlags) => replayReport(shops.flatMap((orders) => runReplay(orders, g).results), g.money);
+  const withAll = shops.flatMap((orders) => runReplay(orders, f).results);
+  const all = replayReport(withAll, f.money);
+  const signed = (x: number, digits = 1) => `${x >= 0 ? "+" : ""}${x.toFixed(digits)}`;
+  const lines = [
+    `  every reading: share ${pct(all.share.estimate)}, precision ${pct(all.precision.estimate)}, recall ${pct(all.recall.estimate)}, net ${formatMoney(all.money.net)}`,
+    `  reason                    | fires on | failed among | without it: share, precision, recall, net              | it adds: recall, precision, net`,
+  ];
+  for (const reason of Object.keys(BEHAVIOUR_REASON_FIELDS) as BehaviourReason[]) {
+    const firing = withAll.filter((r) => r.reasons.includes(reason));
+    const without = run({ ...f, withoutReasons: [reason] });
+    const failedAmong = firing.filter((r) => r.failed === true).length / (firing.filter((r) => r.failed !== null).length || 1);
+    lines.push(
+      `  ${reason.padEnd(25)} | ${pct(firing.length / (withAll.length || 1)).padStart(8)} | ${pct(failedAmong).padStart(12)} | ` +
+        `${`${pct(without.share.estimate)}, ${pct(without.precision.estimate)}, ${pct(without.recall.estimate)}, ${formatMoney(without.money.net)}`.padEnd(54)} | ` +
+        `${signed(100 * (all.recall.estimate - without.recall.estimate))} pts, ${signed(100 * (all.precision.estimate - without.precision.estimate))} pts, ${signed(all.money.net.estimate - without.money.net.estimate, 0)}`,
+    );
   }
   return lines;
 }

@@ -137,6 +137,38 @@ describe("the retention job", () => {
     expect((await prisma.inboundKeyword.findMany()).map((k) => k.id)).toEqual(["SM-29"]);
   });
 
+  it("deletes staff sessions whose token ended, offline sessions that can no longer refresh, sessions a day after an uninstall, and blocks past the end the merchant gave them", async () => {
+    const kept = await installShop({ domain: "kept.myshopify.com" });
+    await installShop({ domain: "gone.myshopify.com", uninstalledAt: ago(2) });
+    await installShop({ domain: "just-gone.myshopify.com", uninstalledAt: new Date(NOW.getTime() - 3600_000) });
+    const session = (id: string, shop: string, more: Record<string, unknown>) =>
+      prisma.session.create({ data: { id, shop, state: "s", accessToken: "t", ...more } });
+    await session("online-ended", "kept.myshopify.com", { isOnline: true, expires: new Date(NOW.getTime() - 60_000), userId: 1n, firstName: "Ravi", email: "ravi@example.com" });
+    await session("online-live", "kept.myshopify.com", { isOnline: true, expires: new Date(NOW.getTime() + 60_000), userId: 2n, firstName: "Meera", email: "meera@example.com" });
+    // An offline token that expired but can still be refreshed stays; one whose refresh token ended goes.
+    await session("offline-refreshable", "kept.myshopify.com", { expires: ago(1), refreshToken: "r", refreshTokenExpires: new Date(NOW.getTime() + DAY) });
+    await session("offline-dead", "kept.myshopify.com", { expires: ago(40), refreshToken: "r", refreshTokenExpires: ago(10) });
+    const phone = (n: number) => `+2126001${String(n).padStart(4, "0")}`;
+    await prisma.blockedPhone.createMany({
+      data: [
+        { shopId: kept.id, phone: phone(1), expiresAt: new Date(NOW.getTime() - 60_000), createdAt: ago(30) },
+        { shopId: kept.id, phone: phone(2), expiresAt: new Date(NOW.getTime() + 60_000), createdAt: ago(30) },
+        { shopId: kept.id, phone: phone(3), expiresAt: null, createdAt: ago(3000) },
+      ],
+    });
+    vi.spyOn(clock, "now").mockReturnValue(NOW);
+    const summary = await deleteExpiredRecords(NOW);
+    expect(summary).toMatchObject({ sessions: 3, blocklist: 1 });
+    expect((await prisma.session.findMany({ orderBy: { id: "asc" } })).map((x) => x.id)).toEqual([
+      "offline-refreshable",
+      "offline_just-gone.myshopify.com", // uninstalled an hour ago: app/uninstalled's work, or a reinstall under way
+      "offline_kept.myshopify.com",
+      "online-live",
+    ]);
+    // A block with no end stays whatever its age: the merchant keeps it until they unblock it.
+    expect((await prisma.blockedPhone.findMany({ orderBy: { phone: "asc" } })).map((b) => b.phone)).toEqual([phone(2), phone(3)]);
+  });
+
   it("queues its own next run an hour later, once, whatever the housekeeping of other instances queues", async () => {
     await installShop();
     vi.spyOn(clock, "now").mockReturnValue(NOW);

@@ -49,7 +49,7 @@ describe("the Data requests page in Chromium", () => {
     const text = await report.innerText();
     expect(text).toContain("amina@example.com · +212600000091 · customer 191167");
     expect(text).toMatch(/Texts sent \(1\)[\s\S]*Order confirmation\s+SMS/);
-    expect(text).toMatch(/Orders \(1\)\s+Order\s+Phone\s+Way to pay\s+Verification\s+Risk score\s+Risk band\s+Order value\s+Postal code\s+Traffic source\s+Placed\s+#\d+\s+\+212600000091\s+—\s+Pending/);
+    expect(text).toMatch(/Orders \(1\)\s+Order\s+Phone\s+Way to pay\s+Verification\s+Risk score\s+Risk band\s+Behaviour readings \(risk\)\s+Order value\s+Postal code\s+Traffic source\s+Placed\s+#\d+\s+\+212600000091\s+—\s+Pending/);
     expect(text).toContain("Nothing held of: verified phone numbers");
     // The order's risk score is shown above: the empty outcomes section does not say "nothing held of … risk score".
     expect(text).toContain("what became of orders (delivered or failed)");

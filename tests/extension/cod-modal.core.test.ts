@@ -170,11 +170,12 @@ describe("the modal's behaviour fields (docs/risk.md, Behaviour)", () => {
     core.noteOpened(b, 9_000); // reopened: the first opening counts
     expect(core.sendFields(b, "+911", 4_000)).toEqual({ numbersTried: 0, codesAbandoned: 0, msToRequest: 3_000 });
     expect(core.verifyFields(b, 5_000)).toEqual({});
-    core.noteSent(b, "+911", 4_000);
-    core.noteSent(b, "+912", 6_000);
+    core.noteSent(b, "+911", 4_000, { numbersTried: 0, codesAbandoned: 0, msToRequest: 3_000 });
+    core.noteSent(b, "+912", 6_000, { numbersTried: 1, codesAbandoned: 1, msToRequest: 5_000 });
     expect(core.sendFields(b, "+913", 7_000)).toEqual({ numbersTried: 2, codesAbandoned: 2, msToRequest: 6_000 });
     expect(core.sendFields(b, "+912", 7_000)).toMatchObject({ numbersTried: 1 });
-    expect(core.verifyFields(b, 16_000)).toEqual({ msToType: 10_000 });
+    // verify-otp carries the last code's send readings with the time to type it.
+    expect(core.verifyFields(b, 16_000)).toEqual({ numbersTried: 1, codesAbandoned: 1, msToRequest: 5_000, msToType: 10_000 });
     core.noteTyped(b);
     expect(core.sendFields(b, "+912", 20_000)).toMatchObject({ codesAbandoned: 0 });
   });

@@ -8,6 +8,7 @@ import { applyMigrations } from "../../prisma/migrate.mjs";
 import { ROOT } from "../setup/databases";
 import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { startLocalShopify, type LocalShopify } from "../mocks/shopify/local";
+import { carrierReported, orderPlaced } from "../mocks/shopify/learnt-orders";
 
 export type RunningServer = {
   url: string;
@@ -127,6 +128,14 @@ export function postSigned(server: Pick<RunningServer, "url">, path: string, bod
   });
 }
 
+function safeJson(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
+}
+
 /** An orders/create delivery to a running server, signed as Shopify signs it for local mode's demo shop. */
 export function deliverOrderCreated(server: Pick<RunningServer, "url">, payload: unknown) {
   return deliverWebhook(server, "orders/create", payload);
@@ -135,6 +144,9 @@ export function deliverOrderCreated(server: Pick<RunningServer, "url">, payload:
 /** A webhook delivery of `topic` (its route is /webhooks/<topic>) to a running server, for local mode's demo shop. */
 export function deliverWebhook(server: Pick<RunningServer, "url">, topic: string, payload: unknown) {
   const body = typeof payload === "string" ? payload : JSON.stringify(payload);
+  // As on Shopify, the order (and the carrier's event on it) is in the store (local mode's fake, when this process runs one) before its webhook.
+  if (topic === "orders/create") orderPlaced("demo-shop.myshopify.com", typeof payload === "string" ? safeJson(payload) : payload);
+  if (topic === "fulfillment_events/create") carrierReported("demo-shop.myshopify.com", body);
   return fetch(`${server.url}/webhooks/${topic}`, {
     method: "POST",
     headers: {

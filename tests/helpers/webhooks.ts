@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { env } from "~/core/env.server";
 import { issueProof, PROOF_ATTRIBUTE } from "~/otp/proof.server";
+import { carrierReported, orderPlaced } from "../mocks/shopify/learnt-orders";
 import { SHOP } from "./shops";
 
 export type SignedWebhookOptions = {
@@ -17,9 +18,16 @@ export type SignedWebhookOptions = {
   headers?: Record<string, string | null>;
 };
 
-/** A webhook delivery as Shopify sends it: base64 HMAC-SHA256 of the raw body under the app's secret, and the headers the library requires. */
+/**
+ * A webhook delivery as Shopify sends it: base64 HMAC-SHA256 of the raw body under the app's secret, and the
+ * headers the library requires. An orders/create is first an order in every running fake store (local mode's,
+ * ../mocks/shopify/learnt-orders.ts), as Shopify holds the order before it tells the app; a fulfillment_events/create
+ * is first the carrier's event on that store's order (it ships).
+ */
 export function signedWebhook(topic: string, payload: unknown, options: SignedWebhookOptions = {}): Request {
   const body = options.rawBody ?? JSON.stringify(payload);
+  if (topic === "orders/create") orderPlaced(options.shop ?? SHOP, options.rawBody === undefined ? payload : parsedOrNull(options.rawBody));
+  if (topic === "fulfillment_events/create") carrierReported(options.shop ?? SHOP, body);
   const hmac = crypto.createHmac("sha256", options.secret ?? env.SHOPIFY_API_SECRET).update(body, "utf8").digest("base64");
   const headers = new Headers({
     "content-type": "application/json",
@@ -37,6 +45,14 @@ export function signedWebhook(topic: string, payload: unknown, options: SignedWe
     else headers.set(k, v);
   }
   return new Request(`https://app.example.com/webhooks/${topic}`, { method: "POST", headers, body });
+}
+
+function parsedOrNull(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
 }
 
 let orderSeq = 820982911946154500n;

@@ -3,6 +3,7 @@ import { prisma } from "~/core/db.server";
 import { BLOCKLIST_PAGE_SIZE } from "~/otp/blocklist.server";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { installShop } from "../helpers/shops";
+import { clock } from "~/core/utils/clock.server";
 
 /** The Blocked numbers page's loader and action, called as the embedded admin calls them (a session token). */
 type Page = { blocked: { phone: string; reason: string | null }[]; total: number; page: number; pages: number; search: string };
@@ -41,6 +42,21 @@ describe("the Blocked numbers page", () => {
     // 23:30 UTC on the 1st is already the 2nd at UTC+14.
     await prisma.blockedPhone.create({ data: { shopId: shop.id, phone: "+14155550123", createdAt: new Date("2026-11-01T23:30:00Z") } });
     expect((await load()).data!.blocked[0]).toMatchObject({ blockedOn: "Nov 2, 2026" });
+  });
+
+  it("blocks for a period the merchant chooses: the end is kept, shown in the store's time zone, and blocking again without one keeps it until unblocked", async () => {
+    const shop = await installShop({ timezone: "Asia/Kolkata" });
+    vi.spyOn(clock, "now").mockReturnValue(new Date("2026-11-01T20:00:00Z"));
+    expect(await post({ intent: "block", phone: "+919812345678", forDays: "30" })).toMatchObject({ status: 200, data: { ok: true } });
+    expect(await prisma.blockedPhone.findFirstOrThrow({ where: { shopId: shop.id } })).toMatchObject({ expiresAt: new Date("2026-12-01T20:00:00Z") });
+    // 20:00 UTC is 01:30 the next day in Kolkata.
+    expect((await load("?q=9812")).data!.blocked[0]).toMatchObject({ until: "Dec 2, 2026" });
+    expect((await load()).data!.blocked[0]).toMatchObject({ until: "Dec 2, 2026" });
+    expect((await post({ intent: "block", phone: "+919812345678", forDays: "7" })).status).toBe(400);
+    await post({ intent: "block", phone: "+919812345678" });
+    expect(await prisma.blockedPhone.findFirstOrThrow({ where: { shopId: shop.id } })).toMatchObject({ expiresAt: null });
+    expect((await load()).data!.blocked[0]).toMatchObject({ until: null });
+    vi.restoreAllMocks();
   });
 
   it("refuses an empty list and one over the line limit with 422, storing nothing", async () => {

@@ -54,7 +54,7 @@ const SEEDERS: Record<string, Seeder> = {
   },
   Selection: async (s, c) => {
     // One linked to the order, one the phone made before (unlinked).
-    await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "cod", verified: true, source: "verify-otp", orderGid: gid(c.orderId), items: JSON.stringify([{ variantId: "gid://shopify/ProductVariant/1", quantity: 1 }]) } });
+    await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "cod", verified: true, source: "verify-otp", orderGid: gid(c.orderId), items: JSON.stringify([{ variantId: "gid://shopify/ProductVariant/1", quantity: 1 }]), riskBehaviour: JSON.stringify({ msToType: 200_000, unusualHour: false }) } });
     await prisma.selection.create({ data: { shopId: s.shopId, phone: c.phone, mode: "prepaid", source: "create-checkout", cartToken: `cart-${c.tag}`, checkoutUrl: `https://shop.example/cart/c/${c.tag}` } });
     return { shopId: s.shopId, phone: c.phone };
   },
@@ -73,7 +73,8 @@ const SEEDERS: Record<string, Seeder> = {
     return { shopId: s.shopId, phone: c.phone };
   },
   BlockedPhone: async (s, c) => {
-    await prisma.blockedPhone.create({ data: { shopId: s.shopId, phone: c.phone, reason: "refused" } });
+    // A block the merchant gave an end (90 days); one without an end stays until they unblock it (tests/db/retention.test.ts).
+    await prisma.blockedPhone.create({ data: { shopId: s.shopId, phone: c.phone, reason: "refused", expiresAt: new Date(Date.now() + 90 * 86_400_000) } });
     return { shopId: s.shopId, phone: c.phone };
   },
   AddressCorrection: async (s, c) => {
@@ -199,8 +200,8 @@ describe("every model is declared in the privacy coverage table", () => {
       expect(block, `${m.name} is deleted with its ${parent}`).toMatch(new RegExp(`\\s${parent}\\s+@relation\\([^)]*onDelete: Cascade`));
       expect(PRIVACY_COVERAGE[parent]).toMatchObject({ personal: true, enforcedBy: { job: "privacy.retention" } });
     }
-    // Kept until the merchant acts (or uninstall and redact): their staff, and the lists they keep by hand.
-    expect(personalModels.filter((m) => "byMerchant" in m.enforcedBy).map((m) => m.name).sort()).toEqual(["BlockedPhone", "Session", "Shop"]);
+    // Kept until the merchant acts (or uninstall and redact): the prepaid-only list they keep by hand on the Risk page.
+    expect(personalModels.filter((m) => "byMerchant" in m.enforcedBy).map((m) => m.name).sort()).toEqual(["Shop"]);
   });
 
   it("has a seeder for every table that holds a shopper's data", () => {

@@ -40,6 +40,8 @@ export type OrderFacts = {
   state: { cancelledAt: string | null; closedAt: string | null; fulfillmentStatus: string | null };
   /** The order's total in the shop's currency (null when Shopify sent none or an unreadable one). */
   value: number | null;
+  /** What the shopper paid at checkout in the shop's currency (total less outstanding); null when Shopify did not say. */
+  paid: number | null;
   /**
    * The buyer's IP as Shopify saw it (`browser_ip`, else `client_details.browser_ip`), canonical; null
    * when the order has none (draft, POS, API orders) or an unreadable one. The risk score's velocity per
@@ -101,12 +103,17 @@ export function readOrderFacts(order: OrderCreated, shop: FactsShop, receivedAt:
     shippingAddress: ship ?? null,
     state: { cancelledAt: order.cancelled_at ?? null, closedAt: order.closed_at ?? null, fulfillmentStatus: order.fulfillment_status ?? null },
     value: amountOf(order.total_price),
+    paid: paidOf(amountOf(order.total_price), amountOf(order.total_outstanding)),
     browserIp: canonicalIp(order.browser_ip) ?? canonicalIp(order.client_details?.browser_ip),
     trafficSource:
       parseTrafficSource(attributeOf(order, SOURCE_ATTRIBUTE)) ??
       trafficSourceFromLanding(order.landing_site, order.referring_site, (shop.hosts ?? []).filter((h): h is string => !!h)),
     products: unique((order.line_items ?? []).filter((l) => l.product_id != null).map((l) => l.title?.trim().slice(0, 100))).slice(0, 10),
   };
+}
+
+function paidOf(total: number | null, outstanding: number | null): number | null {
+  return total == null || outstanding == null ? null : Math.max(0, Math.round((total - outstanding) * 100) / 100);
 }
 
 function amountOf(raw: string | number | null | undefined): number | null {

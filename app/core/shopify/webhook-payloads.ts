@@ -52,6 +52,8 @@ export const orderCreatedPayload = z
     gateway: z.string().nullish(),
     // The risk score's order value and velocity per IP (app/risk): Shopify sends the total as a decimal string.
     total_price: z.union([z.string(), z.number()]).nullish(),
+    // What is left to pay (shop currency): total_price less it is what the shopper paid at checkout (a priced deposit).
+    total_outstanding: z.union([z.string(), z.number()]).nullish(),
     browser_ip: z.string().nullish(),
     client_details: z.object({ browser_ip: z.string().nullish() }).passthrough().nullish(),
     // When the order last changed (orders/updated): an older state than one already learnt is ignored.

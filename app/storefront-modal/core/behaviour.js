@@ -6,7 +6,7 @@
  */
 
 export function newBehaviour() {
-  return { openedAt: null, numbers: [], codesSent: 0, codesTyped: 0, sentAt: null };
+  return { openedAt: null, numbers: [], codesSent: 0, codesTyped: 0, sentAt: null, sent: null };
 }
 
 export function noteOpened(b, now) {
@@ -23,15 +23,24 @@ export function sendFields(b, phone, now) {
   return fields;
 }
 
-export function noteSent(b, phone, now) {
+/** A code went to `phone`; `fields` are the readings its send-otp carried (verify-otp carries them again). */
+export function noteSent(b, phone, now, fields) {
   if (b.numbers.indexOf(phone) === -1) b.numbers.push(phone);
   b.codesSent += 1;
   b.sentAt = now;
+  b.sent = fields || null;
 }
 
-/** verify-otp's `behaviour` now. */
+/**
+ * verify-otp's `behaviour` now: the readings of the code's own send, and the time to type it, so the score
+ * that sets the proof's offer sees the whole journey, not only the typing.
+ */
 export function verifyFields(b, now) {
-  return b.sentAt === null ? {} : { msToType: Math.max(0, Math.round(now - b.sentAt)) };
+  if (b.sentAt === null) return {};
+  var fields = {};
+  if (b.sent) for (var k in b.sent) fields[k] = b.sent[k];
+  fields.msToType = Math.max(0, Math.round(now - b.sentAt));
+  return fields;
 }
 
 /** The code was typed right: every code asked so far was answered. */

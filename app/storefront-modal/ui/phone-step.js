@@ -85,14 +85,15 @@ CodModal.prototype.sendCode = function (again, channel) {
   var smsLocale = (this.locale || this.config.locale || "").split("-")[0];
   if (smsLocale) body.locale = smsLocale;
   if (!this.behaviour) this.behaviour = newBehaviour();
-  body.behaviour = sendFields(this.behaviour, phone, Date.now());
+  var readings = sendFields(this.behaviour, phone, Date.now());
+  body.behaviour = readings;
   call(this.base, "/send-otp", body).then(function (r) {
     self.busy = false;
     button.disabled = false;
     var outcome = interpret(r.status, r.body);
     self.applyRisk(r.body);
     if (outcome.kind === "ok") {
-      noteSent(self.behaviour, phone, Date.now());
+      noteSent(self.behaviour, phone, Date.now(), readings);
       self.state.verified = false;
       self.state.proof = null;
       self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1000;

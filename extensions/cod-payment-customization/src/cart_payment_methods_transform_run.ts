@@ -1,4 +1,4 @@
-import { parseProof, phoneMatchesProof } from "./proof-format";
+import { parseProof, phoneMatchesProof, proofRefusesCod } from "./proof-format";
 
 /**
  * Hides the merchant's cash-on-delivery payment methods unless the checkout is verified: the cart
@@ -88,9 +88,10 @@ export function shopDateOf(epochSeconds: number, configuration: unknown): string
 export function verifiedBy(input: CartPaymentMethodsTransformRunInput): "proof" | "returning_customer" | null {
   const { cart } = input;
   const proof = parseProof(cart.proof?.value);
-  // A proof the app issued to a high-risk shopper hides COD, even for a customer tagged verified
-  // (app/risk; one comparison, so the function stays far inside its instruction limit).
-  if (proof?.band === "h") return null;
+  // A proof whose band refuses or prices COD (app/risk) hides it, even for a customer tagged verified:
+  // a priced shopper pays the deposit through the partial checkout, never plain COD here (two comparisons,
+  // so the function stays far inside its instruction limit).
+  if (proof && proofRefusesCod(proof)) return null;
   if (cart.buyerIdentity?.customer?.verified) return "returning_customer";
   if (!proof || proof.mode !== "cod") return null;
   // The function has no clock, only the shop's date: a proof counts until the end of the shop's day

@@ -8,9 +8,12 @@
  *   v3.<phone digits>.<mode>.<expiry, epoch seconds>.<selection id>.<signature>
  *   v4.<phone digits>.<mode>.<expiry, epoch seconds>.<selection id>.<signature>
  *
- * v2 carries the shopper's risk band (app/risk): the app writes it for a high-risk shopper (`h`), and
- * the function hides cash on delivery for such a proof whatever its mode. A v1 proof restricts
- * nothing (every proof before risk bands, and every proof of a low or medium shopper).
+ * v2 carries what the shopper's risk band does to cash on delivery (app/risk/pricing.ts): `h` COD is
+ * not offered (the band refuses), `p<deposit in hundredths>` COD only with that deposit paid first (the
+ * band prices: plain COD is not offered either), `c` COD confirmed after purchase (the band confirms);
+ * `l` and `m` are read as restricting nothing. The function hides cash on delivery for `h` and `p`
+ * whatever the proof's mode; the app re-checks the deposit and opens the confirmation on the order. A
+ * v1 proof restricts nothing (every proof before risk bands, and every shopper whose band does nothing).
  *
  * The signature is a truncated HMAC-SHA256 made by the app under its secret over the shop and the
  * other fields; only the app can make or check it.
@@ -29,12 +32,12 @@ export const PROOF_VERSION_HOLDOUT = "v3";
  * unverified order (it proves nothing).
  */
 export const PROOF_VERSION_UNVERIFIED = "v4";
-/** The band letters a v2 proof may carry; `h` means cash on delivery is not offered. */
-export type ProofBand = "l" | "m" | "h";
+/** The band letters a v2 proof may carry: `h` COD not offered, `p` priced (with `deposit`), `c` confirmed after purchase. */
+export type ProofBand = "l" | "m" | "h" | "p" | "c";
 /** The customer tag the app maintains on customers whose COD order was verified. */
 export const VERIFIED_CUSTOMER_TAG = "cod-verified-customer";
 
-export type ProofFields = { phoneDigits: string; mode: string; expiresAt: number; selectionId: string; band?: ProofBand | null; holdout?: boolean; unverified?: boolean };
+export type ProofFields = { phoneDigits: string; mode: string; expiresAt: number; selectionId: string; band?: ProofBand | null; deposit?: number | null; holdout?: boolean; unverified?: boolean };
 export type ParsedProof = ProofFields & { signature: string; signed: string };
 
 /** The fields the signature covers, in the order they appear. */
@@ -42,7 +45,8 @@ export function proofBody(p: ProofFields): string {
   const base = `${p.phoneDigits}.${p.mode}.${p.expiresAt}.${p.selectionId}`;
   if (p.holdout) return `${PROOF_VERSION_HOLDOUT}.${base}`;
   if (p.unverified) return `${PROOF_VERSION_UNVERIFIED}.${base}`;
-  return p.band ? `${PROOF_VERSION_WITH_BAND}.${base}.${p.band}` : `${PROOF_VERSION}.${base}`;
+  if (!p.band) return `${PROOF_VERSION}.${base}`;
+  return `${PROOF_VERSION_WITH_BAND}.${base}.${p.band === "p" ? `p${Math.round((p.deposit ?? 0) * 100)}` : p.band}`;
 }
 
 /** Splits a proof without checking its signature; null when it is not one. */
@@ -55,11 +59,18 @@ export function parseProof(value: string | null | undefined): ParsedProof | null
   if (!banded && !holdout && !unverified && (parts.length !== 6 || parts[0] !== PROOF_VERSION)) return null;
   const [, phoneDigits, mode, exp, selectionId] = parts;
   const signature = parts[parts.length - 1];
-  const band = banded ? parts[5] : null;
+  const field = banded ? parts[5] : null;
   if (!/^\d{10,15}$/.test(phoneDigits) || !/^[a-z]{3,10}$/.test(mode) || !/^\d{9,11}$/.test(exp)) return null;
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(selectionId) || !/^[0-9a-f]{32}$/.test(signature)) return null;
-  if (band !== null && band !== "l" && band !== "m" && band !== "h") return null;
-  return { phoneDigits, mode, expiresAt: Number(exp), selectionId, band, holdout, unverified, signature, signed: parts.slice(0, -1).join(".") };
+  if (field !== null && field !== "l" && field !== "m" && field !== "h" && field !== "c" && !/^p[1-9]\d{0,11}$/.test(field)) return null;
+  const band = field === null ? null : (field[0] as ProofBand);
+  const deposit = band === "p" ? Number(field!.slice(1)) / 100 : null;
+  return { phoneDigits, mode, expiresAt: Number(exp), selectionId, band, deposit, holdout, unverified, signature, signed: parts.slice(0, -1).join(".") };
+}
+
+/** Whether a proof takes plain cash on delivery away: its band refuses it (`h`) or prices it (`p`: a deposit first). */
+export function proofRefusesCod(proof: Pick<ProofFields, "band">): boolean {
+  return proof.band === "h" || proof.band === "p";
 }
 
 /**

@@ -370,7 +370,7 @@
 
   // app/storefront-modal/core/behaviour.js
   function newBehaviour() {
-    return { openedAt: null, numbers: [], codesSent: 0, codesTyped: 0, sentAt: null };
+    return { openedAt: null, numbers: [], codesSent: 0, codesTyped: 0, sentAt: null, sent: null };
   }
   function noteOpened(b, now) {
     if (b.openedAt === null)
@@ -387,14 +387,22 @@
       fields.msToRequest = Math.max(0, Math.round(now - b.openedAt));
     return fields;
   }
-  function noteSent(b, phone, now) {
+  function noteSent(b, phone, now, fields) {
     if (b.numbers.indexOf(phone) === -1)
       b.numbers.push(phone);
     b.codesSent += 1;
     b.sentAt = now;
+    b.sent = fields || null;
   }
   function verifyFields(b, now) {
-    return b.sentAt === null ? {} : { msToType: Math.max(0, Math.round(now - b.sentAt)) };
+    if (b.sentAt === null)
+      return {};
+    var fields = {};
+    if (b.sent)
+      for (var k in b.sent)
+        fields[k] = b.sent[k];
+    fields.msToType = Math.max(0, Math.round(now - b.sentAt));
+    return fields;
   }
   function noteTyped(b) {
     b.codesTyped = b.codesSent;
@@ -1170,14 +1178,15 @@
       body.locale = smsLocale;
     if (!this.behaviour)
       this.behaviour = newBehaviour();
-    body.behaviour = sendFields(this.behaviour, phone, Date.now());
+    var readings = sendFields(this.behaviour, phone, Date.now());
+    body.behaviour = readings;
     call(this.base, "/send-otp", body).then(function(r) {
       self.busy = false;
       button.disabled = false;
       var outcome = interpret(r.status, r.body);
       self.applyRisk(r.body);
       if (outcome.kind === "ok") {
-        noteSent(self.behaviour, phone, Date.now());
+        noteSent(self.behaviour, phone, Date.now(), readings);
         self.state.verified = false;
         self.state.proof = null;
         self.state.codeExpires = Date.now() + (outcome.expiresIn || 600) * 1e3;

@@ -168,7 +168,7 @@ export class FakeDepositStore {
       const token = cart.id.replace(/^gid:\/\/shopify\/Cart\//, "").split("?")[0];
       const subtotal = cart.lines.reduce((s, l) => s + this.unitPrice * l.quantity, 0);
       const checkoutUrl = this.links.checkoutBase
-        ? `${this.links.checkoutBase}?c=${Buffer.from(JSON.stringify({ kind: "cart", lines: cart.lines, attributes: cart.attributes, discountCodes: cart.discountCodes, subtotal, cartId: cart.id })).toString("base64url")}`
+        ? `${this.links.checkoutBase}?c=${Buffer.from(JSON.stringify({ kind: "cart", shop: call.shop, lines: cart.lines, attributes: cart.attributes, discountCodes: cart.discountCodes, subtotal, cartId: cart.id })).toString("base64url")}`
         : `https://${call.shop}/cart/c/${token}`;
       return {
         data: {

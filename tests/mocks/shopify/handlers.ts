@@ -95,7 +95,7 @@ export function cartCreate(links: CheckoutLinks = {}): Handler {
       merchandise: { id: l.merchandiseId, price: { amount: FAKE_UNIT_PRICE.toFixed(2), currencyCode: "USD" } },
     }));
     const checkoutUrl = links.checkoutBase
-      ? `${links.checkoutBase}?c=${encodeForPreview("cart", { lines, attributes: input.attributes ?? [], discountCodes: input.discountCodes ?? [], buyerIdentity: input.buyerIdentity ?? null, subtotal })}`
+      ? `${links.checkoutBase}?c=${encodeForPreview("cart", { shop: call.shop, lines, attributes: input.attributes ?? [], discountCodes: input.discountCodes ?? [], buyerIdentity: input.buyerIdentity ?? null, subtotal })}`
       : `https://${call.shop}/cart/c/${token}?key=${token.slice(0, 8)}`;
     CARTS.add(`gid://shopify/Cart/c1-${token}`);
     return {
@@ -185,7 +185,7 @@ export function draftOrderCreate(links: CheckoutLinks = {}): Handler {
     const { total } = totals(input.lineItems ?? []);
     const dueNow = input.deposit ? Math.round(total * input.deposit.percentage) / 100 : total;
     const invoiceUrl = links.checkoutBase
-      ? `${links.checkoutBase}?c=${encodeForPreview("draft", { lines: input.lineItems ?? [], attributes: input.customAttributes ?? [], discountCodes: input.discountCodes ?? [], phone: input.phone ?? null, total, dueNow, note: input.note })}`
+      ? `${links.checkoutBase}?c=${encodeForPreview("draft", { shop: call.shop, lines: input.lineItems ?? [], attributes: input.customAttributes ?? [], discountCodes: input.discountCodes ?? [], phone: input.phone ?? null, total, dueNow, note: input.note })}`
       : `https://${call.shop}/${id}/invoices/${token}`;
     return {
       data: {

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { LOCAL_DEFAULTS } from "../../../app/server/app-proxy-signature.mjs";
-import { learnOrder, payOrderOnline, type OrderCreatedPayload, type OrderStores } from "./learnt-orders";
+import { learnOrder, orderCreatedPayload, payOrderOnline, type OrderCreatedPayload, type OrderStores } from "./learnt-orders";
 
 /**
  * Local mode's orders: what the app is told about is first an order in the fake store.
@@ -16,6 +16,10 @@ import { learnOrder, payOrderOnline, type OrderCreatedPayload, type OrderStores 
  */
 export type LocalOrders = {
   learn: (shop: string, payload: unknown) => OrderCreatedPayload;
+  /** Learns the order unless the store holds it already (a redelivery, or the same id under another shop's header). */
+  learnOnce: (shop: string, payload: unknown) => void;
+  /** Keeps a carrier's status on an order the store holds for `shop` (a test's own fulfillment_events/create). */
+  carrierEvent: (shop: string, orderGid: string, status: string, eventGid: string | null) => void;
   payloads: Map<string, { shop: string; payload: Record<string, unknown> }>;
   /** Each shipped order's fulfillment and the carrier's statuses on it, in order. */
   fulfillments: Map<string, { id: number; events: string[] }>;
@@ -34,12 +38,25 @@ export function installLocalOrders(stores: OrderStores): LocalOrders {
     payloads.set(learnt.admin_graphql_api_id, { shop, payload: payload as Record<string, unknown> });
     return learnt;
   };
+  const learnOnce = (shop: string, payload: unknown) => {
+    const parsed = orderCreatedPayload.safeParse(payload);
+    if (!parsed.success || payloads.has(parsed.data.admin_graphql_api_id)) return;
+    // An order another shop holds is not this shop's to learn: Shopify has one order per id, in one shop.
+    const owner = fake.ownerOf(parsed.data.admin_graphql_api_id);
+    if (owner && owner !== shop) return;
+    learn(shop, payload);
+  };
 
   fake.page("/local/orders", ({ method, url, body }) => {
     if (method !== "POST") return json(405, { error: "Use POST with an orders/create payload.", code: "method_not_allowed" });
     const shop = url.searchParams.get("shop") || LOCAL_DEFAULTS.shop;
     try {
-      const order = learn(shop, JSON.parse(body || "null"));
+      const raw: unknown = JSON.parse(body || "null");
+      const id = orderCreatedPayload.safeParse(raw).data?.admin_graphql_api_id;
+      const owner = id ? (payloads.get(id)?.shop ?? fake.ownerOf(id)) : undefined;
+      // One order per id, in one shop: another shop cannot place (or take over) an order the store holds.
+      if (owner && owner !== shop) return json(409, { error: "Another shop's order has this id.", code: "order_of_another_shop" });
+      const order = learn(shop, raw);
       return json(200, { order: { id: order.admin_graphql_api_id, name: order.name, shop } });
     } catch (error) {
       return json(400, { error: `Not an orders/create payload the store can hold: ${String((error as Error).message).slice(0, 300)}`, code: "invalid_order" });
@@ -71,6 +88,24 @@ ${due > 0 ? `<p>Due: <strong>${esc(due.toFixed(2))} ${esc(order.currency)}</stro
 
   let eventSeq = 4_000_000;
   const fulfillments = new Map<string, { id: number; events: string[] }>();
+  /** The order ships: one fulfillment, its events in order, and the order fulfilled as Shopify shows it. */
+  const ship = (id: string, status: string) => {
+    const f = fulfillments.get(id) ?? { id: ++eventSeq, events: [] };
+    f.events.push(status);
+    fulfillments.set(id, f);
+    const placed = stores.orders.get(id);
+    if (placed) placed.displayFulfillmentStatus = "FULFILLED";
+    const prepaid = stores.prepaid.orders.get(id);
+    if (prepaid) prepaid.displayFulfillmentStatus = "FULFILLED";
+    return f;
+  };
+  /** A test's own carrier event: kept on an order this store holds for that shop (another shop's order is not touched). */
+  const seenEvents = new Set<string>();
+  const carrierEvent = (shop: string, id: string, status: string, eventGid: string | null) => {
+    if (payloads.get(id)?.shop !== shop || (eventGid && seenEvents.has(eventGid))) return;
+    if (eventGid) seenEvents.add(eventGid);
+    ship(id, status);
+  };
   fake.page("/local/orders/event", ({ method, url }) => {
     if (method !== "POST") return json(405, { error: "Use POST.", code: "method_not_allowed" });
     const id = orderOf(url);
@@ -80,14 +115,7 @@ ${due > 0 ? `<p>Due: <strong>${esc(due.toFixed(2))} ${esc(order.currency)}</stro
     if (!/^(label_printed|label_purchased|confirmed|in_transit|out_for_delivery|attempted_delivery|ready_for_pickup|picked_up|delivered|failure|carrier_picked_up)$/.test(status)) {
       return json(400, { error: "status must be one of Shopify's fulfillment event statuses, such as out_for_delivery, attempted_delivery, failure or delivered.", code: "invalid_status" });
     }
-    // The order ships: one fulfillment, its events in order, and the order fulfilled as Shopify shows it.
-    const f = fulfillments.get(id) ?? { id: ++eventSeq, events: [] };
-    f.events.push(status);
-    fulfillments.set(id, f);
-    const placed = stores.orders.get(id);
-    if (placed) placed.displayFulfillmentStatus = "FULFILLED";
-    const prepaid = stores.prepaid.orders.get(id);
-    if (prepaid) prepaid.displayFulfillmentStatus = "FULFILLED";
+    const f = ship(id, status);
     const now = new Date().toISOString();
     // order_id goes in as written: Shopify's ids pass 2^53, which a JavaScript number would round.
     const event = {
@@ -106,7 +134,7 @@ ${due > 0 ? `<p>Due: <strong>${esc(due.toFixed(2))} ${esc(order.currency)}</stro
     return json(200, { order: id, fulfillment: { id: f.id, events: f.events }, delivered: "fulfillment_events/create" });
   });
 
-  return { learn, payloads, fulfillments };
+  return { learn, learnOnce, carrierEvent, payloads, fulfillments };
 }
 
 /** Delivers a webhook to the running app as Shopify does (HMAC-SHA256 of the body with the app's secret). */

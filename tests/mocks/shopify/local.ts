@@ -31,7 +31,8 @@ import { FakeBillingStore } from "./billing";
 import { FakeDepositStore, orderEditRefused } from "./deposits";
 import { installOnboardingHandlers } from "./onboarding";
 import { FakeDeliveryStore } from "./delivery";
-import { installLocalOrders, type LocalOrders } from "./local-orders";
+import { deliverWebhook, installLocalOrders, type LocalOrders } from "./local-orders";
+import { orderLearners } from "./learnt-orders";
 import { FakePrepaidStore } from "./prepaid";
 import { FakeFlow } from "./flow";
 import { cartPaymentMethodsTransformRun, shopDateOf, type FunctionConfiguration } from "../../../extensions/cod-payment-customization/src/cart_payment_methods_transform_run";
@@ -95,7 +96,10 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   const prepaid = new FakePrepaidStore();
   prepaid.install(fake);
   // Whatever the app learns about is first an order here (POST /local/orders, the checkout's pay button).
-  const learnt = installLocalOrders({ fake, orders: orderStore, delivery, prepaid, enforcement });
+  const learnt = installLocalOrders({ fake, orders: orderStore, delivery, prepaid, enforcement, deposits });
+  // A test's own signed orders/create and fulfillment_events/create teach this store while it runs (tests/helpers/webhooks.ts).
+  const learner = { orderPlaced: learnt.learnOnce, carrierEvent: learnt.carrierEvent };
+  orderLearners().add(learner);
 
   const current = new Map<CheckoutOperation, LocalFakeAnswer>(CHECKOUT_OPERATIONS.map((op) => [op, "ok"]));
   const goodAnswers: Record<CheckoutOperation, () => Handler> = {
@@ -193,11 +197,20 @@ export async function startLocalShopify(options: { port?: number; host?: string;
   fake.page("/orders", ({ url }) => ordersPage(url, enforcement, tagged, deposits, assessments, flow, { delivery, prepaid, learnt, orders: orderStore }));
 
   const origin = await fake.start(options.port ?? 0, options.host ?? "127.0.0.1");
-  return { fake, origin, stop: () => fake.stop() };
+  return {
+    fake,
+    origin,
+    stop: () => {
+      orderLearners().delete(learner);
+      return fake.stop();
+    },
+  };
 }
 
 type Preview = {
   kind?: string;
+  /** The shop whose checkout this is (Shopify's checkout is on the shop's domain): the order placed is that shop's. */
+  shop?: string;
   lines?: { merchandiseId?: string; variantId?: string; quantity?: number }[];
   attributes?: { key: string; value: string }[];
   discountCodes?: string[];
@@ -300,7 +313,7 @@ function cartPayment(data: Preview, total: number, deposits: FakeDepositStore, u
   }${refused.length ? `<p>Not applied (used up, expired, or not for this cart): ${esc(refused.join(", "))}</p>` : ""}${pay}`;
 }
 
-/** POST /local/checkout/pay?c=...: the shopper pays; the order is created in the fake store and shown with its orders/create payload. */
+/** POST /local/checkout/pay?c=...: the shopper pays; the order is created in the fake store, orders/create is delivered to the app, and the payload shown. */
 function payCart({ url, method }: Parameters<PageHandler>[0], deposits: FakeDepositStore, learnt: LocalOrders): ReturnType<PageHandler> {
   const asJson = url.searchParams.get("format") === "json";
   if (method !== "POST") return { status: 405, type: "text/plain; charset=utf-8", body: "Use POST." };
@@ -327,12 +340,17 @@ function payCart({ url, method }: Parameters<PageHandler>[0], deposits: FakeDepo
     total_price: FakeDepositStore.total(order).toFixed(2),
     shipping_address: data.buyerIdentity?.phone ? { phone: data.buyerIdentity.phone, country_code: data.buyerIdentity.countryCode ?? null } : null,
   };
-  // The order exists in the store before its webhook, as on Shopify.
-  learnt.learn(LOCAL_DEFAULTS.shop, payload);
-  if (asJson) return { status: 200, type: "application/json; charset=utf-8", body: JSON.stringify({ order: { id: order.id, total: FakeDepositStore.total(order), paid: order.paid }, ordersCreate: payload }) };
+  // The order exists in the store before its webhook, as on Shopify; then Shopify tells the app (LOCAL_APP_URL, as
+  // `npm run local` sets it), signed with its secret.
+  const shop = data.shop ?? LOCAL_DEFAULTS.shop;
+  learnt.learn(shop, payload);
+  const delivering = !!process.env.LOCAL_APP_URL;
+  if (delivering) void deliverWebhook("orders/create", shop, payload);
+  const ordersCreated = delivering ? "delivered to the app" : "not delivered: no app to deliver it to (LOCAL_APP_URL)";
+  if (asJson) return { status: 200, type: "application/json; charset=utf-8", body: JSON.stringify({ order: { id: order.id, total: FakeDepositStore.total(order), paid: order.paid }, ordersCreated, ordersCreate: payload }) };
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Order placed</title></head><body style="font-family:system-ui;max-width:48rem;margin:2rem auto;padding:0 1rem">
 <h1>Order ${esc(order.name)} placed</h1><p>Total ${esc(FakeDepositStore.total(order).toFixed(2))}, paid ${esc(order.paid.toFixed(2))}, outstanding ${esc(FakeDepositStore.outstanding(order).toFixed(2))} ${esc(order.currency)}.</p>
-<p>Deliver this payload to the app as <code>orders/create</code> (signed with the app's secret), then see the order at <a href="/orders">/orders</a>.</p>
+<p><code>orders/create</code> ${delivering ? "delivered to the app" : "not delivered (no LOCAL_APP_URL): deliver this payload to the app, signed with its secret"}; see the order at <a href="/orders">/orders</a>.</p>
 <pre>${esc(JSON.stringify(payload, null, 2))}</pre></body></html>`;
   return { status: 200, type: "text/html; charset=utf-8", body };
 }

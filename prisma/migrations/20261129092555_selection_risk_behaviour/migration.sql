@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Selection" ADD COLUMN "riskBehaviour" TEXT;
+
