@@ -456,6 +456,11 @@ async function verifyOtp(phone, otp) {
     first = result.counts;
     selectionId = result.id;
   }
+  // The drain watch and the probe watch count the confirmed code: the shop's day, and the request's network (none: "unknown").
+  await Promise.all([
+    db.query(rateLimitHit(`otp-day-verified:${S.id}:${utcDay(now)}`, DAY_MS, Date.now())),
+    db.query(rateLimitHit(`otp-net-verified:${S.id}:unknown`, DAY_MS, Date.now())),
+  ]);
   if (first) {
     // The allowance's watch over an abnormal burn: the number's block counted, the month's verifications read.
     await db.query(rateLimitHit(`burn-block:${S.id}:${phone.slice(0, -3)}`, DAY_MS, Date.now()));
