@@ -7,23 +7,18 @@
 // graceful SIGTERM that finishes in-flight requests.
 import "./app/server/load-env.mjs";
 import "./app/server/production-default.mjs";
-import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { Readable } from "node:stream";
-import { pipeline } from "node:stream/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import zlib from "node:zlib";
 import { createRequestHandler } from "@remix-run/node";
 import { pendingMigrations } from "./prisma/migrate.mjs";
 import { createAppHandler } from "./app/server/resource-routes.mjs";
 import { trackConnections } from "./app/server/connections.mjs";
+import { bodyReadWhole, discardBody, drainAbandonedBody, MAX_BODY_BYTES, readWholeBody, requestUrl, toRequest, wholeRequest, writeResponse } from "./app/server/node-request.mjs";
+import { staticFiles } from "./app/server/static-files.mjs";
 
 const root = path.dirname(fileURLToPath(import.meta.url));
-const publicDir = path.join(root, "public");
-const MAX_BODY_BYTES = 1024 * 1024;
-const DRAIN_BYTES = 64 * 1024 * 1024;
-const DRAIN_MS = 5_000;
+const publicFiles = staticFiles(path.join(root, "public"));
 const SHUTDOWN_GRACE_MS = Number(process.env.SHUTDOWN_GRACE_MS || 10_000);
 
 let build;
@@ -37,32 +32,6 @@ try {
 const mode = process.env.NODE_ENV === "production" ? "production" : "development";
 /** Fixed-path resource routes (the storefront API, webhooks) directly, the rest through Remix; errors as JSON. */
 const handle = createAppHandler(build, createRequestHandler(build, mode));
-
-/** The files under public/ (the build's assets), listed at start: other paths never touch the disk. */
-function listFiles(dir, prefix = "") {
-  let entries;
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`]));
-}
-const publicFiles = new Set(listFiles(publicDir));
-
-const TYPES = {
-  ".js": "text/javascript; charset=utf-8",
-  ".mjs": "text/javascript; charset=utf-8",
-  ".css": "text/css; charset=utf-8",
-  ".map": "application/json",
-  ".json": "application/json",
-  ".svg": "image/svg+xml",
-  ".png": "image/png",
-  ".ico": "image/x-icon",
-  ".txt": "text/plain; charset=utf-8",
-  ".woff2": "font/woff2",
-};
-const COMPRESSIBLE = /^(text\/|application\/(json|javascript)|image\/svg)/;
 
 /** Paths as logged: token-like segments (address-correction links) are masked. */
 export function loggablePath(pathname) {
@@ -104,227 +73,10 @@ function flushLog() {
 }
 process.on("exit", flushLog);
 
-function acceptsGzip(req) {
-  return /\bgzip\b/.test(req.headers["accept-encoding"] ?? "");
-}
-
-async function serveStatic(req, res, pathname) {
-  if (req.method !== "GET" && req.method !== "HEAD") return false;
-  const rel = decodeURIComponent(pathname).replace(/^\/+/, "");
-  if (!rel || rel.includes("..") || rel.includes("\0") || !publicFiles.has(rel)) return false;
-  const file = path.join(publicDir, rel);
-  if (!file.startsWith(publicDir + path.sep)) return false;
-  let stat;
-  try {
-    stat = await fs.promises.stat(file);
-  } catch {
-    return false;
-  }
-  if (!stat.isFile()) return false;
-  const type = TYPES[path.extname(file)] ?? "application/octet-stream";
-  // Files under /build/ have content hashes in their names: cache them for a year.
-  const cache = rel.startsWith("build/") ? "public, max-age=31536000, immutable" : "public, max-age=3600";
-  const headers = { "Content-Type": type, "Cache-Control": cache, "Last-Modified": stat.mtime.toUTCString(), Vary: "Accept-Encoding" };
-  if (req.headers["if-modified-since"] && new Date(req.headers["if-modified-since"]) >= new Date(stat.mtime.toUTCString())) {
-    res.writeHead(304, headers).end();
-    return true;
-  }
-  const gzip = COMPRESSIBLE.test(type) && stat.size > 1024 && acceptsGzip(req);
-  if (gzip) headers["Content-Encoding"] = "gzip";
-  else headers["Content-Length"] = stat.size;
-  res.writeHead(200, headers);
-  if (req.method === "HEAD") return res.end(), true;
-  const source = fs.createReadStream(file);
-  await pipeline(gzip ? source.pipe(zlib.createGzip()) : source, res);
-  return true;
-}
-
-function requestUrl(req) {
-  const proto = req.headers["x-forwarded-proto"]?.split(",")[0]?.trim() || "http";
-  const host = req.headers["x-forwarded-host"] ?? req.headers.host ?? "localhost";
-  return new URL(req.url, `${proto}://${host}`);
-}
-
-function requestHeaders(req) {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
-  return headers;
-}
-
-/** The Request Remix's handler (and a fixed-path route's streamed body) gets, aborted when the client goes away first. */
-function toRequest(req, res) {
-  const controller = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  const init = { method: req.method, headers: requestHeaders(req), signal: controller.signal };
-  if (req.method !== "GET" && req.method !== "HEAD") {
-    init.body = requestBody(req);
-    init.duplex = "half";
-  }
-  return new Request(requestUrl(req), init);
-}
-
-/**
- * A body the server reads whole before a fixed-path route runs: one with a declared length of at most
- * this (every storefront request and webhook). Anything else (chunked, or longer) is streamed to the route
- * as before, so a route can still refuse a body over its own limit before it has all arrived.
- */
-const WHOLE_BODY_BYTES = 64 * 1024;
-
-function bodyReadWhole(req) {
-  if (req.method === "GET" || req.method === "HEAD") return true;
-  const declared = req.headers["content-length"];
-  return declared !== undefined && !req.headers["transfer-encoding"] && Number(declared) <= WHOLE_BODY_BYTES;
-}
-
-/** The body (at most WHOLE_BODY_BYTES, its declared length) as one Buffer; rejects when the client goes away first. */
-function readWholeBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on("data", (chunk) => chunks.push(chunk));
-    req.once("end", () => resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
-    const gone = () => reject(Object.assign(new Error("client went away"), { code: "ERR_STREAM_PREMATURE_CLOSE" }));
-    req.once("error", gone);
-    req.once("close", () => {
-      if (!req.complete) gone();
-    });
-  });
-}
-
-/**
- * The Request a fixed-path route gets when its body was read whole: the body as a Buffer instead of a
- * web stream fed chunk by chunk (a ReadableStream, its pull and enqueue, undici reading it back), and no
- * abort signal (no fixed-path route reads one: each finishes what it started). About a tenth of a storefront
- * request's CPU (a wrong-code verify-otp) went to the stream and the Request around it.
- */
-async function wholeRequest(req) {
-  const init = { method: req.method, headers: requestHeaders(req) };
-  if (req.method !== "GET" && req.method !== "HEAD") init.body = await readWholeBody(req);
-  return new Request(requestUrl(req), init);
-}
-
-/** Reads and drops a body nobody will read (up to DRAIN_BYTES, then the connection is cut). */
-function discardBody(req) {
-  let seen = 0;
-  req.bodyAbandoned = true;
-  req.on("data", (chunk) => {
-    seen += chunk.length;
-    if (seen > DRAIN_BYTES) req.socket?.destroy();
-  });
-}
-
-/**
- * Before answering a request whose body the app stopped reading: wait (up to DRAIN_MS) for the rest
- * of the body to arrive and be discarded. Node closes a connection whose request was not read to
- * the end, and closing while the client still uploads resets the connection, which can lose the
- * answer on the client's side; after draining, the answer arrives and the connection stays usable.
- */
-async function drainAbandonedBody(req) {
-  if (!req.bodyAbandoned || req.complete || req.destroyed) return;
-  await new Promise((resolve) => {
-    const timer = setTimeout(done, DRAIN_MS);
-    function done() {
-      clearTimeout(timer);
-      req.off("end", done).off("close", done);
-      resolve();
-    }
-    req.once("end", done).once("close", done);
-  });
-}
-
-/**
- * The request body as a web stream, read only as fast as the app reads it. When the app stops
- * early (a route refuses a body over its own limit) or the body passes MAX_BODY_BYTES, the rest is
- * discarded as it arrives and the connection is marked to close after the answer; nothing is ever
- * enqueued into a stream that was cancelled or errored.
- */
-function requestBody(req) {
-  let seen = 0;
-  let open = true;
-  const stop = () => {
-    open = false;
-    req.bodyAbandoned = true;
-    req.resume();
-  };
-  req.abandonBody = () => {
-    if (open) stop();
-  };
-  return new ReadableStream({
-    start(stream) {
-      req.on("data", (chunk) => {
-        seen += chunk.length;
-        if (!open) {
-          // Discarding. A client that keeps sending past DRAIN_BYTES is cut off.
-          if (seen > DRAIN_BYTES) req.socket?.destroy();
-          return;
-        }
-        if (seen > MAX_BODY_BYTES) {
-          req.bodyTooLarge = true;
-          stop();
-          stream.error(Object.assign(new Error("body too large"), { code: "BODY_TOO_LARGE" }));
-          return;
-        }
-        stream.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-        if (stream.desiredSize !== null && stream.desiredSize <= 0) req.pause();
-      });
-      req.once("end", () => {
-        if (open) {
-          open = false;
-          stream.close();
-        }
-      });
-      req.once("error", (err) => {
-        if (open) {
-          open = false;
-          stream.error(err);
-        }
-      });
-    },
-    pull() {
-      if (open) req.resume();
-    },
-    cancel() {
-      if (open) stop();
-    },
-  });
-}
-
 /** A request carrying Remix's legacy `_data` query parameter (anywhere in its query). */
 function isLegacyDataRequest(url) {
   const query = (url ?? "").split("?").slice(1).join("?");
   return query !== "" && query.split("&").some((pair) => pair === "_data" || pair.startsWith("_data="));
-}
-
-async function writeResponse(req, res, response) {
-  const headers = {};
-  for (const [k, v] of response.headers) if (k !== "set-cookie") headers[k] = v;
-  const cookies = response.headers.getSetCookie();
-  if (cookies.length) headers["set-cookie"] = cookies;
-  const type = response.headers.get("content-type") ?? "";
-  const gzip =
-    response.body &&
-    /^text\/html|^text\/css|javascript/.test(type) &&
-    !response.headers.has("content-encoding") &&
-    acceptsGzip(req);
-  if (gzip) {
-    headers["content-encoding"] = "gzip";
-    delete headers["content-length"];
-    headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
-  }
-  await drainAbandonedBody(req);
-  if (response.body && !gzip && /^application\/json/.test(type)) {
-    // JSON answers are small and whole: one write with a length instead of a stream piped through (plain
-    // text: head and body in one write; a body the route compressed itself stays bytes).
-    const json = headers["content-encoding"] ? Buffer.from(await response.arrayBuffer()) : await response.text();
-    headers["content-length"] = String(Buffer.byteLength(json));
-    res.writeHead(response.status, response.statusText || undefined, headers);
-    return void res.end(req.method === "HEAD" ? undefined : json);
-  }
-  res.writeHead(response.status, response.statusText || undefined, headers);
-  if (!response.body || req.method === "HEAD") return void res.end();
-  const body = Readable.fromWeb(response.body);
-  await pipeline(gzip ? body.pipe(zlib.createGzip({ flush: zlib.constants.Z_SYNC_FLUSH })) : body, res);
 }
 
 let inFlight = 0;
@@ -365,7 +117,7 @@ const server = http.createServer(async (req, res) => {
       answer.headers["content-length"] = String(Buffer.byteLength(answer.text));
       res.writeHead(answer.status, answer.headers);
       res.end(answer.text);
-    } else if (fixedRoute || !(await serveStatic(req, res, pathname))) {
+    } else if (fixedRoute || !(await publicFiles.serve(req, res, pathname))) {
       // A fixed-path route is never a file under public/: it skips the static lookup.
       const request = fixedRoute && bodyReadWhole(req) ? await wholeRequest(req) : toRequest(req, res);
       const response = await handle(request, pathname);

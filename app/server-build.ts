@@ -31,6 +31,7 @@ import { riskAssessmentJob } from "~/risk/assessment-job.server";
 import { enqueueRiskBackfill, riskBackfillJob } from "~/risk/backfill.server";
 import { riskCalibrationJob } from "~/risk/calibration.server";
 import { pruneDeliveries } from "~/core/shopify/webhook-deliveries.server";
+import { dayRollupJob, pruneDailyFigures, scheduleDayRollup } from "~/dashboard/day-rollup.server";
 import { shopDetailsJob } from "~/core/shopify/shop-details-job.server";
 import { answerJob as deliveryAnswerJob, notifyJob as deliveryRecoveryNotifyJob } from "~/delivery/recovery.server";
 import { reminderJob as deliveryReminderJob } from "~/delivery/reminder.server";
@@ -77,9 +78,9 @@ export { observeRequest, routeLabel } from "~/core/metrics.server";
 export { requestFromServer } from "~/http/storefront.server";
 
 /**
- * Hourly: webhook delivery records past their retention, jobs finished more than 30 days ago; and the
- * personal-data retention job is queued (it queues its own next run; this starts it on a new database
- * and revives it if it ever gave up).
+ * Hourly: webhook delivery records past their retention, jobs finished more than 30 days ago, rolled days and
+ * daily counters past 400 days; and the day rollup and the personal-data retention jobs are queued (each
+ * queues its own next run; this starts them on a new database and revives one that ever gave up).
  */
 const pruneJob = defineJob({
   kind: "housekeeping.prune",
@@ -88,7 +89,9 @@ const pruneJob = defineJob({
   run: async () => {
     await pruneDeliveries(clock.now());
     await pruneFinishedJobs();
+    await pruneDailyFigures();
     await scheduleRetention();
+    await scheduleDayRollup();
     return { ok: true };
   },
 });
@@ -122,6 +125,7 @@ export const JOB_KINDS: readonly AnyJobKind[] = [
   deliveryRecoveryNotifyJob,
   deliveryAnswerJob,
   flowTriggerJob,
+  dayRollupJob,
   pruneJob,
 ];
 

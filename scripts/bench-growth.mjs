@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // How the app's costs grow with a shop's data (docs/performance.md, "As a shop grows"):
 //   npm run bench:growth [-- --sizes 10000,100000,1000000] [--engines sqlite,postgresql] [--requests 100] [--no-build]
+//   npm run bench:growth -- --database postgresql://.../filled   a database filled before (kept, not dropped)
 // For each engine and size: a new database, migrated, the demo shop installed and filled with that many orders'
 // year (scripts/fill-shop-year.mjs: 2.5 messages, 1 selection and 0.2 verified customers an order, 1,000 other
 // shops, a year of daily counters), local mode's server started on it (scripts/local.mjs: the development build,
 // whose admin lets the demo shop in without Shopify), then, one request at a time, send-otp (fresh numbers),
-// verify-otp (a wrong code), orders/create deliveries and every admin page. It prints each one's median and p95
+// verify-otp (a wrong code), orders/create deliveries and every admin page, once the day rollup has rolled the
+// shop's closed days (as its job has by then on a shop's real database). It prints each one's median and p95
 // in ms per size, so a page that reads a whole table shows as a column that grows with the data. The machine is
 // shared: read the columns against each other (same run), not against other days. It asserts nothing.
 import { spawn, spawnSync } from "node:child_process";
@@ -28,6 +30,7 @@ const { values: args } = parseArgs({
     requests: { type: "string", default: "100" },
     "page-runs": { type: "string", default: "7" },
     "no-build": { type: "boolean", default: false },
+    database: { type: "string" },
   },
 });
 const sizes = args.sizes.split(",").map(Number);
@@ -42,7 +45,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cod-growth-"));
 const DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
 /** The admin's pages, as the merchant opens them (the development build's admin lets the demo shop in). */
-const PAGES = ["/app", "/app/orders", "/app/deliveries", "/app/deliveries/analytics", "/app/analytics", "/app/risk", "/app/settings", "/app/plans", "/app/blocklist", "/app/data-requests", "/app/experiment", "/app/needs-a-person"];
+const PAGES = ["/app", "/app/orders", "/app/deliveries", "/app/deliveries/analytics", "/app/deliveries/analytics?days=365", "/app/analytics", "/app/risk", "/app/settings", "/app/plans", "/app/blocklist", "/app/data-requests", "/app/experiment", "/app/needs-a-person"];
 
 function run(cmd, argv, env) {
   const r = spawnSync(cmd, argv, { cwd: root, encoding: "utf8", env: { ...process.env, ...env } });
@@ -58,6 +61,73 @@ async function pg(url, sql) {
     await client.query(sql);
   } finally {
     await client.end();
+  }
+}
+
+/** The rows of one statement, on either engine. */
+async function rows(url, statement, params = []) {
+  if (url.startsWith("file:")) {
+    const Database = require("better-sqlite3");
+    const db = new Database(url.slice("file:".length), { readonly: true });
+    try {
+      return db.prepare(statement).all(...params);
+    } finally {
+      db.close();
+    }
+  }
+  const { Client } = require("pg");
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    let i = 0;
+    return (await client.query(statement.replace(/\?/g, () => `$${++i}`), params)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A shop of this size verifies past every plan's allowance (a million orders a year are some 45,000
+ * verifications a month; the largest plan pays for 12,000), and send-otp would answer 402: this month's
+ * verifications are taken off its counters so that the send itself is measured.
+ */
+async function allowanceLeft(url) {
+  const month = `${new Date().toISOString().slice(0, 7)}-01`;
+  const remove = `DELETE FROM "DailyStat" WHERE "metric" = 'otp_verified' AND "day" >= ? AND "shopId" IN (SELECT "id" FROM "Shop" WHERE "domain" = ?)`;
+  if (url.startsWith("file:")) {
+    const Database = require("better-sqlite3");
+    const db = new Database(url.slice("file:".length));
+    db.prepare(remove).run(month, shop);
+    db.close();
+  } else await rows(url, remove, [month, shop]);
+}
+
+/** Waits (at most 10 minutes) until the day rollup has rolled the shop's closed days: Home's 30 and delivery's 365 (a shop of under 5,000 orders has none). */
+async function rolledUp(url, orders) {
+  if (orders < 5000) return;
+  const started = Date.now();
+  for (;;) {
+    const counts = await rows(url, `SELECT "kind", COUNT(*) AS "n" FROM "DayRollup" r JOIN "Shop" s ON s."id" = r."shopId" WHERE s."domain" = ? GROUP BY "kind"`, [shop]);
+    const n = (kind) => Number(counts.find((c) => c.kind === kind)?.n ?? 0);
+    if (n("home") >= 30 && n("delivery") >= 365) return say(`rolled up in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    if (Date.now() - started > 600_000) return say("the day rollup did not finish in 10 minutes: measuring anyway");
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+}
+
+/** PostgreSQL's plans for the pages' statements that grow with a shop (EXPLAIN: which index, no whole-table scan). */
+async function plans(url) {
+  if (url.startsWith("file:")) return;
+  const [{ id }] = await rows(url, `SELECT "id" FROM "Shop" WHERE "domain" = ?`, [shop]);
+  const statements = {
+    "Home and delivery analytics: the rolled days": `SELECT "kind", "day", "figures" FROM "DayRollup" WHERE "shopId" = ? AND "kind" IN ('delivery', 'delivery:month') AND "day" >= '2025-01-01' AND "day" < '2099-01-01'`,
+    "Orders: one status counted up to 10,000": `SELECT COUNT(*) FROM (SELECT 1 FROM "OrderRecord" WHERE "shopId" = ? AND "status" = 'verified' LIMIT 10000) AS "c"`,
+    "Settings: COD orders of 90 days": `SELECT COUNT(*) FROM "OrderRecord" WHERE "shopId" = ? AND "cod" = true AND "placedAt" >= now() - interval '90 days'`,
+    "Settings: COD orders moved to prepaid in 30 days": `SELECT COUNT(*) FROM "OrderRecord" WHERE "shopId" = ? AND "cod" = true AND "prepaidAt" >= now() - interval '30 days'`,
+  };
+  for (const [what, statement] of Object.entries(statements)) {
+    const plan = await rows(url, `EXPLAIN (COSTS OFF) ${statement}`, [id]);
+    console.log(`\n${what}:\n${plan.map((r) => `  ${r["QUERY PLAN"]}`).join("\n")}`);
   }
 }
 
@@ -105,21 +175,27 @@ async function startLocal(url) {
 async function timed(n, call, expected = 200) {
   const times = [];
   let failed = 0;
+  const statuses = new Set();
   for (let i = 0; i < n; i++) {
     const started = performance.now();
     const res = await call(i);
     await res.arrayBuffer();
     times.push(performance.now() - started);
-    if (res.status !== expected) failed++;
+    if (res.status !== expected) {
+      failed++;
+      statuses.add(res.status);
+    }
   }
   times.sort((a, b) => a - b);
   const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))];
-  return { median: at(0.5), p95: at(0.95), failed };
+  return { median: at(0.5), p95: at(0.95), failed, statuses: [...statuses].join(", ") };
 }
 
-function signedPost(origin, route, body) {
+/** A signed storefront request from the `i`th shopper's own network (the per-network shares of send-otp count each apart). */
+function signedPost(origin, route, body, i = 0) {
   const q = signedProxyQuery({ secret, shop });
-  return fetch(`${origin}/proxy${route}?${q}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  const headers = { "content-type": "application/json", "x-forwarded-for": `100.${64 + ((i >> 8) & 63)}.${i & 255}.9` };
+  return fetch(`${origin}/proxy${route}?${q}`, { method: "POST", headers, body: JSON.stringify(body) });
 }
 
 function delivery(origin, payload) {
@@ -143,8 +219,8 @@ async function measure(origin) {
   const tag = String(200 + Math.floor(Math.random() * 700));
   const phone = (i) => `+1646${tag}${String(i).padStart(4, "0")}`;
   const rows = {};
-  rows["POST /proxy/send-otp"] = await timed(requests, (i) => signedPost(origin, "/send-otp", { phone: phone(i) }));
-  rows["POST /proxy/verify-otp (wrong code)"] = await timed(requests, (i) => signedPost(origin, "/verify-otp", { phone: phone(i), otp: "000000" }), 400);
+  rows["POST /proxy/send-otp"] = await timed(requests, (i) => signedPost(origin, "/send-otp", { phone: phone(i) }, i));
+  rows["POST /proxy/verify-otp (wrong code)"] = await timed(requests, (i) => signedPost(origin, "/verify-otp", { phone: phone(i), otp: "000000" }, i), 400);
   const base = 9_000_000_000 + Math.floor(Math.random() * 1e8);
   rows["POST /webhooks/orders/create"] = await timed(requests, (i) =>
     delivery(origin, {
@@ -175,7 +251,21 @@ if (!args["no-build"]) {
   run(process.execPath, [path.join(root, "node_modules", "@remix-run", "dev", "dist", "cli.js"), "build"], { LOCAL_TOOLS: "true" });
 }
 const results = {};
-for (const engine of engines) {
+if (args.database) {
+  // A database filled before (npm run fill:shop-year): measured as it is, and kept.
+  const engine = args.database.startsWith("file:") ? "sqlite" : "postgresql";
+  const [{ n }] = await rows(args.database, `SELECT COUNT(*) AS "n" FROM "OrderRecord" r JOIN "Shop" s ON s."id" = r."shopId" WHERE s."domain" = ?`, [shop]);
+  await allowanceLeft(args.database);
+  const server = await startLocal(args.database);
+  try {
+    await rolledUp(args.database, Number(n));
+    results[`${engine} ${n}`] = await measure(server.origin);
+  } finally {
+    await server.stop();
+  }
+  await plans(args.database);
+}
+for (const engine of args.database ? [] : engines) {
   for (const size of sizes) {
     const db = await database(engine, size);
     try {
@@ -185,9 +275,12 @@ for (const engine of engines) {
       const t = Date.now();
       run(process.execPath, [path.join(root, "scripts", "fill-shop-year.mjs"), "--orders", String(size), "--other-shops", String(Math.min(1000, Math.ceil(size / 100)))], env);
       say(`${engine}: filled in ${((Date.now() - t) / 1000).toFixed(0)} s; measuring`);
+      await allowanceLeft(db.url);
       const server = await startLocal(db.url);
       try {
+        await rolledUp(db.url, size);
         results[`${engine} ${size}`] = await measure(server.origin);
+        if (size === sizes.at(-1)) await plans(db.url);
       } finally {
         await server.stop();
       }
@@ -200,7 +293,7 @@ fs.rmSync(tmp, { recursive: true, force: true });
 
 const columns = Object.keys(results);
 const names = [...new Set(columns.flatMap((c) => Object.keys(results[c])))];
-const fmt = (r) => (r ? `${r.median.toFixed(1)} / ${r.p95.toFixed(1)}${r.failed ? ` (${r.failed} unexpected)` : ""}` : "—");
+const fmt = (r) => (r ? `${r.median.toFixed(1)} / ${r.p95.toFixed(1)}${r.failed ? ` (${r.failed} answered ${r.statuses})` : ""}` : "—");
 console.log(`\nmedian / p95 ms, one request at a time (${requests} per storefront route and webhook, ${pageRuns} per page after one unmeasured)\n`);
 console.log(`| request | ${columns.map((c) => `${c.split(" ")[0]}, ${Number(c.split(" ")[1]).toLocaleString("en")} orders`).join(" | ")} |`);
 console.log(`|---|${columns.map(() => "---").join("|")}|`);

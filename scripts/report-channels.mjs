@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // `npm run report:channels`: what each channel (SMS, WhatsApp) cost the operator per verified COD order,
-// per shop, over the last days of DATABASE_URL: the messages that verify orders (codes, confirmations)
-// priced by an editable table, against the COD orders each channel verified. Reads the built app
-// (`npm run build` first), as the server does.
+// per shop, over its last days (the shop's own, in its time zone) of DATABASE_URL: the messages that
+// verify orders (codes, confirmations) priced by an editable table, against the COD orders each channel
+// verified. Reads the built app (`npm run build` first), as the server does.
 //   npm run report:channels [-- --days 30] [--shop <domain>] [--prices scripts/message-prices.json] [--json]
 import "../app/server/load-env.mjs";
 import fs from "node:fs";
@@ -46,7 +46,7 @@ if (values.json) {
 } else {
   const money = (n) => (n === null ? "-" : `${n.toFixed(4)} ${parsed.table.currency}`);
   for (const r of reports) {
-    console.log(`${r.shop}: ${r.from.slice(0, 10)} to ${r.to.slice(0, 10)} (prices as of ${parsed.table.asOf})`);
+    console.log(`${r.shop}: ${r.firstDay} to ${r.lastDay}, the shop's days (${r.timezone ?? "UTC"}; prices as of ${parsed.table.asOf})`);
     console.table(
       r.channels.map((c) => ({
         channel: c.channel,

@@ -1,5 +1,6 @@
 import { query, sql } from "~/core/db/sql.server";
 import { phoneCountry } from "~/shared/phone";
+import { lastShopDaysStart, shopDay } from "~/shared/shop-day";
 import { priceOf, type PriceTable } from "~/sms/prices";
 import { verifiedOrdersByChannel, type Channel } from "./verified-by-channel.server";
 
@@ -26,17 +27,24 @@ export type ChannelLine = {
   otherMessages: number;
   otherCost: number;
 };
-export type ShopChannelReport = { shop: string; from: string; to: string; channels: ChannelLine[]; verifiedWithoutMessage: number; unpriced: string[] };
+/** `from` and `to` are instants; `firstDay` and `lastDay` the shop's days they span, in its zone (`timezone`, null: UTC). */
+export type ShopChannelReport = { shop: string; timezone: string | null; from: string; to: string; firstDay: string; lastDay: string; channels: ChannelLine[]; verifiedWithoutMessage: number; unpriced: string[] };
 
-/** Every shop's (or one's) last `days` days, to `now`: messages by channel priced by `table`, against the verified COD orders of each channel. */
+/**
+ * Every shop's (or one's) last `days` days, to `now`, each shop's own (today and the days before, from the
+ * first one's midnight in its zone): messages by channel priced by `table`, against the verified COD orders
+ * of each channel.
+ */
 export async function channelReport(options: { table: PriceTable; days: number; shop?: string; now?: Date }): Promise<ShopChannelReport[]> {
   const to = options.now ?? new Date();
-  const from = new Date(to.getTime() - options.days * 86_400_000);
-  const shops = await query<{ id: string; domain: string }>(
-    options.shop ? sql`SELECT "id", "domain" FROM "Shop" WHERE "domain" = ${options.shop}` : sql`SELECT "id", "domain" FROM "Shop" ORDER BY "domain"`,
+  const shops = await query<{ id: string; domain: string; timezone: string | null }>(
+    options.shop
+      ? sql`SELECT "id", "domain", "timezone" FROM "Shop" WHERE "domain" = ${options.shop}`
+      : sql`SELECT "id", "domain", "timezone" FROM "Shop" ORDER BY "domain"`,
   );
   const reports: ShopChannelReport[] = [];
   for (const shop of shops) {
+    const from = lastShopDaysStart(to, options.days, shop.timezone);
     // Twilio does not charge for a message it reports failed; undelivered ones are charged.
     const rows = await query<{ channel: string; purpose: string; phone: string; n: unknown }>(sql`
       SELECT "channel", "purpose", "phone", COUNT(*) AS "n" FROM "MessageDelivery"
@@ -71,7 +79,17 @@ export async function channelReport(options: { table: PriceTable; days: number; 
       otherCost: round(l.otherCost),
       costPerVerifiedOrder: l.verifiedOrders ? round(l.cost / l.verifiedOrders) : null,
     }));
-    reports.push({ shop: shop.domain, from: from.toISOString(), to: to.toISOString(), channels, verifiedWithoutMessage: verified.noMessage, unpriced: [...unpriced].sort() });
+    reports.push({
+      shop: shop.domain,
+      timezone: shop.timezone,
+      from: from.toISOString(),
+      to: to.toISOString(),
+      firstDay: shopDay(from, shop.timezone),
+      lastDay: shopDay(to, shop.timezone),
+      channels,
+      verifiedWithoutMessage: verified.noMessage,
+      unpriced: [...unpriced].sort(),
+    });
   }
   return reports;
 }

@@ -1,9 +1,11 @@
-import { query, sql, toBoolean } from "~/core/db/sql.server";
+import { query, sql } from "~/core/db/sql.server";
 import { ORDER_PAYMENTS, paymentOf, type OrderPayment } from "~/shared/order-status";
 import type { Shop } from "~/core/settings/shop.server";
 import { addDays, shopDay, shopDayStart } from "~/shared/shop-day";
 import { clock } from "~/core/utils/clock.server";
-import { verifiedOrdersByChannel, type VerifiedByChannel } from "./verified-by-channel.server";
+import type { VerifiedByChannel } from "./verified-by-channel.server";
+import { rolledUp } from "./day-rollup.server";
+import { addHomeSpans } from "./home-span.server";
 
 export const DASHBOARD_DAYS = 30;
 
@@ -48,35 +50,24 @@ export type Dashboard = {
 const num = (v: unknown) => Number(v ?? 0);
 
 /**
- * The home page's last 30 days (the shop's days, in its time zone, today included), from indexed reads: the daily rollup
- * (DailyStat by shop and day: codes, corrections, message deliveries), orders (OrderRecord by shop and
- * time, grouped in the database) and the window's storefront codes by number (MessageDelivery by shop
- * and time, against VerifiedCustomer) for the verification rate per shopper.
+ * The home page's last 30 days (the shop's days, in its time zone, today included), from indexed reads: the daily
+ * counters (DailyStat by shop and day: codes, corrections, message deliveries) and, for orders, messages by
+ * channel, shoppers and WhatsApp answers, one stored row a closed day (DayRollup, ./day-rollup.server.ts)
+ * and today's rows (./home-span.server.ts). Shoppers are distinct numbers a day: a number that asked on two
+ * days counts on each.
  */
 export async function dashboardOf(shop: Pick<Shop, "id" | "timezone">, now: Date = clock.now()): Promise<Dashboard> {
   const to = shopDay(now, shop.timezone);
   const from = addDays(to, -(DASHBOARD_DAYS - 1));
   const fromDate = shopDayStart(from, shop.timezone);
-  const [stats, orderRows, shopperRows, channelRows, answerRows, verifiedBy] = await Promise.all([
+  const [stats, home] = await Promise.all([
     query<{ metric: string; day: string; dimension: string; count: unknown }>(sql`
       SELECT "metric", "day", "dimension", "count" FROM "DailyStat" WHERE "shopId" = ${shop.id} AND "day" >= ${from}`),
-    query<{ status: string; mode: string | null; cod: unknown; n: unknown }>(sql`
-      SELECT "status", "mode", "cod", COUNT(*) AS "n" FROM "OrderRecord"
-      WHERE "shopId" = ${shop.id} AND "placedAt" >= ${fromDate} GROUP BY "status", "mode", "cod"`),
-    // A number that asked for three codes is one shopper. Only codes the provider took (a refused
-    // number never got one); a phone's last verification is enough: verified in the window counts.
-    query<{ sent: unknown; verified: unknown }>(sql`
-      SELECT COUNT(DISTINCT m."phone") AS "sent", COUNT(DISTINCT v."phone") AS "verified"
-      FROM "MessageDelivery" m
-      LEFT JOIN "VerifiedCustomer" v ON v."shopId" = m."shopId" AND v."phone" = m."phone" AND v."verifiedAt" >= ${fromDate}
-      WHERE m."shopId" = ${shop.id} AND m."purpose" = 'otp' AND m."providerId" IS NOT NULL AND m."createdAt" >= ${fromDate}`),
-    query<{ channel: string; status: string; n: unknown }>(sql`
-      SELECT "channel", "status", COUNT(*) AS "n" FROM "MessageDelivery"
-      WHERE "shopId" = ${shop.id} AND "providerId" IS NOT NULL AND "createdAt" >= ${fromDate} GROUP BY "channel", "status"`),
-    query<{ outcome: string | null; n: unknown }>(sql`
-      SELECT "outcome", COUNT(*) AS "n" FROM "WhatsappReply" WHERE "shopId" = ${shop.id} AND "createdAt" >= ${fromDate} GROUP BY "outcome"`),
-    verifiedOrdersByChannel(shop.id, fromDate),
+    // The closed days from the day rollup, today (and a day not rolled yet) from the rows.
+    rolledUp(shop, "home", fromDate, now),
   ]);
+  const span = home.reduce(addHomeSpans);
+  const { orders: orderRows, channels: channelRows, answers: answerRows, verifiedBy } = span;
   const verifiedOn = (c: keyof VerifiedByChannel["byChannel"]) => verifiedBy.byChannel[c].code + verifiedBy.byChannel[c].answer;
   const channels = (["sms", "whatsapp"] as const).map((channel) => ({ channel, sent: 0, delivered: 0, read: 0, failed: 0, verifiedOrders: verifiedOn(channel) }));
   for (const row of channelRows) {
@@ -88,7 +79,7 @@ export async function dashboardOf(shop: Pick<Shop, "id" | "timezone">, now: Date
     if (row.status === "read") c.read += n;
     if (row.status === "failed" || row.status === "undelivered") c.failed += n;
   }
-  const answered = (outcome: string) => num(answerRows.find((r) => r.outcome === outcome)?.n);
+  const answered = (outcome: string) => answerRows.reduce((sum, r) => sum + (r.outcome === outcome ? r.n : 0), 0);
 
   const byDay = new Map<string, DayFigures>();
   for (let i = 0; i < DASHBOARD_DAYS; i++) {
@@ -143,14 +134,14 @@ export async function dashboardOf(shop: Pick<Shop, "id" | "timezone">, now: Date
   const orders = { total: 0, byPayment: Object.fromEntries(ORDER_PAYMENTS.map((p) => [p, 0])) as Record<OrderPayment, number>, codByStatus: {} as Record<string, number> };
   for (const row of orderRows) {
     const n = num(row.n);
-    const payment = paymentOf({ cod: toBoolean(row.cod), mode: row.mode });
+    const payment = paymentOf({ cod: row.cod, mode: row.mode });
     orders.total += n;
     orders.byPayment[payment] += n;
     if (payment === "cod") orders.codByStatus[row.status] = (orders.codByStatus[row.status] ?? 0) + n;
   }
 
-  const shoppersSent = num(shopperRows[0]?.sent);
-  const shoppersVerified = num(shopperRows[0]?.verified);
+  const shoppersSent = span.shoppers.sent;
+  const shoppersVerified = span.shoppers.verified;
   return {
     from,
     to,

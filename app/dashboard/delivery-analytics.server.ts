@@ -1,8 +1,8 @@
-import { query, sql, toDate } from "~/core/db/sql.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
-import { postalArea } from "~/risk/score";
-import { DIMENSIONS, MAX_ORDERS, MIN_DECIDED_FOR_RATE, MIN_DECIDED_FOR_WORST, WORST_CODES, type Dimension, type Row } from "./delivery-analytics";
+import { DIMENSIONS, MIN_DECIDED_FOR_RATE, MIN_DECIDED_FOR_WORST, WORST_CODES, type Dimension, type Row } from "./delivery-analytics";
+import { rolledUp } from "./day-rollup.server";
+import { addDeliverySpan, emptyDeliverySpan } from "./delivery-span.server";
 import { addDays, shopDay, shopDayStart } from "~/shared/shop-day";
 
 export { DIMENSIONS, PERIODS, type Dimension, type Row } from "./delivery-analytics";
@@ -29,17 +29,6 @@ export type DeliveryAnalytics = {
   whatIf: { codes: string[]; failuresAvoided: number; ordersAskedToPay: number; deliveredAskedToPay: number; moneySaved: number | null } | null;
 };
 
-type OrderRow = {
-  placedAt: unknown;
-  mode: string | null;
-  riskBand: string | null;
-  trafficSource: string | null;
-  postalCode: string | null;
-  outcomePostal: string | null;
-  products: string | null;
-  outcome: string | null;
-};
-
 type Tally = { orders: number; delivered: number; failed: number };
 
 function rowOf(key: string, t: Tally, cost: number | null): Row {
@@ -55,69 +44,17 @@ function rowOf(key: string, t: Tally, cost: number | null): Row {
   };
 }
 
-/** The Monday of a date's week in the shop's time zone, as YYYY-MM-DD. */
-export function weekOf(date: Date, timezone: string | null): string {
-  const day = shopDay(date, timezone);
-  const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
-  return addDays(day, -weekday);
-}
-
-function productsOf(raw: string | null): string[] {
-  if (!raw) return [];
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    return Array.isArray(parsed) ? parsed.filter((p): p is string => typeof p === "string" && p.length > 0) : [];
-  } catch {
-    return [];
-  }
-}
-
-/** The keys an order counts under, per dimension (an order of two products counts under each). */
-function keysOf(r: OrderRow, placedAt: Date, timezone: string | null): Record<Dimension, string[]> {
-  const code = r.postalCode ?? r.outcomePostal;
-  const products = productsOf(r.products);
-  return {
-    postalCode: [code ?? "(none)"],
-    area: [postalArea(code) ?? "(none)"],
-    product: products.length ? products : ["(none)"],
-    mode: [r.mode ?? "(not chosen in the app)"],
-    riskBand: [r.riskBand ?? "(not scored)"],
-    source: [r.trafficSource ?? "(unknown)"],
-    week: [weekOf(placedAt, timezone)],
-  };
-}
-
 export async function loadDeliveryAnalytics(shop: Pick<Shop, "id" | "currency" | "codFailureCost" | "timezone">, days: number, now = clock.now()): Promise<DeliveryAnalytics> {
-  // The period is whole days of the shop's: today and the `days` before it, from the first one's midnight.
+  // The period is whole days of the shop's: today and the `days` before it, from the first one's midnight; its
+  // closed days from the day rollup, the rest from the orders themselves.
   const since = shopDayStart(addDays(shopDay(now, shop.timezone), -days), shop.timezone);
-  const rows = await query<OrderRow>(sql`
-    SELECT r."placedAt", r."mode", r."riskBand", r."trafficSource", r."postalCode", r."products", o."outcome", o."postalCode" AS "outcomePostal"
-    FROM "OrderRecord" r
-    LEFT JOIN "OrderOutcome" o ON o."shopId" = r."shopId" AND o."orderGid" = r."orderGid"
-    WHERE r."shopId" = ${shop.id} AND r."cod" = ${true} AND r."prepaidAt" IS NULL AND r."placedAt" >= ${since}
-    ORDER BY r."placedAt" DESC
-    LIMIT ${MAX_ORDERS + 1}`);
-  const truncated = rows.length > MAX_ORDERS;
+  const span = (await rolledUp(shop, "delivery", since, now)).reduce(addDeliverySpan, emptyDeliverySpan());
+  const truncated = span.truncated;
   const cost = shop.codFailureCost ?? null;
-  const total: Tally = { orders: 0, delivered: 0, failed: 0 };
-  const tallies = Object.fromEntries(DIMENSIONS.map((d) => [d, new Map<string, Tally>()])) as Record<Dimension, Map<string, Tally>>;
-  for (const r of rows.slice(0, MAX_ORDERS)) {
-    const delivered = r.outcome === "delivered" ? 1 : 0;
-    const failed = r.outcome === "failed" ? 1 : 0;
-    total.orders += 1;
-    total.delivered += delivered;
-    total.failed += failed;
-    const keys = keysOf(r, toDate(r.placedAt), shop.timezone);
-    for (const d of DIMENSIONS) {
-      for (const key of keys[d]) {
-        const t = tallies[d].get(key) ?? { orders: 0, delivered: 0, failed: 0 };
-        t.orders += 1;
-        t.delivered += delivered;
-        t.failed += failed;
-        tallies[d].set(key, t);
-      }
-    }
-  }
+  const total: Tally = { orders: span.total[0], delivered: span.total[1], failed: span.total[2] };
+  const tallies = Object.fromEntries(
+    DIMENSIONS.map((d) => [d, new Map(Object.entries(span.tallies[d]).map(([key, t]) => [key, { orders: t[0], delivered: t[1], failed: t[2] }]))]),
+  ) as Record<Dimension, Map<string, Tally>>;
   const breakdowns = Object.fromEntries(
     DIMENSIONS.map((d) => {
       const list = [...tallies[d]].map(([key, t]) => rowOf(key, t, cost));

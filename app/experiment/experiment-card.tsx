@@ -11,17 +11,14 @@ function SuggestionButton({ suggestion, choose }: { suggestion: { percent: numbe
 }
 
 /**
- * The Settings page's "Holdout experiment" card: its own forms beside the settings form (starting or
- * stopping an experiment is an action, not a setting saved with the others), posted with an `intent`.
+ * The Settings' "Holdout experiment" page: its own forms (starting or stopping an experiment is an action,
+ * not a setting), posted with an `intent`. The money it counts comes from the Costs settings.
  */
 export function ExperimentCard({ settings, result }: { settings: ExperimentSettings; result: ExperimentActionResult | null }) {
   const busy = useNavigation().state !== "idle";
   const errors = result?.errors ?? {};
   const [percent, setPercent] = useState(String(settings.holdoutPercent));
   const [days, setDays] = useState("");
-  const [failureCost, setFailureCost] = useState(settings.codFailureCost);
-  const [messageCost, setMessageCost] = useState(settings.messageCost);
-  const currency = settings.currency ?? "";
   // Said before the start, as the merchant types: can this share and period reach a result at the store's pace?
   const chosenDays = /^\d+$/.test(days.trim()) ? Number(days) : null;
   const reach = settings.pace && experimentReach(settings.pace, Number(percent), chosenDays);
@@ -33,6 +30,11 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
       description="Measure what verification saves you: a small random share of cash-on-delivery shoppers is not asked to verify, and their failed deliveries are compared with everyone else's."
     >
       <BlockStack gap="400">
+        {!settings.costsSet && (
+          <Text as="p" tone="subdued">
+            The report counts money saved once the cost of a failed parcel is set: <Link to="/app/settings/costs">Costs</Link>.
+          </Text>
+        )}
         {result && (
           <Banner tone={result.ok ? "success" : "critical"}>
             <p>{result.message}</p>
@@ -44,8 +46,8 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
               <input type="hidden" name="intent" value="experiment-stop" />
               <BlockStack gap="300">
                 <Text as="p">
-                  Running since {new Date(settings.startedAt!).toLocaleDateString("en", { dateStyle: "medium" })}
-                  {settings.endsAt ? `, until ${new Date(settings.endsAt).toLocaleDateString("en", { dateStyle: "medium" })}` : ", until you stop it"}: {settings.holdoutPercent} % of
+                  Running since {settings.dayWords?.first}
+                  {settings.dayWords?.last ? `, through ${settings.dayWords.last}` : ", until you stop it"}: {settings.holdoutPercent} % of
                   shoppers are not asked to verify.
                 </Text>
                 {settings.sentence && <Text as="p" tone="subdued">{settings.sentence}</Text>}
@@ -121,40 +123,6 @@ export function ExperimentCard({ settings, result }: { settings: ExperimentSetti
             </Form>
           )}
         </Card>
-        <div id="costs">
-        <Card>
-          <Form method="post">
-            <input type="hidden" name="intent" value="experiment-costs" />
-            <FormLayout>
-              <TextField
-                label="Cost of one failed COD parcel"
-                name="codFailureCost"
-                prefix={currency}
-                value={failureCost}
-                onChange={setFailureCost}
-                error={errors.codFailureCost}
-                autoComplete="off"
-                helpText="Shipping out and back, packing and handling, in your store's currency. Asked only here: Deliveries → Analytics (money lost) and the experiment's money saved use it."
-              />
-              <TextField
-                label="Cost of one message to you"
-                name="messageCost"
-                prefix={currency}
-                value={messageCost}
-                onChange={setMessageCost}
-                error={errors.messageCost}
-                autoComplete="off"
-                helpText="Messages are included in your plan; fill this in to take them off the money saved anyway. Empty: not counted."
-              />
-              <InlineStack align="end">
-                <Button submit loading={busy}>
-                  Save costs
-                </Button>
-              </InlineStack>
-            </FormLayout>
-          </Form>
-        </Card>
-        </div>
       </BlockStack>
     </Layout.AnnotatedSection>
   );

@@ -1,4 +1,4 @@
-import { addDays, shopDay, shopDayStart } from "~/shared/shop-day";
+import { addDays, lastShopDaysStart, shopDay, shopDayStart } from "~/shared/shop-day";
 
 /**
  * The holdout experiment's days are the shop's calendar days (app/shared/shop-day.ts), whatever the hour
@@ -40,5 +40,5 @@ export function shopDaysRun(startedAt: Date, until: Date, timezone: string | nul
 
 /** The first instant of the window the store's pace is read over: `paceDays` shop days, today the last of them. */
 export function paceWindowStart(now: Date, paceDays: number, timezone: string | null | undefined): Date {
-  return shopDayStart(addDays(shopDay(now, timezone), 1 - paceDays), timezone);
+  return lastShopDaysStart(now, paceDays, timezone);
 }

@@ -30,7 +30,7 @@ export function ExperimentReportView({ report: raw, sentence }: { report: Jsonis
           <Card>
             <BlockStack gap="200">
               <Text as="p">No experiment yet. Start one on the Settings page to measure what verification saves you.</Text>
-              <Link to="/app/settings#experiment">Holdout experiment settings</Link>
+              <Link to="/app/settings/experiment">Holdout experiment settings</Link>
             </BlockStack>
           </Card>
         </Layout.Section>

@@ -1,8 +1,8 @@
-import { adminShop, updateShop } from "~/core/settings/shop.server";
+import { adminShop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import type { ShopZone } from "~/shared/shop-day";
 import { loadExperimentReport } from "./report.server";
-import { experimentSentence } from "./report";
+import { dayWords, experimentSentence } from "./report";
 import { codOrdersLately, PACE_DAYS, planningRates, startExperiment, stopExperiment } from "./experiment.server";
 import type { ExperimentPace } from "./reach";
 import { HOLDOUT_SHARE, parseExperimentForm, type ExperimentFormErrors } from "./settings";
@@ -24,11 +24,12 @@ export async function loadExperimentSettings(domain: string) {
     running: report?.running ?? false,
     startedAt: report?.startedAt ?? null,
     endsAt: report?.endsAt ?? null,
+    // The shop's first and last days (the last the one before the end's midnight), in words made here: the browser's zone never moves them.
+    dayWords: report ? { first: dayWords(report.days.first), last: report.days.last ? dayWords(report.days.last) : null } : null,
     holdoutPercent: report?.running ? Math.round(report.holdoutShare * 100) : HOLDOUT_SHARE.default,
     horizon: report?.horizon ?? null,
     sentence: report ? experimentSentence(report) : null,
-    codFailureCost: shop.codFailureCost == null ? "" : String(shop.codFailureCost),
-    messageCost: shop.messageCost == null ? "" : String(shop.messageCost),
+    costsSet: shop.codFailureCost != null,
     currency: shop.currency,
     pace: report?.running ? null : await experimentPace(shop),
   };
@@ -38,7 +39,7 @@ export type ExperimentSettings = Awaited<ReturnType<typeof loadExperimentSetting
 
 export type ExperimentActionResult = { intent: "experiment"; ok: boolean; message: string; errors: ExperimentFormErrors };
 
-/** The card's three buttons: start (share and period), stop, and the two costs. */
+/** The page's two buttons: start (share and period) and stop. */
 export async function experimentAction(domain: string, form: FormData): Promise<ExperimentActionResult> {
   const parsed = parseExperimentForm(form);
   if (!parsed.ok) return { intent: "experiment", ok: false, message: "Nothing was changed: a field needs a change.", errors: parsed.errors };
@@ -52,9 +53,6 @@ export async function experimentAction(domain: string, form: FormData): Promise<
     }
     case "experiment-stop":
       return (await stopExperiment(shop.id, clock.now())) ? done(true, "Experiment stopped: every shopper is asked to verify again.") : done(false, "No experiment is running.");
-    case "experiment-costs":
-      await updateShop(domain, { codFailureCost: parsed.data.codFailureCost, messageCost: parsed.data.messageCost });
-      return done(true, "Costs saved.");
   }
 }
 

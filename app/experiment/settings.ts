@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { text, wholeNumber } from "~/core/settings/schema/fields";
+import { wholeNumber } from "~/core/settings/schema/fields";
 
 /**
- * The Settings page's "Holdout experiment" card, its own form beside the settings (it starts and stops
- * an experiment, it is not a setting saved with the others): what each of its three buttons posts.
+ * The Settings' "Holdout experiment" page, its own forms (it starts and stops an experiment, it is not a
+ * setting): what each of its two buttons posts.
  */
 
 /** The share of shoppers held out, in percent: the merchant's range and the default. */
@@ -13,16 +13,6 @@ export const MAX_EXPERIMENT_DAYS = 365;
 
 export type ExperimentStart = { holdoutShare: number; days: number | null };
 
-/** An amount of the shop's currency, or empty for "not set". */
-function optionalAmount(what: string) {
-  const message = `Enter ${what} as an amount (for example 120 or 120.50), or leave it empty.`;
-  return text(message)
-    .trim()
-    .transform((v) => v.replace(/^(\d+),(\d+)$/, "$1.$2"))
-    .refine((v) => v === "" || (/^\d{1,9}(\.\d{1,4})?$/.test(v) && Number(v) <= 1_000_000), message)
-    .transform((v) => (v === "" ? null : Number(v)));
-}
-
 export const experimentForm = z.discriminatedUnion("intent", [
   z.object({
     intent: z.literal("experiment-start"),
@@ -31,19 +21,14 @@ export const experimentForm = z.discriminatedUnion("intent", [
     days: z.union([z.literal("").transform(() => null), wholeNumber(1, MAX_EXPERIMENT_DAYS)]),
   }),
   z.object({ intent: z.literal("experiment-stop") }),
-  z.object({
-    intent: z.literal("experiment-costs"),
-    codFailureCost: optionalAmount("the cost of a failed parcel"),
-    messageCost: optionalAmount("the cost of a message"),
-  }),
 ]);
 
 export type ExperimentForm = z.output<typeof experimentForm>;
-export type ExperimentFormErrors = Partial<Record<"holdoutPercent" | "days" | "codFailureCost" | "messageCost" | "intent", string>>;
+export type ExperimentFormErrors = Partial<Record<"holdoutPercent" | "days" | "intent", string>>;
 
 /** The posted card → what to do, or each field's first error. */
 export function parseExperimentForm(form: FormData): { ok: true; data: ExperimentForm } | { ok: false; errors: ExperimentFormErrors } {
-  const raw = Object.fromEntries(["intent", "holdoutPercent", "days", "codFailureCost", "messageCost"].map((k) => [k, form.get(k) ?? undefined]));
+  const raw = Object.fromEntries(["intent", "holdoutPercent", "days"].map((k) => [k, form.get(k) ?? undefined]));
   const parsed = experimentForm.safeParse(raw);
   if (parsed.success) return { ok: true, data: parsed.data };
   const errors: ExperimentFormErrors = {};

@@ -6,10 +6,11 @@ export async function messageLogsOf(shopId: string, orderGids: string[]): Promis
   const logs = new Map<string, MessageLogEntry[]>();
   if (!orderGids.length) return logs;
   const [messages, replies, rungs] = await Promise.all([
+    // Not ordered here: asked to, SQLite walks the shop's messages by time instead of the orders' (2.2 s at
+    // 250,000 messages, npm run bench:growth); the entries are put in time order below.
     prisma.messageDelivery.findMany({
       where: { shopId, orderGid: { in: orderGids }, providerId: { not: null } },
       select: { orderGid: true, channel: true, purpose: true, status: true, errorCode: true, createdAt: true },
-      orderBy: { createdAt: "asc" },
     }),
     prisma.whatsappReply.findMany({ where: { shopId, orderGid: { in: orderGids } }, select: { orderGid: true, action: true, outcome: true, createdAt: true }, orderBy: { createdAt: "asc" } }),
     prisma.confirmationRung.findMany({
@@ -19,7 +20,7 @@ export async function messageLogsOf(shopId: string, orderGids: string[]): Promis
     }),
   ]);
   const add = (gid: string, entry: MessageLogEntry) => logs.set(gid, [...(logs.get(gid) ?? []), entry]);
-  for (const m of messages) {
+  for (const m of messages.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())) {
     const channel = m.channel === "whatsapp" || m.channel === "voice" ? m.channel : "sms";
     add(m.orderGid!, { kind: "message", at: m.createdAt.toISOString(), channel, purpose: m.purpose, status: m.status, errorCode: m.errorCode });
   }

@@ -1,8 +1,9 @@
 import { prisma } from "~/core/db.server";
 import type { Money } from "~/shared/money-words";
-import { execute, sql, type Sql } from "~/core/db/sql.server";
+import { execute, query, sql, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
-import type { DepositState, OrderStatus } from "~/shared/order-status";
+import { ORDER_COUNT_CAP, ORDER_STATUSES, type DepositState, type OrderStatus } from "~/shared/order-status";
+import { lastShopDaysStart } from "~/shared/shop-day";
 
 export type OrderRecordInput = {
   orderGid: string;
@@ -66,20 +67,29 @@ export const ORDERS_PAGE_SIZE = 25;
 /** Where an order's address correction stands, for the Orders page (the latest request per order). */
 export type CorrectionState = "none" | "pending" | "completed" | "not_editable" | "expired";
 
+/** Each status's orders in the period, counted up to ORDER_COUNT_CAP: one index range (shopId, status, placedAt) a status that stops there. */
+async function cappedStatusCounts(shopId: string, since: Date | null): Promise<Partial<Record<OrderStatus, number>>> {
+  const counts = ORDER_STATUSES.map(
+    (status) => sql`SELECT CAST(${status} AS TEXT) AS "status", (SELECT COUNT(*) FROM (
+      SELECT 1 FROM "OrderRecord" WHERE "shopId" = ${shopId} AND "status" = ${status}${since ? sql` AND "placedAt" >= ${since}` : sql``} LIMIT ${ORDER_COUNT_CAP}
+    ) AS "c") AS "n"`,
+  );
+  const rows = await query<{ status: OrderStatus; n: unknown }>(counts.reduce((all, one) => sql`${all} UNION ALL ${one}`));
+  return Object.fromEntries(rows.filter((r) => Number(r.n) > 0).map((r) => [r.status, Number(r.n)]));
+}
+
 /**
- * One page of the shop's orders, newest first, optionally of one status and placed in the last `days`,
+ * One page of the shop's orders, newest first, optionally of one status and placed in the last `days` shop days,
  * with each order's address correction state, and how many orders of that period each status has (the
- * page's filter). Indexed: shopId +
- * placedAt, shopId + status + placedAt.
+ * page's filter, each counted up to ORDER_COUNT_CAP). Indexed: shopId + placedAt, shopId + status + placedAt.
  */
-export async function listOrderRecords(shopId: string, options: { status?: OrderStatus; page?: number; days?: number | null } = {}, now = clock.now()) {
+export async function listOrderRecords(shopId: string, options: { status?: OrderStatus; page?: number; days?: number | null; timezone?: string | null } = {}, now = clock.now()) {
   // One period for every figure: the counts of the filter, the total and the rows.
-  const inPeriod = { shopId, ...(options.days ? { placedAt: { gte: new Date(now.getTime() - options.days * 86_400_000) } } : {}) };
+  const since = options.days ? lastShopDaysStart(now, options.days, options.timezone) : null;
+  const inPeriod = { shopId, ...(since ? { placedAt: { gte: since } } : {}) };
   const where = { ...inPeriod, ...(options.status ? { status: options.status } : {}) };
-  const [byStatus, total] = await Promise.all([
-    prisma.orderRecord.groupBy({ by: ["status"], where: inPeriod, _count: { _all: true } }),
-    prisma.orderRecord.count({ where }),
-  ]);
+  const counts = await cappedStatusCounts(shopId, since);
+  const total = options.status ? (counts[options.status] ?? 0) : Math.min(ORDER_COUNT_CAP, Object.values(counts).reduce((a, b) => a + (b ?? 0), 0));
   const pages = Math.max(1, Math.ceil(total / ORDERS_PAGE_SIZE));
   const page = Math.min(Math.max(1, options.page ?? 1), pages);
   const rows = await prisma.orderRecord.findMany({
@@ -121,7 +131,7 @@ export async function listOrderRecords(shopId: string, options: { status?: Order
     total,
     page,
     pages,
-    counts: Object.fromEntries(byStatus.map((s) => [s.status, s._count._all])) as Partial<Record<OrderStatus, number>>,
+    counts,
   };
 }
 

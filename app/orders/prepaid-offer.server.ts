@@ -11,6 +11,7 @@ import { clock } from "~/core/utils/clock.server";
 import { keyedHash } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
 import { currencyDigits } from "~/shared/money";
+import { lastShopDaysStart, type ShopZone } from "~/shared/shop-day";
 import { takeContact, type ContactAllowance, type ContactShop } from "~/billing/contact-allowance.server";
 import { sendSms, type SmsChannel } from "~/sms/sms.server";
 import { whatsappLinkTemplate } from "~/sms/whatsapp";
@@ -385,9 +386,10 @@ export type PrepaidOfferFigures = {
   notOffered: { reason: NotOfferedReason; count: number }[];
 };
 
-/** The last `days` days of offers: sent, opened, paid, the COD orders moved to prepaid (with or without an offer), and why offers were not made. */
-export async function prepaidOfferFigures(shopId: string, days = 30, now = clock.now()): Promise<PrepaidOfferFigures> {
-  const since = new Date(now.getTime() - days * 86_400_000);
+/** The last `days` shop days of offers: sent, opened, paid, the COD orders moved to prepaid (with or without an offer), and why offers were not made. */
+export async function prepaidOfferFigures(shop: ShopZone, days = 30, now = clock.now()): Promise<PrepaidOfferFigures> {
+  const shopId = shop.id;
+  const since = lastShopDaysStart(now, days, shop.timezone);
   const [sent, opened, paid, moved, rewards, reasons] = await Promise.all([
     prisma.prepaidOffer.count({ where: { shopId, sentAt: { gte: since } } }),
     prisma.prepaidOffer.count({ where: { shopId, sentAt: { gte: since }, openedAt: { not: null } } }),
@@ -410,7 +412,9 @@ export async function prepaidOfferFigures(shopId: string, days = 30, now = clock
 }
 
 /** The pay-now card's figures for the settings page, with each reason an offer was not made in the merchant's words. */
-export async function prepaidOfferSummary(shopId: string) {
-  const figures = await prepaidOfferFigures(shopId);
+export async function prepaidOfferSummary(shopId: string, now = clock.now()) {
+  // The shop's days are its zone's: read here, so the page passes only the shop.
+  const shop = await prisma.shop.findUniqueOrThrow({ where: { id: shopId }, select: { id: true, timezone: true } });
+  const figures = await prepaidOfferFigures(shop, 30, now);
   return { ...figures, notOffered: figures.notOffered.map((n) => ({ ...n, why: NOT_OFFERED_REASONS[n.reason] })) };
 }

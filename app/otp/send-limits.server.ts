@@ -45,7 +45,7 @@ export const PHONE_TEXTS_CEILING = 30;
 
 /**
  * A drain's signature: many codes today, few of them confirmed. Past `minSendsShare` of the daily cap (at
- * least `minSendsFloor`) in the UTC day with fewer than one in `verifiedOneIn` confirmed, each network may
+ * least `minSendsFloor`) in the shop's day with fewer than one in `verifiedOneIn` confirmed, each network may
  * send `perNetworkPerHour` codes an hour: a shopper on a network still gets theirs, a drain from any number
  * of networks slows to that pace. Honest shoppers confirm most of their codes, so an honest busy day never looks like this.
  */

@@ -246,7 +246,11 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     enforcedBy: RJ("experimentGroups"),
     report: { section: "experimentGroups" },
   },
-  DailyStat: { personal: false, why: "counts per day (a dimension is a country, mode or reason, never a person)" },
+  DailyStat: { personal: false, why: "counts per day (a dimension is a country, mode or reason, never a person); kept 400 days (the hourly housekeeping)" },
+  DayRollup: {
+    personal: false,
+    why: "a report's counts of one closed day (orders by status, messages by channel, COD orders by postal code, product, mode, band, source): never a phone, an address or an order; kept 400 days (the hourly housekeeping)",
+  },
   DataRequestReport: {
     personal: true,
     holds: ["customerId", "customerEmail", "customerPhone", "ordersRequested", "report"],

@@ -3,7 +3,8 @@ import { execute, sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { randomToken } from "~/core/utils/crypto.server";
 import { normalizePhone } from "~/shared/phone";
-import { customerDataReport, orderGidsOf } from "./privacy.server";
+import { customerDataReport } from "./customer-records.server";
+import { orderGidsOf } from "./privacy.server";
 import { recordCount } from "./report-sections";
 
 /**

@@ -1,5 +1,5 @@
 /**
- * How a data request's report (privacy.server.ts customerDataReport) reads on the admin's Data requests
+ * How a data request's report (customer-records.server.ts customerDataReport) reads on the admin's Data requests
  * page: one section per kind of record, with the columns a merchant can forward as they are. Pure: the
  * page renders it in the browser too.
  */

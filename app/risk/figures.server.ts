@@ -1,5 +1,5 @@
 import { query, sql } from "~/core/db/sql.server";
-import { shopDay, type ShopZone } from "~/shared/shop-day";
+import { lastShopDaysStart, shopDay, type ShopZone } from "~/shared/shop-day";
 import { clock } from "~/core/utils/clock.server";
 import { reasonLabel } from "./reason-labels";
 import { RISK_BANDS, type RiskBand } from "./score";
@@ -40,7 +40,8 @@ export type FiguresShop = ShopZone & Pick<Shop, "riskCalibration" | "riskMediumA
 
 export async function riskFigures(shop: FiguresShop, now: Date = clock.now()): Promise<RiskFigures> {
   const shopId = shop.id;
-  const since = new Date(now.getTime() - FIGURES_DAYS * 86_400_000);
+  // Both windows are the same whole shop days: today and the 29 before, from the first one's midnight.
+  const since = lastShopDaysStart(now, FIGURES_DAYS, shop.timezone);
   const sinceDay = shopDay(since, shop.timezone);
   const [orders, stats] = await Promise.all([
     query<{ riskScore: unknown; riskBand: string | null; riskReasons: string | null; value: unknown; outcome: string | null }>(sql`

@@ -63,8 +63,8 @@ const CHOICES: Record<string, string> = {
 /** The shop's quiet hours in words (they are the Settings page's, shared with the confirmation ladder). */
 function quietHoursText(shop: { quietHoursStart: number | null; quietHoursEnd: number | null; timezone: string | null }): string {
   const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, "0")}:${String(m % 60).padStart(2, "0")}`;
-  if (shop.quietHoursStart === null || shop.quietHoursEnd === null || shop.quietHoursStart === shop.quietHoursEnd) return "No quiet hours: texts go out at any hour (set them on the Settings page).";
-  return `Quiet hours: no text between ${hhmm(shop.quietHoursStart)} and ${hhmm(shop.quietHoursEnd)} (${shop.timezone ?? "UTC"}); a text due then waits. Set on the Settings page.`;
+  if (shop.quietHoursStart === null || shop.quietHoursEnd === null || shop.quietHoursStart === shop.quietHoursEnd) return "No quiet hours: texts go out at any hour (set them in Settings → Confirmation messages).";
+  return `Quiet hours: no text between ${hhmm(shop.quietHoursStart)} and ${hhmm(shop.quietHoursEnd)} (${shop.timezone ?? "UTC"}); a text due then waits. Set in Settings → Confirmation messages.`;
 }
 
 /** Why a recovery's text did not go (the guard's refusal, app/billing/contact-allowance.server.ts, or the send's failure). */

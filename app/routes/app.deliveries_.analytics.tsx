@@ -10,8 +10,8 @@ import { FileDownloadButton } from "~/ui/file-download";
 import { authenticate } from "~/core/shopify/app.server";
 import { adminShop } from "~/core/settings/shop.server";
 import { AnalyticsCharts } from "~/dashboard/analytics-charts";
-import { loadDeliveryAnalytics } from "~/dashboard/delivery-analytics.server";
-import { DIMENSION_LABELS, DIMENSIONS, MIN_DECIDED_FOR_RATE, PERIODS, type Row } from "~/dashboard/delivery-analytics";
+import { loadDeliveryAnalytics, type DeliveryAnalytics } from "~/dashboard/delivery-analytics.server";
+import { DIMENSION_LABELS, DIMENSIONS, MIN_DECIDED_FOR_RATE, PERIODS, type Dimension, type Row } from "~/dashboard/delivery-analytics";
 import { periodOf } from "~/dashboard/delivery-analytics-form";
 
 export const meta: MetaFunction = () => [{ title: "Delivery analytics · COD Verify" }];
@@ -27,8 +27,16 @@ const CHART_THEMES = { Light: { line: { hasSpline: false } } };
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
   const shop = await adminShop(session.shop);
-  return loadDeliveryAnalytics(shop, periodOf(new URL(request.url), PERIODS));
+  const a = await loadDeliveryAnalytics(shop, periodOf(new URL(request.url), PERIODS));
+  // Only what the page shows travels to the browser (a year's postal codes are thousands of rows; the CSV has
+  // them all): the first SHOWN_ROWS of each breakdown, and every week for the chart.
+  const sizes = Object.fromEntries(DIMENSIONS.map((d) => [d, a.breakdowns[d].length])) as Record<Dimension, number>;
+  const breakdowns = Object.fromEntries(DIMENSIONS.map((d) => [d, d === "week" ? a.breakdowns[d] : a.breakdowns[d].slice(0, SHOWN_ROWS)])) as DeliveryAnalytics["breakdowns"];
+  return { ...a, breakdowns, sizes };
 }
+
+/** The rows a breakdown's table shows. */
+const SHOWN_ROWS = 25;
 
 const percent = (r: Row) => (r.rate == null ? `too few (${r.delivered + r.failed} decided)` : `${(100 * r.rate).toFixed(1)} %`);
 
@@ -71,7 +79,7 @@ export default function DeliveryAnalytics() {
         <Layout.Section>
           <Text as="p" tone="subdued">
             {a.codFailureCost == null ? "Money is shown once the cost of a failed parcel is set " : `Money lost counts ${money(a.codFailureCost)} a failed parcel, the cost set `}
-            <Link to="/app/settings#costs">in Settings</Link>.
+            <Link to="/app/settings/costs">in Settings</Link>.
           </Text>
         </Layout.Section>
         <Layout.Section>
@@ -104,15 +112,15 @@ export default function DeliveryAnalytics() {
                   {`By ${DIMENSION_LABELS[d].toLowerCase()}`}
                 </Text>
                 {a.breakdowns[d].length ? (
-                  <ScrollableDataTable label={`By ${DIMENSION_LABELS[d].toLowerCase()}`} columnContentTypes={types} headings={[DIMENSION_LABELS[d], ...headings.slice(1)]} rows={rows(a.breakdowns[d].slice(0, 25))} />
+                  <ScrollableDataTable label={`By ${DIMENSION_LABELS[d].toLowerCase()}`} columnContentTypes={types} headings={[DIMENSION_LABELS[d], ...headings.slice(1)]} rows={rows(a.breakdowns[d].slice(0, SHOWN_ROWS))} />
                 ) : (
                   <Text as="p" tone="subdued">
                     No COD orders in this period.
                   </Text>
                 )}
-                {a.breakdowns[d].length > 25 && (
+                {a.sizes[d] > SHOWN_ROWS && (
                   <Text as="p" tone="subdued">
-                    {`The first 25 of ${a.breakdowns[d].length}; the CSV has them all.`}
+                    {`The first ${SHOWN_ROWS} of ${a.sizes[d]}; the CSV has them all.`}
                   </Text>
                 )}
               </BlockStack>

@@ -16,12 +16,14 @@ import {
   CORRECTION_LABELS,
   depositSummary,
   isOrderStatus,
+  ORDER_COUNT_CAP,
   ORDER_PAYMENT_LABELS,
   ORDER_PERIODS,
   ORDER_STATUS_LABELS,
   ORDER_STATUSES,
   orderAdminUrl,
   orderAppBridgeUrl,
+  orderCountWords,
   orderPeriodOf,
   orderPeriodWords,
   paymentOf,
@@ -40,7 +42,7 @@ export const meta: MetaFunction = () => [{ title: "Orders · COD Verify" }];
 
 /**
  * The shop's recent orders as the app saw them (OrderRecord): verification state, payment, phone, address
- * correction. One period (`days`, or every order) for every figure; times in the store's time zone.
+ * correction. One period (the last `days` shop days, or every order) for every figure; times in the store's time zone.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const { session } = await authenticate.admin(request);
@@ -50,7 +52,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const status = isOrderStatus(requested) ? requested : undefined;
   const days = orderPeriodOf(url.searchParams.get("days"));
   const page = Number.parseInt(url.searchParams.get("page") ?? "1", 10) || 1;
-  const list = await listOrderRecords(shop.id, { status, page, days });
+  const list = await listOrderRecords(shop.id, { status, page, days, timezone: shop.timezone });
   const blocked = await blockedPhonesAmong(shop.id, list.rows.flatMap((o) => (o.phone ? [o.phone] : [])));
   const logs = await messageLogsOf(shop.id, list.rows.map((o) => o.orderGid));
   const digipins = await digipinsOf(shop.id, list.rows.map((o) => o.orderGid));
@@ -145,10 +147,10 @@ export default function Orders() {
   const navigation = useNavigation();
   const posting = navigation.state === "submitting" ? navigation.formData : undefined;
   const busyFor = (gid: string) => (posting?.get("orderGid") === gid ? (posting.get("intent") as "block" | "unblock" | "resend") : null);
-  const all = Object.values(counts).reduce((a, b) => a + (b ?? 0), 0);
+  const all = Math.min(ORDER_COUNT_CAP, Object.values(counts).reduce((a, b) => a + (b ?? 0), 0));
   const tabs = [
-    { id: "all", content: "All", badge: String(all) },
-    ...ORDER_STATUSES.map((s) => ({ id: s, content: ORDER_STATUS_LABELS[s], badge: String(counts[s] ?? 0) })),
+    { id: "all", content: "All", badge: orderCountWords(all) },
+    ...ORDER_STATUSES.map((s) => ({ id: s, content: ORDER_STATUS_LABELS[s], badge: orderCountWords(counts[s] ?? 0) })),
   ];
   const pageUrl = (n: number) => {
     const next = new URLSearchParams(params);
@@ -296,7 +298,7 @@ export default function Orders() {
                 ))}
               </IndexTable>
             )}
-            <TableFooter count={`${total.toLocaleString("en")} ${total === 1 ? "order" : "orders"}${status ? ` ${ORDER_STATUS_LABELS[status].toLowerCase()}` : ""} ${periodWords}`} page={page} pages={pages} pageUrl={pageUrl} />
+            <TableFooter count={`${orderCountWords(total)} ${total === 1 ? "order" : "orders"}${status ? ` ${ORDER_STATUS_LABELS[status].toLowerCase()}` : ""} ${periodWords}`} page={page} pages={pages} pageUrl={pageUrl} />
           </Card>
         </Layout.Section>
       </Layout>

@@ -5,6 +5,17 @@
 export const ORDER_STATUSES = ["verified", "unverified", "pending", "confirmed", "unconfirmed", "cancelled"] as const;
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
+/**
+ * The most orders the Orders page counts of one status (it shows "10,000+" beyond, and pages that far): a
+ * shop's year can hold a million orders, and exact counts would read every one on each view.
+ */
+export const ORDER_COUNT_CAP = 10_000;
+
+/** A count as the Orders page shows it: "10,000+" at the cap. */
+export function orderCountWords(n: number): string {
+  return n >= ORDER_COUNT_CAP ? `${ORDER_COUNT_CAP.toLocaleString("en")}+` : n.toLocaleString("en");
+}
+
 export const ORDER_STATUS_LABELS: Record<OrderStatus, string> = {
   verified: "Verified",
   unverified: "Unverified",
@@ -76,7 +87,7 @@ export function depositSummary(d: DepositState, locale = "en"): string {
   return `Deposit ${money(d.deposit)} paid · adding the balance ${money(d.balance)}`;
 }
 
-/** The Orders page's periods, in days back from now; absent: every order the app saw. */
+/** The Orders page's periods, in the shop's days (today and the days before it); absent: every order the app saw. */
 export const ORDER_PERIODS = [7, 30, 90] as const;
 export type OrderPeriod = (typeof ORDER_PERIODS)[number];
 

@@ -1,4 +1,4 @@
-import { addDays, nextMonthStart, nextShopMidnight, shopDay, shopDayStart, shopMonthStart, utcOffsetMinutes, utcOffsetSpans } from "./shop-day";
+import { addDays, lastShopDaysStart, nextMonthStart, nextShopMidnight, shopDay, shopDayStart, shopMonthStart, utcOffsetMinutes, utcOffsetSpans } from "./shop-day";
 import { shopDate } from "~/delivery/quiet-hours";
 
 /**
@@ -99,5 +99,27 @@ describe("the shop's midnight, on ordinary and daylight-saving days", () => {
         expect(span[1], `${zone} ${new Date(t).toISOString()}`).toBe(utcOffsetMinutes(t, zone));
       }
     }
+  });
+});
+
+describe("the last N shop days: today and the N - 1 before, from the first one's midnight", () => {
+  it.each(["Asia/Kolkata", "Pacific/Kiritimati", "Pacific/Pago_Pago", "America/St_Johns", "Asia/Kathmandu", "America/New_York", "Australia/Lord_Howe"])(
+    "%s: every hour of two days at the month's end and at each offset change, for 1, 7, 30 and 90 days",
+    (zone) => {
+      for (const from of [MONTH_END, ...changes(zone).map((c) => c - DAY)]) {
+        for (let t = from; t < from + 2 * DAY; t += HOUR) {
+          const today = calendarDay(t, zone);
+          for (const days of [1, 7, 30, 90]) {
+            const start = lastShopDaysStart(t, days, zone).getTime();
+            expect(calendarDay(start, zone), `${zone} ${new Date(t).toISOString()} ${days}`).toBe(addDays(today, 1 - days));
+            expect(calendarDay(start - 60_000, zone)).toBe(addDays(today, -days));
+          }
+        }
+      }
+    },
+  );
+
+  it("a shop whose zone is not known yet counts UTC's days", () => {
+    expect(lastShopDaysStart(Date.UTC(2026, 11, 1, 23, 59), 7, null).toISOString()).toBe("2026-11-25T00:00:00.000Z");
   });
 });

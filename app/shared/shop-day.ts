@@ -96,6 +96,14 @@ export function shopDayStart(day: string, timezone: string | null | undefined): 
   return new Date(after);
 }
 
+/**
+ * Where a "last `days` days" figure starts: the first instant of the last `days` shop days, today the
+ * last of them (today and the `days` - 1 before, from the first one's midnight in the shop's zone).
+ */
+export function lastShopDaysStart(at: Date | number, days: number, timezone: string | null | undefined): Date {
+  return shopDayStart(addDays(shopDay(at, timezone), 1 - days), timezone);
+}
+
 /** The next start of a shop day after `at`: when a daily count starts again. */
 export function nextShopMidnight(at: Date | number, timezone: string | null | undefined): Date {
   return shopDayStart(addDays(shopDay(at, timezone), 1), timezone);

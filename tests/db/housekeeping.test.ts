@@ -2,6 +2,7 @@ import { prisma } from "~/core/db.server";
 import { runDueJobs, scheduleRecurringJobs } from "~/core/jobs/queue.server";
 import { JOB_KINDS } from "~/server-build";
 import { RETENTION_EVERY_MS } from "~/privacy/retention.server";
+import { DAY_ROLLUP_EVERY_MS } from "~/dashboard/day-rollup.server";
 import { clock } from "~/core/utils/clock.server";
 import { installShop } from "../helpers/shops";
 
@@ -35,14 +36,16 @@ describe("housekeeping as recurring jobs", () => {
     });
 
     await scheduleRecurringJobs(JOB_KINDS.filter((kind) => kind.every));
-    // The two housekeeping kinds, and the personal-data retention run that the hourly one queues.
-    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ done: 3 });
+    // The two housekeeping kinds, and the personal-data retention and day rollup runs that the hourly one queues.
+    expect(await runDueJobs(JOB_KINDS)).toMatchObject({ done: 4 });
 
     expect((await prisma.otpChallenge.findMany()).map((r) => r.id)).toEqual(["live"]);
     expect((await prisma.rateCounter.findMany()).map((r) => r.key)).toEqual(["live"]);
     expect((await prisma.webhookDelivery.findMany()).map((r) => r.id)).toEqual(["new"]);
     const due = await prisma.job.findMany({ orderBy: { kind: "asc" }, select: { kind: true, nextAttemptAt: true, doneAt: true } });
     expect(due).toEqual([
+      // The day rollup queued its own next run (no shop here has days to roll).
+      { kind: "analytics.day-rollup", nextAttemptAt: new Date(t + DAY_ROLLUP_EVERY_MS), doneAt: null },
       { kind: "housekeeping.otp-purge", nextAttemptAt: new Date(t + 60_000), doneAt: null },
       { kind: "housekeeping.prune", nextAttemptAt: new Date(t + 3600_000), doneAt: null },
       // The retention job queued its own next run.

@@ -95,7 +95,7 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
   it("chooses the COD fee's product in Shopify's product picker instead of a pasted variant ID", { timeout: 60_000 }, async () => {
     const host = Buffer.from(`admin.shopify.com/store/${SHOP.replace(".myshopify.com", "")}`).toString("base64url");
     const query = new URLSearchParams({ embedded: "1", shop: SHOP, host, id_token: sessionToken(SHOP, API_KEY, SECRET) });
-    expect((await page.goto(`${server.url}/app/settings?${query}`, { waitUntil: "networkidle" }))?.status()).toBe(200);
+    expect((await page.goto(`${server.url}/app/settings/checkout?${query}`, { waitUntil: "networkidle" }))?.status()).toBe(200);
     // The picker takes the pasted ID's place once the page has found App Bridge (after hydration).
     await page.getByRole("button", { name: "Choose the fee product" }).waitFor();
     expect(await page.getByRole("textbox", { name: "Fee product" }).count()).toBe(0);
@@ -104,7 +104,7 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
     expect(await page.evaluate(() => (window as unknown as { __pickers: unknown[] }).__pickers)).toEqual([{ type: "variant", action: "select", multiple: false }]);
     expect(await page.locator('input[name="codFeeVariantId"]').inputValue()).toBe("44000000000099");
     await page.locator("form[data-save-bar]").evaluate((f: HTMLFormElement) => f.requestSubmit());
-    await until(() => page.evaluate(() => (window as unknown as { __toasts: { message: string }[] }).__toasts.map((t) => t.message))).toContain("Settings saved");
+    await until(() => page.evaluate(() => (window as unknown as { __toasts: { message: string }[] }).__toasts.map((t) => t.message))).toContain("Checkout saved");
     expect(await page.locator('input[name="codFeeVariantId"]').inputValue()).toBe("44000000000099");
     expect(errors).toEqual([]);
   });
@@ -112,7 +112,7 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
   it("gives the settings form to App Bridge's save bar and shows no save button of its own; a save is told by a toast", { timeout: 60_000 }, async () => {
     const host = Buffer.from(`admin.shopify.com/store/${SHOP.replace(".myshopify.com", "")}`).toString("base64url");
     const query = new URLSearchParams({ embedded: "1", shop: SHOP, host, id_token: sessionToken(SHOP, API_KEY, SECRET) });
-    expect((await page.goto(`${server.url}/app/settings?${query}`, { waitUntil: "networkidle" }))?.status()).toBe(200);
+    expect((await page.goto(`${server.url}/app/settings/codes?${query}`, { waitUntil: "networkidle" }))?.status()).toBe(200);
     const form = page.locator("form[data-save-bar]");
     expect(await form.count()).toBe(1);
     await page.getByLabel("Code lifetime").fill("700");
@@ -120,7 +120,7 @@ describe("the admin inside Shopify's admin (App Bridge present)", () => {
     expect(await page.getByRole("region", { name: "Unsaved changes" }).count()).toBe(0);
     // What App Bridge's Save does: submit the form.
     await form.evaluate((f: HTMLFormElement) => f.requestSubmit());
-    await until(() => page.evaluate(() => (window as unknown as { __toasts: { message: string }[] }).__toasts.map((t) => t.message))).toContain("Settings saved");
+    await until(() => page.evaluate(() => (window as unknown as { __toasts: { message: string }[] }).__toasts.map((t) => t.message))).toContain("One-time codes saved");
     expect(await page.getByLabel("Code lifetime").inputValue()).toBe("700");
     expect(errors).toEqual([]);
   });

@@ -166,11 +166,13 @@ describe("the merchant's admin by keyboard at three sizes (local mode, a seeded 
 
       // Settings: the merchant turns it off there and saves, keyboard only.
       await navigateTo("Settings");
+      await press(page().getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: /^Enforcement/ }));
       const box = page().getByRole("checkbox", { name: "Hide cash on delivery at checkout unless verified" });
+      await box.waitFor();
       await press(box, "Space");
       expect(await box.isChecked()).toBe(false);
       await press(page().getByRole("region", { name: "Unsaved changes" }).getByRole("button", { name: "Save" }));
-      await until(() => page().getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(1);
+      await until(() => page().getByRole("status").filter({ hasText: "Enforcement saved" }).count()).toBe(1);
 
       // Back on Home: the checklist reads the shop as it is, the step is to do again and can be done right there.
       await navigateTo("Home");
@@ -186,6 +188,7 @@ describe("the merchant's admin by keyboard at three sizes (local mode, a seeded 
 
       // And Settings shows it on again.
       await navigateTo("Settings");
+      await press(page().getByRole("navigation", { name: "Settings sections" }).getByRole("link", { name: /^Enforcement/ }));
       expect(await page().getByRole("checkbox", { name: "Hide cash on delivery at checkout unless verified" }).isChecked()).toBe(true);
     },
     120_000,

@@ -38,7 +38,7 @@ describe("the holdout experiment's settings card and report page in Chromium", (
   ])("at %dx%d the card says before the start whether the share and period can reach a result at the store's pace", { timeout: 60_000 }, async (width, height) => {
     await page.setViewportSize({ width, height });
     try {
-      await page.goto(`${server.url}/app/settings#experiment`, { waitUntil: "networkidle" });
+      await page.goto(`${server.url}/app/settings/experiment`, { waitUntil: "networkidle" });
       const share = page.getByLabel("Shoppers not asked to verify");
       // A fresh store: no COD orders in 90 days, so no share and period can get there, and the card says so.
       await share.focus();
@@ -54,11 +54,11 @@ describe("the holdout experiment's settings card and report page in Chromium", (
   });
 
   it("starts from Settings, fills from real requests, and reads on the report page and Home", { timeout: 120_000 }, async () => {
-    await page.goto(`${server.url}/app/settings`, { waitUntil: "networkidle" });
-    await page.getByLabel("Shoppers not asked to verify").fill("30");
+    await page.goto(`${server.url}/app/settings/costs`, { waitUntil: "networkidle" });
     await page.getByLabel("Cost of one failed COD parcel").fill("250");
     await page.getByRole("button", { name: "Save costs" }).click();
-    await until(() => page.getByText("Costs saved.").count()).toBe(1);
+    await until(() => page.getByRole("status").filter({ hasText: "Costs saved" }).count()).toBe(1);
+    await page.goto(`${server.url}/app/settings/experiment`, { waitUntil: "networkidle" });
     await page.getByLabel("Shoppers not asked to verify").fill("30");
     await page.getByRole("button", { name: "Start the experiment" }).click();
     await until(() => page.getByText(/Experiment started: 30 % of shoppers/).count()).toBe(1);

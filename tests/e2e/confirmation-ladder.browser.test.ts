@@ -50,14 +50,14 @@ describe("the confirmation ladder in Chromium", () => {
     await twilio?.close();
   });
 
-  it("sets the ladder on Settings, rings the shopper, and lists the unanswered order for a person", { timeout: 120_000 }, async () => {
-    await page.goto(`${server.url}/app/settings`, { waitUntil: "networkidle" });
+  it("sets the ladder in Settings, rings the shopper, and lists the unanswered order for a person", { timeout: 120_000 }, async () => {
+    await page.goto(`${server.url}/app/settings/confirmation`, { waitUntil: "networkidle" });
     await page.getByLabel("Voice call").fill("0");
     await page.getByLabel("Needs a person").fill("1");
     const bar = page.getByRole("region", { name: "Unsaved changes" });
     await until(() => bar.count()).toBe(1);
     await bar.getByRole("button", { name: "Save" }).click();
-    await until(() => page.getByRole("status").filter({ hasText: "Settings saved" }).count()).toBe(1);
+    await until(() => page.getByRole("status").filter({ hasText: "Confirmation messages saved" }).count()).toBe(1);
     expect(await page.getByLabel("Voice call").inputValue()).toBe("0");
 
     const order = orderCreatedPayload({ phone: BUYER, total_price: "1299.00", shipping_address: { phone: BUYER, country_code: "IN" } });

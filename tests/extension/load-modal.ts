@@ -39,7 +39,7 @@ export type ModalCore = {
   riskModes(shopModes: string[], allowed: unknown, priced?: boolean): string[];
   newBehaviour(): object;
   noteOpened(b: object, now: number): void;
-  noteSent(b: object, phone: string, now: number): void;
+  noteSent(b: object, phone: string, now: number, fields?: Record<string, number>): void;
   noteTyped(b: object): void;
   sendFields(b: object, phone: string, now: number): Record<string, number>;
   verifyFields(b: object, now: number): Record<string, number>;

@@ -1,10 +1,12 @@
 import * as route from "~/routes/app.orders";
 import { prisma } from "~/core/db.server";
 import { ORDERS_PAGE_SIZE } from "~/orders/order-record.server";
+import { ORDER_COUNT_CAP, orderCountWords } from "~/shared/order-status";
 import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import { runDueJobs } from "~/core/jobs/queue.server";
 import { clock } from "~/core/utils/clock.server";
+import { shopDayStart } from "~/shared/shop-day";
 import * as handlers from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
@@ -73,6 +75,39 @@ describe("the Orders page", () => {
       new Intl.DateTimeFormat("en", { timeZone: "Asia/Kolkata", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(new Date(first.placedAt)),
     );
   });
+
+  it("counts each status up to 10,000 (a year's orders are not read on each view), and pages that far", async () => {
+    const shop = await installShop();
+    const now = Date.now();
+    const row = (n: number, status: string) => ({ shopId: shop.id, orderGid: `gid://shopify/Order/${n}`, orderName: `#${n}`, cod: true, status, placedAt: new Date(now - n * 1000) });
+    await prisma.orderRecord.createMany({ data: Array.from({ length: ORDER_COUNT_CAP + 5 }, (_, n) => row(n, "verified")) });
+    await prisma.orderRecord.createMany({ data: [row(ORDER_COUNT_CAP + 10, "pending"), row(ORDER_COUNT_CAP + 11, "pending")] });
+    const all = (await load()).data!;
+    expect(all).toMatchObject({ total: ORDER_COUNT_CAP, pages: ORDER_COUNT_CAP / ORDERS_PAGE_SIZE, counts: { verified: ORDER_COUNT_CAP, pending: 2 } });
+    expect((await load("?status=pending")).data!).toMatchObject({ total: 2, pages: 1 });
+    expect(orderCountWords(all.counts.verified)).toBe("10,000+");
+    expect(orderCountWords(2)).toBe("2");
+  });
+
+  it.each(["Asia/Kolkata", "Pacific/Kiritimati", "Pacific/Pago_Pago", "America/St_Johns", "Asia/Kathmandu"])(
+    "%s: the last 7 days are the shop's, today and the 6 before from the first one's midnight, at both sides of the shop's midnight",
+    async (zone) => {
+      const shop = await installShop({ timezone: zone });
+      const midnight = shopDayStart("2026-12-01", zone).getTime();
+      // The first instants of 24 and 25 November, the shop's: the periods' first days a minute before and a minute after its 1 December.
+      const from24 = shopDayStart("2026-11-24", zone).getTime();
+      const from25 = shopDayStart("2026-11-25", zone).getTime();
+      for (const [n, placedAt] of [from24 - 1000, from24, from25 - 1000, from25, midnight - 120_000].entries()) {
+        await prisma.orderRecord.create({ data: { shopId: shop.id, orderGid: `gid://shopify/Order/${n}`, orderName: `#${n}`, mode: "cod", cod: true, status: "verified", placedAt: new Date(placedAt) } });
+      }
+      vi.spyOn(clock, "now").mockReturnValue(new Date(midnight - 60_000));
+      expect((await load("?days=7")).data!.orders.map((o) => o.name)).toEqual(["#4", "#3", "#2", "#1"]);
+      vi.spyOn(clock, "now").mockReturnValue(new Date(midnight + 60_000));
+      const after = (await load("?days=7")).data!;
+      expect(after).toMatchObject({ total: 2, counts: { verified: 2 } });
+      expect(after.orders.map((o) => o.name)).toEqual(["#4", "#3"]);
+    },
+  );
 
   it("lists the shop's orders newest first with status, payment, phone, correction state and the link into Shopify's admin; filters by status", async () => {
     const shop = await installShop();

@@ -1,6 +1,8 @@
-import * as settings from "~/routes/app.settings";
+import * as index from "~/routes/app.settings._index";
+import * as settings from "~/routes/app.settings.$section";
 import * as config from "~/routes/proxy.api.config";
 import { prisma } from "~/core/db.server";
+import { SETTINGS, SETTINGS_SECTIONS, sectionFields, type SettingsSectionId } from "~/core/settings/registry";
 import { settingsFormValues, type SettingsField, type SettingsFormValues } from "~/core/settings/settings";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
@@ -10,13 +12,26 @@ import { tokenExchange } from "../mocks/shopify/token-exchange";
 
 type Answer = { status?: string; values: SettingsFormValues; errors: Partial<Record<SettingsField, string>> };
 
-async function load(options: Parameters<typeof adminRequest>[1] = {}) {
-  return callAdminRoute<Answer>(settings, await adminRequest("/app/settings", options));
+async function load(options: Parameters<typeof adminRequest>[1] = {}, section: SettingsSectionId = "codes") {
+  return callAdminRoute<Answer>(settings, await adminRequest(`/app/settings/${section}`, options), { section });
 }
 
-async function save(form: Record<string, string>, options: Parameters<typeof adminRequest>[1] = {}) {
-  return callAdminRoute<Answer>(settings, await adminRequest("/app/settings", { ...options, form }));
+/** Posts to one section's page (the whole form may be posted: the section reads its own fields only). */
+async function save(form: Record<string, string>, options: Parameters<typeof adminRequest>[1] = {}, section: SettingsSectionId = "codes") {
+  return callAdminRoute<Answer>(settings, await adminRequest(`/app/settings/${section}`, { ...options, form }), { section });
 }
+
+/** Each section's page posts its own fields, one after the other, as a merchant saving every page would. */
+async function saveEverySection(form: Record<string, string>) {
+  const answers = [];
+  for (const { id } of SETTINGS_SECTIONS) {
+    if (id === "experiment") continue;
+    answers.push(await save(Object.fromEntries(sectionFields(id).map((f) => [f, form[f]])), {}, id));
+  }
+  return answers;
+}
+
+const only = (form: Record<string, string>, section: SettingsSectionId) => Object.fromEntries(sectionFields(section).map((f) => [f, form[f]]));
 
 /** The settings columns and the ones the page must never touch, as stored. */
 async function row(domain = SHOP) {
@@ -52,9 +67,16 @@ describe("GET /app/settings", () => {
     });
   });
 
+  it("lists every section on the index, and answers 404 for a section that does not exist", async () => {
+    await installShop();
+    expect((await callAdminRoute(index, await adminRequest("/app/settings"))).status).toBe(200);
+    for (const { id } of SETTINGS_SECTIONS) expect((await load({}, id)).status).toBe(200);
+    expect((await load({}, "everything" as SettingsSectionId)).status).toBe(404);
+  });
+
   it("says which way this store takes a partial deposit: Shopify's draft-order deposit (Plus), a deposit code, or not known yet", async () => {
     const shop = await installShop({ depositsAvailable: true });
-    const pattern = async () => ((await load()).data as unknown as { depositPattern: string }).depositPattern;
+    const pattern = async () => ((await load({}, "checkout")).data as unknown as { figures: { depositPattern: string } }).figures.depositPattern;
     expect(await pattern()).toBe("draft-order-deposit");
     await prisma.shop.update({ where: { id: shop.id }, data: { depositsAvailable: false } });
     const { forgetShop } = await import("~/core/settings/shop.server");
@@ -71,10 +93,10 @@ describe("GET /app/settings", () => {
   });
 });
 
-describe("POST /app/settings", () => {
-  it("saves every setting and shows the page again with what was stored", async () => {
+describe("POST /app/settings/:section", () => {
+  it("saves every setting, section by section, and shows each page again with what was stored", async () => {
     await installShop();
-    const res = await save(
+    const answers = await saveEverySection(
       await formWith({
         otpEnabled: "false",
         returningSkipDays: "0",
@@ -102,8 +124,8 @@ describe("POST /app/settings", () => {
         recordRetentionDays: "90",
       }),
     );
-    expect(res.status).toBe(200);
-    expect(res.data?.status).toBe("saved");
+    expect(answers.map((a) => [a.status, a.data?.status])).toEqual(answers.map(() => [200, "saved"]));
+    const res = answers[0];
     expect(await row()).toMatchObject({
       otpEnabled: false,
       returningSkipDays: 0,
@@ -130,8 +152,33 @@ describe("POST /app/settings", () => {
       autoAddressCorrection: true,
       recordRetentionDays: 90,
     });
-    expect(res.data?.values).toMatchObject({ allowedCountries: "IN, AE, MA", depositValue: "33.5", smsTemplate: "{code} is your {shop} code" });
+    expect(res.data?.values).toMatchObject({ allowedCountries: "IN, AE, MA", smsTemplate: "{code} is your {shop} code" });
+    expect(answers[1].data?.values).toMatchObject({ depositValue: "33.5" });
     expect(res.data?.errors).toEqual({});
+  });
+
+  it("writes only the posted section's columns: another section's field in the same post, valid or not, is left alone", async () => {
+    await installShop();
+    const before = await row();
+    const res = await save(await formWith({ tagVerified: "ok-cod", recordRetentionDays: "nonsense", otpMaxAttempts: "7" }), {}, "codes");
+    expect(res.data?.status).toBe("saved");
+    expect(Object.keys(res.data?.errors ?? {})).toEqual([]);
+    expect(await row()).toMatchObject({ otpMaxAttempts: 7, tagVerified: before.tagVerified, recordRetentionDays: before.recordRetentionDays });
+    const refused = await save(await formWith({ tagVerified: "", otpMaxAttempts: "8" }), {}, "orders");
+    expect(refused.status).toBe(422);
+    expect(Object.keys(refused.data?.errors ?? {})).toEqual(["tagVerified"]);
+    expect(Object.keys(refused.data?.values ?? {}).sort()).toEqual([...sectionFields("orders")].sort());
+    expect((await row()).otpMaxAttempts).toBe(7);
+  });
+
+  it("saves the failed parcel's cost in one place, and a saved cost saves again unchanged", async () => {
+    await installShop();
+    const res = await save({ codFailureCost: "180,50", messageCost: "0.0079" }, {}, "costs");
+    expect(res.data?.status).toBe("saved");
+    expect(await row()).toMatchObject({ codFailureCost: 180.5, messageCost: 0.0079 });
+    const again = await save(only(res.data!.values, "costs"), {}, "costs");
+    expect(again.data?.status).toBe("saved");
+    expect(await row()).toMatchObject({ codFailureCost: 180.5, messageCost: 0.0079 });
   });
 
   it("is seen by the storefront at once: /proxy/api/config follows the save", async () => {
@@ -146,7 +193,8 @@ describe("POST /app/settings", () => {
 
   it("clears optional texts left empty", async () => {
     await installShop({ smsTemplate: "{code}", discountCodeCod: "COD5", allowedCountries: "IN" });
-    expect((await save(await formWith({ smsTemplate: " ", discountCodeCod: "", allowedCountries: "" }))).status).toBe(200);
+    expect((await save(await formWith({ smsTemplate: " ", allowedCountries: "" }))).status).toBe(200);
+    expect((await save(await formWith({ discountCodeCod: "" }), {}, "checkout")).status).toBe(200);
     expect(await row()).toMatchObject({ smsTemplate: null, discountCodeCod: null, allowedCountries: "" });
   });
 
@@ -180,7 +228,9 @@ describe("POST /app/settings", () => {
     ["depositType", "half", /percentage or a fixed amount/],
     ["depositValue", "100", /from 1 to 99/],
     ["depositValue", "0", /from 1 to 99/],
-    ["depositValue", "abc", /percentage/],
+    ["depositValue", "abc", /Enter a number such as 120/],
+    ["codFailureCost", "12.345", /up to two decimals/],
+    ["messageCost", "free", /up to four decimals/],
     ["tagOrders", "", /on or off/],
     ["tagVerified", "  ", /Enter a tag/],
     ["tagUnverified", "cod,unverified", /comma/],
@@ -192,33 +242,34 @@ describe("POST /app/settings", () => {
   it.each(invalid)("refuses %s = %j with 422 naming the field, keeps what was typed and changes nothing", async (field, value, message) => {
     await installShop();
     const before = await row();
+    const section = SETTINGS[field].section;
     const form = await formWith({ otpTtlSeconds: "900", [field]: value });
-    const res = await save(form);
+    const res = await save(form, {}, section);
     expect(res.status).toBe(422);
     expect(res.data?.status).toBe("invalid");
     expect(Object.keys(res.data?.errors ?? {})).toEqual([field]);
     expect(res.data?.errors[field]).toMatch(message);
-    // Every value comes back exactly as typed, the valid change included.
-    expect(res.data?.values).toEqual(form);
+    // Every value of the section comes back exactly as typed, the valid change included.
+    expect(res.data?.values).toEqual(only(form, section));
     expect(await row()).toEqual(before);
   });
 
   it("refuses a fixed deposit of 0 and accepts any positive amount", async () => {
     await installShop();
-    const refused = await save(await formWith({ depositType: "fixed", depositValue: "0" }));
+    const refused = await save(await formWith({ depositType: "fixed", depositValue: "0" }), {}, "checkout");
     expect(refused.status).toBe(422);
     expect(refused.data?.errors.depositValue).toMatch(/above 0/);
-    expect((await save(await formWith({ depositType: "fixed", depositValue: "250.50" }))).status).toBe(200);
+    expect((await save(await formWith({ depositType: "fixed", depositValue: "250.50" }), {}, "checkout")).status).toBe(200);
     expect(await row()).toMatchObject({ depositType: "fixed", depositValue: 250.5 });
   });
 
   it("names every missing field when the form is incomplete, and writes nothing", async () => {
     await installShop();
     const before = await row();
-    const { otpEnabled: _a, tagVerified: _b, ...partial } = await formWith();
+    const { otpEnabled: _a, otpSendLimit: _b, ...partial } = await formWith();
     const res = await save({ ...partial, otpTtlSeconds: "120" });
     expect(res.status).toBe(422);
-    expect(Object.keys(res.data?.errors ?? {}).sort()).toEqual(["otpEnabled", "tagVerified"]);
+    expect(Object.keys(res.data?.errors ?? {}).sort()).toEqual(["otpEnabled", "otpSendLimit"]);
     expect(await row()).toEqual(before);
   });
 
@@ -259,7 +310,7 @@ describe("POST /app/settings", () => {
   });
 });
 
-describe("/app/settings without a valid admin session", () => {
+describe("/app/settings/:section without a valid admin session", () => {
   // No token: the library sends the browser to log in; a bad token: 401, and App Bridge retries with a fresh one.
   const cases: [string, Parameters<typeof adminRequest>[1], number][] = [
     ["no session token", { unauthenticated: true }, 302],

@@ -132,13 +132,12 @@ describe("/app/deliveries/analytics", () => {
 
   it("asks no cost of its own: the one cost, saved in Settings, is what money lost counts here, and a post to the page changes nothing", async () => {
     await installShop({ currency: "INR" });
-    const settings = await import("~/routes/app.settings");
-    const saved = await callAdminRoute(settings, await adminRequest("/app/settings", { form: { intent: "experiment-costs", codFailureCost: "180,50", messageCost: "" } }));
-    expect(saved.status).toBe(200);
+    const settings = await import("~/routes/app.settings.$section");
+    const costs = async (codFailureCost: string) => callAdminRoute(settings, await adminRequest("/app/settings/costs", { form: { codFailureCost, messageCost: "" } }), { section: "costs" });
+    expect((await costs("180,50")).status).toBe(200);
     expect((await load()).codFailureCost).toBe(180.5);
     // Saved once, it saves again unchanged (one parser, one place: it drifted between two before).
-    const again = await callAdminRoute(settings, await adminRequest("/app/settings", { form: { intent: "experiment-costs", codFailureCost: String((await load()).codFailureCost), messageCost: "" } }));
-    expect(again.status).toBe(200);
+    expect((await costs(String((await load()).codFailureCost))).status).toBe(200);
     expect("action" in (await import("~/routes/app.deliveries_.analytics"))).toBe(false);
   });
 
@@ -149,6 +148,19 @@ describe("/app/deliveries/analytics", () => {
     expect(answer.response?.headers.get("location")).toBe("/app/deliveries/analytics?days=90");
     const unsigned = await callAdminRoute(oldAddress, await adminRequest("/app/analytics", { unauthenticated: true }));
     expect(unsigned.response?.headers.get("location") ?? "").not.toContain("/app/deliveries/analytics");
+  });
+
+  it("sends the page the first 25 rows of each breakdown and how many there are; the CSV keeps every one", async () => {
+    const shop = await installShop({ currency: "INR", otpEnabled: false });
+    const placedAt = new Date();
+    await prisma.orderRecord.createMany({
+      data: Array.from({ length: 30 }, (_, i) => ({ shopId: shop.id, orderGid: `gid://shopify/Order/${500 + i}`, cod: true, status: "verified", products: JSON.stringify([`Product ${i}`]), placedAt })),
+    });
+    const a = (await load()) as DeliveryAnalytics & { sizes: Record<string, number> };
+    expect(a.breakdowns.product).toHaveLength(25);
+    expect(a.sizes.product).toBe(30);
+    const csv = await (await callAdminRoute(download, await adminRequest("/app/analytics/download/30"), { days: "30" })).response!.text();
+    expect(csv.split("\r\n").filter((line) => line.startsWith("product,"))).toHaveLength(30);
   });
 
   it("refuses a request without a session token", async () => {

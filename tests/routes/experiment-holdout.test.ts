@@ -1,4 +1,4 @@
-import * as settings from "~/routes/app.settings";
+import * as settings from "~/routes/app.settings.$section";
 import * as experimentPage from "~/routes/app.experiment";
 import * as home from "~/routes/app._index";
 import * as sendOtp from "~/routes/proxy.send-otp";
@@ -43,7 +43,10 @@ const post = (route: typeof sendOtp | typeof createCheckout, path: string, body:
 /** Each shopper from a network of their own, as real shoppers come (one network asking many numbers is a probe: experiment-probe.test.ts). */
 const sendCode = (phone: string) =>
   callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone }, headers: { "x-forwarded-for": `198.18.${Number(phone.slice(-3)) % 250}.${(Number(phone.slice(-6, -3)) % 250) + 1}` } }));
-const experimentForm = async (form: Record<string, string>) => callAdminRoute<{ ok: boolean; message: string; errors: Record<string, string> }>(settings, await adminRequest("/app/settings", { form }));
+const experimentForm = async (form: Record<string, string>) =>
+  callAdminRoute<{ ok: boolean; message: string; errors: Record<string, string> }>(settings, await adminRequest("/app/settings/experiment", { form }), { section: "experiment" });
+/** The costs the report counts money with, saved on the settings' Costs page. */
+const saveCosts = async (form: Record<string, string>) => callAdminRoute<{ status: string }>(settings, await adminRequest("/app/settings/costs", { form }), { section: "costs" });
 const webhook = (route: typeof ordersCreate | typeof cancelled | typeof fulfilled, topic: string, payload: unknown, id: string) =>
   callRoute(route, signedWebhook(topic, payload, { webhookId: id }));
 
@@ -209,7 +212,7 @@ describe("the holdout experiment", () => {
       const o = orderCreatedPayload({ phone: phones[i], shipping_address: address(phones[i]), billing_address: address(phones[i]) });
       expect((await callRoute(ordersCreate, signedWebhook("orders/create", o))).status).toBe(200);
     }
-    const page = await callAdminRoute<{ experiment: { pace: { codOrders: number; paceDays: number; horizons: Record<number, number> } | null } }>(settings, await adminRequest("/app/settings"));
+    const page = await callAdminRoute<{ experiment: { pace: { codOrders: number; paceDays: number; horizons: Record<number, number> } | null } }>(settings, await adminRequest("/app/settings/experiment"), { section: "experiment" });
     const pace = page.data!.experiment.pace!;
     expect(pace).toMatchObject({ codOrders: 29, paceDays: 90 });
     expect(pace.horizons[10]).toBe(990);
@@ -217,7 +220,7 @@ describe("the holdout experiment", () => {
     expect(experimentReach(pace, 10, 90)).toMatchObject({ kind: "never", needed: 990, suggestion: null });
     // A running experiment's card has no choice to judge.
     expect((await experimentForm({ intent: "experiment-start", holdoutPercent: "10", days: "" })).status).toBe(200);
-    const running = await callAdminRoute<{ experiment: { pace: unknown } }>(settings, await adminRequest("/app/settings"));
+    const running = await callAdminRoute<{ experiment: { pace: unknown } }>(settings, await adminRequest("/app/settings/experiment"), { section: "experiment" });
     expect(running.data!.experiment.pace).toBeNull();
   });
 
@@ -228,7 +231,6 @@ describe("the holdout experiment", () => {
       { intent: "experiment-start", holdoutPercent: "4", days: "" },
       { intent: "experiment-start", holdoutPercent: "10", days: "400" },
       { intent: "experiment-start", holdoutPercent: "ten", days: "" },
-      { intent: "experiment-costs", codFailureCost: "-5", messageCost: "" },
     ];
     for (const form of forms) {
       const res = await experimentForm(form);
@@ -241,7 +243,7 @@ describe("the holdout experiment", () => {
   it("reports per arm from the outcomes Shopify sends: counts, rates, the difference and money saved, on the report page and Home", async () => {
     await installShop({ currency: "INR", country: "IN" });
     const { held, asked } = await startAndAssign("30", { held: 5, asked: 11 });
-    expect((await experimentForm({ intent: "experiment-costs", codFailureCost: "250", messageCost: "0.5" })).data).toMatchObject({ ok: true });
+    expect((await saveCosts({ codFailureCost: "250", messageCost: "0.5" })).data).toMatchObject({ status: "saved" });
     // Planted: of each arm's first orders, held-out shoppers fail 3 in 4, asked ones 1 in 5; one order per arm stays open.
     const plan: { phone: string; fate: "failed" | "delivered" | "open" }[] = [
       ...held.slice(0, 4).map((phone, i) => ({ phone, fate: i < 3 ? ("failed" as const) : ("delivered" as const) })),

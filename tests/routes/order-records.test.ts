@@ -54,7 +54,8 @@ describe("orders/create: the order's record", () => {
   });
 
   it("is removed by customers/redact with the customer's other records", async () => {
-    const { redactCustomer, customerDataReport } = await import("~/privacy/privacy.server");
+    const { redactCustomer } = await import("~/privacy/privacy.server");
+    const { customerDataReport } = await import("~/privacy/customer-records.server");
     const shop = await installShop({ otpEnabled: false });
     const order = orderCreatedPayload({ phone: PHONE });
     await deliver(order);

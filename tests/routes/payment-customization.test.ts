@@ -1,4 +1,4 @@
-import * as settings from "~/routes/app.settings";
+import * as settings from "~/routes/app.settings.$section";
 import * as shopUpdate from "~/routes/webhooks.shop.update";
 import { runDueJobs } from "~/core/jobs/queue.server";
 import { enforcementSyncJob } from "~/enforcement/enforcement-jobs.server";
@@ -164,19 +164,22 @@ describe("syncPaymentCustomization", () => {
   });
 });
 
-describe("the settings page", () => {
-  type Answer = { status?: string; values: SettingsFormValues; enforcement: ReturnType<typeof enforcementState> };
+describe("the settings' Enforcement page", () => {
+  type Answer = { status?: string; values: SettingsFormValues; figures: { enforcement: ReturnType<typeof enforcementState> } };
+  const page = async () => callAdminRoute<Answer>(settings, await adminRequest("/app/settings/enforcement"), { section: "enforcement" });
+  const save = async (form: Record<string, string>) => callAdminRoute<Answer>(settings, await adminRequest("/app/settings/enforcement", { form }), { section: "enforcement" });
 
   it("shows the enforcement state, and a save updates the customization at once", async () => {
     await installShop();
-    const loaded = await callAdminRoute<Answer>(settings, await adminRequest("/app/settings"));
-    expect(loaded.data?.enforcement).toEqual({ state: "not_set_up", error: null });
+    const loaded = await page();
+    expect(loaded.data?.figures.enforcement).toEqual({ state: "not_set_up", error: null });
     expect(loaded.data?.values).toMatchObject({ enforceAtCheckout: "true", codMethodNames: "Cash on Delivery (COD)", holdUnverifiedCod: "false", confirmDeadlineHours: "24", cancelUnconfirmed: "false" });
 
     const form = { ...settingsFormValues(await row()), codMethodNames: "Cash on delivery\nPay at the door", holdUnverifiedCod: "true", confirmDeadlineHours: "48" };
-    const saved = await callAdminRoute<Answer>(settings, await adminRequest("/app/settings", { form }));
+    const saved = await save(form);
     expect(saved.status).toBe(200);
-    expect(saved.data?.enforcement).toMatchObject({ state: "active" });
+    // The page shown after the save (Remix loads it again) tells the new state.
+    expect((await page()).data?.figures.enforcement).toMatchObject({ state: "active" });
     expect(config(only())).toEqual({ codMethodNames: ["Cash on delivery", "Pay at the door"], enforce: true });
     expect(await row()).toMatchObject({ holdUnverifiedCod: true, confirmDeadlineHours: 48 });
   });
@@ -184,16 +187,16 @@ describe("the settings page", () => {
   it("while verification is paused, saving “keep cash on delivery hidden” hides it again at once; switching it off offers it again", async () => {
     const shop = await installShop({ subscriptionPlan: "COD Verify Free" });
     await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "otp_verified", day: new Date().toISOString().slice(0, 10), dimension: "", count: 50 } });
-    const loaded = await callAdminRoute<Answer>(settings, await adminRequest("/app/settings"));
+    const loaded = await page();
     expect(loaded.data?.values.keepCodHiddenWhenPaused).toBe("false");
 
-    const keep = await callAdminRoute<Answer>(settings, await adminRequest("/app/settings", { form: { ...settingsFormValues(await row()), keepCodHiddenWhenPaused: "true" } }));
-    expect(keep.data?.enforcement).toEqual({ state: "paused", why: "allowance_used", codHidden: true, updating: false });
+    expect((await save({ ...settingsFormValues(await row()), keepCodHiddenWhenPaused: "true" })).data?.status).toBe("saved");
+    expect((await page()).data?.figures.enforcement).toEqual({ state: "paused", why: "allowance_used", codHidden: true, updating: false });
     expect(only().enabled).toBe(true);
     expect(config(only())).toMatchObject({ enforce: true });
 
-    const offer = await callAdminRoute<Answer>(settings, await adminRequest("/app/settings", { form: { ...settingsFormValues(await row()), keepCodHiddenWhenPaused: "false" } }));
-    expect(offer.data?.enforcement).toEqual({ state: "paused", why: "allowance_used", codHidden: false, updating: false });
+    expect((await save({ ...settingsFormValues(await row()), keepCodHiddenWhenPaused: "false" })).data?.status).toBe("saved");
+    expect((await page()).data?.figures.enforcement).toEqual({ state: "paused", why: "allowance_used", codHidden: false, updating: false });
     expect(only().enabled).toBe(false);
     expect(config(only())).toMatchObject({ enforce: false });
   });

@@ -6,6 +6,7 @@ import { planUsage } from "~/billing/plans.server";
 import { verificationStatus } from "~/enforcement/pause.server";
 import { codOrdersLately, runningExperiment, startExperiment, stopExperiment } from "~/experiment/experiment.server";
 import { loadExperimentReport } from "~/experiment/report.server";
+import { loadExperimentSettings } from "~/experiment/settings-page.server";
 import { addDays, shopDayStart } from "~/shared/shop-day";
 import { attackerIp, attackerNumber, sendFrom } from "../helpers/attacks";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
@@ -16,7 +17,7 @@ import { useFakeTwilio } from "../helpers/twilio";
  * A shop's day is the shop's, through the storefront's own requests: the daily cap's day and its
  * retryAfter, the daily counts' rows, the allowance's month and the drain watch's day all turn at the shop's midnight, in zones
  * from UTC-12:00 to UTC+14:00 with the quarter and half hours, on the night a month ends; so do the holdout
- * experiment's period, its report's days and pace and the Settings card's 90 days (every offset and hour:
+ * experiment's period, its report's days and pace, the Settings card's dates and 90 days (every offset and hour:
  * app/experiment/period.test.ts).
  */
 const fake = useFakeTwilio();
@@ -134,5 +135,19 @@ describe("the experiment's days, the shop's", () => {
     // A stop pressed after the period ended changes neither its end nor its days.
     expect(await stopExperiment(shop.id, new Date(end.getTime() + 2 * 3_600_000))).toBe(true);
     expect(await loadExperimentReport(shop, new Date(end.getTime() + 3 * 3_600_000))).toMatchObject({ running: false, endsAt: end.toISOString(), days: { last: "2026-12-01" } });
+
+    // The Settings card: the shop's first and real last day, worded on the server (the browser's zone does not move them).
+    at(midnight - 5 * MINUTE);
+    expect((await loadExperimentSettings(shop.domain)).dayWords).toEqual({ first: "Nov 30, 2026", last: "Dec 1, 2026" });
+    // Started a minute before the shop's 3 December with no set period: from the 2nd, until stopped.
+    const third = shopDayStart("2026-12-03", zone).getTime();
+    expect((await startExperiment(shop, { holdoutShare: 0.1, days: null }, new Date(third - MINUTE))).ok).toBe(true);
+    at(third - MINUTE / 2);
+    expect(await loadExperimentSettings(shop.domain)).toMatchObject({ running: true, dayWords: { first: "Dec 2, 2026", last: null } });
+    // Stopped, and started again a minute after that midnight for 2 days: from the 3rd through the 5th.
+    expect(await stopExperiment(shop.id, new Date(third))).toBe(true);
+    expect((await startExperiment(shop, { holdoutShare: 0.1, days: 2 }, new Date(third + MINUTE))).ok).toBe(true);
+    at(third + 2 * MINUTE);
+    expect(await loadExperimentSettings(shop.domain)).toMatchObject({ running: true, dayWords: { first: "Dec 3, 2026", last: "Dec 5, 2026" } });
   });
 });

@@ -1,16 +1,17 @@
 import { getJwt } from "@shopify/shopify-api/test-helpers";
+import { SETTINGS_FIELDS, SETTINGS_SECTIONS, sectionFields, type SettingsSectionId } from "~/core/settings/registry";
 import { startServer, type RunningServer } from "../helpers/server";
 
 /**
- * The settings page as the merchant's browser gets it from the built server: the HTML shows the
- * stored values, a refused save shows each error beside its field with what was typed, a save the
- * success banner. Requests carry the session token App Bridge adds (local mode's demo shop).
+ * The settings pages as the merchant's browser gets them from the built server: each section's page shows
+ * its stored values and no other section's, a refused save shows each error beside its field with what
+ * was typed, a save says that section was saved. Requests carry the session token App Bridge adds (local mode's demo shop).
  */
 const BROWSER = "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
 
-async function adminFetch(server: RunningServer, form?: Record<string, string>) {
+async function adminFetch(server: RunningServer, section: SettingsSectionId, form?: Record<string, string>) {
   const { token } = await getJwt("demo-shop", "local-dev-api-key", "local-dev-api-secret");
-  return fetch(`${server.url}/app/settings`, {
+  return fetch(`${server.url}/app/settings/${section}`, {
     method: form ? "POST" : "GET",
     // A browser's user agent: the library answers 410 to what it takes for a bot (fetch says "node").
     headers: { authorization: `Bearer ${token}`, "user-agent": BROWSER, ...(form ? { "content-type": "application/x-www-form-urlencoded" } : {}) },
@@ -42,17 +43,6 @@ function formValues(html: string, names: string[]): Record<string, string> {
   return values;
 }
 
-const FIELDS = [
-  "otpEnabled", "returningSkipDays", "otpSendLimit", "otpSendWindowSeconds", "otpTtlSeconds", "otpResendCooldownSeconds",
-  "otpMaxAttempts", "dailySendCap", "allowedCountries", "smsChannel", "smsTemplate", "locale", "discountCodeCod",
-  "discountCodePrepaid", "discountCodePartial", "depositType", "depositValue", "tagOrders", "tagVerified", "tagUnverified",
-  "tagModePrefix", "addressCorrectionTtlHours", "autoAddressCorrection", "enforceAtCheckout", "keepCodHiddenWhenPaused", "capFallback", "usageChargesEnabled", "codMethodNames", "holdUnverifiedCod",
-  "confirmDeadlineHours", "cancelUnconfirmed", "paymentModes", "prepaidDiscountType",
-  "prepaidDiscountValue", "codFeeType", "codFeeValue", "codFeeVariantId", "recordRetentionDays", "whatsappConfirmation",
-  "whatsappReplyMinutes", "cancelOnWhatsappCancel", "otpChannelChoice", "linksOnWhatsapp", "linkDomain",
-  "prepaidOffer", "prepaidOfferIncentiveType", "prepaidOfferIncentiveValue", "prepaidOfferIncentiveCap",
-  "ladderWhatsappMinutes", "ladderSmsMinutes", "ladderVoiceMinutes", "ladderPersonMinutes", "quietHoursStart", "quietHoursEnd",
-];
 
 describe("the settings page in the built app", () => {
   let server: RunningServer;
@@ -63,32 +53,44 @@ describe("the settings page in the built app", () => {
     await server?.stop();
   });
 
-  it("renders every setting with its stored value; a refused save shows the error beside its field and keeps what was typed; a save shows the banner", async () => {
-    const page = await adminFetch(server);
-    expect(page.status).toBe(200);
-    const html = await page.text();
-    const form = formValues(html, FIELDS);
-    expect(form).toMatchObject({ otpEnabled: "true", otpTtlSeconds: "600", otpResendCooldownSeconds: "30", smsChannel: "sms", locale: "en", depositType: "percentage", tagVerified: "cod-verified" });
+  it("renders each setting on its section's page only, with its stored value", async () => {
+    for (const { id } of SETTINGS_SECTIONS) {
+      const page = await adminFetch(server, id);
+      expect(page.status, id).toBe(200);
+      const html = await page.text();
+      if (id !== "experiment") expect(Object.keys(formValues(html, sectionFields(id)))).toEqual(sectionFields(id));
+      for (const other of SETTINGS_FIELDS.filter((f) => !sectionFields(id).includes(f))) expect(() => control(html, other), `${other} on ${id}`).toThrow(/no control/);
+    }
+  });
 
-    const refused = await adminFetch(server, { ...form, otpTtlSeconds: "9", tagVerified: "typed, with comma" });
-    expect(refused.status).toBe(422);
-    const refusedHtml = await refused.text();
-    for (const [name, message] of [["otpTtlSeconds", "Enter a whole number from 60 to 3,600."], ["tagVerified", "Shopify separates tags with commas"]]) {
+  it("a refused save shows the error beside its field and keeps what was typed; a save says that section was saved", async () => {
+    const form = formValues(await (await adminFetch(server, "codes")).text(), sectionFields("codes"));
+    expect(form).toMatchObject({ otpEnabled: "true", otpTtlSeconds: "600", otpResendCooldownSeconds: "30", smsChannel: "sms" });
+    const tags = formValues(await (await adminFetch(server, "orders")).text(), sectionFields("orders"));
+
+    const refusals: [SettingsSectionId, Record<string, string>, string, string][] = [
+      ["codes", { ...form, otpTtlSeconds: "9" }, "otpTtlSeconds", "Enter a whole number from 60 to 3,600."],
+      ["orders", { ...tags, tagVerified: "typed, with comma" }, "tagVerified", "Shopify separates tags with commas"],
+    ];
+    for (const [section, posted, name, message] of refusals) {
+      const refused = await adminFetch(server, section, posted);
+      expect(refused.status).toBe(422);
+      const refusedHtml = await refused.text();
       const tag = control(refusedHtml, name);
       expect(tag).toContain('aria-invalid="true"');
       const describedBy = /aria-describedby="([^"]*)"/.exec(tag)![1].split(" ");
       const errorId = describedBy.find((id) => id.endsWith("Error"))!;
       const errorBlock = new RegExp(`id="${errorId.replace(/[:]/g, "\\$&")}"[\\s\\S]*?</div></div>`).exec(refusedHtml)![0];
       expect(errorBlock).toContain(message);
+      expect(formValues(refusedHtml, [name])).toEqual({ [name]: posted[name] });
+      expect(refusedHtml).not.toMatch(/ saved</);
     }
-    expect(formValues(refusedHtml, ["otpTtlSeconds", "tagVerified"])).toEqual({ otpTtlSeconds: "9", tagVerified: "typed, with comma" });
-    expect(refusedHtml).not.toContain("Settings saved");
 
-    const saved = await adminFetch(server, { ...form, otpTtlSeconds: "900", otpEnabled: "false" });
+    const saved = await adminFetch(server, "codes", { ...form, otpTtlSeconds: "900", otpEnabled: "false" });
     expect(saved.status).toBe(200);
     const savedHtml = await saved.text();
-    expect(savedHtml).toContain("Settings saved");
+    expect(savedHtml).toContain("One-time codes saved");
     expect(formValues(savedHtml, ["otpTtlSeconds", "otpEnabled"])).toEqual({ otpTtlSeconds: "900", otpEnabled: "false" });
-    expect(formValues(await (await adminFetch(server)).text(), ["otpTtlSeconds"])).toEqual({ otpTtlSeconds: "900" });
+    expect(formValues(await (await adminFetch(server, "codes")).text(), ["otpTtlSeconds"])).toEqual({ otpTtlSeconds: "900" });
   });
 });

@@ -3,7 +3,7 @@ import { BlockStack, Button, Card, Checkbox, FormLayout, InlineStack, Layout, Se
 import { useState } from "react";
 import { useAppBridgeState } from "~/admin/app-bridge";
 import { SETTINGS_LIMITS as L } from "~/core/settings/limits";
-import { FIELD_NAMES } from "./field-names";
+import { SETTINGS } from "~/core/settings/registry";
 import type { SettingsFormKit } from "./use-settings-form";
 
 /** The "Checkout" card: ways to pay, discount codes, the prepaid saving, the COD fee, the deposit. */
@@ -17,7 +17,7 @@ export function CheckoutCard({ form, currency, depositPattern }: { form: Setting
       <Card>
         <FormLayout>
           <Text as="h3" variant="headingSm">
-            {FIELD_NAMES.paymentModes}
+            {SETTINGS.paymentModes.label}
           </Text>
           {(["cod", "prepaid", "partial"] as const).map((mode) => (
             <Checkbox
@@ -51,19 +51,11 @@ export function CheckoutCard({ form, currency, depositPattern }: { form: Setting
           <Text as="h3" variant="headingSm">
             Discount codes
           </Text>
-          <TextField {...field("discountCodeCod")} helpText="Applied when the shopper pays in cash on delivery. Empty (the default): none." />
-          <TextField {...field("discountCodePrepaid")} helpText="Applied when the shopper pays everything online, e.g. an incentive to prepay. Empty (the default): none." />
-          <TextField {...field("discountCodePartial")} helpText="Applied to the order when the shopper pays a deposit now and the rest on delivery. Empty (the default): none." />
+          <TextField {...field("discountCodeCod")} />
+          <TextField {...field("discountCodePrepaid")} />
+          <TextField {...field("discountCodePartial")} />
           <FormLayout.Group>
-            <Select
-              {...select("prepaidDiscountType")}
-              options={[
-                { label: "Not shown", value: "none" },
-                { label: "A percentage", value: "percentage" },
-                { label: "A fixed amount", value: "fixed" },
-              ]}
-              helpText="Shoppers see the saving beside Pay now. Match your prepaid code's value."
-            />
+            <Select {...select("prepaidDiscountType")} />
             <TextField
               {...field("prepaidDiscountValue")}
               inputMode="decimal"
@@ -71,18 +63,10 @@ export function CheckoutCard({ form, currency, depositPattern }: { form: Setting
             />
           </FormLayout.Group>
           <Text as="h3" variant="headingSm">
-            {FIELD_NAMES.codFeeType}
+            {SETTINGS.codFeeType.label}
           </Text>
           <FormLayout.Group>
-            <Select
-              {...select("codFeeType")}
-              labelHidden
-              options={[
-                { label: "No fee", value: "none" },
-                { label: "Fixed amount", value: "fixed" },
-                { label: "Percentage of the items", value: "percentage" },
-              ]}
-            />
+            <Select {...select("codFeeType")} labelHidden />
             <TextField
               {...field("codFeeValue")}
               inputMode="decimal"
@@ -94,14 +78,7 @@ export function CheckoutCard({ form, currency, depositPattern }: { form: Setting
             Create the codes under Discounts first: a code Shopify does not know is ignored.
           </Text>
           <FormLayout.Group>
-            <Select
-              {...select("depositType")}
-              options={[
-                { label: "Percentage of the order", value: "percentage" },
-                { label: "Fixed amount", value: "fixed" },
-              ]}
-              helpText="Default: percentage."
-            />
+            <Select {...select("depositType")} />
             <TextField
               {...field("depositValue")}
               inputMode="decimal"
@@ -122,8 +99,7 @@ export function CheckoutCard({ form, currency, depositPattern }: { form: Setting
   );
 }
 
-const FEE_HELP =
-  "The fee is added to cash-on-delivery carts as this product, so it works on every plan and shows in the order. Create a product such as 'Cash on delivery fee' priced at the fixed fee (or at 1.00 for a percentage fee: the app sets the quantity that makes up the fee), not shipped";
+const FEE_HELP = SETTINGS.codFeeVariantId.help;
 
 /**
  * The COD fee's product: chosen in Shopify's own product picker inside the admin (App Bridge), the variant's
@@ -133,7 +109,7 @@ function FeeProductField({ form }: { form: SettingsFormKit }) {
   const { values, setValues, field } = form;
   const appBridge = useAppBridgeState();
   const [chosen, setChosen] = useState<string | null>(null);
-  if (appBridge !== "present") return <TextField {...field("codFeeVariantId")} helpText={`${FEE_HELP}, and enter its variant ID.`} />;
+  if (appBridge !== "present") return <TextField {...field("codFeeVariantId")} helpText={`${FEE_HELP} Enter its variant ID.`} />;
   const pick = async () => {
     const picked = await window.shopify.resourcePicker({ type: "variant", action: "select", multiple: false });
     const variant = picked?.[0];
@@ -165,7 +141,7 @@ function FeeProductField({ form }: { form: SettingsFormKit }) {
         </Text>
       )}
       <Text as="p" tone="subdued">
-        {`${FEE_HELP}, then choose it here.`}
+        {`${FEE_HELP} Then choose it here.`}
       </Text>
     </BlockStack>
   );

@@ -1,5 +1,4 @@
 import { Banner, Card, Checkbox, FormLayout, Layout, Select, Text, TextField } from "@shopify/polaris";
-import { SETTINGS_LIMITS as L } from "~/core/settings/limits";
 import type { EnforcementState } from "~/enforcement/payment-customization.server";
 import { enforcementSummary } from "./enforcement-summary";
 import type { SettingsFormKit } from "./use-settings-form";
@@ -24,28 +23,19 @@ export function EnforcementCard({ form, enforcement }: { form: SettingsFormKit; 
           })()}
           <Checkbox
             {...checkbox("enforceAtCheckout")}
-            helpText="Shopify's checkout offers your cash-on-delivery methods only to shoppers who verified their phone (or returning verified customers). Default: on."
           />
           <Checkbox
             {...checkbox("keepCodHiddenWhenPaused")}
-            helpText="Verification pauses when this month's verifications are used up, when no plan is active, or when codes are off. Off (the default): checkout then offers cash on delivery to everyone, unverified. On: checkout keeps hiding it, so nobody can pay on delivery until verification resumes."
           />
           <Select
             {...select("capFallback")}
-            options={[
-              { label: "Cash on delivery, confirmed after purchase", value: "confirm_after_purchase" },
-              { label: "Prepaid only", value: "prepaid_only" },
-            ]}
-            helpText="When the store's codes per day are used up (for example by someone spending them), no more codes are sent that day. Confirmed after purchase (the default): shoppers still pay cash on delivery and the order waits for their confirmation like any unverified order. Prepaid only: cash on delivery stays hidden until midnight."
           />
           <Checkbox
             {...checkbox("usageChargesEnabled")}
-            helpText="On a paid plan: past the plan's verifications for the month, each further verification is a usage charge on your Shopify invoice (the price per verification and the monthly cap are on the Plans page; you approved the cap with the plan). At the cap, verification pauses as above. Default: off."
           />
           <TextField
             {...field("codMethodNames")}
             multiline={3}
-            helpText={`The names of your cash-on-delivery payment methods exactly as checkout shows them, one a line (up to ${L.codMethodNamesMax}). Default: Cash on Delivery (COD).`}
           />
           <Text as="h3" variant="headingSm">
             After purchase
@@ -55,15 +45,12 @@ export function EnforcementCard({ form, enforcement }: { form: SettingsFormKit; 
           </Text>
           <Checkbox
             {...checkbox("holdUnverifiedCod")}
-            helpText="Puts the order's fulfillment on hold until the shopper confirms, so it is not shipped by mistake. Default: off."
           />
           <TextField
-            {...number("confirmDeadlineHours", "hours")}
-            helpText={`How long the shopper has to confirm. From ${L.confirmDeadlineHours.min} to ${L.confirmDeadlineHours.max}. Default: 24.`}
+            {...number("confirmDeadlineHours")}
           />
           <Checkbox
             {...checkbox("cancelUnconfirmed")}
-            helpText="Cancels an order that was not confirmed in time (restocked, the shopper notified). Default: off."
           />
         </FormLayout>
       </Card>

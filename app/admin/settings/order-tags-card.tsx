@@ -8,21 +8,12 @@ export function OrderTagsCard({ form }: { form: SettingsFormKit }) {
     <Layout.AnnotatedSection id="order-tags" title="Order tags" description="Tags added to new orders so you can see at a glance which ones were verified and how they are paid.">
       <Card>
         <FormLayout>
-          <Checkbox
-            {...checkbox("tagOrders")}
-            helpText="When off, orders are left untagged. Default: on."
-          />
+          <Checkbox {...checkbox("tagOrders")} />
           <FormLayout.Group>
-            <TextField {...field("tagVerified")} helpText="Cash-on-delivery orders whose phone was verified. Default: cod-verified." />
-            <TextField
-              {...field("tagUnverified")}
-              helpText="Cash-on-delivery orders whose phone was not verified. Default: cod-unverified."
-            />
+            <TextField {...field("tagVerified")} />
+            <TextField {...field("tagUnverified")} />
           </FormLayout.Group>
-          <TextField
-            {...field("tagModePrefix")}
-            helpText="Followed by cod, prepaid or partial, e.g. payment-mode:cod. Default: payment-mode:. Tags cannot contain commas."
-          />
+          <TextField {...field("tagModePrefix")} />
         </FormLayout>
       </Card>
     </Layout.AnnotatedSection>

@@ -1,5 +1,4 @@
 import { BlockStack, Card, Checkbox, FormLayout, Layout, Select, Text, TextField } from "@shopify/polaris";
-import { SETTINGS_LIMITS as L } from "~/core/settings/limits";
 import type { SettingsFormKit } from "./use-settings-form";
 
 /** The last 30 days of offers (app/orders/prepaid-offer.server.ts prepaidOfferFigures), with why offers were not made, in the merchant's words. */
@@ -23,31 +22,18 @@ export function PrepaidOfferCard({ form, currency, summary }: { form: SettingsFo
     >
       <Card>
         <FormLayout>
-          <Checkbox
-            {...checkbox("prepaidOffer")}
-            helpText="Sent once per order, before it ships. Where Shopify gives the order no payment page, Shopify's own invoice email is sent instead (orders with an email, in your store's currency). Default: off."
-          />
+          <Checkbox {...checkbox("prepaidOffer")} />
           <FormLayout.Group>
-            <Select
-              {...select("prepaidOfferIncentiveType")}
-              options={[
-                { label: "No reward", value: "none" },
-                { label: "A fixed amount back", value: "fixed" },
-                { label: "A percentage back", value: "percentage" },
-              ]}
-              helpText="Given only once the order is paid online: refunded against that payment, once. A shopper who does not pay gets nothing."
-            />
+            <Select {...select("prepaidOfferIncentiveType")} />
             <TextField
               {...field("prepaidOfferIncentiveValue")}
               inputMode="decimal"
               suffix={values.prepaidOfferIncentiveType === "fixed" ? (currency ?? "") : "%"}
-              helpText={values.prepaidOfferIncentiveType === "percentage" ? `Of the amount paid, up to ${L.prepaidOfferPercentageMax} %.` : undefined}
             />
             <TextField
               {...field("prepaidOfferIncentiveCap")}
               inputMode="decimal"
               suffix={currency ?? ""}
-              helpText="For a percentage: the most one order gets back. Empty: no cap."
             />
           </FormLayout.Group>
           <BlockStack gap="100">

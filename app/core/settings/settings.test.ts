@@ -1,4 +1,5 @@
-import { parseSettings, SETTINGS_FIELDS, settingsFormValues, settingsSchema, type SettingsFormValues } from "./settings";
+import { SETTINGS, SETTINGS_SECTIONS, sectionFields } from "./registry";
+import { DEFAULT_FORM_VALUES, parseSection, parseSettings, SETTINGS_FIELDS, settingsFormValues, type SettingsFormValues } from "./settings";
 
 /** The form as the page posts it for a shop with every default. */
 const DEFAULTS: SettingsFormValues = {
@@ -57,6 +58,8 @@ const DEFAULTS: SettingsFormValues = {
   prepaidOfferIncentiveType: "none",
   prepaidOfferIncentiveValue: "",
   prepaidOfferIncentiveCap: "",
+  codFailureCost: "",
+  messageCost: "",
 };
 
 function errorsOf(changes: Partial<Record<string, unknown>>) {
@@ -104,6 +107,39 @@ describe("the settings schema: ways to pay, the COD fee and the prepaid saving",
       paymentModes: "prepaid,cod",
     });
     expect(form).toMatchObject({ codFeeType: "fixed", codFeeValue: "49", codFeeVariantId: "4400123", prepaidDiscountValue: "5", paymentModes: "cod,prepaid" });
+  });
+});
+
+describe("the settings registry", () => {
+  it("declares each setting once, in a section that exists, with a label, help and what it accepts; its default is what a new shop's form shows", () => {
+    expect(DEFAULT_FORM_VALUES).toEqual(DEFAULTS);
+    for (const field of SETTINGS_FIELDS) {
+      const declared = SETTINGS[field];
+      expect(SETTINGS_SECTIONS.map((s) => s.id)).toContain(declared.section);
+      expect(declared.label.length && declared.help.length && declared.accepts.length).toBeGreaterThan(0);
+    }
+    expect(new Set(SETTINGS_FIELDS.map((f) => SETTINGS[f].label)).size).toBe(SETTINGS_FIELDS.length);
+  });
+
+  it("parses a section's fields only: another section's field, even wrong, is neither read nor written", () => {
+    const checkout = parseSection("checkout", { ...DEFAULTS, otpTtlSeconds: "nonsense", depositValue: "30" });
+    expect(checkout.ok && Object.keys(checkout.data).sort()).toEqual([...sectionFields("checkout")].sort());
+    expect(checkout.ok && checkout.data.depositValue).toBe(30);
+    const codes = parseSection("codes", { ...DEFAULTS, otpTtlSeconds: "nonsense", depositValue: "0" });
+    expect(!codes.ok && Object.keys(codes.errors)).toEqual(["otpTtlSeconds"]);
+    expect(!codes.ok && Object.keys(codes.values).sort()).toEqual([...sectionFields("codes")].sort());
+  });
+
+  it("reads the failed parcel's cost to two decimals and a message's to four, each saved value read back unchanged", () => {
+    const costs = parseSection("costs", { codFailureCost: "180,50", messageCost: "0.0079" });
+    expect(costs.ok && costs.data).toEqual({ codFailureCost: 180.5, messageCost: 0.0079 });
+    const again = parseSection("costs", settingsFormValues({ ...dataOf({}), codFailureCost: 180.5, messageCost: 0.0079 }));
+    expect(again.ok && again.data).toEqual({ codFailureCost: 180.5, messageCost: 0.0079 });
+    const refused = parseSection("costs", { codFailureCost: "180.505", messageCost: "abc" });
+    expect(!refused.ok && refused.errors).toEqual({
+      codFailureCost: expect.stringMatching(/up to two decimals/),
+      messageCost: expect.stringMatching(/up to four decimals/),
+    });
   });
 });
 
@@ -166,6 +202,8 @@ describe("the settings schema", () => {
       prepaidOfferIncentiveType: "none",
       prepaidOfferIncentiveValue: 0,
       prepaidOfferIncentiveCap: null,
+      codFailureCost: null,
+      messageCost: null,
     });
     expect(Object.keys(data).sort()).toEqual([...SETTINGS_FIELDS].sort());
   });
@@ -182,7 +220,7 @@ describe("the settings schema", () => {
     expect(refused.ok).toBe(false);
     expect(!refused.ok && refused.errors.prepaidOfferIncentiveValue).toMatch(/up to 50/);
     const badCap = parseSettings({ ...DEFAULTS, prepaidOfferIncentiveType: "percentage", prepaidOfferIncentiveValue: "5", prepaidOfferIncentiveCap: "ten" });
-    expect(!badCap.ok && badCap.errors.prepaidOfferIncentiveCap).toMatch(/most a shopper gets back/);
+    expect(!badCap.ok && badCap.errors.prepaidOfferIncentiveCap).toMatch(/Enter a number such as 120/);
   });
 
   it("drops every key that is not a setting", () => {
@@ -191,7 +229,8 @@ describe("the settings schema", () => {
     expect(data).not.toHaveProperty("subscriptionStatus");
     expect(data).not.toHaveProperty("id");
     expect(data).not.toHaveProperty("uninstalledAt");
-    expect(settingsSchema.safeParse({ ...DEFAULTS, domain: "x" }).data).not.toHaveProperty("domain");
+    const section = parseSection("costs", { ...DEFAULTS, domain: "x", otpEnabled: "false" });
+    expect(section.ok && section.data).toEqual({ codFailureCost: null, messageCost: null });
   });
 
   it.each([
@@ -303,10 +342,10 @@ describe("the settings schema", () => {
       ["percentage", "0", /from 1 to 99/],
       ["percentage", "100", /from 1 to 99/],
       ["percentage", "20.555", /two decimals/],
-      ["percentage", "-5", /from 1 to 99/],
+      ["percentage", "-5", /Enter a number such as 120/],
       ["fixed", "0", /above 0/],
-      ["fixed", "ten", /above 0/],
-      ["fixed", "", /above 0/],
+      ["fixed", "ten", /Enter a number such as 120/],
+      ["fixed", "", /Enter a number such as 120/],
     ])("refuses a %s of %j on the deposit's value", (depositType, depositValue, message) => {
       const errors = errorsOf({ depositType, depositValue });
       expect(Object.keys(errors)).toEqual(["depositValue"]);

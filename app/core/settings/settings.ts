@@ -1,191 +1,126 @@
-import type { z } from "zod";
-import { pickLocale } from "~/shared/locales";
-import { parseCountryList } from "~/shared/phone";
-import { chosenModes } from "~/shared/payment-modes";
-import { codMethodNameList } from "./cod-methods";
-import { addressCorrectionSection } from "./schema/address-correction";
-import { checkoutSection } from "./schema/checkout";
-import { enforcementSection } from "./schema/enforcement";
-import { languageSection } from "./schema/language";
-import { orderTagsSection } from "./schema/order-tags";
-import { otpSection } from "./schema/otp";
-import { prepaidOfferSection } from "./schema/prepaid-offer";
-import { privacySection } from "./schema/privacy";
-import { whatsappSection } from "./schema/whatsapp";
-import { ladderSection } from "./schema/ladder";
+import { z } from "zod";
+import { SETTINGS_LIMITS as L } from "./limits";
+import { SETTINGS, SETTINGS_FIELDS, SETTINGS_SECTIONS, sectionFields, shownValue, type SettingsField, type SettingsSectionId } from "./registry";
 import type { Shop } from "./shop.server";
 
+export { SETTINGS_FIELDS, type SettingsField } from "./registry";
+
 /**
- * The merchant's settings page: the one schema of what a merchant may change on their `Shop` row.
- * It reads the form as posted (every value a string) and yields exactly the columns to write, so
- * nothing else on the row (id, domain, subscription state, install dates) can be set through it.
+ * The settings as the pages post them (every value a string) → exactly the columns to write: each
+ * section's parser is built from the registry's entries of that section (./registry.ts) plus the few
+ * rules that tie one field to another (a fee needs its product, quiet hours need both ends). Nothing
+ * else on the shop's row (id, domain, subscription state, install dates) can be set through it.
  */
 
-/** Every field of the form, in the order the page shows them. */
-export const SETTINGS_FIELDS = [
-  "otpEnabled",
-  "returningSkipDays",
-  "otpSendLimit",
-  "otpSendWindowSeconds",
-  "otpTtlSeconds",
-  "otpResendCooldownSeconds",
-  "otpMaxAttempts",
-  "dailySendCap",
-  "allowedCountries",
-  "smsChannel",
-  "smsTemplate",
-  "locale",
-  "discountCodeCod",
-  "discountCodePrepaid",
-  "discountCodePartial",
-  "prepaidDiscountType",
-  "prepaidDiscountValue",
-  "paymentModes",
-  "depositType",
-  "depositValue",
-  "codFeeType",
-  "codFeeValue",
-  "codFeeVariantId",
-  "tagOrders",
-  "tagVerified",
-  "tagUnverified",
-  "tagModePrefix",
-  "addressCorrectionTtlHours",
-  "autoAddressCorrection",
-  "digipinTarget",
-  "enforceAtCheckout",
-  "keepCodHiddenWhenPaused",
-  "capFallback",
-  "usageChargesEnabled",
-  "codMethodNames",
-  "holdUnverifiedCod",
-  "confirmDeadlineHours",
-  "cancelUnconfirmed",
-  "whatsappConfirmation",
-  "whatsappReplyMinutes",
-  "cancelOnWhatsappCancel",
-  "otpChannelChoice",
-  "linksOnWhatsapp",
-  "linkDomain",
-  "ladderWhatsappMinutes",
-  "ladderSmsMinutes",
-  "ladderVoiceMinutes",
-  "ladderPersonMinutes",
-  "quietHoursStart",
-  "quietHoursEnd",
-  "recordRetentionDays",
-  "prepaidOffer",
-  "prepaidOfferIncentiveType",
-  "prepaidOfferIncentiveValue",
-  "prepaidOfferIncentiveCap",
-] as const;
-
-export type SettingsField = (typeof SETTINGS_FIELDS)[number];
-/** The form's values as the page shows and posts them. */
+/** The form's values as the pages show and post them. */
 export type SettingsFormValues = Record<SettingsField, string>;
 export type SettingsErrors = Partial<Record<SettingsField, string>>;
+/** The columns a save writes. */
+export type SettingsUpdate = Partial<Pick<Shop, SettingsField>>;
 
-/**
- * One object per card of the page (./schema/), read side by side: each section reads only its own
- * fields, and every section is read in full, so every field's error is reported at once (in the page's order).
- */
-export const settingsSchema = otpSection
-  .and(languageSection)
-  .and(checkoutSection)
-  .and(enforcementSection)
-  .and(orderTagsSection)
-  .and(addressCorrectionSection)
-  .and(whatsappSection)
-  .and(ladderSection)
-  .and(privacySection)
-  .and(prepaidOfferSection);
+type Fields = Record<string, unknown>;
 
-export type SettingsUpdate = z.output<typeof settingsSchema>;
+/** Adds an error to `field` and says the section yields nothing. */
+function refuse(ctx: z.RefinementCtx, field: SettingsField, message: string): never {
+  ctx.addIssue({ code: z.ZodIssueCode.custom, path: [field], message });
+  return z.NEVER as never;
+}
 
-export type SettingsResult =
-  | { ok: true; data: SettingsUpdate }
-  | { ok: false; errors: SettingsErrors; values: SettingsFormValues };
+/** A saving, fee or reward beside its type: above 0 and within the type's bound, or 0 when the type is "none". */
+function adjusted(ctx: z.RefinementCtx, type: unknown, field: SettingsField, value: unknown, percentageMax: number): number {
+  if (type === "none") return 0;
+  const n = typeof value === "number" ? value : 0;
+  if (n > 0 && n <= (type === "percentage" ? percentageMax : L.depositFixedMax)) return n;
+  return refuse(
+    ctx,
+    field,
+    type === "percentage" ? `Enter a percentage above 0 and up to ${percentageMax} (up to two decimals).` : "Enter an amount above 0 in your store's currency (up to two decimals).",
+  );
+}
 
-/** The posted form (FormData or a plain record) → the columns to write, or each field's first error. */
-export function parseSettings(input: FormData | Record<string, unknown>): SettingsResult {
+/** The rules across fields of one section, run once each field parsed; each returns the columns to write. */
+const ACROSS: Partial<Record<SettingsSectionId, (v: Fields, ctx: z.RefinementCtx) => Fields>> = {
+  checkout(v, ctx) {
+    const out = { ...v };
+    out.prepaidDiscountValue = adjusted(ctx, v.prepaidDiscountType, "prepaidDiscountValue", v.prepaidDiscountValue, L.prepaidDiscountPercentageMax);
+    out.codFeeValue = adjusted(ctx, v.codFeeType, "codFeeValue", v.codFeeValue, L.codFeePercentageMax);
+    if (v.codFeeType !== "none" && !v.codFeeVariantId) refuse(ctx, "codFeeVariantId", "A fee needs the product variant it is charged through.");
+    const deposit = typeof v.depositValue === "number" ? v.depositValue : NaN;
+    const { min, max } = L.depositPercentage;
+    if (v.depositType === "percentage" ? !(deposit >= min && deposit <= max) : !(deposit > 0 && deposit <= L.depositFixedMax)) {
+      refuse(ctx, "depositValue", v.depositType === "percentage" ? `Enter a percentage from ${min} to ${max} (up to two decimals).` : "Enter an amount above 0 in your store's currency (up to two decimals).");
+    }
+    return out;
+  },
+  "pay-now"(v, ctx) {
+    const value = adjusted(ctx, v.prepaidOfferIncentiveType, "prepaidOfferIncentiveValue", v.prepaidOfferIncentiveValue, L.prepaidOfferPercentageMax);
+    const cap = typeof v.prepaidOfferIncentiveCap === "number" && v.prepaidOfferIncentiveCap > 0 ? v.prepaidOfferIncentiveCap : null;
+    return { ...v, prepaidOfferIncentiveValue: value, prepaidOfferIncentiveCap: v.prepaidOfferIncentiveType === "percentage" ? cap : null };
+  },
+  confirmation(v, ctx) {
+    if ((v.quietHoursStart === null) !== (v.quietHoursEnd === null)) refuse(ctx, v.quietHoursStart === null ? "quietHoursStart" : "quietHoursEnd", "Enter both times of the quiet hours, or neither.");
+    return v;
+  },
+};
+
+/** One section's parser: its fields' parsers from the registry, read in full (every field's error at once), then its rules across fields. */
+function sectionSchema(section: SettingsSectionId) {
+  const shape = Object.fromEntries(sectionFields(section).map((f) => [f, SETTINGS[f].parse]));
+  const across = ACROSS[section];
+  return z.object(shape).transform((v: Fields, ctx) => (across ? across(v, ctx) : v));
+}
+
+const SCHEMAS = Object.fromEntries(SETTINGS_SECTIONS.map((s) => [s.id, sectionSchema(s.id)])) as Record<SettingsSectionId, ReturnType<typeof sectionSchema>>;
+
+export type SettingsResult<Data = SettingsUpdate> = { ok: true; data: Data } | { ok: false; errors: SettingsErrors; values: Partial<SettingsFormValues> };
+
+function read(fields: readonly SettingsField[], input: FormData | Record<string, unknown>): Record<string, unknown> {
   const raw: Record<string, unknown> = {};
-  for (const field of SETTINGS_FIELDS) {
+  for (const field of fields) {
     const value = input instanceof FormData ? input.get(field) : input[field];
     raw[field] = value === null ? undefined : value;
   }
-  const parsed = settingsSchema.safeParse(raw);
-  if (parsed.success) return { ok: true, data: parsed.data };
+  return raw;
+}
+
+/** Parses the given sections of a posted form; nothing outside them is read. */
+function parseSections(sections: readonly SettingsSectionId[], input: FormData | Record<string, unknown>): SettingsResult {
+  const fields = SETTINGS_FIELDS.filter((f) => sections.includes(SETTINGS[f].section));
+  const raw = read(fields, input);
+  const data: Fields = {};
   const errors: SettingsErrors = {};
-  for (const issue of parsed.error.issues) {
-    const field = issue.path[0] as SettingsField;
-    errors[field] ??= issue.message;
+  for (const section of sections) {
+    const parsed = SCHEMAS[section].safeParse(raw);
+    if (parsed.success) Object.assign(data, parsed.data);
+    else for (const issue of parsed.error.issues) errors[issue.path[0] as SettingsField] ??= issue.message;
   }
-  // What the merchant typed goes back to the page as is (a file upload or a missing field as empty).
-  const values = Object.fromEntries(SETTINGS_FIELDS.map((f) => [f, typeof raw[f] === "string" ? raw[f] : ""])) as SettingsFormValues;
-  return { ok: false, errors, values };
+  if (Object.keys(errors).length) {
+    // What the merchant typed goes back to the page as is (a file upload or a missing field as empty).
+    const values = Object.fromEntries(fields.map((f) => [f, typeof raw[f] === "string" ? raw[f] : ""])) as Partial<SettingsFormValues>;
+    return { ok: false, errors, values };
+  }
+  // Built from the registry's parsers, whose outputs are the columns' types.
+  return { ok: true, data: data as SettingsUpdate };
 }
 
-/** "HH:MM" for a minute of the day (the quiet hours). */
-const clockTime = (minute: number) => `${String(Math.floor(minute / 60)).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
+/** One section's form (FormData or a plain record) → its columns to write, or each of its fields' first error. */
+export function parseSection(section: SettingsSectionId, input: FormData | Record<string, unknown>): SettingsResult {
+  return parseSections([section], input);
+}
 
-/** The shop's current settings as the form shows them. */
+/** Every section at once (a whole shop's settings, as the tests and the docs' examples give them). */
+export function parseSettings(input: FormData | Record<string, unknown>): SettingsResult<Pick<Shop, SettingsField>> {
+  // Every section read: every column is there.
+  return parseSections(
+    SETTINGS_SECTIONS.map((s) => s.id),
+    input,
+  ) as SettingsResult<Pick<Shop, SettingsField>>;
+}
+
+/** The shop's current settings as the forms show them. */
 export function settingsFormValues(shop: Pick<Shop, SettingsField>): SettingsFormValues {
-  return {
-    otpEnabled: String(shop.otpEnabled),
-    returningSkipDays: String(shop.returningSkipDays),
-    otpSendLimit: String(shop.otpSendLimit),
-    otpSendWindowSeconds: String(shop.otpSendWindowSeconds),
-    otpTtlSeconds: String(shop.otpTtlSeconds),
-    otpResendCooldownSeconds: String(shop.otpResendCooldownSeconds),
-    otpMaxAttempts: String(shop.otpMaxAttempts),
-    dailySendCap: String(shop.dailySendCap),
-    allowedCountries: parseCountryList(shop.allowedCountries).join(", "),
-    smsChannel: shop.smsChannel === "whatsapp" ? "whatsapp" : "sms",
-    smsTemplate: shop.smsTemplate ?? "",
-    // A language the texts do not exist in is English in practice; the page shows what is used.
-    locale: pickLocale(shop.locale),
-    discountCodeCod: shop.discountCodeCod ?? "",
-    discountCodePrepaid: shop.discountCodePrepaid ?? "",
-    discountCodePartial: shop.discountCodePartial ?? "",
-    prepaidDiscountType: ["percentage", "fixed"].includes(shop.prepaidDiscountType) ? shop.prepaidDiscountType : "none",
-    prepaidDiscountValue: shop.prepaidDiscountType === "none" ? "" : String(shop.prepaidDiscountValue),
-    paymentModes: chosenModes(shop.paymentModes).join(","),
-    codFeeType: ["percentage", "fixed"].includes(shop.codFeeType) ? shop.codFeeType : "none",
-    codFeeValue: shop.codFeeType === "none" ? "" : String(shop.codFeeValue),
-    codFeeVariantId: shop.codFeeVariantId?.replace(/^gid:\/\/shopify\/ProductVariant\//, "") ?? "",
-    depositType: shop.depositType === "fixed" ? "fixed" : "percentage",
-    depositValue: String(shop.depositValue),
-    tagOrders: String(shop.tagOrders),
-    tagVerified: shop.tagVerified,
-    tagUnverified: shop.tagUnverified,
-    tagModePrefix: shop.tagModePrefix,
-    addressCorrectionTtlHours: String(shop.addressCorrectionTtlHours),
-    autoAddressCorrection: String(shop.autoAddressCorrection),
-    digipinTarget: ["note", "address2"].includes(shop.digipinTarget) ? shop.digipinTarget : "metafield",
-    enforceAtCheckout: String(shop.enforceAtCheckout),
-    keepCodHiddenWhenPaused: String(shop.keepCodHiddenWhenPaused),
-    capFallback: shop.capFallback === "prepaid_only" ? "prepaid_only" : "confirm_after_purchase",
-    usageChargesEnabled: String(shop.usageChargesEnabled),
-    codMethodNames: codMethodNameList(shop.codMethodNames).join("\n"),
-    holdUnverifiedCod: String(shop.holdUnverifiedCod),
-    confirmDeadlineHours: String(shop.confirmDeadlineHours),
-    cancelUnconfirmed: String(shop.cancelUnconfirmed),
-    whatsappConfirmation: ["unverified", "all"].includes(shop.whatsappConfirmation) ? shop.whatsappConfirmation : "off",
-    whatsappReplyMinutes: String(shop.whatsappReplyMinutes),
-    cancelOnWhatsappCancel: String(shop.cancelOnWhatsappCancel),
-    otpChannelChoice: String(shop.otpChannelChoice),
-    linksOnWhatsapp: String(shop.linksOnWhatsapp),
-    linkDomain: shop.linkDomain ?? "",
-    ladderWhatsappMinutes: shop.ladderWhatsappMinutes === null ? "" : String(shop.ladderWhatsappMinutes),
-    ladderSmsMinutes: shop.ladderSmsMinutes === null ? "" : String(shop.ladderSmsMinutes),
-    ladderVoiceMinutes: shop.ladderVoiceMinutes === null ? "" : String(shop.ladderVoiceMinutes),
-    ladderPersonMinutes: shop.ladderPersonMinutes === null ? "" : String(shop.ladderPersonMinutes),
-    quietHoursStart: shop.quietHoursStart === null ? "" : clockTime(shop.quietHoursStart),
-    quietHoursEnd: shop.quietHoursEnd === null ? "" : clockTime(shop.quietHoursEnd),
-    recordRetentionDays: String(shop.recordRetentionDays),
-    prepaidOffer: String(shop.prepaidOffer),
-    prepaidOfferIncentiveType: ["fixed", "percentage"].includes(shop.prepaidOfferIncentiveType) ? shop.prepaidOfferIncentiveType : "none",
-    prepaidOfferIncentiveValue: shop.prepaidOfferIncentiveType === "none" ? "" : String(shop.prepaidOfferIncentiveValue),
-    prepaidOfferIncentiveCap: shop.prepaidOfferIncentiveCap == null ? "" : String(shop.prepaidOfferIncentiveCap),
-  };
+  return Object.fromEntries(SETTINGS_FIELDS.map((f) => [f, shownValue(f, shop)])) as SettingsFormValues;
 }
+
+/** A new shop's settings as the forms show them (each column's default, from the registry). */
+export const DEFAULT_FORM_VALUES = Object.fromEntries(SETTINGS_FIELDS.map((f) => [f, SETTINGS[f].default])) as SettingsFormValues;

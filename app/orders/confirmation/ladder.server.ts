@@ -11,7 +11,7 @@ import { enqueueFlowTrigger } from "~/core/flow/trigger-jobs.server";
 import { amountToCollect, settleOrderRecord } from "~/orders/order-record.server";
 import { writtenMoney } from "~/shared/money-words";
 import { pickLocale } from "~/shared/locales";
-import { sendSms } from "~/sms/sms.server";
+import { sendSms, type WhatsappTemplate } from "~/sms/sms.server";
 import { recordOptOut } from "~/sms/opt-out.server";
 import { placeCall, questionTwiml, sayAndHangUp } from "~/sms/voice.server";
 import { whatsappConfirmTemplate, whatsappLinkTemplate } from "~/sms/whatsapp";
@@ -105,41 +105,34 @@ const amountDue = (c: LadderConfirmation) => amountToCollect(c.shopId, c.orderGi
 
 /** The WhatsApp rung: the question with Confirm / Cancel / Change address (answered through POST /twilio/whatsapp). */
 async function askOnWhatsapp(c: LadderConfirmation, allowed: Allowed): Promise<Sent> {
-  const shopName = c.shop.name ?? c.shop.domain;
   const due = await amountDue(c);
   const summary = confirmationSummary(localesOf(c), { order: c.orderName ?? "", amount: due && writtenMoney(due, pickLocale(...localesOf(c)), c.shop.country) });
-  const template = whatsappConfirmTemplate({ shop: shopName, order: c.orderName ?? "", summary }, localesOf(c));
+  const template = whatsappConfirmTemplate({ shop: shopNameOf(c), order: c.orderName ?? "", summary }, localesOf(c));
   if (!template) return { ok: false, error: "no WhatsApp confirmation template", retry: false, skip: true };
-  const link = confirmationLink(c.shop, linkToken(c.id));
-  const result = await sendSms({
-    shop: shopOf(c),
-    to: c.phone!,
-    body: confirmationSms(localesOf(c), { shop: shopName, order: c.orderName ?? "", link }),
-    channel: "whatsapp",
-    whatsapp: template,
-    sealFallback: false,
-    purpose: "order_confirmation",
-    orderGid: c.orderGid,
-    countWhenSent: allowed.countWhenSent,
-  });
-  if (!result.ok) return { ok: false, error: `${result.code}: ${result.detail}`, retry: result.code === "sms_unavailable", maybeSent: result.maybeSent };
-  const now = clock.now();
-  const onWhatsapp = result.channel === "whatsapp";
-  await prisma.orderConfirmation.update({ where: { id: c.id }, data: { notifiedAt: now, ...(onWhatsapp ? { whatsappAt: now } : { smsLinkAt: now }) } });
-  return { ok: true, detail: onWhatsapp ? undefined : "WhatsApp refused: the link went by SMS" };
+  return sendRungText(c, allowed, { whatsapp: template, question: true });
 }
 
 /** The SMS rung: the link to the confirmation page (on WhatsApp's link template when the shop sends links there). */
 async function sendLink(c: LadderConfirmation, allowed: Allowed): Promise<Sent> {
-  const shopName = c.shop.name ?? c.shop.domain;
-  const link = confirmationLink(c.shop, linkToken(c.id));
-  const viaWhatsapp = c.shop.linksOnWhatsapp ? whatsappLinkTemplate({ shop: shopName, order: c.orderName ?? "", link }, localesOf(c)) : null;
+  const viaWhatsapp = c.shop.linksOnWhatsapp ? whatsappLinkTemplate({ shop: shopNameOf(c), order: c.orderName ?? "", link: rungLink(c) }, localesOf(c)) : null;
+  return sendRungText(c, allowed, { whatsapp: viaWhatsapp, question: false });
+}
+
+const shopNameOf = (c: LadderConfirmation) => c.shop.name ?? c.shop.domain;
+const rungLink = (c: LadderConfirmation) => confirmationLink(c.shop, linkToken(c.id));
+
+/**
+ * What the two text rungs share: the confirmation link's SMS, or a WhatsApp template with the SMS as its
+ * fallback, and the confirmation marked with what went: `whatsappAt` when the question was asked on WhatsApp,
+ * `smsLinkAt` when the link went (by SMS, or on WhatsApp's link template).
+ */
+async function sendRungText(c: LadderConfirmation, allowed: Allowed, message: { whatsapp: WhatsappTemplate | null; question: boolean }): Promise<Sent> {
   const result = await sendSms({
     shop: shopOf(c),
     to: c.phone!,
-    body: confirmationSms(localesOf(c), { shop: shopName, order: c.orderName ?? "", link }),
-    channel: viaWhatsapp ? "whatsapp" : "sms",
-    whatsapp: viaWhatsapp,
+    body: confirmationSms(localesOf(c), { shop: shopNameOf(c), order: c.orderName ?? "", link: rungLink(c) }),
+    channel: message.whatsapp ? "whatsapp" : "sms",
+    whatsapp: message.whatsapp,
     sealFallback: false,
     purpose: "order_confirmation",
     orderGid: c.orderGid,
@@ -147,8 +140,9 @@ async function sendLink(c: LadderConfirmation, allowed: Allowed): Promise<Sent> 
   });
   if (!result.ok) return { ok: false, error: `${result.code}: ${result.detail}`, retry: result.code === "sms_unavailable", maybeSent: result.maybeSent };
   const now = clock.now();
-  await prisma.orderConfirmation.update({ where: { id: c.id }, data: { notifiedAt: now, smsLinkAt: now } });
-  return { ok: true };
+  const asked = message.question && result.channel === "whatsapp";
+  await prisma.orderConfirmation.update({ where: { id: c.id }, data: { notifiedAt: now, ...(asked ? { whatsappAt: now } : { smsLinkAt: now }) } });
+  return { ok: true, detail: message.question && !asked ? "WhatsApp refused: the link went by SMS" : undefined };
 }
 
 /** The voice rung: a call that asks for one key (answered through POST /twilio/voice/gather). */

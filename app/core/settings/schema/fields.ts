@@ -2,8 +2,8 @@ import { z } from "zod";
 import { SETTINGS_LIMITS as L } from "../limits";
 
 /**
- * The kinds of field the settings form posts (every value a string), with their messages. The
- * sections (./otp.ts, ./checkout.ts, ...) are built from these.
+ * The kinds of field the settings forms post (every value a string), with their messages. The registry
+ * (../registry.ts) builds each setting's parser from one of these.
  */
 
 export const text = (message: string) => z.string({ required_error: message, invalid_type_error: message });
@@ -20,6 +20,11 @@ export function wholeNumber(min: number, max: number) {
     .refine((v) => /^\d{1,9}$/.test(v), message)
     .transform(Number)
     .refine((n) => n >= min && n <= max, message);
+}
+
+/** One of a list of values, the message naming them as the page's options do. */
+export function choice<const T extends readonly [string, ...string[]]>(values: T, message: string) {
+  return z.enum(values, { errorMap: () => ({ message }) });
 }
 
 /** Line breaks, tabs and other control characters: never part of a code or a tag. */
@@ -43,7 +48,19 @@ export function tag(max: number, what: string) {
     .refine((v) => !hasControlCharacter(v), "A tag cannot contain line breaks or control characters.");
 }
 
-export const decimal = text("Enter an amount.")
-  .trim()
-  // A merchant may type a decimal comma ("12,50").
-  .transform((v) => v.replace(/^(\d+),(\d+)$/, "$1.$2"));
+const DECIMAL_WORDS = ["", "one decimal", "two decimals", "three decimals", "four decimals"];
+
+/**
+ * An amount or a percentage as typed: digits with up to `decimals` decimals (a decimal comma read as a
+ * point), at most `max`; empty is null. Whether it may be empty or zero is its section's to say (its
+ * type beside it), so every amount of every form is read by this one parser.
+ */
+export function amount(decimals: number, max: number, required = false) {
+  const message = `Enter a number such as 120 or 120.50 (up to ${DECIMAL_WORDS[decimals]}, at most ${max.toLocaleString("en")})${required ? "" : ", or leave it empty"}.`;
+  const pattern = new RegExp(`^\\d{1,9}(\\.\\d{1,${decimals}})?$`);
+  return text(message)
+    .trim()
+    .transform((v) => v.replace(/^(\d+),(\d+)$/, "$1.$2"))
+    .refine((v) => (v === "" && !required) || (pattern.test(v) && Number(v) <= max), message)
+    .transform((v) => (v === "" ? null : Number(v)));
+}

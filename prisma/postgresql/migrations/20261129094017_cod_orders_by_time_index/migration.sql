@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "OrderRecord_shopId_cod_placedAt_idx" ON "OrderRecord"("shopId", "cod", "placedAt");
+
