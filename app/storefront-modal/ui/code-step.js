@@ -75,32 +75,14 @@ CodModal.prototype.verify = function () {
       self.stopWebOtp();
       self.applyRisk(r.body);
       // "Number verified." heads the payment step for every band, above the choices.
-      if (self.riskNote) {
-        self.say("");
-        return self.showRiskModes("verified");
-      }
-      if (self.config.modes.length < 2) {
-        self.say("verified");
-        return self.checkout();
-      }
-      self.say("");
-      return self.showModes("verified");
+      return self.afterVerified("verified");
     }
     if (outcome.kind === "already_verified") {
       // Another answer of this right code verified the number first: it is verified, never "attempts exhausted".
       // There is no second proof; create-checkout asks again should cash on delivery need one.
       self.state.verified = true;
       self.stopWebOtp();
-      if (self.riskNote) {
-        self.say("");
-        return self.showRiskModes("already_verified");
-      }
-      if (self.config.modes.length < 2) {
-        self.say("already_verified");
-        return self.checkout();
-      }
-      self.say("");
-      return self.showModes("already_verified");
+      return self.afterVerified("already_verified");
     }
     self.say("");
     var message = failureMessage(outcome);
@@ -123,6 +105,20 @@ CodModal.prototype.verify = function () {
  * and the modal fills it in and verifies it (the mode is chosen after). The request is aborted when
  * the code step ends (verified, another step, the modal closed).
  */
+/** The number is verified (`words`: "verified", or "already_verified" by another answer): on to the payment step, or checkout with one mode. */
+CodModal.prototype.afterVerified = function (words) {
+  if (this.riskNote) {
+    this.say("");
+    return this.showRiskModes(words);
+  }
+  if (this.config.modes.length < 2) {
+    this.say(words);
+    return this.checkout();
+  }
+  this.say("");
+  return this.showModes(words);
+};
+
 CodModal.prototype.startWebOtp = function () {
   var self = this;
   this.stopWebOtp();

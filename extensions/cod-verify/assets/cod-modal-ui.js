@@ -1323,30 +1323,12 @@
           rememberedPhone(self.state.phone);
         self.stopWebOtp();
         self.applyRisk(r.body);
-        if (self.riskNote) {
-          self.say("");
-          return self.showRiskModes("verified");
-        }
-        if (self.config.modes.length < 2) {
-          self.say("verified");
-          return self.checkout();
-        }
-        self.say("");
-        return self.showModes("verified");
+        return self.afterVerified("verified");
       }
       if (outcome.kind === "already_verified") {
         self.state.verified = true;
         self.stopWebOtp();
-        if (self.riskNote) {
-          self.say("");
-          return self.showRiskModes("already_verified");
-        }
-        if (self.config.modes.length < 2) {
-          self.say("already_verified");
-          return self.checkout();
-        }
-        self.say("");
-        return self.showModes("already_verified");
+        return self.afterVerified("already_verified");
       }
       self.say("");
       var message = failureMessage(outcome);
@@ -1363,6 +1345,18 @@
         els.code.focus();
       }
     });
+  };
+  CodModal.prototype.afterVerified = function(words) {
+    if (this.riskNote) {
+      this.say("");
+      return this.showRiskModes(words);
+    }
+    if (this.config.modes.length < 2) {
+      this.say(words);
+      return this.checkout();
+    }
+    this.say("");
+    return this.showModes(words);
   };
   CodModal.prototype.startWebOtp = function() {
     var self = this;
