@@ -1,4 +1,4 @@
-import { SETTINGS, SETTINGS_SECTIONS, sectionFields } from "./registry";
+import { SECTIONS, SETTINGS, sectionFields } from "./registry";
 import { DEFAULT_FORM_VALUES, parseSection, parseSettings, SETTINGS_FIELDS, settingsFormValues, type SettingsFormValues } from "./settings";
 
 /** The form as the page posts it for a shop with every default. */
@@ -60,6 +60,25 @@ const DEFAULTS: SettingsFormValues = {
   prepaidOfferIncentiveCap: "",
   codFailureCost: "",
   messageCost: "",
+  riskMediumThreshold: "20",
+  riskHighThreshold: "60",
+  riskMediumAction: "none",
+  riskHighAction: "refuse",
+  riskDepositMin: "",
+  riskDepositMax: "",
+  riskDeniedPostalCodes: "",
+  riskPrepaidPhones: "",
+  riskPrepaidSources: "",
+  riskCodValueCap: "",
+  riskPhoneCodeLimit: "",
+  riskIpAttemptLimit: "",
+  riskPhoneOrderLimit: "",
+  riskIpOrderLimit: "",
+  riskFailureTags: "RTO\nreturned\nrefused",
+  deliveryReminder: "on",
+  deliveryRecovery: "on",
+  deliveryFailureTags: "NDR",
+  storeContact: "",
 };
 
 function errorsOf(changes: Partial<Record<string, unknown>>) {
@@ -115,7 +134,7 @@ describe("the settings registry", () => {
     expect(DEFAULT_FORM_VALUES).toEqual(DEFAULTS);
     for (const field of SETTINGS_FIELDS) {
       const declared = SETTINGS[field];
-      expect(SETTINGS_SECTIONS.map((s) => s.id)).toContain(declared.section);
+      expect(SECTIONS.map((s) => s.id)).toContain(declared.section);
       expect(declared.label.length && declared.help.length && declared.accepts.length).toBeGreaterThan(0);
     }
     expect(new Set(SETTINGS_FIELDS.map((f) => SETTINGS[f].label)).size).toBe(SETTINGS_FIELDS.length);
@@ -204,6 +223,26 @@ describe("the settings schema", () => {
       prepaidOfferIncentiveCap: null,
       codFailureCost: null,
       messageCost: null,
+      riskMediumThreshold: 20,
+      riskHighThreshold: 60,
+      riskMediumAction: "none",
+      riskHighAction: "refuse",
+      riskDepositMin: null,
+      riskDepositMax: null,
+      riskDeniedPostalCodes: "",
+      riskPrepaidPhones: "",
+      riskPrepaidSources: "",
+      riskCodValueCap: null,
+      riskPhoneCodeLimit: null,
+      riskIpAttemptLimit: null,
+      riskPhoneOrderLimit: null,
+      riskIpOrderLimit: null,
+      // The column's "RTO, returned, refused", as the field shows and saves it: one a line.
+      riskFailureTags: "RTO\nreturned\nrefused",
+      deliveryReminder: true,
+      deliveryRecovery: true,
+      deliveryFailureTags: "ndr",
+      storeContact: null,
     });
     expect(Object.keys(data).sort()).toEqual([...SETTINGS_FIELDS].sort());
   });
