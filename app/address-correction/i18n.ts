@@ -1,3 +1,4 @@
+import { LINK_TEXTS } from "~/shared/hosted-texts";
 import type { Locale } from "~/shared/locales";
 import type { AddressField, FieldProblem } from "~/core/places/address";
 
@@ -9,8 +10,10 @@ import type { AddressField, FieldProblem } from "~/core/places/address";
 type Texts = {
   title: string;
   intro: string; // {order}
+  /** The province's and postal code's labels here are the general ones; `countryLabels` names them as a country does. */
   labels: Record<AddressField, string>;
-  hintPhone: string;
+  countryLabels: { pin: string; zipCode: string; state: string; province: string };
+  hintPhone: string; // {example}: a number of the address's country
   hintZip: string; // {example}
   submit: string;
   errorSummary: string;
@@ -52,7 +55,8 @@ const en: Texts = {
     zip: "Postal code",
     countryCode: "Country",
   },
-  hintPhone: "With the country code, e.g. +91 98765 43210",
+  countryLabels: { pin: "PIN code", zipCode: "ZIP code", state: "State", province: "Province" },
+  hintPhone: "With the country code, e.g. {example}",
   hintZip: "For example {example}",
   submit: "Save address",
   errorSummary: "Please correct the highlighted fields.",
@@ -60,7 +64,7 @@ const en: Texts = {
     required: "This field is required.",
     too_long: "This is too long.",
     too_short: "This is too short.",
-    invalid_phone: "Enter the number with its country code, e.g. +91 98765 43210.",
+    invalid_phone: "Enter the number with its country code, e.g. {example}.",
     invalid_zip: "This postal code does not look right for the country.",
     invalid_province: "Choose a state or province of this country.",
     invalid_country: "Choose a country.",
@@ -70,14 +74,10 @@ const en: Texts = {
   doneBody: "Order {order} will be delivered to the address below.",
   usedTitle: "This link has already been used",
   usedBody: "The address for this order was already confirmed. If something is still wrong, please contact the shop.",
-  expiredTitle: "This link has expired",
+  ...LINK_TEXTS.en,
   expiredBody: "Please contact the shop to update your delivery address.",
-  notFoundTitle: "This link is not valid",
-  notFoundBody: "Please open the link exactly as you received it, or contact the shop.",
   notEditableTitle: "This order can no longer be changed",
   notEditableBody: "Order {order} is already on its way or was cancelled. We passed your address to the shop, who will contact you if needed.",
-  forbiddenTitle: "This page cannot be opened this way",
-  forbiddenBody: "Please open the link from your message again.",
   backToStore: "Back to {shop}",
   unavailableTitle: "We could not save your address right now",
   unavailableBody: "Nothing was lost: please try again in a minute.",
@@ -97,11 +97,12 @@ const hi: Texts = {
     address1: "पता (मकान नंबर और गली)",
     address2: "फ़्लैट, मंज़िल, लैंडमार्क",
     city: "शहर",
-    province: "राज्य",
-    zip: "पिन कोड",
+    province: "राज्य / प्रांत",
+    zip: "पोस्टल कोड",
     countryCode: "देश",
   },
-  hintPhone: "देश कोड के साथ, जैसे +91 98765 43210",
+  countryLabels: { pin: "पिन कोड", zipCode: "ज़िप कोड", state: "राज्य", province: "प्रांत" },
+  hintPhone: "देश कोड के साथ, जैसे {example}",
   hintZip: "उदाहरण: {example}",
   submit: "पता सहेजें",
   errorSummary: "कृपया चिह्नित फ़ील्ड ठीक करें।",
@@ -109,7 +110,7 @@ const hi: Texts = {
     required: "यह फ़ील्ड आवश्यक है।",
     too_long: "यह बहुत लंबा है।",
     too_short: "यह बहुत छोटा है।",
-    invalid_phone: "देश कोड के साथ नंबर लिखें, जैसे +91 98765 43210।",
+    invalid_phone: "देश कोड के साथ नंबर लिखें, जैसे {example}।",
     invalid_zip: "यह पिन/पोस्टल कोड इस देश के लिए सही नहीं लगता।",
     invalid_province: "इस देश का कोई राज्य चुनें।",
     invalid_country: "देश चुनें।",
@@ -119,14 +120,10 @@ const hi: Texts = {
   doneBody: "ऑर्डर {order} नीचे दिए गए पते पर डिलीवर होगा।",
   usedTitle: "यह लिंक पहले ही इस्तेमाल हो चुका है",
   usedBody: "इस ऑर्डर का पता पहले ही पुष्टि हो चुका है। अगर अब भी कुछ गलत है, तो कृपया दुकान से संपर्क करें।",
-  expiredTitle: "यह लिंक समाप्त हो गया है",
+  ...LINK_TEXTS.hi,
   expiredBody: "डिलीवरी पता बदलने के लिए कृपया दुकान से संपर्क करें।",
-  notFoundTitle: "यह लिंक मान्य नहीं है",
-  notFoundBody: "कृपया लिंक वैसे ही खोलें जैसे आपको मिला था, या दुकान से संपर्क करें।",
   notEditableTitle: "यह ऑर्डर अब बदला नहीं जा सकता",
   notEditableBody: "ऑर्डर {order} भेजा जा चुका है या रद्द हो गया है। हमने आपका पता दुकान को भेज दिया है, ज़रूरत होने पर वे आपसे संपर्क करेंगे।",
-  forbiddenTitle: "यह पेज इस तरह नहीं खोला जा सकता",
-  forbiddenBody: "कृपया अपने संदेश से लिंक दोबारा खोलें।",
   backToStore: "{shop} पर वापस जाएँ",
   unavailableTitle: "अभी आपका पता सहेजा नहीं जा सका",
   unavailableBody: "कुछ भी खोया नहीं है: कृपया एक मिनट बाद फिर कोशिश करें।",
@@ -150,7 +147,8 @@ const ar: Texts = {
     zip: "الرمز البريدي",
     countryCode: "الدولة",
   },
-  hintPhone: "مع رمز الدولة، مثل ⁦+971 50 123 4567⁩",
+  countryLabels: { pin: "الرمز البريدي (PIN)", zipCode: "الرمز البريدي (ZIP)", state: "الولاية", province: "المقاطعة" },
+  hintPhone: "مع رمز الدولة، مثل ⁦{example}⁩",
   hintZip: "مثال: {example}",
   submit: "حفظ العنوان",
   errorSummary: "يرجى تصحيح الحقول المحددة.",
@@ -158,7 +156,7 @@ const ar: Texts = {
     required: "هذا الحقل مطلوب.",
     too_long: "هذا طويل جدًا.",
     too_short: "هذا قصير جدًا.",
-    invalid_phone: "أدخل الرقم مع رمز الدولة، مثل ⁦+971 50 123 4567⁩.",
+    invalid_phone: "أدخل الرقم مع رمز الدولة، مثل ⁦{example}⁩.",
     invalid_zip: "هذا الرمز البريدي لا يبدو صحيحًا لهذه الدولة.",
     invalid_province: "اختر منطقة أو ولاية في هذه الدولة.",
     invalid_country: "اختر دولة.",
@@ -168,14 +166,10 @@ const ar: Texts = {
   doneBody: "سيتم توصيل الطلب {order} إلى العنوان أدناه.",
   usedTitle: "تم استخدام هذا الرابط من قبل",
   usedBody: "تم تأكيد عنوان هذا الطلب بالفعل. إذا كان هناك خطأ، يرجى التواصل مع المتجر.",
-  expiredTitle: "انتهت صلاحية هذا الرابط",
+  ...LINK_TEXTS.ar,
   expiredBody: "يرجى التواصل مع المتجر لتحديث عنوان التوصيل.",
-  notFoundTitle: "هذا الرابط غير صالح",
-  notFoundBody: "يرجى فتح الرابط كما وصلك تمامًا، أو التواصل مع المتجر.",
   notEditableTitle: "لم يعد من الممكن تعديل هذا الطلب",
   notEditableBody: "الطلب {order} في الطريق إليك أو تم إلغاؤه. أرسلنا عنوانك إلى المتجر وسيتواصل معك عند الحاجة.",
-  forbiddenTitle: "لا يمكن فتح هذه الصفحة بهذه الطريقة",
-  forbiddenBody: "يرجى فتح الرابط من رسالتك مرة أخرى.",
   backToStore: "العودة إلى {shop}",
   unavailableTitle: "تعذّر حفظ عنوانك الآن",
   unavailableBody: "لم يضع شيء: يرجى المحاولة بعد دقيقة.",
@@ -199,7 +193,8 @@ const fr: Texts = {
     zip: "Code postal",
     countryCode: "Pays",
   },
-  hintPhone: "Avec l’indicatif du pays, par ex. +33 6 12 34 56 78",
+  countryLabels: { pin: "Code PIN (code postal)", zipCode: "Code ZIP", state: "État", province: "Province" },
+  hintPhone: "Avec l’indicatif du pays, par ex. {example}",
   hintZip: "Par exemple {example}",
   submit: "Enregistrer l’adresse",
   errorSummary: "Corrigez les champs signalés.",
@@ -207,7 +202,7 @@ const fr: Texts = {
     required: "Ce champ est obligatoire.",
     too_long: "C’est trop long.",
     too_short: "C’est trop court.",
-    invalid_phone: "Saisissez le numéro avec l’indicatif du pays, par ex. +33 6 12 34 56 78.",
+    invalid_phone: "Saisissez le numéro avec l’indicatif du pays, par ex. {example}.",
     invalid_zip: "Ce code postal ne semble pas valide pour ce pays.",
     invalid_province: "Choisissez une région ou province de ce pays.",
     invalid_country: "Choisissez un pays.",
@@ -217,14 +212,10 @@ const fr: Texts = {
   doneBody: "La commande {order} sera livrée à l’adresse ci-dessous.",
   usedTitle: "Ce lien a déjà été utilisé",
   usedBody: "L’adresse de cette commande a déjà été confirmée. Si quelque chose ne va pas, contactez la boutique.",
-  expiredTitle: "Ce lien a expiré",
+  ...LINK_TEXTS.fr,
   expiredBody: "Contactez la boutique pour modifier votre adresse de livraison.",
-  notFoundTitle: "Ce lien n’est pas valide",
-  notFoundBody: "Ouvrez le lien tel que vous l’avez reçu, ou contactez la boutique.",
   notEditableTitle: "Cette commande ne peut plus être modifiée",
   notEditableBody: "La commande {order} est déjà expédiée ou a été annulée. Nous avons transmis votre adresse à la boutique, qui vous contactera si besoin.",
-  forbiddenTitle: "Cette page ne peut pas être ouverte ainsi",
-  forbiddenBody: "Rouvrez le lien reçu dans votre message.",
   backToStore: "Retour à {shop}",
   unavailableTitle: "Impossible d’enregistrer votre adresse pour le moment",
   unavailableBody: "Rien n’est perdu : réessayez dans une minute.",
@@ -248,7 +239,8 @@ const es: Texts = {
     zip: "Código postal",
     countryCode: "País",
   },
-  hintPhone: "Con el prefijo del país, p. ej. +34 612 345 678",
+  countryLabels: { pin: "Código PIN (código postal)", zipCode: "Código ZIP", state: "Estado", province: "Provincia" },
+  hintPhone: "Con el prefijo del país, p. ej. {example}",
   hintZip: "Por ejemplo {example}",
   submit: "Guardar dirección",
   errorSummary: "Corrige los campos marcados.",
@@ -256,7 +248,7 @@ const es: Texts = {
     required: "Este campo es obligatorio.",
     too_long: "Es demasiado largo.",
     too_short: "Es demasiado corto.",
-    invalid_phone: "Escribe el número con el prefijo del país, p. ej. +34 612 345 678.",
+    invalid_phone: "Escribe el número con el prefijo del país, p. ej. {example}.",
     invalid_zip: "Este código postal no parece válido para el país.",
     invalid_province: "Elige un estado o provincia de este país.",
     invalid_country: "Elige un país.",
@@ -266,14 +258,10 @@ const es: Texts = {
   doneBody: "El pedido {order} se entregará en la dirección de abajo.",
   usedTitle: "Este enlace ya se ha usado",
   usedBody: "La dirección de este pedido ya se confirmó. Si algo sigue mal, contacta con la tienda.",
-  expiredTitle: "Este enlace ha caducado",
+  ...LINK_TEXTS.es,
   expiredBody: "Contacta con la tienda para cambiar tu dirección de entrega.",
-  notFoundTitle: "Este enlace no es válido",
-  notFoundBody: "Abre el enlace tal como lo recibiste o contacta con la tienda.",
   notEditableTitle: "Este pedido ya no se puede cambiar",
   notEditableBody: "El pedido {order} ya está en camino o se canceló. Hemos enviado tu dirección a la tienda, que te contactará si hace falta.",
-  forbiddenTitle: "Esta página no se puede abrir así",
-  forbiddenBody: "Vuelve a abrir el enlace de tu mensaje.",
   backToStore: "Volver a {shop}",
   unavailableTitle: "No pudimos guardar tu dirección ahora",
   unavailableBody: "No se ha perdido nada: inténtalo de nuevo en un minuto.",
@@ -284,3 +272,14 @@ const es: Texts = {
 };
 
 export const TEXTS: Record<Locale, Texts> = { en, hi, ar, fr, es };
+
+/** What a country calls its postal code and its first-level region, where the form's general label is not its word. */
+const POSTAL_WORD: Record<string, "pin" | "zipCode"> = { IN: "pin", US: "zipCode" };
+const REGION_WORD: Record<string, "state" | "province"> = { IN: "state", US: "state", MX: "state", BR: "state", AU: "state", NG: "state", MY: "state", CA: "province", AR: "province", CN: "province" };
+
+/** A field's label on a form for an address in `countryCode` (after another country is chosen too: "ZIP code" for the US, never "PIN code"). */
+export function fieldLabel(t: Texts, field: AddressField, countryCode: string): string {
+  if (field === "zip" && POSTAL_WORD[countryCode]) return t.countryLabels[POSTAL_WORD[countryCode]];
+  if (field === "province" && REGION_WORD[countryCode]) return t.countryLabels[REGION_WORD[countryCode]];
+  return t.labels[field];
+}

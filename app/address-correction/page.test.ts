@@ -1,5 +1,8 @@
 import { EMPTY_ADDRESS } from "~/core/places/address";
-import { renderForm, renderMessage } from "./page";
+import { phoneExample, renderForm, renderMessage } from "./page";
+import { fieldLabel, TEXTS } from "./i18n";
+import { townLine } from "~/core/places/address";
+import { localizedProvinces } from "~/core/places/province-names";
 import { LOCATION_SCRIPT } from "~/shared/location-script";
 
 const state = { orderName: "#1001", values: { ...EMPTY_ADDRESS, countryCode: "IN" }, errors: {}, nonce: "1.abc", countries: ["IN", "US", "FR"] };
@@ -38,5 +41,37 @@ describe("the correction pages", () => {
     expect(html).toMatch(/<option value="IN" selected="">الهند<\/option>/);
     const es = renderMessage({ locale: "es", shopName: "Shop" }, "expired");
     expect(es).toContain("Este enlace ha caducado");
+  });
+
+  it("follows the address's country: the phone's example, the labels, the town line", () => {
+    expect(phoneExample("IN")).toMatch(/^\+91 /);
+    expect(phoneExample("AE")).toMatch(/^\+971 /);
+    expect(phoneExample("")).toMatch(/^\+91 /); // no country yet: India's
+    for (const locale of ["en", "hi", "ar", "fr", "es"] as const) {
+      const html = renderForm({ locale, shopName: "Shop" }, { ...state, errors: { phone: "invalid_phone" } });
+      expect(html, locale).toContain(phoneExample("IN"));
+      expect(html, locale).not.toContain("+971");
+      expect(fieldLabel(TEXTS[locale], "zip", "IN")).not.toBe(fieldLabel(TEXTS[locale], "zip", "US"));
+    }
+    expect(fieldLabel(TEXTS.hi, "zip", "IN")).toBe("पिन कोड");
+    expect(fieldLabel(TEXTS.hi, "zip", "US")).not.toContain("पिन");
+    expect(fieldLabel(TEXTS.en, "zip", "FR")).toBe("Postal code");
+    expect(townLine({ zip: "411001", city: "Pune", countryCode: "IN" })).toBe("Pune 411001");
+    expect(townLine({ zip: "75001", city: "Paris", countryCode: "FR" })).toBe("75001 Paris");
+  });
+
+  it("names every Indian state in Hindi and Arabic, and keeps the list's names elsewhere", () => {
+    const english = localizedProvinces("IN", "en")!;
+    for (const locale of ["hi", "ar"] as const) {
+      const names = localizedProvinces("IN", locale)!;
+      expect(Object.keys(names).sort()).toEqual(Object.keys(english).sort());
+      for (const code of Object.keys(english)) expect(names[code], `${locale} ${code}`).not.toBe(english[code]);
+    }
+    expect(localizedProvinces("US", "hi")).toEqual(localizedProvinces("US", "en"));
+    const html = renderForm({ locale: "hi", shopName: "Shop" }, { ...state, values: { ...state.values, province: "MH" } });
+    expect(html).toContain('<option value="MH" selected="">महाराष्ट्र</option>');
+    const saved = { ...EMPTY_ADDRESS, firstName: "Asha", address1: "MG Road", city: "Pune", zip: "411001", province: "MH", countryCode: "IN" };
+    expect(renderMessage({ locale: "ar", shopName: "Shop" }, "done", { orderName: "#1", address: saved })).toContain("Pune 411001\nماهاراشترا، الهند");
+    expect(renderMessage({ locale: "hi", shopName: "Shop" }, "done", { orderName: "#1", address: saved })).toContain("Pune 411001\nमहाराष्ट्र, भारत");
   });
 });

@@ -1,15 +1,19 @@
 import type { ReactNode } from "react";
 import { Alert, Filled, renderHostedPage, renderMessagePage, type PageShell } from "~/shared/hosted-page";
 import { fill, type Locale } from "~/shared/locales";
+import { getExampleNumber, type CountryCode } from "libphonenumber-js/max";
+import mobileExamples from "libphonenumber-js/mobile/examples";
 import {
   ADDRESS_FIELDS,
   COUNTRY_RULES,
   provinceListFor,
+  townLine,
   type Address,
   type AddressField,
   type FieldProblem,
 } from "~/core/places/address";
-import { TEXTS } from "./i18n";
+import { fieldLabel, TEXTS } from "./i18n";
+import { localizedProvinces, provinceName } from "~/core/places/province-names";
 import { LOCATION_CSS, LocationField, type LocationNote } from "~/shared/location-field";
 import { LOCATION_TEXTS } from "~/shared/location-texts";
 import type { PinHint } from "./location.server";
@@ -102,13 +106,33 @@ function CountryOptions({ locale, selected, offered }: { locale: Locale; selecte
   );
 }
 
+/**
+ * A mobile number of the address's country as it is written internationally ("+91 81234 56789" for India),
+ * for the phone field's hint: an Indian order's form never shows a UAE number. India's where the country has none.
+ */
+export function phoneExample(countryCode: string): string {
+  const of = (code: string) => {
+    try {
+      return getExampleNumber(code as CountryCode, mobileExamples)?.formatInternational() ?? null;
+    } catch {
+      return null;
+    }
+  };
+  return (/^[A-Z]{2}$/.test(countryCode) ? of(countryCode) : null) ?? of("IN")!;
+}
+
+/** A problem's sentence, its example (a phone number) in the address's country. */
+function problemText(shell: PageShell, problem: FieldProblem, countryCode: string): string {
+  return fill(TEXTS[shell.locale].problems[problem], { example: phoneExample(countryCode) });
+}
+
 function Field({ f, shell, state, first, zipExample }: { f: AddressField; shell: PageShell; state: FormState; first: AddressField | undefined; zipExample: string | undefined }) {
   const t = TEXTS[shell.locale];
   const problem = state.errors[f];
   const describedBy: string[] = [];
   let hint: ReactNode = null;
   if (f === "phone") {
-    hint = <span className="hint" id={`${f}-hint`}>{t.hintPhone}</span>;
+    hint = <span className="hint" id={`${f}-hint`}>{fill(t.hintPhone, { example: phoneExample(state.values.countryCode) })}</span>;
     describedBy.push(`${f}-hint`);
   }
   if (f === "zip" && zipExample) {
@@ -130,7 +154,7 @@ function Field({ f, shell, state, first, zipExample }: { f: AddressField; shell:
   return (
     <div className="field">
       <label htmlFor={f}>
-        {t.labels[f]}
+        {fieldLabel(t, f, state.values.countryCode)}
         {OPTIONAL.has(f) ? (
           <>
             {" "}
@@ -144,7 +168,7 @@ function Field({ f, shell, state, first, zipExample }: { f: AddressField; shell:
           <CountryOptions locale={shell.locale} selected={state.values.countryCode} offered={state.countries} />
         </select>
       ) : f === "province" ? (
-        <ProvinceSelect attrs={attrs} state={state} choose={t.choose} />
+        <ProvinceSelect attrs={attrs} state={state} choose={t.choose} locale={shell.locale} />
       ) : (
         <input
           {...attrs}
@@ -155,7 +179,7 @@ function Field({ f, shell, state, first, zipExample }: { f: AddressField; shell:
           list={f === "city" && state.pinHint?.cities.length ? "pin-cities" : undefined}
         />
       )}
-      {problem ? <span className="err" id={`${f}-error`}>{t.problems[problem]}</span> : null}
+      {problem ? <span className="err" id={`${f}-error`}>{problemText(shell, problem, state.values.countryCode)}</span> : null}
       {pin ? <PinHintLine locale={shell.locale} hint={pin} /> : null}
       {f === "city" && state.pinHint?.cities.length ? (
         <datalist id="pin-cities">
@@ -185,17 +209,23 @@ function PinHintLine({ locale, hint }: { locale: Locale; hint: PinHint }) {
   );
 }
 
-/** The country's provinces, by name in its own list's order, the current one chosen (a typed name is matched to its code). */
-function ProvinceSelect({ attrs, state, choose }: { attrs: Record<string, unknown>; state: FormState; choose: string }) {
-  const list = provinceListFor(state.values.countryCode) ?? {};
+/**
+ * The country's provinces by name in the page's language where the app has it (India's in Hindi and Arabic),
+ * sorted in that language, the current one chosen (a typed name is matched to its code, in English or the page's language).
+ */
+function ProvinceSelect({ attrs, state, choose, locale }: { attrs: Record<string, unknown>; state: FormState; choose: string; locale: Locale }) {
+  const english = provinceListFor(state.values.countryCode) ?? {};
+  const list = localizedProvinces(state.values.countryCode, locale) ?? {};
   const typed = state.values.province.trim();
   const fold = (v: string) => v.toLowerCase().normalize("NFKD").replace(/[^a-z0-9]/g, "");
-  const selected = list[typed.toUpperCase()] ? typed.toUpperCase() : (Object.entries(list).find(([, name]) => fold(name) === fold(typed))?.[0] ?? "");
+  const named = (names: Record<string, string>) => Object.entries(names).find(([, name]) => name === typed || (fold(name) !== "" && fold(name) === fold(typed)))?.[0];
+  const selected = list[typed.toUpperCase()] ? typed.toUpperCase() : (named(english) ?? named(list) ?? "");
+  const collator = new Intl.Collator(locale);
   return (
     <select {...attrs} defaultValue={selected}>
       <option value="">{choose}</option>
       {Object.entries(list)
-        .sort((a, b) => a[1].localeCompare(b[1]))
+        .sort((a, b) => collator.compare(a[1], b[1]))
         .map(([code, name]) => (
           <option key={code} value={code}>
             {name}
@@ -225,7 +255,7 @@ export function renderForm(shell: PageShell, state: FormState): string {
           <ul>
             {invalid.map((f) => (
               <li key={f}>
-                <a href={`#${f}`}>{`${t.labels[f]}: ${t.problems[state.errors[f]!]}`}</a>
+                <a href={`#${f}`}>{`${fieldLabel(t, f, state.values.countryCode)}: ${problemText(shell, state.errors[f]!, state.values.countryCode)}`}</a>
               </li>
             ))}
           </ul>
@@ -262,7 +292,7 @@ export function renderForm(shell: PageShell, state: FormState): string {
   );
 }
 
-/** The address as the shopper reads it: state and country by name, in the page's language where known. */
+/** The address as the shopper reads it: the town line in its country's order, state and country by name in the page's language where known. */
 function displayAddress(a: Address, locale: Locale): string {
   let country = a.countryCode;
   try {
@@ -270,13 +300,14 @@ function displayAddress(a: Address, locale: Locale): string {
   } catch {
     /* an unknown code stays as it is */
   }
-  const province = provinceListFor(a.countryCode)?.[a.province] ?? a.province;
+  const province = a.province ? provinceName(a.countryCode, a.province, locale) : "";
   return [
     `${a.firstName} ${a.lastName}`.trim(),
     a.address1,
     a.address2,
-    [a.zip, a.city].filter(Boolean).join(" "),
-    [province, country].filter(Boolean).join(", "),
+    townLine(a),
+    // Arabic separates with its own comma.
+    [province, country].filter(Boolean).join(locale === "ar" ? "، " : ", "),
     a.phone,
   ]
     .filter(Boolean)

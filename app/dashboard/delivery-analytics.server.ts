@@ -3,7 +3,7 @@ import { clock } from "~/core/utils/clock.server";
 import { DIMENSIONS, MIN_DECIDED_FOR_RATE, MIN_DECIDED_FOR_WORST, WORST_CODES, type Dimension, type Row } from "./delivery-analytics";
 import { rolledUp } from "./day-rollup.server";
 import { addDeliverySpan, emptyDeliverySpan } from "./delivery-span.server";
-import { addDays, shopDay, shopDayStart } from "~/shared/shop-day";
+import { lastShopDaysStart } from "~/shared/shop-day";
 
 export { DIMENSIONS, PERIODS, type Dimension, type Row } from "./delivery-analytics";
 
@@ -45,9 +45,9 @@ function rowOf(key: string, t: Tally, cost: number | null): Row {
 }
 
 export async function loadDeliveryAnalytics(shop: Pick<Shop, "id" | "currency" | "codFailureCost" | "timezone">, days: number, now = clock.now()): Promise<DeliveryAnalytics> {
-  // The period is whole days of the shop's: today and the `days` before it, from the first one's midnight; its
-  // closed days from the day rollup, the rest from the orders themselves.
-  const since = shopDayStart(addDays(shopDay(now, shop.timezone), -days), shop.timezone);
+  // The period is `days` whole days of the shop's, as every "last N days" (lastShopDaysStart): today and the
+  // days - 1 before it, from the first one's midnight; its closed days from the day rollup, the rest from the orders.
+  const since = lastShopDaysStart(now, days, shop.timezone);
   const span = (await rolledUp(shop, "delivery", since, now)).reduce(addDeliverySpan, emptyDeliverySpan());
   const truncated = span.truncated;
   const cost = shop.codFailureCost ?? null;

@@ -1,4 +1,5 @@
-import { fromMailingAddress, provinceListFor, type Address } from "~/core/places/address";
+import { fromMailingAddress, townLine, type Address } from "~/core/places/address";
+import { provinceName } from "~/core/places/province-names";
 import { fetchOrder } from "~/address-correction/shopify-orders.server";
 import { prisma } from "~/core/db.server";
 import type { Shop } from "~/core/settings/shop.server";
@@ -26,14 +27,10 @@ export type RecoveryOrderSummary = {
   phonePrefix: string;
 };
 
-/** Countries that write the postal code before the town ("75001 Paris"); elsewhere after it ("Pune 411001"). */
-const POSTCODE_FIRST = new Set(["FR", "ES", "DE", "IT", "NL", "BE", "CH", "AT", "PT", "MA", "DZ", "TN", "PL", "SE", "DK", "NO", "FI", "MX", "BR", "TR"]);
-
-/** The address as lines the shopper recognises, in their country's order, the state by its name. */
-export function addressLines(a: Address): string[] {
-  const province = a.province ? (provinceListFor(a.countryCode)?.[a.province] ?? a.province) : "";
-  const town = POSTCODE_FIRST.has(a.countryCode) ? [a.zip, a.city] : [a.city, a.zip];
-  return [`${a.firstName} ${a.lastName}`.trim(), a.address1, a.address2, town.filter(Boolean).join(" "), province].filter(Boolean);
+/** The address as lines the shopper recognises, in their country's order, the state by its name in their language. */
+export function addressLines(a: Address, locale: Locale): string[] {
+  const province = a.province ? provinceName(a.countryCode, a.province, locale) : "";
+  return [`${a.firstName} ${a.lastName}`.trim(), a.address1, a.address2, townLine(a), province].filter(Boolean);
 }
 
 function parseItems(products: string | null | undefined): string[] {
@@ -57,7 +54,7 @@ export async function readRecoveryOrder(shop: Pick<Shop, "id" | "domain" | "coun
   return {
     items: parseItems(record?.products),
     amount: due && Number(due.amount) > 0 ? writtenMoney({ amount: Number(due.amount), currency: due.currencyCode }, locale, shop.country) : null,
-    address: shipping ? addressLines(fromMailingAddress(shipping)) : null,
+    address: shipping ? addressLines(fromMailingAddress(shipping), locale) : null,
     phone: r.phone ? maskPhone(r.phone) : null,
     phonePrefix: country && isSupportedCountry(country) ? `+${getCountryCallingCode(country)} ` : "",
   };

@@ -1,3 +1,4 @@
+import { LINK_TEXTS } from "~/shared/hosted-texts";
 import { localizedText, type Locale, type LocalizedText } from "~/shared/locales";
 
 /**
@@ -66,14 +67,9 @@ const en = {
   doneAddressByShop: "The shop will contact you to correct the address of order {order}.",
   answeredTitle: "Your answer is recorded",
   answeredBody: "You already told us what to do with order {order}. Contact the shop to change it.",
-  goneTitle: "This link has expired",
+  goneTitle: LINK_TEXTS.en.expiredTitle,
   goneBody: "Contact the shop about order {order}.",
-  notFoundTitle: "Link not found",
-  notFoundBody: "Check the link in your text message, or contact the shop.",
-  forbiddenTitle: "This page could not be opened",
-  forbiddenBody: "Open the link from your text message again.",
-  unavailableTitle: "This page is not available right now",
-  unavailableBody: "Try again in a few minutes.",
+  ...LINK_TEXTS.en,
 };
 
 export type RecoveryTexts = typeof en;
@@ -104,14 +100,9 @@ const hi: RecoveryTexts = {
   doneAddressByShop: "ऑर्डर {order} का पता ठीक करने के लिए दुकान आपसे संपर्क करेगी।",
   answeredTitle: "आपका जवाब दर्ज है",
   answeredBody: "आप ऑर्डर {order} के बारे में पहले ही बता चुके हैं। बदलने के लिए दुकान से संपर्क करें।",
-  goneTitle: "इस लिंक की समय-सीमा समाप्त हो गई है",
+  goneTitle: LINK_TEXTS.hi.expiredTitle,
   goneBody: "ऑर्डर {order} के बारे में दुकान से संपर्क करें।",
-  notFoundTitle: "लिंक नहीं मिला",
-  notFoundBody: "अपने SMS में लिंक जाँचें, या दुकान से संपर्क करें।",
-  forbiddenTitle: "यह पेज नहीं खुल सका",
-  forbiddenBody: "अपने SMS से लिंक फिर से खोलें।",
-  unavailableTitle: "यह पेज अभी उपलब्ध नहीं है",
-  unavailableBody: "कुछ मिनट बाद फिर से कोशिश करें।",
+  ...LINK_TEXTS.hi,
 };
 
 const ar: RecoveryTexts = {
@@ -140,14 +131,9 @@ const ar: RecoveryTexts = {
   doneAddressByShop: "سيتواصل معك المتجر لتصحيح عنوان الطلب {order}.",
   answeredTitle: "تم تسجيل إجابتك",
   answeredBody: "لقد أخبرتنا بالفعل بما يجب فعله بالطلب {order}. تواصل مع المتجر لتغييره.",
-  goneTitle: "انتهت صلاحية هذا الرابط",
+  goneTitle: LINK_TEXTS.ar.expiredTitle,
   goneBody: "تواصل مع المتجر بخصوص الطلب {order}.",
-  notFoundTitle: "الرابط غير موجود",
-  notFoundBody: "تحقق من الرابط في رسالتك، أو تواصل مع المتجر.",
-  forbiddenTitle: "تعذر فتح هذه الصفحة",
-  forbiddenBody: "افتح الرابط من رسالتك مرة أخرى.",
-  unavailableTitle: "هذه الصفحة غير متاحة الآن",
-  unavailableBody: "حاول مرة أخرى بعد بضع دقائق.",
+  ...LINK_TEXTS.ar,
 };
 
 const fr: RecoveryTexts = {
@@ -176,14 +162,9 @@ const fr: RecoveryTexts = {
   doneAddressByShop: "La boutique vous contactera pour corriger l'adresse de la commande {order}.",
   answeredTitle: "Votre réponse est enregistrée",
   answeredBody: "Vous nous avez déjà dit quoi faire de la commande {order}. Contactez la boutique pour la changer.",
-  goneTitle: "Ce lien a expiré",
+  goneTitle: LINK_TEXTS.fr.expiredTitle,
   goneBody: "Contactez la boutique au sujet de la commande {order}.",
-  notFoundTitle: "Lien introuvable",
-  notFoundBody: "Vérifiez le lien de votre message, ou contactez la boutique.",
-  forbiddenTitle: "Cette page n'a pas pu s'ouvrir",
-  forbiddenBody: "Ouvrez de nouveau le lien de votre message.",
-  unavailableTitle: "Cette page n'est pas disponible pour le moment",
-  unavailableBody: "Réessayez dans quelques minutes.",
+  ...LINK_TEXTS.fr,
 };
 
 const es: RecoveryTexts = {
@@ -212,14 +193,9 @@ const es: RecoveryTexts = {
   doneAddressByShop: "La tienda te contactará para corregir la dirección del pedido {order}.",
   answeredTitle: "Tu respuesta está registrada",
   answeredBody: "Ya nos dijiste qué hacer con el pedido {order}. Contacta con la tienda para cambiarlo.",
-  goneTitle: "Este enlace ha caducado",
+  goneTitle: LINK_TEXTS.es.expiredTitle,
   goneBody: "Contacta con la tienda sobre el pedido {order}.",
-  notFoundTitle: "Enlace no encontrado",
-  notFoundBody: "Revisa el enlace de tu mensaje, o contacta con la tienda.",
-  forbiddenTitle: "No se pudo abrir esta página",
-  forbiddenBody: "Abre de nuevo el enlace de tu mensaje.",
-  unavailableTitle: "Esta página no está disponible ahora",
-  unavailableBody: "Inténtalo de nuevo en unos minutos.",
+  ...LINK_TEXTS.es,
 };
 
 export const RECOVERY_TEXTS: Record<Locale, RecoveryTexts> = { en, hi, ar, fr, es };

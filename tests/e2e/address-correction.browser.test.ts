@@ -60,7 +60,7 @@ describe("address correction in Chromium on a phone", () => {
     const pageBytes = Buffer.byteLength(await first!.text());
     await expect(page.getByRole("heading", { name: "Confirm your delivery address" }).isVisible()).resolves.toBe(true);
     expect(await page.getByLabel("City").inputValue()).toBe("Pune");
-    expect(await page.getByLabel("Postal code").inputValue()).toBe("41100");
+    expect(await page.getByLabel("PIN code").inputValue()).toBe("41100");
     // Nothing wider than the screen.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
@@ -79,7 +79,7 @@ describe("address correction in Chromium on a phone", () => {
 
     // 5. Right.
     await page.getByLabel("Phone").fill("+91 98765 43210");
-    await page.getByLabel("Postal code").fill("411001");
+    await page.getByLabel("PIN code").fill("411001");
     const [right] = await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "Save address" }).click()]);
     expect(right!.status()).toBe(200);
     await expect(page.getByRole("heading", { name: "Thank you, your address is saved" }).isVisible()).resolves.toBe(true);

@@ -57,6 +57,9 @@ describe("the modal's reading of every storefront API answer", () => {
     ["verified", 200, { success: true }, { kind: "ok", resendAfter: null, expiresIn: null, channel: "sms" }],
     ["otp disabled", 200, { success: true, skipped: true, reason: "otp_disabled" }, { kind: "skipped", reason: "otp_disabled" }],
     ["returning customer", 200, { success: true, skipped: true, reason: "returning_customer" }, { kind: "skipped", reason: "returning_customer" }],
+    // The shop's daily cap is spent and it confirms cash on delivery after purchase (docs/security.md).
+    ["the cap's fallback", 200, { success: true, skipped: true, reason: "cap_fallback", allowedModes: ["cod", "prepaid"] }, { kind: "skipped", reason: "cap_fallback" }],
+    ["an unknown skip reason", 200, { success: true, skipped: true, reason: "something_new" }, { kind: "skipped", reason: "otp_disabled" }],
     ["checkout", 200, { checkoutUrl: "https://shop.example/cart/c/1" }, { kind: "checkout", url: "https://shop.example/cart/c/1" }],
     ["fallback", 200, { fallback: true }, { kind: "fallback" }],
     ["402", 402, { error: "x", code: "subscription_required" }, { kind: "fallback" }],
@@ -64,6 +67,8 @@ describe("the modal's reading of every storefront API answer", () => {
     ["wrong code", 400, { success: false, code: "invalid_code", attemptsRemaining: 4 }, { kind: "invalid_code", attemptsRemaining: 4 }],
     ["attempts exhausted", 429, { code: "attempts_exhausted", attemptsRemaining: 0 }, { kind: "attempts_exhausted" }],
     ["code expired", 400, { code: "code_expired" }, { kind: "code_expired" }],
+    // Concurrent right answers: the first verifies, the rest are told the number is verified (never exhausted).
+    ["already verified", 409, { success: false, code: "already_verified", error: "x" }, { kind: "already_verified" }],
     ["invalid phone", 400, { code: "invalid_phone" }, { kind: "invalid_phone" }],
     ["unreachable", 400, { code: "phone_unreachable" }, { kind: "phone_unreachable" }],
     ["sms down", 502, { code: "sms_unavailable" }, { kind: "sms_unavailable" }],
@@ -90,7 +95,7 @@ describe("the modal's reading of every storefront API answer", () => {
   });
 
   it("has a message in every language for every failure, with the right way out", () => {
-    const failures = cases.map(([, status, body]) => core.interpret(status, body)).filter((o) => !["ok", "skipped", "checkout", "fallback"].includes(o.kind));
+    const failures = cases.map(([, status, body]) => core.interpret(status, body)).filter((o) => !["ok", "skipped", "checkout", "fallback", "already_verified"].includes(o.kind));
     for (const file of localeFiles()) {
       const strings = readLocale(file);
       for (const outcome of failures) {
@@ -114,9 +119,19 @@ describe("the modal's reading of every storefront API answer", () => {
     // A code asked for on WhatsApp that could not go: a text instead (the modal shows it only after a WhatsApp request).
     expect(core.failureMessage({ kind: "sms_unavailable" })).toMatchObject({ sms: true });
     expect(core.failureMessage({ kind: "shop_daily_cap", retryAfter: 60 }).sms).toBeFalsy();
-    expect(core.failureMessage({ kind: "rate_limited", retryAfter: 60 }).sms).toBeUndefined();
+    // At a send limit after a WhatsApp request: the code by text is offered too (shown only after a WhatsApp request).
+    expect(core.failureMessage({ kind: "rate_limited", retryAfter: 60 })).toMatchObject({ sms: true, wait: 60, forward: true });
     expect(core.failureMessage({ kind: "phone_blocked" }).whatsapp).toBeUndefined();
     expect(core.failureMessage({ kind: "invalid_code", attemptsRemaining: 2 }).forward).toBeUndefined();
+  });
+
+  it("words the answers that are not failures in every language: already verified, the cap's fallback", () => {
+    for (const file of localeFiles()) {
+      const strings = readLocale(file);
+      for (const key of ["already_verified", "cap_fallback", "cap_fallback_choose"]) expect(strings[key], `${file}: ${key}`).toMatch(/\S/);
+      // Success-like: the verified number is never told its attempts ran out.
+      expect(strings.already_verified).not.toBe(strings.error_attempts_exhausted);
+    }
   });
 });
 

@@ -286,7 +286,7 @@ describe("GET /ac/:token", () => {
     const { token } = await requested();
     const unknown = await openForm("B".repeat(32));
     expect(unknown.status).toBe(404);
-    expect(await unknown.text()).toContain("This link is not valid");
+    expect(await unknown.text()).toContain("Link not found");
 
     const unsigned = await callRoute(formRoute, unsignedRequest(`/ac/${token}`), { token });
     expect(unsigned.status).toBe(401);

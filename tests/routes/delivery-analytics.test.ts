@@ -102,7 +102,8 @@ describe("/app/deliveries/analytics", () => {
     try {
       await installShop({ currency: "INR", timezone });
       const answer = await callAdminRoute(download, await adminRequest("/app/analytics/download/30"), { days: "30" });
-      const first = new Date(Date.parse(`${lastDay}T00:00:00Z`) - 30 * 86_400_000).toISOString().slice(0, 10);
+      // 30 days: the last one and the 29 before it.
+      const first = new Date(Date.parse(`${lastDay}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
       expect(answer.response!.headers.get("content-disposition")).toBe(`attachment; filename="cod-delivery-analytics-last-30-days-${first}-to-${lastDay}.csv"`);
       // The period is those whole days of the shop's: an order at the first one's midnight is in it, one a second before is not.
       const shop = await prisma.shop.findUniqueOrThrow({ where: { domain: SHOP } });

@@ -291,13 +291,21 @@ export function toMailingAddressInput(a: Address) {
   };
 }
 
+/** Countries that write the postal code before the town ("75001 Paris"); elsewhere after it ("Pune 411001"). */
+const POSTCODE_FIRST = new Set(["FR", "ES", "DE", "IT", "NL", "BE", "CH", "AT", "PT", "MA", "DZ", "TN", "PL", "SE", "DK", "NO", "FI", "MX", "BR", "TR"]);
+
+/** The town and its postal code on one line, in the address's country's order. */
+export function townLine(a: Pick<Address, "zip" | "city" | "countryCode">): string {
+  return (POSTCODE_FIRST.has(a.countryCode) ? [a.zip, a.city] : [a.city, a.zip]).filter(Boolean).join(" ");
+}
+
 /** An address on a few lines, for the merchant (metafield) and the confirmation page. */
 export function formatAddress(a: Address): string {
   return [
     `${a.firstName} ${a.lastName}`.trim(),
     a.address1,
     a.address2,
-    [a.zip, a.city].filter(Boolean).join(" "),
+    townLine(a),
     [a.province, a.countryCode].filter(Boolean).join(", "),
     a.phone,
   ]

@@ -21,7 +21,8 @@ export function interpret(status, body) {
   if (status >= 200 && status < 300) {
     if (typeof b.checkoutUrl === "string" && /^https?:\/\//.test(b.checkoutUrl)) return { kind: "checkout", url: b.checkoutUrl };
     if (b.fallback === true) return { kind: "fallback" };
-    if (b.success === true && b.skipped) return { kind: "skipped", reason: b.reason === "returning_customer" ? "returning_customer" : "otp_disabled" };
+    // cap_fallback: the shop's daily cap is spent and it confirms cash-on-delivery orders after purchase instead.
+    if (b.success === true && b.skipped) return { kind: "skipped", reason: b.reason === "returning_customer" || b.reason === "cap_fallback" ? b.reason : "otp_disabled" };
     if (b.success === true) return { kind: "ok", resendAfter: seconds(b.resendAfter, null), expiresIn: seconds(b.expiresIn, null), channel: b.channel === "whatsapp" ? "whatsapp" : "sms" };
     return { kind: "error", code: "unexpected" };
   }
@@ -41,6 +42,9 @@ export function interpret(status, body) {
     case "phone_blocked":
     case "phone_not_verified":
       return { kind: b.code };
+    case "already_verified":
+      // The right code, already used by another answer of it (a double tap, another tab, a retry): the number is verified.
+      return { kind: "already_verified" };
     case "cod_not_allowed":
       // A high-risk shopper (docs/risk.md): the modes left and the reasons come with the refusal.
       return { kind: "cod_not_allowed", allowedModes: Array.isArray(b.allowedModes) ? b.allowedModes : [], risk: b.risk || null };
@@ -68,7 +72,8 @@ export function failureMessage(outcome) {
     case "phone_not_verified":
       return { key: "error_phone_not_verified", step: "phone" };
     case "rate_limited":
-      return { key: "error_rate_limited", values: { time: clock(outcome.retryAfter) }, wait: outcome.retryAfter, forward: true };
+      // Asked for on WhatsApp: the same number by text is offered too (a send like any other: every limit applies).
+      return { key: "error_rate_limited", values: { time: clock(outcome.retryAfter) }, wait: outcome.retryAfter, forward: true, sms: true };
     case "sms_unavailable":
     case "shop_daily_cap":
       return { key: "error_sms_unavailable", checkout: true, forward: true, whatsapp: outcome.kind === "sms_unavailable", sms: outcome.kind === "sms_unavailable" };

@@ -89,7 +89,8 @@ CodModal.prototype.build = function () {
   ]);
 
   // While the shop cannot verify (paused): said plainly, and the shopper goes on when they choose to.
-  els.pausedStep = h("div", { class: "codv-step" }, [h("p", { class: "codv-intro", text: t("not_needed") })]);
+  els.pausedText = h("p", { class: "codv-intro", text: t("not_needed") });
+  els.pausedStep = h("div", { class: "codv-step" }, [els.pausedText]);
   els.pausedButton = h("button", { type: "button", class: "codv-primary", text: t("continue_to_checkout"), onclick: function () { self.leavePaused(); } });
 
   els.busy = h("div", { class: "codv-step codv-busy" }, [h("span", { class: "codv-spinner", "aria-hidden": "true" }), h("p", { class: "codv-busy-text" })]);
@@ -106,7 +107,7 @@ CodModal.prototype.build = function () {
   // action) stays in view at any height, the phone's keyboard open included.
   els.dialog = h("div", { class: "codv-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": els.title.id, dir: rtl ? "rtl" : "ltr", lang: this.locale, tabindex: "-1" }, [
     h("div", { class: "codv-head" }, [els.title, els.close]),
-    h("div", { class: "codv-body" }, [
+    (els.body = h("div", { class: "codv-body", onfocusin: function (e) { self.showFocusedCard(e.target); } }, [
       els.summary,
       els.phoneForm,
       els.codeForm,
@@ -115,7 +116,7 @@ CodModal.prototype.build = function () {
       els.busy,
       els.status,
       (els.privacyNote = h("p", { class: "codv-note", text: t("privacy_note") })),
-    ]),
+    ])),
     h("div", { class: "codv-foot" }, [
       els.alert,
       h("div", { class: "codv-ways" }, [els.newCode, els.whatsapp, els.smsInstead, els.payOnline]),
@@ -135,6 +136,15 @@ CodModal.prototype.build = function () {
     if (value) els.backdrop.style.setProperty(name, value);
   });
   document.body.appendChild(els.backdrop);
+};
+
+/**
+ * A payment option focused (Tab, the arrows) is shown whole in the body's scroll, not its radio alone: on a
+ * short screen the last option's text and amount would stay under the footer.
+ */
+CodModal.prototype.showFocusedCard = function (target) {
+  var card = target && target.closest ? target.closest(".codv-mode") : null;
+  if (card && card.scrollIntoView) card.scrollIntoView({ block: "nearest" });
 };
 
 /** SMS or WhatsApp for the code, where the shop lets the shopper choose (config.channelChoice). */

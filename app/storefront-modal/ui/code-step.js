@@ -86,6 +86,22 @@ CodModal.prototype.verify = function () {
       self.say("");
       return self.showModes("verified");
     }
+    if (outcome.kind === "already_verified") {
+      // Another answer of this right code verified the number first: it is verified, never "attempts exhausted".
+      // There is no second proof; create-checkout asks again should cash on delivery need one.
+      self.state.verified = true;
+      self.stopWebOtp();
+      if (self.riskNote) {
+        self.say("");
+        return self.showRiskModes("already_verified");
+      }
+      if (self.config.modes.length < 2) {
+        self.say("already_verified");
+        return self.checkout();
+      }
+      self.say("");
+      return self.showModes("already_verified");
+    }
     self.say("");
     var message = failureMessage(outcome);
     if (message.step === "phone") self.showStep("phone");

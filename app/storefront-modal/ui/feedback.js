@@ -15,8 +15,9 @@ CodModal.prototype.showStep = function (step, focus) {
   els.modeButton.hidden = step !== "mode";
   els.pausedStep.hidden = step !== "paused";
   els.pausedButton.hidden = step !== "paused";
-  // Paused, the store keeps and remembers nothing of the shopper here: the note would say it does.
-  els.privacyNote.hidden = step === "paused";
+  // Paused, the store keeps and remembers nothing of the shopper here: the note would say it does (on the
+  // way to checkout after it too).
+  els.privacyNote.hidden = step === "paused" || this.paused === true;
   this.step = step;
   if (step === "code") this.startWebOtp();
   else this.stopWebOtp();
@@ -67,11 +68,13 @@ CodModal.prototype.clearAlert = function () {
 };
 
 /**
- * The shop cannot verify right now (paused: codes off, no plan, the month's verifications used up):
- * the shopper is told so, and `next` (the store's checkout, or create-checkout) runs on their click.
+ * The shop cannot verify right now (paused: codes off, no plan, the month's verifications used up; or its
+ * daily cap is spent and the order is confirmed after purchase): the shopper is told so (`key`), and `next`
+ * (the store's checkout, or create-checkout) runs on their click.
  */
-CodModal.prototype.showPaused = function (next) {
+CodModal.prototype.showPaused = function (next, key) {
   this.pausedNext = next;
+  this.els.pausedText.textContent = this.t(key);
   this.say("");
   this.clearAlert();
   this.showStep("paused");

@@ -58,7 +58,9 @@ CodModal.prototype.blockSending = function (total) {
 CodModal.prototype.sendCode = function (again, channel) {
   var self = this;
   var els = this.els;
-  if (this.busy || this.timers.send) return;
+  // A wait keeps resends and the send button back; the code by another channel is asked all the same (the
+  // server applies every limit to it, and answers with the wait again where one still holds).
+  if (this.busy || (this.timers.send && !channel)) return;
   var phone = again && this.state.phone ? this.state.phone : this.remembered && els.phone.value === this.remembered.masked ? this.remembered.phone : toE164(els.phone.value, this.dial[els.country.value]);
   if (!phone) {
     this.showAlert({ key: "error_invalid_phone" });
@@ -93,6 +95,13 @@ CodModal.prototype.sendCode = function (again, channel) {
     var outcome = interpret(r.status, r.body);
     self.applyRisk(r.body);
     if (outcome.kind === "ok") {
+      self.paused = false;
+      if (self.timers.send) {
+        // Sent on another channel during a wait: the wait is over for this code.
+        clearInterval(self.timers.send);
+        delete self.timers.send;
+        els.resend.disabled = false;
+      }
       noteSent(self.behaviour, phone, Date.now(), readings);
       self.state.verified = false;
       self.state.proof = null;
@@ -116,14 +125,18 @@ CodModal.prototype.sendCode = function (again, channel) {
       self.state.verified = true;
       self.say("");
       var welcome = outcome.reason === "returning_customer";
+      // The shop's daily cap is spent: no code, and a cash-on-delivery order is confirmed after purchase.
+      var capped = outcome.reason === "cap_fallback";
       if (self.riskNote) return self.showRiskModes(welcome ? "welcome_back" : null);
       // The shop asked for codes when the sheet opened and asks none now (paused): said, not skipped past.
-      var notNeeded = !welcome && self.config.otpEnabled;
-      if (self.config.modes.length < 2) return notNeeded ? self.showPaused(self.checkout) : self.checkout();
-      self.showModes(welcome ? "welcome_back" : notNeeded ? "not_needed_choose" : "choose_mode");
+      var notNeeded = !welcome && !capped && self.config.otpEnabled;
+      if (notNeeded) self.paused = true;
+      if (self.config.modes.length < 2) return notNeeded || capped ? self.showPaused(self.checkout, capped ? "cap_fallback" : "not_needed") : self.checkout();
+      self.showModes(welcome ? "welcome_back" : capped ? "cap_fallback_choose" : notNeeded ? "not_needed_choose" : "choose_mode");
     } else if (outcome.kind === "fallback") {
       // The app cannot verify for this shop now (402): the store's own checkout, once the shopper knows why.
-      self.showPaused(self.normalCheckout);
+      self.paused = true;
+      self.showPaused(self.normalCheckout, "not_needed");
     } else {
       self.say("");
       var message = failureMessage(outcome);

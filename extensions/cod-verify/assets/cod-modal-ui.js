@@ -157,7 +157,7 @@
       if (b.fallback === true)
         return { kind: "fallback" };
       if (b.success === true && b.skipped)
-        return { kind: "skipped", reason: b.reason === "returning_customer" ? "returning_customer" : "otp_disabled" };
+        return { kind: "skipped", reason: b.reason === "returning_customer" || b.reason === "cap_fallback" ? b.reason : "otp_disabled" };
       if (b.success === true)
         return { kind: "ok", resendAfter: seconds(b.resendAfter, null), expiresIn: seconds(b.expiresIn, null), channel: b.channel === "whatsapp" ? "whatsapp" : "sms" };
       return { kind: "error", code: "unexpected" };
@@ -179,6 +179,8 @@
       case "phone_blocked":
       case "phone_not_verified":
         return { kind: b.code };
+      case "already_verified":
+        return { kind: "already_verified" };
       case "cod_not_allowed":
         return { kind: "cod_not_allowed", allowedModes: Array.isArray(b.allowedModes) ? b.allowedModes : [], risk: b.risk || null };
     }
@@ -199,7 +201,7 @@
       case "phone_not_verified":
         return { key: "error_phone_not_verified", step: "phone" };
       case "rate_limited":
-        return { key: "error_rate_limited", values: { time: clock(outcome.retryAfter) }, wait: outcome.retryAfter, forward: true };
+        return { key: "error_rate_limited", values: { time: clock(outcome.retryAfter) }, wait: outcome.retryAfter, forward: true, sms: true };
       case "sms_unavailable":
       case "shop_daily_cap":
         return { key: "error_sms_unavailable", checkout: true, forward: true, whatsapp: outcome.kind === "sms_unavailable", sms: outcome.kind === "sms_unavailable" };
@@ -823,7 +825,8 @@
       els.modeIntro,
       els.modeModes
     ]);
-    els.pausedStep = h("div", { class: "codv-step" }, [h("p", { class: "codv-intro", text: t("not_needed") })]);
+    els.pausedText = h("p", { class: "codv-intro", text: t("not_needed") });
+    els.pausedStep = h("div", { class: "codv-step" }, [els.pausedText]);
     els.pausedButton = h("button", { type: "button", class: "codv-primary", text: t("continue_to_checkout"), onclick: function() {
       self.leavePaused();
     } });
@@ -845,7 +848,9 @@
     } });
     els.dialog = h("div", { class: "codv-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": els.title.id, dir: rtl ? "rtl" : "ltr", lang: this.locale, tabindex: "-1" }, [
       h("div", { class: "codv-head" }, [els.title, els.close]),
-      h("div", { class: "codv-body" }, [
+      els.body = h("div", { class: "codv-body", onfocusin: function(e) {
+        self.showFocusedCard(e.target);
+      } }, [
         els.summary,
         els.phoneForm,
         els.codeForm,
@@ -879,6 +884,11 @@
         els.backdrop.style.setProperty(name, value);
     });
     document.body.appendChild(els.backdrop);
+  };
+  CodModal.prototype.showFocusedCard = function(target) {
+    var card = target && target.closest ? target.closest(".codv-mode") : null;
+    if (card && card.scrollIntoView)
+      card.scrollIntoView({ block: "nearest" });
   };
   function channelChoice(self, h2, t) {
     var name = "codv-channel-" + self.uid;
@@ -987,7 +997,7 @@
     els.modeButton.hidden = step !== "mode";
     els.pausedStep.hidden = step !== "paused";
     els.pausedButton.hidden = step !== "paused";
-    els.privacyNote.hidden = step === "paused";
+    els.privacyNote.hidden = step === "paused" || this.paused === true;
     this.step = step;
     if (step === "code")
       this.startWebOtp();
@@ -1037,8 +1047,9 @@
     els.whatsapp.hidden = true;
     els.smsInstead.hidden = true;
   };
-  CodModal.prototype.showPaused = function(next) {
+  CodModal.prototype.showPaused = function(next, key) {
     this.pausedNext = next;
+    this.els.pausedText.textContent = this.t(key);
     this.say("");
     this.clearAlert();
     this.showStep("paused");
@@ -1147,7 +1158,7 @@
   CodModal.prototype.sendCode = function(again, channel) {
     var self = this;
     var els = this.els;
-    if (this.busy || this.timers.send)
+    if (this.busy || this.timers.send && !channel)
       return;
     var phone = again && this.state.phone ? this.state.phone : this.remembered && els.phone.value === this.remembered.masked ? this.remembered.phone : toE164(els.phone.value, this.dial[els.country.value]);
     if (!phone) {
@@ -1186,6 +1197,12 @@
       var outcome = interpret(r.status, r.body);
       self.applyRisk(r.body);
       if (outcome.kind === "ok") {
+        self.paused = false;
+        if (self.timers.send) {
+          clearInterval(self.timers.send);
+          delete self.timers.send;
+          els.resend.disabled = false;
+        }
         noteSent(self.behaviour, phone, Date.now(), readings);
         self.state.verified = false;
         self.state.proof = null;
@@ -1207,14 +1224,18 @@
         self.state.verified = true;
         self.say("");
         var welcome = outcome.reason === "returning_customer";
+        var capped = outcome.reason === "cap_fallback";
         if (self.riskNote)
           return self.showRiskModes(welcome ? "welcome_back" : null);
-        var notNeeded = !welcome && self.config.otpEnabled;
+        var notNeeded = !welcome && !capped && self.config.otpEnabled;
+        if (notNeeded)
+          self.paused = true;
         if (self.config.modes.length < 2)
-          return notNeeded ? self.showPaused(self.checkout) : self.checkout();
-        self.showModes(welcome ? "welcome_back" : notNeeded ? "not_needed_choose" : "choose_mode");
+          return notNeeded || capped ? self.showPaused(self.checkout, capped ? "cap_fallback" : "not_needed") : self.checkout();
+        self.showModes(welcome ? "welcome_back" : capped ? "cap_fallback_choose" : notNeeded ? "not_needed_choose" : "choose_mode");
       } else if (outcome.kind === "fallback") {
-        self.showPaused(self.normalCheckout);
+        self.paused = true;
+        self.showPaused(self.normalCheckout, "not_needed");
       } else {
         self.say("");
         var message = failureMessage(outcome);
@@ -1312,6 +1333,20 @@
         }
         self.say("");
         return self.showModes("verified");
+      }
+      if (outcome.kind === "already_verified") {
+        self.state.verified = true;
+        self.stopWebOtp();
+        if (self.riskNote) {
+          self.say("");
+          return self.showRiskModes("already_verified");
+        }
+        if (self.config.modes.length < 2) {
+          self.say("already_verified");
+          return self.checkout();
+        }
+        self.say("");
+        return self.showModes("already_verified");
       }
       self.say("");
       var message = failureMessage(outcome);
