@@ -85,8 +85,13 @@ function countEvent(shopId, metric, dimension, at, source) {
     RETURNING "count"`;
 }
 
+const peek = (key, windowMs, now) => sql`COALESCE((SELECT "count" FROM "RateCounter" WHERE "key" = ${key} AND "windowStart" > ${now - windowMs}), 0)`;
+
 function standing(shopId, phone, now) {
   const running = sql`FROM "Experiment" WHERE "runningShopId" = ${shopId} AND ("endsAt" IS NULL OR "endsAt" > ${now})`;
+  const at = now.getTime();
+  const sent = peek(`otp-day-sent:${shopId}:${utcDay(now)}`, DAY_MS, at);
+  const verified = peek(`otp-day-verified:${shopId}:${utcDay(now)}`, DAY_MS, at);
   return sql`
     SELECT
       (SELECT 1 FROM "BlockedPhone" WHERE "shopId" = ${shopId} AND "phone" = ${phone}) AS "blocked",
@@ -94,7 +99,34 @@ function standing(shopId, phone, now) {
       (SELECT 1 FROM "VerifiedCustomer" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "countedMonth" = ${monthStart(now)}) AS "counted",
       (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
         WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart(now)}) AS "verifiedThisMonth",
-      (SELECT "id" ${running}) AS "experimentId", (SELECT "holdoutShare" ${running}) AS "holdoutShare"`;
+      (SELECT "id" ${running}) AS "experimentId", (SELECT "holdoutShare" ${running}) AS "holdoutShare",
+      (CASE WHEN ${sent} >= ${spikeMinSends} AND ${verified} * ${5} < ${sent} THEN 1 ELSE NULL END) AS "spike",
+      ${peek(`otp-net-verified:${shopId}:unknown`, DAY_MS, at)} AS "networkVerified"`;
+}
+
+/** The counters' multi-row upsert (app/core/rate-limit/rate-limit.server.ts `rateLimitHits`). */
+function hits(rows) {
+  const stale = sql`"RateCounter"."windowStart" <= 2 * excluded."windowStart" - excluded."expiresAt"`;
+  return sql`
+    INSERT INTO "RateCounter" ("key", "windowStart", "count", "expiresAt")
+    ${rows}
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN ${stale} THEN 1 ELSE "RateCounter"."count" + 1 END,
+      "windowStart" = CASE WHEN ${stale} THEN excluded."windowStart" ELSE "RateCounter"."windowStart" END,
+      "expiresAt" = CASE WHEN ${stale} THEN excluded."expiresAt" ELSE "RateCounter"."expiresAt" END
+    RETURNING "key", "count", "windowStart"`;
+}
+
+/** Fragments joined by `separator` (app/core/db/sql.server.ts `joinSql`). */
+function join(fragments, separator) {
+  return sql(["", ...fragments.slice(1).map(() => separator), ""], ...fragments);
+}
+
+function messageRecord(id, phone, at, source) {
+  const values = sql`${id}, ${S.id}, ${phone}, ${"otp"}, ${"sms"}, ${null}, 'accepted', ${null}, ${null}, ${at}, ${at}`;
+  return sql`
+    INSERT INTO "MessageDelivery" ("id", "shopId", "phone", "purpose", "channel", "providerId", "status", "fallbackOf", "orderGid", "createdAt", "updatedAt")
+    ${source ? sql`SELECT ${values} ${source}` : sql`VALUES (${values})`}`;
 }
 
 function pendingCode(c, source) {
@@ -104,15 +136,16 @@ function pendingCode(c, source) {
     ${source ? sql`SELECT ${values} ${source}` : sql`VALUES (${values})`}
     ON CONFLICT ("shopId", "phone") DO UPDATE SET
       "id" = excluded."id", "codeHash" = excluded."codeHash", "sentAt" = excluded."sentAt", "expiresAt" = excluded."expiresAt",
-      "attempts" = 0, "maxAttempts" = excluded."maxAttempts"
-    WHERE "OtpChallenge"."sentAt" <= ${c.cooledBefore} OR "OtpChallenge"."expiresAt" <= ${c.sentAt}
+      "attempts" = 0, "maxAttempts" = excluded."maxAttempts", "usedAt" = NULL
+    WHERE "OtpChallenge"."sentAt" <= ${c.cooledBefore} OR "OtpChallenge"."expiresAt" <= ${c.sentAt} OR "OtpChallenge"."usedAt" IS NOT NULL
     RETURNING "id"`;
 }
 
-const countAttempt = (shopId, phone, now) => sql`
-  UPDATE "OtpChallenge" SET "attempts" = "attempts" + 1
-  WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts"
+const countAttempt = (shopId, phone, now, presented) => sql`
+  UPDATE "OtpChallenge" SET "attempts" = "attempts" + CASE WHEN "codeHash" = ${presented} THEN 0 ELSE 1 END
+  WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts" AND "usedAt" IS NULL
   RETURNING "id", "codeHash", "attempts", "maxAttempts"`;
+const useCode = (id, now) => sql`UPDATE "OtpChallenge" SET "usedAt" = ${now} WHERE "id" = ${id} AND "usedAt" IS NULL`;
 
 function markVerified(shopId, phone, at, source) {
   const row = source ? sql`SELECT ${shopId}, ${phone}, ${at}, ${monthStart(at)}, 1 ${source}` : sql`VALUES (${shopId}, ${phone}, ${at}, ${monthStart(at)}, 1)`;
@@ -243,6 +276,13 @@ const S = {
   allowance: Number(process.env.FLOOR_ALLOWANCE ?? 2000),
 };
 const blockLimit = Math.max(5, Math.ceil(S.dailyCap * 0.02));
+// With no client IP (the bench sends none) the IP and the network share one "unknown" place, held to an IP's share.
+const ipLimit = Math.max(5, Math.ceil(S.dailyCap * 0.02));
+const spikeMinSends = Math.max(20, Math.ceil(S.dailyCap * 0.1));
+const PHONE_TEXTS_PER_NETWORK = 5;
+const PHONE_TEXTS_CEILING = 30;
+const UNBOUNDED = 2_147_483_647;
+const COUNTED_ONLY = 2_147_483_647;
 
 // ---- The request's work.
 
@@ -282,59 +322,77 @@ async function sendOtp(phone) {
     maxAttempts: S.maxAttempts,
     cooledBefore: S.cooldownSeconds > 0 ? at - S.cooldownSeconds * 1000 : Number.MAX_SAFE_INTEGER,
   };
-  const keys = {
-    codes: `risk-codes:${S.id}:${phone}`,
-    perNumber: `otp-send:${S.id}:${phone}`,
-    texts: `texts:${S.id}:${phone}`,
-    block: `otp-block:${S.id}:${phone.slice(0, -3)}`,
-    daily: `otp-daily:${S.id}:${utcDay(now)}`,
-  };
+  // send-otp's counters in the app's order (app/otp/send-decision.server.ts `countersOf`), with no client IP.
+  const hour = Math.floor(at / 3_600_000);
+  const counters = [
+    { key: `risk-codes:${S.id}:${phone}`, ms: RISK_WINDOW_MS, step: 0, limit: COUNTED_ONLY },
+    { key: `otp-send:${S.id}:${phone}`, ms: S.sendWindowMs, step: 1, limit: S.sendLimit, firstAskLimit: UNBOUNDED },
+    { key: `texts:${S.id}:${phone}`, ms: DAY_MS, step: 2, limit: PHONE_TEXTS_PER_DAY, firstAskLimit: PHONE_TEXTS_CEILING },
+    { key: `otp-phone-net:unknown:${S.id}:${phone}`, ms: DAY_MS, step: 2, limit: PHONE_TEXTS_PER_NETWORK },
+    { key: `otp-ip:${S.id}:unknown`, ms: DAY_MS, step: 2, limit: ipLimit },
+    { key: `otp-net:${S.id}:unknown`, ms: DAY_MS, step: 2, limit: ipLimit },
+    { key: `otp-block:${S.id}:${phone.slice(0, -3)}:unknown`, ms: DAY_MS, step: 2, limit: blockLimit },
+    { key: `otp-net-hour:${S.id}:unknown:${hour}`, ms: 3_600_000, step: 2, limit: COUNTED_ONLY, spikeLimit: 2 },
+    { key: `otp-day-sent:${S.id}:${utcDay(now)}`, ms: DAY_MS, step: 2, limit: COUNTED_ONLY },
+    { key: `otp-daily:${S.id}:${utcDay(now)}`, ms: DAY_MS, step: 2, limit: S.dailyCap },
+  ];
+  const messageId = token(12);
+  const recordedAt = new Date();
   let challengeId;
+  let over;
   if (pg) {
-    const hit = (key, windowMs, source) => rateLimitHit(key, windowMs, at, source);
-    const [row] = await db.query(sql`
+    const list = join(
+      counters.map((c) => sql`(${c.key}::text, ${c.ms}::bigint, ${c.step}::integer, ${c.limit}::integer, ${c.spikeLimit ?? c.limit}::integer, ${c.firstAskLimit ?? c.limit}::integer)`),
+      ", ",
+    );
+    const counting = sql`
+      SELECT c."key", ${at}::bigint, 1, ${at}::bigint + c."ms" FROM "counters" c, "standing" s
+      WHERE s."blocked" IS NULL AND (c."step" = 0 OR ((s."verifiedAt" IS NULL OR s."verifiedAt" < ${NEVER})
+        AND (c."step" = 1 OR s."verifiedThisMonth" < ${S.allowance} OR s."counted" IS NOT NULL)))
+      ORDER BY c."key"`;
+    const firstAsk = sql`COALESCE((SELECT h."count" FROM "hits" h WHERE h."key" = ${counters[3].key}) = 1, false)`;
+    const through = sql`FROM "standing" WHERE (SELECT COUNT(*) FROM "hits") = ${counters.length}
+      AND NOT EXISTS (SELECT 1 FROM "hits" h JOIN "counters" c ON c."key" = h."key"
+        WHERE h."count" > CASE WHEN "standing"."spike" IS NOT NULL AND c."spikeLimit" < c."limit" THEN c."spikeLimit"
+          WHEN ${firstAsk} THEN c."firstAskLimit" ELSE c."limit" END)`;
+    const rows = await db.query(sql`
       WITH "standing" AS (${standing(S.id, phone, now)}),
-      "riskCodes" AS (${hit(keys.codes, RISK_WINDOW_MS, sql`FROM "standing" WHERE "blocked" IS NULL`)}),
-      "riskIp" AS (SELECT NULL::integer AS "count"),
-      "perNumber" AS (${hit(keys.perNumber, S.sendWindowMs, sql`FROM "standing" WHERE "blocked" IS NULL AND ("verifiedAt" IS NULL OR "verifiedAt" < ${NEVER})`)}),
-      "share0" AS (${hit(keys.texts, DAY_MS, sql`FROM "perNumber", "standing" WHERE "perNumber"."count" <= ${S.sendLimit}
-        AND ("standing"."verifiedThisMonth" < ${S.allowance} OR "standing"."counted" IS NOT NULL)`)}),
-      "share1" AS (${hit(keys.block, DAY_MS, sql`FROM "share0" WHERE "count" <= ${PHONE_TEXTS_PER_DAY}`)}),
-      "daily" AS (${hit(keys.daily, DAY_MS, sql`FROM "share1" WHERE "count" <= ${blockLimit}`)}),
-      "challenge" AS (${pendingCode(challenge, sql`FROM "daily" WHERE "daily"."count" <= ${S.dailyCap}`)})
-      SELECT "standing"."blocked", "standing"."counted", "standing"."verifiedThisMonth", "standing"."experimentId", "standing"."holdoutShare",
-        (SELECT "count" FROM "riskCodes") AS "riskCodes", (SELECT "count" FROM "riskIp") AS "riskIp",
-        (SELECT "count" FROM "perNumber") AS "perCount", (SELECT "windowStart" FROM "perNumber") AS "perWindowStart",
-        (SELECT "count" FROM "daily") AS "dailyCount", (SELECT "windowStart" FROM "daily") AS "dailyWindowStart",
-        (SELECT "id" FROM "challenge") AS "challengeId",
-        (SELECT "count" FROM "share0") AS "share0Count", (SELECT "windowStart" FROM "share0") AS "share0WindowStart",
-        (SELECT "count" FROM "share1") AS "share1Count", (SELECT "windowStart" FROM "share1") AS "share1WindowStart"
-      FROM "standing"`);
-    if (row.blocked != null || Number(row.perCount) > S.sendLimit || row.dailyCount == null || Number(row.dailyCount) > S.dailyCap) return [429, { error: "Too many codes.", code: "rate_limited", success: false }];
-    challengeId = row.challengeId;
+      "counters" AS (SELECT * FROM (VALUES ${list}) AS v("key", "ms", "step", "limit", "spikeLimit", "firstAskLimit")),
+      "hits" AS (${hits(counting)}),
+      "challenge" AS (${pendingCode(challenge, through)}),
+      "message" AS (${messageRecord(messageId, phone, recordedAt, sql`FROM "challenge"`)})
+      SELECT "standing".*, (SELECT "id" FROM "challenge") AS "challengeId",
+        "hits"."key" AS "hitKey", "hits"."count" AS "hitCount", "hits"."windowStart" AS "hitWindowStart"
+      FROM "standing" LEFT JOIN "hits" ON true`);
+    challengeId = rows[0].challengeId;
+    over = rows[0].blocked != null || !challengeId;
   } else {
     challengeId = await db.transaction((tx) => {
       const [s] = tx.query(standing(S.id, phone, now));
       if (s.blocked != null) return null;
-      tx.query(rateLimitHit(keys.codes, RISK_WINDOW_MS, at));
-      if (Number(tx.query(rateLimitHit(keys.perNumber, S.sendWindowMs, at))[0].count) > S.sendLimit) return null;
-      if (Number(tx.query(rateLimitHit(keys.texts, DAY_MS, at))[0].count) > PHONE_TEXTS_PER_DAY) return null;
-      if (Number(tx.query(rateLimitHit(keys.block, DAY_MS, at))[0].count) > blockLimit) return null;
-      if (Number(tx.query(rateLimitHit(keys.daily, DAY_MS, at))[0].count) > S.dailyCap) return null;
-      return tx.query(pendingCode(challenge))[0]?.id ?? null;
+      const sorted = [...counters].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      const rows = tx.query(hits(sql`VALUES ${join(sorted.map((c) => sql`(${c.key}, ${at}, 1, ${at + c.ms})`), ", ")}`));
+      const count = new Map(rows.map((r) => [r.key, Number(r.count)]));
+      const first = count.get(counters[3].key) === 1;
+      if (counters.some((c) => count.get(c.key) > (first ? (c.firstAskLimit ?? c.limit) : c.limit))) return null;
+      const id = tx.query(pendingCode(challenge))[0]?.id ?? null;
+      if (id) tx.execute(messageRecord(messageId, phone, recordedAt));
+      return id;
     });
+    over = !challengeId;
   }
-  if (!challengeId) return [429, { error: "Too many codes.", code: "rate_limited", success: false }];
+  if (over) return [429, { error: "Too many codes.", code: "rate_limited", success: false }];
   const body = `${code} is your ${S.name} verification code. It expires in ${Math.max(1, Math.round(S.ttlSeconds / 60))} minutes. Do not share it.\n\n@${S.host} #${code}`;
   const providerId = `outbox_${token(9)}`;
   fs.writeSync(outbox, `${JSON.stringify({ time: now.toISOString(), to: phone, body, channel: "sms", id: providerId, shop: shopDomain })}\n`);
   const sentAt = new Date();
-  const record = sql`
-    INSERT INTO "MessageDelivery" ("id", "shopId", "phone", "purpose", "channel", "providerId", "status", "errorCode", "fallbackBody", "fallbackUntil", "fallbackOf", "orderGid", "createdAt", "updatedAt")
-    VALUES (${token(12)}, ${S.id}, ${phone}, ${"otp"}, ${"sms"}, ${providerId}, ${"sent"}, ${null}, ${null}, ${null}, ${null}, ${null}, ${sentAt}, ${sentAt})`;
+  const complete = sql`
+    UPDATE "MessageDelivery" SET "channel" = ${"sms"}, "providerId" = ${providerId}, "status" = ${"sent"}, "errorCode" = ${null},
+      "fallbackBody" = ${null}, "fallbackUntil" = ${null}, "updatedAt" = ${sentAt}
+    WHERE "id" = ${messageId}`;
   const counted = countEvent(S.id, "otp_sent", parseMin(phone)?.country ?? "", now);
-  if (pg) await db.execute(sql`WITH w0 AS (${record}) ${counted}`);
-  else await db.transaction((tx) => (tx.execute(record), tx.execute(counted)));
+  if (pg) await db.execute(sql`WITH w0 AS (${complete}) ${counted}`);
+  else await db.transaction((tx) => (tx.execute(complete), tx.execute(counted)));
   return [200, { success: true, expiresIn: S.ttlSeconds, resendAfter: S.cooldownSeconds, channel: "sms", ...LOW_RISK }];
 }
 
@@ -342,7 +400,7 @@ async function verifyOtp(phone, otp) {
   const now = new Date();
   const at = now.getTime();
   const presented = keyedHash("otp-code", `${S.id}\0${phone}\0${otp}`);
-  const [challenge] = await db.query(countAttempt(S.id, phone, at));
+  const [challenge] = await db.query(countAttempt(S.id, phone, at, presented));
   if (!challenge) return [400, { error: "The code has expired.", code: "code_expired", success: false }];
   const a = Buffer.from(presented, "hex");
   const b = Buffer.from(challenge.codeHash, "hex");
@@ -359,7 +417,7 @@ async function verifyOtp(phone, otp) {
   if (pg) {
     const today = utcDay(now);
     const [row] = await db.query(sql`
-      WITH "consumed" AS (DELETE FROM "OtpChallenge" WHERE "id" = ${challenge.id} RETURNING "id"),
+      WITH "consumed" AS (${useCode(challenge.id, at)} RETURNING "id"),
       "marked" AS (${markVerified(S.id, phone, now, sql`FROM "consumed"`)}),
       "counted" AS (${countEvent(S.id, "otp_verified", "", now, sql`FROM "marked" WHERE "monthVerifications" = 1`)}),
       "recounted" AS (${countEvent(S.id, "otp_reverified", "", now, sql`FROM "marked" WHERE "monthVerifications" > 1`)}),
@@ -381,7 +439,7 @@ async function verifyOtp(phone, otp) {
     selectionId = row.selectionId;
   } else {
     const result = await db.transaction((tx) => {
-      if (tx.execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challenge.id}`) !== 1) return null;
+      if (tx.execute(useCode(challenge.id, at)) !== 1) return null;
       const [marked] = tx.query(markVerified(S.id, phone, now));
       const counts = Number(marked.monthVerifications) === 1;
       tx.execute(countEvent(S.id, counts ? "otp_verified" : "otp_reverified", "", now));
@@ -398,6 +456,11 @@ async function verifyOtp(phone, otp) {
     first = result.counts;
     selectionId = result.id;
   }
+  // The drain watch and the probe watch count the confirmed code: the shop's day, and the request's network (none: "unknown").
+  await Promise.all([
+    db.query(rateLimitHit(`otp-day-verified:${S.id}:${utcDay(now)}`, DAY_MS, Date.now())),
+    db.query(rateLimitHit(`otp-net-verified:${S.id}:unknown`, DAY_MS, Date.now())),
+  ]);
   if (first) {
     // The allowance's watch over an abnormal burn: the number's block counted, the month's verifications read.
     await db.query(rateLimitHit(`burn-block:${S.id}:${phone.slice(0, -3)}`, DAY_MS, Date.now()));

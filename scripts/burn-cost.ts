@@ -1,6 +1,6 @@
 // `npm run cost:burn`: what it costs an attacker to pause a shop's verification by using up its monthly
 // allowance with numbers that receive texts (docs/security.md prints its output). The app's own send and
-// verify functions (app/otp/otp.server.ts) run against a fresh SQLite database, with texts written to a
+// verify functions (app/otp/otp.server.ts, app/otp/verify.server.ts) run against a fresh SQLite database, with texts written to a
 // local outbox the attacker reads its codes from, and the business clock moved day by day. Per plan, a
 // shop whose real shoppers use the whole allowance over a month (its usual day: allowance / 30), attacked
 // from the 2nd of the month (its real shoppers keep verifying at their usual rate meanwhile) by three attackers:
@@ -27,7 +27,8 @@ Object.assign(process.env, { DATABASE_URL: url, LOG_LEVEL: "error", CACHE_TTL_SE
 await applyMigrations(url);
 const { prisma } = await import("../app/core/db.server");
 const { clock } = await import("../app/core/utils/clock.server");
-const { sendVerificationCode, checkVerificationCode } = await import("../app/otp/otp.server");
+const { sendVerificationCode } = await import("../app/otp/otp.server");
+const { checkVerificationCode } = await import("../app/otp/verify.server");
 const { PLANS } = await import("../app/shared/plans");
 const { BURN_DAY_FLOOR, BURN_FACTOR, BURN_PACE } = await import("../app/enforcement/burn.server");
 

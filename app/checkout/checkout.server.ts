@@ -78,6 +78,40 @@ export async function callerProvedPhone(
  * prepaid) or, for partial, a draft order with Shopify's deposit or a cart with a single-use deposit code. Any failure to build is a fallback with
  * its cause logged; it never throws for Shopify's sake.
  */
+/**
+ * What the caller stands on before a checkout: a number the merchant blocked proves nothing, whatever it
+ * verified before the block; a shopper the holdout experiment held out pays cash on delivery unverified, as
+ * if the app were off (app/experiment; never a blocked number, and a high band is refused as for anyone);
+ * and with the shop's daily cap spent and its fallback COD confirmed after purchase no code could be sent,
+ * so the shopper pays cash on delivery and the order is confirmed like any unverified one (app/otp/send-limits.server.ts).
+ */
+async function callerStanding(shop: Shop, body: CreateCheckoutBody) {
+  const blocked = await isPhoneBlocked(shop.id, body.phone);
+  const state: CallerProof = blocked
+    ? { verified: false, verifiedAt: null, proof: null }
+    : await callerProvedPhone(shop, body.phone, { proof: body.proof, deviceToken: body.deviceToken });
+  const subscribed = hasActiveSubscription(shop);
+  const unproven = subscribed && body.selectedMode === "cod" && shop.otpEnabled && !blocked && !state.verified;
+  const heldOut = unproven && (await heldOutNow(shop.id, body.phone));
+  const capped = unproven && !heldOut && shop.capFallback !== "prepaid_only" && (await dailyCapSpent(shop));
+  return { blocked, state, subscribed, heldOut, capped };
+}
+
+/**
+ * A proof for this selection and mode: on the cart we build, or for the modal to write onto the theme's
+ * own cart when the store's checkout takes over. Derived from the caller's proof, it keeps that proof's
+ * expiry (handing proofs back never extends a verification); a remembered device, re-checked against
+ * the returning-customer window on every call, gets one from now.
+ */
+function cartProof(shop: Shop, standing: Awaited<ReturnType<typeof callerStanding>>, proofFor: Parameters<typeof issueProof>[1]): string | null {
+  const { state } = standing;
+  const { phone, selectionId } = proofFor;
+  if (standing.heldOut) return issueHoldoutProof(shop.domain, { phone, selectionId }).token;
+  if (standing.capped) return issueUnverifiedProof(shop.domain, { phone, selectionId }).token;
+  if (!state.verified) return null;
+  return state.proof ? deriveProof(shop.domain, state.proof, proofFor).token : issueProof(shop.domain, proofFor).token;
+}
+
 export async function createCheckout(input: {
   shop: Shop;
   accessToken: string | undefined;
@@ -87,23 +121,12 @@ export async function createCheckout(input: {
   const { shop, body } = input;
   const mode = body.selectedMode;
   const items = itemsOf(body);
-  // A number the merchant blocked proves nothing, whatever it verified before the block.
-  const blocked = await isPhoneBlocked(shop.id, body.phone);
-  const state: CallerProof = blocked
-    ? { verified: false, verifiedAt: null, proof: null }
-    : await callerProvedPhone(shop, body.phone, { proof: body.proof, deviceToken: body.deviceToken });
-  const subscribed = hasActiveSubscription(shop);
-
-  // A shopper the merchant's holdout experiment held out pays cash on delivery unverified, as if the app
-  // were off (app/experiment); a blocked number never is, and a high band is refused below as for anyone.
-  const heldOut = subscribed && mode === "cod" && shop.otpEnabled && !blocked && !state.verified && (await heldOutNow(shop.id, body.phone));
-  // The shop's daily cap is spent and its fallback is COD confirmed after purchase: no code could be sent,
-  // so the shopper pays cash on delivery and the order is confirmed like any unverified one (app/otp/send-limits.server.ts).
-  const capped = subscribed && mode === "cod" && shop.otpEnabled && !blocked && !state.verified && !heldOut && shop.capFallback !== "prepaid_only" && (await dailyCapSpent(shop));
-
+  const standing = await callerStanding(shop, body);
+  const { state, heldOut, capped, subscribed } = standing;
   // An unpaid app never stands in the shopper's way: the store's own checkout takes over.
-  if (subscribed && mode === "cod" && shop.otpEnabled && blocked) return { kind: "phone_blocked" };
-  if (subscribed && mode === "cod" && shop.otpEnabled && !state.verified && !heldOut && !capped) return { kind: "not_verified" };
+  const guarded = subscribed && mode === "cod" && shop.otpEnabled;
+  if (guarded && standing.blocked) return { kind: "phone_blocked" };
+  if (guarded && !state.verified && !heldOut && !capped) return { kind: "not_verified" };
   // The caller proved the number, so its history counts. A high band refuses COD (docs/risk.md); so does a
   // proof issued high: the band given at verification stands for the proof's life.
   const risk = subscribed && shop.otpEnabled ? await assessShopper(shop, { phone: body.phone, ip: input.buyerIp, withHistory: state.verified, otpVerified: state.verified ? true : null, count: { ip: true }, source: body.source, behaviour: { unusualHour: unusualHourFor(shop, clock.now()) } }) : null;
@@ -127,43 +150,48 @@ export async function createCheckout(input: {
     cartToken: body.cartToken ?? null,
     items,
   });
-  // A proof for this selection and mode: on the cart we build, or for the modal to write onto the theme's
-  // own cart when the store's checkout takes over. Derived from the caller's proof, it keeps that proof's
-  // expiry (handing proofs back never extends a verification); a remembered device, re-checked against
-  // the returning-customer window on every call, gets one from now.
   // The proof says what the band does (refused, priced with its deposit, confirmed), so the checkout function hides
   // plain COD for a refusal or a price and orders/create checks the deposit or opens the confirmation.
-  const proofFor = { phone: body.phone, mode, selectionId: selection.id, band, offer };
-  const proof = heldOut
-    ? issueHoldoutProof(shop.domain, { phone: body.phone, selectionId: selection.id }).token
-    : capped
-      ? issueUnverifiedProof(shop.domain, { phone: body.phone, selectionId: selection.id }).token
-      : !state.verified
-      ? null
-      : state.proof
-        ? deriveProof(shop.domain, state.proof, proofFor).token
-        : issueProof(shop.domain, proofFor).token;
+  const proof = cartProof(shop, standing, { phone: body.phone, mode, selectionId: selection.id, band, offer });
+  return buildCheckout({ ...input, checkoutShop, selectionId: selection.id, proof, verified: state.verified, subscribed });
+}
+
+/** The checkout built for a recorded selection (a cart, or a draft order for a deposit), or the store's own checkout as the fallback. */
+async function buildCheckout(input: {
+  shop: Shop;
+  checkoutShop: Shop;
+  accessToken: string | undefined;
+  body: CreateCheckoutBody;
+  buyerIp: string | null;
+  selectionId: string;
+  proof: string | null;
+  verified: boolean;
+  subscribed: boolean;
+}): Promise<CheckoutOutcome> {
+  const { shop, body, selectionId, proof } = input;
+  const mode = body.selectedMode;
   const fallback = (cause: FallbackCause, detail?: string): CheckoutOutcome => {
-    log.warn("create-checkout fell back to the store's checkout", { shop: shop.domain, mode, cause, detail, selectionId: selection.id });
-    return { kind: "fallback", cause, selectionId: selection.id, proof };
+    log.warn("create-checkout fell back to the store's checkout", { shop: shop.domain, mode, cause, detail, selectionId });
+    return { kind: "fallback", cause, selectionId, proof };
   };
-  if (!subscribed) return fallback("subscription_inactive", `subscription status ${shop.subscriptionStatus}`);
+  if (!input.subscribed) return fallback("subscription_inactive", `subscription status ${shop.subscriptionStatus}`);
   if (!input.accessToken) return fallback("no_token");
   const ctx: CheckoutContext = {
-    selectionId: selection.id,
+    selectionId,
     mode,
     phone: body.phone,
-    verified: state.verified,
+    verified: input.verified,
     proof,
     source: body.source,
     discountCode: discountCodeFor(shop, mode),
   };
+  const items = itemsOf(body);
   const fee = mode === "cod" ? codFeeOf(shop) : null;
-  const built = mode === "partial" ? await buildPartial(checkoutShop, items, ctx, input.buyerIp) : await buildCart(shop.domain, items, ctx, input.buyerIp, fee);
+  const built = mode === "partial" ? await buildPartial(input.checkoutShop, items, ctx, input.buyerIp) : await buildCart(shop.domain, items, ctx, input.buyerIp, fee);
   if (!built.ok) return fallback(built.cause, built.detail);
 
   await prisma.selection.update({
-    where: { id: selection.id },
+    where: { id: selectionId },
     data: {
       checkoutUrl: built.checkoutUrl,
       ...(built.draftOrderGid ? { draftOrderGid: built.draftOrderGid } : {}),
@@ -171,8 +199,8 @@ export async function createCheckout(input: {
       ...(built.cartToken && !body.cartToken ? { cartToken: built.cartToken } : {}),
     },
   });
-  log.info("create-checkout built a checkout", { shop: shop.domain, mode, selectionId: selection.id, draftOrderGid: built.draftOrderGid });
-  return { kind: "checkout", checkoutUrl: built.checkoutUrl, selectionId: selection.id };
+  log.info("create-checkout built a checkout", { shop: shop.domain, mode, selectionId, draftOrderGid: built.draftOrderGid });
+  return { kind: "checkout", checkoutUrl: built.checkoutUrl, selectionId };
 }
 
 type Built =

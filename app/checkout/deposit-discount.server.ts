@@ -46,11 +46,42 @@ const applyReply = z.object({
   }),
 });
 
+type MadeCart = NonNullable<z.infer<typeof cartReply>["cartCreate"]["cart"]>;
+type Terms = { code: string; foreign: boolean; quantity: number; digits: number; split: NonNullable<ReturnType<typeof depositSplit>> };
+
 export async function buildDepositDiscountCart(shop: Shop, items: CheckoutItem[], ctx: CheckoutContext, buyerIp: string | null, cartTokenOf: (id: string) => string | null): Promise<DepositCart> {
   const headers: Record<string, string> = buyerIp ? { "Shopify-Storefront-Buyer-IP": buyerIp } : {};
-  // The merchant's own partial code is not combined: one code, ours, decides the deposit price. No
-  // proof rides on this cart: the deposit is paid online, so the checkout function hides cash on delivery
-  // here (the order is still linked to the verified selection by its attribute).
+  const made = await createCart(shop, items, ctx, headers);
+  if (!made.ok) return made;
+  const terms = depositTerms(shop, items, made.cart);
+  if (!terms.ok) return terms;
+  const { code, split } = terms;
+  // Recorded before Shopify knows the code: orders/create finds the selection by it, whatever happens next.
+  await prisma.selection.update({
+    where: { id: ctx.selectionId },
+    data: { depositCode: code, depositAmount: split.deposit, balanceAmount: split.balance, depositCurrency: terms.currency },
+  });
+  const discount = await createDepositCode(shop, items, ctx, terms);
+  if (!discount.ok) return discount;
+
+  const applied = await shopifyGraphql<unknown>("storefront", shop.domain, CART_DISCOUNT_CODES_UPDATE, { variables: { cartId: made.cart.id, discountCodes: [code] }, headers });
+  if (!applied.ok) return applied;
+  const reply = applyReply.safeParse(applied.data);
+  if (!reply.success) return { ok: false, cause: "invalid_response", detail: reply.error.message.slice(0, 300) };
+  const { cart: withCode, userErrors: applyErrors } = reply.data.cartDiscountCodesUpdate;
+  // A code Shopify will not apply would send the shopper to pay everything while choosing a deposit: fall back instead.
+  if (applyErrors.length || !withCode?.discountCodes.some((d) => d.code === code && d.applicable)) {
+    return { ok: false, cause: "user_errors", detail: `deposit code not applicable: ${JSON.stringify(applyErrors).slice(0, 300)}` };
+  }
+  return { ok: true, checkoutUrl: withCode.checkoutUrl, cartToken: cartTokenOf(made.cart.id) };
+}
+
+/**
+ * The cart of the real items. The merchant's own partial code is not combined: one code, ours, decides the
+ * deposit price. No proof rides on this cart: the deposit is paid online, so the checkout function hides
+ * cash on delivery here (the order is still linked to the verified selection by its attribute).
+ */
+async function createCart(shop: Shop, items: CheckoutItem[], ctx: CheckoutContext, headers: Record<string, string>): Promise<{ ok: true; cart: MadeCart } | Failure> {
   const input = buildCartInput(items, { ...ctx, discountCode: null, proof: null });
   const created = await shopifyGraphql<unknown>("storefront", shop.domain, CART_CREATE, { variables: { input }, headers });
   if (!created.ok) return created;
@@ -58,10 +89,15 @@ export async function buildDepositDiscountCart(shop: Shop, items: CheckoutItem[]
   if (!cart.success) return { ok: false, cause: "invalid_response", detail: cart.error.message.slice(0, 300) };
   const { cart: made, userErrors } = cart.data.cartCreate;
   if (userErrors.length || !made) return { ok: false, cause: "user_errors", detail: JSON.stringify(userErrors).slice(0, 500) };
+  return { ok: true, cart: made };
+}
 
-  // The subtotal as Shopify priced this cart's items, in the cart's currency: the buyer's country (the
-  // phone's) picks the market, so a store selling in several currencies may price it in another currency
-  // than its own.
+/**
+ * The deposit and balance of this cart, and the code that takes the balance off. The subtotal is as Shopify
+ * priced the cart's items, in the cart's currency: the buyer's country (the phone's) picks the market, so a
+ * store selling in several currencies may price it in another currency than its own.
+ */
+function depositTerms(shop: Shop, items: CheckoutItem[], made: MadeCart): ({ ok: true; currency: string | null } & Terms) | Failure {
   let subtotal = 0;
   let quantity = 0;
   let currency = shop.currency ?? null;
@@ -84,13 +120,13 @@ export async function buildDepositDiscountCart(shop: Shop, items: CheckoutItem[]
   }
   const split = depositSplit(shop.depositType, shop.depositValue, subtotal, digits);
   if (!split) return { ok: false, cause: "deposit_not_configured", detail: `${shop.depositType} ${shop.depositValue} on a subtotal of ${subtotal}` };
-
   const code = `${DEPOSIT_CODE_PREFIX}${randomToken(9).replace(/[^A-Za-z0-9]/g, "").toUpperCase()}`;
-  // Recorded before Shopify knows the code: orders/create finds the selection by it, whatever happens next.
-  await prisma.selection.update({
-    where: { id: ctx.selectionId },
-    data: { depositCode: code, depositAmount: split.deposit, balanceAmount: split.balance, depositCurrency: currency },
-  });
+  return { ok: true, currency, code, foreign, quantity, digits, split };
+}
+
+/** The selection's one-use code in Shopify, for its checkout's lifetime. */
+async function createDepositCode(shop: Shop, items: CheckoutItem[], ctx: CheckoutContext, terms: Terms): Promise<{ ok: true } | Failure> {
+  const { code, foreign, quantity, digits, split } = terms;
   const now = clock.now();
   const discount = await shopifyGraphql<unknown>("admin", shop.domain, DEPOSIT_DISCOUNT_CREATE, {
     variables: {
@@ -118,20 +154,10 @@ export async function buildDepositDiscountCart(shop: Shop, items: CheckoutItem[]
     },
   });
   if (!discount.ok) return discount;
-  const made2 = discountReply.safeParse(discount.data);
-  if (!made2.success) return { ok: false, cause: "invalid_response", detail: made2.error.message.slice(0, 300) };
-  if (made2.data.discountCodeBasicCreate.userErrors.length || !made2.data.discountCodeBasicCreate.codeDiscountNode) {
-    return { ok: false, cause: "user_errors", detail: JSON.stringify(made2.data.discountCodeBasicCreate.userErrors).slice(0, 500) };
+  const made = discountReply.safeParse(discount.data);
+  if (!made.success) return { ok: false, cause: "invalid_response", detail: made.error.message.slice(0, 300) };
+  if (made.data.discountCodeBasicCreate.userErrors.length || !made.data.discountCodeBasicCreate.codeDiscountNode) {
+    return { ok: false, cause: "user_errors", detail: JSON.stringify(made.data.discountCodeBasicCreate.userErrors).slice(0, 500) };
   }
-
-  const applied = await shopifyGraphql<unknown>("storefront", shop.domain, CART_DISCOUNT_CODES_UPDATE, { variables: { cartId: made.id, discountCodes: [code] }, headers });
-  if (!applied.ok) return applied;
-  const reply = applyReply.safeParse(applied.data);
-  if (!reply.success) return { ok: false, cause: "invalid_response", detail: reply.error.message.slice(0, 300) };
-  const { cart: withCode, userErrors: applyErrors } = reply.data.cartDiscountCodesUpdate;
-  // A code Shopify will not apply would send the shopper to pay everything while choosing a deposit: fall back instead.
-  if (applyErrors.length || !withCode?.discountCodes.some((d) => d.code === code && d.applicable)) {
-    return { ok: false, cause: "user_errors", detail: `deposit code not applicable: ${JSON.stringify(applyErrors).slice(0, 300)}` };
-  }
-  return { ok: true, checkoutUrl: withCode.checkoutUrl, cartToken: cartTokenOf(made.id) };
+  return { ok: true };
 }

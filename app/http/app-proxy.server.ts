@@ -5,7 +5,7 @@ import { env } from "~/core/env.server";
 import { jsonError } from "~/http/responses.server";
 import { getShop, type Shop } from "~/core/settings/shop.server";
 import { prepareDatabase } from "~/core/db.server";
-import { requestFromWeb, type WireRequest } from "~/http/storefront.server";
+import { wireRequest, type WireRequest } from "~/http/storefront.server";
 
 export type ProxyContext = {
   shop: Shop;
@@ -27,12 +27,8 @@ export type ProxyContext = {
  * The signature proves the request came through the shop's storefront, never who the shopper is.
  * Why the check is done here rather than by the library: docs/decisions/app-proxy-signature.md.
  */
-export async function authenticateProxy(request: Request): Promise<ProxyContext> {
-  return authenticateStorefront(requestFromWeb(request));
-}
-
-/** `authenticateProxy` for a storefront route's request (app/http/storefront.server.ts). */
-export async function authenticateStorefront(request: WireRequest): Promise<ProxyContext> {
+export async function authenticateProxy(incoming: Request | WireRequest): Promise<ProxyContext> {
+  const request = wireRequest(incoming);
   await prepareDatabase();
   const { url } = request;
   if (!verifyAppProxySignature(url.searchParams, env.SHOPIFY_API_SECRET)) {

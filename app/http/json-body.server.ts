@@ -1,6 +1,5 @@
-import type { z } from "zod";
 import { jsonError } from "~/http/responses.server";
-import { requestFromWeb, type WireRequest } from "~/http/storefront.server";
+import { wireRequest, type WireRequest } from "~/http/storefront.server";
 
 export const MAX_JSON_BODY_BYTES = 16 * 1024;
 
@@ -12,12 +11,8 @@ const utf8 = new TextDecoder();
  * 415/400 for a wrong content type, 400 `invalid_request` for malformed JSON or fields that fail the
  * schema (with `fields` naming each), 413 for a body over 16 KiB. Never reads more than the limit.
  */
-export async function readJsonBody<S extends z.ZodTypeAny>(request: Request, schema: S): Promise<z.output<S>> {
-  return parseJsonBody(requestFromWeb(request), schema);
-}
-
-/** `readJsonBody` for a storefront route's request (app/http/storefront.server.ts). */
-export async function parseJsonBody<T>(request: WireRequest, schema: BodySchema<T>): Promise<T> {
+export async function readJsonBody<T>(incoming: Request | WireRequest, schema: BodySchema<T>): Promise<T> {
+  const request = wireRequest(incoming);
   const type = request.header("content-type") ?? "";
   if (!/^application\/(.+\+)?json\b/i.test(type)) {
     throw jsonError(400, "invalid_request", "Send the body as JSON (Content-Type: application/json).", {

@@ -95,10 +95,6 @@ function unavailableAnswer(): JsonAnswer {
   return errorAnswer(503, "unavailable", "The service is briefly unavailable. Try again in a moment.", {}, { "Retry-After": String(RETRY_AFTER_SECONDS) });
 }
 
-export function internalError(): Response {
-  return responseOf(internalErrorAnswer());
-}
-
 function internalErrorAnswer(): JsonAnswer {
   return errorAnswer(500, "internal_error", "Something went wrong on our side.");
 }

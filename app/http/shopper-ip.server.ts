@@ -1,5 +1,6 @@
 import { env } from "~/core/env.server";
 import { canonicalIp } from "~/shared/ip";
+import { wireRequest, type WireRequest } from "~/http/storefront.server";
 
 /**
  * The shopper's IP on a storefront (app proxy) request: the address Shopify's proxy saw, and nothing
@@ -14,8 +15,8 @@ import { canonicalIp } from "~/shared/ip";
  * A missing header, too few entries or an unreadable entry is no IP (null): the per-IP counters then
  * do not count the request, rather than count it against an address someone chose.
  */
-export function shopperIp(request: Request | { header(name: string): string | null }, hops: number = env.TRUSTED_PROXY_HOPS): string | null {
-  const header = request instanceof Request ? request.headers.get("x-forwarded-for") : request.header("x-forwarded-for");
+export function shopperIp(request: Request | WireRequest, hops: number = env.TRUSTED_PROXY_HOPS): string | null {
+  const header = wireRequest(request).header("x-forwarded-for");
   if (!header) return null;
   const entries = header.split(",").map((entry) => entry.trim());
   const index = entries.length - 1 - hops;

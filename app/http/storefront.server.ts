@@ -20,8 +20,16 @@ export type WireRequest = {
   toRequest(): Request;
 };
 
+/**
+ * The one edge on the way in: every guard and parser under app/http takes a WireRequest, and a web
+ * Request (Remix's way in) is adapted here; the production server's read request already is one.
+ */
+export function wireRequest(request: Request | WireRequest): WireRequest {
+  return request instanceof Request ? requestFromWeb(request) : request;
+}
+
 /** A web Request (Remix's way in): the body is read as it arrives and cut off past the limit. */
-export function requestFromWeb(request: Request): WireRequest {
+function requestFromWeb(request: Request): WireRequest {
   return {
     method: request.method,
     url: new URL(request.url),
@@ -92,17 +100,25 @@ export function storefrontRoute(method: "POST", handler: (request: WireRequest) 
       return answerForError(thrown, "route");
     }
   }
+  return bothWays(method, run);
+}
+
+/**
+ * The one edge on the way out, for the storefront's JSON routes and the webhooks alike: `run` answers a
+ * WireRequest with a JSON answer, a Response (a guard's refusal, as thrown) or null (200, no body), and
+ * this gives the route its two ways: `action`, Remix's (a Request in, a Response out), and `wire`, the
+ * production server's (server.mjs: a request it read in, what it writes out). Same status, headers, body.
+ */
+export function bothWays<M extends string>(method: M, run: (request: WireRequest) => Promise<JsonAnswer | Response | null>) {
   return {
     method,
-    /** Remix's way: a Request in, a Response out. */
-    action: async ({ request }: { request: Request }): Promise<Response> => {
-      const answer = await run(requestFromWeb(request));
-      return answer instanceof Response ? answer : responseOf(answer);
+    action: async ({ request }: { request: Request; params?: unknown; context?: unknown }): Promise<Response> => {
+      const answer = await run(wireRequest(request));
+      return answer === null ? new Response(null, { status: 200 }) : answer instanceof Response ? answer : responseOf(answer);
     },
-    /** The production server's way: a request it read in, what it writes out. */
     wire: async (request: WireRequest): Promise<WireAnswer> => {
       const answer = await run(request);
-      return answer instanceof Response ? wireOfResponse(answer) : wireOf(answer);
+      return answer === null ? { status: 200, headers: {}, text: "" } : answer instanceof Response ? wireOfResponse(answer) : wireOf(answer);
     },
   };
 }

@@ -4,8 +4,8 @@ import { authenticate } from "~/core/shopify/app.server";
 import { env } from "~/core/env.server";
 import { observeWebhook } from "~/core/metrics.server";
 import { shopDomainPattern } from "~/http/app-proxy.server";
-import { jsonError, methodNotAllowed, responseForError, unavailable, type WireAnswer } from "~/http/responses.server";
-import { requestFromWeb, wireOfResponse, type WireRequest } from "~/http/storefront.server";
+import { jsonError, methodNotAllowed, responseForError, unavailable } from "~/http/responses.server";
+import { bothWays, wireRequest, type WireRequest } from "~/http/storefront.server";
 
 /**
  * What a webhook route gets: the shop, the topic as the library names it (`ORDERS_CREATE`), the delivery's
@@ -59,12 +59,8 @@ const SHOP_IN_BODY: Partial<Record<WebhookTopic, "myshopify_domain" | "shop_doma
  * most of a delivery's cost (docs/performance.md). Shopify's newer event deliveries (`shopify-event-*`
  * headers) still go through the library.
  */
-export async function authenticateWebhook(request: Request, route: WebhookTopic): Promise<WebhookContext> {
-  return checkedDelivery(requestFromWeb(request), route);
-}
-
-async function checkedDelivery(request: WireRequest, route: WebhookTopic): Promise<WebhookContext> {
-  const delivery = await verifiedDelivery(request);
+export async function authenticateWebhook(request: Request | WireRequest, route: WebhookTopic): Promise<WebhookContext> {
+  const delivery = await verifiedDelivery(wireRequest(request));
   if (delivery.topic !== topicKey(route)) throw topicMismatch(route);
   const field = SHOP_IN_BODY[route];
   if (field) {
@@ -82,11 +78,10 @@ export type WebhookOutcome = "done" | "retry";
 
 /**
  * A webhook route: the guard (the checks above, for the route's topic), then `handler` with the verified
- * delivery. Like the storefront's JSON routes (app/http/storefront.server.ts) it has two ways in: `action`,
- * Remix's (a web Request in, a Response out), and `wire`, the production server's (what server.mjs read,
- * what it writes, with no web Request or Response around a delivery: docs/decisions/storefront-interface.md).
- * Both run the same guard and handler and give the same answers: a guard's refusal as it was thrown, an
- * error as `answer()` gives it (503 `unavailable` when the database failed, else 500 `internal_error`),
+ * delivery. Its two ways in (`action`, Remix's; `wire`, the production server's) are the storefront's
+ * JSON routes' own (`bothWays`, app/http/storefront.server.ts): the same guard and handler, the same
+ * answers: a guard's refusal as it was thrown, an error as `answer()` gives it (503 `unavailable` when
+ * the database failed, else 500 `internal_error`),
  * another method 405.
  */
 export function webhookRoute(route: WebhookTopic, handler: (delivery: WebhookContext) => Promise<WebhookOutcome>) {
@@ -98,22 +93,13 @@ export function webhookRoute(route: WebhookTopic, handler: (delivery: WebhookCon
   }
   async function settle(request: WireRequest): Promise<Response | null> {
     try {
-      return (await handler(await checkedDelivery(request, route))) === "done" ? null : unavailable();
+      return (await handler(await authenticateWebhook(request, route))) === "done" ? null : unavailable();
     } catch (thrown) {
       if (thrown instanceof Response) return thrown;
       return responseForError(thrown, where);
     }
   }
-  return {
-    method: "POST" as const,
-    /** Remix's way: a Request in, a Response out (`done`: 200, no body). */
-    action: async ({ request }: { request: Request; params?: unknown; context?: unknown }): Promise<Response> => (await run(requestFromWeb(request))) ?? new Response(null, { status: 200 }),
-    /** The production server's way: a request it read in, what it writes out. */
-    wire: async (request: WireRequest): Promise<WireAnswer> => {
-      const refused = await run(request);
-      return refused ? wireOfResponse(refused) : { status: 200, headers: {}, text: "" };
-    },
-  };
+  return bothWays("POST", run);
 }
 
 export type WebhookRoute = ReturnType<typeof webhookRoute>;

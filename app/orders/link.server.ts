@@ -234,19 +234,7 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
   const courtesy = !confirmAfter && facts.isCod && verification.verified && asksVerifiedOrders(shop) && !!facts.phones[0];
   const confirmation = confirmAfter ? confirmationOpening(shop, order, "verify", now) : courtesy ? confirmationOpening(shop, order, "courtesy", now) : null;
   const deposit = depositBalanceFor(shop, facts, reads.deposit);
-  const addressCheck = addressCheckFor(shop, facts);
-  const jobs: PlannedJob[] = [];
-  if (risk && !shop.uninstalledAt) jobs.push(riskAssessmentJobFor(shop.domain, orderGid, risk));
-  // The customer tag the payment customization function reads: a returning verified customer keeps
-  // cash on delivery at checkout (and the next order is re-checked against their verified phone).
-  // Only the order's own evidence earns it (never a selection found by phone).
-  if (verification.verified && !shop.uninstalledAt && facts.customer.gid) jobs.push(customerVerifiedTagJobFor(shop.domain, facts.customer.gid, verification.phone));
-  jobs.push(...deposit.jobs, ...(addressCheck ? [addressCheck] : []));
-  // Shopify Flow (app/flow): the COD order verified or not, and high risk; queued with the order's other writes.
-  if (facts.isCod && !shop.uninstalledAt) jobs.push(...flowTriggersOfNewOrder(shop.domain, orderGid, { mode, verification, pending: confirmAfter, risk }));
-  // Pay now after the order: at once for a COD order with no confirmation; after it otherwise (its confirmed step queues it).
-  const prepaidOffer = facts.isCod && !confirmation ? prepaidOfferJobFor(shop, orderGid, now) : null;
-  if (prepaidOffer) jobs.push(prepaidOffer);
+  const jobs = orderJobs(shop, facts, { mode, verification, risk, confirmAfter, confirmed: !!confirmation }, deposit.jobs, now);
   // One tags job per order: the order's tags, the confirmation's (when this delivery opens it) and the deposit's, in that order.
   const tagsWith = (more: string[]) => orderTagsJobFor(shop.domain, orderGid, [...new Set([...tags, ...more, ...deposit.tags])]);
   const writes: OrderWrites = {
@@ -255,30 +243,58 @@ function planOrderWrites(shop: Shop, facts: OrderFacts, reads: OrderCreatedReads
     confirmation: confirmation && { insert: confirmation.insert, jobs: confirmation.steps.jobs },
     tags: { ifOpened: confirmation ? tagsWith(confirmation.steps.tags) : null, otherwise: tagsWith([]) },
     jobs,
-    record: (source?: Sql) =>
-      orderRecordInsert(
-        shop.id,
-        {
-          orderGid,
-          orderName: facts.name,
-          phone: verification.verified ? verification.phone : (facts.phones[0] ?? null),
-          mode,
-          cod: facts.isCod,
-          status: confirmAfter ? "pending" : verification.verified ? "verified" : "unverified",
-          verifiedBy: verification.verified ? verification.by : null,
-          placedAt: facts.placedAt,
-          risk: risk && riskColumns(risk),
-          value: facts.isCod ? facts.value : null,
-          ipHash: facts.isCod ? orderIpHash(shop.id, facts.browserIp) : null,
-          traffic: facts.trafficSource,
-          postalCode: normalizePostalCode(facts.shippingAddress?.zip),
-          products: facts.products,
-        },
-        source,
-      ),
+    record: (source?: Sql) => orderRecordInsert(shop.id, orderRecordOf(shop, facts, { mode, verification, risk, confirmAfter }), source),
     delivery,
   };
   return { writes, verification, tags, confirmation };
+}
+
+type OrderStanding = {
+  mode: ReturnType<typeof paymentModeOf>;
+  verification: ReturnType<typeof decideOrderVerification>;
+  risk: ReturnType<typeof codOrderAssessment>;
+  confirmAfter: boolean;
+};
+
+/** The order's jobs besides its tags: the risk panel, the customer's tag, the deposit's and the address check's, Flow, pay now. */
+function orderJobs(shop: Shop, facts: OrderFacts, o: OrderStanding & { confirmed: boolean }, depositJobs: PlannedJob[], now: Date): PlannedJob[] {
+  const orderGid = facts.gid;
+  const { verification, risk } = o;
+  const addressCheck = addressCheckFor(shop, facts);
+  const jobs: PlannedJob[] = [];
+  if (risk && !shop.uninstalledAt) jobs.push(riskAssessmentJobFor(shop.domain, orderGid, risk));
+  // The customer tag the payment customization function reads: a returning verified customer keeps
+  // cash on delivery at checkout (and the next order is re-checked against their verified phone).
+  // Only the order's own evidence earns it (never a selection found by phone).
+  if (verification.verified && !shop.uninstalledAt && facts.customer.gid) jobs.push(customerVerifiedTagJobFor(shop.domain, facts.customer.gid, verification.phone));
+  jobs.push(...depositJobs, ...(addressCheck ? [addressCheck] : []));
+  // Shopify Flow (app/flow): the COD order verified or not, and high risk; queued with the order's other writes.
+  if (facts.isCod && !shop.uninstalledAt) jobs.push(...flowTriggersOfNewOrder(shop.domain, orderGid, { mode: o.mode, verification, pending: o.confirmAfter, risk }));
+  // Pay now after the order: at once for a COD order with no confirmation; after it otherwise (its confirmed step queues it).
+  const prepaidOffer = facts.isCod && !o.confirmed ? prepaidOfferJobFor(shop, orderGid, now) : null;
+  if (prepaidOffer) jobs.push(prepaidOffer);
+  return jobs;
+}
+
+/** The order's record (OrderRecord): who verified it, its status, its risk and the facts the risk score reads later. */
+function orderRecordOf(shop: Shop, facts: OrderFacts, o: OrderStanding) {
+  const { verification, risk } = o;
+  return {
+    orderGid: facts.gid,
+    orderName: facts.name,
+    phone: verification.verified ? verification.phone : (facts.phones[0] ?? null),
+    mode: o.mode,
+    cod: facts.isCod,
+    status: o.confirmAfter ? "pending" : verification.verified ? "verified" : "unverified",
+    verifiedBy: verification.verified ? verification.by : null,
+    placedAt: facts.placedAt,
+    risk: risk && riskColumns(risk),
+    value: facts.isCod ? facts.value : null,
+    ipHash: facts.isCod ? orderIpHash(shop.id, facts.browserIp) : null,
+    traffic: facts.trafficSource,
+    postalCode: normalizePostalCode(facts.shippingAddress?.zip),
+    products: facts.products,
+  } as const;
 }
 
 /** The Flow triggers a new COD order fires: verified or unverified (pending: asked to confirm after purchase), and high risk. */

@@ -1,43 +1,39 @@
 import { query, sql, type Sql } from "~/core/db/sql.server";
 import { prisma } from "~/core/db.server";
-import type { PaymentMode } from "~/shared/payment-modes";
 import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
-import { sendSms, type SmsChannel } from "~/sms/sms.server";
+import { firstChannel, sendSms, type SmsChannel, type SmsInput } from "~/sms/sms.server";
+import { messageRecordStatement } from "~/sms/deliveries.server";
 import { renderCodeMessage } from "~/sms/templates";
 import { whatsappCodeTemplate } from "~/sms/whatsapp";
 import { clock } from "~/core/utils/clock.server";
-import { hashesEqual, keyedHash, randomNumericCode, randomToken } from "~/core/utils/crypto.server";
+import { keyedHash, randomNumericCode, randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
 import { CODE_LENGTH } from "~/shared/otp-code";
 import { countryAllowed, phoneCountry } from "~/shared/phone";
 import { countEvent, countEventStatement } from "~/core/db/daily-stats.server";
-import { deviceTokenValid, issueDeviceToken, issueProof } from "~/otp/proof.server";
+import { deviceTokenValid } from "~/otp/proof.server";
 import { noteAllowanceUse } from "~/enforcement/enforcement-jobs.server";
-import { verificationCounted } from "~/enforcement/allowance.server";
-import { watchAllowanceBurn } from "~/enforcement/burn.server";
 import { pauseReason, verificationsAllowed } from "~/enforcement/pause";
 import { allowanceMonthStart } from "~/shared/plans";
-import { nextShopMidnight, type ShopZone } from "~/shared/shop-day";
+import { nextShopMidnight } from "~/shared/shop-day";
 import { riskCodesKey, riskIpKey, shopperAssessment, type RiskShop } from "~/risk/assess.server";
 import type { BehaviourFacts, RiskAssessment } from "~/risk/score";
-
-import { decideSend, NEVER, type SendDecision } from "./send-decision.server";
 import { dailyCapKey } from "~/sms/phone-cap.server";
 import { assignShopper } from "~/experiment/experiment.server";
+import { decideSend, NEVER, type SendDecision, type SendPlan } from "./send-decision.server";
 import {
   dropChallenge,
   fromProbingSource,
-  giveBack,
   networkVerifiedKey,
-  noteCodeConfirmed,
+  phoneNetworkKey,
   placeOf,
   sendShares,
   settleSend,
   spikeWatch,
   type SendVerdict,
   type ShareKind,
+  type VerdictInput,
 } from "./send-limits.server";
-import { completeVerification } from "./verify-completion.server";
 
 type OtpShop = Pick<
   Shop,
@@ -81,7 +77,7 @@ export type SendOutcome =
   | { ok: false; code: "rate_limited" | "shop_daily_cap"; retryAfter: number };
 
 /** The stored form of a code: keyed, and bound to the shop and number it was sent for. */
-function codeHash(shopId: string, phone: string, code: string) {
+export function codeHash(shopId: string, phone: string, code: string) {
   return keyedHash("otp-code", `${shopId}\0${phone}\0${code}`);
 }
 
@@ -92,14 +88,7 @@ function secondsToShopMidnight(now: Date, timezone: string | null) {
   return Math.max(1, Math.ceil((nextShopMidnight(now, timezone).getTime() - now.getTime()) / 1000));
 }
 
-/**
- * POST /send-otp. `phone` is already normalised E.164. The checks run in this order (README):
- * otpEnabled → country allow-list → blocklist → returning-customer skip → per-number rate limit →
- * billing gate → the shares of the daily cap per place → shop's daily cap → resend cooldown (atomic with
- * replacing the pending code) → the holdout experiment's arm → send. Every counter is taken in one step
- * (`decideSend`); what they come to is one verdict (`settleSend`), answered here.
- */
-export async function sendVerificationCode(input: {
+type SendInput = {
   shop: OtpShop;
   phone: string;
   locale?: string | null;
@@ -117,27 +106,59 @@ export async function sendVerificationCode(input: {
   afterPurchase?: boolean;
   /** What the modal measured (a capped score nudge only: docs/risk.md, "Behaviour"). */
   behaviour?: BehaviourFacts | null;
-}): Promise<SendOutcome> {
-  const { shop, phone } = input;
+};
 
+/**
+ * POST /send-otp. `phone` is already normalised E.164. The checks run in this order (README):
+ * otpEnabled → country allow-list → blocklist → returning-customer skip → per-number rate limit →
+ * billing gate → the shares of the daily cap per place → shop's daily cap → resend cooldown (atomic with
+ * replacing the pending code) → the holdout experiment's arm → send. Every counter is taken in one step
+ * (`decideSend`, with the code and its text's record); what they come to is one verdict (`settleSend`),
+ * whose hits to give back are given back in that step; the verdict is answered here.
+ */
+export async function sendVerificationCode(input: SendInput): Promise<SendOutcome> {
+  const { shop, phone } = input;
   if (!shop.otpEnabled && !input.afterPurchase) {
     await countEvent(shop, "otp_skipped", "disabled");
     return { ok: true, skipped: "otp_disabled" };
   }
   if (!countryAllowed(phone, shop.allowedCountries)) return { ok: false, code: "country_not_allowed" };
-  const now = clock.now();
+  const send = prepareSend(input, clock.now());
+  const { decision, verdict } = await decideSend(send.plan, (d) => settleSend(verdictInput(input, send, d)));
+  if (decision.blocked) return { ok: false, code: "phone_blocked" };
+  // The number is not proven yet: its history in this shop stays out of the answer (app/risk).
+  const risk = shopperAssessment(shop, {
+    phone,
+    otpVerified: null,
+    history: null,
+    codesForPhone: decision.riskCodes ?? 0,
+    requestsFromIp: input.ip ? (decision.riskIp ?? 0) : 0,
+    behaviour: input.behaviour,
+  });
+  if (verdict.kind === "send") return deliverCode(input, send, decision, verdict, risk);
+  return answerVerdict(input, send, decision, verdict, risk);
+}
+
+type PreparedSend = ReturnType<typeof prepareSend>;
+
+/** Everything the decision needs, built before it: the limits' keys, the pending code and the record of the text that would carry it. */
+function prepareSend(input: SendInput, now: Date) {
+  const { shop, phone } = input;
   const perNumber = { key: sendLimitKey(shop.id, phone), limit: shop.otpSendLimit, windowSeconds: shop.otpSendWindowSeconds };
   const daily = { key: dailyCapKey(shop, now), cap: shop.dailySendCap };
   const month = allowanceMonthStart(now, shop.timezone);
   const code = randomNumericCode(CODE_LENGTH);
   const shares = sendShares(shop, phone, input.ip, shop.dailySendCap, now, input.afterPurchase);
+  const sms = codeText(input, code, now);
+  const messageId = randomToken(12);
+  const recordedAt = new Date();
   // The skip is only for the browser that proved this number (its remembered-device token): to anyone
   // else a verified number looks like any other and gets a code, so nobody learns it was verified.
   const skipSince =
     shop.returningSkipDays > 0 && deviceTokenValid(shop.domain, phone, input.deviceToken, now)
       ? new Date(now.getTime() - shop.returningSkipDays * 86_400_000)
       : NEVER;
-  const decision = await decideSend({
+  const plan: SendPlan = {
     shopId: shop.id,
     phone,
     now,
@@ -153,64 +174,37 @@ export async function sendVerificationCode(input: {
     skipSince,
     allowance: input.afterPurchase ? Number.MAX_SAFE_INTEGER : hasActiveSubscription(shop) ? verificationsAllowed(shop, month) : 0,
     challenge: pendingCode(shop, phone, code, now),
+    message: (source) => messageRecordStatement(sms, firstChannel(sms), null, messageId, recordedAt, source),
     spike: spikeWatch(shop, now),
     networkVerifiedKey: networkVerifiedKey(shop.id, placeOf(input.ip)),
-  });
-  if (decision.blocked) return { ok: false, code: "phone_blocked" };
-  // The number is not proven yet: its history in this shop stays out of the answer (app/risk).
-  const risk = shopperAssessment(shop, {
-    phone,
-    otpVerified: null,
-    history: null,
-    codesForPhone: decision.riskCodes ?? 0,
-    requestsFromIp: input.ip ? (decision.riskIp ?? 0) : 0,
-    behaviour: input.behaviour,
-  });
-  const paused = pauseReason(shop, decision.verifiedThisMonth, month);
-  const verdict = settleSend({
+    firstAskKey: phoneNetworkKey(shop.id, phone, placeOf(input.ip)),
+  };
+  return { now, month, perNumber, daily, shares, sms, messageId, plan };
+}
+
+function verdictInput(input: SendInput, send: PreparedSend, decision: SendDecision): VerdictInput {
+  const { shop } = input;
+  const paused = pauseReason(shop, decision.verifiedThisMonth, send.month);
+  return {
     decision,
-    shares,
-    perNumber,
-    daily,
-    now,
-    capRetryAfter: secondsToShopMidnight(now, shop.timezone),
+    shares: send.shares,
+    perNumber: send.perNumber,
+    daily: send.daily,
+    now: send.now,
+    capRetryAfter: secondsToShopMidnight(send.now, shop.timezone),
     subscribed: hasActiveSubscription(shop),
     allowanceUsed: (paused === "allowance_used" || paused === "usage_cap_reached") && !decision.counted,
     afterPurchase: input.afterPurchase === true,
     capFallback: shop.capFallback === "prepaid_only" ? "prepaid_only" : "confirm_after_purchase",
-  });
+  };
+}
 
-  switch (verdict.kind) {
-    case "returning":
-      if ((await experimentArm(shop, phone, decision, risk, now, false)) === "holdout") return { ok: true, skipped: "holdout", risk };
-      await countEvent(shop, "otp_skipped", "returning");
-      return { ok: true, skipped: "returning_customer", risk };
-    case "no_plan":
-      return { ok: false, code: "subscription_required" };
-    case "allowance_used":
-      await Promise.all([giveBack(verdict.giveBack), allowanceMayBeUsedUp(shop.domain, decision.verifiedThisMonth)]);
-      return { ok: false, code: "plan_limit_reached" };
-    case "refused":
-      return refuse(shop, phone, now, verdict);
-    case "cap_fallback":
-      // The cap is spent: nothing more is sent today; the shopper pays as the merchant chose (cash on
-      // delivery confirmed after purchase), and is told so as if codes were off (docs/security.md).
-      await Promise.all([giveBack(verdict.giveBack), countRefusal(shop, "cap_fallback", now)]);
-      return { ok: true, skipped: "cap_fallback", risk };
-    case "send":
-      break;
-  }
-  // The arm is drawn only now, after every limit the send passed, and a held-out shopper's send stays
-  // counted against them: being told the arm costs what a code costs (docs/experiment.md).
-  const probing = fromProbingSource(shareCount(decision, shares, "network"), decision.networkVerified);
-  if ((await experimentArm(shop, phone, decision, risk, now, probing)) === "holdout") {
-    await dropChallenge(verdict.challengeId);
-    return { ok: true, skipped: "holdout", risk };
-  }
-
-  const result = await sendSms({
+/** The text a code goes in (and its WhatsApp template), built before the decision so its record is written there. */
+function codeText(input: SendInput, code: string, now: Date): SmsInput {
+  const { shop } = input;
+  return {
     shop: { id: shop.id, name: shop.name, domain: shop.domain },
-    to: phone,
+    to: input.phone,
     body: renderCodeMessage({
       code,
       shopName: shop.name ?? shop.domain,
@@ -226,8 +220,46 @@ export async function sendVerificationCode(input: {
     purpose: "otp",
     fallbackUntil: now.getTime() + shop.otpTtlSeconds * 1000,
     // The dashboard's count of codes sent, written with the message's record (one round trip).
-    countWhenSent: countEventStatement(shop, "otp_sent", phoneCountry(phone) ?? "", now),
-  });
+    countWhenSent: countEventStatement(shop, "otp_sent", phoneCountry(input.phone) ?? "", now),
+  };
+}
+
+/** A verdict other than "send", answered (its hits were given back in the decision's step). */
+async function answerVerdict(input: SendInput, send: PreparedSend, decision: SendDecision, verdict: Exclude<SendVerdict, { kind: "send" }>, risk: RiskAssessment): Promise<SendOutcome> {
+  const { shop, phone } = input;
+  switch (verdict.kind) {
+    case "returning":
+      if ((await experimentArm(shop, phone, decision, risk, send.now, false)) === "holdout") return { ok: true, skipped: "holdout", risk };
+      await countEvent(shop, "otp_skipped", "returning");
+      return { ok: true, skipped: "returning_customer", risk };
+    case "no_plan":
+      return { ok: false, code: "subscription_required" };
+    case "allowance_used":
+      await allowanceMayBeUsedUp(shop.domain, decision.verifiedThisMonth);
+      return { ok: false, code: "plan_limit_reached" };
+    case "cap_fallback":
+      // The cap is spent: nothing more is sent today; the shopper pays as the merchant chose (cash on
+      // delivery confirmed after purchase), and is told so as if codes were off (docs/security.md).
+      await countRefusal(shop, "cap_fallback", send.now);
+      return { ok: true, skipped: "cap_fallback", risk };
+    case "refused":
+      await countRefusal(shop, verdict.place, send.now);
+      if (verdict.place === "cooldown") return { ok: false, code: "rate_limited", retryAfter: await cooldownLeft(shop, phone, send.now) };
+      return { ok: false, code: verdict.code, retryAfter: verdict.retryAfter ?? 1 };
+  }
+}
+
+/** A code let through every limit: the experiment's arm, then the text (its record written in the decision's step). */
+async function deliverCode(input: SendInput, send: PreparedSend, decision: SendDecision, verdict: Extract<SendVerdict, { kind: "send" }>, risk: RiskAssessment): Promise<SendOutcome> {
+  const { shop, phone } = input;
+  // The arm is drawn only now, after every limit the send passed, and a held-out shopper's send stays
+  // counted against them: being told the arm costs what a code costs (docs/experiment.md).
+  const probing = fromProbingSource(shareCount(decision, send.shares, "network"), decision.networkVerified);
+  if ((await experimentArm(shop, phone, decision, risk, send.now, probing)) === "holdout") {
+    await dropChallenge(verdict.challengeId, send.messageId);
+    return { ok: true, skipped: "holdout", risk };
+  }
+  const result = await sendSms({ ...send.sms, recorded: send.messageId });
   if (!result.ok && result.maybeSent) {
     // Twilio did not answer in time: the text may have gone (docs/contract.md, "Proofs and holds"). Its code
     // stays valid and both hits stay counted, or a slow Twilio would text the number without limit.
@@ -236,8 +268,8 @@ export async function sendVerificationCode(input: {
   if (!result.ok) {
     // Twilio refused, or was never reached: nothing went to the shopper. The reserved code goes, the shop's
     // cap and the places get their hits back; a provider outage is not the shopper's doing, so their own limit too.
-    const kept = result.code === "sms_unavailable" ? verdict.spent : verdict.spent.filter((h) => h.key !== perNumber.key);
-    await Promise.all([dropChallenge(verdict.challengeId), giveBack(kept)]);
+    const kept = result.code === "sms_unavailable" ? verdict.spent : verdict.spent.filter((h) => h.key !== send.perNumber.key);
+    await dropChallenge(verdict.challengeId, null, kept);
     return { ok: false, code: result.code };
   }
   log.info("otp: code sent", { shop: shop.domain, phone, channel: result.channel });
@@ -258,16 +290,6 @@ function shareCount(decision: SendDecision, shares: { kind: ShareKind }[], kind:
 async function experimentArm(shop: OtpShop, phone: string, decision: SendDecision, risk: RiskAssessment, now: Date, probing: boolean) {
   if (!decision.experiment || risk.band === "high" || pauseReason(shop, decision.verifiedThisMonth) !== null) return null;
   return assignShopper(shop.id, decision.experiment, phone, now, { probing });
-}
-
-/**
- * A refusal at a limit: its counted hits that were not the refused place's doing go back, and it is
- * counted by place (DailyStat otp_refused, the admin's "where unusual use comes from"), never logged one by one.
- */
-async function refuse(shop: OtpShop, phone: string, now: Date, verdict: Extract<SendVerdict, { kind: "refused" }>): Promise<SendOutcome> {
-  await Promise.all([giveBack(verdict.giveBack), countRefusal(shop, verdict.place, now)]);
-  if (verdict.place === "cooldown") return { ok: false, code: "rate_limited", retryAfter: await cooldownLeft(shop, phone, now) };
-  return { ok: false, code: verdict.code, retryAfter: verdict.retryAfter ?? 1 };
 }
 
 /**
@@ -319,138 +341,9 @@ async function cooldownLeft(shop: OtpShop, phone: string, now: Date): Promise<nu
   return Math.max(1, Math.ceil((sentAt + shop.otpResendCooldownSeconds * 1000 - now.getTime()) / 1000));
 }
 
-export type VerifyOutcome =
-  | { ok: true; proof: string; proofExpiresAt: Date; deviceToken: string | null; risk: RiskAssessment | null }
-  | { ok: false; code: "invalid_code"; attemptsRemaining: number }
-  | { ok: false; code: "attempts_exhausted"; attemptsRemaining: 0 }
-  | { ok: false; code: "code_expired" }
-  /** The right code, which another answer of it used first (a double tap, two tabs, a retry): the number is verified. */
-  | { ok: false; code: "already_verified" };
-
-/**
- * POST /verify-otp. Every wrong guess is counted in the statement that compares it: one conditional
- * UPDATE that never takes `attempts` past `maxAttempts`, so however many guesses arrive at once, at
- * most `maxAttempts` wrong codes are ever compared per challenge. The right code costs no attempt, so
- * answers of it that arrive together never exhaust the challenge for each other. It is used by an
- * UPDATE that only one request can win (`usedAt`); then the phone is marked verified and the selection
- * recorded. The used challenge stays until it expires: every other answer of the same code is told
- * `already_verified` (no second proof), any other code `code_expired` as before.
- */
-export async function checkVerificationCode(input: {
-  /** The risk settings are needed on the storefront journey only (not after purchase). */
-  shop: Pick<Shop, "id" | "domain" | "returningSkipDays" | "timezone"> & Partial<RiskShop>;
-  phone: string;
-  otp: string;
-  /** The shopper's IP (the risk score's velocity per IP). */
-  ip?: string | null;
-  selectedMode?: PaymentMode | null;
-  cartToken?: string | null;
-  /** False after purchase: the order exists, there is no shopping journey to record. */
-  recordSelection?: boolean;
-  /** What the modal measured (a capped score nudge only: docs/risk.md, "Behaviour"). */
-  behaviour?: BehaviourFacts | null;
-}): Promise<VerifyOutcome> {
-  const { shop, phone } = input;
-  const now = clock.now().getTime();
-  const presented = codeHash(shop.id, phone, input.otp);
-  const counted = await query<{ id: string; codeHash: string; attempts: number | bigint; maxAttempts: number | bigint }>(sql`
-    UPDATE "OtpChallenge" SET "attempts" = "attempts" + CASE WHEN "codeHash" = ${presented} THEN 0 ELSE 1 END
-    WHERE "shopId" = ${shop.id} AND "phone" = ${phone} AND "expiresAt" > ${now} AND "attempts" < "maxAttempts" AND "usedAt" IS NULL
-    RETURNING "id", "codeHash", "attempts", "maxAttempts"`);
-  const challenge = counted[0];
-  if (!challenge) return countFailure(shop, await whyNoAttempt(shop.id, phone, presented, now));
-
-  if (!hashesEqual(presented, challenge.codeHash)) {
-    const attemptsRemaining = Number(challenge.maxAttempts) - Number(challenge.attempts);
-    log.info("otp: wrong code", { shop: shop.domain, phone, attemptsRemaining });
-    return countFailure(
-      shop,
-      attemptsRemaining > 0 ? { ok: false, code: "invalid_code", attemptsRemaining } : { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 },
-    );
-  }
-
-  const verifiedAt = new Date(now);
-  const mode = input.selectedMode ?? "cod";
-  const withRisk = input.recordSelection !== false && hasRiskSettings(shop);
-  const done = await completeVerification({
-    shopId: shop.id,
-    timezone: shop.timezone,
-    phone,
-    challengeId: challenge.id,
-    verifiedAt,
-    selection:
-      input.recordSelection === false
-        ? null
-        : { shopId: shop.id, phone, mode, source: "verify-otp", verified: true, verifiedAt, cartToken: input.cartToken ?? null },
-    riskKeys: withRisk ? { codes: riskCodesKey(shop.id, phone), ip: input.ip ? riskIpKey(shop.id, input.ip) : null } : null,
-  });
-  // Another answer of this same right code used it first (both compared it before either used it).
-  if (!done.consumed) return { ok: false, code: "already_verified" };
-  // The drain watch and the probe watch count what was confirmed (app/otp/send-limits.server.ts).
-  await noteCodeConfirmed(shop, input.ip, verifiedAt);
-
-  // Only a number's first verification this month counts against the allowance (docs/security.md):
-  // that one is watched for an abnormal burn, then checked against the allowance and usage charges.
-  if (done.counted) {
-    await watchAllowanceBurn(shop, phone, input.ip, verifiedAt);
-    await verificationCounted(shop.domain, challenge.id, done.verifiedThisMonth).catch((error: unknown) =>
-      log.warn("otp: the usage check after a verification failed", { shop: shop.domain, error: String(error) }),
-    );
-  }
-  const selection = done.selectionId ? { id: done.selectionId } : null;
-  log.info("otp: phone verified", { shop: shop.domain, phone });
-  // The number is proven now, so its history counts; a high band rides on the proof and checkout hides COD for it.
-  const risk =
-    withRisk && done.risk
-      ? shopperAssessment(shop as typeof shop & RiskShop, {
-          phone,
-          otpVerified: true,
-          history: done.risk.history,
-          codesForPhone: done.risk.codesForPhone,
-          requestsFromIp: done.risk.requestsFromIp,
-          behaviour: input.behaviour,
-        })
-      : null;
-  const proof = issueProof(shop.domain, { phone, mode, selectionId: selection?.id ?? "none", band: risk?.band }, verifiedAt);
-  return {
-    ok: true,
-    proof: proof.token,
-    proofExpiresAt: proof.expiresAt,
-    deviceToken: issueDeviceToken(shop.domain, phone, shop.returningSkipDays, verifiedAt),
-    risk,
-  };
-}
-
 /** Checkout stops hiding COD once no shopper can verify (app/enforcement); never fails the shopper's request. */
 async function allowanceMayBeUsedUp(domain: string, used: number): Promise<void> {
   await noteAllowanceUse(domain, used).catch((error: unknown) => log.warn("otp: the allowance check failed", { shop: domain, error: String(error) }));
-}
-
-function hasRiskSettings<T extends Partial<RiskShop>>(shop: T): shop is T & RiskShop {
-  return shop.riskMediumThreshold !== undefined && shop.riskHighThreshold !== undefined;
-}
-
-const FAILURE_REASON = { invalid_code: "wrong", attempts_exhausted: "locked", code_expired: "expired" } as const;
-
-/** Counts a refused verification in the daily rollup by why it failed, and passes the outcome on (a repeated right code is no failure). */
-async function countFailure(shop: ShopZone, outcome: Exclude<VerifyOutcome, { ok: true }>): Promise<VerifyOutcome> {
-  if (outcome.code !== "already_verified") await countEvent(shop, "otp_failed", FAILURE_REASON[outcome.code]);
-  return outcome;
-}
-
-/**
- * Why no attempt could be counted. A challenge used already answers `already_verified` to its own code
- * only: comparing a used code grants nothing (no proof), so it is not counted; any other code reads as
- * gone, as it did when a used challenge was deleted at once.
- */
-async function whyNoAttempt(shopId: string, phone: string, presented: string, now: number): Promise<Exclude<VerifyOutcome, { ok: true }>> {
-  const rows = await query<{ attempts: number | bigint; maxAttempts: number | bigint; expiresAt: number | bigint | string; usedAt: unknown; codeHash: string }>(sql`
-    SELECT "attempts", "maxAttempts", "expiresAt", "usedAt", "codeHash" FROM "OtpChallenge" WHERE "shopId" = ${shopId} AND "phone" = ${phone}`);
-  const row = rows[0];
-  if (!row || Number(row.expiresAt) <= now) return { ok: false, code: "code_expired" };
-  if (row.usedAt != null) return hashesEqual(presented, row.codeHash) ? { ok: false, code: "already_verified" } : { ok: false, code: "code_expired" };
-  if (Number(row.attempts) >= Number(row.maxAttempts)) return { ok: false, code: "attempts_exhausted", attemptsRemaining: 0 };
-  return { ok: false, code: "code_expired" };
 }
 
 /** Deletes challenges past their expiry (used ones too: a used code is kept until then); returns how many. */

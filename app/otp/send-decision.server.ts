@@ -1,12 +1,12 @@
-import { query, sql, transaction, type Sql } from "~/core/db/sql.server";
+import { execute, joinSql, query, sql, transaction, type Sql } from "~/core/db/sql.server";
 import { databaseProvider } from "~/core/db.server";
-import { rateLimitHit, rateLimitPeek, type RateLimitRow } from "~/core/rate-limit/rate-limit.server";
+import { rateLimitHits, rateLimitPeek, rateLimitReleases, rateLimitRows, type RateLimitResult, type RateLimitRow } from "~/core/rate-limit/rate-limit.server";
 import { RISK_WINDOW_SECONDS } from "~/risk/assess.server";
 
 /**
  * send-otp's decision in one round trip (app/otp/otp.server.ts asks, this decides): the number's standing,
- * the per-number limit, the daily cap and the pending code, as one data-modifying CTE on PostgreSQL and one
- * transaction on SQLite.
+ * every counter in one multi-row upsert, the pending code and the message's record, as one data-modifying
+ * CTE on PostgreSQL and one transaction on SQLite; then the verdict's hits given back in one statement.
  */
 
 function toMillis(value: unknown): number | null {
@@ -68,14 +68,25 @@ export type SendPlan = {
   allowance: number;
   /** The pending code's upsert (`pendingCode`). */
   challenge: (source?: Sql) => Sql;
+  /** The record of the text the code goes in (messageRecordStatement), written with the code: a text that goes always has one. */
+  message: (source?: Sql) => Sql;
   /** The drain watch's reading (app/otp/send-limits.server.ts): while it sees one, a share's `spikeLimit` applies. */
   spike: SpikeWatch;
   /** The counter of confirmed codes from the request's network (a probing source confirms few). */
   networkVerifiedKey: string;
+  /**
+   * The counter of the number's texts asked from the request's network (one of `shares`): at 1 this is the
+   * network's first ask of the number in 24 hours, which the number-wide limits let through up to their
+   * `firstAskLimit` (docs/security.md, "Nobody locks others out").
+   */
+  firstAskKey: string;
 };
 
-/** A place's share: `limit` hits per `windowSeconds` (24 hours when absent); `spikeLimit` in its place while a drain is seen. */
-export type SendShare = { key: string; limit: number; windowSeconds?: number; spikeLimit?: number };
+/**
+ * A place's share: `limit` hits per `windowSeconds` (24 hours when absent); `spikeLimit` in its place while a
+ * drain is seen; `firstAskLimit` in its place for a network's first ask of the number (`SendPlan.firstAskKey`).
+ */
+export type SendShare = { key: string; limit: number; windowSeconds?: number; spikeLimit?: number; firstAskLimit?: number };
 
 /** Scalar subqueries for this hour's codes and confirmations, and what makes them a drain. */
 export type SpikeWatch = { sent: Sql; verified: Sql; minSends: number; verifiedOneIn: number };
@@ -96,13 +107,20 @@ export type SendDecision = {
   perNumber: RateLimitRow | null;
   daily: RateLimitRow | null;
   challengeId: string | null;
+  /** Hits the steps before them refused: the chain would not have counted them, so they go back whatever the verdict. */
+  unchained: Hit[];
   /** The holdout experiment running for the shop (app/experiment), or null. */
   experiment: { id: string; holdoutShare: number } | null;
   /** A drain is seen this hour: the shares' spike limits applied. */
   spike: boolean;
+  /** The request's network had not asked for this number in 24 hours: the first-ask limits applied. */
+  firstAsk: boolean;
   /** Codes confirmed from the request's network in 24 hours. */
   networkVerified: number;
 };
+
+/** A counted hit, as given back (`rateLimitReleases`). */
+export type Hit = { key: string; hit: Pick<RateLimitResult, "windowStart"> };
 
 type SendDecisionRow = {
   blocked: unknown;
@@ -115,12 +133,10 @@ type SendDecisionRow = {
   networkVerified?: unknown;
   riskCodes?: unknown;
   riskIp?: unknown;
-  perCount?: unknown;
-  perWindowStart?: unknown;
-  dailyCount?: unknown;
-  dailyWindowStart?: unknown;
   challengeId?: string | null;
-  [share: `share${number}${"Count" | "WindowStart"}`]: unknown;
+  hitKey?: string | null;
+  hitCount?: unknown;
+  hitWindowStart?: unknown;
 };
 
 export const NEVER = new Date(Date.UTC(9999, 0, 1));
@@ -130,100 +146,183 @@ function experimentOf(row: SendDecisionRow): SendDecision["experiment"] {
 }
 
 /**
- * send-otp's decision in one round trip: the number's standing, the risk score's counters, the
- * per-number limit, the shop's daily cap and the pending code, each step taken only when the steps
- * before it let the request through (blocked: nothing is counted; skipped as a returning customer:
- * no limit is counted; over the per-number limit or paused: the daily cap is not counted; over the
- * daily cap: no code). Every counter is still one atomic upsert of its own row, so the limits stay
- * exact under any concurrency; the steps after a refusal that must be undone (a hit taken back) are the
- * caller's, as before.
- *  - PostgreSQL: one statement, each step a data-modifying CTE reading the steps before it.
- *  - SQLite: one transaction (one commit) of the same upserts, the conditions between them in JS.
+ * One counter of the decision, in the order they are counted: the risk score's (`step` 0: counted unless
+ * the number is blocked), the per-number limit (1: unless a returning customer's browser skips the code),
+ * the shares and the daily cap (2: unless the plan's allowance refuses). `limit` (`spikeLimit` while a
+ * drain is seen) is what lets the request on to the next counter of the chain (1 and 2).
  */
-export async function decideSend(p: SendPlan): Promise<SendDecision> {
-  const now = p.now.getTime();
-  if (databaseProvider === "postgresql") {
-    const notBlocked = sql`FROM "standing" WHERE "blocked" IS NULL`;
-    // Each share is counted only when the step before it let the request through; the daily cap after the last.
-    const name = (i: number, column = "") => sql([`"share${i}${column}"`]);
-    let through = sql`FROM "perNumber", "standing" WHERE "perNumber"."count" <= ${p.perNumberLimit}
-      AND ("standing"."verifiedThisMonth" < ${p.allowance} OR "standing"."counted" IS NOT NULL)`;
-    let shareSteps = sql``;
-    let shareColumns = sql``;
-    p.shares.forEach((share, i) => {
-      shareSteps = sql`${shareSteps} ${name(i)} AS (${rateLimitHit(share.key, share.windowSeconds ?? SHARE_WINDOW_SECONDS, now, through)}),`;
-      shareColumns = sql`${shareColumns}, (SELECT "count" FROM ${name(i)}) AS ${name(i, "Count")}, (SELECT "windowStart" FROM ${name(i)}) AS ${name(i, "WindowStart")}`;
-      through =
-        share.spikeLimit == null
-          ? sql`FROM ${name(i)} WHERE "count" <= ${share.limit}`
-          : sql`FROM ${name(i)}, "standing" WHERE ${name(i)}."count" <= (CASE WHEN "standing"."spike" IS NULL THEN ${share.limit} ELSE ${share.spikeLimit} END)::integer`;
-    });
-    const [row] = await query<SendDecisionRow>(sql`
-      WITH "standing" AS (${standingSelect(p)}),
-      "riskCodes" AS (${rateLimitHit(p.codesKey, RISK_WINDOW_SECONDS, now, notBlocked)}),
-      "riskIp" AS (${p.ipKey ? rateLimitHit(p.ipKey, RISK_WINDOW_SECONDS, now, notBlocked) : sql`SELECT NULL::integer AS "count"`}),
-      "perNumber" AS (${rateLimitHit(p.perNumberKey, p.perNumberWindowSeconds, now, sql`FROM "standing" WHERE "blocked" IS NULL AND ("verifiedAt" IS NULL OR "verifiedAt" < ${p.skipSince})`)}),
-      ${shareSteps}
-      "daily" AS (${rateLimitHit(p.dailyKey, 86_400, now, through)}),
-      "challenge" AS (${p.challenge(sql`FROM "daily" WHERE "daily"."count" <= ${p.dailyCap}`)})
-      SELECT "standing"."blocked", "standing"."counted", "standing"."verifiedThisMonth", "standing"."experimentId", "standing"."holdoutShare",
-        "standing"."spike", "standing"."networkVerified",
-        (SELECT "count" FROM "riskCodes") AS "riskCodes", (SELECT "count" FROM "riskIp") AS "riskIp",
-        (SELECT "count" FROM "perNumber") AS "perCount", (SELECT "windowStart" FROM "perNumber") AS "perWindowStart",
-        (SELECT "count" FROM "daily") AS "dailyCount", (SELECT "windowStart" FROM "daily") AS "dailyWindowStart",
-        (SELECT "id" FROM "challenge") AS "challengeId"
-        ${shareColumns}
-      FROM "standing"`);
-    const shares: RateLimitRow[] = [];
-    for (let i = 0; i < p.shares.length && row[`share${i}Count`] != null; i++) {
-      shares.push({ count: row[`share${i}Count`] as string, windowStart: row[`share${i}WindowStart`] as string });
+type Counter = {
+  key: string;
+  windowSeconds: number;
+  step: 0 | 1 | 2;
+  limit: number;
+  spikeLimit: number;
+  firstAskLimit: number;
+  role: "riskCodes" | "riskIp" | "perNumber" | "share" | "daily";
+};
+
+/** The limit a counter holds a request to: its spike limit while a drain is seen (where it has one), its first-ask limit for a network's first ask. */
+export function limitOf(c: { limit: number; spikeLimit?: number; firstAskLimit?: number }, d: Pick<SendDecision, "spike" | "firstAsk">): number {
+  if (d.spike && c.spikeLimit != null && c.spikeLimit < c.limit) return c.spikeLimit;
+  return d.firstAsk && c.firstAskLimit != null ? c.firstAskLimit : c.limit;
+}
+
+/** No limit: the largest count a PostgreSQL integer holds. */
+const UNBOUNDED = 2_147_483_647;
+
+function countersOf(p: SendPlan): Counter[] {
+  const risk = (key: string, role: Counter["role"]): Counter => ({
+    key,
+    windowSeconds: RISK_WINDOW_SECONDS,
+    step: 0,
+    limit: UNBOUNDED,
+    spikeLimit: UNBOUNDED,
+    firstAskLimit: UNBOUNDED,
+    role,
+  });
+  const share = (s: SendShare): Counter => ({
+    key: s.key,
+    windowSeconds: s.windowSeconds ?? SHARE_WINDOW_SECONDS,
+    step: 2,
+    limit: s.limit,
+    spikeLimit: s.spikeLimit ?? s.limit,
+    firstAskLimit: s.firstAskLimit ?? s.limit,
+    role: "share",
+  });
+  return [
+    risk(p.codesKey, "riskCodes"),
+    ...(p.ipKey ? [risk(p.ipKey, "riskIp")] : []),
+    // A network's first ask of the number passes the number's own short limit (the number's texts of the day bound it).
+    { key: p.perNumberKey, windowSeconds: p.perNumberWindowSeconds, step: 1, limit: p.perNumberLimit, spikeLimit: p.perNumberLimit, firstAskLimit: UNBOUNDED, role: "perNumber" },
+    ...p.shares.map(share),
+    { key: p.dailyKey, windowSeconds: 86_400, step: 2, limit: p.dailyCap, spikeLimit: p.dailyCap, firstAskLimit: p.dailyCap, role: "daily" },
+  ];
+}
+
+function decisionOf(standing: SendDecisionRow): SendDecision {
+  return {
+    blocked: standing.blocked != null,
+    counted: standing.counted != null,
+    shares: [],
+    verifiedThisMonth: Number(standing.verifiedThisMonth ?? 0),
+    riskCodes: null,
+    riskIp: null,
+    perNumber: null,
+    daily: null,
+    challengeId: standing.challengeId ?? null,
+    unchained: [],
+    experiment: experimentOf(standing),
+    spike: standing.spike != null,
+    firstAsk: false,
+    networkVerified: Number(standing.networkVerified ?? 0),
+  };
+}
+
+/**
+ * Reads the counted rows into the decision, in the chain's order: each counter after one over its limit
+ * is `unchained` (counted in the same step, given back: the request never reached it). True when the
+ * whole chain let the request through (every counter was counted and none is over).
+ */
+function walkChain(decision: SendDecision, counters: Counter[], rows: Map<string, RateLimitRow>, firstAskKey: string): boolean {
+  decision.firstAsk = Number(rows.get(firstAskKey)?.count) === 1;
+  let through = true;
+  for (const c of counters) {
+    const row = rows.get(c.key);
+    if (!row) {
+      through = through && c.step === 0;
+      continue;
     }
-    return {
-      blocked: row.blocked != null,
-      counted: row.counted != null,
-      shares,
-      verifiedThisMonth: Number(row.verifiedThisMonth ?? 0),
-      riskCodes: row.riskCodes == null ? null : Number(row.riskCodes),
-      riskIp: row.riskIp == null ? null : Number(row.riskIp),
-      perNumber: row.perCount == null ? null : { count: row.perCount as string, windowStart: row.perWindowStart as string },
-      daily: row.dailyCount == null ? null : { count: row.dailyCount as string, windowStart: row.dailyWindowStart as string },
-      challengeId: row.challengeId ?? null,
-      experiment: experimentOf(row),
-      spike: row.spike != null,
-      networkVerified: Number(row.networkVerified ?? 0),
-    };
+    if (c.role === "riskCodes") decision.riskCodes = Number(row.count);
+    else if (c.role === "riskIp") decision.riskIp = Number(row.count);
+    else if (!through) decision.unchained.push({ key: c.key, hit: { windowStart: Number(row.windowStart) } });
+    else {
+      if (c.role === "perNumber") decision.perNumber = row;
+      else if (c.role === "share") decision.shares.push(row);
+      else decision.daily = row;
+      through = Number(row.count) <= limitOf(c, decision);
+    }
   }
+  return through;
+}
+
+/** Counters in key order, the order every statement that counts or gives back several of them locks them in. */
+const byKey = <T extends { key: string }>(counters: T[]) => [...counters].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+
+/** What a decision comes to (app/otp/send-limits.server.ts `settleSend`): the hits it gives back. */
+export type Settle<V extends { giveBack: Hit[] }> = (decision: SendDecision) => V;
+
+/**
+ * send-otp's decision in one round trip, then its verdict settled: the number's standing, every counter
+ * counted in one multi-row upsert (each row still one atomic upsert of its own, so every limit stays
+ * exact under any concurrency), the pending code and the text's record only when every counter let the
+ * request through. What the standing refuses is never counted (blocked: nothing; a returning customer's
+ * browser: only the risk score's counters; the allowance used: not the shares nor the daily cap); a
+ * counter after one over its limit is given back (`unchained`), with the verdict's own hits to give back,
+ * in one statement.
+ *  - SQLite: one transaction (one commit): the standing, the counters, the code and record, the give-back.
+ *  - PostgreSQL: one statement (data-modifying CTEs), and the give-back after it when there is one.
+ */
+export async function decideSend<V extends { giveBack: Hit[] }>(p: SendPlan, settle: Settle<V>): Promise<{ decision: SendDecision; verdict: V }> {
+  const counters = countersOf(p);
+  if (databaseProvider === "postgresql") {
+    const { decision } = await decideOnPostgres(p, counters);
+    const verdict = settle(decision);
+    const back = [...decision.unchained, ...verdict.giveBack];
+    if (back.length) await execute(rateLimitReleases(back));
+    return { decision, verdict };
+  }
+  const now = p.now.getTime();
   return transaction((tx) => {
     const [standing] = tx.query<SendDecisionRow>(standingSelect(p));
-    const decision: SendDecision = {
-      blocked: standing.blocked != null,
-      counted: standing.counted != null,
-      shares: [],
-      verifiedThisMonth: Number(standing.verifiedThisMonth ?? 0),
-      riskCodes: null,
-      riskIp: null,
-      perNumber: null,
-      daily: null,
-      challengeId: null,
-      experiment: experimentOf(standing),
-      spike: standing.spike != null,
-      networkVerified: Number(standing.networkVerified ?? 0),
-    };
-    if (decision.blocked) return decision;
-    decision.riskCodes = Number(tx.query<RateLimitRow>(rateLimitHit(p.codesKey, RISK_WINDOW_SECONDS, now))[0].count);
-    if (p.ipKey) decision.riskIp = Number(tx.query<RateLimitRow>(rateLimitHit(p.ipKey, RISK_WINDOW_SECONDS, now))[0].count);
-    const verifiedAt = toMillis(standing.verifiedAt);
-    if (verifiedAt !== null && verifiedAt >= p.skipSince.getTime()) return decision;
-    decision.perNumber = tx.query<RateLimitRow>(rateLimitHit(p.perNumberKey, p.perNumberWindowSeconds, now))[0];
-    if (Number(decision.perNumber.count) > p.perNumberLimit || (decision.verifiedThisMonth >= p.allowance && !decision.counted)) return decision;
-    for (const share of p.shares) {
-      const [hit] = tx.query<RateLimitRow>(rateLimitHit(share.key, share.windowSeconds ?? SHARE_WINDOW_SECONDS, now));
-      decision.shares.push(hit);
-      if (Number(hit.count) > (decision.spike && share.spikeLimit != null ? share.spikeLimit : share.limit)) return decision;
+    const decision = decisionOf(standing);
+    if (decision.blocked) return { decision, verdict: settle(decision) };
+    const skipped = toMillis(standing.verifiedAt) !== null && toMillis(standing.verifiedAt)! >= p.skipSince.getTime();
+    const allowed = decision.verifiedThisMonth < p.allowance || decision.counted;
+    const counting = counters.filter((c) => c.step === 0 || (!skipped && (c.step === 1 || allowed)));
+    const rows = tx.query<RateLimitRow & { key: string }>(rateLimitHits(rateLimitRows(byKey(counting), now)));
+    if (walkChain(decision, counters, new Map(rows.map((r) => [r.key, r])), p.firstAskKey)) {
+      decision.challengeId = tx.query<{ id: string }>(p.challenge())[0]?.id ?? null;
+      if (decision.challengeId) tx.execute(p.message());
     }
-    decision.daily = tx.query<RateLimitRow>(rateLimitHit(p.dailyKey, 86_400, now))[0];
-    if (Number(decision.daily.count) > p.dailyCap) return decision;
-    decision.challengeId = tx.query<{ id: string }>(p.challenge())[0]?.id ?? null;
-    return decision;
+    const verdict = settle(decision);
+    const back = [...decision.unchained, ...verdict.giveBack];
+    if (back.length) tx.execute(rateLimitReleases(back));
+    return { decision, verdict };
   });
+}
+
+/** PostgreSQL's decision: one statement, each step a data-modifying CTE reading the steps before it. */
+async function decideOnPostgres(p: SendPlan, counters: Counter[]): Promise<{ decision: SendDecision }> {
+  const now = p.now.getTime();
+  const list = joinSql(
+    counters.map(
+      (c) => sql`(${c.key}::text, ${c.windowSeconds * 1000}::bigint, ${c.step}::integer, ${c.limit}::integer, ${c.spikeLimit}::integer, ${c.firstAskLimit}::integer)`,
+    ),
+    ", ",
+  );
+  const counting = sql`
+    SELECT c."key", ${now}::bigint, 1, ${now}::bigint + c."ms" FROM "counters" c, "standing" s
+    WHERE s."blocked" IS NULL AND (c."step" = 0 OR ((s."verifiedAt" IS NULL OR s."verifiedAt" < ${p.skipSince})
+      AND (c."step" = 1 OR s."verifiedThisMonth" < ${p.allowance} OR s."counted" IS NOT NULL)))
+    ORDER BY c."key"`;
+  // The code (and its text's record) only when every counter was counted and none is over its limit (`limitOf`).
+  const firstAsk = sql`COALESCE((SELECT h."count" FROM "hits" h WHERE h."key" = ${p.firstAskKey}) = 1, false)`;
+  const through = sql`FROM "standing" WHERE (SELECT COUNT(*) FROM "hits") = ${counters.length}
+    AND NOT EXISTS (SELECT 1 FROM "hits" h JOIN "counters" c ON c."key" = h."key"
+      WHERE h."count" > CASE WHEN "standing"."spike" IS NOT NULL AND c."spikeLimit" < c."limit" THEN c."spikeLimit"
+        WHEN ${firstAsk} THEN c."firstAskLimit" ELSE c."limit" END)`;
+  const rows = await query<SendDecisionRow>(sql`
+    WITH "standing" AS (${standingSelect(p)}),
+    "counters" AS (SELECT * FROM (VALUES ${list}) AS v("key", "ms", "step", "limit", "spikeLimit", "firstAskLimit")),
+    "hits" AS (${rateLimitHits(counting)}),
+    "challenge" AS (${p.challenge(through)}),
+    "message" AS (${p.message(sql`FROM "challenge"`)})
+    SELECT "standing".*, (SELECT "id" FROM "challenge") AS "challengeId",
+      "hits"."key" AS "hitKey", "hits"."count" AS "hitCount", "hits"."windowStart" AS "hitWindowStart"
+    FROM "standing" LEFT JOIN "hits" ON true`);
+  const decision = decisionOf(rows[0]);
+  const hits = new Map<string, RateLimitRow>();
+  for (const r of rows) if (r.hitKey != null) hits.set(r.hitKey, { count: r.hitCount as string, windowStart: r.hitWindowStart as string });
+  walkChain(decision, counters, hits, p.firstAskKey);
+  return { decision };
 }

@@ -1,12 +1,12 @@
-import { execute, sql } from "~/core/db/sql.server";
-import { hitRateLimit, peekRateLimit, rateLimitPeek, rateLimitResult, releaseRateLimit, type RateLimitResult } from "~/core/rate-limit/rate-limit.server";
+import { executeTogether, sql } from "~/core/db/sql.server";
+import { hitRateLimit, peekRateLimit, rateLimitPeek, rateLimitReleases, rateLimitResult, type RateLimitResult } from "~/core/rate-limit/rate-limit.server";
 import { log } from "~/core/utils/log.server";
 import { numberBlock } from "~/enforcement/burn.server";
 import { shopDay, type ShopZone } from "~/shared/shop-day";
 import { ipNetwork } from "~/shared/ip";
 import { clock } from "~/core/utils/clock.server";
 import { dailyCapKey, PHONE_TEXTS_PER_DAY, phoneTextsKey } from "~/sms/phone-cap.server";
-import { SHARE_WINDOW_SECONDS, type SendDecision, type SendShare, type SpikeWatch } from "./send-decision.server";
+import { limitOf, SHARE_WINDOW_SECONDS, type Hit, type SendDecision, type SendShare, type SpikeWatch } from "./send-decision.server";
 
 /**
  * send-otp's limits as places (docs/security.md): who may spend how much of the shop's daily cap, how a
@@ -33,12 +33,15 @@ export function shareLimit(kind: keyof typeof DAILY_CAP_SHARES, dailyCap: number
 }
 
 /**
- * Of a number's 10 texts a day, what one network may ask for: strangers on one network leave the owner
- * 3 (a code and two resends). The day's 10 stay the bound on texts to one phone (nobody is texted more
- * for being typed), so strangers on two networks can still spend them all: the owner then waits for the
- * number's 24-hour window to end (docs/security.md, "Nobody locks others out").
+ * A number's texts split by network (docs/security.md, "Nobody locks others out"): each network may ask
+ * for a number 5 times in 24 hours (a shopper's code and resends through the day), and the number gets 10
+ * texts a day from all networks together; past those 10, a network that has not asked for the number in
+ * 24 hours still gets its first code (the number's short limit does not hold it either), up to a ceiling
+ * of 30 texts a day that nobody passes. So strangers on other networks cannot stop the owner's first code
+ * unless they spend the ceiling, which takes 22 networks in one day (2 to spend the 10, then 20 first asks).
  */
-export const PHONE_TEXTS_PER_NETWORK = 7;
+export const PHONE_TEXTS_PER_NETWORK = 5;
+export const PHONE_TEXTS_CEILING = 30;
 
 /**
  * A drain's signature: many codes today, few of them confirmed. Past `minSendsShare` of the daily cap (at
@@ -58,6 +61,8 @@ export const UNKNOWN_PLACE = "unknown";
 const hourOf = (now: Date) => Math.floor(now.getTime() / (HOUR_SECONDS * 1000));
 const sentTodayKey = (shop: ShopZone, now: Date) => `otp-day-sent:${shop.id}:${shopDay(now, shop.timezone)}`;
 const verifiedTodayKey = (shop: ShopZone, now: Date) => `otp-day-verified:${shop.id}:${shopDay(now, shop.timezone)}`;
+/** The number's texts asked from one network (its slice of the number's day; keys end in `:<shopId>:<phone>`, redacted with the number). */
+export const phoneNetworkKey = (shopId: string, phone: string, place: string) => `otp-phone-net:${place}:${shopId}:${phone}`;
 export const networkVerifiedKey = (shopId: string, network: string) => `otp-net-verified:${shopId}:${network}`;
 
 /** The network a request counts under: its /24 or /48, or UNKNOWN_PLACE when it has no usable IP. */
@@ -104,8 +109,8 @@ export function sendShares(
         ];
   if (!network && !afterPurchase) noteUnknownIp(shopId);
   return [
-    { kind: "phone", key: phoneTextsKey(shopId, phone), limit: PHONE_TEXTS_PER_DAY },
-    { kind: "phone_network", key: `otp-phone-net:${place}:${shopId}:${phone}`, limit: PHONE_TEXTS_PER_NETWORK },
+    { kind: "phone", key: phoneTextsKey(shopId, phone), limit: PHONE_TEXTS_PER_DAY, firstAskLimit: PHONE_TEXTS_CEILING },
+    { kind: "phone_network", key: phoneNetworkKey(shopId, phone, place), limit: PHONE_TEXTS_PER_NETWORK },
     ...places,
     { kind: "block", key: `otp-block:${shopId}:${numberBlock(phone)}:${place}`, limit: shareLimit("block", dailyCap) },
     { kind: "spike", key: `otp-net-hour:${shopId}:${place}:${hourOf(now)}`, limit: COUNTED_ONLY, spikeLimit: SPIKE.perNetworkPerHour, windowSeconds: HOUR_SECONDS },
@@ -145,21 +150,21 @@ export function fromProbingSource(networkSends: number, networkVerified: number)
   return networkSends >= PROBE_MIN_SENDS && networkVerified * PROBE_VERIFIED_ONE_IN < networkSends;
 }
 
-type Hit = { key: string; hit: RateLimitResult };
-
 /**
- * What the counted hits come to, settled once. `giveBack`: hits that were not the place's doing and are
- * returned (a refused request never spends a later limit); `spent`: the hits a sent code keeps, given back
- * only when the provider sends nothing.
+ * What the counted hits come to, settled once, with the hits it gives back. `giveBack`: hits that were not
+ * the place's doing, returned in the decision's own step (a refused request never spends a later limit);
+ * `spent`: the hits a sent code keeps, given back only when the provider sends nothing.
  */
 export type SendVerdict =
-  | { kind: "returning" }
+  | { kind: "returning"; giveBack: Hit[] }
   | { kind: "refused"; code: "rate_limited" | "shop_daily_cap"; place: ShareKind | "cap" | "cooldown"; retryAfter: number | null; giveBack: Hit[] }
-  | { kind: "no_plan" }
+  | { kind: "no_plan"; giveBack: Hit[] }
   | { kind: "allowance_used"; giveBack: Hit[] }
   /** At the daily cap a shopper before purchase gets the shop's fallback (the merchant's choice): nothing is spent. */
   | { kind: "cap_fallback"; giveBack: Hit[] }
-  | { kind: "send"; challengeId: string; spent: Hit[] };
+  | { kind: "send"; challengeId: string; spent: Hit[]; giveBack: Hit[] };
+
+type Counted = { key: string; hit: RateLimitResult };
 
 export type VerdictInput = {
   decision: SendDecision;
@@ -179,19 +184,24 @@ export type VerdictInput = {
 export function settleSend(v: VerdictInput): SendVerdict {
   const { decision, now } = v;
   const t = now.getTime();
-  if (!decision.perNumber) return { kind: "returning" };
-  const perNumber = { key: v.perNumber.key, hit: rateLimitResult(decision.perNumber, v.perNumber.limit, v.perNumber.windowSeconds, t) };
+  if (!decision.perNumber) return { kind: "returning", giveBack: [] };
+  // A network's first ask of the number is not held by the number's short limit (send-decision.server.ts `countersOf`).
+  const perNumberLimit = decision.firstAsk ? Number.MAX_SAFE_INTEGER : v.perNumber.limit;
+  const perNumber = { key: v.perNumber.key, hit: rateLimitResult(decision.perNumber, perNumberLimit, v.perNumber.windowSeconds, t) };
   if (!perNumber.hit.allowed) return { kind: "refused", code: "rate_limited", place: "phone", retryAfter: perNumber.hit.retryAfterSeconds, giveBack: [] };
-  if (!v.subscribed && !v.afterPurchase) return { kind: "no_plan" };
+  if (!v.subscribed && !v.afterPurchase) return { kind: "no_plan", giveBack: [] };
   if (v.allowanceUsed && !v.afterPurchase) return { kind: "allowance_used", giveBack: [perNumber] };
   // A place past its share: refused like a rate limit; its hit stays counted (it is that place's doing).
-  const shares: Hit[] = decision.shares.map((row, i) => {
+  const shares: Counted[] = decision.shares.map((row, i) => {
     const share = v.shares[i];
-    const limit = decision.spike && share.spikeLimit != null ? share.spikeLimit : share.limit;
-    return { key: share.key, hit: rateLimitResult(row, limit, share.windowSeconds ?? SHARE_WINDOW_SECONDS, t) };
+    return { key: share.key, hit: rateLimitResult(row, limitOf(share, decision), share.windowSeconds ?? SHARE_WINDOW_SECONDS, t) };
   });
   const over = shares.findIndex((s) => !s.hit.allowed);
-  if (over >= 0) return { kind: "refused", code: "rate_limited", place: v.shares[over].kind, retryAfter: shares[over].hit.retryAfterSeconds, giveBack: [perNumber] };
+  if (over >= 0) {
+    // The number's own counters go back too (its refused one included): no text went, so refused asks never spend the owner's.
+    const numbers = shares.slice(0, over + 1).filter((_, i) => v.shares[i].kind === "phone");
+    return { kind: "refused", code: "rate_limited", place: v.shares[over].kind, retryAfter: shares[over].hit.retryAfterSeconds, giveBack: [perNumber, ...numbers] };
+  }
   const daily = { key: v.daily.key, hit: rateLimitResult(decision.daily!, v.daily.cap, SHARE_WINDOW_SECONDS, t) };
   const all = [perNumber, daily, ...shares];
   if (!daily.hit.allowed) {
@@ -199,7 +209,7 @@ export function settleSend(v: VerdictInput): SendVerdict {
     return { kind: "refused", code: "shop_daily_cap", place: "cap", retryAfter: v.capRetryAfter, giveBack: all };
   }
   if (!decision.challengeId) return { kind: "refused", code: "rate_limited", place: "cooldown", retryAfter: null, giveBack: all };
-  return { kind: "send", challengeId: decision.challengeId, spent: all };
+  return { kind: "send", challengeId: decision.challengeId, spent: all, giveBack: [] };
 }
 
 /** Whether the shop's daily cap of codes is spent now (create-checkout's question for the cap's fallback). */
@@ -207,12 +217,14 @@ export async function dailyCapSpent(shop: ShopZone & { dailySendCap: number }, n
   return (await peekRateLimit(dailyCapKey(shop, now), SHARE_WINDOW_SECONDS)) >= shop.dailySendCap;
 }
 
-/** Gives hits back (a refusal that was not theirs, a text that never went). */
-export async function giveBack(hits: Hit[]): Promise<void> {
-  await Promise.all(hits.map((h) => releaseRateLimit(h.key, h.hit)));
-}
-
-/** A pending code that will not be sent (held out, or the provider refused): it goes. */
-export async function dropChallenge(challengeId: string): Promise<void> {
-  await execute(sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challengeId}`);
+/**
+ * A pending code that will not be sent (held out, or the provider refused): it goes; `messageId`: the record
+ * written for its text, which goes too when nothing was ever tried (held out); `hits`: given back in the same round trip.
+ */
+export async function dropChallenge(challengeId: string, messageId: string | null, hits: Hit[] = []): Promise<void> {
+  await executeTogether([
+    sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challengeId}`,
+    ...(messageId ? [sql`DELETE FROM "MessageDelivery" WHERE "id" = ${messageId} AND "status" = 'accepted'`] : []),
+    ...(hits.length ? [rateLimitReleases(hits)] : []),
+  ]);
 }

@@ -4,7 +4,8 @@ import { codTakenAway, countCodRefused, modeChoice, offerFor, type ModeChoice } 
 import { unusualHourFor } from "~/risk/calibration.server";
 import { behaviourReadings, type BehaviourFacts } from "~/risk/score";
 import { parseApiPhone } from "~/shared/phone";
-import { checkVerificationCode, sendVerificationCode, type SendOutcome, type VerifyOutcome } from "./otp.server";
+import { sendVerificationCode, type SendOutcome } from "./otp.server";
+import { checkVerificationCode, type VerifyOutcome } from "./verify.server";
 import { checkProof, PROOF_TTL_SECONDS, withOffer, type Proof } from "./proof.server";
 import { keepSelectionBehaviour } from "./selection.server";
 import type { SendOtpBody, VerifyOtpBody } from "./schemas";

@@ -9,7 +9,7 @@ import { rateLimitPeek } from "~/core/rate-limit/rate-limit.server";
 import { shopDay } from "~/shared/shop-day";
 
 /**
- * verify-otp's right code completed in one round trip (app/otp/otp.server.ts checks the code, this completes it).
+ * verify-otp's right code completed in one round trip (app/otp/verify.server.ts checks the code, this completes it).
  */
 
 export type Completion = {
@@ -24,15 +24,7 @@ export type Completion = {
 
 type CompletionRow = PhoneHistoryRow & { consumed: unknown; monthVerifications: unknown; verifiedThisMonth: unknown; selectionId: string | null; riskCodes: unknown; riskIp: unknown };
 
-/**
- * A right code, in one round trip: the code consumed (an UPDATE of `usedAt` only one request can win), and only
- * if it was, the number marked verified, the verification counted, the selection recorded, and the
- * facts the risk score reads once the number is proven.
- *  - PostgreSQL: one statement, each write a data-modifying CTE that runs only on the consumed row.
- *  - SQLite: one transaction (one commit).
- * The risk history counts the number as verified before (the mark is written first, as it always was).
- */
-export async function completeVerification(p: {
+type CompletionInput = {
   shopId: string;
   /** The shop's time zone: the verification's day and allowance month are the shop's. */
   timezone: string | null;
@@ -41,7 +33,24 @@ export async function completeVerification(p: {
   verifiedAt: Date;
   selection: SelectionInput | null;
   riskKeys: { codes: string; ip: string | null } | null;
-}): Promise<Completion> {
+};
+
+/**
+ * A right code, in one round trip: the code consumed (an UPDATE of `usedAt` only one request can win), and only
+ * if it was, the number marked verified, the verification counted, the selection recorded, and the
+ * facts the risk score reads once the number is proven.
+ * PostgreSQL: one statement (`completeOnPostgres`); SQLite: one transaction (`completeOnSqlite`).
+ * The risk history counts the number as verified before (the mark is written first, as it always was).
+ */
+export async function completeVerification(p: CompletionInput): Promise<Completion> {
+  const steps = completionSteps(p);
+  return databaseProvider === "postgresql" ? completeOnPostgres(p, steps) : completeOnSqlite(p, steps);
+}
+
+type Steps = ReturnType<typeof completionSteps>;
+
+/** The completion's statements, shared by both engines, and how its row reads as a `Completion`. */
+function completionSteps(p: CompletionInput) {
   const monthStart = allowanceMonthStart(p.verifiedAt, p.timezone);
   const today = shopDay(p.verifiedAt, p.timezone);
   const shop = { id: p.shopId, timezone: p.timezone };
@@ -70,40 +79,45 @@ export async function completeVerification(p: {
       ? { history: phoneHistoryOf(row as PhoneHistoryRow), codesForPhone: Number(row.riskCodes ?? 0), requestsFromIp: Number(row.riskIp ?? 0) }
       : null,
   });
+  return { monthStart, today, shop, selection, use, mark, riskColumns, completion };
+}
 
-  if (databaseProvider === "postgresql") {
-    const [row] = await query<CompletionRow>(sql`
-      WITH "consumed" AS (${use} RETURNING "id"),
-      "marked" AS (${mark(sql`FROM "consumed"`)}),
-      "counted" AS (${countEventStatement(shop, "otp_verified", "", p.verifiedAt, sql`FROM "marked" WHERE "monthVerifications" = 1`)}),
-      "recounted" AS (${countEventStatement(shop, "otp_reverified", "", p.verifiedAt, sql`FROM "marked" WHERE "monthVerifications" > 1`)}),
-      "openSelection" AS (${selection ? selection.lookup : sql`SELECT NULL AS "id" WHERE false`}),
-      "updatedSelection" AS (${
-        selection ? sql`${selection.update(sql`(SELECT "id" FROM "openSelection")`, sql` AND EXISTS (SELECT 1 FROM "consumed")`)} RETURNING "id"` : sql`SELECT NULL AS "id" WHERE false`
-      }),
-      "newSelection" AS (${
-        selection ? sql`${selection.insert(sql`FROM "consumed" WHERE NOT EXISTS (SELECT 1 FROM "updatedSelection")`)} RETURNING "id"` : sql`SELECT NULL AS "id" WHERE false`
-      })
-      SELECT (SELECT "id" FROM "consumed") AS "consumed", (SELECT "monthVerifications" FROM "marked") AS "monthVerifications",
-        (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
-          WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart} AND "day" <> ${today})
-          + COALESCE((SELECT "count" FROM "counted"),
-            (SELECT "count" FROM "DailyStat" WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" = ${today} AND "dimension" = ''), 0)
-          -- today's texts and calls counted against the allowance (app/billing/contact-allowance.server.ts)
-          + (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
-            WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" = ${today} AND "dimension" <> '') AS "verifiedThisMonth",
-        COALESCE((SELECT "id" FROM "updatedSelection"), (SELECT "id" FROM "newSelection")) AS "selectionId"
-        ${p.riskKeys ? sql`, ${riskColumns(p.riskKeys)}` : sql``}`);
-    // The mark is written in this statement, which does not see its own writes: the number is verified now.
-    return completion({ ...row, verified: row.consumed != null ? 1 : row.verified }, row.consumed != null);
-  }
+/** PostgreSQL: one statement, each write a data-modifying CTE that runs only on the consumed row. */
+async function completeOnPostgres(p: CompletionInput, st: Steps): Promise<Completion> {
+  const { monthStart, today, shop, selection } = st;
+  const none = sql`SELECT NULL AS "id" WHERE false`;
+  const [row] = await query<CompletionRow>(sql`
+    WITH "consumed" AS (${st.use} RETURNING "id"),
+    "marked" AS (${st.mark(sql`FROM "consumed"`)}),
+    "counted" AS (${countEventStatement(shop, "otp_verified", "", p.verifiedAt, sql`FROM "marked" WHERE "monthVerifications" = 1`)}),
+    "recounted" AS (${countEventStatement(shop, "otp_reverified", "", p.verifiedAt, sql`FROM "marked" WHERE "monthVerifications" > 1`)}),
+    "openSelection" AS (${selection ? selection.lookup : none}),
+    "updatedSelection" AS (${selection ? sql`${selection.update(sql`(SELECT "id" FROM "openSelection")`, sql` AND EXISTS (SELECT 1 FROM "consumed")`)} RETURNING "id"` : none}),
+    "newSelection" AS (${selection ? sql`${selection.insert(sql`FROM "consumed" WHERE NOT EXISTS (SELECT 1 FROM "updatedSelection")`)} RETURNING "id"` : none})
+    SELECT (SELECT "id" FROM "consumed") AS "consumed", (SELECT "monthVerifications" FROM "marked") AS "monthVerifications",
+      (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
+        WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart} AND "day" <> ${today})
+        + COALESCE((SELECT "count" FROM "counted"),
+          (SELECT "count" FROM "DailyStat" WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" = ${today} AND "dimension" = ''), 0)
+        -- today's texts and calls counted against the allowance (app/billing/contact-allowance.server.ts)
+        + (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat"
+          WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" = ${today} AND "dimension" <> '') AS "verifiedThisMonth",
+      COALESCE((SELECT "id" FROM "updatedSelection"), (SELECT "id" FROM "newSelection")) AS "selectionId"
+      ${p.riskKeys ? sql`, ${st.riskColumns(p.riskKeys)}` : sql``}`);
+  // The mark is written in this statement, which does not see its own writes: the number is verified now.
+  return st.completion({ ...row, verified: row.consumed != null ? 1 : row.verified }, row.consumed != null);
+}
+
+/** SQLite: one transaction (one commit). */
+function completeOnSqlite(p: CompletionInput, st: Steps): Promise<Completion> {
+  const { selection } = st;
   return transaction((tx) => {
-    if (tx.execute(use) !== 1) return completion({}, false);
-    const [marked] = tx.query<{ monthVerifications: unknown }>(mark());
+    if (tx.execute(st.use) !== 1) return st.completion({}, false);
+    const [marked] = tx.query<{ monthVerifications: unknown }>(st.mark());
     const counts = Number(marked.monthVerifications) === 1;
-    tx.execute(countEventStatement(shop, counts ? "otp_verified" : "otp_reverified", "", p.verifiedAt));
+    tx.execute(countEventStatement(st.shop, counts ? "otp_verified" : "otp_reverified", "", p.verifiedAt));
     const [used] = tx.query<{ n: unknown }>(sql`
-      SELECT COALESCE(SUM("count"), 0) AS "n" FROM "DailyStat" WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart}`);
+      SELECT COALESCE(SUM("count"), 0) AS "n" FROM "DailyStat" WHERE "shopId" = ${p.shopId} AND "metric" = 'otp_verified' AND "day" >= ${st.monthStart}`);
     let selectionId: string | null = null;
     if (selection) {
       const [open] = tx.query<{ id: string }>(selection.lookup);
@@ -113,7 +127,7 @@ export async function completeVerification(p: {
         selectionId = selection.newId;
       }
     }
-    const [risk] = p.riskKeys ? tx.query<CompletionRow>(sql`SELECT ${riskColumns(p.riskKeys)}`) : [];
-    return completion({ ...risk, verifiedThisMonth: used?.n, selectionId, monthVerifications: marked.monthVerifications }, true);
+    const [risk] = p.riskKeys ? tx.query<CompletionRow>(sql`SELECT ${st.riskColumns(p.riskKeys)}`) : [];
+    return st.completion({ ...risk, verifiedThisMonth: used?.n, selectionId, monthVerifications: marked.monthVerifications }, true);
   });
 }

@@ -1,5 +1,5 @@
-import { authenticateStorefront } from "~/http/app-proxy.server";
-import { parseJsonBody } from "~/http/json-body.server";
+import { authenticateProxy } from "~/http/app-proxy.server";
+import { readJsonBody } from "~/http/json-body.server";
 import { outcomeAnswer } from "~/http/outcomes.server";
 import { jsonAnswer, methodNotAllowed, type JsonAnswer } from "~/http/responses.server";
 import { shopperIp } from "~/http/shopper-ip.server";
@@ -9,8 +9,8 @@ import { sendCodeToShopper, type StorefrontSendOutcome } from "~/otp/shopper-cod
 
 /** POST /proxy/send-otp { phone, locale?, deviceToken?, channel? }: sends a one-time code (check order in the README). */
 export const storefront = storefrontRoute("POST", async (request) => {
-  const { shop } = await authenticateStorefront(request);
-  const body = await parseJsonBody(request, sendOtpBody);
+  const { shop } = await authenticateProxy(request);
+  const body = await readJsonBody(request, sendOtpBody);
   return respond(await sendCodeToShopper(shop, body, shopperIp(request)));
 });
 

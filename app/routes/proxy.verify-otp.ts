@@ -1,5 +1,5 @@
-import { authenticateStorefront } from "~/http/app-proxy.server";
-import { parseJsonBody } from "~/http/json-body.server";
+import { authenticateProxy } from "~/http/app-proxy.server";
+import { readJsonBody } from "~/http/json-body.server";
 import { outcomeAnswer } from "~/http/outcomes.server";
 import { jsonAnswer, methodNotAllowed, type JsonAnswer } from "~/http/responses.server";
 import { shopperIp } from "~/http/shopper-ip.server";
@@ -9,8 +9,8 @@ import { checkCodeFromShopper, type StorefrontVerifyOutcome } from "~/otp/shoppe
 
 /** POST /proxy/verify-otp { phone, otp, selectedMode?, cartToken?, locale? }: checks a one-time code. */
 export const storefront = storefrontRoute("POST", async (request) => {
-  const { shop } = await authenticateStorefront(request);
-  const body = await parseJsonBody(request, verifyOtpBody);
+  const { shop } = await authenticateProxy(request);
+  const body = await readJsonBody(request, verifyOtpBody);
   return respond(await checkCodeFromShopper(shop, body, shopperIp(request)));
 });
 

@@ -88,17 +88,33 @@ type RecordInput = {
 };
 
 /**
+ * The row of a message about to go out (status `accepted`, no provider id yet), as a statement: `beginMessage`
+ * runs it alone; a caller that decides to send in one step of its own writes it there (send-otp's decision),
+ * so the record and the decision are one round trip. `source`: `SELECT ... <source>` instead of `VALUES`.
+ */
+export function messageRecordStatement(
+  input: RecordInput["input"],
+  channel: RecordInput["channel"],
+  fallbackOf: string | null,
+  id: string,
+  now: Date,
+  source?: Sql,
+): Sql {
+  const values = sql`${id}, ${input.shop.id}, ${input.to}, ${input.purpose}, ${channel}, ${null}, 'accepted', ${fallbackOf}, ${input.orderGid ?? null}, ${now}, ${now}`;
+  return sql`
+    INSERT INTO "MessageDelivery" ("id", "shopId", "phone", "purpose", "channel", "providerId", "status", "fallbackOf", "orderGid", "createdAt", "updatedAt")
+    ${source ? sql`SELECT ${values} ${source}` : sql`VALUES (${values})`}`;
+}
+
+/**
  * A message about to go out: its row is written before the provider is asked (status `accepted`, no
  * provider id yet), so a text that went out always has its record, whatever happens to the database
  * after (`completeMessage` fills it in). Null when the database did not take it: then nothing is sent.
  */
 export async function beginMessage(input: RecordInput["input"], channel: RecordInput["channel"], fallbackOf: string | null): Promise<string | null> {
   const id = randomToken(12);
-  const now = new Date();
   try {
-    await execute(sql`
-      INSERT INTO "MessageDelivery" ("id", "shopId", "phone", "purpose", "channel", "providerId", "status", "fallbackOf", "orderGid", "createdAt", "updatedAt")
-      VALUES (${id}, ${input.shop.id}, ${input.to}, ${input.purpose}, ${channel}, ${null}, 'accepted', ${fallbackOf}, ${input.orderGid ?? null}, ${now}, ${now})`);
+    await execute(messageRecordStatement(input, channel, fallbackOf, id, new Date()));
     return id;
   } catch (error) {
     noteRecordFailure("sms: a message was not sent: its record could not be written first", input, error);

@@ -45,6 +45,11 @@ export type SmsInput = {
   whatsappSession?: boolean;
   /** Whether a WhatsApp message keeps its SMS text sealed for a late fallback (default yes; no when the caller rebuilds it). */
   sealFallback?: boolean;
+  /**
+   * The id of this message's record on its first channel (`firstChannel`), written by the caller before
+   * the send (messageRecordStatement, in a step of its own): used instead of writing one here.
+   */
+  recorded?: string | null;
 };
 
 export type SmsResult =
@@ -79,8 +84,19 @@ export function resultOf(result: { ok: true } | { ok: false; code: string; maybe
   return result.code === "phone_unreachable" ? "refused" : "failed";
 }
 
+/** The channel a message is tried on first (its record is written before that attempt). */
+export function firstChannel(input: Pick<SmsInput, "channel" | "whatsapp" | "whatsappSession">): SmsChannel {
+  if (env.SMS_PROVIDER === "outbox") return input.channel ?? "sms";
+  return usesWhatsapp(input) ? "whatsapp" : "sms";
+}
+
+/** The first channel's record: the one the caller wrote, or one written now (null: not written, nothing is sent). */
+async function firstRecord(input: SmsInput, channel: SmsChannel, fallbackOf: string | null): Promise<string | null> {
+  return input.recorded ?? beginMessage(input, channel, fallbackOf);
+}
+
 /** Whether a WhatsApp message goes out for this input (sender configured, template given). */
-function usesWhatsapp(input: SmsInput): boolean {
+function usesWhatsapp(input: Pick<SmsInput, "channel" | "whatsapp" | "whatsappSession">): boolean {
   return input.channel === "whatsapp" && Boolean(env.TWILIO_WHATSAPP_FROM) && (Boolean(input.whatsapp?.contentSid) || input.whatsappSession === true);
 }
 
@@ -126,7 +142,7 @@ function appendToOutbox(file: string, text: string) {
 
 async function sendToOutbox(input: SmsInput): Promise<SmsResult> {
   const channel = input.channel ?? "sms";
-  const row = await beginMessage(input, channel, input.fallbackOf ?? null);
+  const row = await firstRecord(input, channel, input.fallbackOf ?? null);
   if (!row) return notRecorded(false);
   const id = `outbox_${randomToken(9)}`;
   const line = { time: new Date().toISOString(), to: input.to, body: input.body, channel, id, shop: input.shop.domain };
@@ -280,7 +296,7 @@ async function attemptChannels(input: SmsInput, completions: Promise<void>[]): P
   let replaces: string | null = null;
   let whatsappMaybeSent = false;
   if (usesWhatsapp(input)) {
-    const row = await beginMessage(input, "whatsapp", input.fallbackOf ?? null);
+    const row = await firstRecord(input, "whatsapp", input.fallbackOf ?? null);
     if (!row) return notRecorded(false);
     // WhatsApp gets half the time, so a hanging WhatsApp still leaves time for the SMS fallback.
     const timeoutMs = Math.floor(env.SMS_TIMEOUT_MS / 2);
@@ -296,7 +312,7 @@ async function attemptChannels(input: SmsInput, completions: Promise<void>[]): P
     replaces = row;
     log.info("sms: whatsapp failed, falling back to sms", { to: maskPhone(input.to), detail: viaWhatsapp.detail });
   }
-  const row = await beginMessage(input, "sms", replaces ?? input.fallbackOf ?? null);
+  const row = replaces ? await beginMessage(input, "sms", replaces) : await firstRecord(input, "sms", input.fallbackOf ?? null);
   if (!row) return notRecorded(whatsappMaybeSent);
   const timeoutMs = Math.max(100, env.SMS_TIMEOUT_MS - (Date.now() - started) - 50);
   const viaSms = await createMessage({ to: input.to, body: input.body, timeoutMs });

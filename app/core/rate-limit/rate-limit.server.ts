@@ -1,5 +1,5 @@
-import { prisma } from "~/core/db.server";
-import { execute, query, sql, type Sql } from "~/core/db/sql.server";
+import { databaseProvider, prisma } from "~/core/db.server";
+import { execute, joinSql, query, sql, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 
 export type RateLimitResult = {
@@ -34,6 +34,35 @@ export function rateLimitHit(key: string, windowSeconds: number, now: number, so
     RETURNING "count", "windowStart"`;
 }
 
+/**
+ * The statement that counts one hit against each of several keys at once (one multi-row upsert), each in
+ * its own fixed window, returning every row's `key`, `count` and `windowStart`. `rows` yields
+ * `(key, windowStart = now, 1, expiresAt = now + window)` per key: a `VALUES` list, or a `SELECT` that
+ * also decides which keys are counted (a PostgreSQL CTE). A row's window is read back from what it
+ * would insert (`expiresAt - windowStart`), so one statement serves keys with different windows. Each
+ * row is one atomic upsert as in `rateLimitHit`: exact under any concurrency. Give the keys in key order
+ * (PostgreSQL locks the rows in the order it meets them; `rateLimitReleases` locks in that order too).
+ */
+export function rateLimitHits(rows: Sql): Sql {
+  const stale = sql`"RateCounter"."windowStart" <= 2 * excluded."windowStart" - excluded."expiresAt"`;
+  return sql`
+    INSERT INTO "RateCounter" ("key", "windowStart", "count", "expiresAt")
+    ${rows}
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN ${stale} THEN 1 ELSE "RateCounter"."count" + 1 END,
+      "windowStart" = CASE WHEN ${stale} THEN excluded."windowStart" ELSE "RateCounter"."windowStart" END,
+      "expiresAt" = CASE WHEN ${stale} THEN excluded."expiresAt" ELSE "RateCounter"."expiresAt" END
+    RETURNING "key", "count", "windowStart"`;
+}
+
+/** `rateLimitHits`' rows as a plain `VALUES` list: every key counted. */
+export function rateLimitRows(counters: readonly { key: string; windowSeconds: number }[], now: number): Sql {
+  return sql`VALUES ${joinSql(
+    counters.map((c) => sql`(${c.key}, ${now}, 1, ${now + c.windowSeconds * 1000})`),
+    ", ",
+  )}`;
+}
+
 export type RateLimitRow = { count: number | bigint | string; windowStart: number | bigint | string };
 
 /** What a hit's returned row means against `limit`. */
@@ -64,6 +93,24 @@ export async function hitRateLimit(key: string, limit: number, windowSeconds: nu
 /** Takes back one hit of the window it was counted in (e.g. the SMS provider was down). */
 export async function releaseRateLimit(key: string, hit: Pick<RateLimitResult, "windowStart">): Promise<void> {
   await execute(rateLimitRelease(key, hit));
+}
+
+/**
+ * The statement that takes back one hit of each of several counters, in the windows they were counted in
+ * (one round trip). PostgreSQL locks the rows in key order first, the order `rateLimitHits` callers count
+ * them in, so a give-back never waits in a circle with a request counting the same keys.
+ */
+export function rateLimitReleases(hits: readonly { key: string; hit: Pick<RateLimitResult, "windowStart"> }[]): Sql {
+  const which = joinSql(
+    hits.map((h) => sql`("key" = ${h.key} AND "windowStart" = ${h.hit.windowStart})`),
+    " OR ",
+  );
+  if (databaseProvider === "sqlite") return sql`UPDATE "RateCounter" SET "count" = "count" - 1 WHERE "count" > 0 AND (${which})`;
+  // A plain UPDATE (no WITH of its own), so it can be a step of a larger statement (executeTogether).
+  return sql`
+    UPDATE "RateCounter" SET "count" = "RateCounter"."count" - 1
+    FROM (SELECT "key" FROM "RateCounter" WHERE "count" > 0 AND (${which}) ORDER BY "key" FOR UPDATE) AS "locked"
+    WHERE "RateCounter"."key" = "locked"."key" AND "RateCounter"."count" > 0`;
 }
 
 /** The statement that takes back one hit (`releaseRateLimit`). */
