@@ -2,7 +2,7 @@ import { query, sql } from "~/core/db/sql.server";
 import { getShop, type Shop } from "~/core/settings/shop.server";
 import type { FulfillmentEvent, OrderCreated } from "~/core/shopify/webhook-payloads";
 import { orderIsShops } from "~/risk/outcomes.server";
-import { parseTagList } from "~/risk/tags";
+import { parseTagList } from "~/shared/lists";
 import { openDeliveryRecovery } from "./recovery.server";
 import { queueDeliveryReminder } from "./reminder.server";
 

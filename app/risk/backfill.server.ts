@@ -8,7 +8,7 @@ import type { OrderCreated } from "~/core/shopify/webhook-payloads";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { failureOf, recordOrderOutcome } from "./outcomes.server";
-import { parseTagList } from "./tags";
+import { parseTagList } from "~/shared/lists";
 import { shopDay } from "~/shared/shop-day";
 
 /**

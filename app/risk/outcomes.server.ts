@@ -8,7 +8,7 @@ import { clock } from "~/core/utils/clock.server";
 import { enqueueFlowTrigger } from "~/core/flow/trigger-jobs.server";
 import { enqueueRecalibration } from "./calibration.server";
 import { normalizePostalCode } from "./signals";
-import { parseTagList } from "./tags";
+import { parseTagList } from "~/shared/lists";
 
 export type OrderOutcome = "delivered" | "failed";
 /** What told the app (OrderOutcome.reason): the event, the tag as the order carried it (`tag:RTO`), or the carrier's status. */

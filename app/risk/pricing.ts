@@ -1,3 +1,4 @@
+import { BAND_ACTIONS } from "~/core/settings/schema/risk";
 import { roundMoney } from "~/shared/money";
 import type { RiskBand } from "./score";
 
@@ -12,7 +13,7 @@ import type { RiskBand } from "./score";
  * - `confirm`: COD is offered and the order is confirmed by the shopper after purchase before it ships;
  * - `none`: COD as for a low band.
  */
-export const BAND_ACTIONS = ["none", "confirm", "price", "refuse"] as const;
+export { BAND_ACTIONS };
 export type BandAction = (typeof BAND_ACTIONS)[number];
 
 export type PricingSettings = {

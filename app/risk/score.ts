@@ -1,4 +1,3 @@
-import { normalizePhone } from "~/shared/phone";
 import { sourceRuleMatches, type TrafficSource } from "~/shared/traffic-source";
 import {
   addressCompleteness,
@@ -318,23 +317,7 @@ function plural(n: number, what: string): string {
   return `${n} ${what}${n === 1 ? "" : "s"}`;
 }
 
-/** A merchant's list as typed (one a line, or comma-separated): phones normalised to E.164 (others dropped). */
-export function parsePhoneList(text: string | null | undefined): string[] {
-  return [...new Set(splitList(text).map((p) => normalizePhone(p)).filter((p): p is string => !!p))];
-}
-
-/** A merchant's postal code list: normalised like the order's code, a trailing `*` kept for prefixes. */
-export function parsePostalCodeList(text: string | null | undefined): string[] {
-  return [...new Set(splitList(text).map((c) => {
-    const star = c.trim().endsWith("*");
-    const code = normalizePostalCode(c.replace(/\*+$/, ""));
-    return code ? `${code}${star ? "*" : ""}` : null;
-  }).filter((c): c is string => !!c))];
-}
-
-function splitList(text: string | null | undefined): string[] {
-  return (text ?? "").split(/[\n,;]+/).map((s) => s.trim()).filter(Boolean);
-}
+export { parsePhoneList, parsePostalCodeList } from "~/shared/lists";
 
 /** The modes a shopper of this band may choose: high means cash on delivery is not offered. */
 export function allowedModesFor(band: RiskBand, offered: readonly string[]): string[] {

@@ -1,4 +1,5 @@
 import { phonePlan } from "~/shared/phone";
+import { normalizePostalCode } from "~/shared/lists";
 
 /**
  * The pure readings the risk score is built from (app/risk/score.ts): what kind of number a phone
@@ -52,11 +53,7 @@ const POSTAL_FORMATS: Record<string, RegExp> = {
   CA: /^[A-Z]\d[A-Z]\d[A-Z]\d$/,
 };
 
-/** A postal code as rules and counters compare it: upper case, without spaces or dashes ("400 001" and "400001" are one code). */
-export function normalizePostalCode(raw: string | null | undefined): string | null {
-  const code = (raw ?? "").toUpperCase().replace(/[\s\-\u00a0]/g, "");
-  return code ? code : null;
-}
+export { normalizePostalCode };
 
 /** "valid", "invalid" for the country's format, or "unknown" when the country has no format here. A missing code is "missing". */
 export function postalCodeFormat(zip: string | null | undefined, country: string | null | undefined): "valid" | "invalid" | "missing" | "unknown" {

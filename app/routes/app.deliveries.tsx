@@ -7,6 +7,7 @@ import { useState } from "react";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { DeliveriesTabs } from "~/admin/deliveries-tabs";
 import { authenticate } from "~/core/shopify/app.server";
+import { SETTINGS } from "~/core/settings/registry";
 import { adminShop, updateShop } from "~/core/settings/shop.server";
 import { shopDateTime, shopTimeZone } from "~/shared/shop-time";
 import { deliverySettingsFormValues, parseDeliverySettings, type DeliverySettingsErrors, type DeliverySettingsValues } from "~/delivery/delivery-settings";
@@ -89,17 +90,16 @@ export default function Deliveries() {
   const [values, setValues] = useState(result?.values ?? loaded.values);
   const errors = result?.errors ?? {};
   const notice = useNotice(result?.status === "saved" ? { message: "Delivery settings saved" } : result ? { message: "Not saved: check the fields marked", error: true } : null, result);
+  // Label and help from the settings registry (app/core/settings/registry.ts).
   const field = (name: keyof DeliverySettingsValues) => ({
+    label: SETTINGS[name].label,
+    helpText: SETTINGS[name].help,
     name,
     value: values[name],
     error: errors[name],
     autoComplete: "off",
     onChange: (v: string) => setValues((old) => ({ ...old, [name]: v })),
   });
-  const onOff = [
-    { label: "On", value: "on" },
-    { label: "Off", value: "off" },
-  ];
   const state = (r: (typeof loaded.rows)[number]) =>
     r.state === "answered" ? (
       <Badge tone="success">Answered</Badge>
@@ -146,13 +146,13 @@ export default function Deliveries() {
           <Form method="post">
             <Card>
               <FormLayout>
-                <Select label="Delivery-day reminder" helpText="When a COD shipment is out for delivery, the shopper gets one text with the amount to keep ready." options={onOff} {...field("deliveryReminder")} />
-                <Select label="Failed-delivery recovery" helpText="When the carrier reports a failed attempt, the shopper is asked what to do next." options={onOff} {...field("deliveryRecovery")} />
-                <TextField label="Your courier app's tags for a failed attempt" multiline={3} helpText="One a line, any case (NDR, undelivered)." {...field("deliveryFailureTags")} />
+                <Select options={[...SETTINGS.deliveryReminder.options]} {...field("deliveryReminder")} />
+                <Select options={[...SETTINGS.deliveryRecovery.options]} {...field("deliveryRecovery")} />
+                <TextField multiline={3} {...field("deliveryFailureTags")} />
                 <Text as="p" tone="subdued">
                   {loaded.quiet}
                 </Text>
-                <TextField label="Contact in the reminder" helpText="A phone number or email address; empty: your store's domain." {...field("storeContact")} />
+                <TextField {...field("storeContact")} />
                 <div>
                   <Button submit variant="primary">
                     Save

@@ -6,6 +6,7 @@ import { BlockStack, Button, Card, FormLayout, Layout, List, Select, Text, TextF
 import { useState } from "react";
 import { AdminPage, useNotice } from "~/admin/app-bridge";
 import { authenticate } from "~/core/shopify/app.server";
+import { SETTINGS } from "~/core/settings/registry";
 import { adminShop, updateShop } from "~/core/settings/shop.server";
 import { riskFigures, type RiskFigures } from "~/risk/figures.server";
 import { parseRiskSettings, riskSettingsFormValues, type RiskSettingsErrors, type RiskSettingsValues } from "~/risk/risk-settings";
@@ -31,13 +32,6 @@ export async function action({ request }: ActionFunctionArgs) {
   return { status: "saved", errors: {}, values: riskSettingsFormValues(saved) } satisfies ActionData;
 }
 
-const ACTION_OPTIONS = [
-  { label: "Nothing", value: "none" },
-  { label: "Confirm after purchase", value: "confirm" },
-  { label: "Price: ask a deposit", value: "price" },
-  { label: "Refuse cash on delivery", value: "refuse" },
-];
-
 const percent = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 function wouldHaveText(w: RiskFigures["wouldHave"], currency: string | null): string {
@@ -58,7 +52,11 @@ export default function Risk() {
   const { figures } = loaded;
   const cell = (n: number | null) => (n === null ? "—" : String(n));
   const notice = useNotice(result?.status === "saved" ? { message: "Risk rules saved" } : result ? { message: "Not saved: check the fields marked", error: true } : null, result);
+  const money = loaded.currency ? ` (${loaded.currency})` : "";
+  // Label and help from the settings registry (app/core/settings/registry.ts), an amount's with the shop's currency.
   const field = (name: keyof RiskSettingsValues) => ({
+    label: SETTINGS[name].input === "amount" ? `${SETTINGS[name].label}${money}` : SETTINGS[name].label,
+    helpText: SETTINGS[name].help,
     name,
     value: values[name],
     error: errors[name],
@@ -77,8 +75,8 @@ export default function Risk() {
             <Card>
               <FormLayout>
                 <FormLayout.Group>
-                  <TextField label="Medium from score" type="number" {...field("riskMediumThreshold")} />
-                  <TextField label="High from score" type="number" {...field("riskHighThreshold")} />
+                  <TextField type="number" {...field("riskMediumThreshold")} />
+                  <TextField type="number" {...field("riskHighThreshold")} />
                 </FormLayout.Group>
               </FormLayout>
             </Card>
@@ -120,12 +118,12 @@ export default function Risk() {
             <Card>
               <FormLayout>
                 <FormLayout.Group>
-                  <Select label="Medium band" options={ACTION_OPTIONS} name="riskMediumAction" value={values.riskMediumAction} error={errors.riskMediumAction} onChange={(v) => setValues((old) => ({ ...old, riskMediumAction: v }))} />
-                  <Select label="High band" options={ACTION_OPTIONS} name="riskHighAction" value={values.riskHighAction} error={errors.riskHighAction} onChange={(v) => setValues((old) => ({ ...old, riskHighAction: v }))} />
+                  <Select options={[...SETTINGS.riskMediumAction.options]} {...field("riskMediumAction")} />
+                  <Select options={[...SETTINGS.riskHighAction.options]} {...field("riskHighAction")} />
                 </FormLayout.Group>
                 <FormLayout.Group>
-                  <TextField label={`Smallest deposit${loaded.currency ? ` (${loaded.currency})` : ""}`} helpText="Empty: no floor." {...field("riskDepositMin")} />
-                  <TextField label={`Largest deposit${loaded.currency ? ` (${loaded.currency})` : ""}`} helpText="Empty: no ceiling." {...field("riskDepositMax")} />
+                  <TextField {...field("riskDepositMin")} />
+                  <TextField {...field("riskDepositMax")} />
                 </FormLayout.Group>
                 {loaded.failureCost == null && (values.riskMediumAction === "price" || values.riskHighAction === "price") && (
                   <Text as="p" tone="caution">
@@ -151,15 +149,10 @@ export default function Risk() {
           <Layout.AnnotatedSection title="Rules" description="Checked before the score: a shopper a rule matches is not offered cash on delivery, whatever the score.">
             <Card>
               <FormLayout>
-                <TextField label="Postal codes without cash on delivery" multiline={4} helpText="One a line; end with * for every code that starts so (4000*)." {...field("riskDeniedPostalCodes")} />
-                <TextField label="Phone numbers never offered cash on delivery" multiline={4} helpText="One a line, with the country code (+91 98123 45678). They can still pay online, or part now and the rest on delivery where you offer it." {...field("riskPrepaidPhones")} />
-                <TextField
-                  label="Traffic sources never offered cash on delivery"
-                  multiline={3}
-                  helpText="One a line: the utm_source of your ads' links (facebook), or a source and its medium (facebook/cpc); a site that links to you by its name (instagram.com). Shoppers who landed from it pay online. A shopper can arrive without the tag, so this steers a campaign; it does not stop fraud."
-                  {...field("riskPrepaidSources")}
-                />
-                <TextField label={`Cash on delivery up to${loaded.currency ? ` (${loaded.currency})` : ""}`} helpText="Orders above this value are not offered cash on delivery. Empty: no cap." {...field("riskCodValueCap")} />
+                <TextField multiline={4} {...field("riskDeniedPostalCodes")} />
+                <TextField multiline={4} {...field("riskPrepaidPhones")} />
+                <TextField multiline={3} {...field("riskPrepaidSources")} />
+                <TextField {...field("riskCodValueCap")} />
               </FormLayout>
             </Card>
           </Layout.AnnotatedSection>
@@ -170,15 +163,10 @@ export default function Risk() {
             <Card>
               <FormLayout>
                 <FormLayout.Group>
-                  <TextField label="Codes per phone" type="number" helpText="Codes asked for one phone number, before the shopper proves it (anyone can ask codes for any number)." {...field("riskPhoneCodeLimit")} />
-                  <TextField label="Attempts per network" type="number" helpText="Code requests and checkouts from one IP address." {...field("riskIpAttemptLimit")} />
-                  <TextField label="COD orders per phone" type="number" helpText="Cash-on-delivery orders of one phone number." {...field("riskPhoneOrderLimit")} />
-                  <TextField
-                    label="COD orders per network"
-                    type="number"
-                    helpText="Cash-on-delivery orders from one IP address, counted on the order; orders without an IP (draft, POS) are not counted."
-                    {...field("riskIpOrderLimit")}
-                  />
+                  <TextField type="number" {...field("riskPhoneCodeLimit")} />
+                  <TextField type="number" {...field("riskIpAttemptLimit")} />
+                  <TextField type="number" {...field("riskPhoneOrderLimit")} />
+                  <TextField type="number" {...field("riskIpOrderLimit")} />
                 </FormLayout.Group>
               </FormLayout>
             </Card>
@@ -188,7 +176,7 @@ export default function Risk() {
             description="Cancelled COD orders, orders refunded in whole, orders the carrier reports as failed and orders carrying one of these tags (yours or your shipping app's) count as failed for their phone and postal code. Removing the tag again undoes it."
           >
             <Card>
-              <TextField label="Tags that mean a COD order failed" multiline={3} helpText="One a line, any case (RTO, returned, refused)." {...field("riskFailureTags")} />
+              <TextField multiline={3} {...field("riskFailureTags")} />
             </Card>
           </Layout.AnnotatedSection>
           <Layout.Section>

@@ -1,4 +1,4 @@
-import { SETTINGS, SETTINGS_SECTIONS, sectionFields, type SettingDeclaration } from "./registry";
+import { SECTIONS, SETTINGS, sectionFields, type SettingDeclaration } from "./registry";
 
 /**
  * docs/configuration.md's settings reference, drawn from the registry: one table per section, one row
@@ -18,10 +18,10 @@ function shownDefault(d: SettingDeclaration<unknown>): string {
 
 export function settingsReference(): string {
   const parts = [REFERENCE_START];
-  for (const section of SETTINGS_SECTIONS) {
+  for (const section of SECTIONS) {
     const fields = sectionFields(section.id);
     if (!fields.length) continue;
-    parts.push("", `### ${section.title} (\`/app/settings/${section.id}\`)`, "", section.summary, "", "| setting | on the page | accepts | default | what it does |", "|---|---|---|---|---|");
+    parts.push("", `### ${section.title} (\`${section.page}\`)`, "", section.summary, "", "| setting | on the page | accepts | default | what it does |", "|---|---|---|---|---|");
     for (const field of fields) {
       const d: SettingDeclaration<unknown> = SETTINGS[field];
       parts.push(`| \`${field}\` | ${cell(d.label)} | ${cell(d.accepts)} | ${cell(shownDefault(d))} | ${cell(d.help)} |`);

@@ -3,13 +3,14 @@ import { LANGUAGES, LOCALES, pickLocale } from "~/shared/locales";
 import { parseCountryList } from "~/shared/phone";
 import { chosenModes } from "~/shared/payment-modes";
 import { codMethodNameList } from "./cod-methods";
+import { BAND_ACTIONS, courierTags, failureTags, onOffWord, phoneList, positiveAmount, postalCodeList, RISK_LIST_MAX, sourceList, storeContact, threshold, velocityLimit } from "./schema/risk";
 import { SETTINGS_LIMITS as L } from "./limits";
 import { amount, choice, onOff, optionalText, tag, wholeNumber } from "./schema/fields";
 import { codMethodNames, countryList, linkDomain, paymentModes, rungMinutes, smsTemplate, timeOfDay, variantId } from "./schema/special";
 import type { Shop } from "./shop.server";
 
 /**
- * Every setting a merchant changes on the Settings pages, declared once: its section, label, what it
+ * Every setting a merchant changes (the Settings pages, the Risk page and Deliveries), declared once: its section, label, what it
  * accepts, its default and its help. The forms (app/admin/settings), the parser (./settings.ts, zod built
  * from these entries) and docs/configuration.md (./registry-doc.ts) are drawn from it.
  */
@@ -27,7 +28,16 @@ export const SETTINGS_SECTIONS = [
   { id: "experiment", title: "Holdout experiment", summary: "Measure what verification saves by not asking a small share of shoppers for a while." },
 ] as const;
 
-export type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]["id"];
+/** The settings on pages of their own, beside what they show (the risk figures, the deliveries at risk). */
+export const PAGE_SECTIONS = [
+  { id: "risk", page: "/app/risk", title: "Risk rules", summary: "The risk bands' thresholds and what each band does, the merchant's rules that decide before the score, the velocity limits and the tags that mean a COD order failed." },
+  { id: "deliveries", page: "/app/deliveries", title: "Deliveries", summary: "The delivery-day reminder, the failed-delivery recovery, the courier's failed-attempt tags and the contact the reminder names." },
+] as const;
+
+/** Every section, with the page it is on. */
+export const SECTIONS: readonly { id: SettingsSectionId; page: string; title: string; summary: string }[] = [...SETTINGS_SECTIONS.map((s) => ({ ...s, page: `/app/settings/${s.id}` })), ...PAGE_SECTIONS];
+
+export type SettingsSectionId = (typeof SETTINGS_SECTIONS)[number]["id"] | (typeof PAGE_SECTIONS)[number]["id"];
 
 type Option = { value: string; label: string };
 
@@ -54,6 +64,9 @@ export type SettingDeclaration<T> = {
 /** The columns a `show` reads (beside its own, a type beside an amount). */
 type ShownFrom =
   | "allowedCountries"
+  | "riskFailureTags"
+  | "deliveryReminder"
+  | "deliveryRecovery"
   | "paymentModes"
   | "codFeeVariantId"
   | "codMethodNames"
@@ -112,6 +125,21 @@ const rung = (label: string, help: string): SettingDeclaration<number | null> =>
   default: "",
   parse: rungMinutes,
 });
+
+const BAND_OPTIONS = [
+  { value: "none", label: "Nothing" },
+  { value: "confirm", label: "Confirm after purchase" },
+  { value: "price", label: "Price: ask a deposit" },
+  { value: "refuse", label: "Refuse cash on delivery" },
+] as const satisfies readonly { value: (typeof BAND_ACTIONS)[number]; label: string }[];
+const BAND_ACCEPTS = BAND_ACTIONS.map((a) => `\`${a}\``).join(", ");
+/** A form without the bands' actions leaves them as they are. */
+const bandAction = (band: string) => choice(BAND_ACTIONS, `Choose what the ${band} band does.`).optional();
+const VELOCITY_ACCEPTS = "1 to 10,000 in 24 hours; empty = no limit";
+const ON_OFF = [
+  { value: "on", label: "On" },
+  { value: "off", label: "Off" },
+] as const;
 
 export const SETTINGS = {
   // One-time codes
@@ -353,6 +381,38 @@ export const SETTINGS = {
     show: (shop: Pick<Shop, "locale">) => pickLocale(shop.locale),
   },
   recordRetentionDays: whole({ section: "store", label: "Keep message and order records for", help: "Texts sent, address corrections, confirmations and the Orders page's records older than this are deleted; the other periods are fixed.", ...L.recordRetentionDays, default: 365, unit: "days" }),
+  // Risk rules (/app/risk)
+  riskMediumThreshold: { section: "risk", label: "Medium from score", help: "From this score (0 to 100) an order is in the medium band.", input: "number", accepts: "1 to 100, below the high band's", default: "20", parse: threshold },
+  riskHighThreshold: { section: "risk", label: "High from score", help: "From this score an order is in the high band.", input: "number", accepts: "1 to 100, above the medium band's", default: "60", parse: threshold },
+  riskMediumAction: { section: "risk", label: "Medium band", help: "What an order of the medium band gets.", input: "choice", options: BAND_OPTIONS, accepts: BAND_ACCEPTS, default: "none", parse: bandAction("medium") },
+  riskHighAction: { section: "risk", label: "High band", help: "What an order of the high band gets.", input: "choice", options: BAND_OPTIONS, accepts: BAND_ACCEPTS, default: "refuse", parse: bandAction("high") },
+  riskDepositMin: { section: "risk", label: "Smallest deposit", help: "The least a priced deposit asks. Empty: no floor.", input: "amount", accepts: "an amount above 0, up to two decimals; empty = no floor", default: "", parse: positiveAmount().optional() },
+  riskDepositMax: { section: "risk", label: "Largest deposit", help: "The most a priced deposit asks, not below the smallest. Empty: no ceiling.", input: "amount", accepts: "an amount above 0, up to two decimals, not below the smallest; empty = no ceiling", default: "", parse: positiveAmount().optional() },
+  riskDeniedPostalCodes: { section: "risk", label: "Postal codes without cash on delivery", help: "One a line; end with * for every code that starts so (4000*).", input: "multiline", accepts: `postal codes, one a line, up to ${RISK_LIST_MAX.toLocaleString("en")}`, default: "", parse: postalCodeList },
+  riskPrepaidPhones: { section: "risk", label: "Phone numbers never offered cash on delivery", help: "One a line, with the country code (+91 98123 45678). They can still pay online, or part now and the rest on delivery where you offer it.", input: "multiline", accepts: `phone numbers with their country code, one a line, up to ${RISK_LIST_MAX.toLocaleString("en")}`, default: "", parse: phoneList },
+  riskPrepaidSources: { section: "risk", label: "Traffic sources never offered cash on delivery", help: "One a line: the utm_source of your ads' links (facebook), or a source and its medium (facebook/cpc); a site that links to you by its name (instagram.com). Shoppers who landed from it pay online. A shopper can arrive without the tag, so this steers a campaign; it does not stop fraud.", input: "multiline", accepts: "sources, one a line, up to 200", default: "", parse: sourceList },
+  riskCodValueCap: { section: "risk", label: "Cash on delivery up to", help: "Orders above this value are not offered cash on delivery. Empty: no cap.", input: "amount", accepts: "an amount above 0, up to two decimals; empty = no cap", default: "", parse: positiveAmount("Enter an amount above 0 (up to two decimals), or leave it empty for no cap.") },
+  riskPhoneCodeLimit: { section: "risk", label: "Codes per phone", help: "Codes asked for one phone number, before the shopper proves it (anyone can ask codes for any number).", input: "number", accepts: VELOCITY_ACCEPTS, default: "", parse: velocityLimit },
+  riskIpAttemptLimit: { section: "risk", label: "Attempts per network", help: "Code requests and checkouts from one IP address.", input: "number", accepts: VELOCITY_ACCEPTS, default: "", parse: velocityLimit },
+  riskPhoneOrderLimit: { section: "risk", label: "COD orders per phone", help: "Cash-on-delivery orders of one phone number.", input: "number", accepts: VELOCITY_ACCEPTS, default: "", parse: velocityLimit },
+  riskIpOrderLimit: { section: "risk", label: "COD orders per network", help: "Cash-on-delivery orders from one IP address, counted on the order; orders without an IP (draft, POS) are not counted.", input: "number", accepts: VELOCITY_ACCEPTS, default: "", parse: velocityLimit },
+  riskFailureTags: {
+    section: "risk",
+    label: "Tags that mean a COD order failed",
+    help: "One a line, any case (RTO, returned, refused).",
+    input: "multiline",
+    accepts: "up to 50 tags of up to 40 characters, one a line",
+    default: "RTO\nreturned\nrefused",
+    parse: failureTags,
+    // One a line, as the field asks, whatever separators the stored list has (the column's default is "RTO, returned, refused").
+    show: (shop) => shop.riskFailureTags.split(/[\n,;]+/).map((t) => t.trim()).filter(Boolean).join("\n"),
+  },
+
+  // Deliveries (/app/deliveries)
+  deliveryReminder: { section: "deliveries", label: "Delivery-day reminder", help: "When a COD shipment is out for delivery, the shopper gets one text with the amount to keep ready.", input: "choice", options: ON_OFF, accepts: "`on`, `off`", default: "on", parse: onOffWord, show: (shop) => (shop.deliveryReminder ? "on" : "off") },
+  deliveryRecovery: { section: "deliveries", label: "Failed-delivery recovery", help: "When the carrier reports a failed attempt, the shopper is asked what to do next.", input: "choice", options: ON_OFF, accepts: "`on`, `off`", default: "on", parse: onOffWord, show: (shop) => (shop.deliveryRecovery ? "on" : "off") },
+  deliveryFailureTags: { section: "deliveries", label: "Your courier app's tags for a failed attempt", help: "One a line, any case (NDR, undelivered).", input: "multiline", accepts: "tags, one a line, up to 2,000 characters", default: "NDR", parse: courierTags },
+  storeContact: { section: "deliveries", label: "Contact in the reminder", help: "A phone number or email address; empty: your store's domain.", input: "text", accepts: "a phone number or an email address, up to 80 characters; empty = the store's domain", default: "", parse: storeContact },
 } satisfies Record<string, SettingDeclaration<unknown>>;
 
 export type SettingsField = keyof typeof SETTINGS;
@@ -363,9 +423,10 @@ export const SETTINGS_FIELDS = Object.keys(SETTINGS) as SettingsField[];
 /** A section's settings, in the page's order. */
 export const sectionFields = (section: SettingsSectionId): SettingsField[] => SETTINGS_FIELDS.filter((f) => SETTINGS[f].section === section);
 
+/** A section of the Settings pages (/app/settings/<id>); the Risk page's and Deliveries' are not. */
 export const isSettingsSection = (id: string | undefined): id is SettingsSectionId => SETTINGS_SECTIONS.some((s) => s.id === id);
 
-export const sectionTitle = (id: SettingsSectionId) => SETTINGS_SECTIONS.find((s) => s.id === id)?.title ?? id;
+export const sectionTitle = (id: SettingsSectionId) => SECTIONS.find((s) => s.id === id)?.title ?? id;
 
 /** The stored value as its form shows it. */
 export function shownValue(field: SettingsField, shop: Pick<Shop, SettingsField>): string {

@@ -1,4 +1,4 @@
-import { SETTINGS, SETTINGS_SECTIONS, sectionFields } from "./registry";
+import { PAGE_SECTIONS, SECTIONS, SETTINGS, sectionFields } from "./registry";
 import { DEFAULT_FORM_VALUES, parseSection, parseSettings, SETTINGS_FIELDS, settingsFormValues, type SettingsFormValues } from "./settings";
 
 /** The form as the page posts it for a shop with every default. */
@@ -60,6 +60,25 @@ const DEFAULTS: SettingsFormValues = {
   prepaidOfferIncentiveCap: "",
   codFailureCost: "",
   messageCost: "",
+  riskMediumThreshold: "20",
+  riskHighThreshold: "60",
+  riskMediumAction: "none",
+  riskHighAction: "refuse",
+  riskDepositMin: "",
+  riskDepositMax: "",
+  riskDeniedPostalCodes: "",
+  riskPrepaidPhones: "",
+  riskPrepaidSources: "",
+  riskCodValueCap: "",
+  riskPhoneCodeLimit: "",
+  riskIpAttemptLimit: "",
+  riskPhoneOrderLimit: "",
+  riskIpOrderLimit: "",
+  riskFailureTags: "RTO\nreturned\nrefused",
+  deliveryReminder: "on",
+  deliveryRecovery: "on",
+  deliveryFailureTags: "NDR",
+  storeContact: "",
 };
 
 function errorsOf(changes: Partial<Record<string, unknown>>) {
@@ -115,10 +134,23 @@ describe("the settings registry", () => {
     expect(DEFAULT_FORM_VALUES).toEqual(DEFAULTS);
     for (const field of SETTINGS_FIELDS) {
       const declared = SETTINGS[field];
-      expect(SETTINGS_SECTIONS.map((s) => s.id)).toContain(declared.section);
+      expect(SECTIONS.map((s) => s.id)).toContain(declared.section);
       expect(declared.label.length && declared.help.length && declared.accepts.length).toBeGreaterThan(0);
     }
     expect(new Set(SETTINGS_FIELDS.map((f) => SETTINGS[f].label)).size).toBe(SETTINGS_FIELDS.length);
+  });
+
+  it("reads the Risk page's and Deliveries' sections with the same parser: each field's error, the rules across fields, only their columns", () => {
+    // Each field's own error first (another section's field unread); the rules across fields once every field reads.
+    const risk = parseSection("risk", { ...DEFAULTS, riskMediumThreshold: "0", riskPrepaidPhones: "call me", otpTtlSeconds: "1" });
+    expect(risk.ok ? null : risk.errors).toEqual({ riskMediumThreshold: "Enter a score from 1 to 100.", riskPrepaidPhones: "Not phone numbers in international form (+ and country code): call me." });
+    const across = parseSection("risk", { ...DEFAULTS, riskMediumThreshold: "60", riskHighThreshold: "40", riskDepositMin: "500", riskDepositMax: "100" });
+    expect(across.ok ? null : across.errors).toEqual({ riskHighThreshold: "The high band must start above the medium band.", riskDepositMax: "The largest deposit must not be below the smallest." });
+    const saved = parseSection("deliveries", { ...DEFAULTS, deliveryReminder: "off", deliveryFailureTags: "NDR, Undelivered\nndr", storeContact: " +91 98123 45678 " });
+    expect(saved.ok && saved.data).toEqual({ deliveryReminder: false, deliveryRecovery: true, deliveryFailureTags: "ndr\nundelivered", storeContact: "+91 98123 45678" });
+    const refused = parseSection("deliveries", { ...DEFAULTS, deliveryRecovery: "true", storeContact: "https://x.example" });
+    expect(refused.ok ? null : refused.errors).toEqual({ deliveryRecovery: "Choose on or off.", storeContact: "Enter a phone number or an email address." });
+    expect(PAGE_SECTIONS.map((s) => sectionFields(s.id).length)).toEqual([15, 4]);
   });
 
   it("parses a section's fields only: another section's field, even wrong, is neither read nor written", () => {
@@ -204,6 +236,26 @@ describe("the settings schema", () => {
       prepaidOfferIncentiveCap: null,
       codFailureCost: null,
       messageCost: null,
+      riskMediumThreshold: 20,
+      riskHighThreshold: 60,
+      riskMediumAction: "none",
+      riskHighAction: "refuse",
+      riskDepositMin: null,
+      riskDepositMax: null,
+      riskDeniedPostalCodes: "",
+      riskPrepaidPhones: "",
+      riskPrepaidSources: "",
+      riskCodValueCap: null,
+      riskPhoneCodeLimit: null,
+      riskIpAttemptLimit: null,
+      riskPhoneOrderLimit: null,
+      riskIpOrderLimit: null,
+      // The column's "RTO, returned, refused", as the field shows and saves it: one a line.
+      riskFailureTags: "RTO\nreturned\nrefused",
+      deliveryReminder: true,
+      deliveryRecovery: true,
+      deliveryFailureTags: "ndr",
+      storeContact: null,
     });
     expect(Object.keys(data).sort()).toEqual([...SETTINGS_FIELDS].sort());
   });

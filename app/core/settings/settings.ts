@@ -1,12 +1,12 @@
 import { z } from "zod";
 import { SETTINGS_LIMITS as L } from "./limits";
-import { SETTINGS, SETTINGS_FIELDS, SETTINGS_SECTIONS, sectionFields, shownValue, type SettingsField, type SettingsSectionId } from "./registry";
+import { SECTIONS, SETTINGS, SETTINGS_FIELDS, sectionFields, shownValue, type SettingsField, type SettingsSectionId } from "./registry";
 import type { Shop } from "./shop.server";
 
 export { SETTINGS_FIELDS, type SettingsField } from "./registry";
 
 /**
- * The settings as the pages post them (every value a string) → exactly the columns to write: each
+ * The settings as the pages (Settings, Risk, Deliveries) post them (every value a string) → exactly the columns to write: each
  * section's parser is built from the registry's entries of that section (./registry.ts) plus the few
  * rules that tie one field to another (a fee needs its product, quiet hours need both ends). Nothing
  * else on the shop's row (id, domain, subscription state, install dates) can be set through it.
@@ -57,6 +57,13 @@ const ACROSS: Partial<Record<SettingsSectionId, (v: Fields, ctx: z.RefinementCtx
     const cap = typeof v.prepaidOfferIncentiveCap === "number" && v.prepaidOfferIncentiveCap > 0 ? v.prepaidOfferIncentiveCap : null;
     return { ...v, prepaidOfferIncentiveValue: value, prepaidOfferIncentiveCap: v.prepaidOfferIncentiveType === "percentage" ? cap : null };
   },
+  risk(v, ctx) {
+    if (typeof v.riskHighThreshold === "number" && typeof v.riskMediumThreshold === "number" && v.riskHighThreshold <= v.riskMediumThreshold) {
+      refuse(ctx, "riskHighThreshold", "The high band must start above the medium band.");
+    }
+    if (typeof v.riskDepositMin === "number" && typeof v.riskDepositMax === "number" && v.riskDepositMax < v.riskDepositMin) refuse(ctx, "riskDepositMax", "The largest deposit must not be below the smallest.");
+    return v;
+  },
   confirmation(v, ctx) {
     if ((v.quietHoursStart === null) !== (v.quietHoursEnd === null)) refuse(ctx, v.quietHoursStart === null ? "quietHoursStart" : "quietHoursEnd", "Enter both times of the quiet hours, or neither.");
     return v;
@@ -70,7 +77,7 @@ function sectionSchema(section: SettingsSectionId) {
   return z.object(shape).transform((v: Fields, ctx) => (across ? across(v, ctx) : v));
 }
 
-const SCHEMAS = Object.fromEntries(SETTINGS_SECTIONS.map((s) => [s.id, sectionSchema(s.id)])) as Record<SettingsSectionId, ReturnType<typeof sectionSchema>>;
+const SCHEMAS = Object.fromEntries(SECTIONS.map((s) => [s.id, sectionSchema(s.id)])) as Record<SettingsSectionId, ReturnType<typeof sectionSchema>>;
 
 export type SettingsResult<Data = SettingsUpdate> = { ok: true; data: Data } | { ok: false; errors: SettingsErrors; values: Partial<SettingsFormValues> };
 
@@ -112,7 +119,7 @@ export function parseSection(section: SettingsSectionId, input: FormData | Recor
 export function parseSettings(input: FormData | Record<string, unknown>): SettingsResult<Pick<Shop, SettingsField>> {
   // Every section read: every column is there.
   return parseSections(
-    SETTINGS_SECTIONS.map((s) => s.id),
+    SECTIONS.map((s) => s.id),
     input,
   ) as SettingsResult<Pick<Shop, SettingsField>>;
 }
