@@ -63,7 +63,7 @@ describe("the delivery analytics page in Chromium", () => {
     await until(() => page.getByLabel("Cost of one failed COD parcel").count()).toBe(1);
     await page.getByLabel("Cost of one failed COD parcel").fill("150");
     await page.getByRole("button", { name: "Save costs" }).click();
-    await until(() => page.getByText("Costs saved.").count()).toBe(1);
+    await until(() => page.getByRole("status").filter({ hasText: "Costs saved" }).count()).toBe(1);
     await page.goto(`${server.url}/app/deliveries/analytics`, { waitUntil: "networkidle" });
     await until(() => page.getByText(/Money lost: 1,350/).count()).toBe(1);
     await shot(page, "admin-delivery-analytics");
