@@ -94,7 +94,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await page.getByRole("button", { name: "Continue to checkout" }).click();
     await page.waitForURL(CHECKOUT_URL);
     // The code is verified on its own: verify-otp names no mode the shopper has not chosen yet.
-    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "482913", behaviour: { msToType: expect.any(Number) } }]);
+    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "482913", behaviour: { numbersTried: 0, codesAbandoned: 0, msToRequest: expect.any(Number), msToType: expect.any(Number) } }]);
     expect(calls["create-checkout"]).toEqual([
       // source: where the shopper came from, the session's first touch (a direct visit here: empty).
       { selectedMode: "prepaid", phone: "+919876543210", variantId: DEMO_VARIANT, quantity: 2, productTitle: "Handwoven Cotton Kurta", source: "" },
@@ -277,7 +277,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     await page.getByRole("button", { name: "Confirm and continue" }).click();
     await page.getByRole("button", { name: "Continue to checkout" }).click();
     await page.waitForURL(`${server.url}/cart/44000000000001:2,44000000000003:1?attributes%5B_cod_source%5D=`);
-    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "123456", cartToken: "c1-7f3a", behaviour: { msToType: expect.any(Number) } }]);
+    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "123456", cartToken: "c1-7f3a", behaviour: { numbersTried: 0, codesAbandoned: 0, msToRequest: expect.any(Number), msToType: expect.any(Number) } }]);
     expect(calls["create-checkout"]).toEqual([
       {
         selectedMode: "cod",
@@ -311,7 +311,7 @@ describe("the storefront modal against the contract (Chromium, phone viewport)",
     expect(calls["send-otp"]).toHaveLength(1);
     await code.pressSequentially("654321");
     await page.waitForURL(CHECKOUT_URL);
-    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "654321", selectedMode: "cod", behaviour: { msToType: expect.any(Number) } }]);
+    expect(calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "654321", selectedMode: "cod", behaviour: { numbersTried: 0, codesAbandoned: 0, msToRequest: expect.any(Number), msToType: expect.any(Number) } }]);
     await context.close();
   });
 

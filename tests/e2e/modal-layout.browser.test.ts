@@ -118,7 +118,7 @@ describe("the modal's main action, errors and ways forward (Chromium)", () => {
       await code.press("Enter");
       const next = page.getByRole("button", { name: "Continue to checkout" });
       await next.waitFor();
-      expect(calls["verify-otp"].at(-1)).toEqual({ phone: "+919876543210", otp: "222222", behaviour: { msToType: expect.any(Number) } });
+      expect(calls["verify-otp"].at(-1)).toEqual({ phone: "+919876543210", otp: "222222", behaviour: { numbersTried: 0, codesAbandoned: 0, msToRequest: expect.any(Number), msToType: expect.any(Number) } });
       expect(calls["create-checkout"]).toEqual([]);
       await expect(page.getByRole("radio").count()).resolves.toBe(3);
       await withKeyboard(page, size.keyboard, () => expectInView(page, next, "Continue to checkout"));

@@ -182,7 +182,7 @@ describe("the shopper's modal (Chromium, phone viewport)", () => {
 
     // The SMS arrives: the code is filled in and verified; the mode is chosen after, in sight.
     await page.evaluate(() => (window as unknown as { webOtp: { deliver: (code: string) => void } }).webOtp.deliver("482913"));
-    await expect.poll(() => calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "482913", behaviour: { msToType: expect.any(Number) } }]);
+    await expect.poll(() => calls["verify-otp"]).toEqual([{ phone: "+919876543210", otp: "482913", behaviour: { numbersTried: 0, codesAbandoned: 0, msToRequest: expect.any(Number), msToType: expect.any(Number) } }]);
     await page.getByRole("radio", { name: /Pay now online/ }).waitFor();
     expect(calls["create-checkout"]).toEqual([]);
     expect(errors).toEqual([]);
