@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "MessageDelivery_shopId_purpose_phone_idx" ON "MessageDelivery"("shopId", "purpose", "phone");
+
