@@ -159,6 +159,8 @@ function markVerified(shopId, phone, at, source) {
 }
 
 function selection(shopId, phone, at, now) {
+  // The behaviour readings the risk score used (the modal sent none; the demo shop has no usual hours yet).
+  const behaviour = null;
   const newId = `c${Date.now().toString(36)}${crypto.randomBytes(10).toString("hex")}`.slice(0, 25);
   const lookup = sql`
     SELECT "id" FROM "Selection"
@@ -168,12 +170,13 @@ function selection(shopId, phone, at, now) {
     UPDATE "Selection" SET
       "mode" = ${"cod"}, "source" = ${"verify-otp"}, "verified" = CASE WHEN ${true} THEN ${true} ELSE "verified" END,
       "verifiedAt" = COALESCE(${at}, "verifiedAt"), "cartToken" = COALESCE(${null}, "cartToken"), "items" = COALESCE(${null}, "items"),
-      "checkoutUrl" = COALESCE(${null}, "checkoutUrl"), "draftOrderGid" = COALESCE(${null}, "draftOrderGid"), "updatedAt" = ${now}
+      "checkoutUrl" = COALESCE(${null}, "checkoutUrl"), "draftOrderGid" = COALESCE(${null}, "draftOrderGid"),
+      "riskBehaviour" = COALESCE(${behaviour}, "riskBehaviour"), "updatedAt" = ${now}
     WHERE "id" = ${id} AND "orderGid" IS NULL AND ("verified" = ${false} OR ${true})${also}`;
   const insert = (source) => {
-    const list = sql`${newId}, ${shopId}, ${phone}, ${"cod"}, ${true}, ${at}, ${null}, ${null}, ${null}, ${null}, ${"verify-otp"}, ${now}, ${now}`;
+    const list = sql`${newId}, ${shopId}, ${phone}, ${"cod"}, ${true}, ${at}, ${null}, ${null}, ${null}, ${null}, ${behaviour}, ${"verify-otp"}, ${now}, ${now}`;
     return sql`
-      INSERT INTO "Selection" ("id", "shopId", "phone", "mode", "verified", "verifiedAt", "cartToken", "items", "checkoutUrl", "draftOrderGid", "source", "createdAt", "updatedAt")
+      INSERT INTO "Selection" ("id", "shopId", "phone", "mode", "verified", "verifiedAt", "cartToken", "items", "checkoutUrl", "draftOrderGid", "riskBehaviour", "source", "createdAt", "updatedAt")
       ${source ? sql`SELECT ${list} ${source}` : sql`VALUES (${list})`}`;
   };
   return { lookup, update, insert, newId };
@@ -193,11 +196,13 @@ function riskColumns(shopId, phone, codesKey, now, codesSince) {
     COALESCE((SELECT "count" FROM "RateCounter" WHERE "key" = ${codesKey} AND "windowStart" > ${codesSince - RISK_WINDOW_MS}), 0) AS "riskCodes", ${sql(["0"])} AS "riskIp"`;
 }
 
-const burnCheck = (shopId, at) => {
+const burnCheck = (shopId, phone, at) => {
   const today = utcDay(at);
   const from = utcDay(new Date(at.getTime() - 28 * DAY_MS));
   return sql`
     SELECT
+      (SELECT COUNT(*) FROM "MessageDelivery" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "purpose" = 'merchant_test') AS "own",
+      (SELECT COUNT(DISTINCT "phone") FROM "MessageDelivery" WHERE "shopId" = ${shopId} AND "purpose" = 'merchant_test') AS "ownPhones",
       (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat" WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" = ${today}) AS "today",
       (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat" WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${monthStart(at)}) AS "month",
       (SELECT COALESCE(SUM("count"), 0) FROM "DailyStat" WHERE "shopId" = ${shopId} AND "metric" = 'otp_verified' AND "day" >= ${from} AND "day" < ${today}) AS "before"`;
@@ -462,9 +467,9 @@ async function verifyOtp(phone, otp) {
     db.query(rateLimitHit(`otp-net-verified:${S.id}:unknown`, DAY_MS, Date.now())),
   ]);
   if (first) {
-    // The allowance's watch over an abnormal burn: the number's block counted, the month's verifications read.
+    // The allowance's watch over an abnormal burn: the number's block counted, the merchant's test phones and the month's verifications read.
     await db.query(rateLimitHit(`burn-block:${S.id}:${phone.slice(0, -3)}`, DAY_MS, Date.now()));
-    await db.query(burnCheck(S.id, now));
+    await db.query(burnCheck(S.id, phone, now));
   }
   const expires = Math.floor(at / 1000) + PROOF_TTL_SECONDS;
   const proofBody = `v1.${phone.slice(1)}.cod.${expires}.${selectionId}`;

@@ -30,7 +30,7 @@ export async function verifiedOrdersByChannel(shopId: string, from: Date, to?: D
         ORDER BY m."createdAt" DESC LIMIT 1) AS "codeChannel",
       (SELECT c."answer" FROM "OrderConfirmation" c WHERE c."shopId" = r."shopId" AND c."orderGid" = r."orderGid") AS "answer",
       (SELECT m."channel" FROM "MessageDelivery" m${sqliteIndexedBy("MessageDelivery_shopId_orderGid_idx")}
-        WHERE m."shopId" = r."shopId" AND m."orderGid" = r."orderGid" AND m."purpose" = 'order_confirmation' AND m."providerId" IS NOT NULL
+        WHERE m."shopId" = r."shopId" AND m."orderGid" = r."orderGid" AND m."orderGid" IS NOT NULL AND m."purpose" = 'order_confirmation' AND m."providerId" IS NOT NULL
           AND m."status" NOT IN ${FAILED}
         ORDER BY m."createdAt" DESC LIMIT 1) AS "linkChannel"
     FROM "OrderRecord" r

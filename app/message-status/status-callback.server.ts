@@ -23,7 +23,7 @@ export type StatusOutcome =
  * Call kickJobWorker once the answer is ready.
  */
 export async function recordStatus(update: StatusUpdate): Promise<StatusOutcome> {
-  const row = await prisma.messageDelivery.findUnique({ where: { providerId: update.providerId } });
+  const row = await prisma.messageDelivery.findFirst({ where: { providerId: update.providerId } });
   if (!row) return { known: false };
   const data = { status: update.status, ...(update.errorCode !== null ? { errorCode: update.errorCode } : {}) };
   // The dashboard's delivery figures: a message counts once, when it first reaches a final state. That

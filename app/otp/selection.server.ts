@@ -16,16 +16,13 @@ export type SelectionInput = {
   items?: { variantId: string; quantity: number }[] | null;
   checkoutUrl?: string | null;
   draftOrderGid?: string | null;
+  /**
+   * The behaviour readings verify-otp's risk score used (docs/risk.md, "Behaviour"), kept with the journey's
+   * selection: orders/create scores the order that names this selection with them, and they leave with the
+   * selection (retention, customers/redact). None given: the selection keeps what it has.
+   */
+  riskBehaviour?: BehaviourFacts | null;
 };
-
-/**
- * Keeps the behaviour readings verify-otp's risk score used on the journey's selection (docs/risk.md,
- * "Behaviour"): orders/create scores the order that names this selection with them, and they leave with the
- * selection (retention, customers/redact).
- */
-export async function keepSelectionBehaviour(shopId: string, selectionId: string, readings: BehaviourFacts): Promise<void> {
-  await execute(sql`UPDATE "Selection" SET "riskBehaviour" = ${JSON.stringify(readings)} WHERE "id" = ${selectionId} AND "shopId" = ${shopId}`);
-}
 
 /** How long an unlinked selection is taken as the same shopping session and updated rather than duplicated. */
 export const SELECTION_REUSE_MS = 24 * 60 * 60 * 1000;
@@ -69,6 +66,7 @@ export function selectionStatements(input: SelectionInput, now: Date) {
   const items = input.items ? JSON.stringify(input.items) : null;
   const checkoutUrl = input.checkoutUrl || null;
   const draftOrderGid = input.draftOrderGid || null;
+  const riskBehaviour = input.riskBehaviour ? JSON.stringify(input.riskBehaviour) : null;
   const newId = newSelectionId();
   // Direct statements: this runs on every verify-otp and create-checkout (app/core/db/sql.server.ts).
   // An unproven caller may reuse only a selection that is not verified.
@@ -94,16 +92,17 @@ export function selectionStatements(input: SelectionInput, now: Date) {
         "items" = COALESCE(${items}, "items"),
         "checkoutUrl" = COALESCE(${checkoutUrl}, "checkoutUrl"),
         "draftOrderGid" = COALESCE(${draftOrderGid}, "draftOrderGid"),
+        "riskBehaviour" = COALESCE(${riskBehaviour}, "riskBehaviour"),
         "updatedAt" = ${now}
       WHERE "id" = ${id} AND "orderGid" IS NULL AND ("verified" = ${false} OR ${verified})${also}`;
   const insert = (source?: Sql) => {
-    const values = [input.shopId, input.phone, input.mode, verified, verifiedAt, cartToken, items, checkoutUrl, draftOrderGid, input.source, now, now];
+    const values = [input.shopId, input.phone, input.mode, verified, verifiedAt, cartToken, items, checkoutUrl, draftOrderGid, riskBehaviour, input.source, now, now];
     const row = source
       ? sql`SELECT ${newId}, ${joinSql(values.map((v) => sql`${v}`), ", ")} ${source}`
       : sql`VALUES (${newId}, ${joinSql(values.map((v) => sql`${v}`), ", ")})`;
     return sql`
       INSERT INTO "Selection" ("id", "shopId", "phone", "mode", "verified", "verifiedAt", "cartToken", "items", "checkoutUrl",
-        "draftOrderGid", "source", "createdAt", "updatedAt")
+        "draftOrderGid", "riskBehaviour", "source", "createdAt", "updatedAt")
       ${row}`;
   };
   return { lookup, update, insert, newId };

@@ -2,12 +2,11 @@ import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { codTakenAway, countCodRefused, modeChoice, offerFor, type ModeChoice } from "~/risk/assess.server";
 import { unusualHourFor } from "~/risk/calibration.server";
-import { behaviourReadings, type BehaviourFacts } from "~/risk/score";
+import type { BehaviourFacts } from "~/risk/score";
 import { parseApiPhone } from "~/shared/phone";
 import { sendVerificationCode, type SendOutcome } from "./otp.server";
 import { checkVerificationCode, type VerifyOutcome } from "./verify.server";
 import { checkProof, PROOF_TTL_SECONDS, withOffer, type Proof } from "./proof.server";
-import { keepSelectionBehaviour } from "./selection.server";
 import type { SendOtpBody, VerifyOtpBody } from "./schemas";
 
 /**
@@ -48,9 +47,6 @@ export async function checkCodeFromShopper(shop: Shop, body: VerifyOtpBody, ip: 
   const choice = outcome.risk ? modeChoice(shop, outcome.risk) : null;
   if (outcome.risk && codTakenAway(shop, outcome.risk)) await countCodRefused(shop, outcome.risk);
   const issued = outcome.risk ? checkProof(shop.domain, outcome.proof) : null;
-  const readings = behaviourReadings(behaviour);
-  // The readings this score used stay with the journey's selection, for orders/create's score of the order.
-  if (issued?.ok && readings && issued.proof.selectionId !== "none") await keepSelectionBehaviour(shop.id, issued.proof.selectionId, readings);
   return { ...outcome, proof: issued?.ok ? proofWithOffer(shop, outcome, issued.proof) : outcome.proof, choice, proofExpiresIn: PROOF_TTL_SECONDS };
 }
 

@@ -10,7 +10,7 @@ import { verificationCounted } from "~/enforcement/allowance.server";
 import { watchAllowanceBurn } from "~/enforcement/burn.server";
 import type { ShopZone } from "~/shared/shop-day";
 import { riskCodesKey, riskIpKey, shopperAssessment, type RiskShop } from "~/risk/assess.server";
-import type { BehaviourFacts, RiskAssessment } from "~/risk/score";
+import { behaviourReadings, type BehaviourFacts, type RiskAssessment } from "~/risk/score";
 import { codeHash } from "./otp.server";
 import { noteCodeConfirmed } from "./send-limits.server";
 import { completeVerification, type Completion } from "./verify-completion.server";
@@ -79,7 +79,8 @@ export async function checkVerificationCode(input: {
     selection:
       input.recordSelection === false
         ? null
-        : { shopId: shop.id, phone, mode, source: "verify-otp", verified: true, verifiedAt, cartToken: input.cartToken ?? null },
+        : // The readings this score used stay with the journey's selection, for orders/create's score of the order.
+          { shopId: shop.id, phone, mode, source: "verify-otp", verified: true, verifiedAt, cartToken: input.cartToken ?? null, riskBehaviour: withRisk ? behaviourReadings(input.behaviour) : null },
     riskKeys: withRisk ? { codes: riskCodesKey(shop.id, phone), ip: input.ip ? riskIpKey(shop.id, input.ip) : null } : null,
   });
   // Another answer of this same right code used it first (both compared it before either used it).

@@ -58,4 +58,15 @@ describe("hitRateLimit (fixed window, atomic in the database)", () => {
     expect(await purgeExpiredRateCounters()).toBe(1);
     expect(await peekRateLimit("new", 3600)).toBe(1);
   });
+
+  it("purges in chunks smaller than the table, expired and live counters interleaved, missing none and keeping the live", async () => {
+    const t0 = new Date("2026-01-01T00:00:00Z");
+    vi.spyOn(clock, "now").mockReturnValue(t0);
+    for (let i = 0; i < 23; i++) await hitRateLimit(`k${i}`, 3, i % 3 === 0 ? 3600 : 60);
+    vi.spyOn(clock, "now").mockReturnValue(new Date(t0.getTime() + 61_000));
+    // 8 live (every third), 15 expired, read 4 rows a statement on SQLite (7 chunks, the last one short).
+    expect(await purgeExpiredRateCounters(4)).toBe(15);
+    for (let i = 0; i < 23; i++) expect(await peekRateLimit(`k${i}`, i % 3 === 0 ? 3600 : 60)).toBe(i % 3 === 0 ? 1 : 0);
+    expect(await purgeExpiredRateCounters(4)).toBe(0);
+  });
 });

@@ -35,7 +35,7 @@ describe("POST /twilio/status: WhatsApp delivery states and the SMS fallback", (
       expect(res.status).toBe(200);
       expect(await jsonOf(res)).toMatchObject({ ok: true, known: true });
     }
-    const row = await prisma.messageDelivery.findUniqueOrThrow({ where: { providerId: message.sid } });
+    const row = await prisma.messageDelivery.findFirstOrThrow({ where: { providerId: message.sid } });
     expect(row).toMatchObject({ channel: "whatsapp", status: "read", errorCode: null, fallbackBody: null });
     expect(fake.twilio.messages.map((m) => m.channel)).toEqual(["whatsapp"]);
   });
@@ -54,12 +54,12 @@ describe("POST /twilio/status: WhatsApp delivery states and the SMS fallback", (
     expect(answers.map((r) => r.status)).toEqual([200, 200]);
     const rows = await prisma.dailyStat.findMany({ where: { metric: { startsWith: "message_" } } });
     expect(rows.map((r) => [r.metric, r.dimension, r.count])).toEqual([["message_delivered", "whatsapp", 1]]);
-    expect((await prisma.messageDelivery.findUniqueOrThrow({ where: { providerId: message.sid } })).status).toBe("read");
+    expect((await prisma.messageDelivery.findFirstOrThrow({ where: { providerId: message.sid } })).status).toBe("read");
   });
 
   it("resends the same code by SMS, once, when WhatsApp fails after Twilio accepted it, and the code still works", async () => {
     const { message, code } = await sendWhatsappCode();
-    const stored = await prisma.messageDelivery.findUniqueOrThrow({ where: { providerId: message.sid } });
+    const stored = await prisma.messageDelivery.findFirstOrThrow({ where: { providerId: message.sid } });
     expect(stored.fallbackBody).toEqual(expect.any(String));
     expect(stored.fallbackBody).not.toContain(code); // sealed, not the text
 
@@ -88,7 +88,7 @@ describe("POST /twilio/status: WhatsApp delivery states and the SMS fallback", (
 
     // The SMS's own states are recorded too.
     await report(sms[0].sid, "delivered");
-    expect((await prisma.messageDelivery.findUniqueOrThrow({ where: { providerId: sms[0].sid } })).status).toBe("delivered");
+    expect((await prisma.messageDelivery.findFirstOrThrow({ where: { providerId: sms[0].sid } })).status).toBe("delivered");
 
     const verified = await callRoute(verifyOtp, signedRequest("/verify-otp", { method: "POST", body: { phone: PHONE, otp: code } }));
     expect(verified.status).toBe(200);
@@ -100,7 +100,7 @@ describe("POST /twilio/status: WhatsApp delivery states and the SMS fallback", (
     expect(await jsonOf(await report(message.sid, "failed", { ErrorCode: "63003" }))).toMatchObject({ fallback: "queued" });
     expect(await runDueJobs([whatsappFallbackJob])).toMatchObject({ claimed: 1, done: 1 });
     expect(fake.twilio.messages.map((m) => m.channel)).toEqual(["whatsapp"]);
-    expect(await prisma.messageDelivery.findUniqueOrThrow({ where: { providerId: message.sid } })).toMatchObject({ status: "failed", errorCode: 63003, fallbackBody: null });
+    expect(await prisma.messageDelivery.findFirstOrThrow({ where: { providerId: message.sid } })).toMatchObject({ status: "failed", errorCode: 63003, fallbackBody: null });
   });
 
   it("keeps the SMS fallback queued while Twilio is down and sends it once Twilio answers again", async () => {
@@ -117,7 +117,7 @@ describe("POST /twilio/status: WhatsApp delivery states and the SMS fallback", (
     const sms = fake.twilio.messages.filter((m) => m.channel === "sms");
     expect(sms).toHaveLength(1);
     expect(sms[0].body).toContain(code);
-    expect((await prisma.messageDelivery.findUniqueOrThrow({ where: { providerId: message.sid } })).fallbackBody).toBeNull();
+    expect((await prisma.messageDelivery.findFirstOrThrow({ where: { providerId: message.sid } })).fallbackBody).toBeNull();
     expect(await runDueJobs([whatsappFallbackJob])).toMatchObject({ claimed: 0 });
   });
 
@@ -140,7 +140,7 @@ describe("POST /twilio/status: WhatsApp delivery states and the SMS fallback", (
       expect(await jsonOf(res)).toMatchObject({ code: "invalid_signature" });
     }
     expect(fake.twilio.messages).toHaveLength(1);
-    expect((await prisma.messageDelivery.findUniqueOrThrow({ where: { providerId: message.sid } })).status).toBe("queued");
+    expect((await prisma.messageDelivery.findFirstOrThrow({ where: { providerId: message.sid } })).status).toBe("queued");
   });
 
   it("answers 400 for fields Twilio would not send, 200 known:false for a message it does not know, 405 for GET", async () => {

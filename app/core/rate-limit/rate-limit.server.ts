@@ -132,9 +132,28 @@ export function rateLimitPeek(key: string, windowSeconds: number, now: number): 
   return sql`COALESCE((SELECT "count" FROM "RateCounter" WHERE "key" = ${key} AND "windowStart" > ${now - windowSeconds * 1000}), 0)`;
 }
 
-/** Deletes counters whose window is over; returns how many. */
-export async function purgeExpiredRateCounters(): Promise<number> {
-  return prisma.$executeRaw`DELETE FROM "RateCounter" WHERE "expiresAt" < ${clock.now().getTime()}`;
+/** Rows of RateCounter one purge statement reads on SQLite. */
+const PURGE_CHUNK = 5_000;
+
+/**
+ * Deletes counters whose window is over; returns how many. The table has no index on `expiresAt` (a send
+ * counts ten counters and each would write one), so the purge reads it: on PostgreSQL in one statement (it
+ * locks only the rows it deletes); on SQLite, where a statement holds the one write lock while it reads, one
+ * range of rowids at a time, the event loop turning between them (a counter's rowid only grows, so the oldest,
+ * most of what is expired, come first).
+ */
+export async function purgeExpiredRateCounters(chunk = PURGE_CHUNK): Promise<number> {
+  const now = clock.now().getTime();
+  if (databaseProvider === "postgresql") return execute(sql`DELETE FROM "RateCounter" WHERE "expiresAt" < ${now}`);
+  let deleted = 0;
+  for (let after = 0; ; ) {
+    const [range] = await query<{ last: number | bigint | null }>(
+      sql`SELECT MAX("rowid") AS "last" FROM (SELECT "rowid" FROM "RateCounter" WHERE "rowid" > ${after} ORDER BY "rowid" LIMIT ${chunk})`,
+    );
+    if (range?.last == null) return deleted;
+    deleted += await execute(sql`DELETE FROM "RateCounter" WHERE "rowid" > ${after} AND "rowid" <= ${range.last} AND "expiresAt" < ${now}`);
+    after = Number(range.last);
+  }
 }
 
 /**

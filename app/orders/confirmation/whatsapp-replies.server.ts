@@ -68,7 +68,7 @@ export const whatsappReplyJob = defineJob({
 /** Records an inbound reply once and queues its effect. Unmatched: not an answer to one of our confirmation messages. */
 export async function receiveReply(input: InboundReply): Promise<ReplyOutcome> {
   if (!input.repliedTo) return { matched: false };
-  const message = await prisma.messageDelivery.findUnique({ where: { providerId: input.repliedTo }, select: { shopId: true, orderGid: true, purpose: true } });
+  const message = await prisma.messageDelivery.findFirst({ where: { providerId: input.repliedTo }, select: { shopId: true, orderGid: true, purpose: true } });
   if (!message?.orderGid || message.purpose !== "order_confirmation") return { matched: false };
   const shop = await prisma.shop.findUnique({ where: { id: message.shopId }, select: { domain: true } });
   if (!shop) return { matched: false };
