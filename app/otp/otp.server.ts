@@ -10,7 +10,7 @@ import { keyedHash, randomNumericCode, randomToken } from "~/core/utils/crypto.s
 import { log } from "~/core/utils/log.server";
 import { CODE_LENGTH } from "~/shared/otp-code";
 import { countryAllowed, phoneCountry } from "~/shared/phone";
-import { countEvent, countEventStatement } from "~/core/db/daily-stats.server";
+import { countEvent, countEventStatement, uncountEventStatement } from "~/core/db/daily-stats.server";
 import { deviceTokenValid } from "~/otp/proof.server";
 import { noteAllowanceUse } from "~/enforcement/enforcement-jobs.server";
 import { pauseReason, verificationsAllowed } from "~/enforcement/pause";
@@ -152,6 +152,7 @@ function prepareSend(input: SendInput, now: Date) {
   const sms = codeText(input, code, now);
   const messageId = randomToken(12);
   const recordedAt = new Date();
+  const sentCountry = phoneCountry(phone) ?? "";
   // The skip is only for the browser that proved this number (its remembered-device token): to anyone
   // else a verified number looks like any other and gets a code, so nobody learns it was verified.
   const skipSince =
@@ -175,11 +176,14 @@ function prepareSend(input: SendInput, now: Date) {
     allowance: input.afterPurchase ? Number.MAX_SAFE_INTEGER : hasActiveSubscription(shop) ? verificationsAllowed(shop, month) : 0,
     challenge: pendingCode(shop, phone, code, now),
     message: (source) => messageRecordStatement(sms, firstChannel(sms), null, messageId, recordedAt, source),
+    // The dashboard's count of codes sent, with the code and its text's record (taken back by `dropChallenge`).
+    countSent: (source) => countEventStatement(shop, "otp_sent", sentCountry, now, source),
     spike: spikeWatch(shop, now),
     networkVerifiedKey: networkVerifiedKey(shop.id, placeOf(input.ip)),
     firstAskKey: phoneNetworkKey(shop.id, phone, placeOf(input.ip)),
   };
-  return { now, month, perNumber, daily, shares, sms, messageId, plan };
+  const uncountSent = uncountEventStatement(shop, "otp_sent", sentCountry, now);
+  return { now, month, perNumber, daily, shares, sms, messageId, plan, uncountSent };
 }
 
 function verdictInput(input: SendInput, send: PreparedSend, decision: SendDecision): VerdictInput {
@@ -219,8 +223,6 @@ function codeText(input: SendInput, code: string, now: Date): SmsInput {
     whatsapp: whatsappCodeTemplate(code, [input.locale, shop.locale]),
     purpose: "otp",
     fallbackUntil: now.getTime() + shop.otpTtlSeconds * 1000,
-    // The dashboard's count of codes sent, written with the message's record (one round trip).
-    countWhenSent: countEventStatement(shop, "otp_sent", phoneCountry(input.phone) ?? "", now),
   };
 }
 
@@ -256,20 +258,20 @@ async function deliverCode(input: SendInput, send: PreparedSend, decision: SendD
   // counted against them: being told the arm costs what a code costs (docs/experiment.md).
   const probing = fromProbingSource(shareCount(decision, send.shares, "network"), decision.networkVerified);
   if ((await experimentArm(shop, phone, decision, risk, send.now, probing)) === "holdout") {
-    await dropChallenge(verdict.challengeId, send.messageId);
+    await dropChallenge(verdict.challengeId, send.messageId, send.uncountSent);
     return { ok: true, skipped: "holdout", risk };
   }
   const result = await sendSms({ ...send.sms, recorded: send.messageId });
   if (!result.ok && result.maybeSent) {
     // Twilio did not answer in time: the text may have gone (docs/contract.md, "Proofs and holds"). Its code
-    // stays valid and both hits stay counted, or a slow Twilio would text the number without limit.
+    // stays valid, both hits stay counted (a slow Twilio would otherwise text the number without limit) and so does the code sent.
     return { ok: false, code: "sms_unavailable" };
   }
   if (!result.ok) {
     // Twilio refused, or was never reached: nothing went to the shopper. The reserved code goes, the shop's
     // cap and the places get their hits back; a provider outage is not the shopper's doing, so their own limit too.
     const kept = result.code === "sms_unavailable" ? verdict.spent : verdict.spent.filter((h) => h.key !== send.perNumber.key);
-    await dropChallenge(verdict.challengeId, null, kept);
+    await dropChallenge(verdict.challengeId, null, send.uncountSent, kept);
     return { ok: false, code: result.code };
   }
   log.info("otp: code sent", { shop: shop.domain, phone, channel: result.channel });

@@ -5,7 +5,7 @@ import { RISK_WINDOW_SECONDS } from "~/risk/assess.server";
 
 /**
  * send-otp's decision in one round trip (app/otp/otp.server.ts asks, this decides): the number's standing,
- * every counter in one multi-row upsert, the pending code and the message's record, as one data-modifying
+ * every counter in one multi-row upsert, the pending code, the message's record and its count, as one data-modifying
  * CTE on PostgreSQL and one transaction on SQLite; then the verdict's hits given back in one statement.
  */
 
@@ -70,6 +70,8 @@ export type SendPlan = {
   challenge: (source?: Sql) => Sql;
   /** The record of the text the code goes in (messageRecordStatement), written with the code: a text that goes always has one. */
   message: (source?: Sql) => Sql;
+  /** The dashboard's count of codes sent (countEventStatement), written with the code; taken back if the text never goes. */
+  countSent: (source?: Sql) => Sql;
   /** The drain watch's reading (app/otp/send-limits.server.ts): while it sees one, a share's `spikeLimit` applies. */
   spike: SpikeWatch;
   /** The counter of confirmed codes from the request's network (a probing source confirms few). */
@@ -282,7 +284,10 @@ export async function decideSend<V extends { giveBack: Hit[] }>(p: SendPlan, set
     const rows = tx.query<RateLimitRow & { key: string }>(rateLimitHits(rateLimitRows(byKey(counting), now)));
     if (walkChain(decision, counters, new Map(rows.map((r) => [r.key, r])), p.firstAskKey)) {
       decision.challengeId = tx.query<{ id: string }>(p.challenge())[0]?.id ?? null;
-      if (decision.challengeId) tx.execute(p.message());
+      if (decision.challengeId) {
+        tx.execute(p.message());
+        tx.query(p.countSent());
+      }
     }
     const verdict = settle(decision);
     const back = [...decision.unchained, ...verdict.giveBack];
@@ -316,7 +321,8 @@ async function decideOnPostgres(p: SendPlan, counters: Counter[]): Promise<{ dec
     "counters" AS (SELECT * FROM (VALUES ${list}) AS v("key", "ms", "step", "limit", "spikeLimit", "firstAskLimit")),
     "hits" AS (${rateLimitHits(counting)}),
     "challenge" AS (${p.challenge(through)}),
-    "message" AS (${p.message(sql`FROM "challenge"`)})
+    "message" AS (${p.message(sql`FROM "challenge"`)}),
+    "sent" AS (${p.countSent(sql`FROM "challenge"`)})
     SELECT "standing".*, (SELECT "id" FROM "challenge") AS "challengeId",
       "hits"."key" AS "hitKey", "hits"."count" AS "hitCount", "hits"."windowStart" AS "hitWindowStart"
     FROM "standing" LEFT JOIN "hits" ON true`);

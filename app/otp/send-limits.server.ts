@@ -1,4 +1,4 @@
-import { executeTogether, sql } from "~/core/db/sql.server";
+import { executeTogether, sql, type Sql } from "~/core/db/sql.server";
 import { hitRateLimit, peekRateLimit, rateLimitPeek, rateLimitReleases, rateLimitResult, type RateLimitResult } from "~/core/rate-limit/rate-limit.server";
 import { log } from "~/core/utils/log.server";
 import { numberBlock } from "~/enforcement/burn.server";
@@ -218,12 +218,14 @@ export async function dailyCapSpent(shop: ShopZone & { dailySendCap: number }, n
 }
 
 /**
- * A pending code that will not be sent (held out, or the provider refused): it goes; `messageId`: the record
- * written for its text, which goes too when nothing was ever tried (held out); `hits`: given back in the same round trip.
+ * A pending code that will not be sent (held out, or the provider refused): it goes, and the count of codes
+ * sent made with it is taken back (`uncount`); `messageId`: the record written for its text, which goes too
+ * when nothing was ever tried (held out); `hits`: given back in the same round trip.
  */
-export async function dropChallenge(challengeId: string, messageId: string | null, hits: Hit[] = []): Promise<void> {
+export async function dropChallenge(challengeId: string, messageId: string | null, uncount: Sql, hits: Hit[] = []): Promise<void> {
   await executeTogether([
     sql`DELETE FROM "OtpChallenge" WHERE "id" = ${challengeId}`,
+    uncount,
     ...(messageId ? [sql`DELETE FROM "MessageDelivery" WHERE "id" = ${messageId} AND "status" = 'accepted'`] : []),
     ...(hits.length ? [rateLimitReleases(hits)] : []),
   ]);

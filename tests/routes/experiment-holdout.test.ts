@@ -100,6 +100,9 @@ describe("the holdout experiment", () => {
     expect(rows.filter((r) => r.arm === "holdout").map((r) => r.phone).sort()).toEqual([...held].sort());
     // A held-out shopper has no pending code and the same arm on every later visit.
     expect(await prisma.otpChallenge.count({ where: { phone: { in: held } } })).toBe(0);
+    // The dashboard counts the codes that went, not the held-out shoppers' (counted with the reservation, then taken back).
+    const sent = await prisma.dailyStat.findMany({ where: { metric: "otp_sent" } });
+    expect(sent.reduce((n, r) => n + r.count, 0)).toBe(asked.length);
     for (const phone of held.slice(0, 3)) expect(await jsonOf(await sendCode(phone))).toMatchObject({ skipped: true });
     expect(await prisma.experimentAssignment.count()).toBe(phones.length);
 

@@ -10,6 +10,12 @@ import { CONTENT_SID, useFakeTwilio } from "../helpers/twilio";
 const PHONE = "+14155550123";
 const fake = useFakeTwilio();
 
+/** The dashboard's count of codes sent (DailyStat otp_sent), every day and country. */
+async function codesSent(shopId: string) {
+  const rows = await prisma.dailyStat.findMany({ where: { shopId, metric: "otp_sent" } });
+  return rows.reduce((n, r) => n + r.count, 0);
+}
+
 function send(phone = PHONE) {
   return callRoute(sendOtp, signedRequest("/send-otp", { method: "POST", body: { phone } }));
 }
@@ -27,12 +33,14 @@ describe("send-otp through Twilio (the real client against a fake Twilio)", () =
     expect(await prisma.otpChallenge.count()).toBe(0);
     const counter = await prisma.rateCounter.findUnique({ where: { key: `otp-send:${shop.id}:${PHONE}` } });
     expect(counter?.count).toBe(1);
+    // Counted with the code's reservation, taken back with it: no text went.
+    expect(await codesSent(shop.id)).toBe(0);
   });
 
   it.each(["server_error", "rate_limited_by_twilio"] as const)(
     "maps Twilio's %s to 502 sms_unavailable, not counted against the shopper's limit",
     async (failure) => {
-      await installShop({ otpResendCooldownSeconds: 0, otpSendLimit: 1 });
+      const shop = await installShop({ otpResendCooldownSeconds: 0, otpSendLimit: 1 });
       fake.twilio.fail(failure, { times: 3 });
       for (let i = 0; i < 3; i++) {
         const res = await send();
@@ -40,8 +48,10 @@ describe("send-otp through Twilio (the real client against a fake Twilio)", () =
         expect(await jsonOf(res)).toMatchObject({ code: "sms_unavailable" });
       }
       expect(await prisma.otpChallenge.count()).toBe(0);
+      expect(await codesSent(shop.id)).toBe(0);
       expect((await send()).status).toBe(200);
       expect(fake.twilio.messages).toHaveLength(1);
+      expect(await codesSent(shop.id)).toBe(1);
     },
   );
 
@@ -56,6 +66,7 @@ describe("send-otp through Twilio (the real client against a fake Twilio)", () =
     expect(Date.now() - started).toBeLessThan(3000);
     expect(await prisma.otpChallenge.count()).toBe(1);
     expect((await prisma.rateCounter.findUnique({ where: { key: `otp-send:${shop.id}:${PHONE}` } }))?.count).toBe(1);
+    expect(await codesSent(shop.id)).toBe(1);
     const again = await send();
     expect(again.status).toBe(429);
     expect(await jsonOf(again)).toMatchObject({ code: "rate_limited" });

@@ -32,6 +32,13 @@ export function countEventStatement(shop: ShopZone, metric: Metric, dimension = 
       RETURNING "count"`;
 }
 
+/** Takes back one `countEventStatement` counted at `at` (a code counted with its reservation that was never sent). */
+export function uncountEventStatement(shop: ShopZone, metric: Metric, dimension: string, at: Date): Sql {
+  return sql`
+      UPDATE "DailyStat" SET "count" = "count" - 1
+      WHERE "shopId" = ${shop.id} AND "metric" = ${metric} AND "day" = ${shopDay(at, shop.timezone)} AND "dimension" = ${dimension} AND "count" > 0`;
+}
+
 /** A metric's total from `since` (YYYY-MM-DD, the shop's day) on: a sum over one row per day and dimension. */
 export async function countSince(shopId: string, metric: Metric, since: string): Promise<number> {
   const rows = await query<{ n: unknown }>(sql`
