@@ -182,7 +182,8 @@ function prepareSend(input: SendInput, now: Date) {
     networkVerifiedKey: networkVerifiedKey(shop.id, placeOf(input.ip)),
     firstAskKey: phoneNetworkKey(shop.id, phone, placeOf(input.ip)),
   };
-  const uncountSent = uncountEventStatement(shop, "otp_sent", sentCountry, now);
+  // Written only for a code that never went (held out, refused).
+  const uncountSent = () => uncountEventStatement(shop, "otp_sent", sentCountry, now);
   return { now, month, perNumber, daily, shares, sms, messageId, plan, uncountSent };
 }
 
@@ -195,7 +196,7 @@ function verdictInput(input: SendInput, send: PreparedSend, decision: SendDecisi
     perNumber: send.perNumber,
     daily: send.daily,
     now: send.now,
-    capRetryAfter: secondsToShopMidnight(send.now, shop.timezone),
+    capRetryAfter: () => secondsToShopMidnight(send.now, shop.timezone),
     subscribed: hasActiveSubscription(shop),
     allowanceUsed: (paused === "allowance_used" || paused === "usage_cap_reached") && !decision.counted,
     afterPurchase: input.afterPurchase === true,
@@ -258,7 +259,7 @@ async function deliverCode(input: SendInput, send: PreparedSend, decision: SendD
   // counted against them: being told the arm costs what a code costs (docs/experiment.md).
   const probing = fromProbingSource(shareCount(decision, send.shares, "network"), decision.networkVerified);
   if ((await experimentArm(shop, phone, decision, risk, send.now, probing)) === "holdout") {
-    await dropChallenge(verdict.challengeId, send.messageId, send.uncountSent);
+    await dropChallenge(verdict.challengeId, send.messageId, send.uncountSent());
     return { ok: true, skipped: "holdout", risk };
   }
   const result = await sendSms({ ...send.sms, recorded: send.messageId });
@@ -271,7 +272,7 @@ async function deliverCode(input: SendInput, send: PreparedSend, decision: SendD
     // Twilio refused, or was never reached: nothing went to the shopper. The reserved code goes, the shop's
     // cap and the places get their hits back; a provider outage is not the shopper's doing, so their own limit too.
     const kept = result.code === "sms_unavailable" ? verdict.spent : verdict.spent.filter((h) => h.key !== send.perNumber.key);
-    await dropChallenge(verdict.challengeId, null, send.uncountSent, kept);
+    await dropChallenge(verdict.challengeId, null, send.uncountSent(), kept);
     return { ok: false, code: result.code };
   }
   log.info("otp: code sent", { shop: shop.domain, phone, channel: result.channel });

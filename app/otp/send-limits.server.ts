@@ -172,8 +172,8 @@ export type VerdictInput = {
   perNumber: { key: string; limit: number; windowSeconds: number };
   daily: { key: string; cap: number };
   now: Date;
-  /** Seconds until the cap's day ends (the shop's midnight): a prepaid-only refusal's Retry-After. */
-  capRetryAfter: number;
+  /** Seconds until the cap's day ends (the shop's midnight): a prepaid-only refusal's Retry-After (worked out only for one). */
+  capRetryAfter: () => number;
   subscribed: boolean;
   allowanceUsed: boolean;
   afterPurchase: boolean;
@@ -206,7 +206,7 @@ export function settleSend(v: VerdictInput): SendVerdict {
   const all = [perNumber, daily, ...shares];
   if (!daily.hit.allowed) {
     if (!v.afterPurchase && v.capFallback === "confirm_after_purchase") return { kind: "cap_fallback", giveBack: all };
-    return { kind: "refused", code: "shop_daily_cap", place: "cap", retryAfter: v.capRetryAfter, giveBack: all };
+    return { kind: "refused", code: "shop_daily_cap", place: "cap", retryAfter: v.capRetryAfter(), giveBack: all };
   }
   if (!decision.challengeId) return { kind: "refused", code: "rate_limited", place: "cooldown", retryAfter: null, giveBack: all };
   return { kind: "send", challengeId: decision.challengeId, spent: all, giveBack: [] };
