@@ -144,6 +144,31 @@ function sqliteShape(file) {
 }
 
 /**
+ * The triggers the SQLite migrations create (and do not drop again) that the migrated database lacks: SQLite
+ * drops a table's triggers with it, so a later migration that redefines the table (Prisma's way to change a
+ * column there) silently ends what they keep (OutcomeTally's counts) unless it creates them again.
+ */
+function triggersLost(file) {
+  const made = new Set();
+  for (const name of fs.readdirSync(path.join(root, "prisma", "migrations")).sort()) {
+    const sqlFile = path.join(root, "prisma", "migrations", name, "migration.sql");
+    if (!fs.existsSync(sqlFile)) continue;
+    for (const m of fs.readFileSync(sqlFile, "utf8").matchAll(/^\s*(CREATE|DROP) TRIGGER (?:IF (?:NOT )?EXISTS )?"([^"]+)"/gim)) {
+      if (m[1].toUpperCase() === "CREATE") made.add(m[2]);
+      else made.delete(m[2]);
+    }
+  }
+  const Database = createRequire(import.meta.url)("better-sqlite3");
+  const db = new Database(file, { readonly: true });
+  try {
+    const have = new Set(db.prepare(`SELECT "name" FROM sqlite_master WHERE "type" = 'trigger'`).all().map((t) => t.name));
+    return [...made].filter((t) => !have.has(t)).map((t) => `the SQLite migrations create the trigger ${t} and a later one drops it (a table redefined drops its triggers): create it again there`);
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * Whether the SQLite migrations, applied in order to an empty database, give what the schema describes: a
  * migration written on a branch from a schema without another branch's columns (SQLite redefines a table to
  * change it) passes every text check above and still drops those columns when applied after them.
@@ -164,7 +189,7 @@ async function sqliteMigrationsDrift() {
     db.close();
     const want = sqliteShape(fromSchema);
     const got = sqliteShape(migrated);
-    const problems = [];
+    const problems = triggersLost(migrated);
     for (const table of new Set([...Object.keys(want), ...Object.keys(got)])) {
       for (const part of ["columns", "indexes"]) {
         const missing = (want[table]?.[part] ?? []).filter((x) => !(got[table]?.[part] ?? []).includes(x));

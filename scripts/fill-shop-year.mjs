@@ -4,7 +4,7 @@
 //   node scripts/fill-shop-year.mjs --orders 1000000 [--other-shops 1000] [--shop demo-shop.myshopify.com]
 // The database (DATABASE_URL, SQLite or PostgreSQL) must be migrated, with the shop installed (`npm run setup`).
 // For `--orders N` the shop gets, spread over the last 365 days: N orders (70 % COD) and the outcomes of the COD
-// ones (a fifth failed), N selections (the verify-otp and create-checkout records), 2.5 N message records (codes
+// ones (a fifth failed; OutcomeTally's counts follow through its triggers), N selections (the verify-otp and create-checkout records), 2.5 N message records (codes
 // and confirmations), N / 5 verified customers, a year of daily counters, N / 10 finished background jobs of the
 // last 30 days; and `--other-shops` more shops with 100 orders and 250 messages each. Every row is made by the
 // database itself (one INSERT ... SELECT over a number series per table), so a million orders take a minute,
@@ -88,6 +88,9 @@ function shopYear(shopId, n, key) {
   const phone = (i) => `'+9198' || ${E.pad(mix(i, customers, 3), 8)}`;
   const gid = (i) => `'gid://shopify/Order/${key}' || ${E.pad(i, 9)}`;
   const cod = (i) => `${mix(i, 10, 1)} < 7`;
+  // A fifth of the outcomes failed. Not a spread of i itself: `cod` and the outcome's own condition already decide
+  // on i's last digit (a modulus of 10), which would make every one delivered or failed alike.
+  const failed = `${mix("i / 10", 5, 13)} = 0`;
   const band = `(CASE WHEN ${mix("i", 100, 5)} < 80 THEN 'low' WHEN ${mix("i", 100, 5)} < 95 THEN 'medium' ELSE 'high' END)`;
   const messages = Math.floor(n * 2.5);
   const jobs = Math.max(1, Math.floor(n / 10));
@@ -101,8 +104,8 @@ function shopYear(shopId, n, key) {
         ${E.text(`110000 + ${mix("i", 2000, 11)} * 37`)}, '["T-shirt"]', ${E.at(placed)}, ${E.at(placed)}, ${E.at(placed)} ${from(n)}`],
     [`outcomes`, `${E.series(n)}INSERT INTO "OrderOutcome" ("shopId", "orderGid", "phone", "postalCode", "outcome", "reason", "decidedAt")
       SELECT ${shopId}, ${gid("i")}, ${phone("i")}, ${E.text(`110000 + ${mix("i", 2000, 11)} * 37`)},
-        CASE WHEN ${mix("i", 5, 13)} = 0 THEN 'failed' ELSE 'delivered' END,
-        CASE WHEN ${mix("i", 5, 13)} = 0 THEN 'cancelled' ELSE 'fulfilled' END, ${E.at(`${placed} + 3 * ${DAY}`)}
+        CASE WHEN ${failed} THEN 'failed' ELSE 'delivered' END,
+        CASE WHEN ${failed} THEN 'cancelled' ELSE 'fulfilled' END, ${E.at(`${placed} + 3 * ${DAY}`)}
       ${from(n)} WHERE ${cod("i")} AND ${mix("i", 10, 17)} < 8`],
     [`selections`, `${E.series(n)}INSERT INTO "Selection" ("id", "shopId", "phone", "mode", "verified", "verifiedAt", "source", "orderGid", "linkedAt", "createdAt", "updatedAt")
       SELECT 'fill-${key}-' || ${E.text("i")}, ${shopId}, ${phone("i")}, 'cod', ${E.bool("1 = 1")}, ${E.at(placed)}, 'verify-otp',

@@ -206,6 +206,12 @@ export const PRIVACY_COVERAGE: Record<string, ModelCoverage> = {
     enforcedBy: RJ("orderOutcomes"),
     report: { section: "orderOutcomes" },
   },
+  // The risk score's counts of OrderOutcome per postal code and per shop, kept by triggers on it.
+  OutcomeTally: {
+    personal: false,
+    why: "counts of a shop's learnt COD outcomes per postal code and in all: never a phone or an order. Kept by the database with each OrderOutcome row, so a redacted or expired outcome leaves its counts with it (a count at 0 is deleted); cascade from Shop",
+    notPersonal: ["postalCode"],
+  },
   DeliveryReminder: {
     personal: true,
     holds: ["phone", "orderGid"],

@@ -159,20 +159,27 @@ export function phoneHistoryColumns(shopId: string, phone: string, exceptOrderGi
 }
 
 /**
- * The postal code's learnt COD outcomes (delivered or failed; `none` is an order with nothing learnt) beside its wider area's (the codes sharing its prefix: a range
- * on the (shopId, postalCode) index, [prefix, next prefix)) and the shop's, as columns of a caller's SELECT.
+ * The postal code's learnt COD outcomes (delivered or failed; `none` is an order with nothing learnt) beside its wider
+ * area's (the codes sharing its prefix: a range [prefix, next prefix) of the shop's tallies) and the shop's, as
+ * columns of a caller's SELECT. Read from OutcomeTally, the counts the database keeps with every OrderOutcome write
+ * (migration 20261129122456_outcome_tally): a row each for the code and the shop, and one per code of the area, so
+ * the read stays the same however many orders the shop has learnt.
  */
 function postalHistoryColumns(shopId: string, postalCode: string): Sql {
   const prefix = postalArea(postalCode);
   // The first code after every code starting with the prefix: its last character moved one on.
   const end = prefix ? prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1) : "";
+  const code = sql`"shopId" = ${shopId} AND "postalCode" = ${postalCode}`;
+  // The shop's own row ("") sorts before every code, so no area's range takes it in.
+  const area = sql`"shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end}`;
+  const shop = sql`"shopId" = ${shopId} AND "postalCode" = ''`;
   return sql`
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" <> 'none') AS "postalOrders",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" = ${postalCode} AND "outcome" = 'failed') AS "postalFailed",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end} AND "outcome" <> 'none') AS "areaOrders",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "postalCode" >= ${prefix ?? ""} AND "postalCode" < ${end} AND "outcome" = 'failed') AS "areaFailed",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" <> 'none') AS "shopOrders",
-      (SELECT COUNT(*) FROM "OrderOutcome" WHERE "shopId" = ${shopId} AND "outcome" = 'failed') AS "shopFailed"`;
+      (SELECT "orders" FROM "OutcomeTally" WHERE ${code}) AS "postalOrders",
+      (SELECT "failed" FROM "OutcomeTally" WHERE ${code}) AS "postalFailed",
+      (SELECT SUM("orders") FROM "OutcomeTally" WHERE ${area}) AS "areaOrders",
+      (SELECT SUM("failed") FROM "OutcomeTally" WHERE ${area}) AS "areaFailed",
+      (SELECT "orders" FROM "OutcomeTally" WHERE ${shop}) AS "shopOrders",
+      (SELECT "failed" FROM "OutcomeTally" WHERE ${shop}) AS "shopFailed"`;
 }
 
 /**
