@@ -45,7 +45,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cod-growth-"));
 const DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
 /** The admin's pages, as the merchant opens them (the development build's admin lets the demo shop in). */
-const PAGES = ["/app", "/app/orders", "/app/deliveries", "/app/deliveries/analytics", "/app/deliveries/analytics?days=365", "/app/analytics", "/app/risk", "/app/settings", "/app/plans", "/app/blocklist", "/app/data-requests", "/app/experiment", "/app/needs-a-person"];
+const PAGES = ["/app", "/app/orders", "/app/deliveries", "/app/deliveries/analytics", "/app/deliveries/analytics?days=365", "/app/analytics", "/app/risk", "/app/settings", "/app/settings/enforcement", "/app/settings/pay-now", "/app/settings/experiment", "/app/plans", "/app/blocklist", "/app/data-requests", "/app/experiment", "/app/needs-a-person"];
 
 function run(cmd, argv, env) {
   const r = spawnSync(cmd, argv, { cwd: root, encoding: "utf8", env: { ...process.env, ...env } });
