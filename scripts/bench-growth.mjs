@@ -45,7 +45,7 @@ const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "cod-growth-"));
 const DESKTOP = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
 /** The admin's pages, as the merchant opens them (the development build's admin lets the demo shop in). */
-const PAGES = ["/app", "/app/orders", "/app/deliveries", "/app/deliveries/analytics", "/app/deliveries/analytics?days=365", "/app/analytics", "/app/risk", "/app/settings", "/app/plans", "/app/blocklist", "/app/data-requests", "/app/experiment", "/app/needs-a-person"];
+const PAGES = ["/app", "/app/orders", "/app/deliveries", "/app/deliveries/analytics", "/app/deliveries/analytics?days=365", "/app/analytics", "/app/risk", "/app/settings", "/app/settings/enforcement", "/app/settings/pay-now", "/app/settings/experiment", "/app/plans", "/app/blocklist", "/app/data-requests", "/app/experiment", "/app/needs-a-person"];
 
 function run(cmd, argv, env) {
   const r = spawnSync(cmd, argv, { cwd: root, encoding: "utf8", env: { ...process.env, ...env } });
@@ -120,10 +120,11 @@ async function plans(url) {
   if (url.startsWith("file:")) return;
   const [{ id }] = await rows(url, `SELECT "id" FROM "Shop" WHERE "domain" = ?`, [shop]);
   const statements = {
-    "Home and delivery analytics: the rolled days": `SELECT "kind", "day", "figures" FROM "DayRollup" WHERE "shopId" = ? AND "kind" IN ('delivery', 'delivery:month') AND "day" >= '2025-01-01' AND "day" < '2099-01-01'`,
+    "Home and delivery analytics: the stored rows that cover a period (keys first, then only the chosen rows' figures)": `SELECT "kind", "day", "rolledAt" FROM "DayRollup" WHERE "shopId" = ? AND "kind" IN ('delivery', 'delivery:month') AND "day" >= '2025-01-01' AND "day" < '2099-01-01'`,
     "Orders: one status counted up to 10,000": `SELECT COUNT(*) FROM (SELECT 1 FROM "OrderRecord" WHERE "shopId" = ? AND "status" = 'verified' LIMIT 10000) AS "c"`,
-    "Settings: COD orders of 90 days": `SELECT COUNT(*) FROM "OrderRecord" WHERE "shopId" = ? AND "cod" = true AND "placedAt" >= now() - interval '90 days'`,
-    "Settings: COD orders moved to prepaid in 30 days": `SELECT COUNT(*) FROM "OrderRecord" WHERE "shopId" = ? AND "cod" = true AND "prepaidAt" >= now() - interval '30 days'`,
+    "Settings, Holdout experiment: the planning rate of the newest 10,000 outcomes": `SELECT COUNT(*), SUM(CASE WHEN "outcome" = 'failed' THEN 1 ELSE 0 END) FROM (SELECT "outcome" FROM "OrderOutcome" WHERE "shopId" = ? AND "outcome" IN ('delivered', 'failed') ORDER BY "decidedAt" DESC LIMIT 10000) AS "o"`,
+    "Settings, Holdout experiment: today's COD orders (the closed days from Home's rollup)": `SELECT COUNT(*) FROM "OrderRecord" WHERE "shopId" = ? AND "cod" = true AND "placedAt" >= now() - interval '1 day'`,
+    "Settings, Pay now: COD orders moved to prepaid in 30 days": `SELECT COUNT(*) FROM "OrderRecord" WHERE "shopId" = ? AND "cod" = true AND "prepaidAt" >= now() - interval '30 days'`,
   };
   for (const [what, statement] of Object.entries(statements)) {
     const plan = await rows(url, `EXPLAIN (COSTS OFF) ${statement}`, [id]);

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { prisma } from "~/core/db.server";
-import { execute, query, sql, sqlList, toDate } from "~/core/db/sql.server";
+import { execute, joinSql, query, sql, sqlList, toDate } from "~/core/db/sql.server";
 import { defineJob, enqueueJob } from "~/core/jobs/queue.server";
 import { clock } from "~/core/utils/clock.server";
 import { addDays, nextMonthStart, shopDay, shopDayStart } from "~/shared/shop-day";
@@ -8,9 +8,10 @@ import { addDeliverySpan, deliverySpan, emptyDeliverySpan, type DeliverySpan } f
 import { homeSpan, type HomeSpan } from "./home-span.server";
 
 /**
- * The admin's reports over closed days (docs/performance.md, "As a shop grows"): Home's 30 days and delivery
- * analytics' periods read one row a day of the shop's calendar (`DayRollup`) instead of the day's orders and
- * messages, so a page reads at most a period's days of rows, however many orders a day brings. Today, and
+ * The admin's reports over closed days (docs/performance.md, "As a shop grows"): Home's 30 days, the experiment
+ * card's 90 days of COD orders and delivery analytics' periods read one row a day of the shop's calendar
+ * (`DayRollup`; a closed month's days as one row) instead of the day's orders and messages, so a page reads
+ * at most a period's days of rows, however many orders a day brings. Today, and
  * any closed day without a row yet, are read from the rows themselves, as before: a page is exact without
  * the rollup and only faster with it.
  *
@@ -21,14 +22,16 @@ import { homeSpan, type HomeSpan } from "./home-span.server";
 export type RollupKind = "home" | "delivery";
 
 export const ROLLUPS: Record<RollupKind, { days: number; settleDays: number; months: boolean }> = {
-  // Home shows the last 30 days; a confirmation after purchase settles within the ladder's days.
-  home: { days: 30, settleDays: 7, months: false },
-  // Delivery analytics' longest period; outcomes (delivered, failed) arrive weeks after the order. A settled
-  // calendar month is also stored whole (its days added up), so a year reads about 11 months and 60 days.
+  // Home shows the last 30 days, the experiment card's pace counts 90; a confirmation after purchase settles
+  // within the ladder's days.
+  home: { days: 90, settleDays: 7, months: false },
+  // Delivery analytics' longest period; outcomes (delivered, failed) arrive weeks after the order. A closed
+  // calendar month is also stored whole (its days added up, again whenever one of them is rolled again), so a
+  // year reads about 12 months and 30 days.
   delivery: { days: 365, settleDays: 35, months: true },
 };
 
-/** A settled month's row: its kind, keyed by the month's first day. */
+/** A closed month's row: its kind, keyed by the month's first day. */
 const monthKind = (kind: RollupKind) => `${kind}:month`;
 
 /** A settling day's row is rolled again at most this often. */
@@ -43,40 +46,97 @@ const ROLLERS: { [K in RollupKind]: (shop: RollupShop, from: Date, to: Date | nu
   delivery: (shop, from, to) => deliverySpan(shop, from, to),
 };
 
+/** A figure read both ways: from the rows of a span, and from a stored day's (or month's) figures. */
+export type RollupReader<K extends RollupKind, T> = { span: (shop: RollupShop, from: Date, to: Date | null) => Promise<T>; stored: (figures: Figures[K]) => T };
+
+/** A month's first day, of a day. */
+const monthOf = (day: string) => `${day.slice(0, 7)}-01`;
+
+/**
+ * The stored rows that cover a report's closed days from `first`, in order, and the first day they leave to
+ * the rows (a gap: a day not rolled yet, or today). A month's row where one starts and it closed before
+ * today, unless one of its days was rolled after it (it is rebuilt by the next run); else the day's row.
+ * Only the keys and times are read here: the figures of the rows chosen, and of no other, are read next.
+ */
+async function storedCover(shop: RollupShop, kind: RollupKind, first: string, today: string): Promise<{ keys: { kind: string; day: string }[]; liveDay: string }> {
+  const kinds = ROLLUPS[kind].months ? [kind, monthKind(kind)] : [kind];
+  const rows = await query<{ kind: string; day: string; rolledAt: unknown }>(sql`
+    SELECT "kind", "day", "rolledAt" FROM "DayRollup" WHERE "shopId" = ${shop.id} AND "kind" IN (${sqlList(kinds)}) AND "day" >= ${first} AND "day" < ${today}`);
+  const days = new Set<string>();
+  const months = new Map<string, number>();
+  const newestDayOfMonth = new Map<string, number>();
+  for (const r of rows) {
+    const at = toDate(r.rolledAt).getTime();
+    if (r.kind === kind) {
+      days.add(r.day);
+      newestDayOfMonth.set(monthOf(r.day), Math.max(at, newestDayOfMonth.get(monthOf(r.day)) ?? 0));
+    } else months.set(r.day, at);
+  }
+  const keys: { kind: string; day: string }[] = [];
+  let liveDay = first;
+  while (liveDay < today) {
+    const month = months.get(liveDay);
+    if (month !== undefined && nextMonthStart(liveDay) <= today && month >= (newestDayOfMonth.get(liveDay) ?? 0)) {
+      keys.push({ kind: monthKind(kind), day: liveDay });
+      liveDay = nextMonthStart(liveDay);
+    } else if (days.has(liveDay)) {
+      keys.push({ kind, day: liveDay });
+      liveDay = addDays(liveDay, 1);
+    } else break;
+  }
+  return { keys, liveDay };
+}
+
+/** The figures of the stored rows `keys` (of one report, in day order), in their order: one range of days per run of one kind. */
+async function storedFigures(shop: RollupShop, keys: { kind: string; day: string }[]): Promise<string[]> {
+  if (!keys.length) return [];
+  const runs: { kind: string; from: string; to: string }[] = [];
+  for (const k of keys) {
+    const last = runs.at(-1);
+    if (last?.kind === k.kind) last.to = k.day;
+    else runs.push({ kind: k.kind, from: k.day, to: k.day });
+  }
+  const rows = await query<{ kind: string; day: string; figures: string }>(sql`
+    SELECT "kind", "day", "figures" FROM "DayRollup" WHERE "shopId" = ${shop.id} AND (${joinSql(
+      runs.map((r) => sql`("kind" = ${r.kind} AND "day" >= ${r.from} AND "day" <= ${r.to})`),
+      " OR ",
+    )})`);
+  const figures = new Map(rows.map((r) => [`${r.kind} ${r.day}`, r.figures]));
+  return keys.map((k) => {
+    const f = figures.get(`${k.kind} ${k.day}`);
+    // Deleted between the two reads (the retention's prune runs on days no period reads): never expected.
+    if (f === undefined) throw new Error(`day rollup: ${k.kind} ${k.day} went missing`);
+    return f;
+  });
+}
+
 /**
  * A report's figures from the instant `from` to now, as spans to add up: the part of `from`'s day after it
- * (read from the rows), the stored closed days in order, and the rest read from the rows, from the first day
- * without a row (or today) to now. With no day stored, one read from `from` to now, as before the rollup.
+ * (read from the rows), the stored closed days and months in order, and the rest read from the rows, from the
+ * first day without a row (or today) to now. With no day stored, one read from `from` to now, as before the
+ * rollup. `read` reads another figure than the report's own from the same rows (both ways, alike).
  */
-export async function rolledUp<K extends RollupKind>(shop: RollupShop, kind: K, from: Date, now: Date): Promise<Figures[K][]> {
-  const read = ROLLERS[kind] as (shop: RollupShop, from: Date, to: Date | null) => Promise<Figures[K]>;
+export async function rolledUp<K extends RollupKind, T = Figures[K]>(
+  shop: RollupShop,
+  kind: K,
+  from: Date,
+  now: Date,
+  read: RollupReader<K, T> = { span: ROLLERS[kind] as unknown as RollupReader<K, T>["span"], stored: (f) => f as unknown as T },
+): Promise<T[]> {
   const today = shopDay(now, shop.timezone);
   let first = shopDay(from, shop.timezone);
   // A period that starts inside a day: that day's part is read from the rows, the stored days start the next.
   const partial = shopDayStart(first, shop.timezone).getTime() < from.getTime();
   if (partial) first = addDays(first, 1);
-  const kinds = ROLLUPS[kind].months ? [kind, monthKind(kind)] : [kind];
-  const rows = await query<{ kind: string; day: string; figures: string }>(sql`
-    SELECT "kind", "day", "figures" FROM "DayRollup" WHERE "shopId" = ${shop.id} AND "kind" IN (${sqlList(kinds)}) AND "day" >= ${first} AND "day" < ${today}`);
-  const stored = new Map(rows.map((r) => [`${r.kind} ${r.day}`, r.figures]));
-  const days: Figures[K][] = [];
-  let liveDay = first;
-  while (liveDay < today) {
-    // A whole settled month where one starts, else the day; a gap (a day not rolled yet) ends the stored part.
-    const month = stored.get(`${monthKind(kind)} ${liveDay}`);
-    const day = month === undefined ? stored.get(`${kind} ${liveDay}`) : undefined;
-    if (month !== undefined) {
-      days.push(JSON.parse(month) as Figures[K]);
-      liveDay = nextMonthStart(liveDay);
-    } else if (day !== undefined) {
-      days.push(JSON.parse(day) as Figures[K]);
-      liveDay = addDays(liveDay, 1);
-    } else break;
-  }
-  if (!days.length) return [await read(shop, from, null)];
+  const { keys, liveDay } = await storedCover(shop, kind, first, today);
+  if (!keys.length) return [await read.span(shop, from, null)];
   const liveFrom = shopDayStart(liveDay, shop.timezone);
-  const [head, live] = await Promise.all([partial ? read(shop, from, shopDayStart(first, shop.timezone)) : null, read(shop, liveFrom, null)]);
-  return [...(head ? [head] : []), ...days, live];
+  const [head, figures, live] = await Promise.all([
+    partial ? read.span(shop, from, shopDayStart(first, shop.timezone)) : null,
+    storedFigures(shop, keys),
+    read.span(shop, liveFrom, null),
+  ]);
+  return [...(head ? [head] : []), ...figures.map((f) => read.stored(JSON.parse(f) as Figures[K])), live];
 }
 
 /** Rolls (or rolls again) one closed day of one report. */
@@ -108,30 +168,35 @@ export async function daysToRoll(shop: RollupShop, kind: RollupKind, now: Date):
   return out;
 }
 
-/** Stores each settled calendar month of the report whole, from its stored days (all of them, or none is stored). */
+/**
+ * Stores each closed calendar month of the report whole, from its stored days (all of them, or none is
+ * stored), and stores it again when one of its days was rolled after it (a settling day): a month's row is
+ * always its days added up. Reads the days' figures only of the months it (re)builds.
+ */
 export async function rollMonths(shop: RollupShop, kind: RollupKind, now: Date = clock.now()): Promise<number> {
-  const { days, settleDays, months } = ROLLUPS[kind];
+  const { days, months } = ROLLUPS[kind];
   if (!months) return 0;
   const today = shopDay(now, shop.timezone);
   const first = addDays(today, -days);
-  const settled = addDays(today, -settleDays);
-  const rows = await query<{ kind: string; day: string; figures: string }>(sql`
-    SELECT "kind", "day", "figures" FROM "DayRollup" WHERE "shopId" = ${shop.id} AND "kind" IN (${sqlList([kind, monthKind(kind)])}) AND "day" >= ${first}`);
-  const done = new Set(rows.filter((r) => r.kind !== kind).map((r) => r.day));
-  const dayRows = new Map(rows.filter((r) => r.kind === kind).map((r) => [r.day, r.figures]));
+  const rows = await query<{ kind: string; day: string; rolledAt: unknown }>(sql`
+    SELECT "kind", "day", "rolledAt" FROM "DayRollup" WHERE "shopId" = ${shop.id} AND "kind" IN (${sqlList([kind, monthKind(kind)])}) AND "day" >= ${first}`);
+  const monthRolled = new Map(rows.filter((r) => r.kind !== kind).map((r) => [r.day, toDate(r.rolledAt).getTime()]));
+  const dayRolled = new Map(rows.filter((r) => r.kind === kind).map((r) => [r.day, toDate(r.rolledAt).getTime()]));
   let stored = 0;
-  for (let month = first.endsWith("-01") ? first : nextMonthStart(first); nextMonthStart(month) <= settled; month = nextMonthStart(month)) {
-    if (done.has(month)) continue;
-    const figures: string[] = [];
-    for (let day = month; day < nextMonthStart(month); day = addDays(day, 1)) {
-      const f = dayRows.get(day);
-      if (f !== undefined) figures.push(f);
-    }
-    if (figures.length !== Math.round((Date.parse(nextMonthStart(month)) - Date.parse(month)) / 86_400_000)) continue;
+  for (let month = first.endsWith("-01") ? first : nextMonthStart(first); nextMonthStart(month) <= today; month = nextMonthStart(month)) {
+    const monthDays: string[] = [];
+    for (let day = month; day < nextMonthStart(month); day = addDays(day, 1)) monthDays.push(day);
+    if (!monthDays.every((d) => dayRolled.has(d))) continue;
+    const newest = Math.max(...monthDays.map((d) => dayRolled.get(d)!));
+    const rolled = monthRolled.get(month);
+    if (rolled !== undefined && rolled >= newest) continue;
+    const figures = await storedFigures(shop, monthDays.map((day) => ({ kind, day })));
     const whole = figures.map((f) => JSON.parse(f) as DeliverySpan).reduce(addDeliverySpan, emptyDeliverySpan());
+    // Never older than its days: a reader takes the month only when none of them was rolled after it.
+    const at = new Date(Math.max(now.getTime(), newest));
     await execute(sql`
-      INSERT INTO "DayRollup" ("shopId", "kind", "day", "figures", "rolledAt") VALUES (${shop.id}, ${monthKind(kind)}, ${month}, ${JSON.stringify(whole)}, ${now})
-      ON CONFLICT ("shopId", "kind", "day") DO NOTHING`);
+      INSERT INTO "DayRollup" ("shopId", "kind", "day", "figures", "rolledAt") VALUES (${shop.id}, ${monthKind(kind)}, ${month}, ${JSON.stringify(whole)}, ${at})
+      ON CONFLICT ("shopId", "kind", "day") DO UPDATE SET "figures" = excluded."figures", "rolledAt" = excluded."rolledAt"`);
     stored++;
   }
   return stored;

@@ -2,7 +2,7 @@ import type { Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
 import { DIMENSIONS, MIN_DECIDED_FOR_RATE, MIN_DECIDED_FOR_WORST, WORST_CODES, type Dimension, type Row } from "./delivery-analytics";
 import { rolledUp } from "./day-rollup.server";
-import { addDeliverySpan, emptyDeliverySpan } from "./delivery-span.server";
+import { sumDeliverySpans } from "./delivery-span.server";
 import { lastShopDaysStart } from "~/shared/shop-day";
 
 export { DIMENSIONS, PERIODS, type Dimension, type Row } from "./delivery-analytics";
@@ -48,12 +48,12 @@ export async function loadDeliveryAnalytics(shop: Pick<Shop, "id" | "currency" |
   // The period is `days` whole days of the shop's, as every "last N days" (lastShopDaysStart): today and the
   // days - 1 before it, from the first one's midnight; its closed days from the day rollup, the rest from the orders.
   const since = lastShopDaysStart(now, days, shop.timezone);
-  const span = (await rolledUp(shop, "delivery", since, now)).reduce(addDeliverySpan, emptyDeliverySpan());
+  const span = sumDeliverySpans(await rolledUp(shop, "delivery", since, now));
   const truncated = span.truncated;
   const cost = shop.codFailureCost ?? null;
   const total: Tally = { orders: span.total[0], delivered: span.total[1], failed: span.total[2] };
   const tallies = Object.fromEntries(
-    DIMENSIONS.map((d) => [d, new Map(Object.entries(span.tallies[d]).map(([key, t]) => [key, { orders: t[0], delivered: t[1], failed: t[2] }]))]),
+    DIMENSIONS.map((d) => [d, new Map([...span.tallies[d]].map(([key, t]) => [key, { orders: t[0], delivered: t[1], failed: t[2] }]))]),
   ) as Record<Dimension, Map<string, Tally>>;
   const breakdowns = Object.fromEntries(
     DIMENSIONS.map((d) => {

@@ -1,6 +1,6 @@
 import { query, sql, toDate } from "~/core/db/sql.server";
 import { postalArea } from "~/risk/score";
-import { addDays, shopDay } from "~/shared/shop-day";
+import { addDays, shopDay, shopDayStart } from "~/shared/shop-day";
 import { DIMENSIONS, MAX_ORDERS, type Dimension } from "./delivery-analytics";
 
 /**
@@ -29,11 +29,40 @@ export type DeliverySpan = {
   tallies: Record<Dimension, Record<string, Tally>>;
 };
 
+/** The Monday of a shop day's week, as YYYY-MM-DD. */
+const mondayOf = (day: string) => addDays(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
+
 /** The Monday of a date's week in the shop's time zone, as YYYY-MM-DD. */
 export function weekOf(date: Date, timezone: string | null): string {
-  const day = shopDay(date, timezone);
-  const weekday = (new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7;
-  return addDays(day, -weekday);
+  return mondayOf(shopDay(date, timezone));
+}
+
+/**
+ * weekOf for the instants from `earliest` to `latest`: the shop days between them are found once (their
+ * midnights in the zone), and each instant's week is looked up among them, not worked out in the zone again
+ * (a zone's reading is most of a row's cost when a day brings thousands of orders).
+ */
+export function weeksBetween(earliest: Date, latest: Date, timezone: string | null): (at: Date) => string {
+  const starts: number[] = [];
+  const weeks: string[] = [];
+  for (let day = shopDay(earliest, timezone); ; day = addDays(day, 1)) {
+    starts.push(shopDayStart(day, timezone).getTime());
+    weeks.push(mondayOf(day));
+    if (shopDayStart(addDays(day, 1), timezone).getTime() > latest.getTime()) break;
+  }
+  return (at) => {
+    const t = at.getTime();
+    if (t < starts[0]) return weekOf(at, timezone);
+    // The last day that starts at or before `at`.
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= t) lo = mid;
+      else hi = mid - 1;
+    }
+    return weeks[lo];
+  };
 }
 
 function productsOf(raw: string | null): string[] {
@@ -47,7 +76,7 @@ function productsOf(raw: string | null): string[] {
 }
 
 /** The keys an order counts under, per dimension (an order of two products counts under each). */
-function keysOf(r: OrderRow, placedAt: Date, timezone: string | null): Record<Dimension, string[]> {
+function keysOf(r: OrderRow, week: string): Record<Dimension, string[]> {
   const code = r.postalCode ?? r.outcomePostal;
   const products = productsOf(r.products);
   return {
@@ -57,7 +86,7 @@ function keysOf(r: OrderRow, placedAt: Date, timezone: string | null): Record<Di
     mode: [r.mode ?? "(not chosen in the app)"],
     riskBand: [r.riskBand ?? "(not scored)"],
     source: [r.trafficSource ?? "(unknown)"],
-    week: [weekOf(placedAt, timezone)],
+    week: [week],
   };
 }
 
@@ -72,13 +101,22 @@ export async function deliverySpan(shop: { id: string; timezone: string | null }
     LIMIT ${limit + 1}`);
   const span = emptyDeliverySpan();
   span.truncated = rows.length > limit;
-  for (const r of rows.slice(0, limit)) {
+  const counted = rows.slice(0, limit);
+  // Newest first: the last row counted is the earliest. The days' midnights are found once where the orders
+  // outnumber the days (a dozen zone readings a day), else each order's day is read.
+  const earliest = counted.length ? toDate(counted.at(-1)!.placedAt) : null;
+  const latest = counted.length ? toDate(counted[0].placedAt) : null;
+  const weekAt =
+    earliest && latest && counted.length > 12 * (2 + (latest.getTime() - earliest.getTime()) / 86_400_000)
+      ? weeksBetween(earliest, latest, shop.timezone)
+      : (at: Date) => weekOf(at, shop.timezone);
+  for (const r of counted) {
     const delivered = r.outcome === "delivered" ? 1 : 0;
     const failed = r.outcome === "failed" ? 1 : 0;
     span.total[0] += 1;
     span.total[1] += delivered;
     span.total[2] += failed;
-    const keys = keysOf(r, toDate(r.placedAt), shop.timezone);
+    const keys = keysOf(r, weekAt(toDate(r.placedAt)));
     for (const d of DIMENSIONS) {
       for (const key of keys[d]) {
         const t = (span.tallies[d][key] ??= [0, 0, 0]);
@@ -106,4 +144,31 @@ export function addDeliverySpan(a: DeliverySpan, b: DeliverySpan): DeliverySpan 
     }
   }
   return a;
+}
+
+/** Spans added up (a report's period), a dimension's keys in a Map. */
+export type DeliveryTotals = { truncated: boolean; total: Tally; tallies: Record<Dimension, Map<string, Tally>> };
+
+/**
+ * The spans added up into Maps, the spans left as they were: what addDeliverySpan does over a period's
+ * stored days and months, without writing into plain objects, whose integer-like keys (postal codes) make
+ * every lookup slow; a period of 40 stored rows of 1,400 codes each was 50 ms that way.
+ */
+export function sumDeliverySpans(spans: readonly DeliverySpan[]): DeliveryTotals {
+  const sum: DeliveryTotals = { truncated: false, total: [0, 0, 0], tallies: Object.fromEntries(DIMENSIONS.map((d) => [d, new Map<string, Tally>()])) as Record<Dimension, Map<string, Tally>> };
+  for (const span of spans) {
+    sum.truncated ||= span.truncated;
+    for (let i = 0; i < 3; i++) sum.total[i] += span.total[i];
+    for (const d of DIMENSIONS) {
+      const into = sum.tallies[d];
+      const tallies = span.tallies[d];
+      for (const key in tallies) {
+        const t = tallies[key];
+        const had = into.get(key);
+        if (had) for (let i = 0; i < 3; i++) had[i] += t[i];
+        else into.set(key, [t[0], t[1], t[2]]);
+      }
+    }
+  }
+  return sum;
 }

@@ -1,10 +1,10 @@
 import { prisma } from "~/core/db.server";
-import { isUniqueViolation, query, sql, toDate } from "~/core/db/sql.server";
+import { isUniqueViolation, query, sql, sqliteIndexedBy, toDate } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { keyedHash, randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
 import type { ShopZone } from "~/shared/shop-day";
-import { experimentEnd, paceWindowStart } from "./period";
+import { experimentEnd } from "./period";
 import { BASELINE_MIN_ORDERS, DEFAULT_BASELINE, dropToFind, plannedOrders } from "./stats";
 import type { ExperimentStart } from "./settings";
 
@@ -72,15 +72,18 @@ export async function heldOutNow(shopId: string, phone: string, now: Date = cloc
   return rows.length > 0;
 }
 
-/** The shop's COD failure rate so far (delivered and failed orders learnt), and on how many orders. */
+/** The outcomes the shop's own failure rate is read from: its newest, so the read stays this size however many it learnt. */
+export const RATE_OUTCOMES = 10_000;
+
+/** The shop's COD failure rate: of its newest RATE_OUTCOMES delivered or failed orders (an index range that stops there), and on how many. */
 async function shopFailureRate(shopId: string): Promise<{ rate: number; orders: number }> {
-  const [row] = await query<{ delivered: unknown; failed: unknown }>(sql`
-    SELECT SUM(CASE WHEN "outcome" = 'delivered' THEN 1 ELSE 0 END) AS "delivered",
-      SUM(CASE WHEN "outcome" = 'failed' THEN 1 ELSE 0 END) AS "failed"
-    FROM "OrderOutcome" WHERE "shopId" = ${shopId}`);
-  const delivered = Number(row?.delivered ?? 0);
+  const [row] = await query<{ decided: unknown; failed: unknown }>(sql`
+    SELECT COUNT(*) AS "decided", SUM(CASE WHEN "outcome" = 'failed' THEN 1 ELSE 0 END) AS "failed"
+    FROM (SELECT "outcome" FROM "OrderOutcome"${sqliteIndexedBy("OrderOutcome_shopId_decidedAt_outcome_idx")}
+      WHERE "shopId" = ${shopId} AND "outcome" IN ('delivered', 'failed') ORDER BY "decidedAt" DESC LIMIT ${RATE_OUTCOMES}) AS "o"`);
+  const decided = Number(row?.decided ?? 0);
   const failed = Number(row?.failed ?? 0);
-  return { rate: delivered + failed ? failed / (delivered + failed) : 0, orders: delivered + failed };
+  return { rate: decided ? failed / decided : 0, orders: decided };
 }
 
 /** The failure rate and the drop an experiment is planned with: the shop's own rate once it has learnt enough outcomes, else the planning rate. */
@@ -90,13 +93,8 @@ export async function planningRates(shopId: string): Promise<{ baseline: number;
   return { baseline, drop: Math.min(dropToFind(baseline), baseline) };
 }
 
-/** The window the store's pace is read over: its COD orders placed in the last this many of its days. */
+/** The window the store's pace is read over: its COD orders placed in the last this many of its days (app/dashboard/cod-orders.server.ts counts them). */
 export const PACE_DAYS = 90;
-
-/** The store's COD orders placed in its last PACE_DAYS days, today the last (the experiment card's pace). */
-export async function codOrdersLately(shop: ShopZone, now: Date = clock.now()): Promise<number> {
-  return prisma.orderRecord.count({ where: { shopId: shop.id, cod: true, placedAt: { gte: paceWindowStart(now, PACE_DAYS, shop.timezone) } } });
-}
 
 export type StartOutcome = { ok: true; id: string; horizon: number } | { ok: false; code: "experiment_running" };
 

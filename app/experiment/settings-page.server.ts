@@ -3,13 +3,16 @@ import { clock } from "~/core/utils/clock.server";
 import type { ShopZone } from "~/shared/shop-day";
 import { loadExperimentReport } from "./report.server";
 import { dayWords, experimentSentence } from "./report";
-import { codOrdersLately, PACE_DAYS, planningRates, startExperiment, stopExperiment } from "./experiment.server";
+import { PACE_DAYS, planningRates, startExperiment, stopExperiment } from "./experiment.server";
 import type { ExperimentPace } from "./reach";
 import { HOLDOUT_SHARE, parseExperimentForm, type ExperimentFormErrors } from "./settings";
 import { plannedOrders } from "./stats";
 
+/** How the page counts the store's COD orders of its last PACE_DAYS days (the route passes the dashboard's, read from its day rollup). */
+export type CodOrdersLately = (shop: ShopZone, now: Date) => Promise<number>;
+
 /** The store's pace and the orders a result needs at each share the card allows (ExperimentCard says whether a choice can get there). */
-async function experimentPace(shop: ShopZone): Promise<ExperimentPace> {
+async function experimentPace(shop: ShopZone, codOrdersLately: CodOrdersLately): Promise<ExperimentPace> {
   const [{ baseline, drop }, codOrders] = await Promise.all([planningRates(shop.id), codOrdersLately(shop, clock.now())]);
   const horizons: Record<number, number> = {};
   for (let p = HOLDOUT_SHARE.min; p <= HOLDOUT_SHARE.max; p++) horizons[p] = plannedOrders({ baseline, drop, holdoutShare: p / 100 });
@@ -17,7 +20,7 @@ async function experimentPace(shop: ShopZone): Promise<ExperimentPace> {
 }
 
 /** What the Settings page's "Holdout experiment" card shows. */
-export async function loadExperimentSettings(domain: string) {
+export async function loadExperimentSettings(domain: string, codOrdersLately: CodOrdersLately) {
   const shop = await adminShop(domain);
   const report = await loadExperimentReport(shop);
   return {
@@ -31,7 +34,7 @@ export async function loadExperimentSettings(domain: string) {
     sentence: report ? experimentSentence(report) : null,
     costsSet: shop.codFailureCost != null,
     currency: shop.currency,
-    pace: report?.running ? null : await experimentPace(shop),
+    pace: report?.running ? null : await experimentPace(shop, codOrdersLately),
   };
 }
 

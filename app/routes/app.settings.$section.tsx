@@ -11,6 +11,7 @@ import { PHONE_COUNTRY_NAMES } from "~/core/settings/schema/special";
 import { settingsFormValues } from "~/core/settings/settings";
 import { getShop, upsertInstalledShop } from "~/core/settings/shop.server";
 import { authenticate } from "~/core/shopify/app.server";
+import { codOrdersLately } from "~/dashboard/cod-orders.server";
 import { currentEnforcementState } from "~/enforcement/payment-customization.server";
 import { ExperimentCard } from "~/experiment/experiment-card";
 import { experimentAction, loadExperimentSettings, type ExperimentActionResult } from "~/experiment/settings-page.server";
@@ -45,7 +46,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     section,
     values: settingsFormValues(shop),
     figures,
-    experiment: section === "experiment" ? await loadExperimentSettings(session.shop) : null,
+    experiment: section === "experiment" ? await loadExperimentSettings(session.shop, codOrdersLately) : null,
   };
 }
 

@@ -2,15 +2,17 @@ import { databaseProvider, prisma } from "~/core/db.server";
 import { query, sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { dashboardOf } from "~/dashboard/dashboard.server";
-import { DAILY_FIGURES_KEPT_DAYS, daysToRoll, pruneDailyFigures, rollUpShops } from "~/dashboard/day-rollup.server";
+import { codOrdersLately } from "~/dashboard/cod-orders.server";
+import { DAILY_FIGURES_KEPT_DAYS, daysToRoll, pruneDailyFigures, rollDay, rollMonths, rollUpShops } from "~/dashboard/day-rollup.server";
 import { loadDeliveryAnalytics } from "~/dashboard/delivery-analytics.server";
-import { addDays, shopDay } from "~/shared/shop-day";
+import { deliverySpan, weekOf, weeksBetween } from "~/dashboard/delivery-span.server";
+import { addDays, shopDay, shopDayStart } from "~/shared/shop-day";
 import { installShop } from "../helpers/shops";
 
 /**
  * The admin's reports over closed days read one stored row a day (DayRollup) instead of the day's rows: the
- * figures are the same with and without the rollup, in a zone ahead of UTC and one behind it, and a closed
- * day's rows are no longer read once it is rolled.
+ * figures are the same with and without the rollup, in zones ahead of UTC (by half and three quarters of an
+ * hour too) and behind it, and a closed day's rows are no longer read once it is rolled.
  */
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -57,7 +59,7 @@ async function seed(shopId: string) {
   await prisma.verifiedCustomer.createMany({ data: orders.filter((o) => o.status === "verified").map((o) => ({ shopId, phone: o.phone!, verifiedAt: o.placedAt })) });
 }
 
-describe.each(["Asia/Kolkata", "America/New_York"])("the day rollup, in %s", (timezone) => {
+describe.each(["Asia/Kolkata", "Asia/Kathmandu", "America/New_York", "Pacific/Pago_Pago"])("the day rollup, in %s", (timezone) => {
   it("Home and delivery analytics answer the same with the closed days rolled, and read no closed day's rows", async () => {
     const shop = await installShop({ timezone, codFailureCost: 80 });
     await seed(shop.id);
@@ -65,28 +67,60 @@ describe.each(["Asia/Kolkata", "America/New_York"])("the day rollup, in %s", (ti
     expect(home.orders.total).toBeGreaterThan(80);
     expect(home.channels.find((c) => c.channel === "whatsapp")!.sent).toBeGreaterThan(10);
     const delivery = await Promise.all([30, 90, 365].map((days) => loadDeliveryAnalytics(shop, days)));
+    const pace = await codOrdersLately(shop, NOW);
+    expect(pace).toBeGreaterThan(200);
 
     // A shop this small has no rollup (its rows are cheap to read): asked of every shop here.
     expect(await rollUpShops(NOW)).toEqual({ rolled: 0, more: false });
     const { rolled, more } = await rollUpShops(NOW, 0);
     expect(more).toBe(false);
-    // Home's 30 closed days and the delivery report's 365, this shop's only.
-    expect(rolled).toBe(30 + 365);
+    // Home's 90 closed days (the experiment card's pace reads 90) and the delivery report's 365, this shop's only.
+    expect(rolled).toBe(90 + 365);
     const today = shopDay(NOW, timezone);
     const stored = await prisma.dayRollup.findMany({ where: { shopId: shop.id, kind: "home" }, orderBy: { day: "asc" } });
-    expect(stored.map((r) => r.day)).toEqual(Array.from({ length: 30 }, (_, i) => addDays(today, i - 30)));
+    expect(stored.map((r) => r.day)).toEqual(Array.from({ length: 90 }, (_, i) => addDays(today, i - 90)));
 
-    // The settled calendar months are stored whole too (August to September here: a month settles 35 days after it ends).
-    expect((await prisma.dayRollup.findMany({ where: { shopId: shop.id, kind: "delivery:month" }, orderBy: { day: "asc" } })).map((r) => r.day).slice(-2)).toEqual(["2026-08-01", "2026-09-01"]);
+    // The closed calendar months are stored whole too, to October here (November is this month).
+    expect((await prisma.dayRollup.findMany({ where: { shopId: shop.id, kind: "delivery:month" }, orderBy: { day: "asc" } })).map((r) => r.day).slice(-2)).toEqual(["2026-09-01", "2026-10-01"]);
 
     expect(await dashboardOf(shop)).toEqual(home);
     expect(await Promise.all([30, 90, 365].map((days) => loadDeliveryAnalytics(shop, days)))).toEqual(delivery);
+    expect(await codOrdersLately(shop, NOW)).toBe(pace);
 
     // The closed days are read from their rows no more: deleting them leaves the figures as they stood.
     const todayStart = new Date(NOW.getTime() - 12 * HOUR);
     const { count } = await prisma.orderRecord.deleteMany({ where: { shopId: shop.id, placedAt: { lt: new Date(todayStart.getTime() - DAY) } } });
     expect(count).toBeGreaterThan(100);
     expect((await dashboardOf(shop)).orders.total).toBe(home.orders.total);
+    expect(await codOrdersLately(shop, NOW)).toBe(pace);
+  });
+
+  it("a closed month's row is its days added up: a day rolled again is read from its own row until the month is stored again", async () => {
+    const shop = await installShop({ timezone, codFailureCost: 80 });
+    await seed(shop.id);
+    await rollUpShops(NOW, 0);
+    // An October order's outcome learnt anew (a failure where it was delivered, or none was known), its day rolled again hours later.
+    const order = await prisma.orderRecord.findFirstOrThrow({
+      where: { shopId: shop.id, cod: true, placedAt: { gte: shopDayStart("2026-10-10", timezone), lt: shopDayStart("2026-10-20", timezone) } },
+      orderBy: { placedAt: "asc" },
+    });
+    const key = { shopId_orderGid: { shopId: shop.id, orderGid: order.orderGid } };
+    const outcome = (await prisma.orderOutcome.findUnique({ where: key }))?.outcome === "failed" ? "delivered" : "failed";
+    await prisma.orderOutcome.upsert({ where: key, create: { shopId: shop.id, orderGid: order.orderGid, outcome, reason: "cancelled", decidedAt: NOW }, update: { outcome } });
+    const before = (await loadDeliveryAnalytics(shop, 90)).totals;
+    const later = new Date(NOW.getTime() + HOUR);
+    await rollDay(shop, "delivery", shopDay(order.placedAt, timezone), later);
+    const withDay = await Promise.all([90, 365].map((days) => loadDeliveryAnalytics(shop, days)));
+    expect(withDay[0].totals.failed).toBe(before.failed + (outcome === "failed" ? 1 : -1));
+    // The month is stored again from its days by the next run (October only: no other month's day changed).
+    expect(await rollMonths(shop, "delivery", later)).toBe(1);
+    expect(await rollMonths(shop, "delivery", later)).toBe(0);
+    expect(await Promise.all([90, 365].map((days) => loadDeliveryAnalytics(shop, days)))).toEqual(withDay);
+    // And both are what the rows say without any rollup.
+    await prisma.dayRollup.deleteMany({ where: { shopId: shop.id } });
+    const raw = await Promise.all([90, 365].map((days) => loadDeliveryAnalytics(shop, days)));
+    expect(withDay).toEqual(raw);
+    expect(raw[0].totals.failed).toBeGreaterThan(0);
   });
 
   it("rolls a settling day again after 12 hours, a settled one never; nothing is due right after a run", async () => {
@@ -100,6 +134,35 @@ describe.each(["Asia/Kolkata", "America/New_York"])("the day rollup, in %s", (ti
     expect(due[0]).toBe(addDays(today, -1));
     expect(due.every((d) => d >= addDays(today, -9))).toBe(true);
     expect(due).not.toContain(addDays(today, -20));
+  });
+});
+
+describe("the weeks of a span's orders", () => {
+  const ZONES = ["Asia/Kolkata", "Asia/Kathmandu", "Pacific/Pago_Pago", "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham", "UTC"];
+
+  it.each(ZONES)("%s: each instant's week found among the span's midnights is its week in the zone, across daylight-saving changes", (timezone) => {
+    const from = new Date("2026-01-01T00:00:00Z");
+    const to = new Date("2027-01-20T00:00:00Z");
+    const weekAt = weeksBetween(from, to, timezone);
+    // Every 97 minutes over a year: every hour and quarter of the day, each side of every midnight and change.
+    for (let t = from.getTime(); t <= to.getTime(); t += 97 * 60_000) expect(weekAt(new Date(t)), new Date(t).toISOString()).toBe(weekOf(new Date(t), timezone));
+    // Each side of a Monday's midnight, to the second.
+    const monday = shopDayStart("2026-11-16", timezone).getTime();
+    expect(weekAt(new Date(monday - 1000))).toBe("2026-11-09");
+    expect(weekAt(new Date(monday))).toBe("2026-11-16");
+  });
+
+  it.each(["Asia/Kathmandu", "Pacific/Pago_Pago"])("%s: a day of many orders counts each in the week the zone says", async (timezone) => {
+    const shop = await installShop({ timezone });
+    // An order every 20 minutes over Sunday 15 to Tuesday 17 November, the shop's days: Monday's midnight between them.
+    const start = shopDayStart("2026-11-15", timezone).getTime();
+    const placed = Array.from({ length: 216 }, (_, i) => new Date(start + i * 20 * 60_000));
+    await prisma.orderRecord.createMany({ data: placed.map((at, i) => ({ shopId: shop.id, orderGid: `gid://shopify/Order/${i}`, cod: true, status: "verified", placedAt: at, createdAt: at })) });
+    const span = await deliverySpan(shop, new Date(start), null);
+    expect(span.tallies.week).toEqual({ "2026-11-09": [72, 0, 0], "2026-11-16": [144, 0, 0] });
+    const expected: Record<string, number> = {};
+    for (const at of placed) expected[weekOf(at, timezone)] = (expected[weekOf(at, timezone)] ?? 0) + 1;
+    expect(Object.fromEntries(Object.entries(span.tallies.week).map(([k, t]) => [k, t[0]]))).toEqual(expected);
   });
 });
 

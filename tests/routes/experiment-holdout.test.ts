@@ -227,6 +227,25 @@ describe("the holdout experiment", () => {
     expect(running.data!.experiment.pace).toBeNull();
   });
 
+  it("plans with the shop's own failure rate from its newest 10,000 delivered or failed orders, however many it learnt", async () => {
+    const shop = await installShop();
+    const { plannedOrders, dropToFind } = await import("~/experiment/stats");
+    const { RATE_OUTCOMES } = await import("~/experiment/experiment.server");
+    const now = Date.now();
+    const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000);
+    // The oldest 500 all failed; of the newest 10,000, one in ten failed (and a few learnt nothing: none).
+    const outcomes = [
+      ...Array.from({ length: 500 }, (_, i) => ({ outcome: "failed", decidedAt: at(100_000 + i) })),
+      ...Array.from({ length: RATE_OUTCOMES }, (_, i) => ({ outcome: i % 10 === 0 ? "failed" : "delivered", decidedAt: at(i + 10) })),
+      ...Array.from({ length: 30 }, (_, i) => ({ outcome: "none", decidedAt: at(i) })),
+    ];
+    await prisma.orderOutcome.createMany({ data: outcomes.map((o, i) => ({ shopId: shop.id, orderGid: `gid://shopify/Order/${i}`, reason: "fulfilled", ...o })) });
+    const page = await callAdminRoute<{ experiment: { pace: { horizons: Record<number, number> } } }>(settings, await adminRequest("/app/settings/experiment"), { section: "experiment" });
+    const planned = (baseline: number) => plannedOrders({ baseline, drop: Math.min(dropToFind(baseline), baseline), holdoutShare: 0.1 });
+    expect(page.data!.experiment.pace.horizons[10]).toBe(planned(0.1));
+    expect(planned(0.1)).not.toBe(planned(1500 / 10_500));
+  });
+
   it("refuses a share outside 5-30 % and a period past a year, and changes nothing", async () => {
     await installShop();
     const forms: Record<string, string>[] = [

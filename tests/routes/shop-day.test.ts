@@ -4,9 +4,10 @@ import { prisma } from "~/core/db.server";
 import { clock } from "~/core/utils/clock.server";
 import { planUsage } from "~/billing/plans.server";
 import { verificationStatus } from "~/enforcement/pause.server";
-import { codOrdersLately, runningExperiment, startExperiment, stopExperiment } from "~/experiment/experiment.server";
+import { runningExperiment, startExperiment, stopExperiment } from "~/experiment/experiment.server";
 import { loadExperimentReport } from "~/experiment/report.server";
 import { loadExperimentSettings } from "~/experiment/settings-page.server";
+import { codOrdersLately } from "~/dashboard/cod-orders.server";
 import { addDays, shopDayStart } from "~/shared/shop-day";
 import { attackerIp, attackerNumber, sendFrom } from "../helpers/attacks";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
@@ -138,16 +139,16 @@ describe("the experiment's days, the shop's", () => {
 
     // The Settings card: the shop's first and real last day, worded on the server (the browser's zone does not move them).
     at(midnight - 5 * MINUTE);
-    expect((await loadExperimentSettings(shop.domain)).dayWords).toEqual({ first: "Nov 30, 2026", last: "Dec 1, 2026" });
+    expect((await loadExperimentSettings(shop.domain, codOrdersLately)).dayWords).toEqual({ first: "Nov 30, 2026", last: "Dec 1, 2026" });
     // Started a minute before the shop's 3 December with no set period: from the 2nd, until stopped.
     const third = shopDayStart("2026-12-03", zone).getTime();
     expect((await startExperiment(shop, { holdoutShare: 0.1, days: null }, new Date(third - MINUTE))).ok).toBe(true);
     at(third - MINUTE / 2);
-    expect(await loadExperimentSettings(shop.domain)).toMatchObject({ running: true, dayWords: { first: "Dec 2, 2026", last: null } });
+    expect(await loadExperimentSettings(shop.domain, codOrdersLately)).toMatchObject({ running: true, dayWords: { first: "Dec 2, 2026", last: null } });
     // Stopped, and started again a minute after that midnight for 2 days: from the 3rd through the 5th.
     expect(await stopExperiment(shop.id, new Date(third))).toBe(true);
     expect((await startExperiment(shop, { holdoutShare: 0.1, days: 2 }, new Date(third + MINUTE))).ok).toBe(true);
     at(third + 2 * MINUTE);
-    expect(await loadExperimentSettings(shop.domain)).toMatchObject({ running: true, dayWords: { first: "Dec 3, 2026", last: "Dec 5, 2026" } });
+    expect(await loadExperimentSettings(shop.domain, codOrdersLately)).toMatchObject({ running: true, dayWords: { first: "Dec 3, 2026", last: "Dec 5, 2026" } });
   });
 });
