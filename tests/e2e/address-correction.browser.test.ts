@@ -4,10 +4,10 @@ import { FakeShopify } from "../mocks/shopify/server";
 import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { OPERATIONS } from "~/core/shopify/operations";
-import { launchBrowser } from "../helpers/browser";
 import { lastCorrectionLink } from "../helpers/correction-sms";
-import { startServer, type RunningServer } from "../helpers/server";
+import type { RunningServer } from "../helpers/server";
 import { PHONE, shot } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
 const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
 
@@ -18,15 +18,8 @@ describe("address correction in Chromium on a phone", () => {
   const store = new FakeOrderStore();
   store.install(fake);
 
-  beforeAll(async () => {
-    const origin = await fake.start();
-    // The built server's Admin calls go to this fake (SHOPIFY_API_ORIGIN is a development-only switch).
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", SHOPIFY_API_ORIGIN: origin }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake.stop();
+  useBrowserStore({ fake }, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   it("requested by a signed call, texted, corrected wrong then right, and the order updated", async () => {

@@ -4,11 +4,11 @@ import { FakeShopify } from "../mocks/shopify/server";
 import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { OPERATIONS } from "~/core/shopify/operations";
-import { launchBrowser } from "../helpers/browser";
 import { lastCorrectionLink } from "../helpers/correction-sms";
-import { startServer, type RunningServer } from "../helpers/server";
+import type { RunningServer } from "../helpers/server";
 import { shot } from "./modal-helpers";
 import { allViolations, HOSTED_SIZES, tabTo } from "./hosted-helpers";
+import { useBrowserStore } from "./browser-store";
 
 const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
 
@@ -26,14 +26,8 @@ describe("the address form's countries and provinces (Chromium, keyboard only)",
   store.shipsTo = ["IN", "AU", "FR", "US"];
   store.install(fake);
 
-  beforeAll(async () => {
-    const origin = await fake.start();
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", SHOPIFY_API_ORIGIN: origin }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake.stop();
+  useBrowserStore({ fake }, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   /** Replaces the focused field's text by typing. */

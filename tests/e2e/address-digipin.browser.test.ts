@@ -3,13 +3,13 @@ import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { FakeShopify } from "../mocks/shopify/server";
 import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
-import { launchBrowser } from "../helpers/browser";
 import { lastCorrectionLink } from "../helpers/correction-sms";
-import { startServer, type RunningServer } from "../helpers/server";
+import type { RunningServer } from "../helpers/server";
 import { shot } from "./modal-helpers";
 import { allViolations } from "./hosted-helpers";
 import { LOCATION_TEXTS } from "~/shared/location-texts";
 import { LOCALES, type Locale } from "~/shared/locales";
+import { useBrowserStore } from "./browser-store";
 
 const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
 const NARROW: BrowserContextOptions = { viewport: { width: 360, height: 640 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
@@ -31,14 +31,8 @@ describe("the address form's DIGIPIN in Chromium", () => {
   store.install(fake);
   let n = 0;
 
-  beforeAll(async () => {
-    const origin = await fake.start();
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", SHOPIFY_API_ORIGIN: origin }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake.stop();
+  useBrowserStore({ fake }, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   /** An order in New Delhi and the path of its texted correction link, in `locale`. */

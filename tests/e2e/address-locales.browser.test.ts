@@ -3,11 +3,11 @@ import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { FakeShopify } from "../mocks/shopify/server";
 import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
-import { launchBrowser } from "../helpers/browser";
 import { lastCorrectionLink } from "../helpers/correction-sms";
-import { startServer, type RunningServer } from "../helpers/server";
+import type { RunningServer } from "../helpers/server";
 import { shot } from "./modal-helpers";
 import { allViolations, HOSTED_SIZES, tabTo } from "./hosted-helpers";
+import { useBrowserStore } from "./browser-store";
 
 const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
 
@@ -25,14 +25,8 @@ describe("the address form in Hindi and Arabic (Chromium, keyboard only)", () =>
   store.shipsTo = ["IN", "US", "AE"];
   store.install(fake);
 
-  beforeAll(async () => {
-    const origin = await fake.start();
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", SHOPIFY_API_ORIGIN: origin }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake.stop();
+  useBrowserStore({ fake }, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   /** An Indian order's correction link, asked in `locale`, opened at `size`. */

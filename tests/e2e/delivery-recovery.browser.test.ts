@@ -5,12 +5,13 @@ import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { installDefaultHandlers } from "../mocks/shopify/handlers";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { FakeDeliveryStore } from "../mocks/shopify/delivery";
-import { adminContext, launchBrowser, seriousViolations, until } from "../helpers/browser";
+import { adminContext, seriousViolations, until } from "../helpers/browser";
 import { readOutbox } from "../helpers/outbox";
-import { deliverOrderCreated, deliverWebhook, startServer, type RunningServer } from "../helpers/server";
+import { deliverOrderCreated, deliverWebhook, type RunningServer } from "../helpers/server";
 import { fulfillmentEventBody, orderCreatedPayload } from "../helpers/webhooks";
 import { HOSTED_SIZES, tabTo } from "./hosted-helpers";
 import { shot } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * The failed-delivery page on the built server, as the shopper meets it: the carrier reports a failed
@@ -31,14 +32,8 @@ describe("the failed-delivery page in Chromium", () => {
   orders.install(fake);
   delivery.install(fake);
 
-  beforeAll(async () => {
-    const origin = await fake.start();
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", SHOPIFY_API_ORIGIN: origin }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake.stop();
+  useBrowserStore({ fake }, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   it("shows the order at three sizes, axe clean, and 'Correct my address' reaches the open correction's form by keyboard", { timeout: 120_000 }, async () => {
