@@ -1,15 +1,14 @@
 import type { Browser } from "playwright-core";
-import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
+import { LOCAL_DEFAULTS, signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { FakeShopify } from "../mocks/shopify/server";
 import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { OPERATIONS } from "~/core/shopify/operations";
 import { lastCorrectionLink } from "../helpers/correction-sms";
-import type { RunningServer } from "../helpers/server";
+import { postSigned, type RunningServer } from "../helpers/server";
 import { PHONE, shot } from "./modal-helpers";
 import { useBrowserStore } from "./browser-store";
 
-const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
 
 describe("address correction in Chromium on a phone", () => {
   let server: RunningServer;
@@ -27,11 +26,7 @@ describe("address correction in Chromium on a phone", () => {
 
     // 1. The request, signed as Shopify's app proxy signs it.
     const started = performance.now();
-    const res = await fetch(`${server.url}/proxy/api/address-correction.request?${signedProxyQuery(LOCAL)}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ orderId: order.id.split("/").pop() }),
-    });
+    const res = await postSigned(server, "/api/address-correction.request", { orderId: order.id.split("/").pop() });
     const requestMs = performance.now() - started;
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: "sent" });
@@ -80,7 +75,7 @@ describe("address correction in Chromium on a phone", () => {
 
     // 6. What Shopify received.
     const [update] = fake.callsTo(OPERATIONS.orderUpdate);
-    expect(update.shop).toBe(LOCAL.shop);
+    expect(update.shop).toBe(LOCAL_DEFAULTS.shop);
     expect(update.variables).toEqual({
       input: {
         id: order.id,
@@ -113,15 +108,11 @@ describe("address correction in Chromium on a phone", () => {
 
   it("renders right to left in Arabic, with the first error focused (opened by a hand-signed /proxy URL)", async () => {
     const order = store.add(fakeOrder({ phone: "+971501234567", customer: null, shippingAddress: null }));
-    const res = await fetch(`${server.url}/proxy/api/address-correction.request?${signedProxyQuery(LOCAL)}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ orderId: order.id, locale: "ar" }),
-    });
+    const res = await postSigned(server, "/api/address-correction.request", { orderId: order.id, locale: "ar" });
     expect(res.status).toBe(200);
     const { token } = lastCorrectionLink(server.dataDir, "+971501234567");
     const page = await browser.newPage(PHONE);
-    await page.goto(`${server.url}/proxy/ac/${token}?${signedProxyQuery(LOCAL)}`);
+    await page.goto(`${server.url}/proxy/ac/${token}?${signedProxyQuery()}`);
     expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
     const [wrong] = await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "حفظ العنوان" }).click()]);
     expect(wrong!.status()).toBe(422);
