@@ -17,6 +17,7 @@
 //   npm run experiment:eval [-- --seed 1 --runs 1000 --share 0.1 --orders-per-regular 5]
 import { parseArgs } from "node:util";
 import { readExperiment, type ShopperCounts } from "../app/experiment/stats";
+import { seededRandom } from "../app/risk/replay-report";
 
 const { values } = parseArgs({
   options: {
@@ -28,18 +29,6 @@ const { values } = parseArgs({
 });
 const RUNS = Number(values.runs);
 const SHARE = Number(values.share);
-
-/** mulberry32: a seeded PRNG, so a run is reproducible (the risk generator's). */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Kind = "good_repeat" | "refuser" | "one_time" | "burst";
 type Rates = Record<Kind, number>;
@@ -85,7 +74,7 @@ function simulate(rand: () => number, orders: number, verifiedRates: Rates, orde
 
 /** Runs `RUNS` experiments: how often the interval holds `truth`, and how often it excludes zero (a finding). */
 function trial(seed: number, orders: number, verifiedRates: Rates, ordersPerRegular = Number(values["orders-per-regular"])) {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const truth = armRate(UNVERIFIED) - armRate(verifiedRates);
   let covered = 0;
   let coveredNaive = 0;
