@@ -18,6 +18,7 @@
 import { parseArgs } from "node:util";
 import { readExperiment, type ShopperCounts } from "../app/experiment/stats";
 import { seededRandom } from "../app/risk/replay-report";
+import { FAIL_RATE, type ShopperKind as Kind } from "./lib/simulated-shoppers";
 
 const { values } = parseArgs({
   options: {
@@ -30,10 +31,9 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 const SHARE = Number(values.share);
 
-type Kind = "good_repeat" | "refuser" | "one_time" | "burst";
 type Rates = Record<Kind, number>;
 /** The risk generator's failure rates, as held-out (unverified) shoppers fail. */
-const UNVERIFIED: Rates = { good_repeat: 0.04, refuser: 0.7, one_time: 0.15, burst: 0.85 };
+const UNVERIFIED: Rates = FAIL_RATE;
 /** The generator's order mix: 55 % from regulars (85 % good, 15 % refusers), 38 % one-time, 7 % bursts. */
 const MIX: Rates = { good_repeat: 0.55 * 0.85, refuser: 0.55 * 0.15, one_time: 0.38, burst: 0.07 };
 /** The generator's density: one regular per 20 orders (150 for 3,000). */

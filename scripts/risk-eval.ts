@@ -18,14 +18,13 @@ import { scoreRisk, type RiskFacts, type RiskSettings } from "../app/risk/score"
 import { redecide, type ReplayOrder } from "../app/risk/replay";
 import { formatReport, replayReport, seededRandom } from "../app/risk/replay-report";
 import { calibrationLines, FLAG_OPTIONS, flagsOf, policyLines, reasonLines, runReplay, type ReplayFlags } from "./lib/risk-replay";
+import { FAIL_RATE, type ShopperKind as Kind } from "./lib/simulated-shoppers";
 
 const { values } = parseArgs({ options: { seed: { type: "string", default: "1" }, shops: { type: "string", default: "5" }, orders: { type: "string", default: "3000" }, write: { type: "string" }, ...FLAG_OPTIONS } });
 
-type Kind = "good_repeat" | "refuser" | "one_time" | "burst";
 type Shopper = { kind: Kind; phone: string; ip: string; zip: string; weakAddress: boolean; usual: number };
 /** Share of order slots in which a stranger griefs a regular's number (one unconfirmed order, four codes). */
 const GRIEF_RATE = 0.03;
-const FAIL_RATE: Record<Kind, number> = { good_repeat: 0.04, refuser: 0.7, one_time: 0.15, burst: 0.85 };
 const SETTINGS: RiskSettings = { mediumThreshold: 20, highThreshold: 60, deniedPostalCodes: [], prepaidPhones: [], codValueCap: null };
 const GOOD = { address1: "Flat 12, Shanti Apartments, MG Road", address2: "Near City Mall", city: "Mumbai", province: "Maharashtra", country_code: "IN" };
 const WEAK = { address1: "home", address2: null, city: "", province: null, country_code: "IN" };
