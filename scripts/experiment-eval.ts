@@ -17,6 +17,8 @@
 //   npm run experiment:eval [-- --seed 1 --runs 1000 --share 0.1 --orders-per-regular 5]
 import { parseArgs } from "node:util";
 import { readExperiment, type ShopperCounts } from "../app/experiment/stats";
+import { seededRandom } from "../app/risk/replay-report";
+import { FAIL_RATE, type ShopperKind as Kind } from "./lib/simulated-shoppers";
 
 const { values } = parseArgs({
   options: {
@@ -29,22 +31,9 @@ const { values } = parseArgs({
 const RUNS = Number(values.runs);
 const SHARE = Number(values.share);
 
-/** mulberry32: a seeded PRNG, so a run is reproducible (the risk generator's). */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Kind = "good_repeat" | "refuser" | "one_time" | "burst";
 type Rates = Record<Kind, number>;
 /** The risk generator's failure rates, as held-out (unverified) shoppers fail. */
-const UNVERIFIED: Rates = { good_repeat: 0.04, refuser: 0.7, one_time: 0.15, burst: 0.85 };
+const UNVERIFIED: Rates = FAIL_RATE;
 /** The generator's order mix: 55 % from regulars (85 % good, 15 % refusers), 38 % one-time, 7 % bursts. */
 const MIX: Rates = { good_repeat: 0.55 * 0.85, refuser: 0.55 * 0.15, one_time: 0.38, burst: 0.07 };
 /** The generator's density: one regular per 20 orders (150 for 3,000). */
@@ -85,7 +74,7 @@ function simulate(rand: () => number, orders: number, verifiedRates: Rates, orde
 
 /** Runs `RUNS` experiments: how often the interval holds `truth`, and how often it excludes zero (a finding). */
 function trial(seed: number, orders: number, verifiedRates: Rates, ordersPerRegular = Number(values["orders-per-regular"])) {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const truth = armRate(UNVERIFIED) - armRate(verifiedRates);
   let covered = 0;
   let coveredNaive = 0;

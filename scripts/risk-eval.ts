@@ -16,28 +16,15 @@ import fs from "node:fs";
 import { parseArgs } from "node:util";
 import { scoreRisk, type RiskFacts, type RiskSettings } from "../app/risk/score";
 import { redecide, type ReplayOrder } from "../app/risk/replay";
-import { formatReport, replayReport } from "../app/risk/replay-report";
+import { formatReport, replayReport, seededRandom } from "../app/risk/replay-report";
 import { calibrationLines, FLAG_OPTIONS, flagsOf, policyLines, reasonLines, runReplay, type ReplayFlags } from "./lib/risk-replay";
+import { FAIL_RATE, type ShopperKind as Kind } from "./lib/simulated-shoppers";
 
 const { values } = parseArgs({ options: { seed: { type: "string", default: "1" }, shops: { type: "string", default: "5" }, orders: { type: "string", default: "3000" }, write: { type: "string" }, ...FLAG_OPTIONS } });
 
-/** mulberry32: a seeded PRNG, so a run is reproducible. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-type Kind = "good_repeat" | "refuser" | "one_time" | "burst";
 type Shopper = { kind: Kind; phone: string; ip: string; zip: string; weakAddress: boolean; usual: number };
 /** Share of order slots in which a stranger griefs a regular's number (one unconfirmed order, four codes). */
 const GRIEF_RATE = 0.03;
-const FAIL_RATE: Record<Kind, number> = { good_repeat: 0.04, refuser: 0.7, one_time: 0.15, burst: 0.85 };
 const SETTINGS: RiskSettings = { mediumThreshold: 20, highThreshold: 60, deniedPostalCodes: [], prepaidPhones: [], codValueCap: null };
 const GOOD = { address1: "Flat 12, Shanti Apartments, MG Road", address2: "Near City Mall", city: "Mumbai", province: "Maharashtra", country_code: "IN" };
 const WEAK = { address1: "home", address2: null, city: "", province: null, country_code: "IN" };
@@ -67,9 +54,9 @@ function orderTime(t: number, kind: Kind, draw: () => number): Date {
 }
 
 function simulate(seed: number, orderCount: number) {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   // Behaviour and values draw from their own sequence, so the shop's orders are those of the runs before them.
-  const more = prng(seed ^ 0x9e3779b9);
+  const more = seededRandom(seed ^ 0x9e3779b9);
   const pick = <T,>(xs: T[]) => xs[Math.floor(rand() * xs.length)];
   const zips = Array.from({ length: 40 }, (_, i) => String(400001 + i));
   const badZips = new Set(zips.slice(0, 4));
@@ -91,9 +78,9 @@ function simulate(seed: number, orderCount: number) {
   let shopFailed = 0;
   const results: { failed: boolean; band: string; kind: Kind; returning: boolean; griefed?: { oldBand: string } }[] = [];
   // The strangers draw from their own sequence, so the shop's own orders are the same with or without them.
-  const griefRand = prng(seed ^ 0x5bd1e995);
+  const griefRand = seededRandom(seed ^ 0x5bd1e995);
   // And the hours of day from theirs.
-  const clockRand = prng(seed ^ 0x27d4eb2d);
+  const clockRand = seededRandom(seed ^ 0x27d4eb2d);
   const griefs = new Map<string, { orders: number; codesAt: number[] }>();
   for (let i = 0; i < orderCount; i++) {
     const t = i * 600_000; // an order every 10 minutes

@@ -2,7 +2,7 @@ import { execute, query, sql, type Sql } from "~/core/db/sql.server";
 import { shopHasOrder } from "~/core/shopify/order-owner.server";
 import { log } from "~/core/utils/log.server";
 import { readOrderFacts, shopCountryOf, type OrderFacts } from "~/core/shopify/order-facts";
-import { getShop } from "~/core/settings/shop.server";
+import { getShop, type Shop } from "~/core/settings/shop.server";
 import type { FulfillmentEvent, OrderCreated } from "~/core/shopify/webhook-payloads";
 import { clock } from "~/core/utils/clock.server";
 import { enqueueFlowTrigger } from "~/core/flow/trigger-jobs.server";
@@ -159,6 +159,20 @@ export async function orderIsShops(shop: { id: string; domain: string }, orderGi
 }
 
 /**
+ * The shop and the order read into its facts, when the order is a COD order the shop is known to have
+ * (orderIsShops); else what the webhook learns: nothing (0), or "retry" when the shop could not be asked.
+ */
+async function shopsCodOrder(shopDomain: string, order: OrderCreated): Promise<{ shop: Shop; facts: OrderFacts } | Learnt> {
+  const shop = await getShop(shopDomain);
+  if (!shop) return 0;
+  const facts = readOrderFacts(order, { codMethodNames: shop.codMethodNames, country: shopCountryOf(shop) }, clock.now());
+  if (!facts.isCod) return 0;
+  const mine = await orderIsShops(shop, facts.gid);
+  if (mine !== true) return mine === "retry" ? "retry" : 0;
+  return { shop, facts };
+}
+
+/**
  * orders/fulfilled and orders/cancelled: the order read once into its facts (app/core/shopify/order-facts.ts), then learnt.
  * The body must say what its topic says (a cancellation carries `cancelled_at`, a fulfilment
  * `fulfillment_status: fulfilled`): the topic header is not signed, so an order's orders/create body
@@ -169,12 +183,9 @@ export async function learnOrderOutcome(shopDomain: string, order: OrderCreated,
     log.info("risk: an outcome whose body does not match its topic; ignored", { shop: shopDomain, orderGid: order.admin_graphql_api_id, outcome });
     return 0;
   }
-  const shop = await getShop(shopDomain);
-  if (!shop) return 0;
-  const facts = readOrderFacts(order, { codMethodNames: shop.codMethodNames, country: shopCountryOf(shop) }, clock.now());
-  if (!facts.isCod) return 0;
-  const mine = await orderIsShops(shop, facts.gid);
-  if (mine !== true) return mine === "retry" ? "retry" : 0;
+  const found = await shopsCodOrder(shopDomain, order);
+  if (typeof found !== "object") return found;
+  const { shop, facts } = found;
   const reason = outcome === "failed" ? "cancelled" : "fulfilled";
   return learnt(shop.domain, facts.gid, fromFacts(shop.id, facts, { outcome, reason, stateAt: null, decidedAt: clock.now() }));
 }
@@ -204,12 +215,9 @@ export function failureOf(order: Pick<OrderCreated, "tags" | "financial_status">
  * late changes nothing. A state without updated_at can fail an order but never undo one.
  */
 export async function learnOrderUpdate(shopDomain: string, order: OrderCreated): Promise<Learnt> {
-  const shop = await getShop(shopDomain);
-  if (!shop) return 0;
-  const facts = readOrderFacts(order, { codMethodNames: shop.codMethodNames, country: shopCountryOf(shop) }, clock.now());
-  if (!facts.isCod) return 0;
-  const mine = await orderIsShops(shop, facts.gid);
-  if (mine !== true) return mine === "retry" ? "retry" : 0;
+  const found = await shopsCodOrder(shopDomain, order);
+  if (typeof found !== "object") return found;
+  const { shop, facts } = found;
   const stateAt = dateOf(order.updated_at);
   const failure = failureOf(order, parseTagList(shop.riskFailureTags)) ?? (order.cancelled_at ? "cancelled" : null);
   if (failure) return learnt(shop.domain, facts.gid, fromFacts(shop.id, facts, { outcome: "failed", reason: failure, stateAt, decidedAt: clock.now() }));

@@ -59,8 +59,8 @@ export function orderMoney(r: ReplayResult, m: MoneyAssumptions): Money {
   return { avoided: 0, deposits: m.goodPayDeposit * deposit, lost: margin * (1 - m.goodPayDeposit) };
 }
 
-/** mulberry32, so a report's intervals are reproducible. */
-function prng(seed: number) {
+/** mulberry32: a seeded PRNG, so a report's intervals and a simulated run (scripts/risk-eval.ts, experiment-eval.ts) are reproducible. */
+export function seededRandom(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -76,7 +76,7 @@ function bootstrapSums(rows: number[][], resamples = 400, seed = 1): Interval[] 
   const width = rows[0]?.length ?? 0;
   const estimate = Array.from({ length: width }, (_, j) => rows.reduce((s, r) => s + r[j], 0));
   if (!rows.length) return estimate.map(() => ({ estimate: 0, lower: 0, upper: 0 }));
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const draws: number[][] = Array.from({ length: width }, () => []);
   for (let b = 0; b < resamples; b++) {
     const sums = Array<number>(width).fill(0);

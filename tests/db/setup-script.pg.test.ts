@@ -2,17 +2,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import pg from "pg";
 import { inject } from "vitest";
-import { POSTGRES_ADMIN_URL, ROOT } from "../setup/databases";
-
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+import { POSTGRES_ADMIN_URL, ROOT, withPostgresAdmin } from "../setup/databases";
 
 function urlFor(db: string, user?: string) {
   const url = new URL(POSTGRES_ADMIN_URL);
@@ -34,7 +24,7 @@ describe("npm run setup against a PostgreSQL database that does not exist", () =
   const role = `cod_t${inject("runId")}_nocreate`;
 
   afterAll(async () => {
-    await admin(async (c) => {
+    await withPostgresAdmin(async (c) => {
       await c.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
       await c.query(`DROP ROLE IF EXISTS "${role}"`);
     });
@@ -45,7 +35,7 @@ describe("npm run setup against a PostgreSQL database that does not exist", () =
     expect(run.stderr).not.toMatch(/\n\s+at /);
     expect(run.status, run.stderr).toBe(0);
     expect(run.stdout).toMatch(new RegExp(`created the PostgreSQL database "${db}"`));
-    const migrated = await admin(async () => {
+    const migrated = await withPostgresAdmin(async () => {
       const c = new pg.Client({ connectionString: urlFor(db) });
       await c.connect();
       try {
@@ -58,7 +48,7 @@ describe("npm run setup against a PostgreSQL database that does not exist", () =
   });
 
   it("otherwise says what is wrong and how to fix it, in one message and no stack trace", async () => {
-    await admin((c) => c.query(`CREATE ROLE "${role}" LOGIN NOCREATEDB`));
+    await withPostgresAdmin((c) => c.query(`CREATE ROLE "${role}" LOGIN NOCREATEDB`));
     const run = setup(urlFor(`${db}_missing`, role));
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/does not exist .*could not be created.*createdb/s);

@@ -1,15 +1,14 @@
 import type { Browser } from "playwright-core";
-import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
+import { LOCAL_DEFAULTS, signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { FakeShopify } from "../mocks/shopify/server";
 import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { OPERATIONS } from "~/core/shopify/operations";
-import { launchBrowser } from "../helpers/browser";
 import { lastCorrectionLink } from "../helpers/correction-sms";
-import { startServer, type RunningServer } from "../helpers/server";
+import { postSigned, type RunningServer } from "../helpers/server";
 import { PHONE, shot } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
-const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
 
 describe("address correction in Chromium on a phone", () => {
   let server: RunningServer;
@@ -18,15 +17,8 @@ describe("address correction in Chromium on a phone", () => {
   const store = new FakeOrderStore();
   store.install(fake);
 
-  beforeAll(async () => {
-    const origin = await fake.start();
-    // The built server's Admin calls go to this fake (SHOPIFY_API_ORIGIN is a development-only switch).
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", SHOPIFY_API_ORIGIN: origin }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake.stop();
+  useBrowserStore({ fake }, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   it("requested by a signed call, texted, corrected wrong then right, and the order updated", async () => {
@@ -34,11 +26,7 @@ describe("address correction in Chromium on a phone", () => {
 
     // 1. The request, signed as Shopify's app proxy signs it.
     const started = performance.now();
-    const res = await fetch(`${server.url}/proxy/api/address-correction.request?${signedProxyQuery(LOCAL)}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ orderId: order.id.split("/").pop() }),
-    });
+    const res = await postSigned(server, "/api/address-correction.request", { orderId: order.id.split("/").pop() });
     const requestMs = performance.now() - started;
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: "sent" });
@@ -87,7 +75,7 @@ describe("address correction in Chromium on a phone", () => {
 
     // 6. What Shopify received.
     const [update] = fake.callsTo(OPERATIONS.orderUpdate);
-    expect(update.shop).toBe(LOCAL.shop);
+    expect(update.shop).toBe(LOCAL_DEFAULTS.shop);
     expect(update.variables).toEqual({
       input: {
         id: order.id,
@@ -120,15 +108,11 @@ describe("address correction in Chromium on a phone", () => {
 
   it("renders right to left in Arabic, with the first error focused (opened by a hand-signed /proxy URL)", async () => {
     const order = store.add(fakeOrder({ phone: "+971501234567", customer: null, shippingAddress: null }));
-    const res = await fetch(`${server.url}/proxy/api/address-correction.request?${signedProxyQuery(LOCAL)}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ orderId: order.id, locale: "ar" }),
-    });
+    const res = await postSigned(server, "/api/address-correction.request", { orderId: order.id, locale: "ar" });
     expect(res.status).toBe(200);
     const { token } = lastCorrectionLink(server.dataDir, "+971501234567");
     const page = await browser.newPage(PHONE);
-    await page.goto(`${server.url}/proxy/ac/${token}?${signedProxyQuery(LOCAL)}`);
+    await page.goto(`${server.url}/proxy/ac/${token}?${signedProxyQuery()}`);
     expect(await page.evaluate(() => document.documentElement.dir)).toBe("rtl");
     const [wrong] = await Promise.all([page.waitForNavigation(), page.getByRole("button", { name: "حفظ العنوان" }).click()]);
     expect(wrong!.status()).toBe(422);

@@ -1,16 +1,14 @@
 import type { Browser, Page } from "playwright-core";
-import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { FakeShopify } from "../mocks/shopify/server";
 import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { OPERATIONS } from "~/core/shopify/operations";
-import { launchBrowser } from "../helpers/browser";
 import { lastCorrectionLink } from "../helpers/correction-sms";
-import { startServer, type RunningServer } from "../helpers/server";
+import { postSigned, type RunningServer } from "../helpers/server";
 import { shot } from "./modal-helpers";
 import { allViolations, HOSTED_SIZES, tabTo } from "./hosted-helpers";
+import { useBrowserStore } from "./browser-store";
 
-const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
 
 /**
  * The address-correction form by the keyboard alone, at a phone's, a tablet's and a laptop's size: it
@@ -26,14 +24,8 @@ describe("the address form's countries and provinces (Chromium, keyboard only)",
   store.shipsTo = ["IN", "AU", "FR", "US"];
   store.install(fake);
 
-  beforeAll(async () => {
-    const origin = await fake.start();
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", SHOPIFY_API_ORIGIN: origin }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake.stop();
+  useBrowserStore({ fake }, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   /** Replaces the focused field's text by typing. */
@@ -48,11 +40,7 @@ describe("the address form's countries and provinces (Chromium, keyboard only)",
     it(`moves an order from India to New South Wales, Australia (${size.name})`, async () => {
       const phone = `+91987650010${i}`;
       const order = store.add(fakeOrder({ phone, customer: { id: `gid://shopify/Customer/77${i}`, phone } }));
-      const res = await fetch(`${server.url}/proxy/api/address-correction.request?${signedProxyQuery(LOCAL)}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ orderId: order.id.split("/").pop() }),
-      });
+      const res = await postSigned(server, "/api/address-correction.request", { orderId: order.id.split("/").pop() });
       expect(res.status).toBe(200);
       const { url } = lastCorrectionLink(server.dataDir, phone);
 

@@ -1,17 +1,15 @@
 import type { Browser, BrowserContextOptions } from "playwright-core";
-import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { FakeShopify } from "../mocks/shopify/server";
 import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
-import { launchBrowser } from "../helpers/browser";
 import { lastCorrectionLink } from "../helpers/correction-sms";
-import { startServer, type RunningServer } from "../helpers/server";
+import { postSigned, type RunningServer } from "../helpers/server";
 import { shot } from "./modal-helpers";
 import { allViolations } from "./hosted-helpers";
 import { LOCATION_TEXTS } from "~/shared/location-texts";
 import { LOCALES, type Locale } from "~/shared/locales";
+import { useBrowserStore } from "./browser-store";
 
-const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
 const NARROW: BrowserContextOptions = { viewport: { width: 360, height: 640 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true };
 // Dak Bhawan, New Delhi: the technical document's example, 39J-49L-L8T4.
 const DAK_BHAWAN = { latitude: 28.622788, longitude: 77.213033 };
@@ -31,14 +29,8 @@ describe("the address form's DIGIPIN in Chromium", () => {
   store.install(fake);
   let n = 0;
 
-  beforeAll(async () => {
-    const origin = await fake.start();
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", SHOPIFY_API_ORIGIN: origin }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake.stop();
+  useBrowserStore({ fake }, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   /** An order in New Delhi and the path of its texted correction link, in `locale`. */
@@ -47,11 +39,7 @@ describe("the address form's DIGIPIN in Chromium", () => {
     const phone = `+9198765002${String(n).padStart(2, "0")}`;
     const base = fakeOrder({ phone, customer: { id: `gid://shopify/Customer/48${n}`, phone } });
     const order = store.add({ ...base, shippingAddress: { ...base.shippingAddress!, address1: "Dak Bhawan, Sansad Marg", city: "New Delhi", province: "Delhi", provinceCode: "DL", zip: "110001" } });
-    const res = await fetch(`${server.url}/proxy/api/address-correction.request?${signedProxyQuery(LOCAL)}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ orderId: order.id.split("/").pop(), locale }),
-    });
+    const res = await postSigned(server, "/api/address-correction.request", { orderId: order.id.split("/").pop(), locale });
     expect(res.status).toBe(200);
     return { order, path: lastCorrectionLink(server.dataDir, phone).url.pathname };
   }

@@ -1,15 +1,13 @@
 import type { Browser, Page } from "playwright-core";
-import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { FakeShopify } from "../mocks/shopify/server";
 import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
-import { launchBrowser } from "../helpers/browser";
 import { lastCorrectionLink } from "../helpers/correction-sms";
-import { startServer, type RunningServer } from "../helpers/server";
+import { postSigned, type RunningServer } from "../helpers/server";
 import { shot } from "./modal-helpers";
 import { allViolations, HOSTED_SIZES, tabTo } from "./hosted-helpers";
+import { useBrowserStore } from "./browser-store";
 
-const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
 
 /**
  * The address form of an Indian order read in Hindi and Arabic, by the keyboard alone at a phone's, a
@@ -25,25 +23,15 @@ describe("the address form in Hindi and Arabic (Chromium, keyboard only)", () =>
   store.shipsTo = ["IN", "US", "AE"];
   store.install(fake);
 
-  beforeAll(async () => {
-    const origin = await fake.start();
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", SHOPIFY_API_ORIGIN: origin }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake.stop();
+  useBrowserStore({ fake }, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   /** An Indian order's correction link, asked in `locale`, opened at `size`. */
   async function openForm(locale: "hi" | "ar", i: number, size: (typeof HOSTED_SIZES)[number]) {
     const phone = `+9198765002${locale === "hi" ? 1 : 2}${i}`;
     const order = store.add(fakeOrder({ phone, customer: { id: `gid://shopify/Customer/88${locale === "hi" ? 1 : 2}${i}`, phone } }));
-    const res = await fetch(`${server.url}/proxy/api/address-correction.request?${signedProxyQuery(LOCAL)}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ orderId: order.id.split("/").pop(), locale }),
-    });
+    const res = await postSigned(server, "/api/address-correction.request", { orderId: order.id.split("/").pop(), locale });
     expect(res.status).toBe(200);
     const { url } = lastCorrectionLink(server.dataDir, phone);
     const context = await browser.newContext({ ...size.device, bypassCSP: true }); // axe-core is injected as a script

@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { adminContext, collectPageErrors, launchBrowser, seriousViolations, until } from "../helpers/browser";
-import { deliverWebhook, startServer, type RunningServer } from "../helpers/server";
+import type { Page } from "playwright-core";
+import { seriousViolations, until } from "../helpers/browser";
+import { useAdminBrowser } from "../helpers/admin-browser";
+import { deliverWebhook, type RunningServer } from "../helpers/server";
 import { orderCreatedPayload } from "../helpers/webhooks";
 import { shot } from "./modal-helpers";
 
@@ -11,11 +12,9 @@ import { shot } from "./modal-helpers";
  * the CSV fetched and saved by the page's button, no serious axe violation.
  */
 describe("the delivery analytics page in Chromium", () => {
+  const admin = useAdminBrowser();
   let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const errors: string[] = [];
 
   async function order(zip: string, outcome: "delivered" | "failed" | null, i: number) {
     const payload = orderCreatedPayload({
@@ -29,24 +28,13 @@ describe("the delivery analytics page in Chromium", () => {
   }
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
+    ({ server, page } = admin);
     let i = 0;
     for (let n = 0; n < 16; n++) await order("411 001", "delivered", i++);
     for (let n = 0; n < 8; n++) await order("411 001", "failed", i++);
     for (let n = 0; n < 2; n++) await order("560001", null, i++);
     await order("560001", "failed", i++);
-    context = await adminContext(browser);
-    page = await context.newPage();
-    collectPageErrors(page, errors);
   }, 120_000);
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    expect(errors).toEqual([]);
-  });
 
   it("shows where COD fails, sets the cost of a failed parcel, and downloads the CSV", { timeout: 90_000 }, async () => {
     const response = await page.goto(`${server.url}/app/deliveries/analytics`, { waitUntil: "networkidle" });

@@ -1,6 +1,7 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, until, seriousViolations, adminContext, collectPageErrors } from "../helpers/browser";
-import { deliverWebhook, postSigned, startServer, type RunningServer } from "../helpers/server";
+import type { Page } from "playwright-core";
+import { until, seriousViolations } from "../helpers/browser";
+import { useAdminBrowser } from "../helpers/admin-browser";
+import { deliverWebhook, postSigned, type RunningServer } from "../helpers/server";
 import { orderCreatedPayload } from "../helpers/webhooks";
 import { shot } from "./modal-helpers";
 
@@ -10,25 +11,11 @@ import { shot } from "./modal-helpers";
  * report page shows the per-group table and the chart; Home shows the sentence. axe-core clean.
  */
 describe("the holdout experiment's settings card and report page in Chromium", () => {
+  const admin = useAdminBrowser();
   let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-    context = await adminContext(browser);
-    page = await context.newPage();
-    collectPageErrors(page, errors);
-  }, 120_000);
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    expect(errors).toEqual([]);
+  beforeAll(() => {
+    ({ server, page } = admin);
   });
 
   it.each([

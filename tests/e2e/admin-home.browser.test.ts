@@ -1,10 +1,7 @@
-import { execFile } from "node:child_process";
-import path from "node:path";
-import { promisify } from "node:util";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, until, seriousViolations, adminContext, collectPageErrors } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
-import { ROOT } from "../setup/databases";
+import type { Page } from "playwright-core";
+import { until, seriousViolations } from "../helpers/browser";
+import { useAdminBrowser } from "../helpers/admin-browser";
+import type { RunningServer } from "../helpers/server";
 import { shot } from "./modal-helpers";
 
 /**
@@ -14,35 +11,21 @@ import { shot } from "./modal-helpers";
  */
 
 describe("the home and plans pages in Chromium (local mode, a seeded month)", () => {
+  const admin = useAdminBrowser({
+    seedEvents: 5000,
+    // The app's configured URL (SHOPIFY_APP_URL, where Shopify returns after an approval) is this server.
+    prepare: async ({ context, server }) => {
+      await context.route(/^http:\/\/127\.0\.0\.1\/app\//, (route) => {
+        const target = new URL(route.request().url());
+        return route.fulfill({ status: 302, headers: { location: `${server.url}${target.pathname}${target.search}` } });
+      });
+    },
+  });
   let server: RunningServer;
-  let browser: Browser;
-  let context: BrowserContext;
   let page: Page;
   let seeded = "";
-  const errors: string[] = [];
-
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, "scripts", "seed-activity.mjs"), "--events", "5000"], {
-      env: { ...process.env, DATABASE_URL: `file:${path.join(server.dataDir, "app.db")}`, NODE_ENV: "development" },
-    });
-    seeded = stdout;
-    context = await adminContext(browser);
-    // The app's configured URL (SHOPIFY_APP_URL, where Shopify returns after an approval) is this server.
-    await context.route(/^http:\/\/127\.0\.0\.1\/app\//, (route) => {
-      const target = new URL(route.request().url());
-      return route.fulfill({ status: 302, headers: { location: `${server.url}${target.pathname}${target.search}` } });
-    });
-    page = await context.newPage();
-    collectPageErrors(page, errors);
-  }, 120_000);
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await server?.stop();
-  });
-  afterEach(() => {
-    expect(errors).toEqual([]);
+  beforeAll(() => {
+    ({ server, page, seeded } = admin);
   });
 
   it("reads the seeded month: figures, charts drawn in the browser, the same numbers in tables, no serious axe violation", { timeout: 90_000 }, async () => {

@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { adminContext, collectPageErrors, launchBrowser, seriousViolations, until } from "../helpers/browser";
 import { deliverOrderCreated, startServer, type RunningServer } from "../helpers/server";
 import { orderCreatedPayload } from "../helpers/webhooks";
-import { FAKE_TWILIO_ACCOUNT, LOCAL_TEMPLATES, startFakeTwilio, type FakeTwilio } from "../mocks/twilio";
+import { sendingThrough, LOCAL_TEMPLATES, startFakeTwilio, type FakeTwilio } from "../mocks/twilio";
 import { shot } from "./modal-helpers";
 
 /**
@@ -26,11 +26,7 @@ describe("the confirmation ladder in Chromium", () => {
     [server, browser] = await Promise.all([
       startServer({
         NODE_ENV: "development",
-        SMS_PROVIDER: "twilio",
-        TWILIO_API_BASE: twilio.url,
-        TWILIO_ACCOUNT_SID: FAKE_TWILIO_ACCOUNT.sid,
-        TWILIO_AUTH_TOKEN: FAKE_TWILIO_ACCOUNT.token,
-        TWILIO_FROM_NUMBER: "+15005550006",
+        ...sendingThrough(twilio),
       }),
       launchBrowser(),
     ]);

@@ -1,16 +1,16 @@
 import type { Browser } from "playwright-core";
-import { signedProxyQuery } from "../../app/server/app-proxy-signature.mjs";
 import { FakeShopify } from "../mocks/shopify/server";
 import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { installDefaultHandlers } from "../mocks/shopify/handlers";
 import { FakeOrderStore, fakeOrder } from "../mocks/shopify/orders";
 import { FakeDeliveryStore } from "../mocks/shopify/delivery";
-import { adminContext, launchBrowser, seriousViolations, until } from "../helpers/browser";
+import { adminContext, seriousViolations, until } from "../helpers/browser";
 import { readOutbox } from "../helpers/outbox";
-import { deliverOrderCreated, deliverWebhook, startServer, type RunningServer } from "../helpers/server";
+import { postSigned, deliverOrderCreated, deliverWebhook, type RunningServer } from "../helpers/server";
 import { fulfillmentEventBody, orderCreatedPayload } from "../helpers/webhooks";
 import { HOSTED_SIZES, tabTo } from "./hosted-helpers";
 import { shot } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * The failed-delivery page on the built server, as the shopper meets it: the carrier reports a failed
@@ -19,7 +19,6 @@ import { shot } from "./modal-helpers";
  * correction of the order is already open leads to that correction's form, by keyboard alone.
  */
 const BUYER = "+919812345678";
-const LOCAL = { secret: "local-dev-api-secret", shop: "demo-shop.myshopify.com" };
 
 describe("the failed-delivery page in Chromium", () => {
   let server: RunningServer;
@@ -31,14 +30,8 @@ describe("the failed-delivery page in Chromium", () => {
   orders.install(fake);
   delivery.install(fake);
 
-  beforeAll(async () => {
-    const origin = await fake.start();
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", SHOPIFY_API_ORIGIN: origin }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake.stop();
+  useBrowserStore({ fake }, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   it("shows the order at three sizes, axe clean, and 'Correct my address' reaches the open correction's form by keyboard", { timeout: 120_000 }, async () => {
@@ -76,11 +69,7 @@ describe("the failed-delivery page in Chromium", () => {
     }
 
     // Another way in opens a correction first (its link texted): the page reuses it.
-    const asked = await fetch(`${server.url}/proxy/api/address-correction.request?${signedProxyQuery(LOCAL)}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ orderId: stored.id.split("/").pop() }),
-    });
+    const asked = await postSigned(server, "/api/address-correction.request", { orderId: stored.id.split("/").pop() });
     expect(await asked.json()).toMatchObject({ status: "sent" });
 
     const context = await browser.newContext({ ...HOSTED_SIZES[0].device, bypassCSP: true });

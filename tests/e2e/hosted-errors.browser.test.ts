@@ -1,9 +1,9 @@
 import type { Browser } from "playwright-core";
 import { LINK_TEXTS } from "~/shared/hosted-texts";
-import { launchBrowser } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
+import type { RunningServer } from "../helpers/server";
 import { shot } from "./modal-helpers";
 import { allViolations, HOSTED_SIZES } from "./hosted-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * A link that is not (or no longer) a page says the same on every hosted page (the address form /ac, the
@@ -14,12 +14,8 @@ import { allViolations, HOSTED_SIZES } from "./hosted-helpers";
 describe("the hosted pages' link errors (Chromium)", () => {
   let server: RunningServer;
   let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  useBrowserStore({}, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   HOSTED_SIZES.forEach((size) => {

@@ -3,7 +3,8 @@ import path from "node:path";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import type { RunningServer } from "../helpers/server";
 import { ROOT } from "../setup/databases";
-import { answerApi, axeViolations, openStorefront, shot, useStorefrontSession, type Reply } from "./modal-helpers";
+import { answerApi, axeViolations, openStorefront, shot, type Reply } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * Answers the modal words and ways it lays out, driven by the keyboard alone at a phone's, a tablet's and
@@ -39,7 +40,7 @@ function localeTexts(locale: string): Record<string, string> {
 describe("the modal's answers and ways forward (Chromium, keyboard only)", () => {
   let server: RunningServer;
   let browser: Browser;
-  useStorefrontSession((s, b) => {
+  useBrowserStore({}, (s, b) => {
     [server, browser] = [s, b];
   });
 

@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import type { RunningServer } from "../helpers/server";
-import { answerApi, axeViolations, openModal, openStorefront, useStorefrontSession } from "./modal-helpers";
+import { answerApi, axeViolations, openModal, openStorefront } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * The code's channel (docs/whatsapp.md): where the shop lets the shopper choose, the phone step offers
@@ -20,7 +21,7 @@ const CONFIG = {
 describe("the modal's SMS or WhatsApp choice (Chromium)", () => {
   let server: RunningServer;
   let browser: Browser;
-  useStorefrontSession((s, b) => {
+  useBrowserStore({}, (s, b) => {
     [server, browser] = [s, b];
   });
 

@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import type { RunningServer } from "../helpers/server";
-import { axeViolations, DEMO_VARIANT, openModal, openStorefront, shot, useStorefrontSession } from "./modal-helpers";
+import { axeViolations, DEMO_VARIANT, openModal, openStorefront, shot } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * The storefront modal in Chromium against the storefront contract: the page, its assets, the app
@@ -31,7 +32,7 @@ const CHECKOUT_URL = "https://demo-shop.myshopify.com/cart/c/hWN1fake?key=abc";
 describe("the storefront modal against the contract (Chromium, phone viewport)", () => {
   let server: RunningServer;
   let browser: Browser;
-  useStorefrontSession((s, b) => {
+  useBrowserStore({}, (s, b) => {
     [server, browser] = [s, b];
   });
 

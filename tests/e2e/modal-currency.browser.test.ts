@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import type { RunningServer } from "../helpers/server";
-import { answerApi, openModal, openStorefront, SENT, shot, useStorefrontSession } from "./modal-helpers";
+import { answerApi, openModal, openStorefront, SENT, shot } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * The modal's amounts in the cart's currency when the shop's is another (Chromium, the built bundle on
@@ -11,7 +12,7 @@ import { answerApi, openModal, openStorefront, SENT, shot, useStorefrontSession 
 describe("the modal's amounts in the shopper's currency", () => {
   let server: RunningServer;
   let browser: Browser;
-  useStorefrontSession((s, b) => {
+  useBrowserStore({}, (s, b) => {
     [server, browser] = [s, b];
   });
 

@@ -1,8 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Browser, BrowserContext, BrowserContextOptions, Page, Route } from "playwright-core";
-import { launchBrowser } from "../helpers/browser";
-import { startServer, type RunningServer } from "../helpers/server";
 import { ROOT } from "../setup/databases";
 
 /** Screenshots are kept only when asked for (SCREENSHOT_DIR=data/screenshots npm test), so a run leaves no files. */
@@ -83,23 +81,5 @@ export async function axeViolations(page: Page): Promise<string[]> {
       { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] }, resultTypes: ["violations"] },
     );
     return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-  });
-}
-
-/**
- * The local app (development, the built bundle on the local storefront) and Chromium for one describe
- * block: both started before its tests, stopped after; `use` receives them.
- */
-export function useStorefrontSession(use: (server: RunningServer, browser: Browser) => void): void {
-  let server: RunningServer | undefined;
-  let browser: Browser | undefined;
-  beforeAll(async () => {
-    const [started, launched] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-    [server, browser] = [started, launched];
-    use(started, launched);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
   });
 }

@@ -1,6 +1,7 @@
 import type { Browser, Locator, Page } from "playwright-core";
 import type { RunningServer } from "../helpers/server";
-import { answerApi, axeViolations, openModal, openStorefront, PHONE, SENT, shot, type Reply, useStorefrontSession } from "./modal-helpers";
+import { answerApi, axeViolations, openModal, openStorefront, PHONE, SENT, shot, type Reply } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * Where the shopper's next step is, and that there always is one (issue 27.4, 27.5): the main action
@@ -67,7 +68,7 @@ async function withKeyboard(page: Page, height: number | null, check: () => Prom
 describe("the modal's main action, errors and ways forward (Chromium)", () => {
   let server: RunningServer;
   let browser: Browser;
-  useStorefrontSession((s, b) => {
+  useBrowserStore({}, (s, b) => {
     [server, browser] = [s, b];
   });
 

@@ -1,10 +1,10 @@
 import path from "node:path";
 import Database from "better-sqlite3";
 import type { Browser, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser";
 import { outboxCode, readOutbox } from "../helpers/outbox";
-import { startServer, type RunningServer } from "../helpers/server";
+import type { RunningServer } from "../helpers/server";
 import { openModal, openStorefront, shot } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * A high-risk shopper in the real modal against the real app in local mode (docs/risk.md): the
@@ -17,12 +17,8 @@ import { openModal, openStorefront, shot } from "./modal-helpers";
 describe("the modal for a shopper who may not pay cash on delivery (Chromium, local mode)", () => {
   let server: RunningServer;
   let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", CACHE_TTL_SECONDS: "0" }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  useBrowserStore({ env: { CACHE_TTL_SECONDS: "0" } }, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   /** The merchant's prepaid-only list, as the Risk page saves it. */

@@ -3,7 +3,8 @@ import path from "node:path";
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import type { RunningServer } from "../helpers/server";
 import { ROOT } from "../setup/databases";
-import { answerApi, axeViolations, openStorefront, shot, useStorefrontSession, type Reply } from "./modal-helpers";
+import { answerApi, axeViolations, openStorefront, shot, type Reply } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * Where the shopper used to be left guessing, driven by the keyboard alone at a phone's, a tablet's and
@@ -30,7 +31,7 @@ function localeTexts(file: string): Record<string, string> {
 describe("the modal where a shopper was left guessing (Chromium, keyboard only)", () => {
   let server: RunningServer;
   let browser: Browser;
-  useStorefrontSession((s, b) => {
+  useBrowserStore({}, (s, b) => {
     [server, browser] = [s, b];
   });
 

@@ -1,6 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import type { RunningServer } from "../helpers/server";
-import { answerApi, axeViolations, openModal, openStorefront, SENT, shot, useStorefrontSession } from "./modal-helpers";
+import { answerApi, axeViolations, openModal, openStorefront, SENT, shot } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * The shopper's side in Chromium on a phone viewport: axe-core on every state of the modal, in
@@ -12,7 +13,7 @@ import { answerApi, axeViolations, openModal, openStorefront, SENT, shot, useSto
 describe("the shopper's modal (Chromium, phone viewport)", () => {
   let server: RunningServer;
   let browser: Browser;
-  useStorefrontSession((s, b) => {
+  useBrowserStore({}, (s, b) => {
     [server, browser] = [s, b];
   });
 

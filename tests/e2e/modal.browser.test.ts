@@ -1,8 +1,8 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser } from "../helpers/browser";
 import { outboxCode, readOutbox } from "../helpers/outbox";
-import { startServer, type RunningServer } from "../helpers/server";
+import type { RunningServer } from "../helpers/server";
 import { DEMO_VARIANT, openModal, openStorefront, shot } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * The whole storefront flow in Chromium on a phone viewport, against the real app in local mode:
@@ -30,12 +30,8 @@ describe("the storefront modal, end to end in local mode (Chromium, phone viewpo
   let server: RunningServer;
   let browser: Browser;
   let verifiedBrowser: Awaited<ReturnType<BrowserContext["storageState"]>> | undefined;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development" }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
+  useBrowserStore({}, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   it("verifies the phone with the texted code, reports a wrong code, and redirects to the checkout the app built", async () => {

@@ -3,11 +3,12 @@ import { FakeShopify } from "../mocks/shopify/server";
 import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { installDefaultHandlers } from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
-import { launchBrowser, seriousViolations } from "../helpers/browser";
+import { seriousViolations } from "../helpers/browser";
 import { readOutbox } from "../helpers/outbox";
-import { startServer, type RunningServer, deliverOrderCreated } from "../helpers/server";
+import { type RunningServer, deliverOrderCreated } from "../helpers/server";
 import { orderCreatedPayload } from "../helpers/webhooks";
 import { PHONE, shot } from "./modal-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * Verification after purchase from outside, on the built server: an unverified COD order arrives
@@ -26,14 +27,8 @@ describe("an unverified COD order confirmed by the shopper in Chromium on a phon
   installDefaultHandlers(fake, {}, tagged);
   store.install(fake);
 
-  beforeAll(async () => {
-    const origin = await fake.start();
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", SHOPIFY_API_ORIGIN: origin }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake.stop();
+  useBrowserStore({ fake }, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   it("is tagged cod-pending, texted a link, confirmed with a code on the hosted page, then tagged cod-verified", async () => {

@@ -5,12 +5,12 @@ import { FakeShopify } from "../mocks/shopify/server";
 import { servingLocalDemoShop } from "../mocks/shopify/tokens";
 import { installDefaultHandlers } from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
-import { launchBrowser } from "../helpers/browser";
 import { readOutbox } from "../helpers/outbox";
-import { startServer, type RunningServer, deliverOrderCreated } from "../helpers/server";
+import { type RunningServer, deliverOrderCreated } from "../helpers/server";
 import { orderCreatedPayload } from "../helpers/webhooks";
 import { shot } from "./modal-helpers";
 import { allViolations, HOSTED_SIZES, tabTo } from "./hosted-helpers";
+import { useBrowserStore } from "./browser-store";
 
 /**
  * "I did not place this order" on the hosted confirmation page, by the keyboard alone at a phone's, a
@@ -29,14 +29,8 @@ describe("the shopper says they did not place the order, and takes it back (Chro
   installDefaultHandlers(fake, {}, tagged);
   store.install(fake);
 
-  beforeAll(async () => {
-    const origin = await fake.start();
-    [server, browser] = await Promise.all([startServer({ NODE_ENV: "development", SHOPIFY_API_ORIGIN: origin }), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await fake.stop();
+  useBrowserStore({ fake }, (s, b) => {
+    [server, browser] = [s, b];
   });
 
   function disputes(): { disputedAt: unknown }[] {

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { startServer, type RunningServer } from "../helpers/server";
-import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../mocks/twilio";
+import { sendingThrough, startFakeTwilio, type FakeTwilio } from "../mocks/twilio";
 import { signedProxyUrl, signedWebhookInit } from "./requests";
 
 /**
@@ -25,11 +25,7 @@ describe("Twilio failing under load", () => {
   beforeAll(async () => {
     twilio = await startFakeTwilio();
     server = await startServer({
-      SMS_PROVIDER: "twilio",
-      TWILIO_API_BASE: twilio.url,
-      TWILIO_ACCOUNT_SID: FAKE_TWILIO_ACCOUNT.sid,
-      TWILIO_AUTH_TOKEN: FAKE_TWILIO_ACCOUNT.token,
-      TWILIO_FROM_NUMBER: "+15005550006",
+      ...sendingThrough(twilio),
       SMS_TIMEOUT_MS: "3000",
     });
   });

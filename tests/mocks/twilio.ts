@@ -90,6 +90,17 @@ export type FakeTwilio = Awaited<ReturnType<typeof startFakeTwilio>>;
 
 export const FAKE_TWILIO_ACCOUNT = { sid: "ACfake00000000000000000000000000", token: "fake-twilio-token" };
 
+/** The app's environment for sending through `twilio` (the fake's account, SMS from +15005550006): the real client, pointed at the fake. */
+export function sendingThrough(twilio: { url: string }) {
+  return {
+    SMS_PROVIDER: "twilio",
+    TWILIO_API_BASE: twilio.url,
+    TWILIO_ACCOUNT_SID: FAKE_TWILIO_ACCOUNT.sid,
+    TWILIO_AUTH_TOKEN: FAKE_TWILIO_ACCOUNT.token,
+    TWILIO_FROM_NUMBER: "+15005550006",
+  } as const;
+}
+
 export async function startFakeTwilio(
   options: {
     port?: number;

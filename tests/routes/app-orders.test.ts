@@ -6,7 +6,6 @@ import * as ordersCreate from "~/routes/webhooks.orders.create";
 import * as sendOtp from "~/routes/proxy.send-otp";
 import { runDueJobs } from "~/core/jobs/queue.server";
 import { clock } from "~/core/utils/clock.server";
-import { shopDayStart } from "~/shared/shop-day";
 import * as handlers from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
@@ -14,6 +13,7 @@ import { useFakeShopify } from "../helpers/fake-shopify";
 import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
+import { aroundShopMidnight, ZONES_FAR_FROM_UTC } from "../helpers/shop-midnight";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 import { JOB_KINDS } from "~/server-build";
 
@@ -89,20 +89,17 @@ describe("the Orders page", () => {
     expect(orderCountWords(2)).toBe("2");
   });
 
-  it.each(["Asia/Kolkata", "Pacific/Kiritimati", "Pacific/Pago_Pago", "America/St_Johns", "Asia/Kathmandu"])(
+  it.each(ZONES_FAR_FROM_UTC)(
     "%s: the last 7 days are the shop's, today and the 6 before from the first one's midnight, at both sides of the shop's midnight",
     async (zone) => {
       const shop = await installShop({ timezone: zone });
-      const midnight = shopDayStart("2026-12-01", zone).getTime();
-      // The first instants of 24 and 25 November, the shop's: the periods' first days a minute before and a minute after its 1 December.
-      const from24 = shopDayStart("2026-11-24", zone).getTime();
-      const from25 = shopDayStart("2026-11-25", zone).getTime();
-      for (const [n, placedAt] of [from24 - 1000, from24, from25 - 1000, from25, midnight - 120_000].entries()) {
+      const edges = aroundShopMidnight(zone, "2026-11-24", "2026-11-25");
+      for (const [n, placedAt] of [...edges.instants, edges.midnight - 120_000].entries()) {
         await prisma.orderRecord.create({ data: { shopId: shop.id, orderGid: `gid://shopify/Order/${n}`, orderName: `#${n}`, mode: "cod", cod: true, status: "verified", placedAt: new Date(placedAt) } });
       }
-      vi.spyOn(clock, "now").mockReturnValue(new Date(midnight - 60_000));
+      vi.spyOn(clock, "now").mockReturnValue(edges.before);
       expect((await load("?days=7")).data!.orders.map((o) => o.name)).toEqual(["#4", "#3", "#2", "#1"]);
-      vi.spyOn(clock, "now").mockReturnValue(new Date(midnight + 60_000));
+      vi.spyOn(clock, "now").mockReturnValue(edges.after);
       const after = (await load("?days=7")).data!;
       expect(after).toMatchObject({ total: 2, counts: { verified: 2 } });
       expect(after.orders.map((o) => o.name)).toEqual(["#4", "#3"]);

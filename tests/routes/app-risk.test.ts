@@ -11,10 +11,10 @@ import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { orderCreatedPayload, provenOrderPayload, signedWebhook } from "../helpers/webhooks";
 import { prisma } from "~/core/db.server";
 import { clock } from "~/core/utils/clock.server";
-import { shopDayStart } from "~/shared/shop-day";
 import type { RiskSettingsErrors, RiskSettingsValues } from "~/risk/risk-settings";
 import { adminRequest, callAdminRoute } from "../helpers/admin";
 import { installShop, SHOP } from "../helpers/shops";
+import { aroundShopMidnight, ZONES_FAR_FROM_UTC } from "../helpers/shop-midnight";
 
 type Answer = { status?: string; values: RiskSettingsValues; errors: RiskSettingsErrors; figures: RiskFigures };
 const twilio = useFakeTwilio();
@@ -138,23 +138,20 @@ describe("/app/risk: the merchant's rules and bands", () => {
 });
 
 describe("the Risk page's 30 days, the shop's", () => {
-  it.each(["Asia/Kolkata", "Pacific/Kiritimati", "Pacific/Pago_Pago", "America/St_Johns", "Asia/Kathmandu"])(
+  it.each(ZONES_FAR_FROM_UTC)(
     "%s: orders and daily counts both from the first instant of today's 29th day before, at both sides of the shop's midnight",
     async (zone) => {
       const shop = await installShop({ timezone: zone });
-      const midnight = shopDayStart("2026-12-01", zone).getTime();
-      // The first instants of 1 and 2 November, the shop's: the period's first day a minute before and a minute after its 1 December.
-      const from1 = shopDayStart("2026-11-01", zone).getTime();
-      const from2 = shopDayStart("2026-11-02", zone).getTime();
-      for (const [n, at] of [from1 - 1000, from1, from2 - 1000, from2].entries()) {
+      const edges = aroundShopMidnight(zone, "2026-11-01", "2026-11-02");
+      for (const [n, at] of edges.instants.entries()) {
         await prisma.orderRecord.create({ data: { shopId: shop.id, orderGid: `gid://shopify/Order/${n}`, cod: true, status: "verified", riskScore: 80, riskBand: "high", riskReasons: "{}", placedAt: new Date(at) } });
       }
       for (const [day, count] of [["2026-10-31", 100], ["2026-11-01", 10], ["2026-11-02", 1]] as const) {
         await prisma.dailyStat.create({ data: { shopId: shop.id, metric: "cod_refused", day, dimension: "bad_phone", count } });
       }
-      vi.spyOn(clock, "now").mockReturnValue(new Date(midnight - 60_000));
+      vi.spyOn(clock, "now").mockReturnValue(edges.before);
       expect((await load()).data!.figures.bands[2]).toEqual({ band: "high", orders: 3, codesSaved: null, codRefused: 11, ordersHeld: 3 });
-      vi.spyOn(clock, "now").mockReturnValue(new Date(midnight + 60_000));
+      vi.spyOn(clock, "now").mockReturnValue(edges.after);
       expect((await load()).data!.figures.bands[2]).toEqual({ band: "high", orders: 1, codesSaved: null, codRefused: 1, ordersHeld: 1 });
     },
   );

@@ -10,7 +10,7 @@ import { runDueJobs } from "~/core/jobs/queue.server";
 import { JOB_KINDS } from "~/server-build";
 import * as handlers from "../mocks/shopify/handlers";
 import { FakeEnforcementStore } from "../mocks/shopify/enforcement";
-import { LOCAL_TEMPLATES, startFakeTwilio, FAKE_TWILIO_ACCOUNT, type FakeTwilio } from "../mocks/twilio";
+import { LOCAL_TEMPLATES, startFakeTwilio, sendingThrough, type FakeTwilio } from "../mocks/twilio";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { callRoute } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
@@ -45,11 +45,7 @@ beforeAll(async () => {
   fake = await startFakeTwilio({ templates: LOCAL_TEMPLATES, appUrl });
   Object.assign(env, {
     SHOPIFY_APP_URL: appUrl,
-    SMS_PROVIDER: "twilio",
-    TWILIO_API_BASE: fake.url,
-    TWILIO_ACCOUNT_SID: FAKE_TWILIO_ACCOUNT.sid,
-    TWILIO_AUTH_TOKEN: FAKE_TWILIO_ACCOUNT.token,
-    TWILIO_FROM_NUMBER: "+15005550006",
+    ...sendingThrough(fake),
     TWILIO_WHATSAPP_FROM: "+15005550007",
     TWILIO_WHATSAPP_CONFIRM_CONTENT_SID: "HX0000000000000000000000000000c0f1",
   });

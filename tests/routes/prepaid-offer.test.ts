@@ -9,7 +9,6 @@ import { linkToken } from "~/orders/confirmation/confirmation.server";
 import { incentiveFor, prepaidOfferSummary } from "~/orders/prepaid-offer.server";
 import { incentiveNote } from "~/orders/prepaid-offer-paid.server";
 import { clock } from "~/core/utils/clock.server";
-import { shopDayStart } from "~/shared/shop-day";
 import { verificationStatus } from "~/enforcement/pause.server";
 import * as handlers from "../mocks/shopify/handlers";
 import { OPERATIONS } from "../mocks/shopify/handlers";
@@ -19,6 +18,7 @@ import { useFakeShopify } from "../helpers/fake-shopify";
 import { useFakeTwilio } from "../helpers/twilio";
 import { callRoute, signedRequest } from "../helpers/proxy";
 import { installShop, SHOP } from "../helpers/shops";
+import { aroundShopMidnight, ZONES_FAR_FROM_UTC } from "../helpers/shop-midnight";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 
 /**
@@ -342,15 +342,12 @@ describe("orders/paid for an order the app does not know as COD", () => {
 });
 
 describe("the pay-now figures' 30 days, the shop's", () => {
-  it.each(["Asia/Kolkata", "Pacific/Kiritimati", "Pacific/Pago_Pago", "America/St_Johns", "Asia/Kathmandu"])(
+  it.each(ZONES_FAR_FROM_UTC)(
     "%s: today and the 29 days before, from the first one's midnight, at both sides of the shop's midnight",
     async (zone) => {
       const shop = await shopWithOffer({ timezone: zone });
-      const midnight = shopDayStart("2026-12-01", zone).getTime();
-      // The first instants of 1 and 2 November, the shop's: the period's first day a minute before and a minute after its 1 December.
-      const from1 = shopDayStart("2026-11-01", zone).getTime();
-      const from2 = shopDayStart("2026-11-02", zone).getTime();
-      for (const [n, at] of [from1 - 1000, from1, from2 - 1000, from2].entries()) {
+      const edges = aroundShopMidnight(zone, "2026-11-01", "2026-11-02");
+      for (const [n, at] of edges.instants.entries()) {
         const orderGid = `gid://shopify/Order/${n}`;
         const time = new Date(at);
         await prisma.prepaidOffer.create({
@@ -360,8 +357,8 @@ describe("the pay-now figures' 30 days, the shop's", () => {
         await prisma.orderRecord.create({ data: { shopId: shop.id, orderGid, cod: true, status: "verified", placedAt: time, prepaidAt: time } });
       }
       const figures = (n: number) => ({ sent: n, opened: n, paid: n, moved: n, rewards: { amount: 10 * n, currency: "INR" }, notOffered: [{ reason: "cancelled", count: n, why: "the order was cancelled" }] });
-      expect(await prepaidOfferSummary(shop.id, new Date(midnight - 60_000))).toEqual(figures(3));
-      expect(await prepaidOfferSummary(shop.id, new Date(midnight + 60_000))).toEqual(figures(1));
+      expect(await prepaidOfferSummary(shop.id, edges.before)).toEqual(figures(3));
+      expect(await prepaidOfferSummary(shop.id, edges.after)).toEqual(figures(1));
     },
   );
 });

@@ -6,12 +6,12 @@ import { runDueJobs } from "~/core/jobs/queue.server";
 import { dashboardOf } from "~/dashboard/dashboard.server";
 import { verifiedOrdersByChannel } from "~/dashboard/verified-by-channel.server";
 import { JOB_KINDS } from "~/server-build";
-import { shopDayStart } from "~/shared/shop-day";
 import * as handlers from "../mocks/shopify/handlers";
 import { useFakeShopify } from "../helpers/fake-shopify";
 import { CONTENT_SID, useFakeTwilio } from "../helpers/twilio";
 import { callRoute, jsonOf, signedRequest } from "../helpers/proxy";
 import { installShop } from "../helpers/shops";
+import { aroundShopMidnight, ZONES_FAR_FROM_UTC } from "../helpers/shop-midnight";
 import { orderCreatedPayload, signedWebhook } from "../helpers/webhooks";
 
 /**
@@ -106,28 +106,25 @@ describe("the operator's channel report (npm run report:channels)", () => {
     expect(await channelReport({ table: (parsed as { ok: true; table: typeof table }).table, days: 30, shop: "nobody.myshopify.com" })).toEqual([]);
   });
 
-  it.each(["Asia/Kolkata", "Pacific/Kiritimati", "Pacific/Pago_Pago", "America/St_Johns", "Asia/Kathmandu"])(
+  it.each(ZONES_FAR_FROM_UTC)(
     "%s: the last 7 days are the shop's, today and the 6 before from the first one's midnight, at both sides of the shop's midnight",
     async (zone) => {
       const { channelReport, parsePriceTable } = await import("~/dashboard/channel-report.server");
       const parsed = parsePriceTable(JSON.stringify(table));
       const prices = (parsed as { ok: true; table: typeof table }).table;
       const shop = await installShop({ timezone: zone });
-      const midnight = shopDayStart("2026-12-01", zone).getTime();
-      // The first instants of 24 and 25 November, the shop's: the period's first day a minute before and a minute after its 1 December.
-      const from24 = shopDayStart("2026-11-24", zone).getTime();
-      const from25 = shopDayStart("2026-11-25", zone).getTime();
-      for (const [n, at] of [from24 - 1000, from24, from25 - 1000, from25].entries()) {
+      const edges = aroundShopMidnight(zone, "2026-11-24", "2026-11-25");
+      for (const [n, at] of edges.instants.entries()) {
         const time = new Date(at);
         await prisma.messageDelivery.create({ data: { shopId: shop.id, phone: `+91987650030${n}`, purpose: "otp", channel: "sms", providerId: `SM-edge-${n}`, status: "delivered", createdAt: time } });
         // A returning customer's verified order: counted with no message.
         await prisma.orderRecord.create({ data: { shopId: shop.id, orderGid: `gid://shopify/Order/${n}`, cod: true, status: "verified", verifiedBy: "returning_customer", placedAt: time } });
       }
-      const [before] = await channelReport({ table: prices, days: 7, now: new Date(midnight - 60_000) });
-      expect(before).toMatchObject({ timezone: zone, from: new Date(from24).toISOString(), firstDay: "2026-11-24", lastDay: "2026-11-30", verifiedWithoutMessage: 3 });
+      const [before] = await channelReport({ table: prices, days: 7, now: edges.before });
+      expect(before).toMatchObject({ timezone: zone, from: new Date(edges.fromBefore).toISOString(), firstDay: "2026-11-24", lastDay: "2026-11-30", verifiedWithoutMessage: 3 });
       expect(before.channels[0]).toMatchObject({ channel: "sms", messages: 3 });
-      const [after] = await channelReport({ table: prices, days: 7, now: new Date(midnight + 60_000) });
-      expect(after).toMatchObject({ from: new Date(from25).toISOString(), firstDay: "2026-11-25", lastDay: "2026-12-01", verifiedWithoutMessage: 1 });
+      const [after] = await channelReport({ table: prices, days: 7, now: edges.after });
+      expect(after).toMatchObject({ from: new Date(edges.fromAfter).toISOString(), firstDay: "2026-11-25", lastDay: "2026-12-01", verifiedWithoutMessage: 1 });
       expect(after.channels[0]).toMatchObject({ channel: "sms", messages: 1 });
     },
   );

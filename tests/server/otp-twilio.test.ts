@@ -1,5 +1,5 @@
 import { postSigned, startServer, type RunningServer } from "../helpers/server";
-import { FAKE_TWILIO_ACCOUNT, startFakeTwilio, type FakeTwilio } from "../mocks/twilio";
+import { sendingThrough, startFakeTwilio, type FakeTwilio } from "../mocks/twilio";
 
 /** The production build's Twilio sender (the real client, bundled as the server runs it) against the fake Twilio. */
 describe("one-time codes through Twilio on the built server", () => {
@@ -8,11 +8,7 @@ describe("one-time codes through Twilio on the built server", () => {
   beforeAll(async () => {
     twilio = await startFakeTwilio();
     server = await startServer({
-      SMS_PROVIDER: "twilio",
-      TWILIO_API_BASE: twilio.url,
-      TWILIO_ACCOUNT_SID: FAKE_TWILIO_ACCOUNT.sid,
-      TWILIO_AUTH_TOKEN: FAKE_TWILIO_ACCOUNT.token,
-      TWILIO_FROM_NUMBER: "+15005550006",
+      ...sendingThrough(twilio),
       SMS_TIMEOUT_MS: "1500",
     });
   });

@@ -53,7 +53,8 @@ export function removeSqliteDatabases(runId: string) {
   fs.rmSync(sqliteRunDir(runId), { recursive: true, force: true });
 }
 
-async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
+/** Runs `fn` on a client of the PostgreSQL server's admin database, closed after. */
+export async function withPostgresAdmin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await client.connect();
   try {
@@ -64,15 +65,15 @@ async function admin<T>(fn: (c: pg.Client) => Promise<T>): Promise<T> {
 }
 
 export async function createPostgresDatabases(runId: string, workers = WORKERS) {
-  await admin((c) => c.query(`CREATE DATABASE "cod_t${runId}_tpl"`));
+  await withPostgresAdmin((c) => c.query(`CREATE DATABASE "cod_t${runId}_tpl"`));
   await applyMigrations(pgUrlFor(`cod_t${runId}_tpl`));
-  await admin(async (c) => {
+  await withPostgresAdmin(async (c) => {
     for (let w = 1; w <= workers; w++) await c.query(`CREATE DATABASE "cod_t${runId}_w${w}" TEMPLATE "cod_t${runId}_tpl"`);
   });
 }
 
 export async function removePostgresDatabases(runId: string) {
-  await admin(async (c) => {
+  await withPostgresAdmin(async (c) => {
     // `_` is a LIKE wildcard: escaped, so run "ab" never matches another run's "abc_..." databases.
     const { rows } = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1`, [`cod\\_t${runId}\\_%`]);
     for (const { datname } of rows) await c.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
@@ -82,6 +83,6 @@ export async function removePostgresDatabases(runId: string) {
 /** A fresh database (extra to the per-worker ones) for tests that need their own, e.g. two app instances. */
 export async function createScratchPostgresDatabase(runId: string, name: string) {
   const db = `cod_t${runId}_${name}`;
-  await admin((c) => c.query(`CREATE DATABASE "${db}" TEMPLATE "cod_t${runId}_tpl"`));
+  await withPostgresAdmin((c) => c.query(`CREATE DATABASE "${db}" TEMPLATE "cod_t${runId}_tpl"`));
   return pgUrlFor(db);
 }
