@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { databaseProvider, prisma } from "~/core/db.server";
 import { isDatabaseUnavailable } from "~/core/db/database-errors";
-import { execute, query, sql, sqliteIndexedBy, sqlList, type Sql } from "~/core/db/sql.server";
+import { execute, query, sql, sqliteIndexedBy, sqlList, toDate, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
@@ -91,7 +91,7 @@ export function backoffMs(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
 }
 
-type JobRow = { id: string; kind: string; key: string; shop: string; payload: string; attempts: number | bigint | string };
+type JobRow = { id: string; kind: string; key: string; shop: string; payload: string; attempts: number | bigint | string; nextAttemptAt: unknown };
 
 /** What `enqueueJob` is asked: the job's shop, its key within its kind, its payload and when it is due (default: now). */
 export type JobInput<P> = { shop: string; key: string; payload: P; runAt?: Date };
@@ -161,30 +161,41 @@ export async function afterJobFound(job: PlannedJob): Promise<void> {
 }
 
 /**
- * Claims the next due job of these kinds in one statement: the conditional update can only succeed
- * for one claimant (on PostgreSQL, `SKIP LOCKED` also sends concurrent claimants to different rows).
+ * Claims up to `count` due jobs of these kinds in one statement, the earliest due first: the conditional update
+ * can only succeed for one claimant per job (on PostgreSQL, `SKIP LOCKED` also sends concurrent claimants to
+ * different rows).
  */
-async function claimNextJob(kindNames: string[], now: Date): Promise<JobRow | null> {
-  const rows = await query<JobRow>(claimStatement(kindNames, now));
-  return rows[0] ?? null;
+async function claimDueJobs(kindNames: string[], now: Date, count: number): Promise<JobRow[]> {
+  const rows = await query<JobRow>(claimStatement(kindNames, now, count));
+  return rows.length > 1 ? rows.sort((a, b) => toDate(a.nextAttemptAt).getTime() - toDate(b.nextAttemptAt).getTime()) : rows;
 }
 
 /**
- * The claim's statement. Both engines read the partial index of pending jobs in due order
+ * The claim's statement (`count` jobs at most). Both engines read the partial index of pending jobs in due order
  * ("Job_pending_nextAttemptAt_idx"), however many finished jobs are kept; SQLite is told to (`INDEXED BY`):
  * without statistics it would take the (kind, key) index and sort every kept job of those kinds.
  */
-export function claimStatement(kindNames: string[], now: Date): Sql {
+export function claimStatement(kindNames: string[], now: Date, count = 1): Sql {
   const lockedUntil = new Date(now.getTime() + LOCK_MS);
-  return sql`
-    UPDATE "Job" SET "lockedUntil" = ${lockedUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
-    WHERE "id" = (
+  const due = sql`
       SELECT "id" FROM "Job"${sqliteIndexedBy("Job_pending_nextAttemptAt_idx")}
       WHERE "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
         AND "nextAttemptAt" <= ${now} AND "kind" IN (${sqlList(kindNames)})
-      ORDER BY "nextAttemptAt" LIMIT 1${databaseProvider === "postgresql" ? sql` FOR UPDATE SKIP LOCKED` : sql``})
-    AND "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
-    RETURNING "id", "kind", "key", "shop", "payload", "attempts"`;
+      ORDER BY "nextAttemptAt" LIMIT ${count}`;
+  const set = sql`"lockedUntil" = ${lockedUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${now}`;
+  const free = sql`"doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})`;
+  const returning = sql`RETURNING "Job"."id", "Job"."kind", "Job"."key", "Job"."shop", "Job"."payload", "Job"."attempts", "Job"."nextAttemptAt"`;
+  // PostgreSQL: the picked rows are read once (a materialized CTE): as a subquery of `IN`, the planner may run
+  // the `LIMIT` more than once and claim more rows than asked.
+  if (databaseProvider === "postgresql") {
+    return sql`
+    WITH "picked" AS MATERIALIZED (${due} FOR UPDATE SKIP LOCKED)
+    UPDATE "Job" SET ${set} FROM "picked" WHERE "Job"."id" = "picked"."id" AND ${free}
+    ${returning}`;
+  }
+  return sql`
+    UPDATE "Job" SET ${set} WHERE "id" IN (${due}) AND ${free}
+    ${returning}`;
 }
 
 /**
@@ -207,8 +218,9 @@ async function finishJob(
 
 /**
  * Runs the due jobs of these kinds (up to `limit`), each claimed by this worker alone, `concurrency` at
- * a time (jobs wait on Shopify or an SMS provider, not on this process). Jobs of other kinds are left
- * for a process that runs them.
+ * a time (jobs wait on Shopify or an SMS provider, not on this process): each round claims up to
+ * `concurrency` jobs in one statement and runs them together, and the next round claims once they all
+ * ended. Jobs of other kinds are left for a process that runs them.
  */
 export async function runDueJobs(
   runnable: readonly AnyJobKind[],
@@ -221,60 +233,49 @@ export async function runDueJobs(
   const kinds = new Map(runnable.map((kind) => [kind.kind, kind]));
   const kindNames = [...kinds.keys()];
   if (!kindNames.length) return summary;
-  // Turns start as jobs are found, so a sweep that finds nothing costs one statement, not one per turn.
-  // Each turn's failure is caught as the turn starts (a database cut fails them all, and a turn that fails
-  // while an earlier one is still running must not reject unhandled); the first is thrown once all ended.
-  const turns: Promise<void>[] = [];
-  let failure: { error: unknown } | null = null;
-  const another = () => {
-    if (turns.length >= Math.max(1, concurrency)) return;
-    turns.push(runJobsInTurn(kinds, limit, summary, another, beforeClaim).catch((error: unknown) => void (failure ??= { error })));
-  };
-  another();
-  for (let i = 0; i < turns.length; i++) await turns[i];
-  if (failure) throw (failure as { error: unknown }).error;
+  // A round's jobs run to their end whatever the others do; a failure (a database cut fails them all) is
+  // thrown once they all ended, and no further round is claimed. A sweep that finds nothing costs one statement.
+  while (summary.claimed < limit) {
+    await beforeClaim?.();
+    const jobs = await claimDueJobs(kindNames, clock.now(), Math.min(Math.max(1, concurrency), limit - summary.claimed));
+    if (!jobs.length) break;
+    summary.claimed += jobs.length;
+    const ended = await Promise.allSettled(jobs.map((job) => runAndFinish(kinds.get(job.kind)!, job, summary)));
+    const failure = ended.find((e): e is PromiseRejectedResult => e.status === "rejected");
+    if (failure) throw failure.reason;
+  }
   return summary;
 }
 
-async function runJobsInTurn(kinds: Map<string, AnyJobKind>, limit: number, summary: JobSummary, another: () => void, beforeClaim?: () => Promise<void>) {
-  while (summary.claimed < limit) {
-    await beforeClaim?.();
-    summary.claimed++; // this turn's place within the limit, taken before the claim's await
-    const job = await claimNextJob([...kinds.keys()], clock.now());
-    if (!job) {
-      summary.claimed--;
-      break;
-    }
-    if (summary.claimed < limit) another();
-    const attempts = Number(job.attempts);
-    const kind = kinds.get(job.kind)!;
-    const result = await runOne(kind, { payload: job.payload, shop: job.shop, attempts });
-    // The database went away under the run: not the job's failure. Its lock expires and it runs again
-    // once the database is back (the sweep notes the outage once); no attempt is given up for it.
-    if (!result.ok && result.unavailable) throw result.unavailable;
-    const at = clock.now();
-    const fields = { kind: job.kind, shop: job.shop, key: job.key, attempts };
-    if (result.ok && kind.every) {
-      await finishJob(job, { nextAttemptAt: new Date(at.getTime() + kind.every), lastError: null, resetAttempts: true }, at);
-      summary.done++;
-    } else if (result.ok) {
-      await finishJob(job, { doneAt: at, lastError: null }, at);
-      summary.done++;
-    } else if (kind.every) {
-      const delay = Math.min(kind.every, (kind.backoffMs ?? backoffMs)(attempts));
-      await finishJob(job, { nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error }, at);
-      log.warn("recurring job failed; will run again", { ...fields, error: result.error });
-      summary.retried++;
-    } else if (result.retry === false || attempts >= (kind.maxAttempts ?? MAX_ATTEMPTS)) {
-      await finishJob(job, { failedAt: at, lastError: result.error }, at);
-      log.error("background job failed; giving up", { ...fields, error: result.error });
-      summary.failed++;
-    } else {
-      const delay = (kind.backoffMs ?? backoffMs)(attempts);
-      await finishJob(job, { nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error }, at);
-      log.warn("background job failed; will retry", { ...fields, error: result.error });
-      summary.retried++;
-    }
+/** Runs one claimed job and records how it ended (done, due again, given up). */
+async function runAndFinish(kind: AnyJobKind, job: JobRow, summary: JobSummary) {
+  const attempts = Number(job.attempts);
+  const result = await runOne(kind, { payload: job.payload, shop: job.shop, attempts });
+  // The database went away under the run: not the job's failure. Its lock expires and it runs again
+  // once the database is back (the sweep notes the outage once); no attempt is given up for it.
+  if (!result.ok && result.unavailable) throw result.unavailable;
+  const at = clock.now();
+  const fields = { kind: job.kind, shop: job.shop, key: job.key, attempts };
+  if (result.ok && kind.every) {
+    await finishJob(job, { nextAttemptAt: new Date(at.getTime() + kind.every), lastError: null, resetAttempts: true }, at);
+    summary.done++;
+  } else if (result.ok) {
+    await finishJob(job, { doneAt: at, lastError: null }, at);
+    summary.done++;
+  } else if (kind.every) {
+    const delay = Math.min(kind.every, (kind.backoffMs ?? backoffMs)(attempts));
+    await finishJob(job, { nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error }, at);
+    log.warn("recurring job failed; will run again", { ...fields, error: result.error });
+    summary.retried++;
+  } else if (result.retry === false || attempts >= (kind.maxAttempts ?? MAX_ATTEMPTS)) {
+    await finishJob(job, { failedAt: at, lastError: result.error }, at);
+    log.error("background job failed; giving up", { ...fields, error: result.error });
+    summary.failed++;
+  } else {
+    const delay = (kind.backoffMs ?? backoffMs)(attempts);
+    await finishJob(job, { nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error }, at);
+    log.warn("background job failed; will retry", { ...fields, error: result.error });
+    summary.retried++;
   }
 }
 
