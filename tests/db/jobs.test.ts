@@ -95,6 +95,19 @@ describe("the job queue (one durable mechanism for background work)", () => {
     expect(await prisma.job.findFirstOrThrow({ where: { kind: "test.merging" } })).toMatchObject({ doneAt: expect.any(Date), lockedUntil: null });
   });
 
+  it("records the ends of jobs run together in one round: done, due again after a failure, run again after a merge", async () => {
+    await enqueueJob(mergingJob, { shop: SHOP, key: "m", payload: { tags: ["first"] } });
+    await enqueueJob(counterJob, { shop: SHOP, key: "x", payload: { n: 1, seen: [] } });
+    await enqueueJob(throwingJob, { shop: SHOP, key: "t", payload: {} });
+    expect(await runDueJobs(20, 4)).toEqual({ claimed: 4, done: 3, retried: 1, failed: 0 });
+    expect(mergedRuns).toEqual([["first"], ["first", "late"]]);
+    expect(await prisma.job.findFirstOrThrow({ where: { key: "m" } })).toMatchObject({ doneAt: expect.any(Date), lockedUntil: null, payload: JSON.stringify({ tags: ["first", "late"] }) });
+    expect(await prisma.job.findFirstOrThrow({ where: { key: "x" } })).toMatchObject({ doneAt: t0, attempts: 1, lockedUntil: null, lastError: null });
+    const failed = await prisma.job.findFirstOrThrow({ where: { key: "t" } });
+    expect(failed).toMatchObject({ doneAt: null, failedAt: null, attempts: 1, lockedUntil: null, lastError: expect.stringContaining("boom") });
+    expect(failed.nextAttemptAt.getTime()).toBe(t0.getTime() + backoffMs(1));
+  });
+
   it("retries a failure with exponential backoff, then gives up after maxAttempts and keeps the last error", async () => {
     const restore = expectConsoleErrors();
     script.push({ ok: false, error: "first" }, { ok: false, error: "second" }, { ok: false, error: "third" });

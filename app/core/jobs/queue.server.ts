@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { databaseProvider, prisma } from "~/core/db.server";
 import { isDatabaseUnavailable } from "~/core/db/database-errors";
-import { execute, query, sql, sqliteIndexedBy, sqlList, toDate, type Sql } from "~/core/db/sql.server";
+import { execute, joinSql, query, sql, sqliteIndexedBy, sqlList, toDate, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
@@ -198,22 +198,45 @@ export function claimStatement(kindNames: string[], now: Date, count = 1): Sql {
     ${returning}`;
 }
 
+/** How a run ended, to record on its job (`finishJobs`). */
+type Finish = { job: JobRow; doneAt?: Date; failedAt?: Date; nextAttemptAt?: Date; lastError: string | null; resetAttempts?: boolean };
+
 /**
- * Records a run's end and releases the job. Only if the payload is still the one that ran: a merge
- * during the run made the job due again (attempts reset), and then it is only released.
+ * Records the ends of a round's runs and releases their jobs: one statement for one job, one for several (a
+ * multi-row `UPDATE ... FROM` a list of values), each row only if its payload is still the one that ran: a
+ * merge during the run made the job due again (attempts reset), and then it is only released (one more
+ * statement for those).
  */
-async function finishJob(
-  job: JobRow,
-  fields: { doneAt?: Date; failedAt?: Date; nextAttemptAt?: Date; lastError: string | null; resetAttempts?: boolean },
-  now: Date,
-) {
-  const finished = await execute(sql`
-    UPDATE "Job" SET "doneAt" = ${fields.doneAt ?? null}, "failedAt" = ${fields.failedAt ?? null},
-      "attempts" = CASE WHEN ${fields.resetAttempts ? 1 : 0} = 1 THEN 0 ELSE "attempts" END,
-      "nextAttemptAt" = COALESCE(${fields.nextAttemptAt ?? null}, "nextAttemptAt"),
-      "lastError" = ${fields.lastError}, "lockedUntil" = NULL, "updatedAt" = ${now}
-    WHERE "id" = ${job.id} AND "payload" = ${job.payload}`);
-  if (finished !== 1) await execute(sql`UPDATE "Job" SET "lockedUntil" = NULL, "updatedAt" = ${now} WHERE "id" = ${job.id}`);
+async function finishJobs(finishes: Finish[], now: Date) {
+  if (!finishes.length) return;
+  if (finishes.length === 1) {
+    const [f] = finishes;
+    const finished = await execute(sql`
+    UPDATE "Job" SET "doneAt" = ${f.doneAt ?? null}, "failedAt" = ${f.failedAt ?? null},
+      "attempts" = CASE WHEN ${f.resetAttempts ? 1 : 0} = 1 THEN 0 ELSE "attempts" END,
+      "nextAttemptAt" = COALESCE(${f.nextAttemptAt ?? null}, "nextAttemptAt"),
+      "lastError" = ${f.lastError}, "lockedUntil" = NULL, "updatedAt" = ${now}
+    WHERE "id" = ${f.job.id} AND "payload" = ${f.job.payload}`);
+    if (finished !== 1) await execute(sql`UPDATE "Job" SET "lockedUntil" = NULL, "updatedAt" = ${now} WHERE "id" = ${f.job.id}`);
+    return;
+  }
+  // PostgreSQL reads the list's types from its first row.
+  const pg = databaseProvider === "postgresql";
+  const rows = finishes.map((f, i) =>
+    i === 0 && pg
+      ? sql`(${f.job.id}::text, ${f.job.payload}::text, ${f.doneAt ?? null}::timestamp(3), ${f.failedAt ?? null}::timestamp(3), ${f.resetAttempts ? 1 : 0}::integer, ${f.nextAttemptAt ?? null}::timestamp(3), ${f.lastError}::text)`
+      : sql`(${f.job.id}, ${f.job.payload}, ${f.doneAt ?? null}, ${f.failedAt ?? null}, ${f.resetAttempts ? 1 : 0}, ${f.nextAttemptAt ?? null}, ${f.lastError})`,
+  );
+  const finished = await query<{ id: string }>(sql`
+    WITH "ended" ("id", "payload", "doneAt", "failedAt", "reset", "nextAttemptAt", "lastError") AS (VALUES ${joinSql(rows, ", ")})
+    UPDATE "Job" SET "doneAt" = "ended"."doneAt", "failedAt" = "ended"."failedAt",
+      "attempts" = CASE WHEN "ended"."reset" = 1 THEN 0 ELSE "Job"."attempts" END,
+      "nextAttemptAt" = COALESCE("ended"."nextAttemptAt", "Job"."nextAttemptAt"),
+      "lastError" = "ended"."lastError", "lockedUntil" = NULL, "updatedAt" = ${now}
+    FROM "ended" WHERE "Job"."id" = "ended"."id" AND "Job"."payload" = "ended"."payload"
+    RETURNING "Job"."id"`);
+  const merged = finishes.filter((f) => !finished.some((row) => row.id === f.job.id));
+  if (merged.length) await execute(sql`UPDATE "Job" SET "lockedUntil" = NULL, "updatedAt" = ${now} WHERE "id" IN (${sqlList(merged.map((f) => f.job.id))})`);
 }
 
 /**
@@ -240,15 +263,20 @@ export async function runDueJobs(
     const jobs = await claimDueJobs(kindNames, clock.now(), Math.min(Math.max(1, concurrency), limit - summary.claimed));
     if (!jobs.length) break;
     summary.claimed += jobs.length;
-    const ended = await Promise.allSettled(jobs.map((job) => runAndFinish(kinds.get(job.kind)!, job, summary)));
+    const ended = await Promise.allSettled(jobs.map((job) => runClaimed(kinds.get(job.kind)!, job, summary)));
+    // The ends of the round's runs are recorded together; a job whose run the database cut keeps its lock.
+    await finishJobs(
+      ended.flatMap((e) => (e.status === "fulfilled" ? [e.value] : [])),
+      clock.now(),
+    );
     const failure = ended.find((e): e is PromiseRejectedResult => e.status === "rejected");
     if (failure) throw failure.reason;
   }
   return summary;
 }
 
-/** Runs one claimed job and records how it ended (done, due again, given up). */
-async function runAndFinish(kind: AnyJobKind, job: JobRow, summary: JobSummary) {
+/** Runs one claimed job and says how it ended (done, due again, given up), for `finishJobs` to record. */
+async function runClaimed(kind: AnyJobKind, job: JobRow, summary: JobSummary): Promise<Finish> {
   const attempts = Number(job.attempts);
   const result = await runOne(kind, { payload: job.payload, shop: job.shop, attempts });
   // The database went away under the run: not the job's failure. Its lock expires and it runs again
@@ -257,26 +285,28 @@ async function runAndFinish(kind: AnyJobKind, job: JobRow, summary: JobSummary) 
   const at = clock.now();
   const fields = { kind: job.kind, shop: job.shop, key: job.key, attempts };
   if (result.ok && kind.every) {
-    await finishJob(job, { nextAttemptAt: new Date(at.getTime() + kind.every), lastError: null, resetAttempts: true }, at);
     summary.done++;
-  } else if (result.ok) {
-    await finishJob(job, { doneAt: at, lastError: null }, at);
+    return { job, nextAttemptAt: new Date(at.getTime() + kind.every), lastError: null, resetAttempts: true };
+  }
+  if (result.ok) {
     summary.done++;
-  } else if (kind.every) {
+    return { job, doneAt: at, lastError: null };
+  }
+  if (kind.every) {
     const delay = Math.min(kind.every, (kind.backoffMs ?? backoffMs)(attempts));
-    await finishJob(job, { nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error }, at);
     log.warn("recurring job failed; will run again", { ...fields, error: result.error });
     summary.retried++;
-  } else if (result.retry === false || attempts >= (kind.maxAttempts ?? MAX_ATTEMPTS)) {
-    await finishJob(job, { failedAt: at, lastError: result.error }, at);
+    return { job, nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error };
+  }
+  if (result.retry === false || attempts >= (kind.maxAttempts ?? MAX_ATTEMPTS)) {
     log.error("background job failed; giving up", { ...fields, error: result.error });
     summary.failed++;
-  } else {
-    const delay = (kind.backoffMs ?? backoffMs)(attempts);
-    await finishJob(job, { nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error }, at);
-    log.warn("background job failed; will retry", { ...fields, error: result.error });
-    summary.retried++;
+    return { job, failedAt: at, lastError: result.error };
   }
+  const delay = (kind.backoffMs ?? backoffMs)(attempts);
+  log.warn("background job failed; will retry", { ...fields, error: result.error });
+  summary.retried++;
+  return { job, nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error };
 }
 
 async function runOne<P>(kind: JobKind<P>, job: { payload: string; shop: string; attempts: number }): Promise<JobResult & { unavailable?: unknown }> {
