@@ -263,16 +263,37 @@ export async function runDueJobs(
     const jobs = await claimDueJobs(kindNames, clock.now(), Math.min(Math.max(1, concurrency), limit - summary.claimed));
     if (!jobs.length) break;
     summary.claimed += jobs.length;
-    const ended = await Promise.allSettled(jobs.map((job) => runClaimed(kinds.get(job.kind)!, job, summary)));
-    // The ends of the round's runs are recorded together; a job whose run the database cut keeps its lock.
-    await finishJobs(
-      ended.flatMap((e) => (e.status === "fulfilled" ? [e.value] : [])),
-      clock.now(),
-    );
-    const failure = ended.find((e): e is PromiseRejectedResult => e.status === "rejected");
-    if (failure) throw failure.reason;
+    const failure = await runRound(jobs.map((job) => runClaimed(kinds.get(job.kind)!, job, summary)));
+    if (failure) throw failure.error;
   }
   return summary;
+}
+
+/**
+ * A round's ends are recorded together once its runs all ended (a job whose run the database cut keeps its
+ * lock), or, while one of them runs longer than ROUND_FINISH_WAIT_MS, those that ended so far are recorded
+ * then, so a job done long before the round's slowest never outlives its lock (LOCK_MS) and runs again.
+ */
+const ROUND_FINISH_WAIT_MS = 10_000;
+
+async function runRound(runs: Promise<Finish>[]): Promise<{ error: unknown } | null> {
+  const ends: (Finish | { error: unknown } | undefined)[] = runs.map(() => undefined);
+  const all = Promise.all(runs.map((run, i) => run.then((f) => void (ends[i] = f), (error: unknown) => void (ends[i] = { error }))));
+  let timer: NodeJS.Timeout | undefined;
+  const slow = await Promise.race([all.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), ROUND_FINISH_WAIT_MS)))]);
+  clearTimeout(timer);
+  const recorded = new Set<Finish>();
+  const record = async () => {
+    const fresh = ends.filter((e): e is Finish => e !== undefined && !("error" in e) && !recorded.has(e));
+    for (const f of fresh) recorded.add(f);
+    await finishJobs(fresh, clock.now());
+  };
+  if (slow) {
+    await record();
+    await all;
+  }
+  await record();
+  return ends.find((e): e is { error: unknown } => e !== undefined && "error" in e) ?? null;
 }
 
 /** Runs one claimed job and says how it ended (done, due again, given up), for `finishJobs` to record. */
