@@ -1,14 +1,13 @@
-import { prisma } from "~/core/db.server";
 import { countEventStatement } from "~/core/db/daily-stats.server";
-import type { Sql } from "~/core/db/sql.server";
-import { hitRateLimit, releaseRateLimit, type RateLimitResult } from "~/core/rate-limit/rate-limit.server";
+import { execute, query, sql, toBoolean, type Sql } from "~/core/db/sql.server";
+import { rateLimitHits, rateLimitReleases, rateLimitRows, type RateLimitRow } from "~/core/rate-limit/rate-limit.server";
 import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { clock } from "~/core/utils/clock.server";
-import { isOptedOut } from "~/sms/opt-out.server";
+import { optedOutCondition } from "~/sms/opt-out.server";
 import { dailyCapKey, PHONE_CAP_WINDOW_SECONDS, PHONE_LINKS_PER_DAY, PHONE_TEXTS_PER_DAY, phoneLinksKey, phoneTextsKey } from "~/sms/phone-cap.server";
 import { verificationCounted } from "~/enforcement/allowance.server";
 import type { PauseReason } from "~/enforcement/pause";
-import { verificationStatus } from "~/enforcement/pause.server";
+import { statusOf, verificationsUsedValue } from "~/enforcement/pause.server";
 
 /**
  * What the app may send a shopper on its own, after the order (docs/confirmation-ladder.md#limits-and-privacy):
@@ -58,17 +57,18 @@ export async function takeContact(shop: ContactShop, phone: string, kind: Contac
   const now = clock.now();
   const refuse = (reason: string, plan = false) => ({ ok: false as const, reason, plan });
   const subscribed = hasActiveSubscription(shop);
-  // The three reads go out together (one wait on PostgreSQL instead of three); the refusals keep their order.
   // Verification switched off stops the ladder and the confirmation (a confirmation is a verification), not the
   // delivery texts or the pay-now offer: for those only the plan and its allowance count.
-  const [optedOut, blocked, status] = await Promise.all([
-    isOptedOut(shop.id, phone, options.call === true),
-    prisma.blockedPhone.findUnique({ where: { shopId_phone: { shopId: shop.id, phone } }, select: { phone: true } }),
-    subscribed ? verificationStatus(VERIFYING_KINDS.has(kind) ? shop : { ...shop, otpEnabled: true }, now) : null,
-  ]);
-  if (optedOut) return refuse("opted_out");
-  if (blocked) return refuse("phone_blocked");
-  if (!subscribed || !status) return refuse("subscription_required", true);
+  const statusShop = VERIFYING_KINDS.has(kind) ? shop : { ...shop, otpEnabled: true };
+  // The number's standing and the month's verifications in one statement; the refusals keep their order.
+  const [standing] = await query<{ optedOut: unknown; blocked: unknown; used: unknown }>(sql`
+    SELECT ${optedOutCondition(shop.id, phone, options.call === true)} AS "optedOut",
+      EXISTS (SELECT 1 FROM "BlockedPhone" WHERE "shopId" = ${shop.id} AND "phone" = ${phone}) AS "blocked",
+      ${subscribed ? verificationsUsedValue(statusShop, now) : sql`0`} AS "used"`);
+  if (toBoolean(standing.optedOut)) return refuse("opted_out");
+  if (toBoolean(standing.blocked)) return refuse("phone_blocked");
+  if (!subscribed) return refuse("subscription_required", true);
+  const status = statusOf(statusShop, Number(standing.used), now);
   if (status.pause) return refuse(status.pause, PLAN_REFUSALS.has(status.pause));
 
   const limits: [key: string, limit: number, refusal: string][] = [
@@ -77,18 +77,22 @@ export async function takeContact(shop: ContactShop, phone: string, kind: Contac
     [phoneTextsKey(shop.id, phone), PHONE_TEXTS_PER_DAY, "number_texts"],
     [dailyCapKey(shop, now), shop.dailySendCap, "shop_daily_cap"],
   ];
-  const hits: [string, RateLimitResult][] = [];
-  const giveBack = async () => {
-    for (const [key, hit] of hits) await releaseRateLimit(key, hit);
-  };
-  for (const [key, limit, refusal] of limits) {
-    const hit = await hitRateLimit(key, limit, PHONE_CAP_WINDOW_SECONDS);
-    hits.push([key, hit]);
-    if (!hit.allowed) {
-      // Nothing goes: every hit of this contact is given back, the refused one too (the app asked, not a person).
-      await giveBack();
-      return refuse(refusal);
-    }
+  // Every limit counted in one multi-row upsert (each row still one atomic upsert: exact under any
+  // concurrency), in key order (PostgreSQL locks the rows in the order it meets them, as the give-back does).
+  const at = now.getTime();
+  const counted = [...limits].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const rows = await query<RateLimitRow & { key: string }>(
+    rateLimitHits(rateLimitRows(counted.map(([key]) => ({ key, windowSeconds: PHONE_CAP_WINDOW_SECONDS })), at)),
+  );
+  const byKey = new Map(rows.map((row) => [row.key, row]));
+  const hits = counted.map(([key]) => ({ key, hit: { windowStart: Number(byKey.get(key)!.windowStart) } }));
+  const giveBack = async () => void (await execute(rateLimitReleases(hits)));
+  // The first limit over (in the order above) says why; nothing goes, and every hit of this contact is given
+  // back, the refused one too (the app asked, not a person).
+  const over = limits.find(([key, limit]) => Number(byKey.get(key)!.count) > limit);
+  if (over) {
+    await giveBack();
+    return refuse(over[2]);
   }
   return {
     ok: true,

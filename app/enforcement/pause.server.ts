@@ -1,4 +1,5 @@
-import { countSince } from "~/core/db/daily-stats.server";
+import { countSince, countSinceValue } from "~/core/db/daily-stats.server";
+import type { Sql } from "~/core/db/sql.server";
 import type { Shop } from "~/core/settings/shop.server";
 import { allowanceMonthStart, planOf } from "~/shared/plans";
 import { clock } from "~/core/utils/clock.server";
@@ -12,13 +13,21 @@ export type VerificationStatus = {
   level: AllowanceLevel;
 };
 
+type StatusShop = Pick<Shop, "id" | "otpEnabled" | "subscriptionStatus" | "subscriptionPlan" | "usageChargesEnabled" | "usageChargesRefused" | "burnMonth" | "timezone">;
+
 /** Whether the shop can verify shoppers now, and how much of the month's allowance is used: one sum over ≤31 rows. */
-export async function verificationStatus(
-  shop: Pick<Shop, "id" | "otpEnabled" | "subscriptionStatus" | "subscriptionPlan" | "usageChargesEnabled" | "usageChargesRefused" | "burnMonth" | "timezone">,
-  now: Date = clock.now(),
-): Promise<VerificationStatus> {
+export async function verificationStatus(shop: StatusShop, now: Date = clock.now()): Promise<VerificationStatus> {
+  return statusOf(shop, await countSince(shop.id, "otp_verified", allowanceMonthStart(now, shop.timezone)), now);
+}
+
+/** `verificationStatus`' sum as a scalar subquery, for a caller that reads it with other things (`statusOf` reads the value). */
+export function verificationsUsedValue(shop: StatusShop, now: Date): Sql {
+  return countSinceValue(shop.id, "otp_verified", allowanceMonthStart(now, shop.timezone));
+}
+
+/** `verificationStatus` from the month's verifications read by the caller (`verificationsUsedValue`). */
+export function statusOf(shop: StatusShop, used: number, now: Date): VerificationStatus {
   const month = allowanceMonthStart(now, shop.timezone);
-  const used = await countSince(shop.id, "otp_verified", month);
   const plan = planOf(shop);
   // The month's allowance, the burn reserve included when one was opened this month (app/enforcement/burn.server.ts).
   const allowance = plan ? monthAllowance(shop, plan, month) : 0;

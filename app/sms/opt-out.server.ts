@@ -18,11 +18,16 @@ export const TWILIO_OPTED_OUT = 21610;
 
 /** Whether the number asked the shop to stop (`all`), or not to call (`voice`, asked for a call). */
 export async function isOptedOut(shopId: string, phone: string, call = false): Promise<boolean> {
-  // One direct statement: every text and call asks it (orders/create's confirmation twice).
+  // One direct statement: every text and call asks it.
   const found = await query<{ one: number }>(sql`
     SELECT 1 AS "one" FROM "ContactOptOut"
     WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "channel" IN (${"all"}, ${call ? "voice" : "all"}) LIMIT 1`);
   return found.length > 0;
+}
+
+/** `isOptedOut` as a condition (`EXISTS (...)`), for a caller that reads it with other things in one statement. */
+export function optedOutCondition(shopId: string, phone: string, call = false): Sql {
+  return sql`EXISTS (SELECT 1 FROM "ContactOptOut" WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "channel" IN (${"all"}, ${call ? "voice" : "all"}))`;
 }
 
 /** The opt-out's insert, once per shop, number and channel (a repeat changes nothing). */

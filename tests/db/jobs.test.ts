@@ -44,6 +44,14 @@ const mergingJob = defineJob({
   },
 });
 
+/** A kind whose run hangs until the test lets it end (a Shopify call that takes its time). */
+let endSlowRun: () => void = () => {};
+const slowJob = defineJob({
+  kind: "test.slow",
+  payload: z.object({}),
+  run: () => new Promise<JobResult>((resolve) => void (endSlowRun = () => resolve({ ok: true }))),
+});
+
 /** The kinds this file's worker runs: listed, as the server lists its own (app/server-build.ts). */
 const runDueJobs = (limit?: number, concurrency?: number) => runJobs([counterJob, throwingJob, mergingJob], limit, concurrency);
 
@@ -93,6 +101,44 @@ describe("the job queue (one durable mechanism for background work)", () => {
     expect(await runDueJobs()).toMatchObject({ claimed: 2, done: 2 });
     expect(mergedRuns).toEqual([["first"], ["first", "late"]]);
     expect(await prisma.job.findFirstOrThrow({ where: { kind: "test.merging" } })).toMatchObject({ doneAt: expect.any(Date), lockedUntil: null });
+  });
+
+  it("records the ends of jobs run together in one round: done, due again after a failure, run again after a merge", async () => {
+    await enqueueJob(mergingJob, { shop: SHOP, key: "m", payload: { tags: ["first"] } });
+    await enqueueJob(counterJob, { shop: SHOP, key: "x", payload: { n: 1, seen: [] } });
+    await enqueueJob(throwingJob, { shop: SHOP, key: "t", payload: {} });
+    expect(await runDueJobs(20, 4)).toEqual({ claimed: 4, done: 3, retried: 1, failed: 0 });
+    expect(mergedRuns).toEqual([["first"], ["first", "late"]]);
+    expect(await prisma.job.findFirstOrThrow({ where: { key: "m" } })).toMatchObject({ doneAt: expect.any(Date), lockedUntil: null, payload: JSON.stringify({ tags: ["first", "late"] }) });
+    expect(await prisma.job.findFirstOrThrow({ where: { key: "x" } })).toMatchObject({ doneAt: t0, attempts: 1, lockedUntil: null, lastError: null });
+    const failed = await prisma.job.findFirstOrThrow({ where: { key: "t" } });
+    expect(failed).toMatchObject({ doneAt: null, failedAt: null, attempts: 1, lockedUntil: null, lastError: expect.stringContaining("boom") });
+    expect(failed.nextAttemptAt.getTime()).toBe(t0.getTime() + backoffMs(1));
+  });
+
+  it("records the end of a job done long before the slowest of its round, before its lock could expire", async () => {
+    await enqueueJob(counterJob, { shop: SHOP, key: "fast", payload: { n: 1, seen: [] } });
+    await enqueueJob(slowJob, { shop: SHOP, key: "slow", payload: {} });
+    endSlowRun = () => {};
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      const sweep = runJobs([counterJob, slowJob], 20, 4);
+      const turn = () => new Promise((resolve) => setImmediate(resolve));
+      while (!runs.length) await turn();
+      for (let i = 0; i < 20; i++) await turn();
+      const fast = () => prisma.job.findFirstOrThrow({ where: { key: "fast" } });
+      // Within the round's wait, nothing is recorded yet: the fast job waits for the slow one.
+      expect(await fast()).toMatchObject({ doneAt: null });
+      await vi.advanceTimersByTimeAsync(10_000);
+      while (!(await fast()).doneAt) await turn();
+      expect(await fast()).toMatchObject({ doneAt: t0, lockedUntil: null });
+      expect(await prisma.job.findFirstOrThrow({ where: { key: "slow" } })).toMatchObject({ doneAt: null, lockedUntil: new Date(t0.getTime() + LOCK_MS) });
+      endSlowRun();
+      expect(await sweep).toEqual({ claimed: 2, done: 2, retried: 0, failed: 0 });
+      expect(await prisma.job.findFirstOrThrow({ where: { key: "slow" } })).toMatchObject({ doneAt: t0, lockedUntil: null });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("retries a failure with exponential backoff, then gives up after maxAttempts and keeps the last error", async () => {

@@ -372,4 +372,20 @@ describe("what a delivery costs the database", () => {
     expect(claims).toHaveLength(due + 1); // the last one finds nothing
     expect(direct.statements.filter((s) => /UPDATE "Job" SET "doneAt"/.test(s))).toHaveLength(due);
   });
+
+  it("claims as many due jobs in one statement as run at a time, runs each once and records their ends in one more", async () => {
+    await installShop();
+    await deliver(orderCreatedPayload({ phone: PHONE }));
+    await deliver(orderCreatedPayload({ phone: "+212600000077" }));
+    const due = await prisma.job.count({ where: { doneAt: null, nextAttemptAt: { lte: new Date() } } });
+    expect(due).toBeGreaterThan(4);
+    const direct = watchDirectStatements();
+    const summary = await runDueTagJobs(20, 4);
+    direct.stop();
+    expect(summary).toMatchObject({ claimed: due, done: due });
+    const claims = direct.statements.filter((s) => /UPDATE "Job" SET "lockedUntil"/.test(s));
+    expect(claims).toHaveLength(Math.ceil(due / 4) + 1); // the last one finds nothing
+    expect(direct.statements.filter((s) => /UPDATE "Job" SET "doneAt"/.test(s))).toHaveLength(Math.ceil(due / 4));
+    expect(await prisma.job.count({ where: { doneAt: null, nextAttemptAt: { lte: new Date() } } })).toBe(0);
+  });
 });

@@ -45,3 +45,8 @@ export async function countSince(shopId: string, metric: Metric, since: string):
     SELECT COALESCE(SUM("count"), 0) AS "n" FROM "DailyStat" WHERE "shopId" = ${shopId} AND "metric" = ${metric} AND "day" >= ${since}`);
   return Number(rows[0]?.n ?? 0);
 }
+
+/** `countSince` as a scalar subquery, for a caller that reads it with other things in one statement. */
+export function countSinceValue(shopId: string, metric: Metric, since: string): Sql {
+  return sql`(SELECT COALESCE(SUM("count"), 0) FROM "DailyStat" WHERE "shopId" = ${shopId} AND "metric" = ${metric} AND "day" >= ${since})`;
+}

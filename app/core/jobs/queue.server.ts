@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import { databaseProvider, prisma } from "~/core/db.server";
 import { isDatabaseUnavailable } from "~/core/db/database-errors";
-import { execute, query, sql, sqliteIndexedBy, sqlList, type Sql } from "~/core/db/sql.server";
+import { execute, joinSql, query, sql, sqliteIndexedBy, sqlList, toDate, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { randomToken } from "~/core/utils/crypto.server";
 import { log } from "~/core/utils/log.server";
@@ -91,7 +91,7 @@ export function backoffMs(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** Math.max(0, attempts - 1));
 }
 
-type JobRow = { id: string; kind: string; key: string; shop: string; payload: string; attempts: number | bigint | string };
+type JobRow = { id: string; kind: string; key: string; shop: string; payload: string; attempts: number | bigint | string; nextAttemptAt: unknown };
 
 /** What `enqueueJob` is asked: the job's shop, its key within its kind, its payload and when it is due (default: now). */
 export type JobInput<P> = { shop: string; key: string; payload: P; runAt?: Date };
@@ -161,54 +161,89 @@ export async function afterJobFound(job: PlannedJob): Promise<void> {
 }
 
 /**
- * Claims the next due job of these kinds in one statement: the conditional update can only succeed
- * for one claimant (on PostgreSQL, `SKIP LOCKED` also sends concurrent claimants to different rows).
+ * Claims up to `count` due jobs of these kinds in one statement, the earliest due first: the conditional update
+ * can only succeed for one claimant per job (on PostgreSQL, `SKIP LOCKED` also sends concurrent claimants to
+ * different rows).
  */
-async function claimNextJob(kindNames: string[], now: Date): Promise<JobRow | null> {
-  const rows = await query<JobRow>(claimStatement(kindNames, now));
-  return rows[0] ?? null;
+async function claimDueJobs(kindNames: string[], now: Date, count: number): Promise<JobRow[]> {
+  const rows = await query<JobRow>(claimStatement(kindNames, now, count));
+  return rows.length > 1 ? rows.sort((a, b) => toDate(a.nextAttemptAt).getTime() - toDate(b.nextAttemptAt).getTime()) : rows;
 }
 
 /**
- * The claim's statement. Both engines read the partial index of pending jobs in due order
+ * The claim's statement (`count` jobs at most). Both engines read the partial index of pending jobs in due order
  * ("Job_pending_nextAttemptAt_idx"), however many finished jobs are kept; SQLite is told to (`INDEXED BY`):
  * without statistics it would take the (kind, key) index and sort every kept job of those kinds.
  */
-export function claimStatement(kindNames: string[], now: Date): Sql {
+export function claimStatement(kindNames: string[], now: Date, count = 1): Sql {
   const lockedUntil = new Date(now.getTime() + LOCK_MS);
-  return sql`
-    UPDATE "Job" SET "lockedUntil" = ${lockedUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
-    WHERE "id" = (
+  const due = sql`
       SELECT "id" FROM "Job"${sqliteIndexedBy("Job_pending_nextAttemptAt_idx")}
       WHERE "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
         AND "nextAttemptAt" <= ${now} AND "kind" IN (${sqlList(kindNames)})
-      ORDER BY "nextAttemptAt" LIMIT 1${databaseProvider === "postgresql" ? sql` FOR UPDATE SKIP LOCKED` : sql``})
-    AND "doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})
-    RETURNING "id", "kind", "key", "shop", "payload", "attempts"`;
+      ORDER BY "nextAttemptAt" LIMIT ${count}`;
+  const set = sql`"lockedUntil" = ${lockedUntil}, "attempts" = "attempts" + 1, "updatedAt" = ${now}`;
+  const free = sql`"doneAt" IS NULL AND "failedAt" IS NULL AND ("lockedUntil" IS NULL OR "lockedUntil" < ${now})`;
+  const returning = sql`RETURNING "Job"."id", "Job"."kind", "Job"."key", "Job"."shop", "Job"."payload", "Job"."attempts", "Job"."nextAttemptAt"`;
+  // PostgreSQL: the picked rows are read once (a materialized CTE): as a subquery of `IN`, the planner may run
+  // the `LIMIT` more than once and claim more rows than asked.
+  if (databaseProvider === "postgresql") {
+    return sql`
+    WITH "picked" AS MATERIALIZED (${due} FOR UPDATE SKIP LOCKED)
+    UPDATE "Job" SET ${set} FROM "picked" WHERE "Job"."id" = "picked"."id" AND ${free}
+    ${returning}`;
+  }
+  return sql`
+    UPDATE "Job" SET ${set} WHERE "id" IN (${due}) AND ${free}
+    ${returning}`;
 }
 
+/** How a run ended, to record on its job (`finishJobs`). */
+type Finish = { job: JobRow; doneAt?: Date; failedAt?: Date; nextAttemptAt?: Date; lastError: string | null; resetAttempts?: boolean };
+
 /**
- * Records a run's end and releases the job. Only if the payload is still the one that ran: a merge
- * during the run made the job due again (attempts reset), and then it is only released.
+ * Records the ends of a round's runs and releases their jobs: one statement for one job, one for several (a
+ * multi-row `UPDATE ... FROM` a list of values), each row only if its payload is still the one that ran: a
+ * merge during the run made the job due again (attempts reset), and then it is only released (one more
+ * statement for those).
  */
-async function finishJob(
-  job: JobRow,
-  fields: { doneAt?: Date; failedAt?: Date; nextAttemptAt?: Date; lastError: string | null; resetAttempts?: boolean },
-  now: Date,
-) {
-  const finished = await execute(sql`
-    UPDATE "Job" SET "doneAt" = ${fields.doneAt ?? null}, "failedAt" = ${fields.failedAt ?? null},
-      "attempts" = CASE WHEN ${fields.resetAttempts ? 1 : 0} = 1 THEN 0 ELSE "attempts" END,
-      "nextAttemptAt" = COALESCE(${fields.nextAttemptAt ?? null}, "nextAttemptAt"),
-      "lastError" = ${fields.lastError}, "lockedUntil" = NULL, "updatedAt" = ${now}
-    WHERE "id" = ${job.id} AND "payload" = ${job.payload}`);
-  if (finished !== 1) await execute(sql`UPDATE "Job" SET "lockedUntil" = NULL, "updatedAt" = ${now} WHERE "id" = ${job.id}`);
+async function finishJobs(finishes: Finish[], now: Date) {
+  if (!finishes.length) return;
+  if (finishes.length === 1) {
+    const [f] = finishes;
+    const finished = await execute(sql`
+    UPDATE "Job" SET "doneAt" = ${f.doneAt ?? null}, "failedAt" = ${f.failedAt ?? null},
+      "attempts" = CASE WHEN ${f.resetAttempts ? 1 : 0} = 1 THEN 0 ELSE "attempts" END,
+      "nextAttemptAt" = COALESCE(${f.nextAttemptAt ?? null}, "nextAttemptAt"),
+      "lastError" = ${f.lastError}, "lockedUntil" = NULL, "updatedAt" = ${now}
+    WHERE "id" = ${f.job.id} AND "payload" = ${f.job.payload}`);
+    if (finished !== 1) await execute(sql`UPDATE "Job" SET "lockedUntil" = NULL, "updatedAt" = ${now} WHERE "id" = ${f.job.id}`);
+    return;
+  }
+  // PostgreSQL reads the list's types from its first row.
+  const pg = databaseProvider === "postgresql";
+  const rows = finishes.map((f, i) =>
+    i === 0 && pg
+      ? sql`(${f.job.id}::text, ${f.job.payload}::text, ${f.doneAt ?? null}::timestamp(3), ${f.failedAt ?? null}::timestamp(3), ${f.resetAttempts ? 1 : 0}::integer, ${f.nextAttemptAt ?? null}::timestamp(3), ${f.lastError}::text)`
+      : sql`(${f.job.id}, ${f.job.payload}, ${f.doneAt ?? null}, ${f.failedAt ?? null}, ${f.resetAttempts ? 1 : 0}, ${f.nextAttemptAt ?? null}, ${f.lastError})`,
+  );
+  const finished = await query<{ id: string }>(sql`
+    WITH "ended" ("id", "payload", "doneAt", "failedAt", "reset", "nextAttemptAt", "lastError") AS (VALUES ${joinSql(rows, ", ")})
+    UPDATE "Job" SET "doneAt" = "ended"."doneAt", "failedAt" = "ended"."failedAt",
+      "attempts" = CASE WHEN "ended"."reset" = 1 THEN 0 ELSE "Job"."attempts" END,
+      "nextAttemptAt" = COALESCE("ended"."nextAttemptAt", "Job"."nextAttemptAt"),
+      "lastError" = "ended"."lastError", "lockedUntil" = NULL, "updatedAt" = ${now}
+    FROM "ended" WHERE "Job"."id" = "ended"."id" AND "Job"."payload" = "ended"."payload"
+    RETURNING "Job"."id"`);
+  const merged = finishes.filter((f) => !finished.some((row) => row.id === f.job.id));
+  if (merged.length) await execute(sql`UPDATE "Job" SET "lockedUntil" = NULL, "updatedAt" = ${now} WHERE "id" IN (${sqlList(merged.map((f) => f.job.id))})`);
 }
 
 /**
  * Runs the due jobs of these kinds (up to `limit`), each claimed by this worker alone, `concurrency` at
- * a time (jobs wait on Shopify or an SMS provider, not on this process). Jobs of other kinds are left
- * for a process that runs them.
+ * a time (jobs wait on Shopify or an SMS provider, not on this process): each round claims up to
+ * `concurrency` jobs in one statement and runs them together, and the next round claims once they all
+ * ended. Jobs of other kinds are left for a process that runs them.
  */
 export async function runDueJobs(
   runnable: readonly AnyJobKind[],
@@ -221,61 +256,78 @@ export async function runDueJobs(
   const kinds = new Map(runnable.map((kind) => [kind.kind, kind]));
   const kindNames = [...kinds.keys()];
   if (!kindNames.length) return summary;
-  // Turns start as jobs are found, so a sweep that finds nothing costs one statement, not one per turn.
-  // Each turn's failure is caught as the turn starts (a database cut fails them all, and a turn that fails
-  // while an earlier one is still running must not reject unhandled); the first is thrown once all ended.
-  const turns: Promise<void>[] = [];
-  let failure: { error: unknown } | null = null;
-  const another = () => {
-    if (turns.length >= Math.max(1, concurrency)) return;
-    turns.push(runJobsInTurn(kinds, limit, summary, another, beforeClaim).catch((error: unknown) => void (failure ??= { error })));
-  };
-  another();
-  for (let i = 0; i < turns.length; i++) await turns[i];
-  if (failure) throw (failure as { error: unknown }).error;
+  // A round's jobs run to their end whatever the others do; a failure (a database cut fails them all) is
+  // thrown once they all ended, and no further round is claimed. A sweep that finds nothing costs one statement.
+  while (summary.claimed < limit) {
+    await beforeClaim?.();
+    const jobs = await claimDueJobs(kindNames, clock.now(), Math.min(Math.max(1, concurrency), limit - summary.claimed));
+    if (!jobs.length) break;
+    summary.claimed += jobs.length;
+    const failure = await runRound(jobs.map((job) => runClaimed(kinds.get(job.kind)!, job, summary)));
+    if (failure) throw failure.error;
+  }
   return summary;
 }
 
-async function runJobsInTurn(kinds: Map<string, AnyJobKind>, limit: number, summary: JobSummary, another: () => void, beforeClaim?: () => Promise<void>) {
-  while (summary.claimed < limit) {
-    await beforeClaim?.();
-    summary.claimed++; // this turn's place within the limit, taken before the claim's await
-    const job = await claimNextJob([...kinds.keys()], clock.now());
-    if (!job) {
-      summary.claimed--;
-      break;
-    }
-    if (summary.claimed < limit) another();
-    const attempts = Number(job.attempts);
-    const kind = kinds.get(job.kind)!;
-    const result = await runOne(kind, { payload: job.payload, shop: job.shop, attempts });
-    // The database went away under the run: not the job's failure. Its lock expires and it runs again
-    // once the database is back (the sweep notes the outage once); no attempt is given up for it.
-    if (!result.ok && result.unavailable) throw result.unavailable;
-    const at = clock.now();
-    const fields = { kind: job.kind, shop: job.shop, key: job.key, attempts };
-    if (result.ok && kind.every) {
-      await finishJob(job, { nextAttemptAt: new Date(at.getTime() + kind.every), lastError: null, resetAttempts: true }, at);
-      summary.done++;
-    } else if (result.ok) {
-      await finishJob(job, { doneAt: at, lastError: null }, at);
-      summary.done++;
-    } else if (kind.every) {
-      const delay = Math.min(kind.every, (kind.backoffMs ?? backoffMs)(attempts));
-      await finishJob(job, { nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error }, at);
-      log.warn("recurring job failed; will run again", { ...fields, error: result.error });
-      summary.retried++;
-    } else if (result.retry === false || attempts >= (kind.maxAttempts ?? MAX_ATTEMPTS)) {
-      await finishJob(job, { failedAt: at, lastError: result.error }, at);
-      log.error("background job failed; giving up", { ...fields, error: result.error });
-      summary.failed++;
-    } else {
-      const delay = (kind.backoffMs ?? backoffMs)(attempts);
-      await finishJob(job, { nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error }, at);
-      log.warn("background job failed; will retry", { ...fields, error: result.error });
-      summary.retried++;
-    }
+/**
+ * A round's ends are recorded together once its runs all ended (a job whose run the database cut keeps its
+ * lock), or, while one of them runs longer than ROUND_FINISH_WAIT_MS, those that ended so far are recorded
+ * then, so a job done long before the round's slowest never outlives its lock (LOCK_MS) and runs again.
+ */
+const ROUND_FINISH_WAIT_MS = 10_000;
+
+async function runRound(runs: Promise<Finish>[]): Promise<{ error: unknown } | null> {
+  const ends: (Finish | { error: unknown } | undefined)[] = runs.map(() => undefined);
+  const all = Promise.all(runs.map((run, i) => run.then((f) => void (ends[i] = f), (error: unknown) => void (ends[i] = { error }))));
+  let timer: NodeJS.Timeout | undefined;
+  const slow = await Promise.race([all.then(() => false), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), ROUND_FINISH_WAIT_MS)))]);
+  clearTimeout(timer);
+  const recorded = new Set<Finish>();
+  const record = async () => {
+    const fresh = ends.filter((e): e is Finish => e !== undefined && !("error" in e) && !recorded.has(e));
+    for (const f of fresh) recorded.add(f);
+    await finishJobs(fresh, clock.now());
+  };
+  if (slow) {
+    await record();
+    await all;
   }
+  await record();
+  return ends.find((e): e is { error: unknown } => e !== undefined && "error" in e) ?? null;
+}
+
+/** Runs one claimed job and says how it ended (done, due again, given up), for `finishJobs` to record. */
+async function runClaimed(kind: AnyJobKind, job: JobRow, summary: JobSummary): Promise<Finish> {
+  const attempts = Number(job.attempts);
+  const result = await runOne(kind, { payload: job.payload, shop: job.shop, attempts });
+  // The database went away under the run: not the job's failure. Its lock expires and it runs again
+  // once the database is back (the sweep notes the outage once); no attempt is given up for it.
+  if (!result.ok && result.unavailable) throw result.unavailable;
+  const at = clock.now();
+  const fields = { kind: job.kind, shop: job.shop, key: job.key, attempts };
+  if (result.ok && kind.every) {
+    summary.done++;
+    return { job, nextAttemptAt: new Date(at.getTime() + kind.every), lastError: null, resetAttempts: true };
+  }
+  if (result.ok) {
+    summary.done++;
+    return { job, doneAt: at, lastError: null };
+  }
+  if (kind.every) {
+    const delay = Math.min(kind.every, (kind.backoffMs ?? backoffMs)(attempts));
+    log.warn("recurring job failed; will run again", { ...fields, error: result.error });
+    summary.retried++;
+    return { job, nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error };
+  }
+  if (result.retry === false || attempts >= (kind.maxAttempts ?? MAX_ATTEMPTS)) {
+    log.error("background job failed; giving up", { ...fields, error: result.error });
+    summary.failed++;
+    return { job, failedAt: at, lastError: result.error };
+  }
+  const delay = (kind.backoffMs ?? backoffMs)(attempts);
+  log.warn("background job failed; will retry", { ...fields, error: result.error });
+  summary.retried++;
+  return { job, nextAttemptAt: new Date(at.getTime() + delay), lastError: result.error };
 }
 
 async function runOne<P>(kind: JobKind<P>, job: { payload: string; shop: string; attempts: number }): Promise<JobResult & { unavailable?: unknown }> {

@@ -39,9 +39,9 @@ const GIVE_WAY_STEP_MS = 5;
  * (`requestsInFlight`) or, on PostgreSQL, while something waits for one of the pool's connections: a burst of
  * requests (a flash sale's orders/create deliveries, shoppers asking for codes) is not queued behind
  * background work that can run a moment later, on the CPU or in the pool. The bound keeps the work moving
- * under a load that never pauses: then each turn still claims a job every GIVE_WAY_MAX_MS, and the backlog
+ * under a load that never pauses: then each round still claims its jobs every GIVE_WAY_MAX_MS, and the backlog
  * drains once the burst is over (orders/create on PostgreSQL, 1,000 deliveries: about 530 req/s and p99 55 ms
- * with 3 s, 410 req/s and 75 ms with 1 s; docs/performance.md). The worker's own turns cannot fill the pool
+ * with 3 s, 410 req/s and 75 ms with 1 s; docs/performance.md). The worker's own rounds cannot fill the pool
  * (SWEEP_CONCURRENCY is below its size), so a wait for a connection means requests.
  */
 export async function giveWayToRequests(): Promise<void> {

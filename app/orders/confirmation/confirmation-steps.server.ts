@@ -71,7 +71,8 @@ export async function runConfirmationStep(confirmationId: string, step: Confirma
  */
 async function notify(shop: StepShop, c: Confirmation, resend: boolean): Promise<StepResult> {
   if (stateOf(c) !== "pending" || !c.phone || c.notifiedAt) return { ok: true, note: "nothing to send" };
-  if (await isOptedOut(shop.id, c.phone)) return { ok: true, note: "the number asked us to stop" };
+  // The app's own first message asks the opt-out with its allowance (takeContact, below); the merchant's resend here.
+  if (resend && (await isOptedOut(shop.id, c.phone))) return { ok: true, note: OPTED_OUT };
   if (!resend && parseLadder(c.ladder)) return { ok: true, note: "the ladder sends the first message" };
   const now = clock.now();
   const locales = [c.locale, shop.locale];
@@ -87,7 +88,8 @@ async function notify(shop: StepShop, c: Confirmation, resend: boolean): Promise
   const viaLink = !buttons && shop.linksOnWhatsapp ? whatsappLinkTemplate({ shop: shopName, order: c.orderName ?? "", link }, locales) : null;
   const template = buttons ?? viaLink;
   const allowed = await takeConfirmationText(shop, c.phone, { link: true, resend });
-  if (!allowed.ok) return textCapped(shop, c, allowed.reason);
+  // A number that asked to stop was not refused by a limit: nothing to mark.
+  if (!allowed.ok) return allowed.reason === "opted_out" ? { ok: true, note: OPTED_OUT } : textCapped(shop, c, allowed.reason);
   const result = await sendSms({
     shop: { id: shop.id, name: shop.name, domain: shop.domain },
     to: c.phone,
@@ -116,6 +118,8 @@ async function notify(shop: StepShop, c: Confirmation, resend: boolean): Promise
   }
   return { ok: true, note: onWhatsapp ? (buttons ? "asked on WhatsApp" : "link on WhatsApp") : "link by SMS" };
 }
+
+const OPTED_OUT = "the number asked us to stop";
 
 type ConfirmationText = { ok: true; countWhenSent?: Sql; counted: (id: string) => Promise<void>; giveBack: () => Promise<void> } | { ok: false; reason: string };
 
@@ -156,7 +160,7 @@ async function orderSummaryLine(shop: StepShop, c: Confirmation): Promise<string
  */
 async function escalate(shop: StepShop, c: Confirmation): Promise<StepResult> {
   if (c.kind !== "verify" || stateOf(c) !== "pending" || !c.phone || c.smsLinkAt) return { ok: true, note: "nothing to send" };
-  if (await isOptedOut(shop.id, c.phone)) return { ok: true, note: "the number asked us to stop" };
+  if (await isOptedOut(shop.id, c.phone)) return { ok: true, note: OPTED_OUT };
   // On a ladder, the WhatsApp rung failed: the next rung comes now, whatever it is.
   const ladder = parseLadder(c.ladder);
   if (ladder) return { ok: true, note: (await advanceLadder(shop.domain, c, ladder, "whatsapp", "failed")) ?? "no rung after WhatsApp" };
