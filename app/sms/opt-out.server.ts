@@ -1,5 +1,5 @@
 import { databaseProvider } from "~/core/db.server";
-import { execute, query, sql, transaction, type Sql } from "~/core/db/sql.server";
+import { execute, query, sql, toBoolean, transaction, type Sql } from "~/core/db/sql.server";
 import { clock } from "~/core/utils/clock.server";
 import { log } from "~/core/utils/log.server";
 import { maskPhone } from "~/shared/phone-mask";
@@ -19,10 +19,8 @@ export const TWILIO_OPTED_OUT = 21610;
 /** Whether the number asked the shop to stop (`all`), or not to call (`voice`, asked for a call). */
 export async function isOptedOut(shopId: string, phone: string, call = false): Promise<boolean> {
   // One direct statement: every text and call asks it.
-  const found = await query<{ one: number }>(sql`
-    SELECT 1 AS "one" FROM "ContactOptOut"
-    WHERE "shopId" = ${shopId} AND "phone" = ${phone} AND "channel" IN (${"all"}, ${call ? "voice" : "all"}) LIMIT 1`);
-  return found.length > 0;
+  const [row] = await query<{ optedOut: unknown }>(sql`SELECT ${optedOutCondition(shopId, phone, call)} AS "optedOut"`);
+  return toBoolean(row?.optedOut);
 }
 
 /** `isOptedOut` as a condition (`EXISTS (...)`), for a caller that reads it with other things in one statement. */

@@ -41,8 +41,7 @@ export function uncountEventStatement(shop: ShopZone, metric: Metric, dimension:
 
 /** A metric's total from `since` (YYYY-MM-DD, the shop's day) on: a sum over one row per day and dimension. */
 export async function countSince(shopId: string, metric: Metric, since: string): Promise<number> {
-  const rows = await query<{ n: unknown }>(sql`
-    SELECT COALESCE(SUM("count"), 0) AS "n" FROM "DailyStat" WHERE "shopId" = ${shopId} AND "metric" = ${metric} AND "day" >= ${since}`);
+  const rows = await query<{ n: unknown }>(sql`SELECT ${countSinceValue(shopId, metric, since)} AS "n"`);
   return Number(rows[0]?.n ?? 0);
 }
 
