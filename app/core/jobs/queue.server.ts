@@ -202,24 +202,12 @@ export function claimStatement(kindNames: string[], now: Date, count = 1): Sql {
 type Finish = { job: JobRow; doneAt?: Date; failedAt?: Date; nextAttemptAt?: Date; lastError: string | null; resetAttempts?: boolean };
 
 /**
- * Records the ends of a round's runs and releases their jobs: one statement for one job, one for several (a
- * multi-row `UPDATE ... FROM` a list of values), each row only if its payload is still the one that ran: a
- * merge during the run made the job due again (attempts reset), and then it is only released (one more
- * statement for those).
+ * Records the ends of a round's runs and releases their jobs in one statement (a multi-row `UPDATE ... FROM` a
+ * list of values), each row only if its payload is still the one that ran: a merge during the run made the job
+ * due again (attempts reset), and then it is only released (one more statement for those).
  */
 async function finishJobs(finishes: Finish[], now: Date) {
   if (!finishes.length) return;
-  if (finishes.length === 1) {
-    const [f] = finishes;
-    const finished = await execute(sql`
-    UPDATE "Job" SET "doneAt" = ${f.doneAt ?? null}, "failedAt" = ${f.failedAt ?? null},
-      "attempts" = CASE WHEN ${f.resetAttempts ? 1 : 0} = 1 THEN 0 ELSE "attempts" END,
-      "nextAttemptAt" = COALESCE(${f.nextAttemptAt ?? null}, "nextAttemptAt"),
-      "lastError" = ${f.lastError}, "lockedUntil" = NULL, "updatedAt" = ${now}
-    WHERE "id" = ${f.job.id} AND "payload" = ${f.job.payload}`);
-    if (finished !== 1) await execute(sql`UPDATE "Job" SET "lockedUntil" = NULL, "updatedAt" = ${now} WHERE "id" = ${f.job.id}`);
-    return;
-  }
   // PostgreSQL reads the list's types from its first row.
   const pg = databaseProvider === "postgresql";
   const rows = finishes.map((f, i) =>
