@@ -122,11 +122,10 @@ function join(fragments, separator) {
   return sql(["", ...fragments.slice(1).map(() => separator), ""], ...fragments);
 }
 
-function messageRecord(id, phone, at, source) {
-  const values = sql`${id}, ${S.id}, ${phone}, ${"otp"}, ${"sms"}, ${null}, 'accepted', ${null}, ${null}, ${at}, ${at}`;
+function messageRecord(id, phone, at) {
   return sql`
     INSERT INTO "MessageDelivery" ("id", "shopId", "phone", "purpose", "channel", "providerId", "status", "fallbackOf", "orderGid", "createdAt", "updatedAt")
-    ${source ? sql`SELECT ${values} ${source}` : sql`VALUES (${values})`}`;
+    VALUES (${id}, ${S.id}, ${phone}, ${"otp"}, ${"sms"}, ${null}, 'accepted', ${null}, ${null}, ${at}, ${at})`;
 }
 
 function pendingCode(c, source) {
@@ -367,13 +366,14 @@ async function sendOtp(phone) {
       "counters" AS (SELECT * FROM (VALUES ${list}) AS v("key", "ms", "step", "limit", "spikeLimit", "firstAskLimit")),
       "hits" AS (${hits(counting)}),
       "challenge" AS (${pendingCode(challenge, through)}),
-      "message" AS (${messageRecord(messageId, phone, recordedAt, sql`FROM "challenge"`)}),
       "sent" AS (${countEvent(S.id, "otp_sent", country, now, sql`FROM "challenge"`)})
-      SELECT "standing".*, (SELECT "id" FROM "challenge") AS "challengeId",
+      SELECT "standing".*, (SELECT "id" FROM "challenge") AS "challengeId", (SELECT set_config('synchronous_commit', 'off', true)) AS "asyncCommit",
         "hits"."key" AS "hitKey", "hits"."count" AS "hitCount", "hits"."windowStart" AS "hitWindowStart"
       FROM "standing" LEFT JOIN "hits" ON true`);
     challengeId = rows[0].challengeId;
     over = rows[0].blocked != null || !challengeId;
+    // The decision committed without waiting for the disk; the text's record, in a commit that waits, before the text.
+    if (challengeId) await db.execute(messageRecord(messageId, phone, recordedAt));
   } else {
     challengeId = await db.transaction((tx) => {
       const [s] = tx.query(standing(S.id, phone, now));

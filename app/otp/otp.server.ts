@@ -1,4 +1,4 @@
-import { query, sql, type Sql } from "~/core/db/sql.server";
+import { execute, query, sql, type Sql } from "~/core/db/sql.server";
 import { prisma } from "~/core/db.server";
 import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { firstChannel, sendSms, type SmsChannel, type SmsInput } from "~/sms/sms.server";
@@ -175,7 +175,7 @@ function prepareSend(input: SendInput, now: Date) {
     skipSince,
     allowance: input.afterPurchase ? Number.MAX_SAFE_INTEGER : hasActiveSubscription(shop) ? verificationsAllowed(shop, month) : 0,
     challenge: pendingCode(shop, phone, code, now),
-    message: (source) => messageRecordStatement(sms, firstChannel(sms), null, messageId, recordedAt, source),
+    message: () => messageRecordStatement(sms, firstChannel(sms), null, messageId, recordedAt),
     // The dashboard's count of codes sent, with the code and its text's record (taken back by `dropChallenge`).
     countSent: (source) => countEventStatement(shop, "otp_sent", sentCountry, now, source),
     spike: spikeWatch(shop, now),
@@ -259,9 +259,10 @@ async function deliverCode(input: SendInput, send: PreparedSend, decision: SendD
   // counted against them: being told the arm costs what a code costs (docs/experiment.md).
   const probing = fromProbingSource(shareCount(decision, send.shares, "network"), decision.networkVerified);
   if ((await experimentArm(shop, phone, decision, risk, send.now, probing)) === "holdout") {
-    await dropChallenge(verdict.challengeId, send.messageId, send.uncountSent());
+    await dropChallenge(verdict.challengeId, decision.recorded ? send.messageId : null, send.uncountSent());
     return { ok: true, skipped: "holdout", risk };
   }
+  if (!decision.recorded && !(await recordText(input, send, verdict))) return { ok: false, code: "sms_unavailable" };
   const result = await sendSms({ ...send.sms, recorded: send.messageId });
   if (!result.ok && result.maybeSent) {
     // Twilio did not answer in time: the text may have gone (docs/contract.md, "Proofs and holds"). Its code
@@ -277,6 +278,23 @@ async function deliverCode(input: SendInput, send: PreparedSend, decision: SendD
   }
   log.info("otp: code sent", { shop: shop.domain, phone, channel: result.channel });
   return { ok: true, expiresIn: shop.otpTtlSeconds, resendAfter: shop.otpResendCooldownSeconds, channel: result.channel, risk };
+}
+
+/**
+ * The text's record, written before the text goes when the decision left it (PostgreSQL: its commit waits for
+ * the disk, and with it the decision's: docs/decisions/0012-send-decision-commit.md). Not written: nothing is
+ * sent and, as for a provider outage, the code goes and every hit is given back (docs/deploy.md, "A text that
+ * went out").
+ */
+async function recordText(input: SendInput, send: PreparedSend, verdict: Extract<SendVerdict, { kind: "send" }>): Promise<boolean> {
+  try {
+    await execute(send.plan.message());
+    return true;
+  } catch (error) {
+    log.error("otp: a code was not sent: its text's record could not be written first", { shop: input.shop.domain, error: String(error) });
+    await dropChallenge(verdict.challengeId, null, send.uncountSent(), verdict.spent).catch(() => {});
+    return false;
+  }
 }
 
 /** The count a share of `kind` reached with this send (0 when the decision stopped before it). */

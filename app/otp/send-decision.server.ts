@@ -4,9 +4,10 @@ import { rateLimitHits, rateLimitPeek, rateLimitReleases, rateLimitRows, type Ra
 import { RISK_WINDOW_SECONDS } from "~/risk/assess.server";
 
 /**
- * send-otp's decision in one round trip (app/otp/otp.server.ts asks, this decides): the number's standing,
- * every counter in one multi-row upsert, the pending code, the message's record and its count, as one data-modifying
- * CTE on PostgreSQL and one transaction on SQLite; then the verdict's hits given back in one statement.
+ * send-otp's decision in one step (app/otp/otp.server.ts asks, this decides): the number's standing, every
+ * counter in one multi-row upsert, the pending code and its count, as one data-modifying CTE on PostgreSQL
+ * and one transaction on SQLite; the verdict's hits given back in one statement; the text's record written
+ * with the code (SQLite) or by the caller before the text goes, durably (PostgreSQL).
  */
 
 function toMillis(value: unknown): number | null {
@@ -68,8 +69,8 @@ export type SendPlan = {
   allowance: number;
   /** The pending code's upsert (`pendingCode`). */
   challenge: (source?: Sql) => Sql;
-  /** The record of the text the code goes in (messageRecordStatement), written with the code: a text that goes always has one. */
-  message: (source?: Sql) => Sql;
+  /** The record of the text the code goes in (messageRecordStatement), written before the text goes: a text that goes always has one. */
+  message: () => Sql;
   /** The dashboard's count of codes sent (countEventStatement), written with the code; taken back if the text never goes. */
   countSent: (source?: Sql) => Sql;
   /** The drain watch's reading (app/otp/send-limits.server.ts): while it sees one, a share's `spikeLimit` applies. */
@@ -119,6 +120,12 @@ export type SendDecision = {
   firstAsk: boolean;
   /** Codes confirmed from the request's network in 24 hours. */
   networkVerified: number;
+  /**
+   * The text's record was written in the decision's step (SQLite). On PostgreSQL the decision's commit does
+   * not wait for the disk (`ASYNC_COMMIT`): the caller writes the record (`SendPlan.message`) before the text
+   * goes, in a commit that waits, which puts the decision on disk with it.
+   */
+  recorded: boolean;
 };
 
 /** A counted hit, as given back (`rateLimitReleases`). */
@@ -217,6 +224,7 @@ function decisionOf(standing: SendDecisionRow): SendDecision {
     spike: standing.spike != null,
     firstAsk: false,
     networkVerified: Number(standing.networkVerified ?? 0),
+    recorded: false,
   };
 }
 
@@ -262,7 +270,8 @@ export type Settle<V extends { giveBack: Hit[] }> = (decision: SendDecision) => 
  * counter after one over its limit is given back (`unchained`), with the verdict's own hits to give back,
  * in one statement.
  *  - SQLite: one transaction (one commit): the standing, the counters, the code and record, the give-back.
- *  - PostgreSQL: one statement (data-modifying CTEs), and the give-back after it when there is one.
+ *  - PostgreSQL: one statement (data-modifying CTEs) whose commit does not wait for the disk (`ASYNC_COMMIT`),
+ *    and the give-back after it when there is one; the caller writes the text's record (`recorded`).
  */
 export async function decideSend<V extends { giveBack: Hit[] }>(p: SendPlan, settle: Settle<V>): Promise<{ decision: SendDecision; verdict: V }> {
   const counters = countersOf(p);
@@ -287,6 +296,7 @@ export async function decideSend<V extends { giveBack: Hit[] }>(p: SendPlan, set
       if (decision.challengeId) {
         tx.execute(p.message());
         tx.query(p.countSent());
+        decision.recorded = true;
       }
     }
     const verdict = settle(decision);
@@ -295,6 +305,16 @@ export async function decideSend<V extends { giveBack: Hit[] }>(p: SendPlan, set
     return { decision, verdict };
   });
 }
+
+/**
+ * A column that makes the statement's own transaction commit without waiting for its log to reach the disk
+ * (PostgreSQL's `synchronous_commit`, for this transaction only: `set_config(..., true)`). Every send
+ * updates the shop's hot rows (the daily cap, the day's count of codes), and a row stays locked until its
+ * transaction commits: waiting for the disk there made a shop's sends queue one flush after another
+ * (docs/decisions/0012-send-decision-commit.md). Nothing is lost that went out: the text goes only after its
+ * record's statement, which does wait (`SendDecision.recorded`), and the log reaches the disk in order.
+ */
+const ASYNC_COMMIT = sql`(SELECT set_config('synchronous_commit', 'off', true)) AS "asyncCommit"`;
 
 /** PostgreSQL's decision: one statement, each step a data-modifying CTE reading the steps before it. */
 async function decideOnPostgres(p: SendPlan, counters: Counter[]): Promise<{ decision: SendDecision }> {
@@ -321,9 +341,8 @@ async function decideOnPostgres(p: SendPlan, counters: Counter[]): Promise<{ dec
     "counters" AS (SELECT * FROM (VALUES ${list}) AS v("key", "ms", "step", "limit", "spikeLimit", "firstAskLimit")),
     "hits" AS (${rateLimitHits(counting)}),
     "challenge" AS (${p.challenge(through)}),
-    "message" AS (${p.message(sql`FROM "challenge"`)}),
     "sent" AS (${p.countSent(sql`FROM "challenge"`)})
-    SELECT "standing".*, (SELECT "id" FROM "challenge") AS "challengeId",
+    SELECT "standing".*, (SELECT "id" FROM "challenge") AS "challengeId", ${ASYNC_COMMIT},
       "hits"."key" AS "hitKey", "hits"."count" AS "hitCount", "hits"."windowStart" AS "hitWindowStart"
     FROM "standing" LEFT JOIN "hits" ON true`);
   const decision = decisionOf(rows[0]);

@@ -89,8 +89,7 @@ type RecordInput = {
 
 /**
  * The row of a message about to go out (status `accepted`, no provider id yet), as a statement: `beginMessage`
- * runs it alone; a caller that decides to send in one step of its own writes it there (send-otp's decision),
- * so the record and the decision are one round trip. `source`: `SELECT ... <source>` instead of `VALUES`.
+ * runs it alone; send-otp's decision writes it in its own step (app/otp/send-decision.server.ts).
  */
 export function messageRecordStatement(
   input: RecordInput["input"],
@@ -98,12 +97,10 @@ export function messageRecordStatement(
   fallbackOf: string | null,
   id: string,
   now: Date,
-  source?: Sql,
 ): Sql {
-  const values = sql`${id}, ${input.shop.id}, ${input.to}, ${input.purpose}, ${channel}, ${null}, 'accepted', ${fallbackOf}, ${input.orderGid ?? null}, ${now}, ${now}`;
   return sql`
     INSERT INTO "MessageDelivery" ("id", "shopId", "phone", "purpose", "channel", "providerId", "status", "fallbackOf", "orderGid", "createdAt", "updatedAt")
-    ${source ? sql`SELECT ${values} ${source}` : sql`VALUES (${values})`}`;
+    VALUES (${id}, ${input.shop.id}, ${input.to}, ${input.purpose}, ${channel}, ${null}, 'accepted', ${fallbackOf}, ${input.orderGid ?? null}, ${now}, ${now})`;
 }
 
 /**

@@ -118,26 +118,23 @@ export function outboxPath(): string {
 
 /**
  * The outbox file stays open for appending (one open per file, not one per message). A file that was
- * deleted or replaced meanwhile (tests empty the outbox between cases) is opened again.
+ * deleted or replaced meanwhile (tests empty the outbox between cases) is opened again: the name must
+ * still lead to the file held open (one `stat` a message; an open file's inode is never given to another).
  */
-let outbox: { file: string; fd: number } | null = null;
+let outbox: { file: string; fd: number; dev: number; ino: number } | null = null;
 
 function appendToOutbox(file: string, text: string) {
   if (outbox && outbox.file === file) {
-    try {
-      const open = fs.fstatSync(outbox.fd);
-      const named = fs.statSync(file, { throwIfNoEntry: false });
-      if (open.nlink > 0 && named && named.ino === open.ino) return void fs.writeSync(outbox.fd, text);
-    } catch {
-      // fall through: open it again
-    }
-    fs.closeSync(outbox.fd);
-    outbox = null;
+    const named = fs.statSync(file, { throwIfNoEntry: false });
+    if (named && named.ino === outbox.ino && named.dev === outbox.dev) return void fs.writeSync(outbox.fd, text);
   }
   if (outbox) fs.closeSync(outbox.fd);
+  outbox = null;
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  outbox = { file, fd: fs.openSync(file, "a") };
-  fs.writeSync(outbox.fd, text);
+  const fd = fs.openSync(file, "a");
+  const { dev, ino } = fs.fstatSync(fd);
+  outbox = { file, fd, dev, ino };
+  fs.writeSync(fd, text);
 }
 
 async function sendToOutbox(input: SmsInput): Promise<SmsResult> {
