@@ -1,4 +1,4 @@
-import { execute, query, sql, type Sql } from "~/core/db/sql.server";
+import { query, sql, type Sql } from "~/core/db/sql.server";
 import { prisma } from "~/core/db.server";
 import { hasActiveSubscription, type Shop } from "~/core/settings/shop.server";
 import { firstChannel, sendSms, type SmsChannel, type SmsInput } from "~/sms/sms.server";
@@ -262,8 +262,10 @@ async function deliverCode(input: SendInput, send: PreparedSend, decision: SendD
     await dropChallenge(verdict.challengeId, decision.recorded ? send.messageId : null, send.uncountSent());
     return { ok: true, skipped: "holdout", risk };
   }
-  if (!decision.recorded && !(await recordText(input, send, verdict))) return { ok: false, code: "sms_unavailable" };
-  const result = await sendSms({ ...send.sms, recorded: send.messageId });
+  // A record the decision did not write (PostgreSQL: docs/decisions/0012-send-decision-commit.md) is written
+  // by sendSms before the text, in a commit that waits for the disk and puts the decision there with it;
+  // a record it cannot write sends nothing (`sms_unavailable`, not maybe sent: every hit goes back below).
+  const result = await sendSms({ ...send.sms, recorded: decision.recorded ? send.messageId : null });
   if (!result.ok && result.maybeSent) {
     // Twilio did not answer in time: the text may have gone (docs/contract.md, "Proofs and holds"). Its code
     // stays valid, both hits stay counted (a slow Twilio would otherwise text the number without limit) and so does the code sent.
@@ -278,23 +280,6 @@ async function deliverCode(input: SendInput, send: PreparedSend, decision: SendD
   }
   log.info("otp: code sent", { shop: shop.domain, phone, channel: result.channel });
   return { ok: true, expiresIn: shop.otpTtlSeconds, resendAfter: shop.otpResendCooldownSeconds, channel: result.channel, risk };
-}
-
-/**
- * The text's record, written before the text goes when the decision left it (PostgreSQL: its commit waits for
- * the disk, and with it the decision's: docs/decisions/0012-send-decision-commit.md). Not written: nothing is
- * sent and, as for a provider outage, the code goes and every hit is given back (docs/deploy.md, "A text that
- * went out").
- */
-async function recordText(input: SendInput, send: PreparedSend, verdict: Extract<SendVerdict, { kind: "send" }>): Promise<boolean> {
-  try {
-    await execute(send.plan.message());
-    return true;
-  } catch (error) {
-    log.error("otp: a code was not sent: its text's record could not be written first", { shop: input.shop.domain, error: String(error) });
-    await dropChallenge(verdict.challengeId, null, send.uncountSent(), verdict.spent).catch(() => {});
-    return false;
-  }
 }
 
 /** The count a share of `kind` reached with this send (0 when the decision stopped before it). */

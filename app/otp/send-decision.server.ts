@@ -7,7 +7,7 @@ import { RISK_WINDOW_SECONDS } from "~/risk/assess.server";
  * send-otp's decision in one step (app/otp/otp.server.ts asks, this decides): the number's standing, every
  * counter in one multi-row upsert, the pending code and its count, as one data-modifying CTE on PostgreSQL
  * and one transaction on SQLite; the verdict's hits given back in one statement; the text's record written
- * with the code (SQLite) or by the caller before the text goes, durably (PostgreSQL).
+ * with the code (SQLite) or by the text's send before it goes, durably (PostgreSQL).
  */
 
 function toMillis(value: unknown): number | null {
@@ -69,7 +69,7 @@ export type SendPlan = {
   allowance: number;
   /** The pending code's upsert (`pendingCode`). */
   challenge: (source?: Sql) => Sql;
-  /** The record of the text the code goes in (messageRecordStatement), written before the text goes: a text that goes always has one. */
+  /** The record of the text the code goes in (messageRecordStatement), written with the code on SQLite: a text that goes always has one. */
   message: () => Sql;
   /** The dashboard's count of codes sent (countEventStatement), written with the code; taken back if the text never goes. */
   countSent: (source?: Sql) => Sql;
@@ -122,8 +122,8 @@ export type SendDecision = {
   networkVerified: number;
   /**
    * The text's record was written in the decision's step (SQLite). On PostgreSQL the decision's commit does
-   * not wait for the disk (`ASYNC_COMMIT`): the caller writes the record (`SendPlan.message`) before the text
-   * goes, in a commit that waits, which puts the decision on disk with it.
+   * not wait for the disk (`ASYNC_COMMIT`): the text's send writes the record first (app/sms `beginMessage`),
+   * in a commit that waits, which puts the decision on disk with it.
    */
   recorded: boolean;
 };
